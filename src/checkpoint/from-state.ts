@@ -1,0 +1,56 @@
+import type { CellStatus, Claim, WorkspaceState } from '../types.js';
+import { cellKey } from '../types.js';
+import type { CheckpointDoc } from './types.js';
+import { buildCheckpointDoc } from './render.js';
+
+// checkpoint.md rebuilt from the reconciled state (scenario 4, and the Sources view's
+// rewrite): same language and layout as the file it replaces (English for a new one);
+// the matrix holds the per-chapter steps, as in the source document.
+
+export const CLAIM_OF: Record<CellStatus, Claim> = {
+  done: 'done',
+  partial: 'in_progress',
+  running: 'in_progress',
+  failed: 'failed',
+  needs_human: 'needs_human',
+  not_started: 'not_started',
+};
+
+const stamp = (d: Date): string => {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+};
+
+export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc | null, now = new Date()): CheckpointDoc {
+  const batchedPhase = Math.min(...state.pipeline.steps.map((s) => s.phase));
+  const columns = prev?.batches[0]?.columns.length
+    ? prev.batches[0].columns
+    : state.pipeline.steps.filter((s) => s.phase === batchedPhase).map((s) => s.id);
+  const status = new Map(state.cells.map((c) => [cellKey(c.unit, c.step), c.status]));
+  const rowOf = (unit: string) => ({
+    unit,
+    claims: Object.fromEntries(columns.map((step) => [step, CLAIM_OF[status.get(cellKey(unit, step)) ?? 'not_started']])),
+  });
+  const batches = state.batches
+    .filter((b) => b.id !== null)
+    .map((b) => ({ id: b.id as number, status: b.status === 'in_progress' || b.status === 'done' ? null : b.status, rows: b.units.map(rowOf) }));
+  // Units the old checkpoint never knew (disk-only chapters) get a batch of their own.
+  const known = new Set(batches.flatMap((b) => b.rows.map((r) => r.unit)));
+  const rest = state.units.filter((u) => !known.has(u));
+  if (rest.length) {
+    const id = batches.reduce((m, b) => Math.max(m, b.id), 0) + 1;
+    batches.push({ id, status: null, rows: rest.map(rowOf) });
+  }
+  const doc = buildCheckpointDoc({
+    project: prev?.project ?? state.name,
+    lang: prev?.lang ?? 'en',
+    lastUpdate: stamp(now),
+    currentPhase: state.currentPhase,
+    currentBatch: state.currentBatch ?? (batches.length && rest.length ? batches[batches.length - 1].id : null),
+    phases: state.phases.map((p) => ({ id: p.id, name: prev?.phases.find((q) => q.id === p.id)?.name ?? p.name, status: p.status })),
+    batches,
+    columns,
+    layout: prev?.layout,
+  });
+  return doc;
+}

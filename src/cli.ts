@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+import { createRequire } from 'node:module';
+import { HELP, parseCli, UsageError, type Cli } from './cli/args.js';
+import { colorEnabled, makePaint } from './cli/paint.js';
+import { wantsAscii } from './glyphs.js';
+import { ConfigError } from './pipeline/config.js';
+import { WorkspaceError } from './workspace.js';
+import { checkpointCommand, partialsCommand, planCommand, statusCommand } from './cli/core-commands.js';
+import type { TextOptions } from './cli/text.js';
+import { extraCommands } from './cli/extra-commands.js';
+
+// The entry. Interactive versus headless is decided here, once: the control room only when
+// stdin and stdout are terminals; every other path prints and exits.
+
+const out = { write: (s: string) => void process.stdout.write(s) };
+
+async function main(argv: string[]): Promise<number> {
+  const cli: Cli = parseCli(argv);
+  if (cli.version) {
+    const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+    out.write(`checkroom ${pkg.version}\n`);
+    return 0;
+  }
+  if (cli.help) {
+    out.write(HELP + '\n');
+    return 0;
+  }
+  const o: TextOptions = {
+    paint: makePaint(colorEnabled(process.stdout, process.env)),
+    ascii: wantsAscii(process.env, cli.ascii),
+    width: Math.max(60, Math.min(process.stdout.columns || 80, 160)),
+  };
+  switch (cli.command) {
+    case 'status':
+      await statusCommand(cli.positionals, cli.json, o, out);
+      return 0;
+    case 'plan':
+      await planCommand(cli.positionals, cli.json, o, out);
+      return 0;
+    case 'partials':
+      await partialsCommand(cli.positionals, cli.json, o, out);
+      return 0;
+    case 'checkpoint':
+      await checkpointCommand(cli.positionals, cli.write, o, out);
+      return 0;
+    case 'ui':
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
+        await statusCommand(cli.positionals, cli.json, o, out);
+        return 0;
+      }
+      return (await import('./ui-entry.js')).runControlRoom(cli, o);
+    default:
+      return extraCommands(cli, o, out);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`checkroom: ${err.message}\nRun "checkroom --help" for usage.\n`);
+      process.exitCode = 2;
+    } else if (err instanceof ConfigError) {
+      process.stderr.write(`checkroom: ${err.message}\nFix checkroom.yaml (see README: configuration) and run again.\n`);
+      process.exitCode = 2;
+    } else if (err instanceof WorkspaceError) {
+      process.stderr.write(`checkroom: ${err.message}\n`);
+      process.exitCode = 2;
+    } else {
+      const e = err as Error;
+      process.stderr.write(`checkroom: ${e?.message ?? String(err)}\n`);
+      if (process.env.CHECKROOM_DEBUG) process.stderr.write(`${e?.stack}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

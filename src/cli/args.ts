@@ -1,0 +1,107 @@
+import { parseArgs } from 'node:util';
+
+// Command-line parsing. Usage errors are values with a message; the entry maps them to
+// exit code 2.
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'help'] as const;
+export type Command = (typeof COMMANDS)[number] | 'ui';
+
+export interface Cli {
+  command: Command;
+  positionals: string[];
+  json: boolean;
+  write: boolean;
+  dryRun: boolean;
+  readonly: boolean;
+  ascii: boolean;
+  next: boolean;
+  auto: boolean;
+  max: number | null;
+  yes: boolean;
+  help: boolean;
+  version: boolean;
+  restore: string | null;
+}
+
+export function parseCli(argv: string[]): Cli {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        write: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        readonly: { type: 'boolean', default: false },
+        ascii: { type: 'boolean', default: false },
+        next: { type: 'boolean', default: false },
+        auto: { type: 'boolean', default: false },
+        max: { type: 'string' },
+        yes: { type: 'boolean', short: 'y', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
+        restore: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\. To specify.*$/s, ''));
+  }
+  const { values, positionals } = parsed;
+  const first = positionals[0];
+  const isCommand = (COMMANDS as readonly string[]).includes(first ?? '');
+  let max: number | null = null;
+  if (values.max !== undefined) {
+    max = Number(values.max);
+    if (!Number.isInteger(max) || max < 1) throw new UsageError(`--max must be a positive integer, got "${values.max}"`);
+  }
+  return {
+    command: isCommand ? (first as Command) : 'ui',
+    positionals: isCommand ? positionals.slice(1) : positionals,
+    json: values.json!,
+    write: values.write!,
+    dryRun: values['dry-run']!,
+    readonly: values.readonly!,
+    ascii: values.ascii!,
+    next: values.next!,
+    auto: values.auto!,
+    max,
+    yes: values.yes!,
+    help: values.help! || first === 'help',
+    version: values.version!,
+    restore: values.restore ?? null,
+  };
+}
+
+export const HELP = `checkroom — a control room for long-running, file-based agent pipelines
+
+Usage
+  checkroom [dir]                      open the control room (prints the status when not a terminal)
+  checkroom status [dir] [--json]      where the pipeline stands: phases, batches, the matrix, next steps
+  checkroom plan [dir] [--json]        the next-step plan, with priority and reason
+  checkroom partials [dir] [--json]    half-products with verdict and reason
+  checkroom checkpoint [dir] --write   rebuild checkpoint.md from the disk (the old one is backed up)
+  checkroom run [dir] <unit> <step>    launch one step's agent and wait for it
+  checkroom run [dir] --next [--auto] [--max N]
+                                       launch the plan's next step (--auto: keep going, at most N)
+  checkroom resume [dir] [--write]     the RESUME.md letter to the next session
+  checkroom recover [dir] [--dry-run]  the whole recovery flow: sources, stop point, rebuild, plan
+  checkroom backups [dir] <file> [--restore BACKUP]
+                                       list a file's backups and what differs; restore one
+
+Options
+  --json       machine-readable output (see README: the status contract)
+  --readonly   the control room never writes
+  --ascii      fixed-width ASCII glyphs instead of emoji (automatic for TERM=linux)
+  -h, --help   this help;  -v, --version   the version
+
+Exit codes: 0 success, 1 runtime error, 2 bad usage or bad config.
+Environment: NO_COLOR disables colour.`;

@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import type { WorkspaceState } from '../types.js';
+import { loadWorkspace, readSources, stateOf } from '../workspace.js';
+import { checkpointFromState } from '../checkpoint/from-state.js';
+import { renderCheckpoint } from '../checkpoint/render.js';
+import { parseCheckpoint } from '../checkpoint/parse.js';
+import { writeCheckpoint } from '../checkpoint/io.js';
+import { claimsOf } from '../state/derive.js';
+import { copyBackup } from '../backups.js';
+import { sanitizeLine } from '../sanitize.js';
+import { statusJson } from './json.js';
+import { nextLine, partialLine, renderStatus, type TextOptions } from './text.js';
+import { UsageError } from './args.js';
+
+// The headless faces of the engine: status, plan, partials, checkpoint --write.
+
+export interface Out {
+  write(s: string): void;
+}
+
+const dirArg = (positionals: string[], max = 1): string => {
+  if (positionals.length > max) throw new UsageError(`unexpected argument "${positionals[max]}"`);
+  return positionals[0] ?? '.';
+};
+
+export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<WorkspaceState> {
+  const state = await loadWorkspace(dirArg(positionals));
+  out.write(json ? JSON.stringify(statusJson(state), null, 2) + '\n' : renderStatus(state, o) + '\n');
+  return state;
+}
+
+export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
+  const state = await loadWorkspace(dirArg(positionals));
+  if (json) return out.write(JSON.stringify(statusJson(state).next, null, 2) + '\n');
+  if (state.next.length === 0) return out.write('Nothing to do: every step is done or waiting on a human.\n');
+  const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
+  out.write(`${o.paint('bold', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
+}
+
+export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
+  const state = await loadWorkspace(dirArg(positionals));
+  if (json) return out.write(JSON.stringify({ partials: statusJson(state).partials, suspects: statusJson(state).suspects }, null, 2) + '\n');
+  const lines: string[] = [];
+  lines.push(o.paint('bold', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));
+  for (const p of state.partials) lines.push(...partialLine(p, o));
+  if (state.partials.length === 0) lines.push(o.paint('muted', '  none: every existing artifact ends with its marker'));
+  if (state.suspects.length) {
+    lines.push('', o.paint('bold', `Suspicious (marker on a tiny body) (${state.suspects.length})`));
+    for (const p of state.suspects) lines.push(...partialLine(p, o));
+  }
+  out.write(lines.join('\n') + '\n');
+}
+
+/** Rebuild checkpoint.md from the reconciled state; the old file is backed up first. */
+export async function rewriteCheckpoint(dir: string): Promise<{ path: string; backup: string | null; changed: number; text: string }> {
+  const src = await readSources(dir);
+  const state = stateOf(src);
+  const doc = checkpointFromState(state, src.checkpoint);
+  const text = renderCheckpoint(doc, src.config.pipeline);
+  const before = claimsOf(src.checkpoint);
+  const after = claimsOf(parseCheckpoint(text, src.config.pipeline));
+  let changed = 0;
+  for (const [k, v] of after) if (before.get(k) !== v) changed++;
+  const file = src.config.sources.checkpoint;
+  const backup = existsSync(join(src.root, file)) ? (await copyBackup(src.root, file)).backup : null;
+  await writeCheckpoint(src.root, text, file);
+  return { path: file, backup, changed, text };
+}
+
+export async function checkpointCommand(positionals: string[], write: boolean, o: TextOptions, out: Out): Promise<void> {
+  const dir = dirArg(positionals);
+  if (!write) {
+    const src = await readSources(dir);
+    const text = renderCheckpoint(checkpointFromState(stateOf(src), src.checkpoint), src.config.pipeline);
+    out.write(text + o.paint('muted', '\n(preview: nothing written; add --write to replace checkpoint.md, the old one is backed up)\n'));
+    return;
+  }
+  const r = await rewriteCheckpoint(dir);
+  out.write(`wrote ${r.path} from the disk (${r.changed} cell${r.changed === 1 ? '' : 's'} changed)${r.backup ? `; the previous version is in ${r.backup}` : ''}\n`);
+}

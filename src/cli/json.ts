@@ -1,0 +1,67 @@
+import type { WorkspaceState } from '../types.js';
+
+// The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
+// it: fields are only ever added, never renamed or removed, and `version` changes if that
+// promise ever has to be broken.
+
+export const STATUS_JSON_VERSION = 1;
+
+export function statusJson(s: WorkspaceState) {
+  return {
+    version: STATUS_JSON_VERSION,
+    workspace: s.root,
+    name: s.name,
+    pipeline: s.pipeline.name,
+    scannedAt: new Date(s.scannedAt).toISOString(),
+    currentPhase: s.currentPhase,
+    currentBatch: s.currentBatch,
+    checkpoint: s.checkpoint,
+    counts: counts(s),
+    phases: s.phases.map((p) => ({ id: p.id, name: p.name, status: p.status, done: p.done, total: p.total, missing: p.missing })),
+    batches: s.batches.map((b) => ({ id: b.id, units: b.units, status: b.status, done: b.done, total: b.total })),
+    cells: s.cells.map((c) => ({
+      unit: c.unit,
+      step: c.step,
+      batch: c.batch,
+      path: c.path,
+      status: c.status,
+      checkpoint: c.checkpoint,
+      disk: c.disk,
+      chars: c.chars,
+      bytes: c.bytes,
+      marker: c.marker,
+      verdict: c.triage?.verdict ?? null,
+      blockedBy: c.blockedBy,
+    })),
+    partials: s.partials.map(partialJson),
+    suspects: s.suspects.map(partialJson),
+    discrepancies: s.discrepancies.map((d) => ({ unit: d.unit, step: d.step, checkpoint: d.checkpoint, disk: d.disk, note: d.note })),
+    next: s.next.map((n) => ({ priority: n.priority, unit: n.unit, step: n.step, action: n.action, reason: n.reason, blocks: n.blocks })),
+    warnings: s.warnings.map((w) => ({ source: w.source, line: w.line ?? null, message: w.message })),
+  };
+}
+
+const partialJson = (p: WorkspaceState['partials'][number]) => ({
+  path: p.path,
+  unit: p.unit,
+  step: p.step,
+  chars: p.chars,
+  bytes: p.bytes,
+  verdict: p.verdict,
+  reason: p.reason,
+});
+
+export function counts(s: WorkspaceState) {
+  const by = (st: string) => s.cells.filter((c) => c.status === st).length;
+  return {
+    total: s.cells.length,
+    done: by('done'),
+    partial: by('partial'),
+    failed: by('failed'),
+    needsHuman: by('needs_human'),
+    running: by('running'),
+    notStarted: by('not_started'),
+    discrepancies: s.discrepancies.length,
+    suspects: s.suspects.length,
+  };
+}

@@ -1,0 +1,24 @@
+// Semantic colour tokens for the headless CLI (the control room has its own theme).
+// NO_COLOR (any non-empty value, https://no-color.org) and non-TTY output give plain text.
+
+export type Token = 'ok' | 'warn' | 'fail' | 'muted' | 'accent' | 'bold';
+
+const CODES: Record<Token, [number, number]> = {
+  ok: [32, 39],
+  warn: [33, 39],
+  fail: [31, 39],
+  muted: [90, 39],
+  accent: [36, 39],
+  bold: [1, 22],
+};
+
+export type Paint = (token: Token, text: string) => string;
+
+export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
+  return !!stream.isTTY && env.TERM !== 'dumb';
+}
+
+export const makePaint = (enabled: boolean): Paint =>
+  enabled ? (t, s) => `\u001b[${CODES[t][0]}m${s}\u001b[${CODES[t][1]}m` : (_t, s) => s;

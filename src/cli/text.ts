@@ -1,0 +1,97 @@
+import stringWidth from 'string-width';
+import type { NextStep, PartialFile, WorkspaceState } from '../types.js';
+import { glyphsFor, STATUS_WORD } from '../glyphs.js';
+import { sanitizeLine } from '../sanitize.js';
+import { counts } from './json.js';
+import type { Paint } from './paint.js';
+
+// Human output of the headless commands: one screen, workspace text sanitized, state
+// readable from glyphs and words without colour.
+
+export interface TextOptions {
+  paint: Paint;
+  ascii: boolean;
+  width: number;
+}
+
+export const pad = (s: string, w: number): string => s + ' '.repeat(Math.max(0, w - stringWidth(s)));
+
+export const fit = (s: string, w: number): string => {
+  if (stringWidth(s) <= w) return s;
+  let out = '';
+  for (const ch of s) {
+    if (stringWidth(out + ch) > w - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+};
+
+export const bar = (done: number, total: number, width: number, ascii: boolean): string => {
+  const filled = total === 0 ? 0 : Math.round((done / total) * width);
+  return ascii ? `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]` : `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+};
+
+const P_TOKEN = { 1: 'fail', 2: 'warn', 3: 'accent' } as const;
+
+export function nextLine(n: NextStep, o: TextOptions, width: number): string {
+  const where = n.unit ? `${n.unit} ${n.step}` : 'workspace';
+  const head = `P${n.priority} ${pad(where, 13)} ${pad(n.action, 12)} `;
+  return o.paint(P_TOKEN[n.priority], `P${n.priority}`) + fit(head.slice(2) + sanitizeLine(n.reason), width - 2);
+}
+
+export function partialLine(p: PartialFile, o: TextOptions): string[] {
+  const tok = p.verdict === 'maybe_complete' ? 'warn' : 'fail';
+  return [
+    `${o.paint(tok, pad(p.verdict, 24))} ${pad(String(p.chars), 7)} ${fit(sanitizeLine(p.path), o.width - 33)}`,
+    o.paint('muted', `  ${fit(sanitizeLine(p.reason), o.width - 2)}`),
+  ];
+}
+
+export function renderStatus(s: WorkspaceState, o: TextOptions): string {
+  const { paint } = o;
+  const c = counts(s);
+  const g = glyphsFor(o.ascii);
+  const out: string[] = [];
+  const phase = s.phases.find((p) => p.id === s.currentPhase);
+  out.push(paint('bold', `checkroom · ${sanitizeLine(s.name)}`) + paint('muted', ` (${s.pipeline.name})`));
+  out.push(
+    `${phase ? `Phase ${phase.id} ${phase.name}` : 'All phases done'}${s.currentBatch !== null ? ` · Batch ${s.currentBatch}` : ''}` +
+      paint('muted', ` · checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`),
+  );
+  out.push(
+    `${bar(c.done, c.total, 24, o.ascii)} ${c.done}/${c.total} done · ` +
+      [
+        paint(c.partial ? 'warn' : 'muted', `${c.partial} partial`),
+        paint(c.failed ? 'fail' : 'muted', `${c.failed} failed`),
+        paint(c.needsHuman ? 'fail' : 'muted', `${c.needsHuman} needs human`),
+        paint('muted', `${c.running} running`),
+      ].join(' · '),
+  );
+  out.push('');
+  const phases = s.phases.map((p) => `${p.id} ${p.name} ${p.status === 'done' ? paint('ok', p.status) : p.status === 'in_progress' ? paint('warn', 'in progress') : paint('muted', 'not started')} ${p.done}/${p.total}`);
+  out.push(`Phases   ${phases.join(' · ')}`);
+  if (s.batches.length)
+    out.push(`Batches  ${s.batches.map((b) => `${b.id === null ? 'unbatched' : `B${b.id}`} ${b.done}/${b.total}`).join(' · ')}`);
+  out.push('');
+  // The matrix: one row per unit, one glyph per step.
+  const steps = s.pipeline.steps.map((st) => st.id);
+  const colW = 4;
+  const perRow = Math.max(1, Math.floor((o.width - 6) / colW));
+  out.push(paint('muted', `${pad('', 6)}${steps.slice(0, perRow).map((st) => pad(st.slice(0, 3), colW)).join('')}`));
+  const byUnit = new Map<string, Map<string, string>>();
+  for (const cell of s.cells) byUnit.set(cell.unit, (byUnit.get(cell.unit) ?? new Map()).set(cell.step, cell.status));
+  const maxRows = 10;
+  for (const u of s.units.slice(0, maxRows)) {
+    const row = byUnit.get(u)!;
+    out.push(`${pad(sanitizeLine(u), 6)}${steps.slice(0, perRow).map((st) => pad(g[row.get(st) as keyof typeof g], colW)).join('')}`);
+  }
+  if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
+  out.push(paint('muted', `legend: ${Object.entries(g).map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`).join('  ')}`));
+  out.push('');
+  out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} checkpoint/disk discrepancies · ${s.warnings.length} warnings`);
+  out.push(paint('bold', 'Next'));
+  for (const n of s.next.slice(0, 5)) out.push(`  ${nextLine(n, o, o.width - 2)}`);
+  if (s.next.length > 5) out.push(paint('muted', `  … ${s.next.length - 5} more (checkroom plan)`));
+  if (s.next.length === 0) out.push(paint('muted', '  nothing to do'));
+  return out.join('\n');
+}

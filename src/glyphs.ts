@@ -1,0 +1,35 @@
+import type { CellStatus, Claim } from './types.js';
+
+// One glyph per cell state. The emoji set uses only East-Asian-Wide code points so every
+// glyph is exactly two columns in tmux, SSH clients and Ink's layout alike (⚠️ is not:
+// U+26A0 is narrow and VS16 widths differ between terminals, so the matrix shows ✋ for
+// needs-human while checkpoint.md keeps the document's ⚠️). The ASCII set is for
+// `--ascii`, TERM=linux and non-UTF-8 locales.
+
+export type GlyphSet = Record<CellStatus, string>;
+
+export const EMOJI: GlyphSet = { done: '✅', partial: '🚧', failed: '❌', needs_human: '✋', running: '⏳', not_started: '--' };
+export const ASCII: GlyphSet = { done: '+ ', partial: '~ ', failed: 'X ', needs_human: '! ', running: '> ', not_started: '. ' };
+
+export const CLAIM_EMOJI: Record<Claim, string> = { done: '✅', in_progress: '⏳', failed: '❌', needs_human: '⚠️', not_started: '—' };
+export const CLAIM_ASCII: Record<Claim, string> = { done: 'done', in_progress: 'in-progress', failed: 'failed', needs_human: 'needs-human', not_started: 'not-started' };
+
+export const STATUS_WORD: Record<CellStatus, string> = {
+  done: 'done',
+  partial: 'partial',
+  failed: 'failed',
+  needs_human: 'needs human',
+  running: 'running',
+  not_started: 'not started',
+};
+
+/** Emoji only where the terminal can be trusted to draw them at a fixed width. */
+export function wantsAscii(env: NodeJS.ProcessEnv, flag: boolean): boolean {
+  if (flag) return true;
+  const term = env.TERM ?? '';
+  if (/^(linux|dumb|vt\d+|cons\d+)$/.test(term)) return true;
+  const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
+  return locale !== '' && !/utf-?8/i.test(locale) && locale !== 'C.UTF-8';
+}
+
+export const glyphsFor = (ascii: boolean): GlyphSet => (ascii ? ASCII : EMOJI);

@@ -1,0 +1,76 @@
+import type { PipelineDef } from '../types.js';
+
+// What checkroom.yaml resolves to. Durations are milliseconds here; the YAML accepts
+// numbers (seconds) or strings like "30s", "5m", "250ms".
+
+export type FailureClass =
+  | 'BROKEN_BUILD'
+  | 'VERIFICATION_FAILED'
+  | 'CIRCULAR_FIX'
+  | 'CONTEXT_EXHAUSTED'
+  | 'UNKNOWN'
+  | 'RATE_LIMITED'
+  | 'OVERLOADED'
+  | 'NETWORK'
+  | 'STALLED'
+  | 'INVALID_INPUT'
+  | 'PERMISSION'
+  | 'TOOL_NOT_FOUND';
+
+export interface FailureRule {
+  /** Regex source matched (case-insensitive) against the attempt's output tail. */
+  match?: string;
+  exitCode?: number;
+  class: FailureClass;
+}
+
+export interface AgentDef {
+  name: string;
+  /** Argument array; placeholders {unit} {step} {output} {marker} {workspace} {attempt} {backup} {last_error}. */
+  command: string[];
+  env: Record<string, string>;
+  /** Working directory (may use placeholders); default the workspace root. */
+  cwd: string | null;
+  idleTimeoutMs: number;
+  timeoutMs: number;
+  graceMs: number;
+  concurrency: number;
+  rules: FailureRule[];
+}
+
+export interface Limits {
+  /** Launches allowed in one checkroom session (death-spiral guard). */
+  maxLaunches: number;
+  /** Consecutive failures across all agents that pause autopilot and escalate. */
+  maxConsecutiveFailures: number;
+  /** Per-class attempt caps overriding the defaults of DOMAIN.md section 8. */
+  caps: Partial<Record<FailureClass, number>>;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
+
+export interface BreakerConfig {
+  threshold: number;
+  cooldownMs: number;
+  maxCooldownMs: number;
+}
+
+export interface SourcesConfig {
+  checkpoint: string;
+  resume: string;
+  /** SQLite todo database path, relative to the workspace; null = use the convention. */
+  todos: string | null;
+  /** Regex with named groups `unit` and `step` mapping a todo id to a cell. */
+  todoPattern: string;
+}
+
+export interface WorkspaceConfig {
+  /** Path of checkroom.yaml, or null when the built-in preset is used unchanged. */
+  file: string | null;
+  preset: 'book' | 'gates';
+  pipeline: PipelineDef;
+  agents: Record<string, AgentDef>;
+  limits: Limits;
+  breaker: BreakerConfig;
+  sources: SourcesConfig;
+}

@@ -1,0 +1,139 @@
+import type { BatchDef, Cell, NextStep, PartialFile, PipelineDef, PlanAction } from '../types.js';
+import { cellKey } from '../types.js';
+
+// The next-step plan (issue "checkroom core", item 7; DOMAIN.md section 5, recovery
+// priorities): 1 — failures that block downstream work, most-blocking first;
+// 2 — half-products, by verdict; 3 — not-started cells whose dependencies are done,
+// respecting batches (a later batch's new work waits for the earlier ones) and phases
+// (a barrier phase must be complete for every unit before the next phase starts).
+// Never plans a step whose dependencies are not done.
+
+export interface PlanInput {
+  pipeline: PipelineDef;
+  units: readonly string[];
+  cells: readonly Cell[];
+  partials: readonly PartialFile[];
+  batches: readonly BatchDef[];
+  /** Phase id → missing global artifacts. */
+  missingArtifacts: ReadonlyMap<number, string[]>;
+}
+
+const settled = (c: Cell): boolean => c.status === 'done' || c.status === 'needs_human' || c.blockedBy.length > 0;
+
+export function planNext(input: PlanInput): NextStep[] {
+  const { pipeline, units, cells } = input;
+  const byKey = new Map(cells.map((c) => [cellKey(c.unit, c.step), c]));
+  const stepIndex = new Map(pipeline.steps.map((s, i) => [s.id, i]));
+  const stepById = new Map(pipeline.steps.map((s) => [s.id, s]));
+  const unitIndex = new Map(units.map((u, i) => [u, i]));
+  const batchOrder = new Map(input.batches.map((b, i) => [b.id, i]));
+  const rank = (c: Cell): number =>
+    (c.batch === null ? input.batches.length : (batchOrder.get(c.batch) ?? input.batches.length)) * 1e9 +
+    (unitIndex.get(c.unit) ?? 0) * 1e3 +
+    (stepIndex.get(c.step) ?? 0);
+
+  // Transitive dependents inside a unit: what a failure holds up.
+  const dependents = new Map<string, string[]>();
+  for (const s of pipeline.steps) for (const d of s.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), s.id]);
+  const downstream = (stepId: string): string[] => {
+    const out: string[] = [];
+    const walk = (id: string): void => {
+      for (const next of dependents.get(id) ?? []) if (!out.includes(next)) (out.push(next), walk(next));
+    };
+    walk(stepId);
+    return out.sort((a, b) => (stepIndex.get(a) ?? 0) - (stepIndex.get(b) ?? 0));
+  };
+
+  const plan: NextStep[] = [];
+
+  // Phases with global evidence (outline, shared resources).
+  const started = cells.some((c) => c.status !== 'not_started');
+  for (const [phaseId, missing] of input.missingArtifacts) {
+    if (missing.length === 0) continue;
+    const phase = pipeline.phases.find((p) => p.id === phaseId);
+    plan.push({
+      priority: started ? 1 : 3,
+      unit: null,
+      step: null,
+      action: started ? 'rebuild_memory' : 'complete_phase',
+      reason: `Phase ${phaseId} ${phase?.name ?? ''}: ${missing.join(', ')} missing${started ? ' although later work has started; rebuild from chapters/ or marked drafts' : ''}`,
+      blocks: 0,
+    });
+  }
+
+  // Priority 1: failures and escalations, most-blocking first.
+  const p1: NextStep[] = [];
+  for (const c of cells) {
+    if (c.status !== 'failed' && c.status !== 'needs_human') continue;
+    const held = downstream(c.step).filter((s) => byKey.get(cellKey(c.unit, s))?.status !== 'done');
+    const action: PlanAction = c.status === 'failed' ? 'retry' : 'human_review';
+    const what = c.status === 'failed' ? 'failed' : 'needs a human';
+    const waits = (stepById.get(c.step)?.dependsOn ?? []).filter((d) => byKey.get(cellKey(c.unit, d))?.status !== 'done');
+    const holds = held.length ? `blocks ${held.length} step${held.length === 1 ? '' : 's'} of ${c.unit} (${held.join(', ')})` : 'blocks nothing downstream';
+    p1.push({
+      priority: 1,
+      unit: c.unit,
+      step: c.step,
+      action,
+      reason: `${c.unit} ${c.step} ${what}; ${holds}${waits.length ? `; first needs ${waits.join(', ')}` : ''}`,
+      blocks: held.length,
+    });
+  }
+  p1.sort((a, b) => b.blocks - a.blocks || rank(byKey.get(cellKey(a.unit!, a.step!))!) - rank(byKey.get(cellKey(b.unit!, b.step!))!));
+  plan.push(...p1);
+
+  // Priority 2: half-products (cells whose status is partial; a failed cell's leftovers are handled by its retry).
+  const p2 = input.partials
+    .map((p) => ({ p, c: byKey.get(cellKey(p.unit, p.step))! }))
+    .filter(({ c }) => c && c.status === 'partial')
+    .sort((a, b) => rank(a.c) - rank(b.c));
+  for (const { p } of p2) {
+    const action: PlanAction = p.verdict === 'maybe_complete' ? 'decide' : 'backup_redo';
+    plan.push({ priority: 2, unit: p.unit, step: p.step, action, reason: `${p.path}: ${p.reason}`, blocks: downstream(p.step).length });
+  }
+
+  // Priority 3: ready, not-started work, gated by phases and batches.
+  const phaseBlocked = new Set<number>();
+  for (const phase of pipeline.phases) {
+    const earlier = pipeline.phases.filter((p) => p.id < phase.id && p.barrier);
+    for (const e of earlier) {
+      const missing = input.missingArtifacts.get(e.id) ?? [];
+      const unitCells = cells.filter((c) => stepById.get(c.step)?.phase === e.id);
+      if (missing.length > 0 || unitCells.some((c) => c.status !== 'done')) phaseBlocked.add(phase.id);
+    }
+  }
+  // A batch is open for new work once every earlier batch is settled (done or escalated).
+  const unitsSettled = (unitsOf: readonly string[]): boolean =>
+    cells.filter((c) => unitsOf.includes(c.unit) && stepById.get(c.step)?.phase === phaseOfBatches).every(settled);
+  const phaseOfBatches = Math.min(...pipeline.steps.map((s) => s.phase));
+  let openUpTo = input.batches.length; // index of the first batch that is not yet open
+  for (let i = 0; i < input.batches.length; i++) {
+    if (!unitsSettled(input.batches[i].units)) {
+      openUpTo = i;
+      break;
+    }
+  }
+  const batchOpen = (c: Cell): boolean => {
+    if (stepById.get(c.step)?.phase !== phaseOfBatches) return true; // batches order the per-chapter writing only
+    const idx = c.batch === null ? input.batches.length : (batchOrder.get(c.batch) ?? input.batches.length);
+    return idx <= openUpTo;
+  };
+  const p3 = cells
+    .filter((c) => c.status === 'not_started')
+    .filter((c) => (stepById.get(c.step)?.dependsOn ?? []).every((d) => byKey.get(cellKey(c.unit, d))?.status === 'done'))
+    .filter((c) => !phaseBlocked.has(stepById.get(c.step)?.phase ?? 0))
+    .filter(batchOpen)
+    .sort((a, b) => rank(a) - rank(b));
+  for (const c of p3) {
+    const deps = stepById.get(c.step)?.dependsOn ?? [];
+    plan.push({
+      priority: 3,
+      unit: c.unit,
+      step: c.step,
+      action: 'run',
+      reason: deps.length ? `ready: ${deps.join(', ')} done` : 'ready: no dependencies',
+      blocks: downstream(c.step).length,
+    });
+  }
+  return plan;
+}

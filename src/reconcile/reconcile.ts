@@ -1,0 +1,149 @@
+import type { Cell, CellStatus, Claim, Discrepancy, DiskState, FileFacts, PartialFile, PipelineDef, StepDef } from '../types.js';
+import { cellKey } from '../types.js';
+import { triageMarked, triageUnmarked } from '../triage/triage.js';
+import { unitPath } from '../scan/units.js';
+import type { ScanResult } from '../scan/scan.js';
+
+// One status per cell (issue "checkroom core", item 6). Precedence:
+//   running      — a live run the launcher knows about;
+//   done         — the marker is proven on disk: the filesystem wins over any claim;
+//   needs_human  — checkpoint ⚠️ and no marker (an escalation outlives its half-product);
+//   failed       — checkpoint ❌ and no marker;
+//   partial      — a file without a valid marker;
+//   not_started  — nothing on disk.
+// failed and needs_human beat partial on purpose: after a capped retry the last attempt's
+// output is a half-product, and hiding the escalation behind it would lose the alarm.
+
+export interface ReconcileInput {
+  pipeline: PipelineDef;
+  units: readonly string[];
+  batchOf: ReadonlyMap<string, number>;
+  scan: ScanResult;
+  claims: ReadonlyMap<string, Claim>;
+  running: ReadonlySet<string>;
+}
+
+export interface Reconciled {
+  cells: Cell[];
+  partials: PartialFile[];
+  suspects: PartialFile[];
+  discrepancies: Discrepancy[];
+}
+
+const GLYPH: Record<Claim, string> = { done: '✅', in_progress: '⏳', failed: '❌', needs_human: '⚠️', not_started: '—' };
+
+const agrees = (claim: Claim, disk: DiskState): boolean => {
+  switch (claim) {
+    case 'done':
+      return disk === 'done';
+    case 'in_progress':
+      return disk === 'partial';
+    case 'not_started':
+      return disk === 'missing';
+    case 'failed':
+    case 'needs_human':
+      return disk !== 'done';
+  }
+};
+
+const describeDisk = (disk: DiskState, facts: FileFacts | null): string =>
+  disk === 'done' ? 'marker present' : disk === 'partial' ? `file without marker (${facts?.chars ?? 0} chars)` : 'nothing on disk';
+
+const statusOf = (disk: DiskState, claim: Claim | null, running: boolean): CellStatus => {
+  if (running) return 'running';
+  if (disk === 'done') return 'done';
+  if (claim === 'needs_human') return 'needs_human';
+  if (claim === 'failed') return 'failed';
+  if (disk === 'partial') return 'partial';
+  return 'not_started';
+};
+
+const emptyFacts = (path: string): FileFacts => ({ path, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false });
+
+function factsFor(step: StepDef, unit: string, scan: ScanResult): { facts: FileFacts; disk: DiskState } {
+  if (step.kind === 'entry') {
+    const file = scan.entryFiles.get(step.path) ?? emptyFacts(step.path);
+    const has = scan.entries.get(step.path)?.has(unit) ?? false;
+    return { facts: { ...file, marker: has }, disk: has ? 'done' : 'missing' };
+  }
+  const path = unitPath(step, unit);
+  const facts = scan.files.get(path) ?? emptyFacts(path);
+  return { facts, disk: facts.marker ? 'done' : facts.exists ? 'partial' : 'missing' };
+}
+
+export function reconcile(input: ReconcileInput): Reconciled {
+  const { pipeline, units, batchOf, scan, claims, running } = input;
+  const cells: Cell[] = [];
+  const partials: PartialFile[] = [];
+  const suspects: PartialFile[] = [];
+  const discrepancies: Discrepancy[] = [];
+  for (const unit of units) {
+    for (const step of pipeline.steps) {
+      const key = cellKey(unit, step.id);
+      const { facts, disk } = factsFor(step, unit, scan);
+      const claim = claims.get(key) ?? null;
+      const triage = disk === 'partial' ? triageUnmarked(facts) : disk === 'done' && step.kind === 'file' ? triageMarked(facts, step) : null;
+      const cell: Cell = {
+        unit,
+        step: step.id,
+        batch: batchOf.get(unit) ?? null,
+        path: step.kind === 'entry' ? step.path : facts.path,
+        status: statusOf(disk, claim, running.has(key)),
+        disk,
+        checkpoint: claim,
+        exists: facts.exists,
+        bytes: facts.bytes,
+        chars: facts.chars,
+        marker: disk === 'done',
+        mtimeMs: facts.mtimeMs,
+        triage,
+        blockedBy: [],
+      };
+      cells.push(cell);
+      if (triage) {
+        const entry: PartialFile = { path: cell.path, unit, step: step.id, chars: facts.chars, bytes: facts.bytes, verdict: triage.verdict, reason: triage.reason };
+        if (triage.verdict === 'suspicious') suspects.push(entry);
+        else {
+          if (facts.markerNotLast) entry.reason = `the marker is present but more content follows it, so it does not count; ${entry.reason}`;
+          partials.push(entry);
+        }
+      }
+      if (claim && !agrees(claim, disk)) {
+        discrepancies.push({
+          unit,
+          step: step.id,
+          checkpoint: claim,
+          disk,
+          note: `checkpoint says ${GLYPH[claim]} ${claim.replace('_', ' ')}, disk shows ${describeDisk(disk, facts)}`,
+        });
+      }
+    }
+  }
+  markBlocked(cells, pipeline);
+  return { cells, partials, suspects, discrepancies };
+}
+
+/** Each unfinished cell lists the failed / needs-human cells of its unit it transitively waits on. */
+function markBlocked(cells: Cell[], pipeline: PipelineDef): void {
+  const byKey = new Map(cells.map((c) => [cellKey(c.unit, c.step), c]));
+  const stepById = new Map(pipeline.steps.map((s) => [s.id, s]));
+  const memo = new Map<string, string[]>();
+  const blockers = (unit: string, stepId: string, seen: Set<string>): string[] => {
+    const key = cellKey(unit, stepId);
+    const cached = memo.get(key);
+    if (cached) return cached;
+    if (seen.has(key)) return [];
+    seen.add(key);
+    const out = new Set<string>();
+    for (const dep of stepById.get(stepId)?.dependsOn ?? []) {
+      const c = byKey.get(cellKey(unit, dep));
+      if (!c) continue;
+      if (c.status === 'failed' || c.status === 'needs_human') out.add(cellKey(unit, dep));
+      for (const b of blockers(unit, dep, seen)) out.add(b);
+    }
+    const list = [...out];
+    memo.set(key, list);
+    return list;
+  };
+  for (const c of cells) if (c.status !== 'done') c.blockedBy = blockers(c.unit, c.step, new Set());
+}

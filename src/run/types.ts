@@ -1,0 +1,55 @@
+import type { FailureClass } from '../pipeline/config-types.js';
+
+// The contract between the process layer (spawning, watching, killing) and the policy layer
+// (classify, count, breakers, journal, supervisor). Plain data only.
+
+export interface ProcessSpec {
+  runId: string;
+  /** argv[0] is the executable; never run through a shell. */
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Absolute path of the attempt's log file (.checkroom/runs/<run-id>.log). */
+  logPath: string;
+  /** Absolute path of the step's output file; its growth counts as liveness. */
+  outputPath: string | null;
+  idleTimeoutMs: number;
+  timeoutMs: number;
+  graceMs: number;
+  /** Lines kept in memory for the log pane. */
+  ringLines?: number;
+}
+
+export interface ProcessOutcome {
+  runId: string;
+  exitCode: number | null;
+  signal: string | null;
+  /** Spawn failure code (ENOENT = executable not found, EACCES = not executable). */
+  spawnError: string | null;
+  /** Killed by the idle watchdog (no output, no output-file growth). */
+  stalled: boolean;
+  /** Killed for exceeding the overall timeout. */
+  timedOut: boolean;
+  /** Killed because the operator cancelled. */
+  cancelled: boolean;
+  /** Last lines of combined output, sanitized, bounded. */
+  tail: string[];
+  startedAt: number;
+  endedAt: number;
+  bytesOut: number;
+}
+
+export interface RunHandle {
+  runId: string;
+  pid: number | null;
+  /** Process start time as recorded in /proc/<pid>/stat (clock ticks since boot), to tell a reused pid apart. */
+  procStart: number | null;
+  result: Promise<ProcessOutcome>;
+  cancel(): void;
+  /** Subscribe to output lines (sanitized, each bounded). Returns unsubscribe. */
+  onLine(fn: (line: string) => void): () => void;
+  /** Current ring buffer contents. */
+  lines(): string[];
+}
+
+export type { FailureClass };

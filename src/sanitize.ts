@@ -1,0 +1,29 @@
+// Text from the workspace or from agents never reaches the terminal raw (README: security).
+// Every C0/C1 control character except tab and newline is shown escaped, which defuses CSI,
+// OSC (title, clipboard, hyperlinks), DCS, CR overwrites, backspace tricks and the bell.
+// strip-ansi alone is not enough: it leaves CR, BS and BEL, and unknown sequences.
+
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMED: Record<string, string> = {
+  '\u001b': '\\e',
+  '\r': '\\r',
+  '\b': '\\b',
+  '\u0007': '\\a',
+  '\u0000': '\\0',
+  '\f': '\\f',
+  '\v': '\\v',
+};
+
+const escapeChar = (c: string): string => {
+  const named = NAMED[c];
+  if (named) return named;
+  const code = c.codePointAt(0)!;
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+};
+
+/** Multi-line text: keeps newlines and tabs (tabs become spaces so widths stay predictable). */
+export const sanitize = (text: string): string => text.replace(CONTROL, escapeChar).replace(/\t/g, '  ');
+
+/** One line (file names, reasons): newlines are escaped too. */
+export const sanitizeLine = (text: string): string => sanitize(text).replace(/\n/g, '\\n');

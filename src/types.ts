@@ -1,0 +1,193 @@
+// The domain's vocabulary, as plain data. Every module in src/ speaks these types;
+// hooks/ and components/ only read them. See ../shared/docs/DOMAIN.md for the words.
+
+/** Reconciled status of one cell (unit × step). Order of precedence is documented in reconcile.ts. */
+export type CellStatus = 'done' | 'partial' | 'failed' | 'needs_human' | 'running' | 'not_started';
+
+/** What checkpoint.md claims for a cell: ✅ ⏳ ❌ ⚠️ —. */
+export type Claim = 'done' | 'in_progress' | 'failed' | 'needs_human' | 'not_started';
+
+/** What the disk alone says about a cell. */
+export type DiskState = 'done' | 'partial' | 'missing';
+
+/** Triage verdict for a half-product (DOMAIN.md section 4). `suspicious` is cause 3: marker on a too-small body. */
+export type Verdict = 'almost_certainly_partial' | 'truncated' | 'maybe_complete' | 'suspicious';
+
+export type Lang = 'zh' | 'en' | 'ja';
+
+/** How a step proves completion. `file`: the step's own file ends with its marker.
+ *  `entry`: an entry for the unit exists in a shared long-memory file (no marker). */
+export type StepKind = 'file' | 'entry';
+
+export interface StepDef {
+  id: string;
+  label: string;
+  /** Column headings used for this step in checkpoint.md, any language. */
+  aliases: string[];
+  /** Path template relative to the workspace, `{unit}` is replaced by the unit id. */
+  path: string;
+  /** Marker name without the comment wrapper, e.g. DRAFT_COMPLETE; null for `entry` steps. */
+  marker: string | null;
+  dependsOn: string[];
+  /** Phase number this step belongs to. */
+  phase: number;
+  kind: StepKind;
+  /** Agent that performs this step (see the launcher); optional. */
+  agent?: string;
+  /** Bodies smaller than this (in characters) with a marker are flagged `suspicious`. */
+  minChars: number;
+}
+
+export interface PhaseDef {
+  id: number;
+  name: string;
+  /** Names used in checkpoint.md phase lines, any language. */
+  aliases: string[];
+  /** Global evidence files (phase 1 and 2 of the book); empty for per-unit phases. */
+  artifacts: string[];
+  /** Whether every unit must finish this phase before any unit starts the next one. */
+  barrier: boolean;
+}
+
+export interface BatchDef {
+  id: number;
+  units: string[];
+}
+
+export interface PipelineDef {
+  name: string;
+  phases: PhaseDef[];
+  steps: StepDef[];
+  units: {
+    /** Regex (source) matching a unit id, e.g. `ch\d{2,3}`. Used to discover units in file names. */
+    pattern: string;
+    /** When set, only these units exist (no discovery). */
+    list?: string[];
+  };
+  /** Batches from config; checkpoint.md batches are used when this is empty. */
+  batches: BatchDef[];
+  /** Where config came from, for messages. */
+  source: string;
+}
+
+export interface FileFacts {
+  path: string; // relative, '/'-separated
+  exists: boolean;
+  bytes: number;
+  chars: number;
+  /** Last non-blank line is exactly the marker. */
+  marker: boolean;
+  /** The marker occurs somewhere in the tail but is followed by more content. */
+  markerNotLast: boolean;
+  mtimeMs: number;
+  /** Tail text (last few KB, decoded), kept for triage and previews. */
+  tail: string;
+  /** A code fence is left open at the end of the file (counted over the whole file when it was read whole, else over the tail). */
+  fenceOpen: boolean;
+  /** Why the file could not be read as a text artifact (binary, permission, not a file). */
+  error?: string;
+}
+
+export interface Triage {
+  verdict: Verdict;
+  reason: string;
+}
+
+export interface Cell {
+  unit: string;
+  step: string;
+  batch: number | null;
+  path: string;
+  status: CellStatus;
+  disk: DiskState;
+  checkpoint: Claim | null;
+  exists: boolean;
+  bytes: number;
+  chars: number;
+  marker: boolean;
+  mtimeMs: number;
+  triage: Triage | null;
+  /** Cells (unit/step) with failed or needs_human status that this cell transitively waits on. */
+  blockedBy: string[];
+}
+
+export interface PartialFile {
+  path: string;
+  unit: string;
+  step: string;
+  chars: number;
+  bytes: number;
+  verdict: Verdict;
+  reason: string;
+}
+
+export interface Discrepancy {
+  unit: string;
+  step: string;
+  checkpoint: Claim;
+  disk: DiskState;
+  note: string;
+}
+
+export type PlanAction = 'retry' | 'human_review' | 'backup_redo' | 'decide' | 'run' | 'complete_phase' | 'rebuild_memory';
+
+export interface NextStep {
+  priority: 1 | 2 | 3;
+  unit: string | null;
+  step: string | null;
+  action: PlanAction;
+  reason: string;
+  /** Number of steps this entry unblocks (priority 1 ordering). */
+  blocks: number;
+}
+
+export type PhaseStatus = 'done' | 'in_progress' | 'not_started' | 'failed';
+
+export interface PhaseProgress {
+  id: number;
+  name: string;
+  status: PhaseStatus;
+  done: number;
+  total: number;
+  /** Missing global artifacts (phases 1 and 2). */
+  missing: string[];
+}
+
+export interface BatchProgress {
+  id: number | null;
+  units: string[];
+  done: number;
+  total: number;
+  status: PhaseStatus;
+}
+
+export interface Warning {
+  source: string; // file path relative to workspace, or 'scan'
+  line?: number;
+  message: string;
+}
+
+export interface WorkspaceState {
+  root: string;
+  name: string;
+  pipeline: PipelineDef;
+  units: string[];
+  cells: Cell[];
+  phases: PhaseProgress[];
+  batches: BatchProgress[];
+  currentPhase: number | null;
+  currentBatch: number | null;
+  partials: PartialFile[];
+  suspects: PartialFile[];
+  discrepancies: Discrepancy[];
+  next: NextStep[];
+  warnings: Warning[];
+  checkpoint: {
+    exists: boolean;
+    lang: Lang;
+    lastUpdate: string | null;
+  };
+  scannedAt: number;
+}
+
+export const cellKey = (unit: string, step: string): string => `${unit}/${step}`;

@@ -1,0 +1,73 @@
+import { basename, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import type { WorkspaceState, Warning } from './types.js';
+import type { WorkspaceConfig } from './pipeline/config-types.js';
+import type { CheckpointDoc } from './checkpoint/types.js';
+import { loadConfig } from './pipeline/config.js';
+import { readCheckpoint } from './checkpoint/io.js';
+import { scanArtifacts, type ScanResult } from './scan/scan.js';
+import { collectUnits } from './scan/units.js';
+import { batchesOf, deriveState } from './state/derive.js';
+
+// The engine's front door: everything the CLI, the control room and the launcher know
+// about a workspace comes from here, from disk alone.
+
+export class WorkspaceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkspaceError';
+  }
+}
+
+export interface Sources {
+  root: string;
+  config: WorkspaceConfig;
+  checkpoint: CheckpointDoc | null;
+  units: string[];
+  scan: ScanResult;
+  warnings: Warning[];
+}
+
+export async function assertWorkspace(dir: string): Promise<string> {
+  const root = resolve(dir);
+  let st;
+  try {
+    st = await stat(root);
+  } catch {
+    throw new WorkspaceError(`${dir}: no such directory; pass the path of a pipeline workspace`);
+  }
+  if (!st.isDirectory()) throw new WorkspaceError(`${dir}: not a directory; pass the path of a pipeline workspace`);
+  return root;
+}
+
+export async function readSources(dir: string, config?: WorkspaceConfig): Promise<Sources> {
+  const root = await assertWorkspace(dir);
+  const cfg = config ?? (await loadConfig(root));
+  const checkpoint = await readCheckpoint(root, cfg.pipeline, cfg.sources.checkpoint);
+  const batches = batchesOf(cfg.pipeline, checkpoint);
+  const units = collectUnits(
+    root,
+    cfg.pipeline,
+    (checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit)),
+    batches.flatMap((b) => b.units),
+  );
+  const scan = scanArtifacts(root, cfg.pipeline, units);
+  return { root, config: cfg, checkpoint, units, scan, warnings: [] };
+}
+
+export function stateOf(src: Sources, running: ReadonlySet<string> = new Set()): WorkspaceState {
+  return deriveState({
+    root: src.root,
+    name: src.checkpoint?.project ?? basename(src.root),
+    pipeline: src.config.pipeline,
+    units: src.units,
+    scan: src.scan,
+    checkpoint: src.checkpoint,
+    running,
+    warnings: src.warnings,
+  });
+}
+
+export async function loadWorkspace(dir: string, opts: { config?: WorkspaceConfig; running?: ReadonlySet<string> } = {}): Promise<WorkspaceState> {
+  return stateOf(await readSources(dir, opts.config), opts.running);
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, mkdirSync, writeFileSync, cpSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+// Real workspaces in temp directories: tests never touch demo-workspace/ in place.
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+export const DEMO = join(REPO, 'demo-workspace');
+
+export function tempDir(prefix = 'checkroom-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function writeFiles(root: string, files: Record<string, string | Buffer>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = join(root, rel);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+}
+
+export function copyDemo(): string {
+  const dir = tempDir('checkroom-demo-');
+  cpSync(DEMO, dir, { recursive: true });
+  rmSync(join(dir, '.checkroom'), { recursive: true, force: true });
+  return dir;
+}
+
+/** A body of `n` characters of plausible prose, ending cleanly. */
+export const prose = (n: number, ch = '文'): string => `${ch.repeat(Math.max(0, n - 1))}。`;
+
+export const marked = (body: string, marker: string, eol = '\n'): string => `${body}${eol}${eol}<!-- ${marker} -->${eol}`;
+
+export const BOOK_MARKERS: Record<string, [string, string]> = {
+  research: ['research/{u}-research.md', 'RESEARCH_COMPLETE'],
+  draft: ['drafts/{u}-draft.md', 'DRAFT_COMPLETE'],
+  r1: ['reviews/{u}-r1-code.md', 'R1_CODE_REVIEW_COMPLETE'],
+  r2: ['reviews/{u}-r2-consistency.md', 'R2_CONSISTENCY_REVIEW_COMPLETE'],
+  r3: ['reviews/{u}-r3-content.md', 'R3_CONTENT_REVIEW_COMPLETE'],
+  review: ['reviews/{u}-review.md', 'REVIEW_COMPLETE'],
+  panel: ['reader-feedback/{u}-panel.md', 'READER_PANEL_COMPLETE'],
+  final: ['chapters/{u}.md', 'CHAPTER_FINAL'],
+  html: ['publish/{u}.html', 'HTML_COMPLETE'],
+};
+
+export const pathOf = (unit: string, step: string): string => BOOK_MARKERS[step][0].replace('{u}', unit);
+
+/** A properly finished artifact for a book step. */
+export const doneFile = (unit: string, step: string, body = `# ${unit} ${step}\n\n${prose(400)}`): [string, string] => [
+  pathOf(unit, step),
+  marked(body, BOOK_MARKERS[step][1]),
+];
+
+export const PHASE_1_2 = {
+  'outline-final.md': '# Outline\n\n- ch01\n',
+  'source-map.md': '# Source map\n\n- src/\n',
+  'meta/glossary.md': '# Glossary\n\n- page: a block\n',
+  'meta/style-guide.md': '# Style\n\nPlain.\n',
+  'meta/metaphor-registry.md': '# Metaphors\n\n- library\n',
+  'meta/cross-references.md': '# Cross references\n\n- ch01 → ch02\n',
+};
+
+export const summaries = (units: string[]): string =>
+  `# Chapter summaries\n\n${units.map((u) => `## ${u} — title\n\nSummary of ${u}.\n`).join('\n')}`;
