@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import type { BreakerConfig, FailureClass, Limits, SourcesConfig } from './config-types.js';
+import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from './duration.js';
+
+// The shape of checkroom.yaml, snake_case as written. Every object is strict so a typo
+// ("dependson") fails loudly instead of silently meaning "no dependencies". Error texts are
+// the *expectation* ("an integer from 1 to 64"); config.ts adds the location and what was
+// found. Durations come out in milliseconds; everything else stays as written and
+// config.ts applies defaults and merges with the preset.
+
+/** Retries after the first failure, per class (DOMAIN.md section 8 and section 9). */
+export const DEFAULT_CAPS: Record<FailureClass, number> = {
+  BROKEN_BUILD: 1,
+  VERIFICATION_FAILED: 3,
+  CIRCULAR_FIX: 0,
+  CONTEXT_EXHAUSTED: 2,
+  UNKNOWN: 2,
+  RATE_LIMITED: 4,
+  OVERLOADED: 4,
+  NETWORK: 3,
+  STALLED: 2,
+  INVALID_INPUT: 0,
+  PERMISSION: 0,
+  TOOL_NOT_FOUND: 0,
+};
+
+export const FAILURE_CLASSES = Object.keys(DEFAULT_CAPS) as [FailureClass, ...FailureClass[]];
+
+export const DEFAULT_LIMITS: Limits = {
+  maxLaunches: 200,
+  maxConsecutiveFailures: 8,
+  caps: { ...DEFAULT_CAPS },
+  backoffBaseMs: 2_000,
+  backoffMaxMs: 60_000,
+};
+
+export const DEFAULT_BREAKER: BreakerConfig = { threshold: 3, cooldownMs: 30_000, maxCooldownMs: 600_000 };
+
+export const DEFAULT_SOURCES: SourcesConfig = {
+  checkpoint: 'checkpoint.md',
+  resume: 'RESUME.md',
+  todos: null,
+  todoPattern: '^(?<unit>ch\\d+)-(?<step>[a-z0-9]+)$',
+};
+
+export const DEFAULT_AGENT = { idleTimeoutMs: 120_000, timeoutMs: 1_800_000, graceMs: 5_000, concurrency: 1 };
+
+export const MARKER_RE = /^[A-Z][A-Z0-9_]*$/;
+export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+const intIn = (min: number, max: number) => {
+  const error = `an integer from ${min} to ${max}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+};
+
+const text = z.string({ error: 'a string' }).min(1, { error: 'a non-empty string' });
+const id = z.string({ error: 'an id (a string)' }).regex(ID_RE, { error: "an id of letters, digits, '-', '_' or '.'" });
+const textList = z.array(text, { error: 'a list of strings' });
+
+/** Paths are relative to the workspace: backups and redos write there, never outside it. */
+const relPath = text.refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p) && !p.split(/[\\/]/).includes('..'), {
+  error: "a path relative to the workspace, without '..'",
+});
+
+const duration = (minMs: number) => {
+  const expected = `a finite duration${minMs > 0 ? ' above 0' : ''} of at most 24 days: ${DURATION_HINT}`;
+  return z.union([z.number(), z.string()], { error: expected }).transform((value, ctx) => {
+    const ms = parseDuration(value);
+    if (ms !== null && ms >= minMs && ms <= MAX_DURATION_MS) return ms;
+    ctx.issues.push({ code: 'custom', input: value, message: expected });
+    return z.NEVER;
+  });
+};
+
+const regexSource = (flags: string, needGroups: string[] = []) =>
+  text.superRefine((source, ctx) => {
+    let re: RegExp;
+    try {
+      re = new RegExp(source, flags);
+    } catch (e) {
+      const reason = (e as Error).message.replace(/^Invalid regular expression: /, '');
+      ctx.addIssue({ code: 'custom', message: 'a valid JavaScript regular expression', params: { problem: `invalid regex: ${reason}` } });
+      return;
+    }
+    const missing = needGroups.filter((g) => !re.source.includes(`(?<${g}>`));
+    if (missing.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `named groups ${needGroups.map((g) => `(?<${g}>…)`).join(' and ')}`, params: { problem: `regex lacks the group ${missing.join(', ')}` } });
+    }
+  });
+
+const phaseSchema = z.strictObject({
+  id: intIn(1, 99),
+  name: text.optional(),
+  aliases: textList.optional(),
+  artifacts: z.array(relPath, { error: 'a list of paths' }).optional(),
+  barrier: z.boolean({ error: 'true or false' }).optional(),
+});
+
+// Every field but id is optional: in merge mode a step only names what it overrides.
+const stepSchema = z.strictObject({
+  id,
+  label: text.optional(),
+  aliases: textList.optional(),
+  path: relPath.optional(),
+  marker: z.string({ error: 'a marker name or null' }).regex(MARKER_RE, { error: 'a marker like DRAFT_COMPLETE (A-Z, 0-9, _)' }).nullable().optional(),
+  depends_on: z.array(id, { error: 'a list of step ids' }).optional(),
+  phase: intIn(1, 99).optional(),
+  kind: z.enum(['file', 'entry']).optional(),
+  agent: text.optional(),
+  min_chars: intIn(0, 10_000_000).optional(),
+});
+
+const ruleSchema = z
+  .strictObject({
+    match: regexSource('i').optional(),
+    exit_code: intIn(0, 255).optional(),
+    class: z.enum(FAILURE_CLASSES),
+  })
+  .superRefine((rule, ctx) => {
+    if (rule.match === undefined && rule.exit_code === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'match or exit_code', params: { problem: 'a rule needs a condition' } });
+    }
+  });
+
+// A string command would need a shell to split it, and a shell would interpret whatever
+// ends up in {unit} or {last_error}: argument arrays only.
+const commandSchema = z
+  .array(z.string({ error: 'a string' }), {
+    error: (iss) =>
+      typeof iss.input === 'string'
+        ? { message: 'an argument array like [node, agent.mjs, "{unit}"], not a string: use an array (no shell splitting)' }
+        : { message: 'an argument array of strings' },
+  })
+  .min(1, { error: 'a non-empty argument array' })
+  .refine((argv) => argv[0].length > 0, { error: 'a program name as the first element' });
+
+const agentSchema = z.strictObject({
+  command: commandSchema,
+  env: z.record(z.string(), z.string({ error: 'a string (quote numbers and booleans)' }), { error: 'a mapping of names to strings' }).optional(),
+  cwd: text.nullable().optional(),
+  idle_timeout: duration(1).optional(),
+  timeout: duration(1).optional(),
+  grace: duration(0).optional(),
+  concurrency: intIn(1, 64).optional(),
+  rules: z.array(ruleSchema, { error: 'a list of rules' }).optional(),
+});
+
+const capsSchema = z.strictObject(
+  Object.fromEntries(FAILURE_CLASSES.map((c) => [c, intIn(0, 100).optional()])) as Record<FailureClass, z.ZodOptional<ReturnType<typeof intIn>>>,
+);
+
+/** `hi` must not be below `lo`, counting defaults for the one that is absent. */
+const ordered = (lo: string, hi: string, loDefault: number, hiDefault: number) => (v: Record<string, unknown>, ctx: z.RefinementCtx) => {
+  const a = (v[lo] as number | undefined) ?? loDefault;
+  const b = (v[hi] as number | undefined) ?? hiDefault;
+  if (b < a) {
+    const problem = `${hi} (${formatDuration(b)}) is below ${lo} (${formatDuration(a)})`;
+    ctx.addIssue({ code: 'custom', path: [v[hi] !== undefined ? hi : lo], message: `${hi} ≥ ${lo}`, params: { problem } });
+  }
+};
+
+const limitsSchema = z
+  .strictObject({
+    max_launches: intIn(1, 100_000).optional(),
+    max_consecutive_failures: intIn(1, 10_000).optional(),
+    caps: capsSchema.optional(),
+    backoff_base: duration(1).optional(),
+    backoff_max: duration(1).optional(),
+  })
+  .superRefine(ordered('backoff_base', 'backoff_max', DEFAULT_LIMITS.backoffBaseMs, DEFAULT_LIMITS.backoffMaxMs));
+
+const breakerSchema = z
+  .strictObject({
+    threshold: intIn(1, 1_000).optional(),
+    cooldown: duration(1).optional(),
+    max_cooldown: duration(1).optional(),
+  })
+  .superRefine(ordered('cooldown', 'max_cooldown', DEFAULT_BREAKER.cooldownMs, DEFAULT_BREAKER.maxCooldownMs));
+
+const sourcesSchema = z.strictObject({
+  checkpoint: relPath.optional(),
+  resume: relPath.optional(),
+  todos: relPath.nullable().optional(),
+  todo_pattern: regexSource('', ['unit', 'step']).optional(),
+});
+
+export const rawConfigSchema = z.strictObject(
+  {
+    preset: z.enum(['book', 'gates']).optional(),
+    replace: z.boolean({ error: 'true or false' }).optional(),
+    name: text.optional(),
+    phases: z.array(phaseSchema, { error: 'a list of phases' }).optional(),
+    steps: z.array(stepSchema, { error: 'a list of steps' }).optional(),
+    units: z.strictObject({ pattern: regexSource('').optional(), list: textList.optional() }).optional(),
+    batches: z.array(z.strictObject({ id: intIn(1, 9_999), units: textList.min(1, { error: 'at least one unit' }) }), { error: 'a list of batches' }).optional(),
+    agents: z.record(z.string(), agentSchema, { error: 'a mapping of agent names to agents' }).optional(),
+    limits: limitsSchema.optional(),
+    breaker: breakerSchema.optional(),
+    sources: sourcesSchema.optional(),
+  },
+  // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
+  { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },
+);
+
+export type RawConfig = z.output<typeof rawConfigSchema>;
+export type RawStep = NonNullable<RawConfig['steps']>[number];
+export type RawPhase = NonNullable<RawConfig['phases']>[number];
+export type RawAgent = NonNullable<RawConfig['agents']>[string];
+
+const TYPE_NAMES: Record<string, string> = {
+  object: 'a mapping',
+  record: 'a mapping',
+  array: 'a list',
+  string: 'a string',
+  number: 'a finite number',
+  int: 'an integer',
+  boolean: 'true or false',
+};
+
+/** Per-parse error map: the expectation for issues the schema did not word itself. */
+export const describeExpected: z.core.$ZodErrorMap = (iss) => {
+  switch (iss.code) {
+    case 'unrecognized_keys': {
+      const shape = (iss.inst as { _zod?: { def?: { shape?: object } } } | undefined)?._zod?.def?.shape;
+      return shape ? `one of: ${Object.keys(shape).join(', ')}` : 'no other keys';
+    }
+    case 'invalid_type':
+      return TYPE_NAMES[iss.expected] ?? iss.expected;
+    case 'invalid_value':
+      return `one of: ${iss.values.map(String).join(', ')}`;
+    default:
+      return undefined;
+  }
+};
