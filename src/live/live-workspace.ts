@@ -1,0 +1,197 @@
+import { posix, join } from 'node:path';
+import type { StepDef, WorkspaceState } from '../types.js';
+import { readSources, stateOf, type Sources } from '../workspace.js';
+import { readCheckpoint } from '../checkpoint/io.js';
+import { readEntries, scanStep } from '../scan/scan.js';
+import { readFileFacts } from '../scan/file-facts.js';
+import { fileNameMatcher } from '../scan/units.js';
+import { createDirWatcher, WatchLimitError, type DirWatcher } from './dir-watcher.js';
+
+// The live model behind the control room: the sources read once, then kept true by file
+// events. An event re-reads only the file it names (never the whole tree), re-derives the
+// state in memory and notifies subscribers; bursts are batched into one update.
+
+export interface Watching {
+  mode: 'watch' | 'poll' | 'off';
+  watches: number;
+  notice: string | null;
+}
+
+export interface LiveWorkspace {
+  readonly state: WorkspaceState;
+  readonly watching: Watching;
+  subscribe(fn: (s: WorkspaceState) => void): () => void;
+  refresh(): Promise<void>;
+  /** Re-read these workspace-relative paths now (used by actions that just wrote them). */
+  touch(paths: string[]): void;
+  setRunning(keys: ReadonlySet<string>): void;
+  close(): Promise<void>;
+}
+
+export interface LiveOptions {
+  watch?: boolean;
+  /** Quiet period before a batch of events is applied. */
+  batchMs?: number;
+  pollMs?: number;
+}
+
+const CONFIG_FILES = new Set(['checkroom.yaml', 'checkroom.yml']);
+
+export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): Promise<LiveWorkspace> {
+  let src: Sources = await readSources(dir);
+  let running: ReadonlySet<string> = new Set();
+  let state = stateOf(src, running);
+  const subs = new Set<(s: WorkspaceState) => void>();
+  const watching: Watching = { mode: 'off', watches: 0, notice: null };
+  const batchMs = opts.batchMs ?? 25;
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  let poller: NodeJS.Timeout | null = null;
+  let watcher: DirWatcher | null = null;
+  let closed = false;
+
+  const publish = (): void => {
+    state = stateOf(src, running);
+    for (const fn of subs) fn(state);
+  };
+
+  const stepsByDir = (): Map<string, StepDef[]> => {
+    const m = new Map<string, StepDef[]>();
+    for (const s of src.config.pipeline.steps) {
+      const d = posix.dirname(s.path.split('{unit}')[0] + 'x');
+      m.set(d, [...(m.get(d) ?? []), s]);
+    }
+    return m;
+  };
+
+  const refresh = async (): Promise<void> => {
+    src = await readSources(src.root);
+    publish();
+  };
+
+  /** Apply a batch of changed paths; returns true when a full reload was needed instead. */
+  const apply = async (paths: Set<string>): Promise<void> => {
+    const { pipeline, sources } = src.config;
+    if ([...paths].some((p) => CONFIG_FILES.has(p))) return refresh();
+    let unitsChanged = false;
+    for (const rel of paths) {
+      if (rel === sources.checkpoint) {
+        src.checkpoint = await readCheckpoint(src.root, pipeline, sources.checkpoint);
+        for (const u of (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit))) {
+          if (!src.units.includes(u)) (src.units.push(u), (unitsChanged = true));
+        }
+        continue;
+      }
+      if (src.scan.artifacts.has(rel)) {
+        const f = readFileFacts(join(src.root, rel), rel, null);
+        src.scan.artifacts.set(rel, f.exists && f.bytes > 0 && !f.error);
+      }
+      for (const step of pipeline.steps) {
+        if (step.kind === 'entry') {
+          if (step.path === rel) {
+            const { facts, units } = readEntries(src.root, rel, pipeline.units.pattern);
+            src.scan.entries.set(rel, units);
+            src.scan.entryFiles.set(rel, facts);
+          }
+          continue;
+        }
+        const m = fileNameMatcher(step, pipeline.units.pattern);
+        if (!m) continue;
+        const hit = m.re.exec(posix.basename(rel));
+        if (!hit || posix.dirname(rel) !== m.dir) continue;
+        const unit = hit[1];
+        if (!src.units.includes(unit)) {
+          if (pipeline.units.list) continue;
+          src.units.push(unit);
+          unitsChanged = true;
+        }
+        const facts = scanStep(src.root, step, unit);
+        src.scan.files.set(facts.path, facts);
+      }
+    }
+    if (unitsChanged) {
+      src.units.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+      // A new unit's other cells have never been read.
+      for (const unit of src.units)
+        for (const step of pipeline.steps)
+          if (step.kind === 'file' && !src.scan.files.has(step.path.split('{unit}').join(unit))) {
+            const facts = scanStep(src.root, step, unit);
+            src.scan.files.set(facts.path, facts);
+          }
+    }
+    src.scan.scannedAt = Date.now();
+    publish();
+  };
+
+  const flush = (): void => {
+    timer = null;
+    const batch = pending;
+    pending = new Set();
+    if (batch.size && !closed) void apply(batch).catch(() => refresh().catch(() => {}));
+  };
+
+  const enqueue = (rel: string): void => {
+    pending.add(rel);
+    if (!timer) timer = setTimeout(flush, batchMs);
+  };
+
+  const startPolling = (notice: string): void => {
+    watcher?.close();
+    watching.mode = 'poll';
+    watching.watches = 0;
+    watching.notice = notice;
+    poller = setInterval(() => void refresh().catch(() => {}), opts.pollMs ?? 2000);
+    poller.unref();
+  };
+
+  if (opts.watch !== false) {
+    const dirs = stepsByDir();
+    const watchDir = (d: string): void => {
+      if (!watcher) return;
+      try {
+        if (watcher.add(d)) watching.watches = watcher.count;
+      } catch (err) {
+        startPolling(err instanceof WatchLimitError ? err.message : String(err));
+      }
+    };
+    watcher = createDirWatcher(src.root, (d, name) => {
+      if (name === null) return enqueue(d);
+      const rel = d === '.' ? name : `${d}/${name}`;
+      // A step directory created after start (chapters/, publish/): start watching it.
+      if (d === '.' && dirs.has(name)) {
+        watchDir(name);
+        return void refresh().catch(() => {});
+      }
+      enqueue(rel);
+    });
+    watching.mode = 'watch';
+    watchDir('.');
+    for (const d of dirs.keys()) if (d !== '.') watchDir(d);
+  }
+
+  return {
+    get state() {
+      return state;
+    },
+    watching,
+    subscribe(fn) {
+      subs.add(fn);
+      return () => subs.delete(fn);
+    },
+    refresh,
+    touch(paths) {
+      for (const p of paths) enqueue(p);
+    },
+    setRunning(keys) {
+      running = keys;
+      publish();
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      if (poller) clearInterval(poller);
+      watcher?.close();
+      watching.mode = 'off';
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { appendFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
+import type { WorkspaceState } from '../src/types.js';
+import { tempDir, writeFiles, PHASE_1_2, summaries, prose, doneFile } from './helpers/workspace.js';
+
+// Live watching on real files: written, gains its marker, renamed into place, deleted.
+
+const until = async (live: LiveWorkspace, pred: (s: WorkspaceState) => boolean): Promise<WorkspaceState> => {
+  for (let i = 0; i < 400; i++) {
+    if (pred(live.state)) return live.state;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('condition not reached');
+};
+const cell = (s: WorkspaceState, u: string, st: string) => s.cells.find((c) => c.unit === u && c.step === st);
+
+let live: LiveWorkspace | null = null;
+afterEach(async () => {
+  await live?.close();
+  live = null;
+});
+
+describe('live workspace', () => {
+  it('follows a file through write, marker, rename-into-place and delete with one watch per directory', async () => {
+    const root = tempDir();
+    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), ...Object.fromEntries([doneFile('ch01', 'research')]) });
+    mkdirSync(join(root, 'drafts'));
+    live = await createLiveWorkspace(root);
+    expect(live.watching.mode).toBe('watch');
+    expect(live.watching.watches).toBeLessThan(12);
+    const draft = join(root, 'drafts/ch01-draft.md');
+
+    writeFileSync(draft, `# Draft\n\n${prose(300)}\n`);
+    await until(live, (s) => cell(s, 'ch01', 'draft')?.status === 'partial');
+
+    appendFileSync(draft, '\n<!-- DRAFT_COMPLETE -->\n');
+    await until(live, (s) => cell(s, 'ch01', 'draft')?.status === 'done');
+
+    // An agent writes a temp file and renames it into place.
+    const tmp = join(root, 'reviews');
+    mkdirSync(tmp, { recursive: true });
+    await until(live, (s) => s.scannedAt > 0);
+    writeFileSync(join(tmp, '.r1.tmp'), `# R1\n\n${prose(300)}\n\n<!-- R1_CODE_REVIEW_COMPLETE -->\n`);
+    renameSync(join(tmp, '.r1.tmp'), join(tmp, 'ch01-r1-code.md'));
+    await until(live, (s) => cell(s, 'ch01', 'r1')?.status === 'done');
+
+    rmSync(draft);
+    await until(live, (s) => cell(s, 'ch01', 'draft')?.status === 'not_started');
+  });
+
+  it('discovers a new chapter from a file name', async () => {
+    const root = tempDir();
+    writeFiles(root, { ...PHASE_1_2, ...Object.fromEntries([doneFile('ch01', 'research')]) });
+    live = await createLiveWorkspace(root);
+    writeFileSync(join(root, 'research/ch02-research.md'), 'short');
+    const s = await until(live, (st) => st.units.includes('ch02'));
+    expect(cell(s, 'ch02', 'research')!.triage!.verdict).toBe('almost_certainly_partial');
+    expect(cell(s, 'ch02', 'draft')!.status).toBe('not_started');
+  });
+});
