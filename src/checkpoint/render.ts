@@ -1,0 +1,114 @@
+import stringWidth from 'string-width';
+import type { Claim, Lang, PhaseStatus, PipelineDef } from '../types.js';
+import type { CheckpointBatch, CheckpointDoc, CheckpointPhase } from './types.js';
+import { norm, phaseName, stepHeading, VOCAB } from './i18n.js';
+import { CLAIM_GLYPH, UNKNOWN_GLYPH, statusText } from './glyphs.js';
+
+// Writes checkpoint.md in the layout of the source document (DOMAIN.md section 3): title,
+// header fields, phase lines with the per-unit phase followed by its batch tables, then the
+// later phases and the legend. parseCheckpoint(renderCheckpoint(doc)) gives doc back.
+
+export interface CheckpointInput {
+  project: string | null;
+  lang: Lang;
+  lastUpdate: string | null;
+  currentPhase: number | null;
+  currentBatch: number | null;
+  phases: { id: number; name: string; status: PhaseStatus | null }[];
+  /** A batch may override `columns` (step ids) for its own table. */
+  batches: { id: number; status: PhaseStatus | null; rows: { unit: string; claims: Record<string, Claim> }[]; columns?: string[] }[];
+  columns: string[];
+  layout?: Partial<CheckpointDoc['layout']>;
+}
+
+/** A doc for writers: line numbers are 0 (not read from a file) and there are no warnings. */
+export function buildCheckpointDoc(input: CheckpointInput): CheckpointDoc {
+  return {
+    lang: input.lang,
+    project: input.project,
+    lastUpdate: input.lastUpdate,
+    currentPhase: input.currentPhase,
+    currentBatch: input.currentBatch,
+    phases: input.phases.map((p) => ({ id: p.id, name: p.name, status: p.status, line: 0 })),
+    batches: input.batches.map((b) => ({
+      id: b.id,
+      status: b.status,
+      columns: [...(b.columns ?? input.columns)],
+      rows: b.rows.map((r) => ({ unit: r.unit, claims: { ...r.claims }, line: 0 })),
+      line: 0,
+    })),
+    layout: { eol: input.layout?.eol ?? '\n', bom: input.layout?.bom ?? false },
+    warnings: [],
+  };
+}
+
+// Free text goes on one line; a newline in a project name must not forge a header field.
+const oneLine = (s: string): string => s.replace(/[\r\n]+/g, ' ').trim();
+
+/** A phase name the pipeline knows (in any language) is written in the doc's language; others as they are. */
+function phaseLabel(p: CheckpointPhase, pipeline: PipelineDef, lang: Lang): string {
+  const def = pipeline.phases.find((d) => d.id === p.id);
+  if (!def) return oneLine(p.name);
+  const known = p.name.trim() === '' || [def.name, ...def.aliases].some((a) => norm(a) === norm(p.name));
+  return oneLine(known ? phaseName(def, lang) : p.name);
+}
+
+function phaseLine(p: CheckpointPhase, pipeline: PipelineDef, lang: Lang): string {
+  const name = phaseLabel(p, pipeline, lang);
+  const head = name ? `## Phase ${p.id}: ${name}` : `## Phase ${p.id}`;
+  return p.status ? `${head} — ${statusText(p.status, VOCAB[lang].status[p.status])}` : head;
+}
+
+/** Pad cells so the columns line up by display width (CJK and emoji are two columns wide). */
+export function renderTable(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 1, stringWidth(cell))));
+  const line = (row: string[]): string => `| ${row.map((c, i) => c + ' '.repeat(widths[i] - stringWidth(c))).join(' | ')} |`;
+  const [head, ...body] = rows;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)];
+}
+
+function batchBlock(b: CheckpointBatch, pipeline: PipelineDef, lang: Lang): string[] {
+  const v = VOCAB[lang];
+  const heading = b.status ? `### Batch ${b.id} — ${statusText(b.status, v.status[b.status])}` : `### Batch ${b.id}`;
+  const header = [v.unitColumn, ...b.columns.map((id) => stepHeading(pipeline.steps.find((s) => s.id === id), id, lang))];
+  const rows = b.rows.map((r) => [r.unit, ...b.columns.map((c) => (r.claims[c] ? CLAIM_GLYPH[r.claims[c]] : UNKNOWN_GLYPH))]);
+  return [heading, ...renderTable([header, ...rows])];
+}
+
+/** The phase whose steps the batch tables hold (phase 3 of the book). */
+function unitPhaseId(doc: CheckpointDoc, pipeline: PipelineDef): number {
+  for (const b of doc.batches) {
+    const step = pipeline.steps.find((s) => b.columns.includes(s.id));
+    if (step) return step.phase;
+  }
+  return pipeline.steps[0]?.phase ?? Number.POSITIVE_INFINITY;
+}
+
+export function renderCheckpoint(doc: CheckpointDoc, pipeline: PipelineDef): string {
+  const lang = doc.lang;
+  const v = VOCAB[lang];
+  const project = doc.project ? oneLine(doc.project) : '';
+  const batchValue = doc.currentBatch === null ? '—' : lang === 'en' ? `${doc.currentBatch}` : `Batch ${doc.currentBatch}`;
+  const blocks: string[][] = [
+    [project ? `# ${project} — ${v.titleSuffix}` : `# ${v.titleSuffix}`],
+    [
+      `${v.lastUpdated}: ${doc.lastUpdate ? oneLine(doc.lastUpdate) : '—'}`,
+      `${v.currentPhase}: ${doc.currentPhase ?? '—'}`,
+      `${v.currentBatch}: ${batchValue}`,
+    ],
+  ];
+  // Batches sit under the per-unit phase; without that phase line, where it would be.
+  const unitPhase = unitPhaseId(doc, pipeline);
+  const at = doc.phases.findIndex((p) => p.id === unitPhase);
+  const split = at >= 0 ? at : doc.phases.findIndex((p) => p.id > unitPhase);
+  const cut = split < 0 ? doc.phases.length : split;
+  const line = (p: CheckpointPhase): string => phaseLine(p, pipeline, lang);
+  blocks.push(doc.phases.slice(0, cut).map(line));
+  if (at >= 0) blocks.push([line(doc.phases[at])]);
+  for (const b of doc.batches) blocks.push(batchBlock(b, pipeline, lang));
+  blocks.push(doc.phases.slice(at >= 0 ? at + 1 : cut).map(line));
+  blocks.push([v.legend]);
+  const lines = blocks.filter((b) => b.length > 0).flatMap((b, i) => (i === 0 ? b : ['', ...b]));
+  return (doc.layout.bom ? '\uFEFF' : '') + lines.join(doc.layout.eol) + doc.layout.eol;
+}
