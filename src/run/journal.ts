@@ -1,0 +1,290 @@
+import { mkdir, open, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { AttemptClass } from './classify.js';
+import type { FailureClass } from '../pipeline/config-types.js';
+
+// The append-only journal: the one source of truth for what checkroom launched, what came of
+// it and what the operator decided. Everything the UI shows is replayed from it (ledger.ts),
+// so a restart — even after kill -9 — rebuilds counters and breakers (DOMAIN.md section 1:
+// the filesystem is the state).
+
+interface Base {
+  v: 1;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export interface LaunchEvent extends Base {
+  type: 'launch';
+  runId: string;
+  unit: string;
+  step: string;
+  agent: string;
+  attempt: number;
+  argv: string[];
+  cwd: string;
+  logPath: string;
+  pid: number | null;
+  procStart: number | null;
+  outputPath: string | null;
+}
+
+export interface ExitEvent extends Base {
+  type: 'exit';
+  runId: string;
+  unit: string;
+  step: string;
+  agent: string;
+  exitCode: number | null;
+  signal: string | null;
+  class: AttemptClass;
+  markerFound: boolean;
+  cmdFp: string;
+  errFp: string;
+  keywords: string[];
+  /** At most 20 lines, sanitized by the caller. */
+  errorTail: string[];
+  durationMs: number;
+}
+
+export interface RetryScheduledEvent extends Base {
+  type: 'retry_scheduled';
+  unit: string;
+  step: string;
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface EscalateEvent extends Base {
+  type: 'escalate';
+  unit: string;
+  step: string;
+  class: FailureClass;
+  reason: string;
+}
+
+/** Operator breaker actions. `success`/`failure` are for outcomes that are NOT journalled as
+ *  an `exit` (ledger.ts already feeds every exit to the breaker; writing both double-counts). */
+export interface BreakerJournalEvent extends Base {
+  type: 'breaker';
+  agent: string;
+  event: 'success' | 'failure' | 'reset' | 'hold' | 'release';
+  summary?: string;
+}
+
+export interface DecisionEvent extends Base {
+  type: 'decision';
+  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip';
+  unit?: string;
+  step?: string;
+  path?: string;
+  backupPath?: string;
+  note?: string;
+}
+
+export interface SessionEvent extends Base {
+  type: 'session';
+  kind: 'start' | 'stop';
+  pid: number;
+}
+
+export interface ReapedEvent extends Base {
+  type: 'reaped';
+  runId: string;
+  pid: number | null;
+  outcome: string;
+}
+
+export interface AutopilotEvent extends Base {
+  type: 'autopilot';
+  on: boolean;
+  reason: string;
+}
+
+export type JournalEvent =
+  | LaunchEvent
+  | ExitEvent
+  | RetryScheduledEvent
+  | EscalateEvent
+  | BreakerJournalEvent
+  | DecisionEvent
+  | SessionEvent
+  | ReapedEvent
+  | AutopilotEvent;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** What callers append: `v` is filled in. */
+export type NewJournalEvent = DistributiveOmit<JournalEvent, 'v'> & { v?: 1 };
+
+export interface JournalRead {
+  events: JournalEvent[];
+  warnings: string[];
+}
+
+export const journalPath = (root: string): string => join(root, '.checkroom', 'journal.jsonl');
+
+// Appends from one process are chained so the file order is the call order (a launch is
+// always before its exit), even when callers do not await each other.
+const queues = new Map<string, Promise<void>>();
+
+const appendNow = async (file: string, line: string): Promise<void> => {
+  await mkdir(dirname(file), { recursive: true });
+  const fh = await open(file, 'a+');
+  try {
+    // After a kill -9 mid-write the file may end in a torn line; start on a fresh line so
+    // the torn fragment does not swallow this event as well.
+    const { size } = await fh.stat();
+    let prefix = '';
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await fh.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) prefix = '\n';
+    }
+    await fh.write(prefix + line + '\n');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+};
+
+/** Append one event as one JSON line and fsync it. */
+export const appendJournal = (root: string, event: NewJournalEvent): Promise<void> => {
+  const file = journalPath(root);
+  const line = JSON.stringify({ ...event, v: 1 });
+  const prev = queues.get(file) ?? Promise.resolve();
+  const next = prev.catch(() => undefined).then(() => appendNow(file, line));
+  const tracked = next.finally(() => {
+    if (queues.get(file) === tracked) queues.delete(file);
+  });
+  queues.set(file, tracked);
+  return next;
+};
+
+// Required fields per type: enough to keep a malformed line from reaching the ledger.
+type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa';
+const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
+  launch: { runId: 's', unit: 's', step: 's', agent: 's', attempt: 'n', argv: 'sa', cwd: 's', logPath: 's', pid: 'n?', procStart: 'n?', outputPath: 's?' },
+  exit: { runId: 's', unit: 's', step: 's', agent: 's', exitCode: 'n?', signal: 's?', class: 's', markerFound: 'b', cmdFp: 's', errFp: 's', keywords: 'sa', errorTail: 'sa', durationMs: 'n' },
+  retry_scheduled: { unit: 's', step: 's', attempt: 'n', delayMs: 'n', reason: 's' },
+  escalate: { unit: 's', step: 's', class: 's', reason: 's' },
+  breaker: { agent: 's', event: 's' },
+  decision: { kind: 's' },
+  session: { kind: 's', pid: 'n' },
+  reaped: { runId: 's', pid: 'n?', outcome: 's' },
+  autopilot: { on: 'b', reason: 's' },
+};
+
+const fits = (v: unknown, kind: Kind): boolean => {
+  switch (kind) {
+    case 's':
+      return typeof v === 'string';
+    case 'n':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'b':
+      return typeof v === 'boolean';
+    case 'n?':
+      return v === null || (typeof v === 'number' && Number.isFinite(v));
+    case 's?':
+      return v === null || typeof v === 'string';
+    case 'sa':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string');
+  }
+};
+
+/** Why a parsed value is not a journal event, or null when it is one. */
+export const validateEvent = (value: unknown): string | null => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
+  const o = value as Record<string, unknown>;
+  if (o.v !== 1) return `unsupported version ${JSON.stringify(o.v)}`;
+  if (typeof o.at !== 'number' || !Number.isFinite(o.at)) return 'missing time';
+  const spec = typeof o.type === 'string' ? FIELDS[o.type as JournalEvent['type']] : undefined;
+  if (!spec) return `unknown event type ${JSON.stringify(o.type)}`;
+  for (const [field, kind] of Object.entries(spec)) {
+    if (!fits(o[field], kind)) return `${o.type} event with bad field "${field}"`;
+  }
+  return null;
+};
+
+/** Line-by-line parser, fed chunk by chunk so a huge journal never becomes one string. */
+class JournalParser {
+  readonly events: JournalEvent[] = [];
+  readonly warnings: string[] = [];
+  private rest = '';
+  private lineNo = 0;
+
+  feed(text: string): void {
+    const parts = (this.rest + text).split('\n');
+    this.rest = parts.pop() ?? '';
+    for (const line of parts) this.line(line, false);
+  }
+
+  end(): JournalRead {
+    // Text after the last newline is a line whose write never finished (kill -9 mid-append),
+    // unless it happens to be complete JSON.
+    if (this.rest !== '') this.line(this.rest, true);
+    this.rest = '';
+    return { events: this.events, warnings: this.warnings };
+  }
+
+  private line(raw: string, unterminated: boolean): void {
+    const n = ++this.lineNo;
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      this.warnings.push(
+        unterminated ? `journal line ${n}: torn last line (${raw.length} chars), ignored` : `journal line ${n}: not JSON, ignored`,
+      );
+      return;
+    }
+    const problem = validateEvent(value);
+    if (problem) this.warnings.push(`journal line ${n}: ${problem}, ignored`);
+    else this.events.push(value as JournalEvent);
+  }
+}
+
+/** Parse journal text. Never throws on content: bad lines become warnings with line numbers. */
+export const parseJournal = (text: string): JournalRead => {
+  const parser = new JournalParser();
+  parser.feed(text);
+  return parser.end();
+};
+
+export const LARGE_JOURNAL_BYTES = 64 * 1024 * 1024;
+
+/** Read the journal of a workspace; a missing journal is an empty one. */
+export const readJournal = async (root: string): Promise<JournalRead> => {
+  const file = journalPath(root);
+  const warnings: string[] = [];
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { events: [], warnings: [] };
+    return { events: [], warnings: [`journal ${file}: cannot read (${code ?? String(err)})`] };
+  }
+  if (size > LARGE_JOURNAL_BYTES) {
+    warnings.push(`journal is ${Math.round(size / 1048576)} MB; consider archiving .checkroom/journal.jsonl`);
+  }
+  // Chunked read with a decoder: a multi-byte character split across chunks stays intact.
+  const fh = await open(file, 'r');
+  const decoder = new StringDecoder('utf8');
+  const parser = new JournalParser();
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      parser.feed(decoder.write(buf.subarray(0, bytesRead)));
+    }
+    parser.feed(decoder.end());
+  } finally {
+    await fh.close();
+  }
+  const parsed = parser.end();
+  return { events: parsed.events, warnings: [...warnings, ...parsed.warnings] };
+};

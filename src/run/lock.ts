@@ -1,0 +1,165 @@
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { isSameProcessAlive, procStartTime } from './proc.js';
+
+// One driver per workspace: two checkrooms launching agents on the same files would double
+// every run. The second instance opens read-only and shows who drives. A lock left by a
+// crashed (kill -9) driver is stale — its pid is dead or now belongs to another process
+// (start time differs) — and is taken over.
+
+export interface LockHolder {
+  pid: number;
+  procStart: number | null;
+  host: string;
+  startedAt: string;
+}
+
+export interface DriverLock {
+  role: 'driver' | 'readonly';
+  /** Who holds the lock: ourselves when driver, the other instance when readonly. */
+  holder?: LockHolder;
+  /** Why we are read-only, in words for the operator. */
+  reason?: string;
+  release(): void;
+}
+
+export const lockPath = (root: string): string => join(root, '.checkroom', 'driver.lock');
+
+const tempName = (path: string): string => `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+
+const writeTemp = (path: string, text: string): string => {
+  const tmp = tempName(path);
+  const fd = openSync(tmp, 'wx', 0o644);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  return tmp;
+};
+
+// Create `path` with its full content in one step: link() fails with EEXIST atomically,
+// and unlike open(O_EXCL)+write there is no moment where another instance reads it empty.
+const createExclusive = (path: string, text: string): boolean => {
+  const tmp = writeTemp(path, text);
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+  }
+};
+
+const readRaw = (path: string): string | null => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+const parseHolder = (raw: string | null): LockHolder | null => {
+  if (raw === null) return null;
+  try {
+    const v = JSON.parse(raw) as Partial<LockHolder>;
+    if (typeof v.pid !== 'number' || typeof v.host !== 'string') return null;
+    return { pid: v.pid, procStart: typeof v.procStart === 'number' ? v.procStart : null, host: v.host, startedAt: String(v.startedAt ?? '') };
+  } catch {
+    return null;
+  }
+};
+
+// A holder on another host cannot be checked from here; assume it is alive.
+const isStale = (holder: LockHolder | null): boolean =>
+  holder === null || (holder.host === hostname() && !isSameProcessAlive(holder.pid, holder.procStart));
+
+const ageMs = (path: string): number => {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return Infinity;
+  }
+};
+
+/**
+ * Replace a stale lock. Takeovers are serialised by a second exclusive file so two
+ * instances finding the same stale lock cannot both rename over it and both believe they
+ * won; the final re-read confirms the lock on disk is ours.
+ */
+const takeOver = (path: string, staleRaw: string | null, mine: string): boolean => {
+  const guard = `${path}.takeover`;
+  if (!createExclusive(guard, mine)) {
+    // A guard older than a few seconds belongs to an instance that died mid-takeover.
+    if (ageMs(guard) > 5000) unlinkQuiet(guard);
+    return false;
+  }
+  try {
+    if (readRaw(path) !== staleRaw) return false;
+    renameSync(writeTemp(path, mine), path);
+    return readRaw(path) === mine;
+  } finally {
+    unlinkQuiet(guard);
+  }
+};
+
+const unlinkQuiet = (path: string): void => {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+};
+
+export function acquireDriverLock(root: string): DriverLock {
+  const path = lockPath(root);
+  mkdirSync(join(root, '.checkroom'), { recursive: true });
+  const me: LockHolder = { pid: process.pid, procStart: procStartTime(process.pid), host: hostname(), startedAt: new Date().toISOString() };
+  const mine = `${JSON.stringify(me)}\n`;
+  let released = false;
+  const driver: DriverLock = {
+    role: 'driver',
+    holder: me,
+    release() {
+      if (released) return;
+      released = true;
+      // Only remove the lock if it is still ours (never delete a successor's lock).
+      if (readRaw(path) === mine) unlinkQuiet(path);
+    },
+  };
+
+  for (let tries = 0; tries < 5; tries++) {
+    // Another instance is mid-takeover or mid-release: give it a moment (startup only).
+    if (tries > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    if (createExclusive(path, mine)) return driver;
+    const raw = readRaw(path);
+    if (raw === null) continue; // released between our attempts: try again
+    const holder = parseHolder(raw);
+    if (!isStale(holder)) {
+      const other = holder!;
+      const self = other.pid === process.pid && other.host === me.host;
+      return {
+        role: 'readonly',
+        holder: other,
+        reason: self
+          ? 'this checkroom process already drives this workspace'
+          : `another checkroom (pid ${other.pid} on ${other.host}, since ${other.startedAt}) drives this workspace; quit it to drive from here`,
+        release() {},
+      };
+    }
+    if (takeOver(path, raw, mine)) return driver;
+  }
+  return {
+    role: 'readonly',
+    reason: `could not acquire ${path}: it keeps changing; another instance may be starting`,
+    release() {},
+  };
+}

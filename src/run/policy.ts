@@ -1,0 +1,178 @@
+import type { FailureClass, Limits } from '../pipeline/config-types.js';
+import { CLASS_INFO, NEVER_RETRY_UNCHANGED, RETRYABLE, type AttemptClass, type ClassInfo } from './classify.js';
+import { isCircular } from './circular.js';
+
+// What to do after a failed attempt: retry (when, and which attempt of how many) or escalate
+// to a human. "Classify first, then count" (DOMAIN.md section 9): each class has its own
+// budget, and every recovery path has a finite cap.
+
+/** One finished attempt of a cell, as the journal records it. */
+export interface AttemptRecord {
+  /** 1-based attempt number as launched. */
+  attempt: number;
+  class: AttemptClass;
+  /** commandFingerprint of the argv with the {attempt} slot excluded. */
+  cmdFp: string;
+  /** errorFingerprint of the output tail. */
+  errFp: string;
+  keywords: string[];
+  at: number;
+}
+
+/** Retries allowed after failures of each class (DOMAIN.md section 8 plus section 9's classes). */
+export const DEFAULT_CAPS: Readonly<Record<FailureClass, number>> = {
+  BROKEN_BUILD: 1,
+  VERIFICATION_FAILED: 3,
+  CIRCULAR_FIX: 0,
+  CONTEXT_EXHAUSTED: 2,
+  UNKNOWN: 2,
+  RATE_LIMITED: 4,
+  OVERLOADED: 4,
+  NETWORK: 3,
+  STALLED: 2,
+  INVALID_INPUT: 0,
+  PERMISSION: 0,
+  TOOL_NOT_FOUND: 0,
+};
+
+/** Configured caps over the defaults. A cap must be a finite count: anything else falls back
+ *  to the default, because an unbounded recovery path is the death spiral of section 9. */
+export const mergeCaps = (caps: Partial<Record<FailureClass, number>> = {}): Record<FailureClass, number> => {
+  const out = { ...DEFAULT_CAPS };
+  for (const cls of Object.keys(out) as FailureClass[]) {
+    const v = caps[cls];
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0) out[cls] = Math.floor(v);
+  }
+  return out;
+};
+
+export type Jitter = 'full' | 'equal';
+
+export type NextAction =
+  | { kind: 'retry'; delayMs: number; attempt: number; maxAttempts: number; class: FailureClass; reason: string }
+  | { kind: 'escalate'; class: FailureClass; reason: string }
+  /** Nothing to decide: the last attempt succeeded or the operator cancelled it. */
+  | { kind: 'none'; reason: string };
+
+/** The attempts that count now: since the last success, without operator cancels. */
+export const currentEpisode = (history: readonly AttemptRecord[]): AttemptRecord[] => {
+  let start = 0;
+  history.forEach((r, i) => {
+    if (r.class === 'SUCCESS') start = i + 1;
+  });
+  return history.slice(start).filter((r) => r.class !== 'SUCCESS' && r.class !== 'CANCELLED');
+};
+
+export interface EffectiveClass {
+  class: FailureClass;
+  /** Why an attempt was re-classed as CIRCULAR_FIX. */
+  why?: string;
+}
+
+/** Same command and same error this many times is a no-progress loop (sections 8 and 9). */
+export const FINGERPRINT_REPEATS = 3;
+
+/**
+ * Each failure's class after loop detection. Transient classes are never re-classed: for a
+ * rate limit, retrying unchanged *is* the recovery, and their own caps bound them. Classes
+ * that never retry keep their more telling name.
+ */
+export const effectiveClasses = (episode: readonly AttemptRecord[]): EffectiveClass[] =>
+  episode.map((r, i) => {
+    const cls = r.class as FailureClass;
+    if (RETRYABLE.has(cls) || NEVER_RETRY_UNCHANGED.has(cls) || cls === 'CIRCULAR_FIX') return { class: cls };
+    const before = episode.slice(0, i);
+    const repeats = 1 + before.filter((p) => p.cmdFp === r.cmdFp && p.errFp === r.errFp).length;
+    if (repeats >= FINGERPRINT_REPEATS) {
+      return { class: 'CIRCULAR_FIX', why: `same command and same error ${repeats} times` };
+    }
+    const verdict = isCircular(new Set(r.keywords), before.map((p) => new Set(p.keywords)));
+    if (verdict.circular) {
+      const pct = verdict.similarities.map((s) => `${Math.round(s * 100)}%`).join(', ');
+      return { class: 'CIRCULAR_FIX', why: `attempt ${r.attempt} resembles earlier attempts (${pct})` };
+    }
+    return { class: cls };
+  });
+
+/** Failures per effective class in the current episode. */
+export const countByClass = (history: readonly AttemptRecord[]): Partial<Record<FailureClass, number>> => {
+  const counts: Partial<Record<FailureClass, number>> = {};
+  for (const e of effectiveClasses(currentEpisode(history))) counts[e.class] = (counts[e.class] ?? 0) + 1;
+  return counts;
+};
+
+const finiteOr = (v: number, fallback: number): number => (Number.isFinite(v) && v >= 0 ? v : fallback);
+
+/** Ceiling used when the configured one is not a finite number: a wait must end. */
+export const FALLBACK_BACKOFF_MAX_MS = 5 * 60_000;
+
+/**
+ * Exponential backoff `base * 2^(n-1)` capped at `max`, with jitter so agents that failed
+ * together do not retry together. Equal jitter keeps at least half the delay (a rate limit
+ * needs a real pause); full jitter spreads over [0, delay). Always a finite integer.
+ */
+export const backoffDelay = (n: number, baseMs: number, maxMs: number, rand: () => number, jitter: Jitter = 'equal'): number => {
+  const base = finiteOr(baseMs, 0);
+  const max = finiteOr(maxMs, FALLBACK_BACKOFF_MAX_MS);
+  const exp = Math.min(max, base * 2 ** Math.min(Math.max(n, 1) - 1, 52));
+  const r = Math.min(Math.max(finiteOr(rand(), 0), 0), 1);
+  const delay = jitter === 'full' ? r * exp : exp / 2 + (r * exp) / 2;
+  return Math.min(Math.round(delay), Math.round(exp));
+};
+
+export const attemptLabel = (n: number, max: number): string => `attempt ${n} of ${max}`;
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/** Decide what follows the last attempt in `history` (a cell's attempts, oldest first). */
+export const decideNext = (
+  history: readonly AttemptRecord[],
+  limits: Pick<Limits, 'caps' | 'backoffBaseMs' | 'backoffMaxMs'>,
+  rand: () => number,
+  opts: { jitter?: Jitter } = {},
+): NextAction => {
+  const last = history[history.length - 1];
+  if (!last) return { kind: 'none', reason: 'no attempt yet' };
+  if (last.class === 'SUCCESS') return { kind: 'none', reason: 'last attempt succeeded' };
+  if (last.class === 'CANCELLED') return { kind: 'none', reason: 'cancelled by the operator; not a fault' };
+
+  const episode = currentEpisode(history);
+  const classes = effectiveClasses(episode);
+  const current = classes[classes.length - 1];
+  const cls = current.class;
+  const caps = mergeCaps(limits.caps);
+  const cap = NEVER_RETRY_UNCHANGED.has(cls) ? 0 : caps[cls];
+  const count = classes.filter((c) => c.class === cls).length;
+  const detail = current.why ? ` (${current.why})` : '';
+
+  if (count > cap) {
+    const then = CLASS_INFO[cls].then;
+    const reason =
+      cap === 0
+        ? `${cls}${detail}: ${then}`
+        : `${cls}${detail}: ${plural(count, 'failure', 'failures')}, cap ${plural(cap, 'retry', 'retries')}; ${then}`;
+    return { kind: 'escalate', class: cls, reason };
+  }
+
+  const attempt = last.attempt + 1;
+  // The attempt at which this class's budget runs out if every retry fails the same way.
+  const maxAttempts = attempt + cap - count;
+  const delayMs = RETRYABLE.has(cls)
+    ? backoffDelay(count, limits.backoffBaseMs, limits.backoffMaxMs, rand, opts.jitter)
+    : Math.round(Math.min(finiteOr(limits.backoffBaseMs, 0), finiteOr(limits.backoffMaxMs, Infinity)));
+  const reason = `${cls}${detail}: retry ${count} of ${cap}, ${attemptLabel(attempt, maxAttempts)}`;
+  return { kind: 'retry', delayMs, attempt, maxAttempts, class: cls, reason };
+};
+
+export interface StrategyRow extends ClassInfo {
+  cap: number;
+}
+
+/** The error → strategy table with the caps in force, for the Health view and README. */
+export const strategyTable = (caps: Partial<Record<FailureClass, number>> = {}): StrategyRow[] => {
+  const merged = mergeCaps(caps);
+  return (Object.keys(CLASS_INFO) as FailureClass[]).map((cls) => ({
+    ...CLASS_INFO[cls],
+    cap: NEVER_RETRY_UNCHANGED.has(cls) ? 0 : merged[cls],
+  }));
+};

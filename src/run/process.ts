@@ -1,0 +1,252 @@
+import { execa } from 'execa';
+import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
+import { procStartTime, terminateGroup } from './proc.js';
+import { LineRing, LineSplitter, DEFAULT_LINE_CHARS } from './ring-buffer.js';
+import { sanitizeLine } from '../sanitize.js';
+import type { ProcessOutcome, ProcessSpec, RunHandle } from './types.js';
+
+// Launch one agent attempt and watch it (DOMAIN.md section 9): the dangerous failure is the
+// silent hang, so an idle watchdog treats both output and growth of the step's output file
+// as liveness. Every kill targets the whole process group (`detached: true` makes the agent
+// a group leader) so helpers it spawned — even ones ignoring SIGTERM — die with it.
+
+type EndReason = 'exit' | 'stalled' | 'timeout' | 'cancelled';
+
+// Lines reach subscribers in batches: a flood must not turn into a million synchronous
+// callbacks (STYLE.md idiom 5). 50 ms keeps the pane live while collapsing bursts.
+const FLUSH_MS = 50;
+
+const footerReason = (reason: EndReason, spawnError: string | null): string => (spawnError ? `spawn-error:${spawnError}` : reason);
+
+const explainSpawn = (code: string, spec: ProcessSpec): string =>
+  code === 'ENOENT'
+    ? `cannot start ${spec.argv[0]}: executable not found (or working directory ${spec.cwd} does not exist)`
+    : code === 'EACCES'
+      ? `cannot start ${spec.argv[0]}: permission denied (is it executable?)`
+      : `cannot start ${spec.argv[0]}: ${code}`;
+
+const openLog = (path: string): { log: WriteStream | null; error: string | null } => {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const log = createWriteStream(path, { flags: 'a' });
+    return { log, error: null };
+  } catch (err) {
+    return { log: null, error: (err as Error).message };
+  }
+};
+
+const outputSignature = (path: string | null): string => {
+  if (!path) return '';
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+};
+
+export function startProcess(spec: ProcessSpec): RunHandle {
+  const startedAt = Date.now();
+  const ringLines = spec.ringLines ?? 1000;
+  const ring = new LineRing({ maxLines: ringLines });
+  const splitters = { out: new LineSplitter({ maxLineChars: DEFAULT_LINE_CHARS }), err: new LineSplitter({ maxLineChars: DEFAULT_LINE_CHARS }) };
+  const subscribers = new Set<(line: string) => void>();
+  let queued: string[] = [];
+  let skipped = 0;
+  let bytesOut = 0;
+  let reason = 'exit' as EndReason;
+  let finished = false;
+
+  const { log, error: logError } = openLog(spec.logPath);
+  let logBroken = logError;
+  // Streams paused for log backpressure; a failed log must not leave them paused forever.
+  const paused = new Set<Readable>();
+  log?.on('error', (err) => {
+    if (!logBroken) note(`cannot write log ${spec.logPath}: ${err.message}`);
+    logBroken = err.message;
+    for (const s of paused) s.resume();
+    paused.clear();
+  });
+
+  const emit = (lines: string[]): void => {
+    for (const line of lines) {
+      ring.add(line);
+      if (subscribers.size === 0) continue;
+      queued.push(line);
+      // Only the last ringLines lines of a burst can be on screen; count the rest.
+      if (queued.length > ringLines * 2) {
+        skipped += queued.length - ringLines;
+        queued = queued.slice(-ringLines);
+      }
+    }
+  };
+  const flush = (): void => {
+    if (queued.length === 0 && skipped === 0) return;
+    const batch = skipped > 0 ? [`… [${skipped} lines skipped, see the log file]`, ...queued.slice(-ringLines)] : queued;
+    queued = [];
+    skipped = 0;
+    for (const fn of subscribers) for (const line of batch) fn(line);
+  };
+  const note = (text: string): void => emit([sanitizeLine(`[checkroom] ${text}`)]);
+
+  if (logError) note(`cannot write log ${spec.logPath}: ${logError}`);
+
+  const writeLog = (text: string | Buffer): void => {
+    if (log && !logBroken) log.write(text);
+  };
+
+  let subprocess: ReturnType<typeof execa> | null = null;
+  let syncError: string | null = null;
+  try {
+    if (spec.argv.length === 0) throw Object.assign(new Error('empty command'), { code: 'EINVAL' });
+    subprocess = execa(spec.argv[0]!, spec.argv.slice(1), {
+      cwd: spec.cwd,
+      env: spec.env,
+      shell: false,
+      detached: true,
+      reject: false,
+      buffer: false,
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      encoding: 'buffer',
+      // We signal the group ourselves; execa's own kill would only reach the leader.
+      forceKillAfterDelay: false,
+    });
+  } catch (err) {
+    syncError = (err as NodeJS.ErrnoException).code ?? 'EINVAL';
+  }
+
+  const pid = subprocess?.pid ?? null;
+  const procStart = pid ? procStartTime(pid) : null;
+  writeLog(`[checkroom] start ${new Date(startedAt).toISOString()} run=${spec.runId} pid=${pid ?? '-'} procStart=${procStart ?? '-'} cwd=${JSON.stringify(spec.cwd)} argv=${JSON.stringify(spec.argv)}\n`);
+
+  // Group members started before our leader cannot be its descendants.
+  const isOurs = (m: { start: number }): boolean => procStart === null || m.start >= procStart;
+  let lastActivity = Date.now();
+  let endsWithNewline = true;
+  let lastSignature = outputSignature(spec.outputPath);
+  let killing: Promise<void> | null = null;
+  const kill = (why: EndReason): void => {
+    if (finished || killing || pid === null) return;
+    reason = why;
+    killing = terminateGroup(pid, spec.graceMs, isOurs);
+  };
+
+  const wire = (stream: Readable | null | undefined, splitter: LineSplitter): void => {
+    if (!stream) return;
+    const decoder = new StringDecoder('utf8');
+    stream.on('data', (chunk: Buffer) => {
+      lastActivity = Date.now();
+      bytesOut += chunk.length;
+      endsWithNewline = chunk[chunk.length - 1] === 10;
+      // Backpressure: a fast flood must not pile up in the log stream's memory.
+      if (log && !logBroken && !log.write(chunk)) {
+        stream.pause();
+        paused.add(stream);
+        log.once('drain', () => {
+          paused.delete(stream);
+          stream.resume();
+        });
+      }
+      emit(splitter.push(decoder.write(chunk)));
+    });
+    stream.on('end', () => {
+      emit(splitter.push(decoder.end()));
+    });
+  };
+  wire(subprocess?.stdout, splitters.out);
+  wire(subprocess?.stderr, splitters.err);
+
+  const flushTimer = setInterval(flush, FLUSH_MS);
+  const idleMs = spec.idleTimeoutMs;
+  const watchdog =
+    idleMs > 0 && pid !== null
+      ? setInterval(() => {
+          const sig = outputSignature(spec.outputPath);
+          if (sig !== lastSignature) {
+            lastSignature = sig;
+            lastActivity = Date.now();
+          }
+          if (Date.now() - lastActivity >= idleMs) kill('stalled');
+        }, Math.max(50, Math.floor(idleMs / 4)))
+      : null;
+  const deadline = spec.timeoutMs > 0 && pid !== null ? setTimeout(() => kill('timeout'), spec.timeoutMs) : null;
+
+  // When the leader exits on its own, helpers left in its group would keep the pipes open
+  // (and the result pending) forever; a run's group lives exactly as long as the run.
+  subprocess?.once('exit', () => {
+    if (pid !== null && !killing) killing = terminateGroup(pid, spec.graceMs, isOurs);
+  });
+
+  const result = (async (): Promise<ProcessOutcome> => {
+    let exitCode: number | null = null;
+    let signal: string | null = null;
+    let spawnError: string | null = syncError;
+    if (subprocess) {
+      const r = await subprocess;
+      exitCode = r.exitCode ?? null;
+      signal = r.signal ?? null;
+      const code = (r as { code?: unknown }).code;
+      if (pid === null) spawnError = typeof code === 'string' ? code : 'ESPAWN';
+    }
+    if (killing) await killing;
+    finished = true;
+    clearInterval(flushTimer);
+    if (watchdog) clearInterval(watchdog);
+    if (deadline) clearTimeout(deadline);
+    for (const s of [splitters.out, splitters.err]) {
+      const last = s.end();
+      if (last !== null) emit([last]);
+    }
+    if (spawnError) note(explainSpawn(spawnError, spec));
+    // Repeated at the end so a flood cannot push it out of the tail.
+    if (logBroken) note(`the log ${spec.logPath} is incomplete: ${logBroken}`);
+    const endedAt = Date.now();
+    // The footer gets its own line even when the agent's last line had no newline.
+    writeLog(
+      `${endsWithNewline ? '' : '\n'}[checkroom] end ${new Date(endedAt).toISOString()} run=${spec.runId} exit=${exitCode ?? '-'} signal=${signal ?? '-'} reason=${footerReason(reason, spawnError)} bytes=${bytesOut}\n`,
+    );
+    if (log && !log.destroyed) {
+      await new Promise<void>((resolve) => {
+        log.once('error', () => resolve());
+        log.end(() => resolve());
+      });
+    }
+    flush();
+    return {
+      runId: spec.runId,
+      exitCode,
+      signal,
+      spawnError,
+      stalled: reason === 'stalled',
+      timedOut: reason === 'timeout',
+      cancelled: reason === 'cancelled',
+      tail: ring.lines(),
+      startedAt,
+      endedAt,
+      bytesOut,
+    };
+  })();
+
+  return {
+    runId: spec.runId,
+    pid,
+    procStart,
+    result,
+    cancel: () => kill('cancelled'),
+    onLine(fn) {
+      subscribers.add(fn);
+      return () => {
+        subscribers.delete(fn);
+      };
+    },
+    lines() {
+      const pending = [splitters.out.pending(), splitters.err.pending()].filter((l): l is string => l !== null);
+      return pending.length === 0 ? ring.lines() : [...ring.lines(), ...pending].slice(-ring.capacity);
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { sanitizeLine } from '../sanitize.js';
+
+// Agent output can be a flood (50 MB in seconds) or one endless line with no newline; the
+// log pane must stay bounded either way (STYLE.md idiom 5; process-compose keeps 1,000
+// lines). The full bytes go to the run's log file; memory keeps only the tail.
+
+export const DEFAULT_RING_LINES = 1000;
+export const DEFAULT_LINE_CHARS = 2000;
+
+export interface LineOptions {
+  /** Most characters kept of one line, before the truncation suffix. */
+  maxLineChars?: number;
+  /** Applied to each finished line before it is stored; default: sanitizeLine (terminal-safe). */
+  format?: (line: string) => string;
+}
+
+export const truncationSuffix = (dropped: number): string => `… [truncated ${dropped} chars]`;
+
+// Cut at `max` code units without splitting a surrogate pair.
+const cut = (s: string, max: number): string => {
+  if (s.length <= max) return s;
+  const end = max > 0 && /[\uD800-\uDBFF]/.test(s[max - 1]!) ? max - 1 : max;
+  return s.slice(0, end);
+};
+
+/**
+ * Splits a stream of text chunks into lines. The unfinished line is held only up to
+ * maxLineChars; the rest is counted, not stored, so a line without end cannot grow memory.
+ */
+export class LineSplitter {
+  private partial = '';
+  private dropped = 0;
+  private readonly max: number;
+  private readonly format: (line: string) => string;
+
+  constructor(opts: LineOptions = {}) {
+    this.max = Math.max(1, opts.maxLineChars ?? DEFAULT_LINE_CHARS);
+    this.format = opts.format ?? sanitizeLine;
+  }
+
+  /** Feed a chunk; returns the lines it completed, formatted and bounded. */
+  push(chunk: string): string[] {
+    const done: string[] = [];
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf('\n', from);
+      const piece = nl < 0 ? chunk.slice(from) : chunk.slice(from, nl);
+      this.take(piece);
+      if (nl < 0) break;
+      done.push(this.finish());
+      from = nl + 1;
+    }
+    return done;
+  }
+
+  /** End of stream: the unfinished line, if any, becomes a line. */
+  end(): string | null {
+    return this.partial === '' && this.dropped === 0 ? null : this.finish();
+  }
+
+  /** The unfinished line as it would display now (e.g. a progress bar without newline). */
+  pending(): string | null {
+    if (this.partial === '' && this.dropped === 0) return null;
+    return this.render(this.partial, this.dropped);
+  }
+
+  private take(piece: string): void {
+    const room = this.max - this.partial.length;
+    if (piece.length <= room) {
+      this.partial += piece;
+    } else {
+      const kept = cut(piece, Math.max(0, room));
+      this.partial += kept;
+      this.dropped += piece.length - kept.length;
+    }
+  }
+
+  private finish(): string {
+    // CRLF output would otherwise show a trailing "\r" escape on every line.
+    const raw = this.partial.endsWith('\r') && this.dropped === 0 ? this.partial.slice(0, -1) : this.partial;
+    const line = this.render(raw, this.dropped);
+    this.partial = '';
+    this.dropped = 0;
+    return line;
+  }
+
+  // Formatting may lengthen a line (an ESC shows as "\e"), so bound it again afterwards.
+  private render(raw: string, dropped: number): string {
+    const shown = this.format(raw);
+    const kept = cut(shown, this.max);
+    const total = dropped + (shown.length - kept.length);
+    return total > 0 ? kept + truncationSuffix(total) : kept;
+  }
+}
+
+/** Fixed-capacity store of the last N lines (circular, so a flood costs no array shifting). */
+export class LineRing {
+  private readonly slots: string[];
+  private start = 0;
+  private count = 0;
+  private readonly splitter: LineSplitter;
+  readonly capacity: number;
+
+  constructor(opts: LineOptions & { maxLines?: number } = {}) {
+    this.capacity = Math.max(1, opts.maxLines ?? DEFAULT_RING_LINES);
+    this.slots = new Array<string>(this.capacity);
+    this.splitter = new LineSplitter(opts);
+  }
+
+  /** Feed raw text; returns the lines completed by this chunk (already formatted). */
+  push(chunk: string): string[] {
+    const done = this.splitter.push(chunk);
+    for (const line of done) this.add(line);
+    return done;
+  }
+
+  /** Flush the unfinished line of the built-in splitter. */
+  end(): string | null {
+    const last = this.splitter.end();
+    if (last !== null) this.add(last);
+    return last;
+  }
+
+  /** Store an already formatted line (from an external splitter, e.g. one per stream). */
+  add(line: string): void {
+    const at = (this.start + this.count) % this.capacity;
+    this.slots[at] = line;
+    if (this.count < this.capacity) this.count += 1;
+    else this.start = (this.start + 1) % this.capacity;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Oldest first; includes the built-in splitter's unfinished line, still within capacity. */
+  lines(): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.slots[(this.start + i) % this.capacity]!);
+    const pending = this.splitter.pending();
+    if (pending !== null) {
+      out.push(pending);
+      if (out.length > this.capacity) out.shift();
+    }
+    return out;
+  }
+}
