@@ -1,0 +1,154 @@
+import { readFile, stat } from 'node:fs/promises';
+import { sanitizeLine } from './sanitize.js';
+import { explain, inside } from './backups-fs.js';
+
+// "Backup or current?" is a human decision (DOMAIN.md section 4, human strategy), so the
+// operator sees a small unified-style line diff. Myers' O(ND) algorithm on lines, bounded in
+// input size, edit distance and output lines: a huge or wildly different pair gets a summary
+// instead of freezing the control room.
+
+export interface BackupDiff {
+  added: number;
+  removed: number;
+  /** `@@ -a,b +c,d @@` headers and ` `/`-`/`+` lines, at most ~MAX_OUT lines, sanitized. */
+  hunks: string[];
+  identical: boolean;
+  /** True when the diff was too large to compute line by line and `hunks` is a summary. */
+  summary: boolean;
+}
+
+const MAX_LINES = 20_000;
+const MAX_EDITS = 1_000;
+const MAX_OUT = 200;
+const CONTEXT = 3;
+const MAX_BYTES = 8 * 1024 * 1024;
+
+type Op = { kind: ' ' | '-' | '+'; a: number; b: number };
+
+/** Myers' shortest edit script between a and b, or null when it exceeds maxEdits. */
+function myers(a: string[], b: string[], maxEdits: number): Op[] | null {
+  const n = a.length;
+  const m = b.length;
+  const max = Math.min(n + m, maxEdits);
+  const off = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  const trace: Int32Array[] = [];
+  for (let d = 0; d <= max; d++) {
+    trace.push(v.slice());
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[off + k] = x;
+      if (x >= n && y >= m) return backtrack(trace, off, n, m, d);
+    }
+  }
+  return null;
+}
+
+function backtrack(trace: Int32Array[], off: number, n: number, m: number, dEnd: number): Op[] {
+  const ops: Op[] = [];
+  let x = n;
+  let y = m;
+  for (let d = dEnd; d > 0; d--) {
+    const v = trace[d];
+    const k = x - y;
+    const down = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]);
+    const pk = down ? k + 1 : k - 1;
+    const px = v[off + pk];
+    const py = px - pk;
+    while (x > px && y > py) ops.push({ kind: ' ', a: --x, b: --y });
+    if (down) ops.push({ kind: '+', a: x, b: --y });
+    else ops.push({ kind: '-', a: --x, b: y });
+  }
+  while (x > 0 && y > 0) ops.push({ kind: ' ', a: --x, b: --y });
+  return ops.reverse();
+}
+
+function render(ops: Op[], a: string[], b: string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let prevEnd = 0;
+  while (i < ops.length) {
+    if (ops[i].kind === ' ') {
+      i++;
+      continue;
+    }
+    // Grow a hunk: changes plus CONTEXT lines around them, merging nearby changes.
+    const start = Math.max(prevEnd, i - CONTEXT);
+    let end = i;
+    let quiet = 0;
+    while (end < ops.length && quiet <= 2 * CONTEXT) {
+      quiet = ops[end].kind === ' ' ? quiet + 1 : 0;
+      end++;
+    }
+    end = Math.min(ops.length, end - Math.max(0, quiet - CONTEXT));
+    const slice = ops.slice(start, end);
+    const aStart = slice.find((o) => o.kind !== '+')?.a ?? slice[0].a;
+    const bStart = slice.find((o) => o.kind !== '-')?.b ?? slice[0].b;
+    const aLen = slice.filter((o) => o.kind !== '+').length;
+    const bLen = slice.filter((o) => o.kind !== '-').length;
+    out.push(`@@ -${aStart + (aLen ? 1 : 0)},${aLen} +${bStart + (bLen ? 1 : 0)},${bLen} @@`);
+    for (const o of slice) out.push(`${o.kind}${sanitizeLine(o.kind === '+' ? b[o.b] : a[o.a])}`);
+    i = prevEnd = end;
+  }
+  return out;
+}
+
+const splitLines = (text: string): string[] => {
+  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+};
+
+/** Pure line diff of two texts (exported for tests and for previews of staged writes). */
+export function diffLines(before: string, after: string): BackupDiff {
+  if (before === after) return { added: 0, removed: 0, hunks: [], identical: true, summary: false };
+  const a = splitLines(before);
+  const b = splitLines(after);
+  const ops = a.length + b.length <= MAX_LINES ? myers(a, b, MAX_EDITS) : null;
+  if (!ops) {
+    // Too big to diff interactively: count lines present on one side only (as a multiset).
+    const counts = new Map<string, number>();
+    for (const l of a) counts.set(l, (counts.get(l) ?? 0) + 1);
+    let added = 0;
+    for (const l of b) {
+      const c = counts.get(l) ?? 0;
+      if (c > 0) counts.set(l, c - 1);
+      else added++;
+    }
+    const removed = [...counts.values()].reduce((s, c) => s + c, 0);
+    const note = `files differ too much for a line diff (${a.length} → ${b.length} lines); about +${added} -${removed} lines; compare them in an editor`;
+    return { added, removed, hunks: [note], identical: false, summary: true };
+  }
+  const added = ops.filter((o) => o.kind === '+').length;
+  const removed = ops.filter((o) => o.kind === '-').length;
+  let hunks = render(ops, a, b);
+  if (hunks.length > MAX_OUT) hunks = [...hunks.slice(0, MAX_OUT), `… ${hunks.length - MAX_OUT} more diff lines not shown`];
+  // Texts can differ only in line endings or a final newline: say so rather than show nothing.
+  if (hunks.length === 0) hunks = ['files differ only in line endings or the final newline'];
+  return { added, removed, hunks, identical: false, summary: false };
+}
+
+/** Diff a backup (old, `-`) against the current file (new, `+`); a missing current file is empty. */
+export async function diffBackup(root: string, backupRel: string, currentRel: string): Promise<BackupDiff> {
+  // Returns the text, or the size when the file is too large to load for a diff.
+  const read = async (rel: string, optional: boolean): Promise<string | number> => {
+    const abs = inside(root, rel);
+    try {
+      const st = await stat(abs);
+      return st.size > MAX_BYTES ? st.size : await readFile(abs, 'utf8');
+    } catch (err) {
+      if (optional && (err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw explain('read', rel, err);
+    }
+  };
+  const [before, after] = await Promise.all([read(backupRel, false), read(currentRel, true)]);
+  if (typeof before === 'string' && typeof after === 'string') return diffLines(before, after);
+  const size = (x: string | number): number => (typeof x === 'number' ? x : Buffer.byteLength(x));
+  const note = `too large to diff here (${size(before)} vs ${size(after)} bytes); compare them in an editor`;
+  return { added: 0, removed: 0, hunks: [note], identical: false, summary: true };
+}

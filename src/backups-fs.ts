@@ -1,0 +1,120 @@
+import { constants } from 'node:fs';
+import { copyFile, link, open, stat, unlink } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+// The file-system primitives behind backups.ts. One rule drives all of them: a backup is
+// never overwritten (DOMAIN.md section 4: the backup is what lets a human undo a redo).
+// `link()` is the atomic no-clobber move — it fails with EEXIST instead of replacing —
+// and `copyFile(COPYFILE_EXCL)` is the no-clobber copy.
+
+export class BackupError extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'BackupError';
+  }
+}
+
+/** Turn an errno into a message that says what to do (STYLE.md idiom 8). */
+export function explain(what: string, path: string, err: unknown, unchanged = true): BackupError {
+  const e = err as NodeJS.ErrnoException;
+  if (e instanceof BackupError) return e;
+  const code = e?.code;
+  const tail = unchanged ? ' (nothing was changed: the original file is intact)' : '';
+  const hint =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? `the disk is full; free some space and try again${tail}`
+      : code === 'EACCES' || code === 'EPERM'
+        ? `permission denied; check the owner and mode of ${path} and of its directory${tail}`
+        : code === 'EROFS'
+          ? `the file system is read-only${tail}`
+          : code === 'ENOENT'
+            ? `${path} does not exist`
+            : (e?.message ?? String(err));
+  return new BackupError(`cannot ${what} ${path}: ${hint}`, path, code);
+}
+
+/** Resolve `rel` under `root`, refusing paths that escape the workspace. */
+export function inside(root: string, rel: string): string {
+  const abs = resolve(root, rel);
+  const r = relative(resolve(root), abs);
+  if (r === '' || r.startsWith('..') || isAbsolute(r)) {
+    throw new BackupError(`refusing ${rel}: backups only touch files inside the workspace ${root}`, rel, 'EINVAL');
+  }
+  return abs;
+}
+
+export const toRel = (root: string, abs: string): string => relative(resolve(root), abs).split(sep).join('/');
+
+export async function exists(abs: string): Promise<boolean> {
+  try {
+    await stat(abs);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+}
+
+/** Errors meaning "this file system cannot hard-link", where a copy is the fallback. */
+const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
+/**
+ * Copy `src` to `dst` only if `dst` does not exist, then fsync it. A failed copy (full
+ * disk) removes its own half-written `dst` so no truncated backup is ever left behind.
+ * Throws the raw errno error; EEXIST means the name is taken.
+ */
+export async function copyExclusive(src: string, dst: string): Promise<void> {
+  try {
+    await copyFile(src, dst, constants.COPYFILE_EXCL);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') await unlink(dst).catch(() => {});
+    throw err;
+  }
+  try {
+    const fh = await open(dst, 'r+');
+    try {
+      await fh.sync();
+      const [a, b] = [(await stat(src)).size, (await fh.stat()).size];
+      if (a !== b) throw Object.assign(new Error(`copied ${b} of ${a} bytes`), { code: 'ENOSPC' });
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    await unlink(dst).catch(() => {});
+    throw err;
+  }
+}
+
+/** Give `src` the additional name `dst` (or a copy, where links are unsupported); never clobbers. */
+export async function linkOrCopy(src: string, dst: string): Promise<'link' | 'copy'> {
+  try {
+    await link(src, dst);
+    return 'link';
+  } catch (err) {
+    if (!NO_LINK.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  }
+  await copyExclusive(src, dst);
+  return 'copy';
+}
+
+/**
+ * Try `base`, then `base-1`, `base-2`, … until `place(candidate)` does not fail with EEXIST.
+ * The check and the creation are one system call, so two backups in the same second (or two
+ * checkroom instances) cannot take the same name.
+ */
+export async function firstFree(base: string, place: (candidate: string) => Promise<unknown>): Promise<string> {
+  for (let n = 0; n < 10_000; n++) {
+    const candidate = n === 0 ? base : `${base}-${n}`;
+    try {
+      await place(candidate);
+      return candidate;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  throw new BackupError(`cannot find a free backup name for ${base}: 10000 backups exist; move old ones away`, base, 'EEXIST');
+}

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { fsyncDir } from './fs/atomic-write.js';
+import { formatStamp, stampOf } from './backups-stamp.js';
+import { BackupError, copyExclusive, exists, explain, firstFree, inside, linkOrCopy, toRel } from './backups-fs.js';
+
+// Backups you can trust (DOMAIN.md section 4: "back up `file` to `file.bak.{timestamp}`
+// and redo"). Used by the control room's back-up / redo / undo actions and by restore.
+// Invariants: a backup is never overwritten and never deleted by checkroom (undo moves the
+// one it just made back); every step is atomic, so a crash or a full disk leaves either
+// the old state or the new one, never a half-copied file under a trusted name.
+
+export { BackupError } from './backups-fs.js';
+export { diffBackup, diffLines } from './backups-diff.js';
+export type { BackupDiff } from './backups-diff.js';
+
+export interface BackupInfo {
+  /** Workspace-relative path of the backup, '/'-separated. */
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+  /** The text after `.bak.`: `20261128-140312`, `20261128-140312-1` or an epoch. */
+  stamp: string;
+  /** The stamp as epoch milliseconds, or null when it does not parse as a date. */
+  stampMs: number | null;
+}
+
+const backupBase = (abs: string, now: Date): string => `${abs}.bak.${formatStamp(now)}`;
+
+/**
+ * Move `rel` to `rel.bak.<YYYYMMDD-HHMMSS>` (local time), adding `-1`, `-2`, … if that name
+ * exists. The move is link-then-unlink: the original name disappears only after the backup
+ * name is durable.
+ */
+export async function backupFile(root: string, rel: string, now: Date = new Date()): Promise<{ backup: string }> {
+  const src = inside(root, rel);
+  let dst: string;
+  try {
+    dst = await firstFree(backupBase(src, now), (c) => linkOrCopy(src, c));
+  } catch (err) {
+    throw explain('back up', rel, err);
+  }
+  try {
+    await unlink(src);
+  } catch (err) {
+    // The backup exists and so does the original: nothing is lost, but say so.
+    throw explain('remove the original after backing it up to', toRel(root, dst!), err, false);
+  }
+  await fsyncDir(dirname(src));
+  return { backup: toRel(root, dst) };
+}
+
+/** Same naming as backupFile, but the original stays: used before an in-place write. */
+export async function copyBackup(root: string, rel: string, now: Date = new Date()): Promise<{ backup: string }> {
+  const src = inside(root, rel);
+  try {
+    // A copy, not a hard link: an in-place write would change a linked backup too.
+    const dst = await firstFree(backupBase(src, now), (c) => copyExclusive(src, c));
+    await fsyncDir(dirname(src));
+    return { backup: toRel(root, dst) };
+  } catch (err) {
+    throw explain('back up', rel, err);
+  }
+}
+
+/** Every backup of `rel` (`rel.bak.<stamp>`), newest first: by stamp, then counter, then mtime. */
+export async function listBackups(root: string, rel: string): Promise<BackupInfo[]> {
+  const abs = inside(root, rel);
+  const dir = dirname(abs);
+  const name = basename(abs);
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw explain('list backups of', rel, err);
+  }
+  const found: (BackupInfo & { seq: number })[] = [];
+  for (const file of entries) {
+    const stamp = stampOf(name, file);
+    if (!stamp) continue;
+    const st = await stat(join(dir, file)).catch(() => null);
+    if (!st?.isFile()) continue;
+    found.push({ path: toRel(root, join(dir, file)), bytes: st.size, mtimeMs: st.mtimeMs, stamp: stamp.raw, stampMs: stamp.ms, seq: stamp.seq });
+  }
+  found.sort((a, b) => (b.stampMs ?? b.mtimeMs) - (a.stampMs ?? a.mtimeMs) || b.seq - a.seq || b.mtimeMs - a.mtimeMs);
+  return found.map(({ seq: _seq, ...info }) => info);
+}
+
+/** `drafts/ch03-draft.md.bak.20261128-140312-1` → `drafts/ch03-draft.md`. */
+export function originalOf(backupRel: string): string {
+  const m = /^(.*)\.bak\.([^/]+)$/.exec(backupRel);
+  if (!m || !stampOf(basename(m[1]), `${basename(m[1])}.bak.${m[2]}`)) {
+    throw new BackupError(`${backupRel} is not a backup name (expected <file>.bak.<YYYYMMDD-HHMMSS> or <file>.bak.<epoch>)`, backupRel, 'EINVAL');
+  }
+  return m[1];
+}
+
+/**
+ * Copy a backup back over its original. The current file (if any) first gets its own
+ * backup, so both versions survive; the backup itself is left in place. Order matters for a
+ * full disk: the restored copy is staged first, so a failure changes nothing.
+ */
+export async function restoreBackup(
+  root: string,
+  backupRel: string,
+  now: Date = new Date(),
+): Promise<{ restored: string; currentBackedUpTo: string | null }> {
+  const rel = originalOf(backupRel);
+  const bak = inside(root, backupRel);
+  const dst = inside(root, rel);
+  if (!(await exists(bak))) throw new BackupError(`cannot restore ${backupRel}: it does not exist; list the backups again`, backupRel, 'ENOENT');
+  const staged = join(dirname(dst), `.${basename(dst)}.restore.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await copyExclusive(bak, staged);
+  } catch (err) {
+    throw explain('restore', backupRel, err);
+  }
+  let currentBackedUpTo: string | null = null;
+  try {
+    if (await exists(dst)) {
+      // A second name for the current file; the rename below then swaps in the restored
+      // copy atomically, so `rel` never goes missing, even for a moment.
+      currentBackedUpTo = toRel(root, await firstFree(backupBase(dst, now), (c) => linkOrCopy(dst, c)));
+    }
+    await rename(staged, dst);
+  } catch (err) {
+    await unlink(staged).catch(() => {});
+    throw explain('restore', backupRel, err);
+  }
+  await fsyncDir(dirname(dst));
+  return { restored: rel, currentBackedUpTo };
+}
+
+/**
+ * Undo the control room's last backup: move `backupRel` back to `originalRel`, only if
+ * nothing has been written there since (otherwise that newer file would be lost).
+ */
+export async function undoBackup(root: string, backupRel: string, originalRel: string): Promise<{ restored: string }> {
+  const bak = inside(root, backupRel);
+  const dst = inside(root, originalRel);
+  const refuse = () =>
+    new BackupError(
+      `cannot undo: ${originalRel} exists again (written after the backup); back it up first, or use restore, which keeps both`,
+      originalRel,
+      'EEXIST',
+    );
+  if (await exists(dst)) throw refuse();
+  try {
+    await linkOrCopy(bak, dst);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw refuse();
+    throw explain('undo the backup', backupRel, err);
+  }
+  await unlink(bak);
+  await fsyncDir(dirname(dst));
+  return { restored: originalRel };
+}

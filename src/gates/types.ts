@@ -1,0 +1,88 @@
+import type { FailureClass } from '../pipeline/config-types.js';
+import type { Warning } from '../types.js';
+
+// The gate-file workflow layout (DOMAIN.md section 7, seed 001_…), as plain data.
+
+/** Which of the real-world gate shapes was read (DOMAIN.md section 7, "Accept them all; say which"). */
+export type GateShape = 'validation_status' | 'valid' | 'allowed' | 'status' | 'skipped' | 'truncated' | 'malformed';
+
+export interface Gate {
+  /** Relative path of the gate file. */
+  file: string;
+  agent: string;
+  passed: boolean;
+  skipped: boolean;
+  shape: GateShape;
+  errors: string[];
+  timestamp: string | null;
+}
+
+export type GateStepStatus = 'done' | 'partial' | 'failed' | 'not_started' | 'skipped';
+
+export interface GateStep {
+  /** Display number as gate files write it: `00`, `00.1`, `04.5`. */
+  number: string;
+  agent: string;
+  name: string;
+  status: GateStepStatus;
+  gate: Gate | null;
+  failureClass?: FailureClass;
+  /** Step numbers this step depends on, in display form (`04.5`); unknown ones as written. */
+  dependencies: string[];
+  /** Status the plan claims (pending|in_progress|completed|blocked), or null. */
+  planStatus: string | null;
+}
+
+export interface PlanStep {
+  number: string;
+  name: string;
+  agent: string;
+  dependencies: string[];
+  status: string | null;
+}
+
+export interface Plan {
+  id: string;
+  name: string | null;
+  status: string | null;
+  steps: PlanStep[];
+  /** Relative paths of the plan files read (top plan and phase plans). */
+  files: string[];
+}
+
+export interface ReasoningNote {
+  file: string;
+  number: string;
+  agent: string;
+  shape: 'decisions' | 'final_decision' | 'unreadable';
+  hasDecision: boolean;
+}
+
+export interface MemoryFile {
+  file: string;
+  present: boolean;
+  bytes: number;
+}
+
+export interface GateWorkflow {
+  id: string;
+  name: string;
+  planStatus: string | null;
+  steps: GateStep[];
+  /** Highest step whose gate passed (a skipped step counts: it is settled). */
+  lastPassed: string | null;
+  next: { number: string; agent: string; name: string } | null;
+  missingArtifacts: { name: string; path: string }[];
+  failedValidations: { step: string; errors: string[]; class: FailureClass }[];
+  /** Steps with a reasoning file but no final decision and no gate. */
+  interrupted: string[];
+  memory: MemoryFile[];
+  warnings: Warning[];
+}
+
+export interface GateWorkspace {
+  root: string;
+  workflows: GateWorkflow[];
+  memory: MemoryFile[];
+  warnings: Warning[];
+}

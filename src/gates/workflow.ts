@@ -1,0 +1,101 @@
+import type { Warning } from '../types.js';
+import { classifyGate, compareSteps, displayStep } from './gate-file.js';
+import type { Gate, GateStep, GateStepStatus, GateWorkflow, MemoryFile, Plan, ReasoningNote } from './types.js';
+
+// Putting one workflow together from what was read (pure). Seed 001_… step 1: "the highest
+// step with a passing gate is the last completed one"; step 4: resume from the next step
+// whose dependencies are satisfied. The gate is the proof (DOMAIN.md section 1): a plan that
+// says `completed` without a passing gate is a claim, reported, not believed.
+
+export interface NumberedGate {
+  number: string;
+  gate: Gate;
+}
+
+export interface WorkflowInput {
+  id: string;
+  plan: Plan | null;
+  gates: NumberedGate[];
+  reasoning: ReasoningNote[];
+  missingArtifacts: { name: string; path: string }[];
+  memory: MemoryFile[];
+  warnings: Warning[];
+}
+
+function statusOf(gate: Gate | null, interrupted: boolean): GateStepStatus {
+  if (!gate) return interrupted ? 'partial' : 'not_started';
+  if (gate.shape === 'truncated' || gate.shape === 'malformed') return 'partial';
+  if (gate.skipped) return 'skipped';
+  return gate.passed ? 'done' : 'failed';
+}
+
+/** Take the gate for a plan step: same number, same agent if any matches, else the first. */
+function takeGate(pool: NumberedGate[], number: string, agent: string): Gate | null {
+  const same = pool.filter((g) => g.number === number);
+  const pick = same.find((g) => agent && g.gate.agent === agent) ?? same[0];
+  if (!pick) return null;
+  pool.splice(pool.indexOf(pick), 1);
+  return pick.gate;
+}
+
+export function buildWorkflow(input: WorkflowInput): GateWorkflow {
+  const { id, plan, reasoning, warnings } = input;
+  const pool = [...input.gates];
+  const decided = new Set(reasoning.filter((r) => r.hasDecision).map((r) => r.number));
+  const thought = new Set(reasoning.map((r) => r.number));
+  const rows: (GateStep & { key: string; inPlan: boolean })[] = [];
+  const add = (key: string, agent: string, name: string, gate: Gate | null, dependencies: string[], planStatus: string | null, inPlan: boolean) => {
+    const interrupted = !gate && thought.has(key) && !decided.has(key);
+    const status = statusOf(gate, interrupted);
+    const row: GateStep & { key: string; inPlan: boolean } = { key, inPlan, number: displayStep(key), agent, name, status, gate, dependencies, planStatus };
+    if (status === 'failed' && gate) row.failureClass = classifyGate(gate);
+    rows.push(row);
+  };
+  for (const s of plan?.steps ?? []) add(s.number, s.agent, s.name, takeGate(pool, s.number, s.agent), s.dependencies, s.status, true);
+  // Gates the plan does not list still prove work was done: show them (named after the agent).
+  for (const g of pool) add(g.number, g.gate.agent, g.gate.agent, g.gate, [], null, false);
+  // Likewise an interrupted step the plan does not list (or there is no plan).
+  for (const r of reasoning) {
+    if (!decided.has(r.number) && !rows.some((x) => x.key === r.number)) add(r.number, r.agent, r.agent, null, [], null, false);
+  }
+  rows.sort((a, b) => compareSteps(a.key, b.key));
+
+  if (!plan) warnings.push({ source: `plan-${id}.json`, message: 'no plan found; steps come from the gate files only and the next step is unknown past them — ask the planner to recreate the plan' });
+  for (const r of rows) {
+    if (r.planStatus === 'completed' && r.status !== 'done' && r.status !== 'skipped') {
+      warnings.push({ source: r.gate?.file ?? `plan-${id}.json`, message: `the plan says step ${r.number} (${r.agent}) is completed, but its gate is ${r.gate ? r.status : 'missing'}; the gate decides — re-run the step` });
+    }
+  }
+
+  const passed = new Set(rows.filter((r) => r.gate?.passed).map((r) => r.key));
+  const lastPassedKey = [...passed].sort(compareSteps).at(-1) ?? null;
+  const known = new Set(rows.map((r) => r.key));
+  const nextRow = rows.find(
+    (r) =>
+      (r.inPlan || !plan) &&
+      (lastPassedKey === null || compareSteps(r.key, lastPassedKey) > 0) &&
+      r.status !== 'done' &&
+      r.status !== 'skipped' &&
+      r.dependencies.every((d) => passed.has(d)),
+  );
+  for (const r of rows) {
+    for (const d of r.dependencies) {
+      if (!known.has(d)) warnings.push({ source: `plan-${id}.json`, message: `step ${r.number} depends on ${d}, which is not a step of this workflow; it can never be satisfied — fix the plan` });
+    }
+  }
+
+  const steps: GateStep[] = rows.map(({ key: _k, inPlan: _p, ...s }) => ({ ...s, dependencies: s.dependencies.map((d) => (known.has(d) ? displayStep(d) : d)) }));
+  return {
+    id,
+    name: plan?.name ?? id,
+    planStatus: plan?.status ?? null,
+    steps,
+    lastPassed: lastPassedKey === null ? null : displayStep(lastPassedKey),
+    next: nextRow ? { number: nextRow.number, agent: nextRow.agent, name: nextRow.name } : null,
+    missingArtifacts: input.missingArtifacts,
+    failedValidations: steps.filter((s) => s.status === 'failed' && s.gate).map((s) => ({ step: s.number, errors: s.gate!.errors, class: s.failureClass! })),
+    interrupted: rows.filter((r) => !r.gate && thought.has(r.key) && !decided.has(r.key)).map((r) => r.number),
+    memory: input.memory,
+    warnings,
+  };
+}
