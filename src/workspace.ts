@@ -5,7 +5,8 @@ import type { WorkspaceConfig } from './pipeline/config-types.js';
 import type { CheckpointDoc } from './checkpoint/types.js';
 import { loadConfig } from './pipeline/config.js';
 import { readCheckpoint } from './checkpoint/io.js';
-import { scanArtifacts, type ScanResult } from './scan/scan.js';
+import type { ScanResult } from './scan/scan.js';
+import { scanArtifactsFast } from './scan/parallel.js';
 import { collectUnits } from './scan/units.js';
 import { batchesOf, deriveState } from './state/derive.js';
 
@@ -51,7 +52,7 @@ export async function readSources(dir: string, config?: WorkspaceConfig): Promis
     (checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit)),
     batches.flatMap((b) => b.units),
   );
-  const scan = scanArtifacts(root, cfg.pipeline, units);
+  const scan = await scanArtifactsFast(root, cfg.pipeline, units);
   return { root, config: cfg, checkpoint, units, scan, warnings: [] };
 }
 

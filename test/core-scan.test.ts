@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { readFileFacts, countChars, WHOLE_LIMIT } from '../src/scan/file-facts.js';
+import { readFileFacts, WHOLE_LIMIT } from '../src/scan/file-facts.js';
+import { countChars } from '../src/scan/count-chars.js';
 import { checkMarker } from '../src/scan/marker.js';
 import { triageUnmarked, truncationSign } from '../src/triage/triage.js';
 import { loadWorkspace } from '../src/workspace.js';
@@ -42,7 +43,7 @@ describe('marker on the last non-blank line', () => {
   });
 
   it('reads only the tail of a large file and still counts every character', () => {
-    const body = '数据'.repeat(WHOLE_LIMIT); // 2 MiB chars, 6 MiB bytes
+    const body = '数据'.repeat(WHOLE_LIMIT * 2); // well past the first read: tail + chunked count
     const f = facts(`${body}\n<!-- DRAFT_COMPLETE -->\n`);
     expect(f.marker).toBe(true);
     expect(f.chars).toBe(body.length + 1 + '<!-- DRAFT_COMPLETE -->'.length + 1);

@@ -1,48 +1,73 @@
 import { openSync, readSync, fstatSync, closeSync } from 'node:fs';
-import { isAscii } from 'node:buffer';
 import type { FileFacts } from '../types.js';
 import { checkMarker } from './marker.js';
+import { countChars } from './count-chars.js';
 
-// Facts about one artifact, read with as little I/O as we can: one open, one fstat and one
-// read for files up to WHOLE_LIMIT (most book artifacts); larger files get a tail read for
-// the marker and a chunked character count, so memory stays bounded whatever the size.
-// Sync calls on purpose: for tens of thousands of small cached files they beat the
-// libuv thread pool by a wide margin (measured in `npm run bench`).
+// Facts about one artifact with as little work as we can: one open and one read for files
+// up to FIRST_READ (most book artifacts), the marker checked on bytes (only the last line
+// is decoded), characters counted without decoding. Larger files get an fstat, a tail read
+// for the marker and a chunked count, so memory stays bounded whatever the size. The tail
+// text that triage needs is decoded only for files without their marker.
+// Sync calls on purpose: for tens of thousands of small cached files they beat the libuv
+// thread pool by a wide margin (measured in `npm run bench`).
 
 export const TAIL_BYTES = 8 * 1024;
-export const WHOLE_LIMIT = 1024 * 1024;
+export const FIRST_READ = 256 * 1024;
 const CHUNK = 1024 * 1024;
+export const WHOLE_LIMIT = FIRST_READ;
 
-let scratch = Buffer.allocUnsafe(64 * 1024);
-const take = (n: number): Buffer => {
-  if (scratch.length < n) scratch = Buffer.allocUnsafe(Math.max(n, scratch.length * 2));
-  return scratch.subarray(0, n);
-};
+let scratch = Buffer.allocUnsafe(FIRST_READ);
 
-/** Characters, not bytes, not UTF-16 units: 60 Chinese characters are 60. */
-export function countChars(buf: Buffer): number {
-  let n = buf.length;
-  // Count UTF-8 continuation bytes (10xxxxxx): each belongs to a character already counted.
-  for (let i = 0; i < buf.length; i++) if ((buf[i] & 0xc0) === 0x80) n--;
-  return n;
-}
-
-const charsOf = (buf: Buffer): number => {
-  if (isAscii(buf)) return buf.length; // native, SIMD
-  const s = buf.toString('utf8');
-  let n = s.length;
-  // astral characters take two UTF-16 units
-  const astral = s.match(/[\uD800-\uDBFF]/g);
-  if (astral) n -= astral.length;
-  return n;
-};
-
-const decodeTail = (buf: Buffer): string => {
+const decodeTail = (buf: Uint8Array): string => {
   // Skip continuation bytes at the cut so we never start mid-character.
   let i = 0;
   while (i < buf.length && i < 4 && (buf[i] & 0xc0) === 0x80) i++;
-  return buf.subarray(i).toString('utf8');
+  return Buffer.from(buf.buffer, buf.byteOffset + i, buf.length - i).toString('utf8');
 };
+
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** The last non-blank line, trimmed, as bytes (no decoding). */
+function lastLineOf(buf: Uint8Array): Buffer {
+  let end = buf.length;
+  while (end > 0 && isSpace(buf[end - 1])) end--;
+  let start = end;
+  while (start > 0 && buf[start - 1] !== 0x0a) start--;
+  while (start < end && isSpace(buf[start])) start++;
+  return Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
+}
+
+const markerBytes = new Map<string, Buffer>();
+/** The canonical marker line as bytes: the common case is compared without decoding. */
+const canonical = (name: string): Buffer => {
+  let b = markerBytes.get(name);
+  if (!b) markerBytes.set(name, (b = Buffer.from(`<!-- ${name} -->`)));
+  return b;
+};
+
+const FENCE_A = Buffer.from('```');
+const FENCE_B = Buffer.from('~~~');
+
+/** Odd number of fence lines = a code block left open (a visible sign of truncation). */
+function fenceOpen(data: Buffer): boolean {
+  if (data.indexOf(FENCE_A) < 0 && data.indexOf(FENCE_B) < 0) return false;
+  const m = data.toString('utf8').match(/^ {0,3}(```|~~~)/gm);
+  return !!m && m.length % 2 === 1;
+}
+
+function examine(facts: FileFacts, data: Buffer, tail: Buffer, marker: string | null): void {
+  if (data.includes(0)) facts.error = 'binary content (NUL bytes): not a text artifact';
+  const last = lastLineOf(tail);
+  const marked = marker !== null && (last.equals(canonical(marker)) || checkMarker(last.toString('utf8'), marker).marker);
+  if (marked && !facts.error) {
+    facts.marker = true;
+    return;
+  }
+  // Not marked: decode the tail for triage and look for a marker that is not last.
+  facts.tail = decodeTail(tail);
+  facts.fenceOpen = fenceOpen(data);
+  if (marker) facts.markerNotLast = checkMarker(facts.tail, marker).markerNotLast;
+}
 
 export function readFileFacts(abs: string, rel: string, marker: string | null): FileFacts {
   const facts: FileFacts = { path: rel, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false };
@@ -56,38 +81,29 @@ export function readFileFacts(abs: string, rel: string, marker: string | null): 
     facts.error = code === 'EACCES' || code === 'EPERM' ? 'permission denied: cannot read this file' : `cannot read: ${code ?? String(err)}`;
     return facts;
   }
+  facts.exists = true;
   try {
-    const st = fstatSync(fd);
-    facts.exists = true;
-    facts.mtimeMs = st.mtimeMs;
-    if (!st.isFile()) {
-      facts.error = 'not a regular file';
-      return facts;
-    }
-    facts.bytes = st.size;
-    if (st.size <= WHOLE_LIMIT) {
-      const buf = take(st.size);
-      const got = readSync(fd, buf, 0, st.size, 0);
-      const data = buf.subarray(0, got);
+    const got = readSync(fd, scratch, 0, FIRST_READ, 0);
+    if (got < FIRST_READ) {
+      const data = scratch.subarray(0, got);
       facts.bytes = got;
-      if (data.includes(0)) facts.error = 'binary content (NUL bytes): not a text artifact';
-      facts.chars = charsOf(data);
-      facts.tail = decodeTail(data.subarray(Math.max(0, got - TAIL_BYTES)));
-      facts.fenceOpen = fenceOpen(data);
+      facts.chars = countChars(data);
+      examine(facts, data, data.subarray(Math.max(0, got - TAIL_BYTES)), marker);
+      if (!facts.marker) facts.mtimeMs = fstatSync(fd).mtimeMs; // freshness matters for half-products
     } else {
-      const tailBuf = Buffer.allocUnsafe(TAIL_BYTES);
-      const got = readSync(fd, tailBuf, 0, TAIL_BYTES, st.size - TAIL_BYTES);
-      facts.tail = decodeTail(tailBuf.subarray(0, got));
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
+      facts.bytes = st.size;
+      facts.mtimeMs = st.mtimeMs;
+      const tail = Buffer.allocUnsafe(TAIL_BYTES);
+      const n = readSync(fd, tail, 0, TAIL_BYTES, Math.max(0, st.size - TAIL_BYTES));
       facts.chars = countCharsChunked(fd, st.size);
-      facts.fenceOpen = fenceOpen(Buffer.from(facts.tail));
+      examine(facts, tail.subarray(0, n), tail.subarray(0, n), marker);
     }
-    const m = checkMarker(facts.tail, marker);
-    facts.marker = m.marker && !facts.error;
-    facts.markerNotLast = m.markerNotLast;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ...facts, exists: false };
-    facts.error = `cannot read: ${code ?? String(err)}`;
+    facts.error = code === 'EISDIR' ? 'not a regular file' : `cannot read: ${code ?? String(err)}`;
   } finally {
     closeSync(fd);
   }
@@ -100,17 +116,9 @@ function countCharsChunked(fd: number, size: number): number {
   for (let pos = 0; pos < size; ) {
     const got = readSync(fd, buf, 0, CHUNK, pos);
     if (got <= 0) break;
+    // A character split across chunks is still counted once: only lead bytes count.
     n += countChars(buf.subarray(0, got));
     pos += got;
   }
   return n;
-}
-
-const FENCE = /^ {0,3}(```|~~~)/gm;
-
-/** Odd number of fence lines = a code block left open (a visible sign of truncation). */
-function fenceOpen(data: Buffer): boolean {
-  if (!data.includes('```') && !data.includes('~~~')) return false;
-  const m = data.toString('utf8').match(FENCE);
-  return !!m && m.length % 2 === 1;
 }

@@ -4,7 +4,12 @@
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const markerRe = (name: string): RegExp => new RegExp(`^<!--\\s*${escapeRe(name)}\\s*-->$`);
+const cache = new Map<string, RegExp>();
+const markerRe = (name: string): RegExp => {
+  let re = cache.get(name);
+  if (!re) cache.set(name, (re = new RegExp(`^<!--\\s*${escapeRe(name)}\\s*-->$`)));
+  return re;
+};
 
 export const markerLine = (name: string): string => `<!-- ${name} -->`;
 

@@ -1,5 +1,5 @@
-import { openSync, readSync, fstatSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { openSync, readSync, fstatSync, closeSync, readdirSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import type { FileFacts, PipelineDef, StepDef } from '../types.js';
 import { readFileFacts } from './file-facts.js';
 import { unitPath } from './units.js';
@@ -49,23 +49,48 @@ export function scanStep(root: string, step: StepDef, unit: string): FileFacts {
   return readFileFacts(join(root, rel), rel, step.marker);
 }
 
-export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[]): ScanResult {
+const missing = (path: string): FileFacts => ({ path, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false });
+
+/** Names in a directory, or null when it cannot be listed (then we open files one by one). */
+function listing(root: string, dir: string, cache: Map<string, Set<string> | null>): Set<string> | null {
+  if (cache.has(dir)) return cache.get(dir)!;
+  let names: Set<string> | null;
+  try {
+    names = new Set(readdirSync(join(root, dir)));
+  } catch (err) {
+    names = (err as NodeJS.ErrnoException).code === 'ENOENT' ? new Set() : null;
+  }
+  cache.set(dir, names);
+  return names;
+}
+
+/** Facts for every expected per-unit artifact. */
+export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[]): Map<string, FileFacts> {
   const files = new Map<string, FileFacts>();
+  // One readdir per directory instead of a failed open per missing file: most cells of a
+  // young pipeline have no file yet, and each ENOENT costs an exception.
+  const dirs = new Map<string, Set<string> | null>();
+  for (const step of pipeline.steps) {
+    if (step.kind !== 'file') continue;
+    for (const unit of units) {
+      const rel = unitPath(step, unit);
+      const names = listing(root, posix.dirname(rel), dirs);
+      const facts = names && !names.has(posix.basename(rel)) ? missing(rel) : readFileFacts(join(root, rel), rel, step.marker);
+      files.set(rel, facts);
+    }
+  }
+  return files;
+}
+
+/** Long-memory entries and the global evidence files of phases 1–2. */
+export function scanGlobals(root: string, pipeline: PipelineDef): Pick<ScanResult, 'artifacts' | 'entries' | 'entryFiles'> {
   const entries = new Map<string, Set<string>>();
   const entryFiles = new Map<string, FileFacts>();
   for (const step of pipeline.steps) {
-    if (step.kind === 'entry') {
-      if (!entries.has(step.path)) {
-        const { facts, units: found } = readEntries(root, step.path, pipeline.units.pattern);
-        entries.set(step.path, found);
-        entryFiles.set(step.path, facts);
-      }
-      continue;
-    }
-    for (const unit of units) {
-      const facts = scanStep(root, step, unit);
-      files.set(facts.path, facts);
-    }
+    if (step.kind !== 'entry' || entries.has(step.path)) continue;
+    const { facts, units: found } = readEntries(root, step.path, pipeline.units.pattern);
+    entries.set(step.path, found);
+    entryFiles.set(step.path, facts);
   }
   const artifacts = new Map<string, boolean>();
   for (const phase of pipeline.phases) {
@@ -74,5 +99,9 @@ export function scanArtifacts(root: string, pipeline: PipelineDef, units: readon
       artifacts.set(rel, f.exists && f.bytes > 0 && !f.error);
     }
   }
-  return { files, artifacts, entries, entryFiles, scannedAt: Date.now() };
+  return { artifacts, entries, entryFiles };
+}
+
+export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[]): ScanResult {
+  return { files: scanFiles(root, pipeline, units), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
 }

@@ -9,9 +9,10 @@ import type { PipelineDef, StepDef } from '../types.js';
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Natural order: ch2 before ch10. */
-export const compareUnits = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
+const collator = new Intl.Collator('en', { numeric: true });
+export const compareUnits = (a: string, b: string): number => collator.compare(a, b);
 
-export const unitPath = (step: StepDef, unit: string): string => step.path.split('{unit}').join(unit);
+export const unitPath = (step: StepDef, unit: string): string => step.path.replaceAll('{unit}', unit);
 
 /** A regex for the file names of a step whose last path segment holds `{unit}`. */
 export function fileNameMatcher(step: StepDef, unitPattern: string): { dir: string; re: RegExp } | null {
