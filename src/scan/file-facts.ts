@@ -15,6 +15,7 @@ export const TAIL_BYTES = 8 * 1024;
 export const FIRST_READ = 256 * 1024;
 const CHUNK = 1024 * 1024;
 export const WHOLE_LIMIT = FIRST_READ;
+const KEPT_TAIL_BYTES = 3 * 1024;
 
 let scratch = Buffer.allocUnsafe(FIRST_READ);
 
@@ -63,10 +64,14 @@ function examine(facts: FileFacts, data: Buffer, tail: Buffer, marker: string | 
     facts.marker = true;
     return;
   }
-  // Not marked: decode the tail for triage and look for a marker that is not last.
-  facts.tail = decodeTail(tail);
+  // Not marked: decode the tail for triage and look for a marker that is not last. Only the
+  // last KEPT_TAIL_BYTES are kept: triage reads the end, and at 50k files with 10%
+  // half-products whole 8 KB tails would cost ~80 MB of strings.
+  const text = decodeTail(tail);
   facts.fenceOpen = fenceOpen(data);
-  if (marker) facts.markerNotLast = checkMarker(facts.tail, marker).markerNotLast;
+  if (marker) facts.markerNotLast = checkMarker(text, marker).markerNotLast;
+  // Decoded afresh rather than sliced: a V8 sliced string would keep the 8 KB parent alive.
+  facts.tail = tail.length > KEPT_TAIL_BYTES ? decodeTail(tail.subarray(tail.length - KEPT_TAIL_BYTES)) : text;
 }
 
 export function readFileFacts(abs: string, rel: string, marker: string | null): FileFacts {

@@ -1,0 +1,18 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { scanBench } from './scan-bench.js';
+import { liveBench } from './live-bench.js';
+
+// `npm run bench`: every figure next to a baseline measured on the same machine in the
+// same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
+// (default: the OS temp dir) between runs.
+
+const base = process.env.CHECKROOM_BENCH_DIR ?? join(tmpdir(), 'checkroom-bench');
+mkdirSync(base, { recursive: true });
+const sizes = (process.env.CHECKROOM_BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
+const lines: string[] = [`# checkroom bench — ${new Date().toISOString()} — node ${process.version}`, ''];
+const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live';
+if (only.includes('scan')) scanBench(base, sizes, lines);
+if (only.includes('live')) liveBench(base, sizes.filter((n) => n === Math.min(...sizes) || n === Math.max(...sizes)), lines);
+console.log(lines.join('\n'));
