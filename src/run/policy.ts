@@ -1,6 +1,7 @@
 import type { FailureClass, Limits } from '../pipeline/config-types.js';
 import { CLASS_INFO, NEVER_RETRY_UNCHANGED, RETRYABLE, type AttemptClass, type ClassInfo } from './classify.js';
 import { isCircular } from './circular.js';
+import { DEFAULT_CAPS } from '../pipeline/schema.js';
 
 // What to do after a failed attempt: retry (when, and which attempt of how many) or escalate
 // to a human. "Classify first, then count" (DOMAIN.md section 9): each class has its own
@@ -19,21 +20,8 @@ export interface AttemptRecord {
   at: number;
 }
 
-/** Retries allowed after failures of each class (DOMAIN.md section 8 plus section 9's classes). */
-export const DEFAULT_CAPS: Readonly<Record<FailureClass, number>> = {
-  BROKEN_BUILD: 1,
-  VERIFICATION_FAILED: 3,
-  CIRCULAR_FIX: 0,
-  CONTEXT_EXHAUSTED: 2,
-  UNKNOWN: 2,
-  RATE_LIMITED: 4,
-  OVERLOADED: 4,
-  NETWORK: 3,
-  STALLED: 2,
-  INVALID_INPUT: 0,
-  PERMISSION: 0,
-  TOOL_NOT_FOUND: 0,
-};
+/** Retries allowed after failures of each class: one table, owned by the config schema. */
+export { DEFAULT_CAPS };
 
 /** Configured caps over the defaults. A cap must be a finite count: anything else falls back
  *  to the default, because an unbounded recovery path is the death spiral of section 9. */
