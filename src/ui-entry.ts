@@ -1,6 +1,52 @@
+import { createElement } from 'react';
+import { render } from 'ink';
 import type { Cli } from './cli/args.js';
+import { UsageError } from './cli/args.js';
 import type { TextOptions } from './cli/text.js';
+import { createLiveWorkspace } from './live/live-workspace.js';
+import { createAppStore, disposeStore } from './app/store.js';
+import { themeFor } from './app/theme.js';
+import { ControlRoom } from '../components/ControlRoom.js';
 
-export async function runControlRoom(_cli: Cli, _o: TextOptions): Promise<number> {
-  throw new Error('the control room is being built');
+// The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
+// session: the alternate screen while the control room runs, and on the way out — `q`,
+// ctrl-c, SIGTERM or a crash — Ink's unmount (cursor, raw mode) and the main screen back.
+// ctrl-c is handled by the control room itself (exitOnCtrlC: false) so this cleanup runs.
+
+const ENTER_ALT = '\u001b[?1049h';
+const LEAVE_ALT = '\u001b[?1049l';
+
+export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> {
+  if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
+  const dir = cli.positionals[0] ?? '.';
+  const live = await createLiveWorkspace(dir, { watch: true });
+  const store = createAppStore({ live, readonly: cli.readonly, ascii: o.ascii });
+  const stdout = process.stdout;
+  let restored = false;
+  const restore = (): void => {
+    if (restored) return;
+    restored = true;
+    stdout.write(LEAVE_ALT);
+  };
+  const onSignal = (): void => store.setState({ quit: true });
+  process.once('exit', restore);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
+  stdout.write(ENTER_ALT);
+  const app = render(createElement(ControlRoom, { store, theme: themeFor(process.env) }), { exitOnCtrlC: false, patchConsole: true });
+  try {
+    await app.waitUntilExit();
+    // A backup or a checkpoint write in flight finishes before we leave.
+    await store.getState().idle();
+  } finally {
+    app.unmount();
+    app.cleanup();
+    restore();
+    process.off('exit', restore);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
+    disposeStore(store);
+    await live.close();
+  }
+  return 0;
 }

@@ -1,0 +1,55 @@
+import { Box } from 'ink';
+import { CLAIM_ASCII, CLAIM_EMOJI, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
+import { sanitizeLine } from '../src/sanitize.js';
+import { fit } from '../src/cli/text.js';
+import { STATUS_TOKEN } from '../src/app/theme.js';
+import { useAppStore } from '../hooks/use-app-store.js';
+import { Line, T } from './Styled.js';
+
+// One cell, everything the operator needs to decide: where the file is, how big, whether
+// the marker is there, what checkpoint.md claims against what the disk shows, the verdict
+// and why, what it waits on, and the file's last lines (read when the detail opened).
+
+const DISK_WORD = { done: 'done (marker found)', partial: 'file without its marker', missing: 'no file' } as const;
+
+export function CellDetail({ height, width }: { height: number; width: number }) {
+  const detail = useAppStore((s) => s.detail);
+  const ws = useAppStore((s) => s.ws);
+  const ascii = useAppStore((s) => s.ascii);
+  if (!detail) return null;
+  const cell = ws.cells.find((c) => c.unit === detail.unit && c.step === detail.step);
+  const step = ws.pipeline.steps.find((s) => s.id === detail.step);
+  if (!cell) return <Line tok="muted">this cell is gone after the last scan (esc goes back)</Line>;
+  const g = glyphsFor(ascii);
+  const claim = cell.checkpoint === null ? 'no row in checkpoint.md' : `${ascii ? '' : `${CLAIM_EMOJI[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
+  const facts: [string, string][] = [
+    ['path', sanitizeLine(cell.path)],
+    ['size', cell.exists ? `${cell.bytes} bytes · ${cell.chars} characters` : 'no file on disk'],
+    ['marker', step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${sanitizeLine(step.marker)} -->` : 'this step has no marker (an entry in a shared file)'],
+    ['claims', `checkpoint.md: ${claim}   disk: ${DISK_WORD[cell.disk]}`],
+    ['verdict', cell.triage ? `${cell.triage.verdict}: ${sanitizeLine(cell.triage.reason)}` : '—'],
+    ['blocked by', cell.blockedBy.length ? cell.blockedBy.map(sanitizeLine).join(', ') : 'nothing'],
+  ];
+  const tailRows = Math.max(0, height - facts.length - 2);
+  const lines = detail.tail?.lines ?? [];
+  const shown = lines.slice(Math.max(0, lines.length - tailRows));
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      <Line>
+        <T tok="title">{`${sanitizeLine(cell.unit)} · ${sanitizeLine(step?.label ?? cell.step)}`}</T>
+        {cell.batch !== null ? ` · batch ${cell.batch}` : ''} · <T tok={STATUS_TOKEN[cell.status]}>{`${g[cell.status].trim()} ${STATUS_WORD[cell.status]}`}</T>
+        <T tok="muted"> (esc back, arrows move)</T>
+      </Line>
+      {facts.map(([k, v]) => (
+        <Line key={k}>
+          <T tok="muted">{k.padEnd(11)}</T>
+          {typeof v === 'string' ? fit(v, width - 11) : v}
+        </Line>
+      ))}
+      <Line tok="muted">{detail.loading ? 'reading the tail…' : detail.note ? detail.note : `── last ${shown.length} line${shown.length === 1 ? '' : 's'}${detail.tail?.cut ? ' (of the last 4 KB)' : ''} ──`}</Line>
+      {shown.map((l, i) => (
+        <Line key={i}>{l === '' ? ' ' : fit(l, width)}</Line>
+      ))}
+    </Box>
+  );
+}

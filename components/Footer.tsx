@@ -1,0 +1,48 @@
+import { Box } from 'ink';
+import { footerHints, type Scope } from '../src/app/keymap.js';
+import { VIEWS } from '../src/app/views.js';
+import { sanitizeLine } from '../src/sanitize.js';
+import { fit } from '../src/cli/text.js';
+import type { Token } from '../src/app/theme.js';
+import { useAppStore } from '../hooks/use-app-store.js';
+import { Line, T } from './Styled.js';
+
+// Two rows: the message or prompt line, then key hints generated from the key table for
+// what has the keyboard now (dialog, prompt, or the current view).
+
+const TONE: Record<string, Token> = { info: 'muted', ok: 'ok', warn: 'warn', fail: 'fail' };
+
+export function Footer({ width }: { width: number }) {
+  const view = useAppStore((s) => s.view);
+  const readonly = useAppStore((s) => s.readonly);
+  const dialog = useAppStore((s) => s.dialog !== null);
+  const prompt = useAppStore((s) => s.prompt);
+  const message = useAppStore((s) => s.message);
+  const busy = useAppStore((s) => s.busy);
+  const scope: Scope = dialog ? 'dialog' : prompt ? 'prompt' : 'main';
+  const all = footerHints(scope, view, readonly).map((h) => `${h.label} ${h.hint}`);
+  // `?` and `q` always show; the view's own keys come first and are cut if the row is short.
+  const last = all.filter((h) => h.startsWith('? ') || h.startsWith('q '));
+  const first = all.filter((h) => !last.includes(h));
+  if (scope === 'main') first.unshift(`${VIEWS[0].key}-${VIEWS[VIEWS.length - 1].key}/tab views`);
+  const tail = last.join(' · ');
+  const hints = [fit(first.filter((h) => !h.startsWith('tab ')).join(' · '), Math.max(10, width - tail.length - 3)), tail].filter(Boolean);
+  return (
+    <Box flexDirection="column">
+      {prompt ? (
+        <Line>
+          <T tok="accent">{prompt.kind === 'filter' ? '/' : ':'}</T>
+          {fit(sanitizeLine(prompt.text), width - 3)}
+          <T tok="selected">_</T>
+        </Line>
+      ) : busy ? (
+        <Line tok="accent">{fit(`… ${busy}`, width)}</Line>
+      ) : message ? (
+        <Line tok={TONE[message.tone]}>{fit(sanitizeLine(message.text), width)}</Line>
+      ) : (
+        <Line tok="muted">{readonly ? 'read-only: nothing in the workspace will be written' : ' '}</Line>
+      )}
+      <Line tok="muted">{fit(hints.join(' · '), width)}</Line>
+    </Box>
+  );
+}

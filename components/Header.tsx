@@ -1,0 +1,48 @@
+import { Box } from 'ink';
+import { counts } from '../src/cli/json.js';
+import { bar, fit } from '../src/cli/text.js';
+import { sanitizeLine } from '../src/sanitize.js';
+import { useAppStore } from '../hooks/use-app-store.js';
+import { Line, T } from './Styled.js';
+
+// Always visible: where the pipeline stands, how much is done, what needs attention, and
+// how fresh the picture is (live mode, checkpoint time, last scan).
+
+const time = (ms: number): string => new Date(ms).toTimeString().slice(0, 8);
+
+export function Header({ width }: { width: number }) {
+  const ws = useAppStore((s) => s.ws);
+  const watching = useAppStore((s) => s.watching);
+  const readonly = useAppStore((s) => s.readonly);
+  const ascii = useAppStore((s) => s.ascii);
+  const c = counts(ws);
+  const phase = ws.phases.find((p) => p.id === ws.currentPhase);
+  const where = phase ? `Phase ${phase.id} ${sanitizeLine(phase.name)}` : 'all phases done';
+  const batch = ws.currentBatch !== null ? ` · Batch ${ws.currentBatch}` : '';
+  const ro = readonly ? ' · READ-ONLY' : '';
+  const title = fit(`checkroom · ${sanitizeLine(ws.name)}`, Math.max(10, width - where.length - batch.length - ro.length - 4));
+  const live =
+    watching.mode === 'watch'
+      ? `live: watch (${watching.watches} dirs)`
+      : watching.mode === 'poll'
+        ? `live: poll${watching.notice ? ` — ${sanitizeLine(watching.notice)}` : ''}`
+        : `live: off${watching.notice ? ` — ${sanitizeLine(watching.notice)}` : ''} (r rescans)`;
+  const cp = ws.checkpoint.exists ? `checkpoint ${sanitizeLine(ws.checkpoint.lastUpdate ?? 'no date')}` : 'no checkpoint.md';
+  return (
+    <Box flexDirection="column">
+      <Line>
+        <T tok="title">{title}</T> · {where}
+        {batch}
+        {readonly ? <T tok="warn"> · READ-ONLY</T> : null}
+      </Line>
+      <Line>
+        <T tok="ok">{bar(c.done, c.total, Math.min(24, Math.max(8, width - 64)) - (ascii ? 2 : 0), ascii)}</T> {c.done}/{c.total} done ·{' '}
+        <T tok={c.partial ? 'warn' : 'muted'}>{c.partial} partial</T> · <T tok={c.failed ? 'fail' : 'muted'}>{c.failed} failed</T> ·{' '}
+        <T tok={c.needsHuman ? 'fail' : 'muted'}>{c.needsHuman} needs human</T> · <T tok={c.running ? 'accent' : 'muted'}>{c.running} running</T>
+      </Line>
+      <Line tok="muted">
+        {live} · {cp} · scanned {time(ws.scannedAt)}
+      </Line>
+    </Box>
+  );
+}

@@ -1,0 +1,59 @@
+import { Box } from 'ink';
+import { useShallow } from 'zustand/react/shallow';
+import { glyphsFor, STATUS_WORD } from '../src/glyphs.js';
+import { sanitizeLine } from '../src/sanitize.js';
+import { fit, pad } from '../src/cli/text.js';
+import { matrixOf } from '../src/app/select.js';
+import { scrollWindow } from '../src/app/window.js';
+import { STATUS_TOKEN } from '../src/app/theme.js';
+import { useAppStore } from '../hooks/use-app-store.js';
+import { useWindow } from '../hooks/use-window.js';
+import { Line, T } from './Styled.js';
+
+// The unit × step matrix: one glyph per cell (🚧 / `~` for half-products), the cursor
+// cell in brackets so it shows without colour too. Rows and columns are both windowed.
+
+const COL = 4;
+
+export function Matrix({ height, width }: { height: number; width: number }) {
+  const { ws, filter, cell, ascii } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, cell: s.cell, ascii: s.ascii })));
+  const g = glyphsFor(ascii);
+  const m = matrixOf(ws, filter);
+  const labels = m.rows.map((r) => `${sanitizeLine(r.unit)}${r.batch !== null ? ` B${r.batch}` : ''}`);
+  const labelW = Math.min(16, Math.max(6, ...labels.map((l) => l.length))) + 2;
+  const visibleCols = Math.max(1, Math.floor((width - labelW) / COL));
+  const cols = scrollWindow(cell.col - visibleCols + 1, cell.col, visibleCols, m.steps.length);
+  const bodyRows = Math.max(1, height - 2);
+  const win = useWindow(cell.row, bodyRows, m.rows.length);
+  const legend = Object.entries(g)
+    .map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`)
+    .join('  ');
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      <Line tok="muted">
+        {pad(m.rows.length ? `${win.start + 1}-${win.end}/${m.rows.length}` : '', labelW)}
+        {m.steps.slice(cols.start, cols.end).map((s) => pad(` ${sanitizeLine(s).slice(0, 3)}`, COL)).join('')}
+      </Line>
+      {m.rows.length === 0 ? <Line tok="muted">{filter ? `no row matches the filter "${sanitizeLine(filter)}" (esc clears it)` : 'no units found'}</Line> : null}
+      {m.rows.slice(win.start, win.end).map((r, i) => {
+        const rowIdx = win.start + i;
+        const here = rowIdx === cell.row;
+        return (
+          <Line key={r.unit}>
+            <T tok={here ? 'accent' : undefined}>{pad(`${here ? '›' : ' '}${fit(labels[rowIdx], labelW - 2)}`, labelW)}</T>
+            {r.cells.slice(cols.start, cols.end).map((c, j) => {
+              const sel = here && cols.start + j === cell.col;
+              const glyph = g[c.status];
+              return (
+                <T key={c.step} tok={sel ? 'selected' : STATUS_TOKEN[c.status]}>
+                  {sel ? `[${glyph}]` : ` ${glyph} `}
+                </T>
+              );
+            })}
+          </Line>
+        );
+      })}
+      <Line tok="muted">{fit(legend, width)}</Line>
+    </Box>
+  );
+}

@@ -1,0 +1,81 @@
+import { Box } from 'ink';
+import { useShallow } from 'zustand/react/shallow';
+import { sanitizeLine } from '../src/sanitize.js';
+import { fit, pad } from '../src/cli/text.js';
+import { partialItems, type PartialItem } from '../src/app/select.js';
+import type { Token } from '../src/app/theme.js';
+import type { Verdict } from '../src/types.js';
+import { useAppStore } from '../hooks/use-app-store.js';
+import { useFileTail } from '../hooks/use-file-tail.js';
+import { useWindow } from '../hooks/use-window.js';
+import { Line, T } from './Styled.js';
+
+// Half-products (DOMAIN.md section 4), then suspects (a marker on a tiny body) in their
+// own section; the selected file's reason and tail below the list.
+
+const VERDICT_TOKEN: Record<Verdict, Token> = { almost_certainly_partial: 'fail', truncated: 'fail', maybe_complete: 'warn', suspicious: 'warn' };
+
+type Row = { kind: 'section'; text: string } | { kind: 'item'; item: PartialItem; index: number };
+
+function rowsOf(items: PartialItem[]): Row[] {
+  const rows: Row[] = [];
+  items.forEach((item, index) => {
+    if (index === 0 || items[index - 1].section !== item.section) {
+      const n = items.filter((i) => i.section === item.section).length;
+      rows.push({ kind: 'section', text: item.section === 'partial' ? `Half-products (${n})` : `Suspicious: marker on a tiny body (${n})` });
+    }
+    rows.push({ kind: 'item', item, index });
+  });
+  return rows;
+}
+
+export function PartialsView({ height, width }: { height: number; width: number }) {
+  const { ws, filter, skipped, cursor } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, skipped: s.skipped, cursor: s.cursors.partials })));
+  const items = partialItems(ws, filter, skipped);
+  const rows = rowsOf(items);
+  const sel = items[Math.min(cursor, items.length - 1)] ?? null;
+  const { tail, note } = useFileTail(ws.root, sel?.file.path ?? null, ws.scannedAt);
+  const previewH = items.length ? Math.min(8, Math.max(3, Math.floor(height / 2))) : 0;
+  const listH = Math.max(1, height - 1 - previewH);
+  const selRow = rows.findIndex((r) => r.kind === 'item' && r.index === cursor);
+  const win = useWindow(Math.max(0, selRow), listH, rows.length);
+  const tailLines = tail?.lines ?? [];
+  const tailRoom = Math.max(0, previewH - 2);
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      <Line tok="muted">
+        {`${ws.partials.length} half-product${ws.partials.length === 1 ? '' : 's'} · ${ws.suspects.length} suspicious`}
+        {skipped.length ? ` · ${skipped.length} skipped this session` : ''}
+        {filter ? ` · ${items.length} match the filter` : ''}
+      </Line>
+      <Box flexDirection="column" height={listH}>
+        {items.length === 0 ? (
+          <Line tok="muted">{filter || skipped.length ? 'nothing to show (esc clears the filter)' : 'no half-products: every existing artifact ends with its marker'}</Line>
+        ) : null}
+        {rows.slice(win.start, win.end).map((r, i) =>
+          r.kind === 'section' ? (
+            <Line key={`s${win.start + i}`} tok="title">
+              {r.text}
+            </Line>
+          ) : (
+            <Line key={r.item.file.path}>
+              <T tok={r.index === cursor ? 'accent' : undefined}>{r.index === cursor ? '› ' : '  '}</T>
+              <T tok={VERDICT_TOKEN[r.item.file.verdict]}>{pad(r.item.file.verdict, 25)}</T>
+              {pad(String(r.item.file.chars), 7)}
+              <T tok={r.index === cursor ? 'selected' : undefined}>{fit(sanitizeLine(r.item.file.path), Math.max(10, width - 35))}</T>
+            </Line>
+          ),
+        )}
+      </Box>
+      {sel ? (
+        <Box flexDirection="column" height={previewH}>
+          <Line tok="muted">{fit(`── ${sanitizeLine(sel.file.unit)} ${sanitizeLine(sel.file.step)}: ${sanitizeLine(sel.file.reason)}`, width)}</Line>
+          <Line tok="muted">{note ?? `── last lines of ${fit(sanitizeLine(sel.file.path), Math.max(10, width - 20))}`}</Line>
+          {tailLines.slice(Math.max(0, tailLines.length - tailRoom)).map((l, i) => (
+            <Line key={i}>{fit(l, width) || ' '}</Line>
+          ))}
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,38 @@
+import { Box } from 'ink';
+import { useShallow } from 'zustand/react/shallow';
+import { VIEWS, type ViewId } from '../src/app/views.js';
+import { partialItems, planItems, sourceItems } from '../src/app/select.js';
+import { sanitizeLine } from '../src/sanitize.js';
+import { fit } from '../src/cli/text.js';
+import { useAppStore } from '../hooks/use-app-store.js';
+import { Line, T } from './Styled.js';
+
+// The view bar, from the VIEWS registry: number key, title, how many items each holds.
+
+export function Tabs({ width }: { width: number }) {
+  const view = useAppStore((s) => s.view);
+  const filter = useAppStore((s) => s.filter);
+  const n: Record<ViewId, number | null> = useAppStore(
+    useShallow((s) => ({
+      progress: null,
+      partials: partialItems(s.ws, '', s.skipped).length,
+      plan: planItems(s.ws, '', s.redoQueue).length,
+      sources: sourceItems(s.ws, '').length,
+    })),
+  );
+  return (
+    <Box>
+      <Line>
+        {VIEWS.map((v) => {
+          const label = `${v.key} ${v.title}${n[v.id] !== null ? ` (${n[v.id]})` : ''}`;
+          return v.id === view ? (
+            <T key={v.id} tok="accent">{`[${label}] `}</T>
+          ) : (
+            <T key={v.id}>{` ${label}  `}</T>
+          );
+        })}
+        {filter ? <T tok="warn">{fit(` /${sanitizeLine(filter)}`, Math.max(8, width - 60))}</T> : null}
+      </Line>
+    </Box>
+  );
+}

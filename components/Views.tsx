@@ -1,0 +1,20 @@
+import type { ReactNode } from 'react';
+import type { ViewId } from '../src/app/views.js';
+import { PartialsView } from './PartialsView.js';
+import { PlanView } from './PlanView.js';
+import { ProgressView } from './ProgressView.js';
+import { SourcesView } from './SourcesView.js';
+
+// The view registry's components, keyed like VIEWS in src/app/views.ts.
+
+export interface ViewProps {
+  height: number;
+  width: number;
+}
+
+export const VIEW_COMPONENTS: Record<ViewId, (p: ViewProps) => ReactNode> = {
+  progress: ProgressView,
+  partials: PartialsView,
+  plan: PlanView,
+  sources: SourcesView,
+};

@@ -1,0 +1,6 @@
+import { createContext, useContext } from 'react';
+import { COLOR_THEME, type Theme } from '../src/app/theme.js';
+
+export const ThemeContext = createContext<Theme>(COLOR_THEME);
+
+export const useTheme = (): Theme => useContext(ThemeContext);

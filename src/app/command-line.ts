@@ -1,0 +1,24 @@
+import type { CommandId } from './keymap.js';
+import { VIEWS } from './views.js';
+
+// The `:` command line: a name maps to a command of the key table, so `:write-checkpoint`
+// and `w` run the same code (and both confirm, and both are refused in read-only mode).
+
+const NAMES: Record<string, CommandId> = {
+  ...Object.fromEntries(VIEWS.map((v) => [v.id, `view.${v.id}` as CommandId])),
+  q: 'quit',
+  quit: 'quit',
+  help: 'help',
+  refresh: 'refresh',
+  'write-checkpoint': 'checkpoint.write',
+  undo: 'undo',
+};
+
+export const COMMAND_NAMES = Object.keys(NAMES);
+
+export function parseCommandLine(text: string): { id: CommandId } | { error: string } {
+  const name = text.trim().replace(/^:/, '').toLowerCase();
+  if (name === '') return { error: 'empty command; try :help' };
+  const id = NAMES[name];
+  return id ? { id } : { error: `unknown command ":${name}" — try ${VIEWS.map((v) => `:${v.id}`).join(' ')} :refresh :write-checkpoint :help :q` };
+}

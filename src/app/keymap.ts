@@ -1,0 +1,142 @@
+import type { KeyName, KeyToken } from './keys.js';
+import { VIEWS, type ViewId } from './views.js';
+
+// The one key table (STYLE.md idiom 3): command → bindings → description → dangerous.
+// The same rows dispatch keys (matchCommand), draw the footer (footerHints) and fill the
+// `?` overlay (helpRows). `dangerous` marks every action that writes to the workspace:
+// it always confirms first, and `--readonly` strips it (k9s' lesson).
+
+export type CommandId =
+  | 'view.progress'
+  | 'view.partials'
+  | 'view.plan'
+  | 'view.sources'
+  | 'view.next'
+  | 'view.prev'
+  | 'move.up'
+  | 'move.down'
+  | 'move.left'
+  | 'move.right'
+  | 'move.top'
+  | 'move.bottom'
+  | 'page.up'
+  | 'page.down'
+  | 'open'
+  | 'back'
+  | 'filter'
+  | 'command'
+  | 'help'
+  | 'refresh'
+  | 'quit'
+  | 'partial.backup'
+  | 'partial.keep'
+  | 'partial.redo'
+  | 'partial.skip'
+  | 'partial.conservative'
+  | 'undo'
+  | 'checkpoint.write'
+  | 'dialog.confirm'
+  | 'dialog.cancel'
+  | 'prompt.submit'
+  | 'prompt.cancel';
+
+/** Where a command applies: the main views, or an open dialog / prompt line. */
+export type Scope = 'main' | 'dialog' | 'prompt';
+
+export interface Binding {
+  ch?: string;
+  name?: KeyName;
+  ctrl?: boolean;
+  shift?: boolean;
+}
+
+export interface KeyCommand {
+  id: CommandId;
+  keys: Binding[];
+  /** How the keys read in the footer and overlay. */
+  label: string;
+  /** Short footer word. */
+  hint: string;
+  description: string;
+  dangerous: boolean;
+  scope: Scope;
+  /** Views it applies to; 'all' for every view. */
+  views: readonly ViewId[] | 'all';
+  /** Shown in the footer (the overlay lists every command). */
+  footer: boolean;
+}
+
+const cmd = (c: Omit<KeyCommand, 'dangerous' | 'scope' | 'views' | 'footer'> & Partial<KeyCommand>): KeyCommand => ({
+  dangerous: false,
+  scope: 'main',
+  views: 'all',
+  footer: false,
+  ...c,
+});
+
+const viewCommands = VIEWS.map((v) =>
+  cmd({ id: `view.${v.id}` as CommandId, keys: [{ ch: v.key }], label: v.key, hint: v.title.toLowerCase(), description: `show the ${v.title} view` }),
+);
+
+export const KEYMAP: readonly KeyCommand[] = [
+  ...viewCommands,
+  cmd({ id: 'view.next', keys: [{ name: 'tab', shift: false }], label: 'tab', hint: 'next view', description: 'next view', footer: true }),
+  cmd({ id: 'view.prev', keys: [{ name: 'tab', shift: true }], label: 'shift-tab', hint: 'prev view', description: 'previous view' }),
+  cmd({ id: 'move.up', keys: [{ ch: 'k' }, { name: 'up' }], label: 'k/↑', hint: 'up', description: 'move up' }),
+  cmd({ id: 'move.down', keys: [{ ch: 'j' }, { name: 'down' }], label: 'j/↓', hint: 'down', description: 'move down' }),
+  cmd({ id: 'move.left', keys: [{ ch: 'h' }, { name: 'left' }], label: 'h/←', hint: 'left', description: 'move left (matrix)', views: ['progress'] }),
+  cmd({ id: 'move.right', keys: [{ ch: 'l' }, { name: 'right' }], label: 'l/→', hint: 'right', description: 'move right (matrix)', views: ['progress'] }),
+  cmd({ id: 'move.top', keys: [{ ch: 'g' }, { name: 'home' }], label: 'g', hint: 'top', description: 'go to the top' }),
+  cmd({ id: 'move.bottom', keys: [{ ch: 'G' }, { name: 'end' }], label: 'G', hint: 'bottom', description: 'go to the bottom' }),
+  cmd({ id: 'page.up', keys: [{ name: 'pageUp' }], label: 'PgUp', hint: 'page up', description: 'one page up' }),
+  cmd({ id: 'page.down', keys: [{ name: 'pageDown' }], label: 'PgDn', hint: 'page down', description: 'one page down' }),
+  cmd({ id: 'open', keys: [{ name: 'return' }], label: 'enter', hint: 'detail', description: "open the cell's detail", views: ['progress'], footer: true }),
+  cmd({ id: 'back', keys: [{ name: 'escape' }], label: 'esc', hint: 'back', description: 'back: close detail, overlay or filter' }),
+  cmd({ id: 'partial.backup', keys: [{ ch: 'b' }], label: 'b', hint: 'back up', description: 'back up the selected file (moved to file.bak.<time>)', dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.keep', keys: [{ ch: 'm' }], label: 'm', hint: 'keep', description: "keep: it is complete, append the step's marker", dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.redo', keys: [{ ch: 'd' }], label: 'd', hint: 'redo', description: 'redo: back up and queue the step for relaunch', dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], label: 's', hint: 'skip', description: 'skip: hide from the list for this session', views: ['partials'], footer: true }),
+  cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], label: 'c', hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'undo', keys: [{ ch: 'u' }], label: 'u', hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
+  cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], label: 'w', hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'filter', keys: [{ ch: '/' }], label: '/', hint: 'filter', description: 'filter by unit, step or status', footer: true }),
+  cmd({ id: 'command', keys: [{ ch: ':' }], label: ':', hint: 'command', description: 'command line: :progress :partials :plan :sources :refresh :write-checkpoint :help :q' }),
+  cmd({ id: 'refresh', keys: [{ ch: 'r' }], label: 'r', hint: 'refresh', description: 'full rescan of the workspace' }),
+  cmd({ id: 'help', keys: [{ ch: '?' }], label: '?', hint: 'help', description: 'all keys', footer: true }),
+  cmd({ id: 'quit', keys: [{ ch: 'q' }, { ch: 'c', ctrl: true }], label: 'q', hint: 'quit', description: 'quit (ctrl-c too)', footer: true }),
+  cmd({ id: 'dialog.confirm', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y/enter', hint: 'confirm', description: 'confirm the change shown', scope: 'dialog', footer: true }),
+  cmd({ id: 'dialog.cancel', keys: [{ ch: 'n' }, { name: 'escape' }], label: 'n/esc', hint: 'cancel', description: 'cancel: change nothing', scope: 'dialog', footer: true }),
+  cmd({ id: 'prompt.submit', keys: [{ name: 'return' }], label: 'enter', hint: 'apply', description: 'apply the filter / run the command', scope: 'prompt', footer: true }),
+  cmd({ id: 'prompt.cancel', keys: [{ name: 'escape' }], label: 'esc', hint: 'cancel', description: 'cancel (clears the filter)', scope: 'prompt', footer: true }),
+];
+
+const matches = (b: Binding, t: KeyToken): boolean => {
+  if (!!b.ctrl !== t.ctrl) return false;
+  if (b.name) return b.name === t.name && (b.shift === undefined || b.shift === t.shift);
+  return t.name === null && b.ch === t.ch;
+};
+
+const appliesTo = (c: KeyCommand, view: ViewId): boolean => c.views === 'all' || c.views.includes(view);
+
+/** The command a key means in this scope and view, ignoring read-only (callers refuse, with a message). */
+export function matchCommand(t: KeyToken, scope: Scope, view: ViewId): KeyCommand | null {
+  return KEYMAP.find((c) => c.scope === scope && appliesTo(c, view) && c.keys.some((b) => matches(b, t))) ?? null;
+}
+
+export const commandById = (id: CommandId): KeyCommand => KEYMAP.find((c) => c.id === id)!;
+
+/** Footer hints for a scope and view; read-only drops every dangerous command. */
+export function footerHints(scope: Scope, view: ViewId, readonly: boolean): { label: string; hint: string }[] {
+  return KEYMAP.filter((c) => c.scope === scope && c.footer && appliesTo(c, view) && !(readonly && c.dangerous)).map((c) => ({ label: c.label, hint: c.hint }));
+}
+
+/** Every command for the `?` overlay, with where it applies; read-only marks the disabled ones. */
+export function helpRows(readonly: boolean): { keys: string; description: string; where: string; writes: boolean; disabled: boolean }[] {
+  return KEYMAP.map((c) => ({
+    keys: c.label,
+    description: c.description,
+    writes: c.dangerous,
+    where: c.scope !== 'main' ? c.scope : c.views === 'all' ? 'all views' : c.views.join(', '),
+    disabled: readonly && c.dangerous,
+  }));
+}

@@ -1,0 +1,168 @@
+import { CLAIM_ASCII, CLAIM_EMOJI } from '../glyphs.js';
+import { rewriteCheckpoint } from '../cli/core-commands.js';
+import type { Claim } from '../types.js';
+import { checkpointDiff } from './checkpoint-diff.js';
+import type { LivePort } from './live-port.js';
+import { partialItems } from './select.js';
+import type { AppState, Confirm, Pending } from './store-types.js';
+import { planMoves, predictBackup, runKeep, runMoves, undoMoves } from './triage-actions.js';
+
+// The store's disk actions: each request plans the change (exact file names), opens a
+// confirmation, and only `confirm` touches the disk (k9s: destructive keys confirm).
+// After a change the workspace is rescanned, so the views show what the disk now says.
+
+interface Deps {
+  set: (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
+  get: () => AppState;
+  live: LivePort;
+  now: () => Date;
+  track: (p: Promise<unknown>) => void;
+}
+
+const hhmmss = (d: Date): string => d.toTimeString().slice(0, 8);
+
+export function createTriage({ set, get, live, now, track }: Deps) {
+  const fail = (err: unknown) => set({ busy: null, message: { text: (err as Error)?.message ?? String(err), tone: 'fail' } });
+
+  /** Run `work` as the one disk action in flight; errors become a message, never a crash. */
+  const act = (busy: string, work: () => Promise<void>): void => {
+    set({ busy });
+    track(work().then(() => set({ busy: null }), fail));
+  };
+
+  const rescan = async (): Promise<void> => {
+    await live.refresh();
+    get().setWorkspace(live.state, live.watching);
+  };
+
+  const ask = (title: string, lines: string[], pending: Pending, at: Date): void => set({ dialog: { title, lines, pending, at: at.getTime() } satisfies Confirm });
+
+  const selected = () => {
+    const s = get();
+    return partialItems(s.ws, s.filter, s.skipped)[s.cursors.partials] ?? null;
+  };
+
+  const claimGlyph = (c: Claim | null): string => (c === null ? '(none)' : get().ascii ? CLAIM_ASCII[c] : CLAIM_EMOJI[c]);
+
+  return {
+    refresh: (): void =>
+      act('rescanning', async () => {
+        await rescan();
+        set({ message: { text: `rescanned at ${hhmmss(new Date())}`, tone: 'ok' } });
+      }),
+
+    requestMove: (redo: boolean): void => {
+      const item = selected();
+      if (!item) return set({ message: { text: 'nothing selected', tone: 'warn' } });
+      const at = now();
+      const { path, unit, step } = item.file;
+      act('planning', async () => {
+        const moves = await planMoves(get().ws.root, [path], at);
+        const lines = moves.map((m) => `${m.path} → ${m.backup}`);
+        if (redo) lines.push(`queue ${unit} ${step} for relaunch (shown in the Plan view)`);
+        ask(redo ? `Redo ${unit} ${step}: back up the file and queue the step` : `Back up ${path}`, lines, { type: 'moves', moves, redo: redo ? [{ unit, step, path }] : [] }, at);
+      });
+    },
+
+    requestConservative: (): void => {
+      const s = get();
+      const targets = partialItems(s.ws, s.filter, s.skipped).filter((i) => i.section === 'partial' && i.file.verdict === 'almost_certainly_partial');
+      if (targets.length === 0) return set({ message: { text: 'conservative strategy: no almost_certainly_partial file to back up', tone: 'info' } });
+      const at = now();
+      act('planning', async () => {
+        const moves = await planMoves(get().ws.root, targets.map((t) => t.file.path), at);
+        const lines = [...moves.map((m) => `${m.path} → ${m.backup}`), `queue ${targets.length} step${targets.length === 1 ? '' : 's'} for relaunch (shown in the Plan view)`];
+        const redo = targets.map((t) => ({ unit: t.file.unit, step: t.file.step, path: t.file.path }));
+        ask(`Conservative strategy: back up ${moves.length} almost-certain partial${moves.length === 1 ? '' : 's'} and redo`, lines, { type: 'moves', moves, redo }, at);
+      });
+    },
+
+    requestKeep: (): void => {
+      const item = selected();
+      if (!item) return set({ message: { text: 'nothing selected', tone: 'warn' } });
+      if (item.section === 'suspect') return set({ message: { text: `${item.file.path} already ends with its marker; back it up or redo it instead`, tone: 'warn' } });
+      const step = get().ws.pipeline.steps.find((st) => st.id === item.file.step);
+      if (!step?.marker) return set({ message: { text: `step ${item.file.step} has no marker to append`, tone: 'warn' } });
+      const marker = step.marker;
+      const at = now();
+      act('planning', async () => {
+        const backup = await predictBackup(get().ws.root, item.file.path, at);
+        const lines = [`${item.file.path} → ${backup} (a copy; the file stays)`, `${item.file.path}: append "<!-- ${marker} -->" as the last line`];
+        ask(`Keep ${item.file.path}: mark it complete`, lines, { type: 'keep', move: { path: item.file.path, backup }, marker }, at);
+      });
+    },
+
+    requestUndo: (): void => {
+      const group = get().undo.at(-1);
+      if (!group) return set({ message: { text: 'nothing to undo: no backup was made in this session', tone: 'info' } });
+      const lines = [...group.moves].reverse().map((m) => `${m.backup} → ${m.path}`);
+      ask(`Undo: ${group.label}`, lines, { type: 'undo', group }, now());
+    },
+
+    requestCheckpoint: (): void => {
+      const at = now();
+      act('comparing checkpoint.md with the disk', async () => {
+        const root = get().ws.root;
+        const diff = await checkpointDiff(root);
+        // rewriteCheckpoint stamps its backup copy when it writes, so the name is given as a pattern.
+        const backup = diff.exists ? `${diff.file}.bak.<time of the write>` : null;
+        const n = diff.changes.length;
+        const lines = [
+          backup ? `${diff.file} → ${backup} (a copy of the old file)` : `${diff.file} is created`,
+          `${diff.file}: rewritten from the disk; ${n} cell${n === 1 ? '' : 's'} change${n === 1 ? 's' : ''}`,
+          ...diff.changes.map((c) => `  ${c.key}: ${claimGlyph(c.before)} → ${claimGlyph(c.after)}`),
+        ];
+        ask(`Rewrite ${diff.file}: ${n} cell${n === 1 ? '' : 's'} change`, lines, { type: 'checkpoint', diff, backup }, at);
+      });
+    },
+
+    confirm: (): void => {
+      const d = get().dialog;
+      if (!d) return;
+      set({ dialog: null });
+      const p = d.pending;
+      const at = new Date(d.at);
+      const root = get().ws.root;
+      switch (p.type) {
+        case 'moves':
+          return act('backing up', async () => {
+            const done = await runMoves(root, p.moves, at);
+            const label = done.length === 1 ? `backup of ${done[0].path}` : `${done.length} backups`;
+            const queued = p.redo.map((r) => ({ ...r, backup: done.find((m) => m.path === r.path)?.backup ?? '', queuedAt: Date.now() }));
+            set((s) => ({
+              undo: [...s.undo, { label, moves: done }],
+              redoQueue: [...s.redoQueue.filter((q) => !queued.some((r) => r.unit === q.unit && r.step === q.step)), ...queued],
+              // Short enough for 80 columns: the backup name is the path plus a suffix.
+              message: {
+                text: `${done.length === 1 ? `${done[0].path} → …${done[0].backup.slice(done[0].path.length)}` : `${done.length} files backed up`}${queued.length ? `, ${queued.length} queued` : ''} (u undoes)`,
+                tone: 'ok',
+              },
+            }));
+            await rescan();
+          });
+        case 'keep':
+          return act('marking', async () => {
+            const done = await runKeep(root, p.move.path, p.marker, at);
+            set({ message: { text: `${done.path}: marker <!-- ${p.marker} --> appended; the previous version is in ${done.backup}`, tone: 'ok' } });
+            await rescan();
+          });
+        case 'undo':
+          return act('undoing', async () => {
+            const restored = await undoMoves(root, p.group.moves);
+            set((s) => ({
+              undo: s.undo.filter((g) => g !== p.group),
+              redoQueue: s.redoQueue.filter((q) => !restored.includes(q.path)),
+              message: { text: `restored ${restored.join(', ')}`, tone: 'ok' },
+            }));
+            await rescan();
+          });
+        case 'checkpoint':
+          return act('writing checkpoint.md', async () => {
+            const r = await rewriteCheckpoint(root);
+            set({ message: { text: `wrote ${r.path} (${r.changed} cell${r.changed === 1 ? '' : 's'} changed)${r.backup ? `; the previous version is in ${r.backup}` : ''}`, tone: 'ok' } });
+            await rescan();
+          });
+      }
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { WorkspaceState } from '../types.js';
+import type { CommandId } from './keymap.js';
+import type { KeyToken } from './keys.js';
+import type { LivePort, WatchingInfo } from './live-port.js';
+import type { RedoEntry } from './select.js';
+import type { Tail } from './tail.js';
+import type { Move } from './triage-actions.js';
+import type { CheckpointDiff } from './checkpoint-diff.js';
+import type { ViewId } from './views.js';
+
+export type Tone = 'info' | 'ok' | 'warn' | 'fail';
+
+export interface Message {
+  text: string;
+  tone: Tone;
+}
+
+export interface Detail {
+  unit: string;
+  step: string;
+  tail: Tail | null;
+  /** Why no tail is shown (no file, unreadable), or null. */
+  note: string | null;
+  loading: boolean;
+}
+
+/** What a confirmation will do when confirmed: plain data, planned before anything changes. */
+export type Pending =
+  | { type: 'moves'; moves: Move[]; redo: { unit: string; step: string; path: string }[] }
+  | { type: 'keep'; move: Move; marker: string }
+  | { type: 'undo'; group: UndoGroup }
+  | { type: 'checkpoint'; diff: CheckpointDiff; backup: string | null };
+
+export interface Confirm {
+  title: string;
+  /** Exactly which files change and how, one line each. */
+  lines: string[];
+  pending: Pending;
+  /** The clock reading the backup names were planned with; the run uses the same. */
+  at: number;
+}
+
+export interface UndoGroup {
+  label: string;
+  moves: Move[];
+}
+
+export interface Prompt {
+  kind: 'filter' | 'command';
+  text: string;
+}
+
+export interface UiState {
+  view: ViewId;
+  cursors: Record<ViewId, number>;
+  cell: { row: number; col: number };
+  detail: Detail | null;
+  help: { open: boolean; offset: number };
+  prompt: Prompt | null;
+  filter: string;
+  dialog: Confirm | null;
+  message: Message | null;
+  redoQueue: RedoEntry[];
+  skipped: string[];
+  undo: UndoGroup[];
+  /** What is being done on disk right now, or null. */
+  busy: string | null;
+  quit: boolean;
+  pageSize: number;
+}
+
+export interface AppState extends UiState {
+  ws: WorkspaceState;
+  watching: WatchingInfo;
+  readonly: boolean;
+  ascii: boolean;
+  setWorkspace(ws: WorkspaceState, watching?: WatchingInfo): void;
+  setPageSize(n: number): void;
+  /** One keypress, routed by priority: dialog, prompt line, help overlay, then the view. */
+  feed(t: KeyToken): void;
+  run(id: CommandId): void;
+  say(text: string, tone?: Tone): void;
+  /** Resolves when every disk action started so far has finished (the entry waits before exit). */
+  idle(): Promise<void>;
+}
+
+export interface StoreOptions {
+  live: LivePort;
+  readonly?: boolean;
+  ascii?: boolean;
+  /** The clock for backup names (tests pin it). */
+  now?: () => Date;
+}

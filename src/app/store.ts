@@ -1,0 +1,181 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { join } from 'node:path';
+import { cellKey } from '../types.js';
+import { commandById, matchCommand, type CommandId } from './keymap.js';
+import type { KeyToken } from './keys.js';
+import { clampCursors, isNav, navigate } from './nav.js';
+import { parseCommandLine } from './command-line.js';
+import { matrixOf, partialItems } from './select.js';
+import type { AppState, StoreOptions, UiState } from './store-types.js';
+import { readTail } from './tail.js';
+import { createTriage } from './store-triage.js';
+
+// One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
+// to React through context. The live workspace pushes states in; keys come in through
+// `feed`; every action reads the current state with get(), never a render's closure.
+
+export type AppStore = StoreApi<AppState>;
+
+const initialUi = (): UiState => ({
+  view: 'progress',
+  cursors: { progress: 0, partials: 0, plan: 0, sources: 0 },
+  cell: { row: 0, col: 0 },
+  detail: null,
+  help: { open: false, offset: 0 },
+  prompt: null,
+  filter: '',
+  dialog: null,
+  message: null,
+  redoQueue: [],
+  skipped: [],
+  undo: [],
+  busy: null,
+  quit: false,
+  pageSize: 10,
+});
+
+export function createAppStore(opts: StoreOptions): AppStore {
+  const inflight = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>): void => {
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  };
+
+  const store = createStore<AppState>()((set, get) => {
+    const triage = createTriage({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track });
+
+    const openDetail = (): void => {
+      const s = get();
+      const row = matrixOf(s.ws, s.filter).rows[s.cell.row];
+      const cell = row?.cells[s.cell.col];
+      if (!cell) return set({ message: { text: 'no cell here (the filter hides every row?)', tone: 'warn' } });
+      const want = cellKey(cell.unit, cell.step);
+      set({ detail: { unit: cell.unit, step: cell.step, tail: null, note: null, loading: cell.exists } });
+      if (!cell.exists) return set((st) => (st.detail ? { detail: { ...st.detail, note: 'no file on disk', loading: false } } : {}));
+      track(
+        readTail(join(s.ws.root, cell.path)).then(
+          (tail) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, tail, loading: false } } : {})),
+          (err: Error) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, note: `cannot read: ${err.message}`, loading: false } } : {})),
+        ),
+      );
+    };
+
+    const run = (id: CommandId): void => {
+      const s = get();
+      if (s.quit) return;
+      const c = commandById(id);
+      if (c.dangerous && s.readonly) return set({ message: { text: `read-only mode: "${c.hint}" is disabled (started with --readonly)`, tone: 'warn' } });
+      if (c.dangerous && s.busy) return set({ message: { text: `busy: ${s.busy}; try again when it is done`, tone: 'warn' } });
+      if (isNav(id) || id.startsWith('view.')) {
+        set((st) => navigate({ ...st }, id));
+        if (get().detail && isNav(id)) openDetail();
+        if (id.startsWith('view.')) set({ detail: null });
+        return;
+      }
+      switch (id) {
+        case 'open':
+          return openDetail();
+        case 'back': {
+          if (s.help.open) return set({ help: { open: false, offset: 0 } });
+          if (s.detail) return set({ detail: null });
+          if (s.filter) return set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }) }));
+          return set({ message: null });
+        }
+        case 'help':
+          return set({ help: { open: !s.help.open, offset: 0 } });
+        case 'filter':
+          return set({ prompt: { kind: 'filter', text: s.filter } });
+        case 'command':
+          return set({ prompt: { kind: 'command', text: '' } });
+        case 'quit':
+          return set({ quit: true });
+        case 'refresh':
+          return triage.refresh();
+        case 'partial.skip': {
+          const item = partialItems(s.ws, s.filter, s.skipped)[s.cursors.partials];
+          if (!item) return set({ message: { text: 'nothing selected', tone: 'warn' } });
+          return set((st) => {
+            const skipped = [...st.skipped, item.file.path];
+            return { skipped, message: { text: `skipped ${item.file.path} for this session`, tone: 'info' }, ...clampCursors({ ...st, skipped }) };
+          });
+        }
+        case 'partial.backup':
+          return triage.requestMove(false);
+        case 'partial.redo':
+          return triage.requestMove(true);
+        case 'partial.keep':
+          return triage.requestKeep();
+        case 'partial.conservative':
+          return triage.requestConservative();
+        case 'undo':
+          return triage.requestUndo();
+        case 'checkpoint.write':
+          return triage.requestCheckpoint();
+        case 'dialog.confirm':
+          return triage.confirm();
+        case 'dialog.cancel':
+          return set({ dialog: null, message: { text: 'cancelled: nothing was changed', tone: 'info' } });
+        default:
+          return;
+      }
+    };
+
+    const feedPrompt = (t: KeyToken): void => {
+      const p = get().prompt!;
+      const c = matchCommand(t, 'prompt', get().view);
+      if (c?.id === 'prompt.cancel') {
+        return set((st) => (p.kind === 'filter' ? { prompt: null, filter: '', ...clampCursors({ ...st, filter: '' }) } : { prompt: null }));
+      }
+      if (c?.id === 'prompt.submit') {
+        set({ prompt: null });
+        if (p.kind === 'filter') return set({ message: p.text ? { text: `filter: ${p.text}`, tone: 'info' } : null });
+        const r = parseCommandLine(p.text);
+        return 'error' in r ? set({ message: { text: r.error, tone: 'warn' } }) : run(r.id);
+      }
+      let text = p.text;
+      if (t.name === 'backspace' || t.name === 'delete') text = [...text].slice(0, -1).join('');
+      else if (t.name === null && !t.ctrl && t.ch) text += t.ch;
+      else return;
+      // The filter applies as you type.
+      set((st) => (p.kind === 'filter' ? { prompt: { ...p, text }, filter: text, ...clampCursors({ ...st, filter: text }) } : { prompt: { ...p, text } }));
+    };
+
+    return {
+      ...initialUi(),
+      ws: opts.live.state,
+      watching: { ...opts.live.watching },
+      readonly: !!opts.readonly,
+      ascii: !!opts.ascii,
+      setWorkspace: (ws, watching) => set((st) => ({ ws, watching: watching ? { ...watching } : st.watching, ...clampCursors({ ...st, ws }) })),
+      setPageSize: (n) => set({ pageSize: Math.max(1, n) }),
+      say: (text, tone = 'info') => set({ message: { text, tone } }),
+      run,
+      feed: (t) => {
+        const s = get();
+        if (s.quit) return;
+        // ctrl-c always quits, whatever is open: no surprise (k9s issues).
+        if (t.ctrl && t.ch === 'c') return set({ quit: true });
+        if (s.dialog) {
+          const c = matchCommand(t, 'dialog', s.view);
+          return c ? run(c.id) : undefined;
+        }
+        if (s.prompt) return feedPrompt(t);
+        const c = matchCommand(t, 'main', s.view);
+        if (!c) return;
+        // The help overlay takes movement (scrolling), esc/? (close) and q; other keys close it first.
+        if (s.help.open && !isNav(c.id) && c.id !== 'back' && c.id !== 'help' && c.id !== 'quit') set({ help: { open: false, offset: 0 } });
+        run(c.id);
+      },
+      idle: async () => {
+        while (inflight.size) await Promise.allSettled([...inflight]);
+      },
+    };
+  });
+
+  const unsubscribe = opts.live.subscribe((ws) => store.getState().setWorkspace(ws, opts.live.watching));
+  // Keep the unsubscribe reachable for the entry's cleanup.
+  (store as AppStore & { dispose?: () => void }).dispose = unsubscribe;
+  return store;
+}
+
+export const disposeStore = (store: AppStore): void => (store as AppStore & { dispose?: () => void }).dispose?.();

@@ -1,0 +1,32 @@
+import stringWidth from 'string-width';
+
+// Wrap one line into rows of at most `width` columns (by display width, so CJK and emoji
+// count double), at a space when there is one, else mid-word (long paths). Continuation
+// rows are indented. Used where truncation would hide what matters: the file names in a
+// confirmation.
+
+export function wrapLine(text: string, width: number, indent = 4): string[] {
+  const w = Math.max(indent + 8, width);
+  const rows: string[] = [];
+  let rest = text;
+  while (rest !== '') {
+    const room = rows.length ? w - indent : w;
+    if (stringWidth(rest) <= room) {
+      rows.push(rest);
+      break;
+    }
+    let cut = 0;
+    let used = 0;
+    for (const ch of rest) {
+      const cw = stringWidth(ch);
+      if (used + cw > room) break;
+      used += cw;
+      cut += ch.length;
+    }
+    const space = rest.lastIndexOf(' ', cut);
+    const at = space > room / 2 ? space : cut;
+    rows.push(rest.slice(0, at).trimEnd());
+    rest = rest.slice(at).trimStart();
+  }
+  return rows.map((r, i) => (i === 0 ? r : ' '.repeat(indent) + r));
+}

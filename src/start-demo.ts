@@ -1,0 +1,47 @@
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseCli } from './cli/args.js';
+import { colorEnabled, makePaint } from './cli/paint.js';
+import { statusCommand } from './cli/core-commands.js';
+import { wantsAscii } from './glyphs.js';
+import type { TextOptions } from './cli/text.js';
+
+// `npm start`: the demo workspace, copied to a fresh temp directory (without its
+// `.checkroom/` run state) so every action in the control room is safe to try; the
+// repository's copy is never touched.
+
+const DEMO = fileURLToPath(new URL('../../demo-workspace', import.meta.url));
+
+async function main(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'checkroom-demo-'));
+  cpSync(DEMO, dir, {
+    recursive: true,
+    filter: (src) => !src.slice(DEMO.length).split(sep).includes('.checkroom'),
+  });
+  process.stdout.write(`checkroom demo: a copy of demo-workspace/ is in ${dir}\n`);
+  const cli = parseCli([...process.argv.slice(2), dir]);
+  const o: TextOptions = {
+    paint: makePaint(colorEnabled(process.stdout, process.env)),
+    ascii: wantsAscii(process.env, cli.ascii),
+    width: Math.max(60, Math.min(process.stdout.columns || 80, 160)),
+  };
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    await statusCommand([dir], false, o, { write: (s) => void process.stdout.write(s) });
+    return 0;
+  }
+  const code = await (await import('./ui-entry.js')).runControlRoom(cli, o);
+  process.stdout.write(`checkroom demo: the workspace copy stays in ${dir}\n`);
+  return code;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`checkroom: ${(err as Error)?.message ?? String(err)}\n`);
+    process.exitCode = 1;
+  },
+);
