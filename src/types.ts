@@ -188,6 +188,19 @@ export interface WorkspaceState {
     lastUpdate: string | null;
   };
   scannedAt: number;
+  /** Level-2 recovery source (the SQL todo table), when a todo database exists; see sources/level2.ts. */
+  todos?: TodoView | null;
+}
+
+/** The todo table as the state shows it: ready todos (the source document's query), where it disagrees with the disk. */
+export interface TodoView {
+  path: string;
+  /** False when the database could not be read (see warnings). */
+  ok: boolean;
+  ready: string[];
+  disagreements: { unit: string; step: string; todoId: string; todo: string; disk: string; note: string }[];
+  dangling: { todo_id: string; depends_on: string }[];
+  warnings: Warning[];
 }
 
 export const cellKey = (unit: string, step: string): string => `${unit}/${step}`;

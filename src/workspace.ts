@@ -9,6 +9,8 @@ import type { ScanResult } from './scan/scan.js';
 import { scanArtifactsFast } from './scan/parallel.js';
 import { collectUnits } from './scan/units.js';
 import { batchesOf, deriveState } from './state/derive.js';
+import { readLevel2, todoViewFrom } from './sources/level2.js';
+import type { TodoSnapshot } from './sources/todos.js';
 
 // The engine's front door: everything the CLI, the control room and the launcher know
 // about a workspace comes from here, from disk alone.
@@ -26,6 +28,8 @@ export interface Sources {
   checkpoint: CheckpointDoc | null;
   units: string[];
   scan: ScanResult;
+  /** Level 2: the SQL todo table, read once per change of the database file. */
+  todos: TodoSnapshot | null;
   warnings: Warning[];
 }
 
@@ -53,11 +57,11 @@ export async function readSources(dir: string, config?: WorkspaceConfig): Promis
     batches.flatMap((b) => b.units),
   );
   const scan = await scanArtifactsFast(root, cfg.pipeline, units);
-  return { root, config: cfg, checkpoint, units, scan, warnings: [] };
+  return { root, config: cfg, checkpoint, units, scan, todos: readLevel2(root, cfg), warnings: [] };
 }
 
 export function stateOf(src: Sources, running: ReadonlySet<string> = new Set()): WorkspaceState {
-  return deriveState({
+  const state = deriveState({
     root: src.root,
     name: src.checkpoint?.project ?? basename(src.root),
     pipeline: src.config.pipeline,
@@ -66,7 +70,9 @@ export function stateOf(src: Sources, running: ReadonlySet<string> = new Set()):
     checkpoint: src.checkpoint,
     running,
     warnings: src.warnings,
+    rebuildMemory: true,
   });
+  return src.todos ? { ...state, todos: todoViewFrom(src.todos, src.config, state.cells) } : state;
 }
 
 export async function loadWorkspace(dir: string, opts: { config?: WorkspaceConfig; running?: ReadonlySet<string> } = {}): Promise<WorkspaceState> {

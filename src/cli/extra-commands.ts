@@ -3,8 +3,18 @@ import { UsageError } from './args.js';
 import type { TextOptions } from './text.js';
 import type { Out } from './core-commands.js';
 
-// Commands that stand on the launcher and the recovery sources.
+// Commands that stand on the launcher and the recovery sources; loaded on demand so
+// `checkroom status` never pays for SQLite or the process layer.
 
-export async function extraCommands(cli: Cli, _o: TextOptions, _out: Out): Promise<number> {
-  throw new UsageError(`unknown command "${cli.command}"`);
+export async function extraCommands(cli: Cli, o: TextOptions, out: Out): Promise<number> {
+  switch (cli.command) {
+    case 'resume':
+      return (await import('./recovery-commands.js')).resumeCommand(cli, o, out);
+    case 'recover':
+      return (await import('./recovery-commands.js')).recoverCommand(cli, o, out);
+    case 'backups':
+      return (await import('./recovery-commands.js')).backupsCommand(cli, o, out);
+    default:
+      throw new UsageError(`unknown command "${cli.command}"`);
+  }
 }

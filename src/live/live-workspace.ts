@@ -2,6 +2,7 @@ import { posix, join } from 'node:path';
 import type { StepDef, WorkspaceState } from '../types.js';
 import { readSources, stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
+import { readLevel2 } from '../sources/level2.js';
 import { readEntries, scanStep } from '../scan/scan.js';
 import { readFileFacts } from '../scan/file-facts.js';
 import { fileNameMatcher } from '../scan/units.js';
@@ -74,7 +75,12 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     const { pipeline, sources } = src.config;
     if ([...paths].some((p) => CONFIG_FILES.has(p))) return refresh();
     let unitsChanged = false;
+    const todoDb = src.todos ? posix.normalize(posix.relative(src.root, src.todos.path)) : null;
     for (const rel of paths) {
+      if (todoDb && (rel === todoDb || rel === `${todoDb}-wal`)) {
+        src.todos = readLevel2(src.root, src.config);
+        continue;
+      }
       if (rel === sources.checkpoint) {
         src.checkpoint = await readCheckpoint(src.root, pipeline, sources.checkpoint);
         for (const u of (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit))) {

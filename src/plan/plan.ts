@@ -1,5 +1,6 @@
 import type { BatchDef, Cell, NextStep, PartialFile, PipelineDef, PlanAction } from '../types.js';
 import { cellKey } from '../types.js';
+import { describeSource, entryExpected, rebuildSourceOf } from '../memory/sources.js';
 
 // The next-step plan (issue "checkroom core", item 7; DOMAIN.md section 5, recovery
 // priorities): 1 — failures that block downstream work, most-blocking first;
@@ -16,6 +17,12 @@ export interface PlanInput {
   batches: readonly BatchDef[];
   /** Phase id → missing global artifacts. */
   missingArtifacts: ReadonlyMap<number, string[]>;
+  /**
+   * Opt-in (scenario 3): a long-memory entry whose work is evidently finished — claimed ✅ in
+   * checkpoint.md, or the final chapter already written — but missing on disk gets a
+   * priority-1 `rebuild_memory` from the best source instead of a plain priority-3 `run`.
+   */
+  rebuildMemory?: boolean;
 }
 
 const settled = (c: Cell): boolean => c.status === 'done' || c.status === 'needs_human' || c.blockedBy.length > 0;
@@ -82,6 +89,23 @@ export function planNext(input: PlanInput): NextStep[] {
   p1.sort((a, b) => b.blocks - a.blocks || rank(byKey.get(cellKey(a.unit!, a.step!))!) - rank(byKey.get(cellKey(b.unit!, b.step!))!));
   plan.push(...p1);
 
+  // Priority 1 too (opt-in): long-memory entries lost after their work was done.
+  const rebuilt = new Set<string>();
+  if (input.rebuildMemory) {
+    for (const c of cells) {
+      const step = stepById.get(c.step);
+      if (!step || step.kind !== 'entry') continue;
+      const deps = (dependents.get(step.id) ?? []).map((id) => byKey.get(cellKey(c.unit, id))).filter((x): x is Cell => !!x);
+      const why = entryExpected(c, deps);
+      if (!why) continue;
+      const src = rebuildSourceOf(c.unit, pipeline, step, byKey);
+      const held = downstream(c.step).filter((s) => byKey.get(cellKey(c.unit, s))?.status !== 'done');
+      const what = src.from === 'redo' ? `redo ${c.unit} to rebuild its entry in ${step.path}: ${describeSource(src)}` : `rebuild ${c.unit}'s entry in ${step.path} from ${describeSource(src)}`;
+      plan.push({ priority: 1, unit: c.unit, step: c.step, action: 'rebuild_memory', reason: `${what}; ${why}`, blocks: held.length });
+      rebuilt.add(cellKey(c.unit, c.step));
+    }
+  }
+
   // Priority 2: half-products (cells whose status is partial; a failed cell's leftovers are handled by its retry).
   const p2 = input.partials
     .map((p) => ({ p, c: byKey.get(cellKey(p.unit, p.step))! }))
@@ -119,7 +143,7 @@ export function planNext(input: PlanInput): NextStep[] {
     return idx <= openUpTo;
   };
   const p3 = cells
-    .filter((c) => c.status === 'not_started')
+    .filter((c) => c.status === 'not_started' && !rebuilt.has(cellKey(c.unit, c.step)))
     .filter((c) => (stepById.get(c.step)?.dependsOn ?? []).every((d) => byKey.get(cellKey(c.unit, d))?.status === 'done'))
     .filter((c) => !phaseBlocked.has(stepById.get(c.step)?.phase ?? 0))
     .filter(batchOpen)

@@ -18,6 +18,8 @@ export interface DeriveInput {
   checkpoint: CheckpointDoc | null;
   running: ReadonlySet<string>;
   warnings: readonly Warning[];
+  /** Opt-in: plan `rebuild_memory` for long-memory entries lost after their work was done (see PlanInput.rebuildMemory). */
+  rebuildMemory?: boolean;
 }
 
 export function claimsOf(doc: CheckpointDoc | null): Map<string, Claim> {
@@ -69,7 +71,7 @@ export function deriveState(input: DeriveInput): WorkspaceState {
     batchProgress.push({ id: null, units: unbatched, done, total: cells.length, status: statusOfCounts(done, cells.length, touched(cells)) });
   }
 
-  const next = planNext({ pipeline, units, cells: rec.cells, partials: rec.partials, batches, missingArtifacts });
+  const next = planNext({ pipeline, units, cells: rec.cells, partials: rec.partials, batches, missingArtifacts, rebuildMemory: input.rebuildMemory });
   return {
     root: input.root,
     name: input.name,

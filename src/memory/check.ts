@@ -1,0 +1,202 @@
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Cell, StepDef, WorkspaceState } from '../types.js';
+import { cellKey } from '../types.js';
+import { sanitizeLine } from '../sanitize.js';
+import { memoryCutSign } from './cut.js';
+import { describeSource, entryExpected, rebuildSourceOf, type RebuildFrom } from './sources.js';
+
+// Long-memory integrity (DOMAIN.md section 5, scenario 3): long-memory files missing, empty or
+// cut off, and finished chapters without their entry. Each finding comes with the rebuild
+// plan from the best source — the final chapter, else the marked draft, else a redo — and
+// the reason, so the operator sees why. Reads only the long-memory files (bounded), the rest
+// comes from the reconciled state: O(cells) with Maps.
+
+export type MemoryIssueKind = 'missing' | 'truncated' | 'no_entry' | 'empty';
+
+export interface MemoryIssue {
+  file: string;
+  kind: MemoryIssueKind;
+  unit?: string;
+  detail: string;
+}
+
+export interface MemoryRebuild {
+  unit: string;
+  from: RebuildFrom;
+  source: string | null;
+  /** Long-memory files this unit's rebuild writes to. */
+  files: string[];
+  reason: string;
+}
+
+export interface MemoryCheck {
+  /** Long-memory files checked, workspace-relative. */
+  files: string[];
+  issues: MemoryIssue[];
+  rebuild: MemoryRebuild[];
+}
+
+const MAX_BYTES = 4 * 1024 * 1024;
+
+async function readText(abs: string): Promise<{ text: string; error?: string } | null> {
+  let fh;
+  try {
+    fh = await open(abs, 'r');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? null : { text: '', error: `cannot read it (${code ?? String(err)})` };
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return { text: '', error: 'not a file' };
+    const buf = Buffer.alloc(Math.min(st.size, MAX_BYTES));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return { text: buf.subarray(0, bytesRead).toString('utf8') };
+  } catch (err) {
+    return { text: '', error: `cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Entries of a long-memory file: the text under each heading that names a unit. */
+export function splitEntries(text: string, pattern: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const re = new RegExp(`^#{1,6}\\s.*?\\b(${pattern})\\b.*$`, 'gm');
+  const heads = [...text.matchAll(re)];
+  heads.forEach((m, i) => {
+    const start = m.index! + m[0].length;
+    // An entry runs to the next heading of any unit, or to the next heading of the same or a higher level.
+    const level = /^#+/.exec(m[0])![0].length;
+    const endUnit = heads[i + 1]?.index ?? text.length;
+    const rest = text.slice(start, endUnit);
+    const higher = new RegExp(`^#{1,${level}}\\s`, 'm').exec(rest);
+    const body = higher ? rest.slice(0, higher.index) : rest;
+    if (!out.has(m[1])) out.set(m[1], body);
+  });
+  return out;
+}
+
+const stripHeading = (text: string): string => text.replace(/^#{1,6}\s.*$/gm, '').trim();
+
+/** Long-memory files of a pipeline: the entry steps' files and the artifacts of the phase that holds them. */
+export function memoryFilesOf(state: WorkspaceState): string[] {
+  const entryPaths = state.pipeline.steps.filter((s) => s.kind === 'entry').map((s) => s.path);
+  const files = new Set(entryPaths);
+  for (const p of state.pipeline.phases) if (p.artifacts.some((a) => files.has(a) || entryPaths.includes(a))) for (const a of p.artifacts) files.add(a);
+  return [...files];
+}
+
+const fileLabel = (file: string, entryPaths: ReadonlySet<string>): string => (entryPaths.has(file) ? 'summary' : `entries in ${file}`);
+
+export async function checkMemory(root: string, state: WorkspaceState): Promise<MemoryCheck> {
+  const files = memoryFilesOf(state);
+  const entrySteps = state.pipeline.steps.filter((s) => s.kind === 'entry');
+  const entryPaths = new Set(entrySteps.map((s) => s.path));
+  const issues: MemoryIssue[] = [];
+  const byKey = new Map<string, Cell>();
+  for (const c of state.cells) byKey.set(cellKey(c.unit, c.step), c);
+  const started = state.cells.some((c) => c.status !== 'not_started');
+
+  // File-level integrity.
+  const texts = new Map<string, string>();
+  const brokenFiles: string[] = [];
+  for (const file of files) {
+    const read = await readText(join(root, file));
+    if (!read) {
+      if (started) {
+        issues.push({ file, kind: 'missing', detail: `${file} does not exist although chapter work has started` });
+        brokenFiles.push(file);
+      }
+      continue;
+    }
+    if (read.error) {
+      issues.push({ file, kind: 'missing', detail: `${file}: ${read.error}` });
+      brokenFiles.push(file);
+      continue;
+    }
+    texts.set(file, read.text);
+    if (stripHeading(read.text) === '') {
+      // An entry file may legitimately hold no entry yet; that is judged per unit below.
+      if (!entryPaths.has(file) && started) {
+        issues.push({ file, kind: 'empty', detail: `${file} has no content${read.text.trim() ? ' beyond its title' : ''}` });
+        brokenFiles.push(file);
+      }
+      continue;
+    }
+    const sign = memoryCutSign(read.text);
+    if (sign && !entryPaths.has(file)) {
+      issues.push({ file, kind: 'truncated', detail: `${file} is cut off: ${sign}` });
+      brokenFiles.push(file);
+    }
+  }
+
+  // Per-unit entries.
+  const needs = new Map<string, { files: Set<string>; why: string[] }>();
+  const need = (unit: string, file: string, why: string): void => {
+    const n = needs.get(unit) ?? { files: new Set<string>(), why: [] };
+    n.files.add(file);
+    n.why.push(why);
+    needs.set(unit, n);
+  };
+  const finished = new Set<string>();
+  for (const step of entrySteps) {
+    const text = texts.get(step.path);
+    const entries = text === undefined ? new Map<string, string>() : splitEntries(text, state.pipeline.units.pattern);
+    const dependents = state.pipeline.steps.filter((s) => s.dependsOn.includes(step.id));
+    const batchesWithEntry = new Set<number>();
+    for (const u of state.units) {
+      const c = byKey.get(cellKey(u, step.id));
+      if (c && c.batch !== null && entries.has(u)) batchesWithEntry.add(c.batch);
+    }
+    for (const unit of state.units) {
+      const cell = byKey.get(cellKey(unit, step.id));
+      if (!cell) continue;
+      const body = entries.get(unit);
+      if (body !== undefined) {
+        finished.add(unit);
+        const trimmed = body.trim();
+        const sign = trimmed === '' ? null : memoryCutSign(body);
+        if (trimmed === '') {
+          issues.push({ file: step.path, kind: 'empty', unit, detail: `${unit}'s entry in ${step.path} has a heading and nothing under it` });
+          need(unit, step.path, 'its entry is empty');
+        } else if (sign) {
+          issues.push({ file: step.path, kind: 'truncated', unit, detail: `${unit}'s entry in ${step.path} is cut off: ${sign}` });
+          need(unit, step.path, 'its entry is cut off');
+        }
+        continue;
+      }
+      const why = entryExpected(cell, dependents.map((d) => byKey.get(cellKey(unit, d.id))).filter((x): x is Cell => !!x)) ?? batchRan(cell, step, byKey, batchesWithEntry);
+      if (!why) continue;
+      finished.add(unit);
+      issues.push({ file: step.path, kind: 'no_entry', unit, detail: `${unit} has no entry in ${step.path}: ${why}` });
+      need(unit, step.path, why);
+    }
+  }
+  // A broken shared file (glossary, metaphors, cross-references) is rebuilt from every finished chapter.
+  for (const file of brokenFiles) if (!entryPaths.has(file)) for (const unit of state.units) if (finished.has(unit)) need(unit, file, `${file} is damaged`);
+
+  const rebuild: MemoryRebuild[] = [];
+  const entryStep = entrySteps[0];
+  for (const unit of state.units) {
+    const n = needs.get(unit);
+    if (!n || !entryStep) continue;
+    const src = rebuildSourceOf(unit, state.pipeline, entryStep, byKey);
+    const labels = [...n.files].map((f) => fileLabel(f, entryPaths));
+    const what = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+    const reason =
+      src.from === 'redo'
+        ? `redo ${unit} to rebuild its ${what}: no final chapter and no marked draft (${n.why[0]})`
+        : `rebuild ${unit}'s ${what} from ${describeSource(src)} (${n.why[0]})`;
+    rebuild.push({ unit, from: src.from, source: src.source, files: [...n.files], reason: sanitizeLine(reason) });
+  }
+  return { files, issues, rebuild };
+}
+
+/** The batch's long-memory update ran (another chapter of the batch has its entry) and skipped this one, whose panel is done. */
+function batchRan(cell: Cell, step: StepDef, byKey: ReadonlyMap<string, Cell>, batchesWithEntry: ReadonlySet<number>): string | null {
+  if (cell.status === 'done' || cell.status === 'running' || cell.batch === null || !batchesWithEntry.has(cell.batch)) return null;
+  if (!step.dependsOn.every((d) => byKey.get(cellKey(cell.unit, d))?.status === 'done')) return null;
+  return `its ${step.dependsOn.join(', ')} ${step.dependsOn.length === 1 ? 'is' : 'are'} done and Batch ${cell.batch}'s long-memory update wrote the other chapters' entries but not this one`;
+}

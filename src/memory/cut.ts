@@ -1,0 +1,42 @@
+import { truncationSign } from '../triage/triage.js';
+import { sanitizeLine } from '../sanitize.js';
+
+// Is a long-memory text cut off? truncationSign (triage.ts) reads prose endings; long-memory
+// files are mostly lists (a glossary is one item per term), and triage accepts any list item
+// as a clean end. Here a last list item is also judged by its own text, against the file's
+// own habit: when most items end with closing punctuation and the last one does not, the
+// writer stopped mid-item (the demo's glossary: "…按链表存放到", no newline after it).
+
+const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+(.*)$/;
+const TERMINAL = /[.!?。！？…)\]）」』"'”’*`>|~]$/;
+const DANGLING = /(\b(the|a|an|and|or|of|to|in|on|for|with|because|that|which|is|are|was|be|by|as|at|from|but|if|when|than)|[的了和与在是把被对将而但从或到])$/i;
+const CONNECTOR = /[,，、;；:：\-–—(（「『]$/;
+
+const quote = (line: string): string => {
+  const s = sanitizeLine(line);
+  return s.length > 48 ? `…${s.slice(-47)}` : s;
+};
+
+/** Why the text looks cut off, or null when it looks whole. */
+export function memoryCutSign(text: string): string | null {
+  const lines = text.replace(/^\uFEFF/, '').split('\n').map((l) => l.replace(/\r$/, '').trimEnd());
+  const nonBlank = lines.filter((l) => l.trim() !== '');
+  const last = nonBlank.at(-1)?.trim() ?? '';
+  if (last === '') return null;
+  const fences = nonBlank.filter((l) => /^\s*(```|~~~)/.test(l)).length;
+  const general = truncationSign(nonBlank.slice(-40).join('\n'), fences % 2 === 1);
+  if (general) return general;
+  const item = LIST_ITEM.exec(last);
+  if (!item) return null;
+  const body = item[2].trim();
+  if (DANGLING.test(body)) return `the last item stops on a dangling word ("${quote(last)}")`;
+  if (CONNECTOR.test(body)) return `the last item stops on "${quote(body.slice(-1))}" ("${quote(last)}")`;
+  if (TERMINAL.test(body)) return null;
+  const items = nonBlank.slice(0, -1).map((l) => LIST_ITEM.exec(l)?.[2]?.trim()).filter((b): b is string => !!b);
+  const closed = items.filter((b) => TERMINAL.test(b)).length;
+  if (items.length >= 2 && closed / items.length >= 0.75) {
+    const eof = /\n\s*$/.test(text) ? '' : ', and the file does not end with a newline';
+    return `the last item has no closing punctuation while ${closed} of ${items.length} other items do${eof} ("${quote(last)}")`;
+  }
+  return null;
+}

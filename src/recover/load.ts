@@ -1,0 +1,76 @@
+import { basename } from 'node:path';
+import type { WorkspaceState } from '../types.js';
+import { readSources, type Sources } from '../workspace.js';
+import { deriveState } from '../state/derive.js';
+import { withLevel2 } from '../sources/level2.js';
+import { readJournal, type DecisionEvent } from '../run/journal.js';
+import { replayJournal } from '../run/ledger.js';
+
+// Everything recovery reads, in the order of the seed's flow (000_…, section 8, step 1):
+// the three sources (checkpoint.md, the todo table, the filesystem) reconciled into one
+// state with the long-memory rebuild planned, plus what the journal remembers (decisions,
+// breakers, runs that never reported back). Read-only.
+
+export interface JournalFacts {
+  events: number;
+  decisions: DecisionEvent[];
+  breakers: { agent: string; detail: string }[];
+  /** Cells (`unit/step`) of launches with no exit whose process is still alive. */
+  live: Set<string>;
+  /** Launches with no exit whose process is gone: a session died mid-step. */
+  orphans: { unit: string; step: string; pid: number | null }[];
+  warnings: string[];
+}
+
+const alive = (pid: number | null): boolean => {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+export async function readJournalFacts(root: string, src: Sources, now: number): Promise<JournalFacts> {
+  const j = await readJournal(root);
+  const decisions = j.events.filter((e): e is DecisionEvent => e.type === 'decision');
+  const ledger = replayJournal(j.events, now, { breaker: src.config.breaker, limits: src.config.limits });
+  const breakers = Object.values(ledger.agents)
+    .filter((a) => a.view.state !== 'closed')
+    .map((a) => ({
+      agent: a.agent,
+      detail: `${a.view.state.replace('_', '-')} after ${a.view.consecutiveFailures} consecutive failures${a.view.openedBy.length ? ` (${a.view.openedBy[0]})` : ''}`,
+    }));
+  const live = new Set<string>();
+  const orphans: JournalFacts['orphans'] = [];
+  for (const r of ledger.liveRuns) {
+    if (alive(r.pid)) live.add(`${r.unit}/${r.step}`);
+    else orphans.push({ unit: r.unit, step: r.step, pid: r.pid });
+  }
+  return { events: j.events.length, decisions, breakers, live, orphans, warnings: j.warnings };
+}
+
+export interface RecoveryState {
+  sources: Sources;
+  state: WorkspaceState;
+  journal: JournalFacts;
+}
+
+/** The reconciled state as recovery sees it: long-memory rebuilds planned, level 2 filled, live runs from the journal. */
+export async function loadRecoveryState(dir: string, now = Date.now()): Promise<RecoveryState> {
+  const src = await readSources(dir);
+  const journal = await readJournalFacts(src.root, src, now);
+  const derived = deriveState({
+    root: src.root,
+    name: src.checkpoint?.project ?? basename(src.root),
+    pipeline: src.config.pipeline,
+    units: src.units,
+    scan: src.scan,
+    checkpoint: src.checkpoint,
+    running: journal.live,
+    warnings: src.warnings,
+    rebuildMemory: true,
+  });
+  return { sources: src, state: withLevel2(derived, src.root, src.config), journal };
+}

@@ -1,0 +1,120 @@
+import stringWidth from 'string-width';
+import type { TextOptions } from '../cli/text.js';
+import { fit, nextLine, pad } from '../cli/text.js';
+import { sanitizeLine } from '../sanitize.js';
+import type { RecoverReport } from './report.js';
+
+// The recovery report for a terminal: one screen where it can be, every workspace string
+// sanitized, readable without colour (words carry the meaning, colour only repeats it).
+
+const SHOW = 5;
+
+export const formatAge = (ms: number | null): string => {
+  if (ms === null) return 'age unknown';
+  const m = Math.floor(ms / 60000);
+  if (m < 60) return `${m}m old`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h ${m % 60}m old`;
+  return `${Math.floor(h / 24)}d ${h % 24}h old`;
+};
+
+const more = (n: number, o: TextOptions): string[] => (n > 0 ? [o.paint('muted', `    … ${n} more`)] : []);
+
+export function renderRecover(r: RecoverReport, o: TextOptions): string {
+  const { paint } = o;
+  const w = o.width;
+  // Fit the plain text when a line is too wide: cutting a coloured line could split an escape sequence.
+  const line = (s: string): string => (stringWidth(s) <= w ? s : fit(s.replace(/\u001b\[[0-9;]*m/g, ''), w));
+  const L: string[] = [];
+  const ok = (s: string) => paint('ok', s);
+  const warn = (s: string) => paint('warn', s);
+  const bad = (s: string) => paint('fail', s);
+  L.push(paint('bold', `checkroom recover · ${sanitizeLine(r.name)}`) + (r.dryRun ? paint('warn', '  (dry run: nothing was changed)') : ''));
+  L.push(r.interrupted ? warn('The last session was interrupted: recovering from disk.') : ok('No sign of an interruption.'));
+  L.push('', paint('bold', '1 Sources'));
+  const s = r.sources;
+  L.push(
+    line(
+      `  ${pad(sanitizeLine(s.resume.path), 14)} ${
+        s.resume.exists
+          ? `${formatAge(s.resume.ageMs)}${s.resume.generatedAt ? ` (generated ${sanitizeLine(s.resume.generatedAt)})` : ''}; ${s.resume.disagreements.length ? warn(`${s.resume.disagreements.length} statements the disk contradicts`) : ok('agrees with the disk')}`
+          : warn('missing')
+      }`,
+    ),
+  );
+  for (const d of s.resume.disagreements.slice(0, SHOW)) L.push(line(paint('muted', `    - ${sanitizeLine(d)}`)));
+  L.push(...more(s.resume.disagreements.length - SHOW, o));
+  if (!r.gates)
+    L.push(
+    line(
+      `  ${pad(sanitizeLine(s.checkpoint.path), 14)} ${
+        s.checkpoint.exists
+          ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}; ${s.checkpoint.discrepancies ? warn(`${s.checkpoint.discrepancies} discrepancies with the disk`) : ok('agrees with the disk')}${s.checkpoint.unknownUnits.length ? warn(`; misses ${s.checkpoint.unknownUnits.join(', ')}`) : ''}`
+          : bad('missing')
+      }`,
+    ),
+  );
+  if (s.todos) {
+    const t = s.todos;
+    const body = t.ok
+      ? `${t.ready.length} ready (${fit(t.ready.join(', ') || 'none', 40)}); ${t.disagreements.length ? warn(`${t.disagreements.length} disagree with the disk`) : ok('agrees with the disk')}${t.dangling.length ? warn(`; ${t.dangling.length} dangling dependencies`) : ''}`
+      : warn(`unreadable: ${sanitizeLine(t.warnings[0]?.message ?? 'unknown error')}`);
+    L.push(line(`  ${pad('todo table', 14)} ${sanitizeLine(t.path.startsWith(r.root) ? t.path.slice(r.root.length + 1) : t.path)}: ${body}`));
+  } else L.push(line(`  ${pad('todo table', 14)} ${paint('muted', 'none (optional)')}`));
+  if (!r.gates) L.push(line(`  ${pad('filesystem', 14)} ${s.scan.units} chapters, ${s.scan.files} of ${s.scan.cells} artifacts on disk`));
+  const j = s.journal;
+  L.push(
+    line(
+      `  ${pad('journal', 14)} ${j.events ? `${j.events} events, ${j.decisions} decisions` : paint('muted', 'none')}${j.breakers.length ? bad(`; breakers: ${j.breakers.map((b) => `${sanitizeLine(b.agent)} ${sanitizeLine(b.detail)}`).join(', ')}`) : ''}${j.orphans.length ? warn(`; ${j.orphans.length} runs died without reporting (${j.orphans.map((x) => `${x.unit} ${x.step}`).join(', ')})`) : ''}`,
+    ),
+  );
+
+  if (r.gates) {
+    L.push('', paint('bold', '2 Workflows (gate files)'));
+    for (const g of r.gates) {
+      L.push(line(`  ${sanitizeLine(g.id)} ${sanitizeLine(g.name)}: last passed step ${g.lastPassed ?? 'none'} · next ${g.next ? `${g.next.number} ${sanitizeLine(g.next.agent)} (${sanitizeLine(g.next.name)})` : 'none'}`));
+      for (const f of g.failedValidations) L.push(line(bad(`    failed validation: step ${f.step} (${f.class}): ${sanitizeLine(f.errors[0] ?? '')}`)));
+      for (const a of g.missingArtifacts) L.push(line(warn(`    missing artifact: ${sanitizeLine(a.name)} (${sanitizeLine(a.path)})`)));
+      if (g.interrupted.length) L.push(line(warn(`    interrupted steps: ${g.interrupted.join(', ')}`)));
+      L.push(line(`    memory: ${g.memory.map((m) => `${m.file.split('/').pop()} ${m.present ? ok('present') : warn('missing')}`).join(', ')}`));
+      for (const x of g.warnings.slice(0, SHOW)) L.push(line(paint('muted', `    ! ${sanitizeLine(x.source)}: ${sanitizeLine(x.message)}`)));
+      L.push(...more(g.warnings.length - SHOW, o));
+    }
+    return L.join('\n');
+  }
+
+  L.push('', paint('bold', '2 Where it stopped'));
+  const st = r.stop;
+  L.push(
+    line(
+      `  ${st.phase === null ? 'every phase done' : `Phase ${st.phase} ${sanitizeLine(st.phaseName ?? '')}`}${st.batch !== null ? ` · Batch ${st.batch}` : ''}` +
+        ` · last done: ${st.lastDone ? `${st.lastDone.unit} ${st.lastDone.step} (${sanitizeLine(st.lastDone.path)})` : 'nothing'}`,
+    ),
+  );
+  if (st.inProgress.length)
+    L.push(line(`  in progress: ${st.inProgress.slice(0, 8).map((c) => `${c.unit} ${c.step} (${c.status.replace('_', ' ')})`).join(', ')}${st.inProgress.length > 8 ? ', …' : ''}`));
+
+  L.push('', paint('bold', `3 Half-products (${r.halfProducts.length})`) + (r.suspects.length ? paint('muted', ` · ${r.suspects.length} suspicious`) : ''));
+  for (const p of [...r.halfProducts, ...r.suspects].slice(0, SHOW))
+    L.push(line(`  ${paint(p.verdict === 'maybe_complete' ? 'warn' : 'fail', pad(p.verdict, 24))} ${sanitizeLine(p.path)} — ${sanitizeLine(p.reason)}`));
+  L.push(...more(r.halfProducts.length + r.suspects.length - SHOW, o));
+
+  L.push('', paint('bold', `4 Long memory (${r.memory.issues.length} issue${r.memory.issues.length === 1 ? '' : 's'})`));
+  for (const i of r.memory.issues.slice(0, SHOW)) L.push(line(`  ${paint(i.kind === 'no_entry' ? 'warn' : 'fail', pad(i.kind, 10))} ${sanitizeLine(i.detail)}`));
+  L.push(...more(r.memory.issues.length - SHOW, o));
+  for (const b of r.memory.rebuild.slice(0, SHOW)) L.push(line(paint('muted', `  → ${sanitizeLine(b.reason)}`)));
+  L.push(...more(r.memory.rebuild.length - SHOW, o));
+
+  L.push('', paint('bold', r.dryRun ? '5 Would rebuild' : '5 Rebuilt'));
+  if (r.rebuilt.length === 0) L.push(paint('muted', '  nothing: every source agrees with the disk'));
+  for (const a of r.rebuilt) {
+    const mark = a.manual ? warn('[todo]') : a.done ? ok('[done]') : warn('[would]');
+    L.push(line(`  ${mark} ${sanitizeLine(a.target)}: ${sanitizeLine(a.reason)}${a.backup ? paint('muted', `; previous version in ${sanitizeLine(a.backup)}`) : ''}`));
+  }
+
+  L.push('', paint('bold', `6 Continue with (${r.planTotal} steps)`));
+  for (const n of r.plan.slice(0, 8)) L.push(`  ${nextLine(n, o, w - 2)}`);
+  if (r.planTotal > 8) L.push(paint('muted', `  … ${r.planTotal - 8} more (checkroom plan)`));
+  if (r.planTotal === 0) L.push(paint('muted', '  nothing to do'));
+  return L.join('\n');
+}

@@ -1,0 +1,234 @@
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { Lang, NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
+import { checkMemory, type MemoryCheck } from '../memory/check.js';
+import { resumeDrift, writeResume, type ResumeDrift } from '../resume/io.js';
+import { RESUME_VOCAB } from '../resume/vocab.js';
+import { rewriteCheckpoint } from '../cli/core-commands.js';
+import { scanGateWorkspace } from '../gates/index.js';
+import type { GateWorkflow } from '../gates/types.js';
+import { provenTodoIds } from '../sources/level2.js';
+import { LANGS } from '../checkpoint/i18n.js';
+import { loadRecoveryState, type JournalFacts } from './load.js';
+
+// `checkroom recover`: the seed's recovery flow (000_…, section 8) as one report — which
+// sources exist and how fresh they are, where the pipeline stopped, the half-products, the
+// long-memory damage, what was stale or missing and has been rebuilt (checkpoint.md and
+// RESUME.md, each backed up first), and the plan to continue. With dryRun nothing is written:
+// the report says what would be rebuilt.
+
+export interface RebuildAction {
+  target: string;
+  reason: string;
+  /** True when it was rebuilt in this run; false for a dry run or for work that needs an agent. */
+  done: boolean;
+  /** Backup of the previous version, when there was one. */
+  backup: string | null;
+  /** Work checkroom does not do itself (an agent or the operator must). */
+  manual: boolean;
+}
+
+export interface GateSummary {
+  id: string;
+  name: string;
+  lastPassed: string | null;
+  next: GateWorkflow['next'];
+  /** Every step with its status and the gate shape that was read (`malformed`, `truncated` for broken gates). */
+  steps: { number: string; agent: string; status: string; shape: string | null }[];
+  missingArtifacts: GateWorkflow['missingArtifacts'];
+  failedValidations: GateWorkflow['failedValidations'];
+  interrupted: string[];
+  memory: GateWorkflow['memory'];
+  warnings: Warning[];
+}
+
+export interface RecoverReport {
+  root: string;
+  name: string;
+  preset: 'book' | 'gates';
+  dryRun: boolean;
+  at: number;
+  sources: {
+    resume: { path: string; exists: boolean; ageMs: number | null; generatedAt: string | null; disagreements: string[] };
+    checkpoint: { path: string; exists: boolean; lastUpdate: string | null; discrepancies: number; unknownUnits: string[]; warnings: number };
+    todos: TodoView | null;
+    scan: { units: number; cells: number; files: number; scannedAt: number };
+    journal: { events: number; decisions: number; breakers: JournalFacts['breakers']; orphans: JournalFacts['orphans']; warnings: string[] };
+    gates: boolean;
+  };
+  stop: {
+    phase: number | null;
+    phaseName: string | null;
+    batch: number | null;
+    lastDone: { unit: string; step: string; path: string; mtimeMs: number } | null;
+    inProgress: { unit: string; step: string; status: string; path: string }[];
+  };
+  halfProducts: PartialFile[];
+  suspects: PartialFile[];
+  memory: MemoryCheck;
+  rebuilt: RebuildAction[];
+  plan: NextStep[];
+  planTotal: number;
+  gates: GateSummary[] | null;
+  interrupted: boolean;
+  warnings: Warning[];
+}
+
+export const PLAN_TOP = 10;
+
+/**
+ * Evidence that a session was interrupted, so the control room opens on the recovery report:
+ * half-products, ⏳ claims with no live run, checkpoint/disk discrepancies, a stale RESUME.md.
+ */
+export function interrupted(state: WorkspaceState, drift?: Pick<ResumeDrift, 'disagreements'> | null): boolean {
+  if (state.partials.length > 0 || state.discrepancies.length > 0) return true;
+  if (state.cells.some((c) => c.checkpoint === 'in_progress' && c.status !== 'running')) return true;
+  return (drift?.disagreements.length ?? 0) > 0;
+}
+
+/** Units the disk has files for but checkpoint.md never mentions (scenario 4). */
+function unknownUnits(state: WorkspaceState): string[] {
+  if (!state.checkpoint.exists) return [];
+  const claimed = new Set<string>();
+  const onDisk = new Set<string>();
+  for (const c of state.cells) {
+    if (c.checkpoint !== null) claimed.add(c.unit);
+    if (c.exists && c.disk !== 'missing') onDisk.add(c.unit);
+  }
+  return state.units.filter((u) => onDisk.has(u) && !claimed.has(u));
+}
+
+function stopOf(state: WorkspaceState): RecoverReport['stop'] {
+  let lastDone: RecoverReport['stop']['lastDone'] = null;
+  const inProgress: RecoverReport['stop']['inProgress'] = [];
+  const fileStep = new Set(state.pipeline.steps.filter((s) => s.kind === 'file').map((s) => s.id));
+  for (const c of state.cells) {
+    // Entry cells share one file's mtime: only a step's own file says when it finished.
+    if (c.status === 'done' && c.exists && fileStep.has(c.step) && (!lastDone || c.mtimeMs > lastDone.mtimeMs)) lastDone = { unit: c.unit, step: c.step, path: c.path, mtimeMs: c.mtimeMs };
+    if (c.status === 'partial' || c.status === 'running' || (c.checkpoint === 'in_progress' && c.status !== 'done')) inProgress.push({ unit: c.unit, step: c.step, status: c.status, path: c.path });
+  }
+  const phase = state.phases.find((p) => p.id === state.currentPhase);
+  return { phase: state.currentPhase, phaseName: phase?.name ?? null, batch: state.currentBatch, lastDone, inProgress };
+}
+
+/** The language of an existing RESUME.md (its title), so a rewrite keeps it. */
+async function resumeLang(root: string, file: string): Promise<Lang | null> {
+  const text = await readFile(join(root, file), 'utf8').catch(() => null);
+  if (!text) return null;
+  const first = text.split('\n', 1)[0];
+  return LANGS.find((l) => first.includes(RESUME_VOCAB[l].title)) ?? null;
+}
+
+const gateSummary = (w: GateWorkflow): GateSummary => ({
+  id: w.id,
+  name: w.name,
+  lastPassed: w.lastPassed,
+  next: w.next,
+  steps: w.steps.map((s) => ({ number: s.number, agent: s.agent, status: s.status, shape: s.gate?.shape ?? null })),
+  missingArtifacts: w.missingArtifacts,
+  failedValidations: w.failedValidations,
+  interrupted: w.interrupted,
+  memory: w.memory,
+  warnings: w.warnings,
+});
+
+export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date } = { dryRun: true }): Promise<RecoverReport> {
+  const now = opts.now ?? new Date();
+  let { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime());
+  const root = src.root;
+  const files = src.config.sources;
+  const preset = src.config.preset;
+  const drift = await resumeDrift(root, state, { file: files.resume, now: now.getTime() });
+  const memory = await checkMemory(root, state);
+  const cpExists = state.checkpoint.exists;
+  const unknown = unknownUnits(state);
+  const report: RecoverReport = {
+    root,
+    name: state.name,
+    preset,
+    dryRun: opts.dryRun,
+    at: now.getTime(),
+    sources: {
+      resume: { path: files.resume, exists: drift.exists, ageMs: drift.ageMs, generatedAt: drift.generatedAt, disagreements: drift.disagreements },
+      checkpoint: { path: files.checkpoint, exists: cpExists, lastUpdate: state.checkpoint.lastUpdate, discrepancies: state.discrepancies.length, unknownUnits: unknown, warnings: state.warnings.length },
+      todos: state.todos ?? null,
+      scan: { units: state.units.length, cells: state.cells.length, files: state.cells.filter((c) => c.exists && c.disk !== 'missing').length, scannedAt: state.scannedAt },
+      journal: { events: journal.events, decisions: journal.decisions.length, breakers: journal.breakers, orphans: journal.orphans, warnings: journal.warnings },
+      gates: preset === 'gates',
+    },
+    stop: stopOf(state),
+    halfProducts: state.partials,
+    suspects: state.suspects,
+    memory,
+    rebuilt: [],
+    plan: state.next.slice(0, PLAN_TOP),
+    planTotal: state.next.length,
+    gates: null,
+    interrupted: interrupted(state, drift) || journal.orphans.length > 0,
+    warnings: state.warnings,
+  };
+
+  if (preset === 'gates') {
+    // Gate files are the state of such a workflow: nothing to rebuild, only to read.
+    const ws = await scanGateWorkspace(root);
+    report.gates = ws.workflows.map(gateSummary);
+    report.warnings = [...report.warnings, ...ws.warnings];
+    report.interrupted = ws.workflows.some((w) => w.interrupted.length > 0 || w.steps.some((s) => s.status === 'partial' || s.status === 'failed'));
+    return report;
+  }
+
+  // Step 4 of the flow: rebuild what is missing or stale.
+  const cpWhy = !cpExists
+    ? `${files.checkpoint} is missing: rebuilt from the filesystem scan`
+    : state.discrepancies.length || unknown.length
+      ? `${files.checkpoint} is stale: ${state.discrepancies.length} cell${state.discrepancies.length === 1 ? '' : 's'} disagree with the disk${unknown.length ? `, ${unknown.length} chapter${unknown.length === 1 ? '' : 's'} on disk it does not list (${unknown.join(', ')})` : ''}`
+      : null;
+  if (cpWhy) {
+    if (opts.dryRun) report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: false });
+    else {
+      const r = await rewriteCheckpoint(root);
+      report.rebuilt.push({ target: r.path, reason: cpWhy, done: true, backup: r.backup, manual: false });
+      // The letter below must describe the checkpoint as it is now.
+      ({ sources: src, state, journal } = await loadRecoveryState(root, now.getTime()));
+    }
+  }
+  const resumeWhy = !drift.exists
+    ? `${files.resume} is missing: written from the reconciled state`
+    : drift.disagreements.length
+      ? `${files.resume} is stale: ${drift.disagreements.length} statement${drift.disagreements.length === 1 ? '' : 's'} the disk contradicts`
+      : cpWhy && !opts.dryRun
+        ? `${files.checkpoint} was rebuilt, so the letter is rewritten to match`
+        : null;
+  if (resumeWhy) {
+    if (opts.dryRun) report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: false });
+    else {
+      const lang = (await resumeLang(root, files.resume)) ?? undefined;
+      const r = await writeResume(root, state, { now, lang, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: files.checkpoint, file: files.resume });
+      report.rebuilt.push({ target: r.path, reason: resumeWhy, done: true, backup: r.backup, manual: false });
+    }
+  }
+  if (memory.rebuild.length) {
+    const units = memory.rebuild.map((r) => r.unit);
+    report.rebuilt.push({
+      target: 'long memory',
+      reason: `${units.length} chapter${units.length === 1 ? '' : 's'} (${units.slice(0, 6).join(', ')}${units.length > 6 ? ', …' : ''}) need their long-memory entries rebuilt by an agent; see the rebuild plan`,
+      done: false,
+      backup: null,
+      manual: true,
+    });
+  }
+  const proven = provenTodoIds(state.todos);
+  if (proven.length && state.todos) {
+    report.rebuilt.push({
+      target: relative(root, state.todos.path) || state.todos.path,
+      reason: `${proven.length} todo${proven.length === 1 ? '' : 's'} proven done on disk but not in the table (${proven.slice(0, 4).join(', ')}${proven.length > 4 ? ', …' : ''}); write back from the control room (the table is never changed without asking)`,
+      done: false,
+      backup: null,
+      manual: true,
+    });
+  }
+  report.plan = state.next.slice(0, PLAN_TOP);
+  report.planTotal = state.next.length;
+  return report;
+}
+

@@ -1,0 +1,96 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { WorkspaceState } from '../types.js';
+import { copyBackup } from '../backups.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { buildResume, type ResumeOptions } from './build.js';
+import { resumeFacts } from './facts.js';
+import { parseResume, type ParsedResume } from './parse.js';
+
+// RESUME.md on disk: written atomically after a backup of the previous letter (never
+// overwritten without one), and compared with the disk on start (DOMAIN.md section 6: "a new
+// session reads RESUME.md … then verifies against the filesystem").
+
+export const RESUME_FILE = 'RESUME.md';
+
+export async function writeResume(
+  root: string,
+  state: WorkspaceState,
+  opts: ResumeOptions & { file?: string },
+): Promise<{ path: string; backup: string | null; text: string }> {
+  const file = opts.file ?? RESUME_FILE;
+  const text = buildResume(state, opts);
+  let backup: string | null = null;
+  try {
+    await stat(join(root, file));
+    backup = (await copyBackup(root, file, opts.now)).backup;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await writeFileAtomic(join(root, file), text);
+  return { path: file, backup, text };
+}
+
+export interface ResumeDrift {
+  exists: boolean;
+  /** Age of the letter: now minus its generation time (or its mtime when that is unreadable). */
+  ageMs: number | null;
+  generatedAt: string | null;
+  /** Where the letter no longer agrees with the disk, one sentence each. */
+  disagreements: string[];
+  parsed: ParsedResume | null;
+}
+
+/** `2026-11-27 18:40` (local) → epoch ms; also accepts ISO strings. */
+export function parseResumeTime(s: string | null): number | null {
+  if (!s) return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(s.trim());
+  if (m) return new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0)).getTime();
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? null : t;
+}
+
+const CATEGORY = { done: 'done', inProgress: 'in progress', notStarted: 'not started' } as const;
+
+/** Compare what a letter says with what the state says. Pure; `resumeDrift` reads the file. */
+export function compareResume(parsed: ParsedResume, state: WorkspaceState, file = RESUME_FILE): string[] {
+  const now = resumeFacts(state);
+  const out: string[] = [];
+  if (parsed.phase !== null && parsed.phase !== now.phase)
+    out.push(`${file} says Phase ${parsed.phase}; disk shows ${now.phase === null ? 'every phase done' : `Phase ${now.phase}`}`);
+  if (parsed.batch !== null && parsed.batch !== now.batch)
+    out.push(`${file} says Batch ${parsed.batch}; disk shows ${now.batch === null ? 'no open batch' : `Batch ${now.batch}`}`);
+  const diskCat = new Map<string, keyof typeof CATEGORY>();
+  for (const k of Object.keys(CATEGORY) as (keyof typeof CATEGORY)[]) for (const u of now[k]) diskCat.set(u, k);
+  for (const k of Object.keys(CATEGORY) as (keyof typeof CATEGORY)[]) {
+    for (const u of parsed[k]) {
+      const d = diskCat.get(u);
+      if (d === undefined) out.push(`${file} lists ${u} as ${CATEGORY[k]}; disk knows no such chapter`);
+      else if (d !== k) out.push(`${file} says ${u} is ${CATEGORY[k]}; disk shows it ${CATEGORY[d]}`);
+    }
+  }
+  const cellOf = new Map(state.cells.map((c) => [`${c.unit}/${c.step}`, c]));
+  for (const t of parsed.unfinished) {
+    const c = cellOf.get(`${t.unit}/${t.step}`);
+    if (c && c.status !== t.status) out.push(`${file} says ${t.unit} ${t.step} is ${t.status.replace('_', ' ')}; disk shows it ${c.status.replace('_', ' ')}`);
+  }
+  return out;
+}
+
+export async function resumeDrift(root: string, state: WorkspaceState, opts: { file?: string; now?: number } = {}): Promise<ResumeDrift> {
+  const file = opts.file ?? RESUME_FILE;
+  let text: string;
+  let mtimeMs: number;
+  try {
+    const abs = join(root, file);
+    mtimeMs = (await stat(abs)).mtimeMs;
+    text = await readFile(abs, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, ageMs: null, generatedAt: null, disagreements: [], parsed: null };
+    return { exists: true, ageMs: null, generatedAt: null, disagreements: [`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`], parsed: null };
+  }
+  const parsed = parseResume(text);
+  const at = parseResumeTime(parsed.generatedAt) ?? mtimeMs;
+  const now = opts.now ?? Date.now();
+  return { exists: true, ageMs: Math.max(0, now - at), generatedAt: parsed.generatedAt, disagreements: compareResume(parsed, state, file), parsed };
+}
