@@ -8,6 +8,8 @@ import type { Out } from './core-commands.js';
 
 export async function extraCommands(cli: Cli, o: TextOptions, out: Out): Promise<number> {
   switch (cli.command) {
+    case 'run':
+      return (await import('./run-command.js')).runCommand(cli, o, out);
     case 'resume':
       return (await import('./recovery-commands.js')).resumeCommand(cli, o, out);
     case 'recover':

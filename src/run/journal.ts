@@ -76,7 +76,8 @@ export interface BreakerJournalEvent extends Base {
 
 export interface DecisionEvent extends Base {
   type: 'decision';
-  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip';
+  /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
+  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown';
   unit?: string;
   step?: string;
   path?: string;

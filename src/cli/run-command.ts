@@ -1,0 +1,179 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { Cli } from './args.js';
+import { UsageError } from './args.js';
+import type { TextOptions } from './text.js';
+import type { Out } from './core-commands.js';
+import type { Token } from './paint.js';
+import { loadConfig } from '../pipeline/config.js';
+import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import { loadWorkspace } from '../workspace.js';
+import { sanitizeLine } from '../sanitize.js';
+import { openSupervisor, SupervisorError, type Supervisor, type SupervisorEvent } from '../run/supervisor.js';
+import { pickLaunches } from '../run/supervisor-autopilot.js';
+import { agentsHash } from '../run/launch-spec.js';
+
+// `checkroom run [dir] <unit> <step>` and `checkroom run [dir] --next [--auto] [--max N]`:
+// the headless face of the supervisor. Progress is streamed as sanitized lines; the exit
+// code is 0 when every launched cell ended proven done, 1 on a failure, an escalation, a
+// pause or a refusal (read-only, breaker, budget), 2 on bad usage or bad config (usage
+// errors are thrown as UsageError, which the entry maps to 2).
+//
+// Consent: before the first launch from a workspace the exact command is printed (and, on
+// a terminal, confirmed unless --yes); the journal records that it was shown, keyed by a
+// hash of the agents section, so it is shown again only when the agents change. When stdin
+// is not a terminal (cron, CI) there is no prompt: scheduling `checkroom run` implies consent
+// to the command it prints.
+
+const isDir = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+const TONE: Partial<Record<SupervisorEvent['type'], Token>> = {
+  done: 'ok',
+  failed: 'fail',
+  retry: 'warn',
+  breaker: 'warn',
+  autopilot: 'accent',
+  idle: 'accent',
+  reaped: 'warn',
+  output: 'muted',
+  cancelled: 'warn',
+};
+
+const clock = (): string => new Date().toTimeString().slice(0, 8);
+
+const printer = (o: TextOptions, out: Out) => (e: SupervisorEvent): void => {
+  const tone = TONE[e.type];
+  const line = sanitizeLine(e.message);
+  out.write(`${o.paint('muted', clock())} ${tone ? o.paint(tone, line) : line}\n`);
+};
+
+const SHOWN = 'command shown: agents ';
+
+const alreadyShown = (s: Supervisor, hash: string): boolean =>
+  s.snapshot().ledger.decisions.some((d) => d.kind === 'command_shown' && d.note === `${SHOWN}${hash}`);
+
+/** Print the exact command once per config version; on a terminal ask, unless --yes. */
+const confirmCommand = async (s: Supervisor, config: WorkspaceConfig, unit: string, step: string, cli: Cli, o: TextOptions, out: Out): Promise<boolean> => {
+  const hash = agentsHash(config);
+  if (alreadyShown(s, hash)) return true;
+  const p = s.describeCommand(unit, step);
+  out.write(`${o.paint('bold', `checkroom will run (agent ${p.agent}, in ${sanitizeLine(p.cwd)}):`)}\n  ${p.text}\n`);
+  const tty = process.stdin.isTTY === true;
+  if (!tty || cli.yes) {
+    if (!tty) out.write(o.paint('muted', '(stdin is not a terminal: no prompt; running checkroom run from cron or CI implies consent to this command)\n'));
+  } else {
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    const answer = await rl.question('Run it? [y/N] ');
+    rl.close();
+    if (!/^y(es)?$/i.test(answer.trim())) return false;
+  }
+  await s.note({ type: 'decision', at: Date.now(), kind: 'command_shown', unit, step, note: `${SHOWN}${hash}` });
+  return true;
+};
+
+export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<number> {
+  const pos = [...cli.positionals];
+  const dir = pos.length > 0 && isDir(pos[0]!) ? pos.shift()! : '.';
+  if (cli.next) {
+    if (pos.length > 0) throw new UsageError(`run --next takes no unit or step (got "${pos[0]}")`);
+  } else {
+    if (cli.auto || cli.max !== null) throw new UsageError('--auto and --max go with --next');
+    if (pos.length !== 2) throw new UsageError('usage: checkroom run [dir] <unit> <step>  or  checkroom run [dir] --next [--auto] [--max N]');
+  }
+  const root = resolve(dir);
+  const config = await loadConfig(root);
+  const failures: string[] = [];
+  const print = printer(o, out);
+  const s = await openSupervisor({
+    root,
+    config,
+    onEvent: (e) => {
+      print(e);
+      if (e.type === 'failed') failures.push(`${e.unit} ${e.step}`);
+    },
+  });
+  const stop = (): void => {
+    out.write('interrupted: cancelling the runs in flight\n');
+    void s.close({ cancel: true });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const snap = s.snapshot();
+    if (snap.role === 'readonly') {
+      out.write(`${o.paint('fail', 'read-only')}: ${sanitizeLine(snap.readonlyReason ?? 'another checkroom drives this workspace')}\n`);
+      return 1;
+    }
+    if (!cli.next) return await runOne(s, config, pos[0]!, pos[1]!, cli, o, out);
+    return await runNext(s, config, cli, o, out, failures);
+  } catch (err) {
+    if (err instanceof SupervisorError) {
+      out.write(`${o.paint('fail', 'cannot run')}: ${sanitizeLine(err.message)}\n`);
+      return /no agent|names no agent|no step|not a unit|checkroom\.yaml/.test(err.message) ? 2 : 1;
+    }
+    throw err;
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+    await s.close();
+  }
+}
+
+async function runOne(s: Supervisor, config: WorkspaceConfig, unit: string, step: string, cli: Cli, o: TextOptions, out: Out): Promise<number> {
+  if (!(await confirmCommand(s, config, unit, step, cli, o, out))) {
+    out.write('not launched\n');
+    return 1;
+  }
+  const r = await s.launch(unit, step, { reason: 'checkroom run' });
+  const tone: Token = r.outcome === 'done' ? 'ok' : 'fail';
+  out.write(`${o.paint(tone, `${unit} ${step}: ${r.outcome}`)} after ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}${r.outcome === 'done' ? '' : ` — ${sanitizeLine(r.reason)}`}\n`);
+  return r.outcome === 'done' ? 0 : 1;
+}
+
+async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: TextOptions, out: Out, failures: string[]): Promise<number> {
+  const snap = s.snapshot();
+  const state = await loadWorkspace(s.root, { config });
+  const first = pickLaunches({ plan: state.next, ledger: snap.ledger, config, inFlight: new Map(), held: new Set(), budget: 1, redoHalfProducts: true }).launch[0];
+  if (!first) {
+    if (snap.autopilot.paused) {
+      out.write(`${o.paint('warn', 'paused')}: ${sanitizeLine(snap.autopilot.reason)}\n`);
+      return 1;
+    }
+    out.write('nothing runnable now: every step is done, waiting on a human, blocked, or its agent is not configured\n');
+    return 0;
+  }
+  if (!(await confirmCommand(s, config, first.unit, first.step, cli, o, out))) {
+    out.write('not launched\n');
+    return 1;
+  }
+  const idle = new Promise<string>((done) => {
+    const off = s.subscribe((e) => {
+      if (e.type === 'idle') {
+        off();
+        done(e.reason);
+      }
+    });
+  });
+  await s.setAutopilot(true, { maxLaunches: cli.auto ? (cli.max ?? undefined) : 1 });
+  const reason = await idle;
+  const end = s.snapshot();
+  await s.setAutopilot(false);
+  const l = end.ledger;
+  out.write(
+    `${o.paint('bold', 'stopped')}: ${sanitizeLine(reason)}\n` +
+      `launches this session: ${end.launchesThisSession} of ${end.limits.maxLaunches}; consecutive failures: ${end.limits.consecutiveFailures} of ${end.limits.maxConsecutiveFailures}\n` +
+      Object.values(l.agents)
+        .filter((a) => a.view.state !== 'closed' || a.view.trips > 0)
+        .map((a) => `breaker ${a.agent}: ${a.view.state}${a.view.trips ? `, ${a.view.trips} trip${a.view.trips === 1 ? '' : 's'}` : ''}\n`)
+        .join('') +
+      (failures.length ? `${o.paint('fail', `failed or escalated: ${failures.join(', ')}`)}\n` : ''),
+  );
+  return failures.length > 0 || end.autopilot.paused ? 1 : 0;
+}

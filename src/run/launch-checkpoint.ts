@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { Claim } from '../types.js';
+import { cellKey } from '../types.js';
+import { updateCheckpointCell, touchLastUpdate } from '../checkpoint/update-cell.js';
+import { parseCheckpoint } from '../checkpoint/parse.js';
+import { claimsOf } from '../state/derive.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { rewriteCheckpoint } from '../cli/core-commands.js';
+
+// DOMAIN.md section 3: checkpoint.md is updated "after every step (one cell)", and at once
+// when an agent starts (⏳) so a reader of the file sees the run. One cell is edited in
+// place; when its row or column is missing the whole file is rebuilt from the disk (the old
+// one is backed up by rewriteCheckpoint) and the cell is set on the rebuilt text.
+
+const stamp = (at: number): string => {
+  const d = new Date(at);
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+};
+
+const readText = async (path: string): Promise<string | null> => {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+};
+
+/** The claim checkpoint.md holds for a cell now (null: no file, no row). */
+export const readClaimOf = async (root: string, config: WorkspaceConfig, unit: string, step: string): Promise<Claim | null> => {
+  const text = await readText(join(root, config.sources.checkpoint));
+  if (text === null) return null;
+  return claimsOf(parseCheckpoint(text, config.pipeline)).get(cellKey(unit, step)) ?? null;
+};
+
+export interface MarkResult {
+  changed: boolean;
+  /** Set when the one-cell edit was impossible and the file was rebuilt. */
+  rebuilt: string | null;
+}
+
+/** Set one cell of checkpoint.md and its "last updated" line. */
+export const markCell = async (root: string, config: WorkspaceConfig, unit: string, step: string, claim: Claim, at: number): Promise<MarkResult> => {
+  const path = join(root, config.sources.checkpoint);
+  let rebuilt: string | null = null;
+  let text = await readText(path);
+  let edit = text === null ? null : updateCheckpointCell(text, unit, step, claim, config.pipeline);
+  if (text === null || edit?.warning) {
+    rebuilt = text === null ? `no ${config.sources.checkpoint}: rebuilt from the disk` : `${edit!.warning}: rebuilt ${config.sources.checkpoint} from the disk`;
+    text = (await rewriteCheckpoint(root)).text;
+    edit = updateCheckpointCell(text, unit, step, claim, config.pipeline);
+    if (edit.warning) return { changed: false, rebuilt: `${rebuilt}; still ${edit.warning}` };
+  }
+  if (!edit!.changed) return { changed: false, rebuilt };
+  const touched = touchLastUpdate(edit!.text, stamp(at));
+  await writeFileAtomic(path, touched.text);
+  return { changed: true, rebuilt };
+};

@@ -1,0 +1,18 @@
+import { existsSync } from 'node:fs';
+import type { PipelineDef } from '../types.js';
+import { readFileFacts } from '../scan/file-facts.js';
+import { readEntries } from '../scan/scan.js';
+import type { CellTarget } from './launch-spec.js';
+
+// Only the marker proves success (DOMAIN.md section 2): exit 0 is a claim, the last line of
+// the output file is the proof. `entry` steps (long memory) have no marker; their proof is
+// the unit's entry in the shared file, exactly as the scan reads it.
+
+export const provenDone = (root: string, pipeline: PipelineDef, t: CellTarget, unit: string): boolean => {
+  if (t.step.kind === 'entry') return readEntries(root, t.outputRel, pipeline.units.pattern).units.has(unit);
+  return readFileFacts(t.outputAbs, t.outputRel, t.step.marker).marker;
+};
+
+/** A per-unit output file is there (a half-product unless proven): back it up before a relaunch.
+ *  Shared long-memory files are never moved aside: other units' entries live in them. */
+export const hasOwnOutput = (t: CellTarget): boolean => t.step.kind === 'file' && existsSync(t.outputAbs);

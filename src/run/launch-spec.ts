@@ -1,0 +1,105 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { AgentDef, WorkspaceConfig } from '../pipeline/config-types.js';
+import type { StepDef } from '../types.js';
+import { unitPath } from '../scan/units.js';
+import { sanitizeLine } from '../sanitize.js';
+import { expandArgv } from './placeholders.js';
+import { SupervisorError } from './supervisor-types.js';
+
+// From a cell to the exact process spec: which agent, which argv (placeholders expanded as
+// literal arguments, never through a shell), which cwd and env, where the output goes.
+
+export interface CellTarget {
+  step: StepDef;
+  agent: AgentDef;
+  /** Absolute path of the step's output (for `entry` steps: the shared long-memory file). */
+  outputAbs: string;
+  outputRel: string;
+  marker: string;
+}
+
+export interface LaunchValues {
+  attempt: number;
+  /** Absolute path of the last half-product backup of this cell, or ''. */
+  backup: string;
+  /** Last error line of the previous attempt, or ''. */
+  lastError: string;
+}
+
+export interface BuiltCommand {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** argv indexes that change between attempts without changing the situation ({attempt},
+   *  {last_error}, {backup}): left out of the command fingerprint. */
+  volatile: number[];
+}
+
+/** Find the step and its configured agent, or say exactly what to add to checkroom.yaml. */
+export const targetOf = (root: string, config: WorkspaceConfig, unit: string, stepId: string): CellTarget => {
+  const step = config.pipeline.steps.find((s) => s.id === stepId);
+  if (!step) {
+    throw new SupervisorError(`no step "${stepId}" in this pipeline; steps: ${config.pipeline.steps.map((s) => s.id).join(', ')}`);
+  }
+  if (!new RegExp(`^(?:${config.pipeline.units.pattern})$`).test(unit) && !(config.pipeline.units.list ?? []).includes(unit)) {
+    throw new SupervisorError(`"${sanitizeLine(unit)}" is not a unit of this pipeline (units match /${config.pipeline.units.pattern}/)`);
+  }
+  const name = step.agent;
+  if (!name) throw new SupervisorError(`step "${stepId}" names no agent: add agent: <name> to the step in checkroom.yaml`);
+  const agent = config.agents[name];
+  if (!agent) throw new SupervisorError(`no agent '${name}' in checkroom.yaml: add agents.${name}.command`);
+  const outputRel = unitPath(step, unit);
+  return { step, agent, outputAbs: join(root, outputRel), outputRel, marker: step.marker ?? '' };
+};
+
+/** One line, bounded: {last_error} is agent output fed back to an agent. */
+export const lastErrorLine = (tail: readonly string[], max = 300): string => {
+  const line = [...tail].reverse().find((l) => l.trim() !== '') ?? '';
+  return sanitizeLine(line.trim()).slice(0, max);
+};
+
+const VOLATILE = /\{(?:attempt|last_error|backup)\}/;
+
+export const buildCommand = (root: string, unit: string, t: CellTarget, v: LaunchValues): BuiltCommand => {
+  const values: Record<string, string> = {
+    unit,
+    step: t.step.id,
+    output: t.outputAbs,
+    marker: t.marker,
+    workspace: root,
+    attempt: String(v.attempt),
+    backup: v.backup,
+    last_error: v.lastError,
+  };
+  let argv: string[];
+  let cwd: string;
+  try {
+    argv = expandArgv(t.agent.command, values);
+    const dir = t.agent.cwd === null ? root : expandArgv([t.agent.cwd], values)[0]!;
+    cwd = isAbsolute(dir) ? dir : resolve(root, dir);
+  } catch (err) {
+    throw new SupervisorError(`agent '${t.agent.name}' in checkroom.yaml: ${(err as Error).message}`);
+  }
+  const volatile = t.agent.command.flatMap((el, i) => (VOLATILE.test(el) ? [i] : []));
+  const env: Record<string, string> = {};
+  for (const [k, val] of Object.entries(process.env)) if (val !== undefined) env[k] = val;
+  Object.assign(env, t.agent.env);
+  return { argv, cwd, env, volatile };
+};
+
+/** Run ids name the cell and attempt so a log file is findable by eye. */
+export const newRunId = (unit: string, step: string, attempt: number, now: number): string => {
+  const safe = (s: string): string => s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40);
+  return `${safe(unit)}-${safe(step)}-a${attempt}-${now.toString(36)}-${randomBytes(3).toString('hex')}`;
+};
+
+export const logPathOf = (root: string, runId: string): string => join(root, '.checkroom', 'runs', `${runId}.log`);
+
+/** Hash of the agents section: the "show the exact command once" consent is per config version. */
+export const agentsHash = (config: WorkspaceConfig): string => {
+  const agents = Object.keys(config.agents)
+    .sort()
+    .map((k) => config.agents[k]);
+  return createHash('sha256').update(JSON.stringify(agents)).digest('hex').slice(0, 16);
+};

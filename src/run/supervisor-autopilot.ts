@@ -1,0 +1,96 @@
+import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { NextStep } from '../types.js';
+import { cellKey } from '../types.js';
+import type { Ledger } from './ledger.js';
+
+// Which plan entries autopilot may start now: a pure choice over the plan, the ledger and
+// what is in flight, so it is tested without processes. Failures that block downstream work
+// come first (DOMAIN.md section 5, recovery priorities), then half-products to redo (the
+// conservative strategy of section 4), then ready work.
+
+export interface PickInput {
+  plan: readonly NextStep[];
+  ledger: Ledger;
+  config: WorkspaceConfig;
+  /** Cells in flight (running or waiting for a retry) → their agent. */
+  inFlight: ReadonlyMap<string, string>;
+  /** Cells the operator cancelled in this session: autopilot leaves them alone. */
+  held: ReadonlySet<string>;
+  /** Launches still allowed (session budget, --max). */
+  budget: number;
+  redoHalfProducts: boolean;
+}
+
+export interface Candidate {
+  unit: string;
+  step: string;
+  agent: string;
+  reason: string;
+}
+
+export interface Blocked {
+  unit: string;
+  step: string;
+  why: string;
+  /** An open breaker will let this through after this many ms. */
+  retryInMs: number | null;
+}
+
+export interface Pick {
+  launch: Candidate[];
+  blocked: Blocked[];
+}
+
+const eligible = (n: NextStep, redo: boolean): boolean =>
+  n.unit !== null && n.step !== null && ((n.priority === 1 && (n.action === 'retry' || n.action === 'rebuild_memory')) || (n.priority === 3 && n.action === 'run') || (redo && n.priority === 2 && n.action === 'backup_redo'));
+
+export const pickLaunches = (input: PickInput): Pick => {
+  const { ledger, config } = input;
+  const launch: Candidate[] = [];
+  const blocked: Blocked[] = [];
+  const perAgent = new Map<string, number>();
+  for (const agent of input.inFlight.values()) perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
+  // A half-open breaker lets exactly one probe through.
+  const probing = new Set<string>();
+  const steps = new Map(config.pipeline.steps.map((s) => [s.id, s]));
+
+  for (const n of input.plan) {
+    if (!eligible(n, input.redoHalfProducts)) continue;
+    const unit = n.unit!;
+    const step = n.step!;
+    const key = cellKey(unit, step);
+    if (input.inFlight.has(key)) continue;
+    if (input.held.has(key)) {
+      blocked.push({ unit, step, why: 'cancelled by the operator in this session', retryInMs: null });
+      continue;
+    }
+    const cell = ledger.cells[key];
+    if (cell?.state === 'needs_human') {
+      blocked.push({ unit, step, why: `escalated: ${cell.reason ?? 'needs a human'}`, retryInMs: null });
+      continue;
+    }
+    const agent = steps.get(step)?.agent;
+    if (!agent || !config.agents[agent]) {
+      blocked.push({ unit, step, why: agent ? `no agent '${agent}' in checkroom.yaml` : `step ${step} names no agent`, retryInMs: null });
+      continue;
+    }
+    const br = ledger.agents[agent];
+    if (br && (!br.canLaunch || probing.has(agent))) {
+      const v = br.view;
+      const why =
+        v.state === 'held'
+          ? `breaker ${agent} held by the operator`
+          : v.state === 'half_open'
+            ? `breaker ${agent} half-open: a probe is in flight`
+            : `breaker ${agent} open (${Math.ceil(v.remainingMs / 1000)} s left)`;
+      blocked.push({ unit, step, why, retryInMs: v.state === 'open' ? v.remainingMs : null });
+      continue;
+    }
+    if ((perAgent.get(agent) ?? 0) >= config.agents[agent].concurrency) continue;
+    if (launch.length >= input.budget) break;
+    if (br?.view.state === 'half_open') probing.add(agent);
+    perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
+    launch.push({ unit, step, agent, reason: n.reason });
+  }
+  return { launch, blocked };
+};

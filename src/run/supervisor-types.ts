@@ -1,0 +1,113 @@
+import type { FailureClass, Limits, WorkspaceConfig } from '../pipeline/config-types.js';
+import type { AttemptClass } from './classify.js';
+import type { Ledger } from './ledger.js';
+import type { LockHolder } from './lock.js';
+
+// The supervisor's narrow face for the control room and the CLI (STYLE.md: process-compose's
+// IProject — the UI sees the runner only through a snapshot and a subscription).
+
+export interface SupervisorOptions {
+  /** Workspace root (absolute or relative to the cwd). */
+  root: string;
+  config: WorkspaceConfig;
+  /** Clock, epoch ms. Default Date.now. */
+  now?: () => number;
+  /** Jitter source in [0, 1). Default Math.random. */
+  rand?: () => number;
+  /** Called with every event, like a subscriber registered first. */
+  onEvent?: (e: SupervisorEvent) => void;
+  /**
+   * Autopilot also redoes half-products the plan marks `backup_redo` (priority 2), after a
+   * backup. DOMAIN.md section 4: the conservative strategy — back up, redo — is the default;
+   * `decide` entries (maybe complete) always wait for a human. Default true.
+   */
+  redoHalfProducts?: boolean;
+}
+
+export interface RunResult {
+  unit: string;
+  step: string;
+  /** done: the marker proves it. failed: ❌, the operator may retry. escalated: ⚠️ needs a human. */
+  outcome: 'done' | 'failed' | 'escalated' | 'cancelled' | 'refused';
+  class: AttemptClass | null;
+  /** Attempts launched by this call. */
+  attempts: number;
+  reason: string;
+  /** Log of the last attempt, when one was launched. */
+  logPath: string | null;
+}
+
+export interface LiveRunView {
+  runId: string;
+  unit: string;
+  step: string;
+  agent: string;
+  attempt: number;
+  pid: number | null;
+  logPath: string;
+  startedAt: number;
+  /** Ring-buffer lines (sanitized, bounded). */
+  lines: string[];
+}
+
+export interface WaitingView {
+  unit: string;
+  step: string;
+  agent: string;
+  /** Epoch ms at which the next attempt may start; null while waiting for a breaker. */
+  retryAt: number | null;
+  reason: string;
+}
+
+export interface AutopilotView {
+  on: boolean;
+  /** A global limit (section 9, death-spiral guard) stopped it. */
+  paused: boolean;
+  reason: string;
+}
+
+export interface SupervisorSnapshot {
+  role: 'driver' | 'readonly';
+  holder: LockHolder | null;
+  /** Why this instance cannot launch, in words; null for the driver. */
+  readonlyReason: string | null;
+  /** Replayed from the journal: everything shown about runs derives from it. */
+  ledger: Ledger;
+  runs: LiveRunView[];
+  waiting: WaitingView[];
+  autopilot: AutopilotView;
+  launchesThisSession: number;
+  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'> & { consecutiveFailures: number };
+  warnings: string[];
+}
+
+/** What happened, with a one-line `message` a headless caller can print as is (sanitized). */
+export type SupervisorEvent =
+  | { type: 'launch'; unit: string; step: string; runId: string; attempt: number; agent: string; logPath: string; message: string }
+  | { type: 'output'; unit: string; step: string; runId: string; line: string; message: string }
+  | { type: 'retry'; unit: string; step: string; attempt: number; maxAttempts: number; class: FailureClass; delayMs: number; message: string }
+  | { type: 'done'; unit: string; step: string; runId: string; attempt: number; message: string }
+  /** The final failure of a cell, surfaced once (section 9: withhold intermediate errors). */
+  | { type: 'failed'; unit: string; step: string; class: AttemptClass; escalated: boolean; reason: string; logPath: string | null; message: string }
+  | { type: 'cancelled'; unit: string; step: string; message: string }
+  | { type: 'breaker'; agent: string; state: string; message: string }
+  | { type: 'autopilot'; on: boolean; paused: boolean; reason: string; message: string }
+  /** Autopilot has nothing in flight and nothing it may launch. */
+  | { type: 'idle'; reason: string; message: string }
+  | { type: 'reaped'; runId: string; unit: string; step: string; outcome: string; message: string }
+  | { type: 'notice'; message: string };
+
+export class SupervisorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SupervisorError';
+  }
+}
+
+export interface CommandPreview {
+  agent: string;
+  argv: string[];
+  /** describeArgv(argv): the exact command as one shell-quoted line. */
+  text: string;
+  cwd: string;
+}
