@@ -110,4 +110,23 @@ describe('reconciliation against a stale checkpoint', () => {
     expect(s.next[0].reason).toContain('blocks 8 steps of ch06');
     expect(s.next.some((n) => n.unit === 'ch06' && n.step === 'r1')).toBe(false);
   });
+
+  it('opens the next batch when the earlier one only waits on a human decision', async () => {
+    const root = tempDir();
+    const cp = SOURCE_CHECKPOINT;
+    const files: Record<string, string> = { ...PHASE_1_2, 'checkpoint.md': cp, 'meta/chapter-summaries.md': summaries(BATCH1) };
+    for (const u of BATCH1) for (const s of STEPS) Object.assign(files, Object.fromEntries([doneFile(u, s)]));
+    // ch02's panel looks complete but lacks its marker: keep or redo is the operator's call.
+    files[pathOf('ch02', 'panel')] = `# Panel\n\n${prose(400)}\n`;
+    writeFiles(root, files);
+    let s = await loadWorkspace(root);
+    expect(s.next.find((n) => n.unit === 'ch02')).toMatchObject({ priority: 2, action: 'decide' });
+    expect(s.next.some((n) => n.unit === 'ch03' && n.step === 'r1' && n.action === 'run')).toBe(false); // ch03 r1 is ⏳ with no file: not yet
+    expect(s.next.some((n) => n.unit === 'ch06')).toBe(false); // batch 2 is still open work
+    // Once batch 2 is settled (here: everything done), batch 3 opens although ch02 still waits on a human.
+    for (const u of ['ch03', 'ch05']) for (const st of STEPS) writeFiles(root, Object.fromEntries([doneFile(u, st)]));
+    writeFiles(root, { 'meta/chapter-summaries.md': summaries([...BATCH1, 'ch03', 'ch05']) });
+    s = await loadWorkspace(root);
+    expect(s.next.find((n) => n.unit === 'ch06')).toMatchObject({ priority: 3, step: 'research', action: 'run' });
+  });
 });

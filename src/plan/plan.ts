@@ -25,7 +25,11 @@ export interface PlanInput {
   rebuildMemory?: boolean;
 }
 
-const settled = (c: Cell): boolean => c.status === 'done' || c.status === 'needs_human' || c.blockedBy.length > 0;
+// A cell no longer holds its batch back once it is done or waits on a human: escalated,
+// blocked by an escalation, or a half-product that looks complete and needs the operator's
+// keep-or-redo decision (DOMAIN.md scenario 5: skip what waits on a human, continue).
+const settled = (c: Cell): boolean =>
+  c.status === 'done' || c.status === 'needs_human' || c.blockedBy.length > 0 || (c.status === 'partial' && c.triage?.verdict === 'maybe_complete');
 
 export function planNext(input: PlanInput): NextStep[] {
   const { pipeline, units, cells } = input;
@@ -42,13 +46,18 @@ export function planNext(input: PlanInput): NextStep[] {
   // Transitive dependents inside a unit: what a failure holds up.
   const dependents = new Map<string, string[]>();
   for (const s of pipeline.steps) for (const d of s.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), s.id]);
+  const downMemo = new Map<string, string[]>();
   const downstream = (stepId: string): string[] => {
+    const hit = downMemo.get(stepId);
+    if (hit) return hit;
     const out: string[] = [];
     const walk = (id: string): void => {
       for (const next of dependents.get(id) ?? []) if (!out.includes(next)) (out.push(next), walk(next));
     };
     walk(stepId);
-    return out.sort((a, b) => (stepIndex.get(a) ?? 0) - (stepIndex.get(b) ?? 0));
+    out.sort((a, b) => (stepIndex.get(a) ?? 0) - (stepIndex.get(b) ?? 0));
+    downMemo.set(stepId, out);
+    return out;
   };
 
   const plan: NextStep[] = [];
@@ -117,19 +126,24 @@ export function planNext(input: PlanInput): NextStep[] {
   }
 
   // Priority 3: ready, not-started work, gated by phases and batches.
+  // One pass over the cells: which phases are unfinished, which units are unsettled.
+  const phaseOfBatches = Math.min(...pipeline.steps.map((s) => s.phase));
+  const unfinishedPhases = new Set<number>();
+  const unsettledUnits = new Set<string>();
+  for (const c of cells) {
+    const phase = stepById.get(c.step)?.phase ?? 0;
+    if (c.status !== 'done') unfinishedPhases.add(phase);
+    if (phase === phaseOfBatches && !settled(c)) unsettledUnits.add(c.unit);
+  }
   const phaseBlocked = new Set<number>();
   for (const phase of pipeline.phases) {
-    const earlier = pipeline.phases.filter((p) => p.id < phase.id && p.barrier);
-    for (const e of earlier) {
-      const missing = input.missingArtifacts.get(e.id) ?? [];
-      const unitCells = cells.filter((c) => stepById.get(c.step)?.phase === e.id);
-      if (missing.length > 0 || unitCells.some((c) => c.status !== 'done')) phaseBlocked.add(phase.id);
+    for (const e of pipeline.phases) {
+      if (e.id >= phase.id || !e.barrier) continue;
+      if ((input.missingArtifacts.get(e.id) ?? []).length > 0 || unfinishedPhases.has(e.id)) phaseBlocked.add(phase.id);
     }
   }
   // A batch is open for new work once every earlier batch is settled (done or escalated).
-  const unitsSettled = (unitsOf: readonly string[]): boolean =>
-    cells.filter((c) => unitsOf.includes(c.unit) && stepById.get(c.step)?.phase === phaseOfBatches).every(settled);
-  const phaseOfBatches = Math.min(...pipeline.steps.map((s) => s.phase));
+  const unitsSettled = (unitsOf: readonly string[]): boolean => unitsOf.every((u) => !unsettledUnits.has(u));
   let openUpTo = input.batches.length; // index of the first batch that is not yet open
   for (let i = 0; i < input.batches.length; i++) {
     if (!unitsSettled(input.batches[i].units)) {

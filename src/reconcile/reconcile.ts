@@ -71,59 +71,102 @@ function factsFor(step: StepDef, unit: string, scan: ScanResult): { facts: FileF
   return { facts, disk: facts.marker ? 'done' : facts.exists ? 'partial' : 'missing' };
 }
 
-export function reconcile(input: ReconcileInput): Reconciled {
-  const { pipeline, units, batchOf, scan, claims, running } = input;
-  const cells: Cell[] = [];
-  const partials: PartialFile[] = [];
-  const suspects: PartialFile[] = [];
-  const discrepancies: Discrepancy[] = [];
-  for (const unit of units) {
-    for (const step of pipeline.steps) {
-      const key = cellKey(unit, step.id);
-      const { facts, disk } = factsFor(step, unit, scan);
-      const claim = claims.get(key) ?? null;
-      const triage = disk === 'partial' ? triageUnmarked(facts) : disk === 'done' && step.kind === 'file' ? triageMarked(facts, step) : null;
-      const cell: Cell = {
-        unit,
-        step: step.id,
-        batch: batchOf.get(unit) ?? null,
-        path: step.kind === 'entry' ? step.path : facts.path,
-        status: statusOf(disk, claim, running.has(key)),
-        disk,
-        checkpoint: claim,
-        exists: facts.exists,
-        bytes: facts.bytes,
-        chars: facts.chars,
-        marker: disk === 'done',
-        mtimeMs: facts.mtimeMs,
-        triage,
-        blockedBy: [],
-      };
-      cells.push(cell);
-      if (triage) {
-        const entry: PartialFile = { path: cell.path, unit, step: step.id, chars: facts.chars, bytes: facts.bytes, verdict: triage.verdict, reason: triage.reason };
-        if (triage.verdict === 'suspicious') suspects.push(entry);
-        else {
-          if (facts.markerNotLast) entry.reason = `the marker is present but more content follows it, so it does not count; ${entry.reason}`;
-          partials.push(entry);
-        }
-      }
-      if (claim && !agrees(claim, disk)) {
-        discrepancies.push({
-          unit,
-          step: step.id,
-          checkpoint: claim,
-          disk,
-          note: `checkpoint says ${GLYPH[claim]} ${claim.replace('_', ' ')}, disk shows ${describeDisk(disk, facts)}`,
-        });
-      }
-    }
-  }
-  markBlocked(cells, pipeline);
-  return { cells, partials, suspects, discrepancies };
+interface UnitResult {
+  /** What the unit's cells were computed from: facts objects, claims, running flags, batch. */
+  sig: unknown[];
+  cells: Cell[];
+  partials: PartialFile[];
+  suspects: PartialFile[];
+  discrepancies: Discrepancy[];
 }
 
-/** Each unfinished cell lists the failed / needs-human cells of its unit it transitively waits on. */
+// Per-unit results are reused while their inputs are the same objects: a file event
+// replaces the FileFacts of the files it names, so only those units are recomputed (the
+// live view re-derives the state after every batch of events; at 50k files a full
+// reconciliation was most of the change-to-screen latency).
+const caches = new WeakMap<ScanResult, Map<string, UnitResult>>();
+
+function signature(unit: string, input: ReconcileInput): unknown[] {
+  const { pipeline, scan, claims, running, batchOf } = input;
+  const sig: unknown[] = [batchOf.get(unit) ?? null];
+  for (const step of pipeline.steps) {
+    const key = cellKey(unit, step.id);
+    if (step.kind === 'entry') sig.push(scan.entryFiles.get(step.path), scan.entries.get(step.path)?.has(unit) ?? false);
+    else sig.push(scan.files.get(unitPath(step, unit)));
+    sig.push(claims.get(key) ?? null, running.has(key));
+  }
+  return sig;
+}
+
+const sameSig = (a: unknown[], b: unknown[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[]): UnitResult {
+  const { pipeline, batchOf, scan, claims, running } = input;
+  const out: UnitResult = { sig, cells: [], partials: [], suspects: [], discrepancies: [] };
+  for (const step of pipeline.steps) {
+    const key = cellKey(unit, step.id);
+    const { facts, disk } = factsFor(step, unit, scan);
+    const claim = claims.get(key) ?? null;
+    const triage = disk === 'partial' ? triageUnmarked(facts) : disk === 'done' && step.kind === 'file' ? triageMarked(facts, step) : null;
+    const cell: Cell = {
+      unit,
+      step: step.id,
+      batch: batchOf.get(unit) ?? null,
+      path: step.kind === 'entry' ? step.path : facts.path,
+      status: statusOf(disk, claim, running.has(key)),
+      disk,
+      checkpoint: claim,
+      exists: facts.exists,
+      bytes: facts.bytes,
+      chars: facts.chars,
+      marker: disk === 'done',
+      mtimeMs: facts.mtimeMs,
+      triage,
+      blockedBy: [],
+    };
+    out.cells.push(cell);
+    if (triage) {
+      const entry: PartialFile = { path: cell.path, unit, step: step.id, chars: facts.chars, bytes: facts.bytes, verdict: triage.verdict, reason: triage.reason };
+      if (triage.verdict === 'suspicious') out.suspects.push(entry);
+      else {
+        if (facts.markerNotLast) entry.reason = `the marker is present but more content follows it, so it does not count; ${entry.reason}`;
+        out.partials.push(entry);
+      }
+    }
+    if (claim && !agrees(claim, disk)) {
+      out.discrepancies.push({
+        unit,
+        step: step.id,
+        checkpoint: claim,
+        disk,
+        note: `checkpoint says ${GLYPH[claim]} ${claim.replace('_', ' ')}, disk shows ${describeDisk(disk, facts)}`,
+      });
+    }
+  }
+  markBlocked(out.cells, pipeline);
+  return out;
+}
+
+export function reconcile(input: ReconcileInput): Reconciled {
+  let cache = caches.get(input.scan);
+  if (!cache) caches.set(input.scan, (cache = new Map()));
+  const res: Reconciled = { cells: [], partials: [], suspects: [], discrepancies: [] };
+  const seen = new Set<string>();
+  for (const unit of input.units) {
+    seen.add(unit);
+    const sig = signature(unit, input);
+    let r = cache.get(unit);
+    if (!r || !sameSig(r.sig, sig)) cache.set(unit, (r = reconcileUnit(unit, input, sig)));
+    for (const c of r.cells) res.cells.push(c);
+    for (const p of r.partials) res.partials.push(p);
+    for (const p of r.suspects) res.suspects.push(p);
+    for (const d of r.discrepancies) res.discrepancies.push(d);
+  }
+  if (cache.size > seen.size) for (const u of cache.keys()) if (!seen.has(u)) cache.delete(u);
+  return res;
+}
+
+/** Each unfinished cell lists the failed / needs-human cells of its unit it transitively waits on (cells of one unit). */
 function markBlocked(cells: Cell[], pipeline: PipelineDef): void {
   const byKey = new Map(cells.map((c) => [cellKey(c.unit, c.step), c]));
   const stepById = new Map(pipeline.steps.map((s) => [s.id, s]));
