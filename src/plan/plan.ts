@@ -28,15 +28,34 @@ export interface PlanInput {
 // A cell no longer holds its batch back once it is done or waits on a human: escalated,
 // blocked by an escalation, or a half-product that looks complete and needs the operator's
 // keep-or-redo decision (DOMAIN.md scenario 5: skip what waits on a human, continue).
+/** O(1) cell lookup: reconcile lays cells out unit-major in pipeline step order. */
+export function cellIndex(cells: readonly Cell[], units: readonly string[], pipeline: PipelineDef): (unit: string, step: string) => Cell | undefined {
+  const n = pipeline.steps.length;
+  const stepIdx = new Map(pipeline.steps.map((s, i) => [s.id, i]));
+  const unitIdx = new Map(units.map((u, i) => [u, i]));
+  const laidOut = cells.length === units.length * n && cells.every((c, i) => c.unit === units[Math.floor(i / n)] && c.step === pipeline.steps[i % n].id);
+  if (!laidOut) {
+    const m = new Map(cells.map((c) => [cellKey(c.unit, c.step), c]));
+    return (u, s) => m.get(cellKey(u, s));
+  }
+  return (u, s) => {
+    const ui = unitIdx.get(u);
+    const si = stepIdx.get(s);
+    return ui === undefined || si === undefined ? undefined : cells[ui * n + si];
+  };
+}
+
 const settled = (c: Cell): boolean =>
   c.status === 'done' || c.status === 'needs_human' || c.blockedBy.length > 0 || (c.status === 'partial' && c.triage?.verdict === 'maybe_complete');
 
 export function planNext(input: PlanInput): NextStep[] {
   const { pipeline, units, cells } = input;
-  const byKey = new Map(cells.map((c) => [cellKey(c.unit, c.step), c]));
   const stepIndex = new Map(pipeline.steps.map((s, i) => [s.id, i]));
   const stepById = new Map(pipeline.steps.map((s) => [s.id, s]));
   const unitIndex = new Map(units.map((u, i) => [u, i]));
+  const at = cellIndex(cells, units, pipeline);
+  // Map-shaped view for helpers that take one (rarely called).
+  const byKey = { get: (key: string) => at(key.slice(0, key.lastIndexOf('/')), key.slice(key.lastIndexOf('/') + 1)) } as ReadonlyMap<string, Cell>;
   const batchOrder = new Map(input.batches.map((b, i) => [b.id, i]));
   const rank = (c: Cell): number =>
     (c.batch === null ? input.batches.length : (batchOrder.get(c.batch) ?? input.batches.length)) * 1e9 +
@@ -81,10 +100,10 @@ export function planNext(input: PlanInput): NextStep[] {
   const p1: NextStep[] = [];
   for (const c of cells) {
     if (c.status !== 'failed' && c.status !== 'needs_human') continue;
-    const held = downstream(c.step).filter((s) => byKey.get(cellKey(c.unit, s))?.status !== 'done');
+    const held = downstream(c.step).filter((s) => at(c.unit, s)?.status !== 'done');
     const action: PlanAction = c.status === 'failed' ? 'retry' : 'human_review';
     const what = c.status === 'failed' ? 'failed' : 'needs a human';
-    const waits = (stepById.get(c.step)?.dependsOn ?? []).filter((d) => byKey.get(cellKey(c.unit, d))?.status !== 'done');
+    const waits = (stepById.get(c.step)?.dependsOn ?? []).filter((d) => at(c.unit, d)?.status !== 'done');
     const holds = held.length ? `blocks ${held.length} step${held.length === 1 ? '' : 's'} of ${c.unit} (${held.join(', ')})` : 'blocks nothing downstream';
     p1.push({
       priority: 1,
@@ -95,7 +114,7 @@ export function planNext(input: PlanInput): NextStep[] {
       blocks: held.length,
     });
   }
-  p1.sort((a, b) => b.blocks - a.blocks || rank(byKey.get(cellKey(a.unit!, a.step!))!) - rank(byKey.get(cellKey(b.unit!, b.step!))!));
+  p1.sort((a, b) => b.blocks - a.blocks || rank(at(a.unit!, a.step!)!) - rank(at(b.unit!, b.step!)!));
   plan.push(...p1);
 
   // Priority 1 too (opt-in): long-memory entries lost after their work was done.
@@ -104,11 +123,11 @@ export function planNext(input: PlanInput): NextStep[] {
     for (const c of cells) {
       const step = stepById.get(c.step);
       if (!step || step.kind !== 'entry') continue;
-      const deps = (dependents.get(step.id) ?? []).map((id) => byKey.get(cellKey(c.unit, id))).filter((x): x is Cell => !!x);
+      const deps = (dependents.get(step.id) ?? []).map((id) => at(c.unit, id)).filter((x): x is Cell => !!x);
       const why = entryExpected(c, deps);
       if (!why) continue;
       const src = rebuildSourceOf(c.unit, pipeline, step, byKey);
-      const held = downstream(c.step).filter((s) => byKey.get(cellKey(c.unit, s))?.status !== 'done');
+      const held = downstream(c.step).filter((s) => at(c.unit, s)?.status !== 'done');
       const what = src.from === 'redo' ? `redo ${c.unit} to rebuild its entry in ${step.path}: ${describeSource(src)}` : `rebuild ${c.unit}'s entry in ${step.path} from ${describeSource(src)}`;
       plan.push({ priority: 1, unit: c.unit, step: c.step, action: 'rebuild_memory', reason: `${what}; ${why}`, blocks: held.length });
       rebuilt.add(cellKey(c.unit, c.step));
@@ -117,7 +136,7 @@ export function planNext(input: PlanInput): NextStep[] {
 
   // Priority 2: half-products (cells whose status is partial; a failed cell's leftovers are handled by its retry).
   const p2 = input.partials
-    .map((p) => ({ p, c: byKey.get(cellKey(p.unit, p.step))! }))
+    .map((p) => ({ p, c: at(p.unit, p.step)! }))
     .filter(({ c }) => c && c.status === 'partial')
     .sort((a, b) => rank(a.c) - rank(b.c));
   for (const { p } of p2) {
@@ -158,7 +177,7 @@ export function planNext(input: PlanInput): NextStep[] {
   };
   const p3 = cells
     .filter((c) => c.status === 'not_started' && !rebuilt.has(cellKey(c.unit, c.step)))
-    .filter((c) => (stepById.get(c.step)?.dependsOn ?? []).every((d) => byKey.get(cellKey(c.unit, d))?.status === 'done'))
+    .filter((c) => (stepById.get(c.step)?.dependsOn ?? []).every((d) => at(c.unit, d)?.status === 'done'))
     .filter((c) => !phaseBlocked.has(stepById.get(c.step)?.phase ?? 0))
     .filter(batchOpen)
     .sort((a, b) => rank(a) - rank(b));

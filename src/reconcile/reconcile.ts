@@ -86,15 +86,25 @@ interface UnitResult {
 // reconciliation was most of the change-to-screen latency).
 const caches = new WeakMap<ScanResult, Map<string, UnitResult>>();
 
+// The strings a unit's cells are looked up by, built once per unit and pipeline.
+const keyCache = new WeakMap<PipelineDef, Map<string, { keys: string[]; paths: string[] }>>();
+function keysOf(pipeline: PipelineDef, unit: string): { keys: string[]; paths: string[] } {
+  let m = keyCache.get(pipeline);
+  if (!m) keyCache.set(pipeline, (m = new Map()));
+  let k = m.get(unit);
+  if (!k) m.set(unit, (k = { keys: pipeline.steps.map((s) => cellKey(unit, s.id)), paths: pipeline.steps.map((s) => (s.kind === 'entry' ? s.path : unitPath(s, unit))) }));
+  return k;
+}
+
 function signature(unit: string, input: ReconcileInput): unknown[] {
   const { pipeline, scan, claims, running, batchOf } = input;
+  const { keys, paths } = keysOf(pipeline, unit);
   const sig: unknown[] = [batchOf.get(unit) ?? null];
-  for (const step of pipeline.steps) {
-    const key = cellKey(unit, step.id);
+  pipeline.steps.forEach((step, i) => {
     if (step.kind === 'entry') sig.push(scan.entryFiles.get(step.path), scan.entries.get(step.path)?.has(unit) ?? false);
-    else sig.push(scan.files.get(unitPath(step, unit)));
-    sig.push(claims.get(key) ?? null, running.has(key));
-  }
+    else sig.push(scan.files.get(paths[i]));
+    sig.push(claims.get(keys[i]) ?? null, running.has(keys[i]));
+  });
   return sig;
 }
 

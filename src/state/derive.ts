@@ -36,7 +36,6 @@ export function batchesOf(pipeline: PipelineDef, doc: CheckpointDoc | null): Bat
 const statusOfCounts = (done: number, total: number, touched: boolean): PhaseStatus =>
   total > 0 && done === total ? 'done' : touched || done > 0 ? 'in_progress' : 'not_started';
 
-const touched = (cells: readonly Cell[]): boolean => cells.some((c) => c.status !== 'not_started');
 
 export function deriveState(input: DeriveInput): WorkspaceState {
   const { pipeline, units, scan, checkpoint } = input;
@@ -46,6 +45,27 @@ export function deriveState(input: DeriveInput): WorkspaceState {
   const rec = reconcile({ pipeline, units, batchOf, scan, claims: claimsOf(checkpoint), running: input.running });
 
   const stepPhase = new Map(pipeline.steps.map((s) => [s.id, s.phase]));
+  // One pass: per phase and per batch, done / total / touched.
+  type Tally = { done: number; total: number; touched: boolean };
+  const tally = (): Tally => ({ done: 0, total: 0, touched: false });
+  const byPhase = new Map<number, Tally>();
+  const byBatch = new Map<number | null, Tally>();
+  const batchedPhase = Math.min(...pipeline.steps.map((s) => s.phase));
+  for (const c of rec.cells) {
+    const ph = stepPhase.get(c.step) ?? 0;
+    let t = byPhase.get(ph);
+    if (!t) byPhase.set(ph, (t = tally()));
+    t.total++;
+    if (c.status === 'done') t.done++;
+    if (c.status !== 'not_started') t.touched = true;
+    if (ph !== batchedPhase) continue;
+    const b = batchOf.get(c.unit) ?? null;
+    let bt = byBatch.get(b);
+    if (!bt) byBatch.set(b, (bt = tally()));
+    bt.total++;
+    if (c.status === 'done') bt.done++;
+    if (c.status !== 'not_started') bt.touched = true;
+  }
   const missingArtifacts = new Map<number, string[]>();
   const phases: PhaseProgress[] = pipeline.phases.map((p) => {
     if (p.artifacts.length) {
@@ -54,21 +74,18 @@ export function deriveState(input: DeriveInput): WorkspaceState {
       const done = p.artifacts.length - missing.length;
       return { id: p.id, name: p.name, status: statusOfCounts(done, p.artifacts.length, false), done, total: p.artifacts.length, missing };
     }
-    const cells = rec.cells.filter((c) => stepPhase.get(c.step) === p.id);
-    const done = cells.filter((c) => c.status === 'done').length;
-    return { id: p.id, name: p.name, status: statusOfCounts(done, cells.length, touched(cells)), done, total: cells.length, missing: [] };
+    const t = byPhase.get(p.id) ?? tally();
+    return { id: p.id, name: p.name, status: statusOfCounts(t.done, t.total, t.touched), done: t.done, total: t.total, missing: [] };
   });
 
   const batchProgress: BatchProgress[] = batches.map((b) => {
-    const cells = rec.cells.filter((c) => b.units.includes(c.unit) && stepPhase.get(c.step) === 3);
-    const done = cells.filter((c) => c.status === 'done').length;
-    return { id: b.id, units: [...b.units], done, total: cells.length, status: statusOfCounts(done, cells.length, touched(cells)) };
+    const t = byBatch.get(b.id) ?? tally();
+    return { id: b.id, units: [...b.units], done: t.done, total: t.total, status: statusOfCounts(t.done, t.total, t.touched) };
   });
   const unbatched = units.filter((u) => !batchOf.has(u));
   if (unbatched.length && batches.length) {
-    const cells = rec.cells.filter((c) => unbatched.includes(c.unit) && stepPhase.get(c.step) === 3);
-    const done = cells.filter((c) => c.status === 'done').length;
-    batchProgress.push({ id: null, units: unbatched, done, total: cells.length, status: statusOfCounts(done, cells.length, touched(cells)) });
+    const t = byBatch.get(null) ?? tally();
+    batchProgress.push({ id: null, units: unbatched, done: t.done, total: t.total, status: statusOfCounts(t.done, t.total, t.touched) });
   }
 
   const next = planNext({ pipeline, units, cells: rec.cells, partials: rec.partials, batches, missingArtifacts, rebuildMemory: input.rebuildMemory });
