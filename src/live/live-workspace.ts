@@ -6,6 +6,7 @@ import { readLevel2 } from '../sources/level2.js';
 import { readEntries, scanStep } from '../scan/scan.js';
 import { readFileFacts } from '../scan/file-facts.js';
 import { fileNameMatcher } from '../scan/units.js';
+import { idleCollector } from './idle-gc.js';
 import { createDirWatcher, WatchLimitError, type DirWatcher } from './dir-watcher.js';
 
 // The live model behind the control room: the sources read once, then kept true by file
@@ -51,9 +52,11 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
   let watcher: DirWatcher | null = null;
   let closed = false;
 
+  const idle = idleCollector();
   const publish = (): void => {
     state = stateOf(src, running);
     for (const fn of subs) fn(state);
+    idle.poke();
   };
 
   const stepsByDir = (): Map<string, StepDef[]> => {
@@ -194,6 +197,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     },
     async close() {
       closed = true;
+      idle.stop();
       if (timer) clearTimeout(timer);
       if (poller) clearInterval(poller);
       watcher?.close();

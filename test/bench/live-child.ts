@@ -15,6 +15,7 @@ const t0 = performance.now();
 const live = await createLiveWorkspace(dir);
 const readyMs = performance.now() - t0;
 const watches = inotifyWatches();
+const readyMaxRssMb = process.resourceUsage().maxRSS / 1024;
 const targets = live.state.cells.filter((c) => c.status === 'partial' && c.path.endsWith('.md')).slice(0, changes);
 const lat: number[] = [];
 for (const c of targets) {
@@ -37,5 +38,5 @@ for (const c of targets) {
 await live.close();
 clearInterval(keepAlive);
 process.stdout.write(
-  JSON.stringify({ readyMs, watches, rssMb: process.memoryUsage().rss / 2 ** 20, maxRssMb: process.resourceUsage().maxRSS / 1024, p50: pct(lat, 50), p95: pct(lat, 95), n: lat.length }),
+  JSON.stringify({ readyMs, readyMaxRssMb, watches, rssMb: process.memoryUsage().rss / 2 ** 20, maxRssMb: process.resourceUsage().maxRSS / 1024, p50: pct(lat, 50), p95: pct(lat, 95), n: lat.length }),
 );
