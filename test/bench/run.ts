@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { scanBench } from './scan-bench.js';
 import { liveBench } from './live-bench.js';
 import { spawnBench } from './spawn-bench.js';
+import { tuiBench } from './tui-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
 // same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
@@ -13,8 +14,9 @@ const base = process.env.CHECKROOM_BENCH_DIR ?? join(tmpdir(), 'checkroom-bench'
 mkdirSync(base, { recursive: true });
 const sizes = (process.env.CHECKROOM_BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const lines: string[] = [`# checkroom bench — ${new Date().toISOString()} — node ${process.version}`, ''];
-const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,spawn';
+const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,spawn,tui';
 if (only.includes('scan')) scanBench(base, sizes, lines);
 if (only.includes('live')) liveBench(base, sizes.filter((n) => n === Math.min(...sizes) || n === Math.max(...sizes)), lines);
 if (only.includes('spawn')) await spawnBench(lines);
+if (only.includes('tui')) tuiBench(lines);
 console.log(lines.join('\n'));
