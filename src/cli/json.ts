@@ -38,6 +38,16 @@ export function statusJson(s: WorkspaceState) {
     discrepancies: s.discrepancies.map((d) => ({ unit: d.unit, step: d.step, checkpoint: d.checkpoint, disk: d.disk, note: d.note })),
     next: s.next.map((n) => ({ priority: n.priority, unit: n.unit, step: n.step, action: n.action, reason: n.reason, blocks: n.blocks })),
     warnings: s.warnings.map((w) => ({ source: w.source, line: w.line ?? null, message: w.message })),
+    todos: s.todos
+      ? {
+          path: s.todos.path,
+          ok: s.todos.ok,
+          ready: s.todos.ready,
+          disagreements: s.todos.disagreements,
+          dangling: s.todos.dangling,
+          warnings: s.todos.warnings.map((w) => ({ source: w.source, line: w.line ?? null, message: w.message })),
+        }
+      : null,
   };
 }
 
