@@ -60,3 +60,17 @@ describe('live workspace', () => {
     expect(cell(s, 'ch02', 'draft')!.status).toBe('not_started');
   });
 });
+
+describe('live workspace without watches', () => {
+  it('falls back to periodic rescans and says so', async () => {
+    const root = tempDir();
+    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), ...Object.fromEntries([doneFile('ch01', 'research')]) });
+    live = await createLiveWorkspace(root, { poll: true, pollMs: 50 });
+    expect(live.watching).toMatchObject({ mode: 'poll', watches: 0 });
+    expect(live.watching.notice).toContain('rescanning');
+    writeFileSync(join(root, 'drafts-x.md'), 'unrelated');
+    mkdirSync(join(root, 'drafts'), { recursive: true });
+    writeFileSync(join(root, 'drafts/ch01-draft.md'), `# D\n\n${prose(300)}\n\n<!-- DRAFT_COMPLETE -->\n`);
+    await until(live, (s) => cell(s, 'ch01', 'draft')?.status === 'done');
+  });
+});

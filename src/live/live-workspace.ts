@@ -8,6 +8,7 @@ import { readFileFacts } from '../scan/file-facts.js';
 import { fileNameMatcher } from '../scan/units.js';
 import { idleCollector } from './idle-gc.js';
 import { createDirWatcher, WatchLimitError, type DirWatcher } from './dir-watcher.js';
+import { gateWatchDirs } from '../gates/state.js';
 
 // The live model behind the control room: the sources read once, then kept true by file
 // events. An event re-reads only the file it names (never the whole tree), re-derives the
@@ -32,6 +33,9 @@ export interface LiveWorkspace {
 
 export interface LiveOptions {
   watch?: boolean;
+  /** Rescan periodically instead of watching: network file systems (NFS, SSHFS) deliver no
+   *  inotify events. Also chosen with CHECKROOM_WATCH=poll, and automatically at the watch limit. */
+  poll?: boolean;
   /** Quiet period before a batch of events is applied. */
   batchMs?: number;
   pollMs?: number;
@@ -77,6 +81,8 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
   const apply = async (paths: Set<string>): Promise<void> => {
     const { pipeline, sources } = src.config;
     if ([...paths].some((p) => CONFIG_FILES.has(p))) return refresh();
+    // Gate-file workflows (preset: gates) are small: any change under .claude/ re-reads them all.
+    if (src.gates) return [...paths].some((p) => p === '.claude' || p.startsWith('.claude/')) ? refresh() : undefined;
     let unitsChanged = false;
     const todoDb = src.todos ? posix.normalize(posix.relative(src.root, src.todos.path)) : null;
     for (const rel of paths) {
@@ -149,11 +155,22 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     watching.mode = 'poll';
     watching.watches = 0;
     watching.notice = notice;
-    poller = setInterval(() => void refresh().catch(() => {}), opts.pollMs ?? 2000);
-    poller.unref();
+    // Never spend more than a quarter of the time rescanning: a 50k-file tree takes ~2 s.
+    const base = opts.pollMs ?? 2000;
+    const next = (delay: number): void => {
+      poller = setTimeout(async () => {
+        const t0 = performance.now();
+        await refresh().catch(() => {});
+        if (!closed) next(Math.max(base, 3 * (performance.now() - t0)));
+      }, delay);
+      poller.unref();
+    };
+    next(base);
   };
 
-  if (opts.watch !== false) {
+  const poll = opts.poll ?? process.env.CHECKROOM_WATCH === 'poll';
+  if (opts.watch !== false && poll) startPolling('polling: rescanning every 2 s (CHECKROOM_WATCH=poll)');
+  else if (opts.watch !== false) {
     const dirs = stepsByDir();
     const watchDir = (d: string): void => {
       if (!watcher) return;
@@ -166,6 +183,8 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     watcher = createDirWatcher(src.root, (d, name) => {
       if (name === null) return enqueue(d);
       const rel = d === '.' ? name : `${d}/${name}`;
+      // A workflow directory created after start: watch it too (add is idempotent).
+      if (src.gates && (rel === '.claude' || rel.startsWith('.claude/'))) for (const g of gateWatchDirs(src.gates)) watchDir(g);
       // A step directory created after start (chapters/, publish/): start watching it.
       if (d === '.' && dirs.has(name)) {
         watchDir(name);
@@ -176,6 +195,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     watching.mode = 'watch';
     watchDir('.');
     for (const d of dirs.keys()) if (d !== '.') watchDir(d);
+    if (src.gates) for (const d of gateWatchDirs(src.gates)) watchDir(d);
   }
 
   return {
@@ -199,7 +219,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       closed = true;
       idle.stop();
       if (timer) clearTimeout(timer);
-      if (poller) clearInterval(poller);
+      if (poller) clearTimeout(poller);
       watcher?.close();
       watching.mode = 'off';
     },
