@@ -96,4 +96,19 @@ describe('checkroom CLI', () => {
     expect(p.reason).toContain('permission denied');
     expect(existsSync(join(root, 'drafts/ch01-draft.md'))).toBe(true);
   });
+
+  it('never lets escape sequences from a file reach the terminal', () => {
+    const root = tempDir();
+    const hostile = `# D\n\n${prose(300)}\n\nclipboard \u001b]52;c;cm0gLXJmIH4=\u0007 title \u001b]0;pwned\u0007 clear \u001b[2J back\b\b bell\u0007 cr\rover`;
+    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'drafts/ch01-draft.md': hostile });
+    for (const args of [['partials', root], ['plan', root], ['status', root]]) {
+      const r = run(args, { NO_COLOR: '1' });
+      expect(r.code).toBe(0);
+      expect(r.out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    }
+    // The reason quotes the file's last line, escaped (JSON keeps it whole).
+    const reason = JSON.parse(run(['partials', root, '--json']).out).partials[0].reason as string;
+    expect(reason).toContain('cr\\rover');
+    expect(reason).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
 });
