@@ -190,6 +190,8 @@ export interface WorkspaceState {
   scannedAt: number;
   /** Level-2 recovery source (the SQL todo table), when a todo database exists; see sources/level2.ts. */
   todos?: TodoView | null;
+  /** Which layout the state was read from; absent means the book-style marker layout. */
+  preset?: 'book' | 'gates';
 }
 
 /** The todo table as the state shows it: ready todos (the source document's query), where it disagrees with the disk. */

@@ -10,6 +10,9 @@ import { collectUnits } from './scan/units.js';
 import { batchesOf, deriveState } from './state/derive.js';
 import { readLevel2, todoViewFrom } from './sources/level2.js';
 import type { TodoSnapshot } from './sources/todos.js';
+import { scanGateWorkspace } from './gates/scan.js';
+import { gateWorkspaceState } from './gates/state.js';
+import type { GateWorkspace } from './gates/types.js';
 
 // The engine's front door: everything the CLI, the control room and the launcher know
 // about a workspace comes from here, from disk alone.
@@ -30,6 +33,8 @@ export interface Sources {
   /** Level 2: the SQL todo table, read once per change of the database file. */
   todos: TodoSnapshot | null;
   warnings: Warning[];
+  /** `preset: gates`: the gate-file workflows (DOMAIN.md section 7); they are the state, not the scan. */
+  gates?: GateWorkspace;
 }
 
 export async function assertWorkspace(dir: string): Promise<string> {
@@ -47,6 +52,12 @@ export async function assertWorkspace(dir: string): Promise<string> {
 export async function readSources(dir: string, config?: WorkspaceConfig): Promise<Sources> {
   const root = await assertWorkspace(dir);
   const cfg = config ?? (await loadConfig(root));
+  if (cfg.preset === 'gates') {
+    // Steps are not known in advance: they come from the plans and gate files.
+    const gates = await scanGateWorkspace(root);
+    const scan = scanArtifacts(root, cfg.pipeline, []);
+    return { root, config: cfg, checkpoint: null, units: gates.workflows.map((w) => w.id), scan, todos: null, warnings: [], gates };
+  }
   const checkpoint = await readCheckpoint(root, cfg.pipeline, cfg.sources.checkpoint);
   const batches = batchesOf(cfg.pipeline, checkpoint);
   const units = collectUnits(
@@ -62,6 +73,7 @@ export async function readSources(dir: string, config?: WorkspaceConfig): Promis
 }
 
 export function stateOf(src: Sources, running: ReadonlySet<string> = new Set()): WorkspaceState {
+  if (src.gates) return gateWorkspaceState(src.root, src.gates, { pipeline: src.config.pipeline, running, warnings: src.warnings });
   const state = deriveState({
     root: src.root,
     name: src.checkpoint?.project ?? basename(src.root),

@@ -53,7 +53,7 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
 }
 
 /** Rebuild checkpoint.md from the reconciled state; the old file is backed up first. */
-export async function rewriteCheckpoint(dir: string): Promise<{ path: string; backup: string | null; changed: number; text: string }> {
+export async function rewriteCheckpoint(dir: string, now?: Date): Promise<{ path: string; backup: string | null; changed: number; text: string }> {
   const src = await readSources(dir);
   const state = stateOf(src);
   const doc = checkpointFromState(state, src.checkpoint);
@@ -63,7 +63,7 @@ export async function rewriteCheckpoint(dir: string): Promise<{ path: string; ba
   let changed = 0;
   for (const [k, v] of after) if (before.get(k) !== v) changed++;
   const file = src.config.sources.checkpoint;
-  const backup = existsSync(join(src.root, file)) ? (await copyBackup(src.root, file)).backup : null;
+  const backup = existsSync(join(src.root, file)) ? (await copyBackup(src.root, file, now)).backup : null;
   await writeCheckpoint(src.root, text, file);
   return { path: file, backup, changed, text };
 }

@@ -112,7 +112,7 @@ function stopOf(state: WorkspaceState): RecoverReport['stop'] {
 }
 
 /** The language of an existing RESUME.md (its title), so a rewrite keeps it. */
-async function resumeLang(root: string, file: string): Promise<Lang | null> {
+export async function resumeLang(root: string, file: string): Promise<Lang | null> {
   const text = await readFile(join(root, file), 'utf8').catch(() => null);
   if (!text) return null;
   const first = text.split('\n', 1)[0];
@@ -186,7 +186,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   if (cpWhy) {
     if (opts.dryRun) report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: false });
     else {
-      const r = await rewriteCheckpoint(root);
+      const r = await rewriteCheckpoint(root, now);
       report.rebuilt.push({ target: r.path, reason: cpWhy, done: true, backup: r.backup, manual: false });
       // The letter below must describe the checkpoint as it is now.
       ({ sources: src, state, journal } = await loadRecoveryState(root, now.getTime()));

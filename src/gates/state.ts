@@ -1,0 +1,157 @@
+import { basename } from 'node:path';
+import type { Cell, CellStatus, Claim, Discrepancy, DiskState, NextStep, PartialFile, PipelineDef, StepDef, Warning, WorkspaceState } from '../types.js';
+import { gatesPreset } from '../pipeline/gates-preset.js';
+import { compareSteps } from './gate-file.js';
+import { ARTIFACTS_DIR } from './plan.js';
+import { REASONING_DIR } from './reasoning.js';
+import { GATES_DIR } from './scan.js';
+import type { GateStep, GateWorkflow, GateWorkspace } from './types.js';
+
+// A gate-file workspace (DOMAIN.md section 7) as the control room's WorkspaceState, so the
+// Progress, Partials, Plan and Sources views work on it unchanged: one unit per workflow,
+// one step (column) per plan step number across workflows (`s04`, `s04.5`). The gate is the
+// proof, as markers are for the book: passed → done, failed validation → failed (with its
+// failure class), cut-off or unreadable gate / interrupted reasoning → partial, none →
+// not started. The plan's `status` plays checkpoint.md's part: a claim, compared, not believed.
+
+/** `04.5` → `s04.5`: a step id that reads like the gate file and never starts with a digit. */
+export const gateStepId = (number: string): string => `s${number}`;
+
+const PLAN_CLAIM: Record<string, Claim> = { completed: 'done', in_progress: 'in_progress', pending: 'not_started', blocked: 'needs_human' };
+
+/** Where a step's gate is, or would be written (`{step}-{agent}.json`). */
+const gatePath = (wf: string, s: GateStep): string => s.gate?.file ?? `${GATES_DIR}/${wf}/${s.number}-${s.agent || 'agent'}.json`;
+
+function statusOf(s: GateStep): { status: CellStatus; disk: DiskState } {
+  switch (s.status) {
+    case 'done':
+    case 'skipped':
+      return { status: 'done', disk: 'done' };
+    case 'failed':
+      // The gate exists but proves nothing: for the disk the step is not done.
+      return { status: 'failed', disk: 'missing' };
+    case 'partial':
+      return { status: 'partial', disk: 'partial' };
+    default:
+      return { status: 'not_started', disk: 'missing' };
+  }
+}
+
+function triageOf(w: GateWorkflow, s: GateStep): Cell['triage'] {
+  if (s.status === 'failed') {
+    const errs = s.gate?.errors ?? [];
+    return { verdict: 'suspicious', reason: `${s.failureClass ?? 'UNKNOWN'}: validation failed${errs.length ? ` (${errs.length} error${errs.length === 1 ? '' : 's'}: ${errs[0]})` : ''}` };
+  }
+  if (s.status !== 'partial') return null;
+  if (s.gate) return { verdict: 'truncated', reason: `gate ${s.gate.shape === 'truncated' ? 'cut off mid-write' : 'unreadable'} (${s.gate.errors[0] ?? s.gate.shape}); re-run the validation` };
+  if (w.interrupted.includes(s.number)) return { verdict: 'almost_certainly_partial', reason: 'reasoning has no final decision and there is no gate: the step was interrupted; redo it' };
+  return { verdict: 'maybe_complete', reason: 'no passing gate' };
+}
+
+/** The pipeline the state shows: the preset's shape with one step per step number seen. */
+function pipelineOf(workflows: GateWorkflow[], base: PipelineDef): PipelineDef {
+  const seen = new Map<string, GateStep>();
+  for (const w of workflows) for (const s of w.steps) if (!seen.has(s.number)) seen.set(s.number, s);
+  const numbers = [...seen.keys()].sort(compareSteps);
+  const steps: StepDef[] = numbers.map((n) => {
+    const s = seen.get(n)!;
+    return {
+      id: gateStepId(n),
+      label: `${n} ${s.agent || s.name}`,
+      aliases: [n],
+      path: `${GATES_DIR}/{unit}/${n}-${s.agent || 'agent'}.json`,
+      marker: null,
+      dependsOn: s.dependencies.filter((d) => seen.has(d)).map(gateStepId),
+      phase: 1,
+      kind: 'file',
+      agent: s.agent || undefined,
+      minChars: 0,
+    };
+  });
+  return { ...base, steps, units: { ...base.units, list: workflows.map((w) => w.id) } };
+}
+
+export interface GateStateOptions {
+  name?: string;
+  pipeline?: PipelineDef;
+  running?: ReadonlySet<string>;
+  /** Warnings from reading the configuration, shown first. */
+  warnings?: readonly Warning[];
+  now?: number;
+}
+
+export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateStateOptions = {}): WorkspaceState {
+  const pipeline = pipelineOf(gw.workflows, opts.pipeline ?? gatesPreset());
+  const running = opts.running ?? new Set<string>();
+  const cells: Cell[] = [];
+  const partials: PartialFile[] = [];
+  const discrepancies: Discrepancy[] = [];
+  const next: NextStep[] = [];
+  const warnings: Warning[] = [...(opts.warnings ?? []), ...gw.warnings];
+  for (const w of gw.workflows) {
+    warnings.push(...w.warnings);
+    const byNumber = new Map(w.steps.map((s) => [s.number, s]));
+    for (const def of pipeline.steps) {
+      const number = def.aliases[0];
+      const s = byNumber.get(number);
+      const key = `${w.id}/${def.id}`;
+      if (!s) {
+        // A step only another workflow has: an empty cell keeps the matrix rectangular.
+        cells.push({ unit: w.id, step: def.id, batch: null, path: def.path.replace('{unit}', w.id), status: 'not_started', disk: 'missing', checkpoint: null, exists: false, bytes: 0, chars: 0, marker: false, mtimeMs: 0, triage: null, blockedBy: [] });
+        continue;
+      }
+      const base = statusOf(s);
+      const status: CellStatus = running.has(key) && base.status !== 'done' ? 'running' : base.status;
+      const path = gatePath(w.id, s);
+      const claim = s.planStatus ? (PLAN_CLAIM[s.planStatus] ?? null) : null;
+      const triage = triageOf(w, s);
+      cells.push({ unit: w.id, step: def.id, batch: null, path, status, disk: base.disk, checkpoint: claim, exists: !!s.gate, bytes: 0, chars: 0, marker: !!s.gate?.passed, mtimeMs: 0, triage, blockedBy: [] });
+      if (s.status === 'partial' && s.gate && triage) {
+        partials.push({ path, unit: w.id, step: def.id, chars: 0, bytes: 0, verdict: triage.verdict, reason: triage.reason });
+      }
+      if (claim === 'done' && base.status !== 'done') {
+        discrepancies.push({ unit: w.id, step: def.id, checkpoint: 'done', disk: base.disk, note: `the plan says completed; the gate is ${s.gate ? (s.status === 'failed' ? 'failed' : s.gate.shape) : 'missing'} — the gate decides` });
+      }
+      if (s.status === 'failed') {
+        next.push({ priority: 1, unit: w.id, step: def.id, action: 'retry', reason: `${s.agent}: ${triage?.reason ?? 'validation failed'}`, blocks: w.steps.filter((o) => o.dependencies.includes(s.number)).length });
+      } else if (s.status === 'partial') {
+        next.push({ priority: 2, unit: w.id, step: def.id, action: s.gate ? 'backup_redo' : 'run', reason: `${s.agent}: ${triage?.reason ?? 'interrupted'}`, blocks: 0 });
+      }
+    }
+    if (w.next && !next.some((n) => n.unit === w.id && n.step === gateStepId(w.next!.number))) {
+      next.push({ priority: 3, unit: w.id, step: gateStepId(w.next.number), action: 'run', reason: `next step of the workflow: ${w.next.name} (${w.next.agent})`, blocks: 0 });
+    }
+    for (const a of w.missingArtifacts) warnings.push({ source: a.path, message: `artifact "${a.name}" is in the registry but not on disk` });
+  }
+  next.sort((a, b) => a.priority - b.priority || b.blocks - a.blocks);
+  const done = cells.filter((c) => c.status === 'done').length;
+  const total = cells.length;
+  const status = total > 0 && done === total ? 'done' : cells.some((c) => c.status !== 'not_started') ? 'in_progress' : 'not_started';
+  const lastPlan = gw.workflows.find((w) => w.planStatus)?.planStatus ?? null;
+  return {
+    root,
+    name: opts.name ?? basename(root),
+    pipeline,
+    units: gw.workflows.map((w) => w.id),
+    cells,
+    phases: [{ id: 1, name: pipeline.phases[0]?.name ?? 'Workflow', status: cells.some((c) => c.status === 'failed') && status !== 'done' ? 'in_progress' : status, done, total, missing: [] }],
+    batches: [],
+    currentPhase: status === 'done' ? null : 1,
+    currentBatch: null,
+    partials,
+    suspects: [],
+    discrepancies,
+    next,
+    warnings,
+    checkpoint: { exists: gw.workflows.some((w) => w.planStatus !== null), lang: 'en', lastUpdate: lastPlan ? `plan ${lastPlan}` : null },
+    scannedAt: opts.now ?? Date.now(),
+    preset: 'gates',
+    todos: null,
+  };
+}
+
+/** Directories a live workspace watches for a gate-file workspace (one watch each). */
+export function gateWatchDirs(gw: GateWorkspace): string[] {
+  const ids = gw.workflows.map((w) => w.id);
+  return ['.claude', '.claude/context', '.claude/context/history', GATES_DIR, REASONING_DIR, ARTIFACTS_DIR, '.claude/context/memory', ...ids.flatMap((id) => [`${GATES_DIR}/${id}`, `${REASONING_DIR}/${id}`])];
+}
