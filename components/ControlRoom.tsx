@@ -7,6 +7,8 @@ import { ThemeContext } from '../hooks/use-theme.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
+import { RecoveryLayer } from './RecoveryLayer.js';
+import { recoveryOverlayOpen } from '../src/app/recovery-types.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
@@ -30,6 +32,7 @@ function Screen() {
   const view = useAppStore((s) => s.view);
   const dialog = useAppStore((s) => s.dialog !== null);
   const help = useAppStore((s) => s.help.open);
+  const recovery = useAppStore((s) => recoveryOverlayOpen(s.recovery));
   const quit = useAppStore((s) => s.quit);
   const setPageSize = useAppStore((s) => s.setPageSize);
   const { exit } = useApp();
@@ -44,7 +47,7 @@ function Screen() {
       <Header width={width} />
       <Tabs width={width} />
       <Box height={body} flexDirection="column" overflow="hidden">
-        {dialog ? <ConfirmDialog height={body} width={width} /> : help ? <HelpOverlay height={body} width={width} /> : <View height={body} width={width} />}
+        {dialog ? <ConfirmDialog height={body} width={width} /> : recovery ? <RecoveryLayer height={body} width={width} /> : help ? <HelpOverlay height={body} width={width} /> : <View height={body} width={width} />}
       </Box>
       <Footer width={width} />
     </Box>

@@ -4,6 +4,7 @@ import { bar, fit } from '../src/cli/text.js';
 import { sanitizeLine } from '../src/sanitize.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
+import { AutopilotBadge, useDriverNote } from './AgentsBadge.js';
 
 // Always visible: where the pipeline stands, how much is done, what needs attention, and
 // how fresh the picture is (live mode, checkpoint time, last scan).
@@ -20,6 +21,7 @@ export function Header({ width }: { width: number }) {
   const where = phase ? `Phase ${phase.id} ${sanitizeLine(phase.name)}` : 'all phases done';
   const batch = ws.currentBatch !== null ? ` · Batch ${ws.currentBatch}` : '';
   const ro = readonly ? ' · READ-ONLY' : '';
+  const driver = useDriverNote();
   const title = fit(`checkroom · ${sanitizeLine(ws.name)}`, Math.max(10, width - where.length - batch.length - ro.length - 4));
   const live =
     watching.mode === 'watch'
@@ -41,6 +43,8 @@ export function Header({ width }: { width: number }) {
         <T tok={c.needsHuman ? 'fail' : 'muted'}>{c.needsHuman} needs human</T> · <T tok={c.running ? 'accent' : 'muted'}>{c.running} running</T>
       </Line>
       <Line tok="muted">
+        {driver ? <T tok="warn">{driver}</T> : null}
+        <AutopilotBadge />
         {live} · {cp} · scanned {time(ws.scannedAt)}
       </Line>
     </Box>

@@ -2,6 +2,7 @@ import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { VIEWS, type ViewId } from '../src/app/views.js';
 import { partialItems, planItems, sourceItems } from '../src/app/select.js';
+import { flightItems } from '../src/app/agents.js';
 import { sanitizeLine } from '../src/sanitize.js';
 import { fit } from '../src/cli/text.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -16,8 +17,9 @@ export function Tabs({ width }: { width: number }) {
     useShallow((s) => ({
       progress: null,
       partials: partialItems(s.ws, '', s.skipped).length,
-      plan: planItems(s.ws, '', s.redoQueue).length,
+      plan: planItems(s.ws, '', s.redoQueue, flightItems(s.agents)).length,
       sources: sourceItems(s.ws, '').length,
+      health: null,
     })),
   );
   return (

@@ -4,6 +4,7 @@ import { PartialsView } from './PartialsView.js';
 import { PlanView } from './PlanView.js';
 import { ProgressView } from './ProgressView.js';
 import { SourcesView } from './SourcesView.js';
+import { HealthView } from './HealthView.js';
 
 // The view registry's components, keyed like VIEWS in src/app/views.ts.
 
@@ -17,4 +18,5 @@ export const VIEW_COMPONENTS: Record<ViewId, (p: ViewProps) => ReactNode> = {
   partials: PartialsView,
   plan: PlanView,
   sources: SourcesView,
+  health: HealthView,
 };

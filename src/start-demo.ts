@@ -21,14 +21,17 @@ async function main(): Promise<number> {
     filter: (src) => !src.slice(DEMO.length).split(sep).includes('.checkroom'),
   });
   process.stdout.write(`checkroom demo: a copy of demo-workspace/ is in ${dir}\n`);
-  const cli = parseCli([...process.argv.slice(2), dir]);
+  // `npm start -- --gates`: the gate-file workflow demo (demo-workspace/gates-workflow, preset: gates).
+  const args = process.argv.slice(2);
+  const ws = args.includes('--gates') ? join(dir, 'gates-workflow') : dir;
+  const cli = parseCli([...args.filter((a) => a !== '--gates'), ws]);
   const o: TextOptions = {
     paint: makePaint(colorEnabled(process.stdout, process.env)),
     ascii: wantsAscii(process.env, cli.ascii),
     width: Math.max(60, Math.min(process.stdout.columns || 80, 160)),
   };
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    await statusCommand([dir], false, o, { write: (s) => void process.stdout.write(s) });
+    await statusCommand([ws], false, o, { write: (s) => void process.stdout.write(s) });
     return 0;
   }
   const code = await (await import('./ui-entry.js')).runControlRoom(cli, o);

@@ -7,6 +7,7 @@ import { createLiveWorkspace } from './live/live-workspace.js';
 import { createAppStore, disposeStore } from './app/store.js';
 import { themeFor } from './app/theme.js';
 import { ControlRoom } from '../components/ControlRoom.js';
+import { openAgents } from './app/agents-open.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
 // session: the alternate screen while the control room runs, and on the way out — `q`,
@@ -20,7 +21,11 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
   if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
   const dir = cli.positionals[0] ?? '.';
   const live = await createLiveWorkspace(dir, { watch: true });
-  const store = createAppStore({ live, readonly: cli.readonly, ascii: o.ascii });
+  // One supervisor per control room (none with --readonly: nothing may be written).
+  const agents = await openAgents(live, cli.readonly);
+  const store = createAppStore({ live, readonly: cli.readonly, ascii: o.ascii, agents: agents.options, agentsWhy: agents.why ?? undefined,
+    // An interactive session: the recover report when the last one was interrupted, RESUME.md at milestones and offered on quit.
+    session: { recoverOnStart: true, milestones: true, resumeOnQuit: true } });
   const stdout = process.stdout;
   let restored = false;
   const restore = (): void => {
@@ -47,6 +52,8 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     process.off('SIGHUP', onSignal);
     disposeStore(store);
     await live.close();
+    // Runs in flight: cancelled (q, then y; or a signal), or left running (l, or ctrl-c twice).
+    await agents.close(store.getState().agents.quitMode, (line) => stdout.write(`${line}\n`));
   }
   return 0;
 }

@@ -54,7 +54,8 @@ describe.skipIf(tmuxMissing)('control room end to end (tmux 80×24)', () => {
     t.keys('u');
     await t.waitFor('Confirm: Undo');
     t.keys('y');
-    await t.waitFor(() => existsSync(join(dir, target)));
+    // undoBackup links the name back, then unlinks the backup: wait for both, not the first.
+    await t.waitFor(() => existsSync(join(dir, target)) && backups().length === 0);
     expect(backups()).toHaveLength(0);
     await t.waitFor(`restored ${target}`);
 
@@ -69,7 +70,10 @@ describe.skipIf(tmuxMissing)('control room end to end (tmux 80×24)', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('checkpoint.md.bak.'))).toHaveLength(1);
 
     // Quit: exit code 0, main screen back, nothing of the control room left on it.
+    // The demo's RESUME.md is stale: quitting offers to rewrite it first; n quits without writing.
     t.keys('q');
+    await t.waitFor('Quitting: write RESUME.md first?');
+    t.keys('n');
     const after = await t.waitFor('EXITED-0');
     expect(after).not.toContain('checkroom ·');
     expect(after).not.toContain('Sources');

@@ -70,7 +70,7 @@ describe('control room views', () => {
     expect(f).not.toContain('READ-ONLY');
   });
 
-  it('switches views with 1–4, Tab and the command line', async () => {
+  it('switches views with 1–5, Tab and the command line', async () => {
     const { frame, press, waitFor } = await mount(copyDemo());
     expect(frame()).toContain('[1 Progress]');
     await press('2');
@@ -81,6 +81,8 @@ describe('control room views', () => {
     await press('4');
     expect(frame()).toMatch(/\[4 Sources \(\d+\)\]/);
     expect(frame()).toContain('checkpoint.md (zh) updated');
+    await press('\t');
+    expect(frame()).toContain('[5 Health]');
     await press('\t');
     expect(frame()).toContain('[1 Progress]');
     await press('\t');

@@ -11,6 +11,10 @@ const NAMES: Record<string, CommandId> = {
   help: 'help',
   refresh: 'refresh',
   'write-checkpoint': 'checkpoint.write',
+  recover: 'recover.open',
+  'write-resume': 'resume.write',
+  'write-todos': 'todos.writeback',
+  backups: 'backups.open',
   undo: 'undo',
 };
 

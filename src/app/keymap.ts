@@ -11,6 +11,7 @@ export type CommandId =
   | 'view.partials'
   | 'view.plan'
   | 'view.sources'
+  | 'view.health'
   | 'view.next'
   | 'view.prev'
   | 'move.up'
@@ -35,13 +36,35 @@ export type CommandId =
   | 'partial.conservative'
   | 'undo'
   | 'checkpoint.write'
+  | 'run.launch'
+  | 'run.autopilot'
+  | 'run.cancel'
+  | 'run.log'
+  | 'breaker.reset'
+  | 'breaker.hold'
+  | 'cell.reset'
+  | 'dialog.leave'
+  | 'resume.write'
+  | 'todos.writeback'
+  | 'recover.open'
+  | 'recover.rebuild'
+  | 'recover.close'
+  | 'backups.open'
+  | 'backups.restore'
+  | 'backups.close'
+  | 'offer.write'
+  | 'offer.skip'
+  | 'offer.back'
   | 'dialog.confirm'
   | 'dialog.cancel'
   | 'prompt.submit'
   | 'prompt.cancel';
 
 /** Where a command applies: the main views, or an open dialog / prompt line. */
-export type Scope = 'main' | 'dialog' | 'prompt';
+export type Scope = 'main' | 'dialog' | 'prompt' | RecoveryScope;
+
+/** The recovery overlays (recover report, backups panel, RESUME.md offer on quit) own the keys they bind. */
+export type RecoveryScope = 'recover' | 'backups' | 'offer';
 
 export interface Binding {
   ch?: string;
@@ -64,6 +87,8 @@ export interface KeyCommand {
   views: readonly ViewId[] | 'all';
   /** Shown in the footer (the overlay lists every command). */
   footer: boolean;
+  /** Drives the agent supervisor (launch, autopilot): stripped in read-only mode too. */
+  runs?: boolean;
 }
 
 const cmd = (c: Omit<KeyCommand, 'dangerous' | 'scope' | 'views' | 'footer'> & Partial<KeyCommand>): KeyCommand => ({
@@ -99,12 +124,32 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], label: 'c', hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'undo', keys: [{ ch: 'u' }], label: 'u', hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
   cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], label: 'w', hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'run.launch', keys: [{ name: 'return' }], label: 'enter', hint: 'launch', description: 'launch the selected step (retry/run; an escalated one: reset + relaunch, confirms)', runs: true, views: ['plan'], footer: true }),
+  cmd({ id: 'run.autopilot', keys: [{ ch: 'a' }], label: 'a', hint: 'autopilot', description: 'autopilot on/off: keep launching within concurrency, caps and breakers', runs: true, views: ['plan', 'health'], footer: true }),
+  cmd({ id: 'run.cancel', keys: [{ ch: 'x' }], label: 'x', hint: 'cancel run', description: 'cancel the selected (or the only) run in flight', dangerous: true, runs: true, views: ['plan'], footer: true }),
+  cmd({ id: 'run.log', keys: [{ ch: 'L' }], label: 'L', hint: 'log', description: "show/hide the tall log pane (the selected run's output)", views: ['plan'], footer: true }),
+  cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], label: 'R', hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
+  cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], label: 'H', hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
+  cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], label: 'Z', hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], label: '/', hint: 'filter', description: 'filter by unit, step or status', footer: true }),
   cmd({ id: 'command', keys: [{ ch: ':' }], label: ':', hint: 'command', description: 'command line: :progress :partials :plan :sources :refresh :write-checkpoint :help :q' }),
   cmd({ id: 'refresh', keys: [{ ch: 'r' }], label: 'r', hint: 'refresh', description: 'full rescan of the workspace' }),
   cmd({ id: 'help', keys: [{ ch: '?' }], label: '?', hint: 'help', description: 'all keys', footer: true }),
   cmd({ id: 'quit', keys: [{ ch: 'q' }, { ch: 'c', ctrl: true }], label: 'q', hint: 'quit', description: 'quit (ctrl-c too)', footer: true }),
+  // Recovery (DOMAIN.md sections 3, 5, 6): src/app/store-recovery.ts.
+  cmd({ id: 'resume.write', keys: [{ ch: 'W' }], label: 'W', hint: 'write RESUME.md', description: 'rewrite RESUME.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'todos.writeback', keys: [{ ch: 't' }], label: 't', hint: 'write back todos', description: 'set to done the todos the disk proves done (todo table)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'backups.open', keys: [{ ch: 'B' }], label: 'B', hint: 'backups', description: 'backups of the selected file: diff against it, restore one', views: ['partials', 'progress'], footer: true }),
+  cmd({ id: 'recover.open', keys: [], label: ':recover', hint: 'recover', description: 'the recover report (dry run): sources, where it stopped, what to rebuild' }),
+  cmd({ id: 'recover.rebuild', keys: [{ ch: 'R' }], label: 'R', hint: 'rebuild', description: 'rebuild checkpoint.md and RESUME.md from the disk (old ones kept)', dangerous: true, scope: 'recover', footer: true }),
+  cmd({ id: 'recover.close', keys: [{ name: 'escape' }], label: 'esc', hint: 'close', description: 'close the recover report', scope: 'recover', footer: true }),
+  cmd({ id: 'backups.restore', keys: [{ name: 'return' }], label: 'enter', hint: 'restore', description: 'restore the selected backup (the current file is backed up first)', dangerous: true, scope: 'backups', footer: true }),
+  cmd({ id: 'backups.close', keys: [{ name: 'escape' }], label: 'esc', hint: 'close', description: 'close the backups panel', scope: 'backups', footer: true }),
+  cmd({ id: 'offer.write', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y', hint: 'write and quit', description: 'quitting: write RESUME.md first, then quit', dangerous: true, scope: 'offer', footer: true }),
+  cmd({ id: 'offer.skip', keys: [{ ch: 'n' }, { ch: 'q' }], label: 'n', hint: 'just quit', description: 'quitting: quit without writing RESUME.md', scope: 'offer', footer: true }),
+  cmd({ id: 'offer.back', keys: [{ name: 'escape' }], label: 'esc', hint: 'stay', description: 'quitting: stay in the control room', scope: 'offer', footer: true }),
   cmd({ id: 'dialog.confirm', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y/enter', hint: 'confirm', description: 'confirm the change shown', scope: 'dialog', footer: true }),
+  cmd({ id: 'dialog.leave', keys: [{ ch: 'l' }], label: 'l', hint: 'leave runs', description: 'quitting with runs in flight: leave them running (the next start reaps them)', scope: 'dialog' }),
   cmd({ id: 'dialog.cancel', keys: [{ ch: 'n' }, { name: 'escape' }], label: 'n/esc', hint: 'cancel', description: 'cancel: change nothing', scope: 'dialog', footer: true }),
   cmd({ id: 'prompt.submit', keys: [{ name: 'return' }], label: 'enter', hint: 'apply', description: 'apply the filter / run the command', scope: 'prompt', footer: true }),
   cmd({ id: 'prompt.cancel', keys: [{ name: 'escape' }], label: 'esc', hint: 'cancel', description: 'cancel (clears the filter)', scope: 'prompt', footer: true }),
@@ -127,7 +172,7 @@ export const commandById = (id: CommandId): KeyCommand => KEYMAP.find((c) => c.i
 
 /** Footer hints for a scope and view; read-only drops every dangerous command. */
 export function footerHints(scope: Scope, view: ViewId, readonly: boolean): { label: string; hint: string }[] {
-  return KEYMAP.filter((c) => c.scope === scope && c.footer && appliesTo(c, view) && !(readonly && c.dangerous)).map((c) => ({ label: c.label, hint: c.hint }));
+  return KEYMAP.filter((c) => c.scope === scope && c.footer && appliesTo(c, view) && !(readonly && (c.dangerous || c.runs))).map((c) => ({ label: c.label, hint: c.hint }));
 }
 
 /** Every command for the `?` overlay, with where it applies; read-only marks the disabled ones. */
@@ -137,6 +182,6 @@ export function helpRows(readonly: boolean): { keys: string; description: string
     description: c.description,
     writes: c.dangerous,
     where: c.scope !== 'main' ? c.scope : c.views === 'all' ? 'all views' : c.views.join(', '),
-    disabled: readonly && c.dangerous,
+    disabled: readonly && (c.dangerous || !!c.runs),
   }));
 }

@@ -1,6 +1,7 @@
 import type { WorkspaceState } from '../types.js';
 import type { CommandId } from './keymap.js';
 import { matrixOf, partialItems, planItems, sourceItems } from './select.js';
+import { flightItems, healthItems } from './agents.js';
 import type { UiState } from './store-types.js';
 import { nextView, type ViewId } from './views.js';
 import { clamp } from './window.js';
@@ -8,7 +9,7 @@ import { clamp } from './window.js';
 // Pure navigation: cursor moves, paging, view switches. State in, state change out; the
 // store applies it with a functional update, so a burst of keys never reads a stale state.
 
-export type NavState = Pick<UiState, 'view' | 'cursors' | 'cell' | 'filter' | 'skipped' | 'redoQueue' | 'pageSize' | 'help'> & { ws: WorkspaceState };
+export type NavState = Pick<UiState, 'view' | 'cursors' | 'cell' | 'filter' | 'skipped' | 'redoQueue' | 'pageSize' | 'help' | 'agents'> & { ws: WorkspaceState } & Partial<Pick<UiState, 'recovery'>>;
 
 export function listLength(s: NavState, view: ViewId): number {
   switch (view) {
@@ -17,9 +18,11 @@ export function listLength(s: NavState, view: ViewId): number {
     case 'partials':
       return partialItems(s.ws, s.filter, s.skipped).length;
     case 'plan':
-      return planItems(s.ws, s.filter, s.redoQueue).length;
+      return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents)).length;
     case 'sources':
-      return sourceItems(s.ws, s.filter).length;
+      return sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements).length;
+    case 'health':
+      return healthItems(s.agents).length;
   }
 }
 
@@ -70,7 +73,7 @@ export function navigate(s: NavState, id: CommandId): Partial<UiState> {
 export function clampCursors(s: NavState): Partial<UiState> {
   const fit = (v: ViewId, n: number) => clamp(n, 0, Math.max(0, listLength(s, v) - 1));
   return {
-    cursors: { progress: 0, partials: fit('partials', s.cursors.partials), plan: fit('plan', s.cursors.plan), sources: fit('sources', s.cursors.sources) },
+    cursors: { progress: 0, partials: fit('partials', s.cursors.partials), plan: fit('plan', s.cursors.plan), sources: fit('sources', s.cursors.sources), health: fit('health', s.cursors.health) },
     cell: { row: fit('progress', s.cell.row), col: s.cell.col },
   };
 }

@@ -1,6 +1,7 @@
-import type { Cell, Discrepancy, NextStep, PartialFile, Warning, WorkspaceState } from '../types.js';
+import type { Cell, Discrepancy, NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { STATUS_WORD } from '../glyphs.js';
 import { matchesFilter } from './filter.js';
+import type { FlightItem } from './agents-types.js';
 
 // What each view lists, after the filter and the session's skips: pure functions of the
 // state, shared by the views (to draw) and the store (to move cursors and act on the
@@ -54,20 +55,33 @@ export interface RedoEntry {
   queuedAt: number;
 }
 
-export type PlanItem = { kind: 'queued'; redo: RedoEntry } | { kind: 'next'; step: NextStep };
+export type PlanItem = { kind: 'flight'; flight: FlightItem } | { kind: 'queued'; redo: RedoEntry } | { kind: 'next'; step: NextStep };
 
-export function planItems(ws: WorkspaceState, filter: string, redoQueue: readonly RedoEntry[]): PlanItem[] {
+/** Cells in flight first (the running set leaves the plan), then queued redos, then the plan. */
+export function planItems(ws: WorkspaceState, filter: string, redoQueue: readonly RedoEntry[], flights: readonly FlightItem[] = []): PlanItem[] {
+  const busy = new Set(flights.map((f) => f.key));
   return [
-    ...redoQueue.filter((r) => matchesFilter(filter, r.unit, r.step, r.path, 'queued redo')).map((redo) => ({ kind: 'queued' as const, redo })),
+    ...flights.filter((f) => matchesFilter(filter, f.unit, f.step, f.state, 'running')).map((flight) => ({ kind: 'flight' as const, flight })),
+    ...redoQueue.filter((r) => !busy.has(`${r.unit}/${r.step}`) && matchesFilter(filter, r.unit, r.step, r.path, 'queued redo')).map((redo) => ({ kind: 'queued' as const, redo })),
     ...ws.next.filter((n) => matchesFilter(filter, n.unit, n.step, n.action, n.reason, `p${n.priority}`)).map((step) => ({ kind: 'next' as const, step })),
   ];
 }
 
-export type SourceItem = { kind: 'discrepancy'; d: Discrepancy } | { kind: 'warning'; w: Warning };
+export type SourceItem =
+  | { kind: 'discrepancy'; d: Discrepancy }
+  | { kind: 'todo'; t: TodoView['disagreements'][number] }
+  | { kind: 'dangling'; dep: TodoView['dangling'][number] }
+  | { kind: 'resume'; text: string }
+  | { kind: 'warning'; w: Warning };
 
-export function sourceItems(ws: WorkspaceState, filter: string): SourceItem[] {
+/** Sources view rows: level 1 vs the disk, level 2 vs the disk, RESUME.md drift (`resume`), then warnings. */
+export function sourceItems(ws: WorkspaceState, filter: string, resume: readonly string[] = []): SourceItem[] {
+  const todos = ws.todos;
   return [
     ...ws.discrepancies.filter((d) => matchesFilter(filter, d.unit, d.step, d.checkpoint, d.disk, d.note)).map((d) => ({ kind: 'discrepancy' as const, d })),
-    ...ws.warnings.filter((w) => matchesFilter(filter, w.source, w.message, 'warning')).map((w) => ({ kind: 'warning' as const, w })),
+    ...(todos?.disagreements ?? []).filter((t) => matchesFilter(filter, t.unit, t.step, t.todoId, t.todo, t.disk, t.note, 'todo')).map((t) => ({ kind: 'todo' as const, t })),
+    ...(todos?.dangling ?? []).filter((d) => matchesFilter(filter, d.todo_id, d.depends_on, 'dangling')).map((dep) => ({ kind: 'dangling' as const, dep })),
+    ...resume.filter((text) => matchesFilter(filter, text, 'resume')).map((text) => ({ kind: 'resume' as const, text })),
+    ...[...(todos?.warnings ?? []), ...ws.warnings].filter((w) => matchesFilter(filter, w.source, w.message, 'warning')).map((w) => ({ kind: 'warning' as const, w })),
   ];
 }

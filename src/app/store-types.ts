@@ -7,6 +7,8 @@ import type { Tail } from './tail.js';
 import type { Move } from './triage-actions.js';
 import type { CheckpointDiff } from './checkpoint-diff.js';
 import type { ViewId } from './views.js';
+import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
+import type { AgentAction, AgentsOptions, AgentsUi } from './agents-types.js';
 
 export type Tone = 'info' | 'ok' | 'warn' | 'fail';
 
@@ -29,7 +31,9 @@ export type Pending =
   | { type: 'moves'; moves: Move[]; redo: { unit: string; step: string; path: string }[] }
   | { type: 'keep'; move: Move; marker: string }
   | { type: 'undo'; group: UndoGroup }
-  | { type: 'checkpoint'; diff: CheckpointDiff; backup: string | null };
+  | { type: 'checkpoint'; diff: CheckpointDiff; backup: string | null }
+  | { type: 'recovery'; action: RecoveryPending }
+  | { type: 'agents'; action: AgentAction };
 
 export interface Confirm {
   title: string;
@@ -67,6 +71,10 @@ export interface UiState {
   busy: string | null;
   quit: boolean;
   pageSize: number;
+  /** RESUME.md drift, the recover report, the backups panel, the quit offer (store-recovery.ts). */
+  recovery: RecoveryUi;
+  /** The agent supervisor as last flushed (store-agents.ts, agents-feed.ts). */
+  agents: AgentsUi;
 }
 
 export interface AppState extends UiState {
@@ -90,4 +98,10 @@ export interface StoreOptions {
   ascii?: boolean;
   /** The clock for backup names (tests pin it). */
   now?: () => Date;
+  /** Session behaviours of an interactive control room (the entry turns them on; tests opt in). */
+  session?: SessionOptions;
+  /** The agent supervisor, when this control room drives (or watches) runs. */
+  agents?: AgentsOptions;
+  /** Why there is no supervisor (shown in the Health view). */
+  agentsWhy?: string;
 }

@@ -9,6 +9,11 @@ import { matrixOf, partialItems } from './select.js';
 import type { AppState, StoreOptions, UiState } from './store-types.js';
 import { readTail } from './tail.js';
 import { createTriage } from './store-triage.js';
+import { createAgents, type AgentsActions } from './store-agents.js';
+import { agentsInitial, startAgentsFeed } from './agents-feed.js';
+import { initialAgents } from './agents-types.js';
+import { createRecovery, type RecoveryActions } from './store-recovery.js';
+import { initialRecovery } from './recovery-types.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -18,7 +23,7 @@ export type AppStore = StoreApi<AppState>;
 
 const initialUi = (): UiState => ({
   view: 'progress',
-  cursors: { progress: 0, partials: 0, plan: 0, sources: 0 },
+  cursors: { progress: 0, partials: 0, plan: 0, sources: 0, health: 0 },
   cell: { row: 0, col: 0 },
   detail: null,
   help: { open: false, offset: 0 },
@@ -32,6 +37,8 @@ const initialUi = (): UiState => ({
   busy: null,
   quit: false,
   pageSize: 10,
+  agents: initialAgents(),
+  recovery: initialRecovery(),
 });
 
 export function createAppStore(opts: StoreOptions): AppStore {
@@ -41,8 +48,15 @@ export function createAppStore(opts: StoreOptions): AppStore {
     void p.finally(() => inflight.delete(p));
   };
 
+  let agentActions: AgentsActions | null = null;
+  let recoveryActions: RecoveryActions | null = null;
   const store = createStore<AppState>()((set, get) => {
     const triage = createTriage({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track });
+    const agents = opts.agents ? createAgents({ set, get, opts: opts.agents, track }) : null;
+    agentActions = agents;
+    const recovery = createRecovery({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, session: opts.session ?? {} });
+    recoveryActions = recovery;
+    const noAgents = (): void => set({ message: { text: `no agent supervisor: ${get().agents.why ?? 'not available'}`, tone: 'warn' } });
 
     const openDetail = (): void => {
       const s = get();
@@ -64,7 +78,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       const s = get();
       if (s.quit) return;
       const c = commandById(id);
-      if (c.dangerous && s.readonly) return set({ message: { text: `read-only mode: "${c.hint}" is disabled (started with --readonly)`, tone: 'warn' } });
+      if ((c.dangerous || c.runs) && s.readonly) return set({ message: { text: `read-only mode: "${c.hint}" is disabled (started with --readonly)`, tone: 'warn' } });
       if (c.dangerous && s.busy) return set({ message: { text: `busy: ${s.busy}; try again when it is done`, tone: 'warn' } });
       if (isNav(id) || id.startsWith('view.')) {
         set((st) => navigate({ ...st }, id));
@@ -88,7 +102,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
         case 'command':
           return set({ prompt: { kind: 'command', text: '' } });
         case 'quit':
-          return set({ quit: true });
+          return agents?.requestQuit(false) ? undefined : recovery.quit();
         case 'refresh':
           return triage.refresh();
         case 'partial.skip': {
@@ -112,11 +126,27 @@ export function createAppStore(opts: StoreOptions): AppStore {
         case 'checkpoint.write':
           return triage.requestCheckpoint();
         case 'dialog.confirm':
-          return triage.confirm();
+          return s.dialog?.pending.type === 'agents' ? agents?.confirm() : s.dialog?.pending.type === 'recovery' ? recovery.confirm() : triage.confirm();
+        case 'dialog.leave':
+          return agents?.leave();
+        case 'run.launch':
+          return agents ? agents.launchSelected() : noAgents();
+        case 'run.autopilot':
+          return agents ? agents.toggleAutopilot() : noAgents();
+        case 'run.cancel':
+          return agents ? agents.requestCancel() : noAgents();
+        case 'run.log':
+          return set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } }));
+        case 'breaker.reset':
+          return agents ? agents.requestBreaker('reset') : noAgents();
+        case 'breaker.hold':
+          return agents ? agents.requestBreaker('hold') : noAgents();
+        case 'cell.reset':
+          return agents ? agents.requestResetCell() : noAgents();
         case 'dialog.cancel':
           return set({ dialog: null, message: { text: 'cancelled: nothing was changed', tone: 'info' } });
         default:
-          return;
+          return recovery.run(id);
       }
     };
 
@@ -144,7 +174,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
       ...initialUi(),
       ws: opts.live.state,
       watching: { ...opts.live.watching },
-      readonly: !!opts.readonly,
+      readonly: !!opts.readonly || opts.agents?.sup.snapshot().role === 'readonly',
+      agents: agentsInitial(opts.agents, opts.agentsWhy ?? null),
       ascii: !!opts.ascii,
       setWorkspace: (ws, watching) => set((st) => ({ ws, watching: watching ? { ...watching } : st.watching, ...clampCursors({ ...st, ws }) })),
       setPageSize: (n) => set({ pageSize: Math.max(1, n) }),
@@ -154,12 +185,13 @@ export function createAppStore(opts: StoreOptions): AppStore {
         const s = get();
         if (s.quit) return;
         // ctrl-c always quits, whatever is open: no surprise (k9s issues).
-        if (t.ctrl && t.ch === 'c') return set({ quit: true });
+        if (t.ctrl && t.ch === 'c') return agents?.requestQuit(true) ? undefined : set({ quit: true });
         if (s.dialog) {
           const c = matchCommand(t, 'dialog', s.view);
           return c ? run(c.id) : undefined;
         }
         if (s.prompt) return feedPrompt(t);
+        if (recovery.feed(t)) return;
         const c = matchCommand(t, 'main', s.view);
         if (!c) return;
         // The help overlay takes movement (scrolling), esc/? (close) and q; other keys close it first.
@@ -173,8 +205,14 @@ export function createAppStore(opts: StoreOptions): AppStore {
   });
 
   const unsubscribe = opts.live.subscribe((ws) => store.getState().setWorkspace(ws, opts.live.watching));
+  const stopFeed = opts.agents ? startAgentsFeed(store, opts.agents, () => agentActions?.launchQueued()) : null;
+  const stopRecovery = recoveryActions!.attach(store);
   // Keep the unsubscribe reachable for the entry's cleanup.
-  (store as AppStore & { dispose?: () => void }).dispose = unsubscribe;
+  (store as AppStore & { dispose?: () => void }).dispose = () => {
+    unsubscribe();
+    stopFeed?.();
+    stopRecovery();
+  };
   return store;
 }
 

@@ -2,7 +2,7 @@
 // `:name` commands and the tab bar all come from here. A later view (the launcher's
 // Health view) is one more entry here plus one component in components/Views.tsx.
 
-export type ViewId = 'progress' | 'partials' | 'plan' | 'sources';
+export type ViewId = 'progress' | 'partials' | 'plan' | 'sources' | 'health';
 
 export interface ViewDef {
   id: ViewId;
@@ -16,6 +16,7 @@ export const VIEWS: readonly ViewDef[] = [
   { id: 'partials', key: '2', title: 'Partials' },
   { id: 'plan', key: '3', title: 'Plan' },
   { id: 'sources', key: '4', title: 'Sources' },
+  { id: 'health', key: '5', title: 'Health' },
 ];
 
 export const nextView = (id: ViewId, step = 1): ViewId => {

@@ -12,7 +12,7 @@ import { loadWorkspace } from '../workspace.js';
 import { sanitizeLine } from '../sanitize.js';
 import { openSupervisor, SupervisorError, type Supervisor, type SupervisorEvent } from '../run/supervisor.js';
 import { pickLaunches } from '../run/supervisor-autopilot.js';
-import { agentsHash } from '../run/launch-spec.js';
+import { commandShown, commandShownEvent } from '../consent.js';
 
 // `checkroom run [dir] <unit> <step>` and `checkroom run [dir] --next [--auto] [--max N]`:
 // the headless face of the supervisor. Progress is streamed as sanitized lines; the exit
@@ -54,15 +54,9 @@ const printer = (o: TextOptions, out: Out) => (e: SupervisorEvent): void => {
   out.write(`${o.paint('muted', clock())} ${tone ? o.paint(tone, line) : line}\n`);
 };
 
-const SHOWN = 'command shown: agents ';
-
-const alreadyShown = (s: Supervisor, hash: string): boolean =>
-  s.snapshot().ledger.decisions.some((d) => d.kind === 'command_shown' && d.note === `${SHOWN}${hash}`);
-
 /** Print the exact command once per config version; on a terminal ask, unless --yes. */
 const confirmCommand = async (s: Supervisor, config: WorkspaceConfig, unit: string, step: string, cli: Cli, o: TextOptions, out: Out): Promise<boolean> => {
-  const hash = agentsHash(config);
-  if (alreadyShown(s, hash)) return true;
+  if (commandShown(s.snapshot().ledger, config)) return true;
   const p = s.describeCommand(unit, step);
   out.write(`${o.paint('bold', `checkroom will run (agent ${p.agent}, in ${sanitizeLine(p.cwd)}):`)}\n  ${p.text}\n`);
   const tty = process.stdin.isTTY === true;
@@ -74,7 +68,7 @@ const confirmCommand = async (s: Supervisor, config: WorkspaceConfig, unit: stri
     rl.close();
     if (!/^y(es)?$/i.test(answer.trim())) return false;
   }
-  await s.note({ type: 'decision', at: Date.now(), kind: 'command_shown', unit, step, note: `${SHOWN}${hash}` });
+  await s.note(commandShownEvent(config, unit, step, Date.now()));
   return true;
 };
 

@@ -1,0 +1,109 @@
+import { Box } from 'ink';
+import { useShallow } from 'zustand/react/shallow';
+import { sanitizeLine } from '../src/sanitize.js';
+import { fit, pad } from '../src/cli/text.js';
+import { breakerWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
+import type { Token } from '../src/app/theme.js';
+import { useAppStore } from '../hooks/use-app-store.js';
+import { useWindow } from '../hooks/use-window.js';
+import { Line, T } from './Styled.js';
+
+// Health (DOMAIN.md sections 8–9): per agent its breaker (closed / open with countdown /
+// half-open / held), trips and consecutive failures against the threshold; per cell with
+// attempts its counts by class, "attempt N of M", fingerprint repeats and state; then the
+// global death-spiral counters and autopilot. All of it is replayed from the journal, so a
+// restarted checkroom shows the same. Under the list: the selected row in full.
+
+const BREAKER_TOKEN: Record<string, Token> = { closed: 'ok', open: 'fail', half_open: 'warn', held: 'warn' };
+const CELL_TOKEN: Record<string, Token> = { idle: 'muted', running: 'accent', retrying: 'warn', needs_human: 'fail', done: 'ok' };
+
+function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimits>): string[] {
+  if (!it) return [];
+  if (it.kind === 'agent') {
+    const v = it.ledger?.view;
+    if (!v) return [`${it.agent}: no launch recorded in the journal yet`];
+    return [
+      `${it.agent}: breaker ${breakerWords(it.ledger)} · ${v.consecutiveFailures} of ${v.threshold} consecutive failures · ${v.trips} trip${v.trips === 1 ? '' : 's'}`,
+      ...(v.openedBy.length ? v.openedBy.slice(-3).map((x) => `  opened by: ${x}`) : ['  no failures since the last success']),
+    ];
+  }
+  const c = it.cell;
+  const tail = c.lastErrorTail.filter((l) => l.trim() !== '').slice(-2);
+  return [
+    `${c.unit} ${c.step} (${c.agent ?? '-'}): ${c.state}${c.reason ? ` — ${c.reason}` : ''}`,
+    `  attempts ${c.attempts.length}${classCounts(c) ? ` · ${classCounts(c)}` : ''}${nextAttemptLabel(c, limits) ? ` · next: ${nextAttemptLabel(c, limits)}` : ''} · same error ×${c.fingerprintRepeats}`,
+    ...tail.map((l) => `  last error: ${l}`),
+  ];
+}
+
+const useLimits = () => useAppStore((s) => s.agents.limits);
+
+export function HealthView({ height, width }: { height: number; width: number }) {
+  const { agents, cursor } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health })));
+  const limits = useLimits();
+  const snap = agents.snap;
+  const items = healthItems(agents);
+  const sel = items[cursor];
+  const detail = detailOf(sel, limits).slice(0, 4);
+  const listH = Math.max(1, height - 2 - detail.length);
+  const win = useWindow(cursor, listH, items.length);
+  if (!agents.enabled || !snap) {
+    return (
+      <Box flexDirection="column" height={height} overflow="hidden">
+        <Line tok="title">Health</Line>
+        <Line tok="muted">{fit(`no agent supervisor: ${sanitizeLine(agents.why ?? 'not available')}`, width)}</Line>
+      </Box>
+    );
+  }
+  const a = snap.autopilot;
+  const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures} · autopilot ${a.on ? 'on' : a.paused ? `paused: ${a.reason}` : 'off'}`;
+  const nAgents = items.filter((i) => i.kind === 'agent').length;
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      <Line>
+        <T tok={snap.autopilot.paused || snap.limits.consecutiveFailures > 0 ? 'warn' : 'muted'}>{fit(sanitizeLine(global), Math.max(10, width - 12))}</T>
+        <T tok="muted">{items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : ''}</T>
+      </Line>
+      <Box flexDirection="column" height={listH} overflow="hidden">
+        {items.slice(win.start, win.end).map((it, i) => {
+          const idx = win.start + i;
+          const here = idx === cursor;
+          const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
+          if (it.kind === 'agent') {
+            const v = it.ledger?.view;
+            const state = v?.state ?? 'closed';
+            return (
+              <Line key={`a${it.agent}`}>
+                {mark}
+                {pad(fit(`agent ${sanitizeLine(it.agent)}`, 18), 19)}
+                <T tok={BREAKER_TOKEN[state]}>{pad(fit(breakerWords(it.ledger), 22), 23)}</T>
+                {fit(`trips ${v?.trips ?? 0} · failures ${v?.consecutiveFailures ?? 0} of ${v?.threshold ?? '-'}`, Math.max(10, width - 44))}
+              </Line>
+            );
+          }
+          const c = it.cell;
+          const label = c.state === 'needs_human' ? 'escalated' : c.state;
+          const next = nextAttemptLabel(c, limits);
+          const counts = classCounts(c);
+          return (
+            <Line key={`c${c.key}`}>
+              {mark}
+              {pad(fit(`${sanitizeLine(c.unit)} ${sanitizeLine(c.step)}`, 18), 19)}
+              <T tok={CELL_TOKEN[c.state]}>{pad(label, 12)}</T>
+              {fit(
+                `${c.attempts.length} att${next ? ` · next ${next}` : ''}${counts ? ` · ${counts}` : ''}${c.fingerprintRepeats > 1 ? ` · same error ×${c.fingerprintRepeats}` : ''}`,
+                Math.max(10, width - 33),
+              )}
+            </Line>
+          );
+        })}
+        {items.length === nAgents ? <Line tok="muted">  no cell has attempts in the journal yet</Line> : null}
+      </Box>
+      {detail.map((l, i) => (
+        <Line key={`d${i}`} tok={i === 0 ? undefined : 'muted'}>
+          {fit(sanitizeLine(l), width)}
+        </Line>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,117 @@
+import { relative } from 'node:path';
+import type { StoreApi } from 'zustand/vanilla';
+import type { SupervisorEvent, SupervisorSnapshot } from '../run/supervisor.js';
+import { cellKey } from '../types.js';
+import type { AgentsOptions, AgentsUi } from './agents-types.js';
+import { initialAgents } from './agents-types.js';
+import { lineKeeper, rememberEnded } from './agents.js';
+import { clampCursors } from './nav.js';
+import type { AppState, Tone } from './store-types.js';
+
+// Supervisor → store. Output lines and events arrive in bursts; the snapshot (ring buffers,
+// ledger) reaches React at most every `flushMs` (STYLE.md idiom 5; process-compose flushes
+// its log view every 300 ms). A 1 s tick keeps elapsed times and countdowns moving while
+// anything is in flight or a breaker is open. Events become messages: intermediate retries
+// stay a "retrying" state in the Plan view, the final failure is said once (with its log).
+
+const TONE: Partial<Record<SupervisorEvent['type'], Tone>> = {
+  launch: 'info',
+  done: 'ok',
+  failed: 'fail',
+  cancelled: 'warn',
+  breaker: 'warn',
+  reaped: 'warn',
+  idle: 'info',
+  notice: 'info',
+};
+
+const OUTCOME: Partial<Record<SupervisorEvent['type'], string>> = { done: 'done', failed: 'failed', cancelled: 'cancelled' };
+
+export function agentsInitial(o: AgentsOptions | undefined, why: string | null): AgentsUi {
+  if (!o) return { ...initialAgents(), why: why ?? 'this control room was opened without one' };
+  return { ...initialAgents(), enabled: true, snap: o.sup.snapshot(), at: Date.now(), limits: o.config.limits, agentNames: Object.keys(o.config.agents) };
+}
+
+const ticking = (s: SupervisorSnapshot | null): boolean =>
+  !!s && (s.runs.length > 0 || s.waiting.length > 0 || s.autopilot.on || s.role === 'readonly' || Object.values(s.ledger.agents).some((a) => a.view.state === 'open'));
+
+export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQueue: () => void): () => void {
+  const flushMs = o.flushMs ?? 250;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let runningSig = '';
+  const outcomes = new Map<string, string>();
+  const heard = lineKeeper();
+
+  const push = (): void => {
+    timer = null;
+    if (stopped) return;
+    const snap = o.sup.snapshot();
+    const keys = [...snap.runs.map((r) => cellKey(r.unit, r.step)), ...snap.waiting.map((w) => cellKey(w.unit, w.step))].sort();
+    store.setState((st) => {
+      let recent = rememberEnded(st.agents, snap, heard.get);
+      if (outcomes.size) {
+        recent = recent.map((r) => (r.outcome === null && outcomes.has(r.key) ? { ...r, outcome: outcomes.get(r.key)! } : r));
+        for (const r of recent) if (r.outcome !== null) outcomes.delete(r.key);
+      }
+      const agents = { ...st.agents, snap, at: Date.now(), recent };
+      return { agents, ...clampCursors({ ...st, agents }) };
+    });
+    const sig = keys.join('\n');
+    if (sig !== runningSig) {
+      runningSig = sig;
+      o.setRunning?.(new Set(keys));
+    }
+    if (snap.autopilot.on && store.getState().redoQueue.length > 0) onQueue();
+  };
+  const schedule = (): void => {
+    if (!timer && !stopped) timer = setTimeout(push, flushMs);
+  };
+
+  const pathsOf = (unit: string, step: string): string[] => {
+    const def = o.config.pipeline.steps.find((s) => s.id === step);
+    return [o.config.sources.checkpoint, ...(def ? [def.path.split('{unit}').join(unit)] : [])];
+  };
+
+  const off = o.sup.subscribe((e) => {
+    schedule();
+    if (e.type === 'output') return heard.add(e.runId, e.line);
+    if (e.type === 'retry') return;
+    if (e.type === 'launch') {
+      // Launched (by Enter or by autopilot): no longer waiting in the redo queue.
+      store.setState((st) => {
+        const redoQueue = st.redoQueue.filter((r) => r.unit !== e.unit || r.step !== e.step);
+        return redoQueue.length === st.redoQueue.length ? {} : { redoQueue };
+      });
+    }
+    if (e.type === 'done' || e.type === 'failed' || e.type === 'cancelled') {
+      outcomes.set(cellKey(e.unit, e.step), e.type === 'failed' && e.escalated ? 'escalated' : OUTCOME[e.type]!);
+      o.touch?.(pathsOf(e.unit, e.step));
+    }
+    const tone: Tone | undefined = e.type === 'autopilot' ? (e.paused ? 'warn' : 'info') : TONE[e.type];
+    // The final failure, said once and short enough for one row: what, how it ended, where
+    // the log is (the full reason is in the Plan and Health views).
+    const text =
+      e.type === 'failed'
+        ? `${e.unit} ${e.step}: ${e.escalated ? 'escalated, needs a human' : 'failed'} (${e.class})${e.logPath ? ` · log ${relative(o.sup.root, e.logPath)}` : ''}`
+        : e.message;
+    if (tone) store.setState({ message: { text, tone } });
+  });
+
+  // Elapsed times and countdowns; a read-only instance re-reads the driver's journal.
+  const tick = setInterval(() => {
+    const s = store.getState().agents.snap;
+    if (!ticking(s)) return;
+    if (s?.role === 'readonly') void o.sup.refresh().then(schedule, () => undefined);
+    else schedule();
+  }, 1000);
+  tick.unref();
+  schedule();
+
+  return () => {
+    stopped = true;
+    off();
+    if (timer) clearTimeout(timer);
+    clearInterval(tick);
+  };
+}

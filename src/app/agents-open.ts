@@ -1,0 +1,44 @@
+import { loadConfig } from '../pipeline/config.js';
+import { openSupervisor, type Supervisor } from '../run/supervisor.js';
+import type { LiveWorkspace } from '../live/live-workspace.js';
+import type { AgentsOptions } from './agents-types.js';
+
+// The entry's side of the supervisor: open it beside the live workspace (the driver lock
+// decides driver or read-only), and close it on the way out — cancelling what is in flight,
+// or leaving it running for the next checkroom to reap and triage (DOMAIN.md section 9).
+
+export interface OpenedAgents {
+  options: AgentsOptions | undefined;
+  why: string | null;
+  close(mode: 'cancel' | 'leave' | null, say: (line: string) => void): Promise<void>;
+}
+
+export async function openAgents(live: Pick<LiveWorkspace, 'state' | 'setRunning' | 'touch'>, readonly: boolean): Promise<OpenedAgents> {
+  const none = (why: string): OpenedAgents => ({ options: undefined, why, close: async () => undefined });
+  if (readonly) return none('started with --readonly: nothing is launched and nothing is written');
+  let sup: Supervisor;
+  let config;
+  try {
+    config = await loadConfig(live.state.root);
+    if (Object.keys(config.agents).length === 0) return none('checkroom.yaml configures no agents (see the agents: section of the README)');
+    sup = await openSupervisor({ root: live.state.root, config });
+  } catch (err) {
+    return none(`cannot start the supervisor: ${(err as Error).message}`);
+  }
+  return {
+    options: { sup, config, setRunning: (keys) => live.setRunning(keys), touch: (paths) => live.touch(paths) },
+    why: null,
+    async close(mode, say) {
+      const snap = sup.snapshot();
+      const n = snap.runs.length + snap.waiting.length;
+      if (mode === 'leave' && n > 0) {
+        say(`checkroom: ${n} run${n === 1 ? '' : 's'} left running; the next checkroom on this workspace reaps ${n === 1 ? 'it' : 'them'} and triages the output`);
+        // Their pipes would keep this process alive: leave without waiting for them.
+        setTimeout(() => process.exit(process.exitCode ?? 0), 300);
+        return;
+      }
+      if (n > 0) say(`checkroom: cancelling ${n} run${n === 1 ? '' : 's'} in flight…`);
+      await sup.close({ cancel: true });
+    },
+  };
+}

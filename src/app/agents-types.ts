@@ -1,0 +1,78 @@
+import type { Limits, WorkspaceConfig } from '../pipeline/config-types.js';
+import type { Supervisor, SupervisorSnapshot } from '../run/supervisor.js';
+
+// The control room's view of the agent supervisor: a snapshot replayed from the journal
+// (so a restart shows the same), pushed into the store at most every ~250 ms, plus the
+// last lines of runs that ended (their ring buffers go with them).
+
+/** The supervisor as the store uses it (process-compose's IProject: a narrow face). */
+export type SupervisorPort = Pick<
+  Supervisor,
+  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh'
+>;
+
+export interface AgentsOptions {
+  sup: SupervisorPort;
+  config: WorkspaceConfig;
+  /** The live workspace's running set (cells show ⏳ running). */
+  setRunning?: (keys: ReadonlySet<string>) => void;
+  /** Re-read these workspace-relative paths (a run ended: its output and checkpoint.md). */
+  touch?: (paths: string[]) => void;
+  /** Flush interval (STYLE.md idiom 5); default 250 ms. */
+  flushMs?: number;
+}
+
+/** The output of a run that ended, kept for the log pane (bounded). */
+export interface RecentRun {
+  key: string;
+  runId: string;
+  logPath: string;
+  lines: string[];
+  /** How it ended, in words, once known. */
+  outcome: string | null;
+}
+
+/** A cell in flight: running, or waiting for its next attempt (backoff or breaker). */
+export interface FlightItem {
+  key: string;
+  unit: string;
+  step: string;
+  agent: string;
+  state: 'running' | 'waiting';
+  runId: string | null;
+  pid: number | null;
+  attempt: number;
+  startedAt: number | null;
+  retryAt: number | null;
+  reason: string;
+  logPath: string | null;
+}
+
+export interface AgentsUi {
+  /** A supervisor is attached (false: --readonly, or no checkroom.yaml agents). */
+  enabled: boolean;
+  /** Why there is no supervisor, in words. */
+  why: string | null;
+  snap: SupervisorSnapshot | null;
+  /** Clock reading (epoch ms) of the snapshot: elapsed times and countdowns use it. */
+  at: number;
+  limits: Limits | null;
+  /** Every agent of checkroom.yaml (the Health view lists them before any launch). */
+  agentNames: string[];
+  /** `L`: the tall log pane. */
+  logOpen: boolean;
+  recent: RecentRun[];
+  /** How the entry closes the supervisor on quit. */
+  quitMode: 'cancel' | 'leave' | null;
+}
+
+export const initialAgents = (): AgentsUi => ({ enabled: false, why: null, snap: null, at: 0, limits: null, agentNames: [], logOpen: false, recent: [], quitMode: null });
+
+/** What an agents confirmation does when confirmed. */
+export type AgentAction =
+  | { kind: 'launch'; unit: string; step: string; reset: boolean; consent: boolean; redo: boolean }
+  | { kind: 'autopilot'; consent: { unit: string; step: string } | null }
+  | { kind: 'cancel'; key: string }
+  | { kind: 'breaker'; agent: string; op: 'reset' | 'hold' | 'release' }
+  | { kind: 'reset_cell'; unit: string; step: string }
+  | { kind: 'quit'; runs: number };

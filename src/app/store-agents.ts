@@ -1,0 +1,271 @@
+import { commandShown, commandShownEvent } from '../consent.js';
+import { pickLaunches } from '../run/supervisor-autopilot.js';
+import { sanitizeLine } from '../sanitize.js';
+import { cellKey, type NextStep } from '../types.js';
+import type { AgentAction, AgentsOptions } from './agents-types.js';
+import { breakerWords, classCounts, flightItems, flightState, healthItems } from './agents.js';
+import { clampCursors } from './nav.js';
+import { planItems } from './select.js';
+import type { AppState, Tone } from './store-types.js';
+
+// The store's supervisor actions (issue "Launch agents from the plan"). Each one that
+// changes what agents do asks first when it is dangerous (cancel, breaker, reset); the
+// first launch from a config shows the exact command (consent recorded in the journal,
+// shared with `checkroom run`). Refusals (breaker open, budget, read-only) are messages.
+
+interface Deps {
+  set: (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
+  get: () => AppState;
+  opts: AgentsOptions;
+  track: (p: Promise<unknown>) => void;
+}
+
+export function createAgents({ set, get, opts, track }: Deps) {
+  const { sup, config } = opts;
+  const say = (text: string, tone: Tone = 'info'): void => set({ message: { text: sanitizeLine(text), tone } });
+  const fail = (err: unknown): void => say((err as Error)?.message ?? String(err), 'fail');
+  const agentOf = (step: string): string | undefined => config.pipeline.steps.find((s) => s.id === step)?.agent;
+  const needsConsent = (): boolean => !commandShown(sup.snapshot().ledger, config);
+
+  const ask = (title: string, lines: string[], action: AgentAction): void =>
+    set({ dialog: { title, lines, pending: { type: 'agents', action }, at: Date.now() } });
+
+  const consentLines = (unit: string, step: string): string[] => {
+    const p = sup.describeCommand(unit, step);
+    return [
+      `First launch from this checkroom.yaml: checkroom will run (agent ${p.agent}, in ${p.cwd}):`,
+      `  ${p.text}`,
+      'Shown once per agents section (the journal records it); every launch runs the agent with its own unit, step and output.',
+    ];
+  };
+
+  const selectedPlan = () => {
+    const s = get();
+    return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents))[s.cursors.plan] ?? null;
+  };
+  const selectedHealth = () => {
+    const s = get();
+    return healthItems(s.agents)[s.cursors.health] ?? null;
+  };
+
+  const dropQueued = (unit: string, step: string): void =>
+    set((st) => {
+      const redoQueue = st.redoQueue.filter((r) => r.unit !== unit || r.step !== step);
+      return redoQueue.length === st.redoQueue.length ? {} : { redoQueue, ...clampCursors({ ...st, redoQueue }) };
+    });
+
+  const doLaunch = (unit: string, step: string, reset: boolean, quiet = false): void => {
+    dropQueued(unit, step);
+    if (!quiet) say(`launching ${unit} ${step}…`);
+    // Resolves when the cell's last attempt ends (minutes): events tell the story, so only a
+    // refusal (breaker open, budget used, already running) becomes a message here.
+    sup.launch(unit, step, { reason: 'launched from the control room', reset }).catch((err: Error) => (quiet ? undefined : fail(err)));
+  };
+
+  const requestLaunch = (unit: string, step: string, o: { reset?: boolean; redo?: boolean; why?: string[] } = {}): void => {
+    const consent = needsConsent();
+    const reset = !!o.reset;
+    if (!consent && !reset && !o.why) return doLaunch(unit, step, false);
+    const lines = [...(o.why ?? []), ...(consent ? consentLines(unit, step) : [`checkroom will run: ${sup.describeCommand(unit, step).text}`])];
+    const title = reset ? `Reset ${unit} ${step} and relaunch it` : consent ? `Launch ${unit} ${step}: the exact command` : `Launch ${unit} ${step}`;
+    ask(title, lines, { kind: 'launch', unit, step, reset, consent, redo: !!o.redo });
+  };
+
+  const launchNext = (n: NextStep): void => {
+    if (n.unit === null || n.step === null) return say(`${n.action}: not a step an agent runs (${n.reason})`, 'warn');
+    const { unit, step } = n;
+    if (!agentOf(step) || !config.agents[agentOf(step)!]) return say(`${unit} ${step}: no agent configured for step ${step} in checkroom.yaml`, 'warn');
+    switch (n.action) {
+      case 'retry':
+      case 'run':
+      case 'rebuild_memory':
+        return requestLaunch(unit, step);
+      case 'backup_redo':
+        return requestLaunch(unit, step, { why: [`The half-product of ${unit} ${step} is moved aside first (file.bak.<time>), then the agent starts over.`] });
+      case 'human_review': {
+        const cell = sup.snapshot().ledger.cells[cellKey(unit, step)];
+        return requestLaunch(unit, step, {
+          reset: true,
+          why: [
+            `${unit} ${step} was escalated: ${cell?.reason ?? n.reason}`,
+            `Its attempts (${cell?.attempts.length ?? 0}) and counters are forgotten (the journal keeps them), then it is launched anew.`,
+          ],
+        });
+      }
+      case 'decide':
+        return say(`${unit} ${step} may be complete: decide in the Partials view (2) — m keeps it, d redoes it`, 'warn');
+      default:
+        return say(`${unit} ${step}: ${n.action} is not launched from here`, 'warn');
+    }
+  };
+
+  const turnAutopilotOn = (): void => {
+    track(
+      sup.setAutopilot(true).then(() => {
+        say('autopilot on: launching within concurrency, caps and breakers (a turns it off)', 'ok');
+        launchQueued();
+      }, fail),
+    );
+  };
+
+  /** Redo entries the operator queued go first when autopilot runs (same rules as its picks). */
+  const launchQueued = (): void => {
+    const s = get();
+    const snap = s.agents.snap ?? sup.snapshot();
+    if (!snap.autopilot.on || s.redoQueue.length === 0) return;
+    const flights = flightItems(s.agents);
+    const plan: NextStep[] = s.redoQueue.map((r) => ({ priority: 3, unit: r.unit, step: r.step, action: 'run', reason: 'queued redo', blocks: 0 }));
+    const pick = pickLaunches({
+      plan,
+      ledger: snap.ledger,
+      config,
+      inFlight: new Map(flights.map((f) => [f.key, f.agent])),
+      held: new Set(),
+      budget: Math.max(0, snap.limits.maxLaunches - snap.launchesThisSession),
+      redoHalfProducts: true,
+    });
+    for (const c of pick.launch) doLaunch(c.unit, c.step, false, true);
+  };
+
+  const act = (work: () => Promise<void>, done: string): void => track(work().then(() => say(done, 'ok'), fail));
+
+  return {
+    launchSelected(): void {
+      const item = selectedPlan();
+      if (!item) return say('nothing selected', 'warn');
+      if (item.kind === 'flight') {
+        set((st) => ({ agents: { ...st.agents, logOpen: true } }));
+        return say(`${item.flight.unit} ${item.flight.step} is in flight (${flightState(item.flight, get().agents)}); x cancels it`);
+      }
+      if (item.kind === 'queued') return requestLaunch(item.redo.unit, item.redo.step, { redo: true });
+      return launchNext(item.step);
+    },
+
+    toggleAutopilot(): void {
+      const snap = sup.snapshot();
+      if (snap.autopilot.on) return act(() => sup.setAutopilot(false), 'autopilot off: runs in flight go on; nothing new starts');
+      if (!needsConsent()) return turnAutopilotOn();
+      const s = get();
+      const first =
+        s.redoQueue[0] ??
+        pickLaunches({ plan: s.ws.next, ledger: snap.ledger, config, inFlight: new Map(), held: new Set(), budget: 1, redoHalfProducts: true }).launch[0];
+      if (!first) return say('autopilot: nothing runnable now, so no command to show; not turned on', 'warn');
+      ask('Autopilot: the exact command, before the first launch', consentLines(first.unit, first.step), { kind: 'autopilot', consent: { unit: first.unit, step: first.step } });
+    },
+
+    requestCancel(): void {
+      const s = get();
+      const flights = flightItems(s.agents);
+      const item = selectedPlan();
+      const f = item?.kind === 'flight' ? item.flight : flights.length === 1 ? flights[0] : null;
+      if (!f) return say(flights.length === 0 ? 'nothing is running' : 'select a run to cancel (runs are listed first in the Plan view)', 'warn');
+      ask(
+        `Cancel ${f.unit} ${f.step}`,
+        [
+          `${f.unit} ${f.step} (${f.agent}): ${flightState(f, s.agents)}`,
+          'Its process group is stopped (TERM, then KILL after the grace period); no retry follows,',
+          'and autopilot leaves the cell alone until you launch or reset it. A cancel is not counted as a failure.',
+        ],
+        { kind: 'cancel', key: f.key },
+      );
+    },
+
+    requestBreaker(op: 'reset' | 'hold'): void {
+      const item = selectedHealth();
+      if (!item || item.kind !== 'agent') return say('select an agent (the Health view lists agents first)', 'warn');
+      const v = item.ledger?.view;
+      const now = `breaker ${item.agent}: ${breakerWords(item.ledger)}; ${v?.consecutiveFailures ?? 0} consecutive failures (threshold ${v?.threshold ?? config.breaker.threshold}), ${v?.trips ?? 0} trips`;
+      if (op === 'reset') {
+        return ask(`Reset breaker ${item.agent}`, [now, 'Closes it and forgets its consecutive failures: launches of this agent may start at once.'], { kind: 'breaker', agent: item.agent, op: 'reset' });
+      }
+      if (v?.state === 'held') return ask(`Release breaker ${item.agent}`, [now, 'Ends the hold: the breaker follows its failures and cooldown again.'], { kind: 'breaker', agent: item.agent, op: 'release' });
+      ask(`Hold breaker ${item.agent} open`, [now, 'No launch of this agent starts until you release it (H again); runs in flight go on.'], { kind: 'breaker', agent: item.agent, op: 'hold' });
+    },
+
+    requestResetCell(): void {
+      const item = selectedHealth();
+      if (!item || item.kind !== 'cell') return say('select a cell (below the agents in the Health view)', 'warn');
+      const c = item.cell;
+      ask(
+        `Reset the counters of ${c.unit} ${c.step}`,
+        [
+          `${c.unit} ${c.step}: ${c.state}, ${c.attempts.length} attempt${c.attempts.length === 1 ? '' : 's'}${classCounts(c) ? ` (${classCounts(c)})` : ''}`,
+          'Forgets its attempts, counters and escalation (the journal keeps the history);',
+          'its checkpoint.md cell follows the disk again (✅ proven, ⏳ a half-product, — nothing).',
+        ],
+        { kind: 'reset_cell', unit: c.unit, step: c.step },
+      );
+    },
+
+    toggleLog(): void {
+      set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } }));
+    },
+
+    /** q or ctrl-c: true when handled here (runs in flight: ask; ctrl-c again: leave them). */
+    requestQuit(ctrlC: boolean): boolean {
+      const snap = sup.snapshot();
+      const n = snap.role === 'driver' ? snap.runs.length + snap.waiting.length : 0;
+      if (n === 0) return false;
+      const d = get().dialog;
+      if (d?.pending.type === 'agents' && d.pending.action.kind === 'quit') {
+        if (!ctrlC) return true;
+        set((st) => ({ dialog: null, quit: true, agents: { ...st.agents, quitMode: 'leave' } }));
+        return true;
+      }
+      const flights = flightItems(get().agents);
+      ask(
+        `Quit with ${n} run${n === 1 ? '' : 's'} in flight`,
+        [
+          ...flights.slice(0, 4).map((f) => `${f.unit} ${f.step}: ${flightState(f, get().agents)}`),
+          ...(flights.length > 4 ? [`… and ${flights.length - 4} more`] : []),
+          'y/enter: cancel them, then quit (each cell goes back to what it was, or ❌)',
+          'l: leave them running and quit (the next checkroom reaps them and triages their output)',
+          'n/esc: stay',
+        ],
+        { kind: 'quit', runs: n },
+      );
+      return true;
+    },
+
+    leave(): void {
+      const d = get().dialog;
+      if (d?.pending.type !== 'agents' || d.pending.action.kind !== 'quit') return;
+      set((st) => ({ dialog: null, quit: true, agents: { ...st.agents, quitMode: 'leave' } }));
+    },
+
+    confirm(): void {
+      const d = get().dialog;
+      if (d?.pending.type !== 'agents') return;
+      const a = d.pending.action;
+      set({ dialog: null });
+      switch (a.kind) {
+        case 'launch': {
+          const go = () => doLaunch(a.unit, a.step, a.reset);
+          if (!a.consent) return go();
+          return track(sup.note(commandShownEvent(config, a.unit, a.step, Date.now())).then(go, fail));
+        }
+        case 'autopilot':
+          if (!a.consent) return turnAutopilotOn();
+          return track(sup.note(commandShownEvent(config, a.consent.unit, a.consent.step, Date.now())).then(turnAutopilotOn, fail));
+        case 'cancel':
+          try {
+            return say(sup.cancel(a.key) ? `cancelling ${a.key.replace('/', ' ')}…` : `${a.key.replace('/', ' ')} is no longer running`, 'info');
+          } catch (err) {
+            return fail(err);
+          }
+        case 'breaker': {
+          const run = () => (a.op === 'reset' ? sup.resetBreaker(a.agent) : a.op === 'hold' ? sup.holdBreaker(a.agent) : sup.releaseBreaker(a.agent));
+          return act(run, `breaker ${a.agent}: ${a.op === 'reset' ? 'reset (closed)' : a.op === 'hold' ? 'held open' : 'released'}`);
+        }
+        case 'reset_cell':
+          return act(() => sup.resetCell(a.unit, a.step), `${a.unit} ${a.step}: counters reset`);
+        case 'quit':
+          return set((st) => ({ quit: true, agents: { ...st.agents, quitMode: 'cancel' } }));
+      }
+    },
+
+    launchQueued,
+  };
+}
+
+export type AgentsActions = ReturnType<typeof createAgents>;
