@@ -14,7 +14,8 @@ import { hasTmux, TmuxSession } from './helpers/tmux.js';
 // retried with backoff (and waits out the reviewer breaker), then succeeds. Screen and disk
 // are both checked; quitting restores the terminal.
 
-const CLI = join(REPO, 'dist', 'src', 'cli.js');
+// The real binary, as `npm install` links it (package.json "bin": the bundle).
+const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const tmuxMissing = !hasTmux();
 if (tmuxMissing) console.warn('e2e-agents: SKIPPED — tmux is not installed (apt-get install tmux); CI installs it');
 

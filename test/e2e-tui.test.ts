@@ -9,7 +9,8 @@ import { hasTmux, TmuxSession } from './helpers/tmux.js';
 // copy of the demo workspace. Screen and disk are both checked; the exit restores the
 // terminal (main screen back, shell continues with the exit code).
 
-const CLI = join(REPO, 'dist', 'src', 'cli.js');
+// The real binary, as `npm install` links it (package.json "bin": the bundle).
+const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const tmuxMissing = !hasTmux();
 if (tmuxMissing) console.warn('e2e-tui: SKIPPED — tmux is not installed (apt-get install tmux); CI installs it');
 
