@@ -128,5 +128,11 @@ describe('reconciliation against a stale checkpoint', () => {
     writeFiles(root, { 'meta/chapter-summaries.md': summaries([...BATCH1, 'ch03', 'ch05']) });
     s = await loadWorkspace(root);
     expect(s.next.find((n) => n.unit === 'ch06')).toMatchObject({ priority: 3, step: 'research', action: 'run' });
+    // ch05's chain now waits on a decision about its research: its later steps hold nothing back either.
+    writeFiles(root, { [pathOf('ch06', 'research')]: `# R\n\n${prose(400)}\n` });
+    writeFiles(root, Object.fromEntries([doneFile('ch07', 'research')]));
+    s = await loadWorkspace(root);
+    expect(s.next.find((n) => n.unit === 'ch06')).toMatchObject({ priority: 2, action: 'decide' });
+    expect(s.next.find((n) => n.unit === 'ch07')).toMatchObject({ priority: 3, step: 'draft', action: 'run' });
   });
 });

@@ -145,6 +145,22 @@ export function planNext(input: PlanInput): NextStep[] {
   }
 
   // Priority 3: ready, not-started work, gated by phases and batches.
+  // A not-started cell whose dependencies wait on a human (escalated, or a half-product
+  // awaiting keep-or-redo) waits on that human too: it does not hold its batch back.
+  const humanMemo = new Map<Cell, boolean>();
+  const waitsOnHuman = (c: Cell): boolean => {
+    const hit = humanMemo.get(c);
+    if (hit !== undefined) return hit;
+    humanMemo.set(c, false); // cycle guard (config validation forbids cycles anyway)
+    const r =
+      c.status === 'not_started' &&
+      (stepById.get(c.step)?.dependsOn ?? []).some((d) => {
+        const dep = at(c.unit, d);
+        return !!dep && dep.status !== 'done' && (settled(dep) || waitsOnHuman(dep));
+      });
+    humanMemo.set(c, r);
+    return r;
+  };
   // One pass over the cells: which phases are unfinished, which units are unsettled.
   const phaseOfBatches = Math.min(...pipeline.steps.map((s) => s.phase));
   const unfinishedPhases = new Set<number>();
@@ -152,7 +168,7 @@ export function planNext(input: PlanInput): NextStep[] {
   for (const c of cells) {
     const phase = stepById.get(c.step)?.phase ?? 0;
     if (c.status !== 'done') unfinishedPhases.add(phase);
-    if (phase === phaseOfBatches && !settled(c)) unsettledUnits.add(c.unit);
+    if (phase === phaseOfBatches && !settled(c) && !waitsOnHuman(c)) unsettledUnits.add(c.unit);
   }
   const phaseBlocked = new Set<number>();
   for (const phase of pipeline.phases) {
