@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, chownSync, readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { REPO, tempDir, writeFiles, PHASE_1_2, summaries, prose, marked, copyDemo } from './helpers/workspace.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { bookPreset } from '../src/pipeline/book-preset.js';
@@ -89,7 +89,19 @@ describe('checkroom CLI', () => {
     chmodSync(join(root, 'drafts/ch01-draft.md'), 0o000);
     chmodSync(root, 0o755);
     chownSync(root, 65534, 65534);
-    const r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, CLI, 'partials', root, '--json'], { encoding: 'utf8' });
+    // The checkout may sit in a private directory (mktemp -d is 0700): let `nobody` traverse
+    // to the binary for the length of this test, then put every mode back.
+    const opened: [string, number][] = [];
+    for (let d = REPO; d !== dirname(d); d = dirname(d)) {
+      const mode = statSync(d).mode & 0o7777;
+      if (!(mode & 0o001)) (opened.push([d, mode]), chmodSync(d, mode | 0o001));
+    }
+    let r;
+    try {
+      r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, CLI, 'partials', root, '--json'], { encoding: 'utf8' });
+    } finally {
+      for (const [d, mode] of opened) chmodSync(d, mode);
+    }
     if (r.error || (r.status !== 0 && /runuser/.test(r.stderr))) return; // no runuser here: nothing to prove
     expect(r.status).toBe(0);
     const p = JSON.parse(r.stdout).partials.find((x: any) => x.path === 'drafts/ch01-draft.md');
