@@ -1,8 +1,5 @@
-import { basename } from 'node:path';
 import type { WorkspaceState } from '../types.js';
-import { readSources, type Sources } from '../workspace.js';
-import { deriveState } from '../state/derive.js';
-import { withLevel2 } from '../sources/level2.js';
+import { readSources, stateOf, type Sources } from '../workspace.js';
 import { readJournal, type DecisionEvent } from '../run/journal.js';
 import { replayJournal } from '../run/ledger.js';
 
@@ -61,16 +58,6 @@ export interface RecoveryState {
 export async function loadRecoveryState(dir: string, now = Date.now()): Promise<RecoveryState> {
   const src = await readSources(dir);
   const journal = await readJournalFacts(src.root, src, now);
-  const derived = deriveState({
-    root: src.root,
-    name: src.checkpoint?.project ?? basename(src.root),
-    pipeline: src.config.pipeline,
-    units: src.units,
-    scan: src.scan,
-    checkpoint: src.checkpoint,
-    running: journal.live,
-    warnings: src.warnings,
-    rebuildMemory: true,
-  });
-  return { sources: src, state: withLevel2(derived, src.root, src.config), journal };
+  // The everyday state (long-memory rebuilds planned, level 2 filled), with the journal's live runs.
+  return { sources: src, state: stateOf(src, journal.live), journal };
 }
