@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { glyphsFor, STATUS_WORD } from '../src/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit, pad } from '../src/cli/text.js';
+import { columnLabels, fit, pad } from '../src/cli/text.js';
 import { matrixOf } from '../src/app/select.js';
 import { scrollWindow } from '../src/app/window.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
@@ -32,7 +32,7 @@ export function Matrix({ height, width }: { height: number; width: number }) {
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">
         {pad(m.rows.length ? `${win.start + 1}-${win.end}/${m.rows.length}` : '', labelW)}
-        {m.steps.slice(cols.start, cols.end).map((s) => pad(` ${sanitizeLine(s).slice(0, 3)}`, COL)).join('')}
+        {columnLabels(m.steps.map(sanitizeLine)).slice(cols.start, cols.end).map((l) => pad(` ${l}`, COL)).join('')}
       </Line>
       {m.rows.length === 0 ? <Line tok="muted">{filter ? `no row matches the filter "${sanitizeLine(filter)}" (esc clears it)` : 'no units found'}</Line> : null}
       {m.rows.slice(win.start, win.end).map((r, i) => {

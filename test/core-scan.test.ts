@@ -143,3 +143,11 @@ describe('workspace edge cases', () => {
     expect(readFileFacts(join(root, 'gone.md'), 'gone.md', 'X').exists).toBe(false);
   });
 });
+
+describe('matrix column headings', () => {
+  it('keep three characters and stay unique where ids share a prefix', async () => {
+    const { columnLabels } = await import('../src/cli/text.js');
+    expect(columnLabels(['research', 'draft', 'r1', 'review'])).toEqual(['res', 'dra', 'r1', 'rev']);
+    expect(columnLabels(['s00', 's00.1', 's04', 's04.5'])).toEqual(['s00', '0.1', 's04', '4.5']);
+  });
+});

@@ -33,6 +33,13 @@ export const bar = (done: number, total: number, width: number, ascii: boolean):
 
 const P_TOKEN = { 1: 'fail', 2: 'warn', 3: 'accent' } as const;
 
+/** Three-character column headings, unique where the ids allow: `research` → `res`; when two
+ *  ids share a prefix (gate steps `s04` and `s04.5`) the longer one shows its end (`4.5`). */
+export function columnLabels(ids: readonly string[], width = 3): string[] {
+  const first = ids.map((id) => id.slice(0, width));
+  return ids.map((id, i) => (id.length > width && first.some((f, j) => j !== i && f === first[i]) ? id.slice(-width) : first[i]));
+}
+
 export function nextLine(n: NextStep, o: TextOptions, width: number): string {
   const where = n.unit ? `${n.unit} ${n.step}` : 'workspace';
   const head = `P${n.priority} ${pad(where, 13)} ${pad(n.action, 12)} `;
@@ -76,14 +83,16 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   // The matrix: one row per unit, one glyph per step.
   const steps = s.pipeline.steps.map((st) => st.id);
   const colW = 4;
-  const perRow = Math.max(1, Math.floor((o.width - 6) / colW));
-  out.push(paint('muted', `${pad('', 6)}${steps.slice(0, perRow).map((st) => pad(st.slice(0, 3), colW)).join('')}`));
+  const unitW = Math.min(20, Math.max(5, ...s.units.map((u) => sanitizeLine(u).length))) + 1;
+  const perRow = Math.max(1, Math.floor((o.width - unitW) / colW));
+  const labels = columnLabels(steps);
+  out.push(paint('muted', `${pad('', unitW)}${labels.slice(0, perRow).map((l) => pad(l, colW)).join('')}`));
   const byUnit = new Map<string, Map<string, string>>();
   for (const cell of s.cells) byUnit.set(cell.unit, (byUnit.get(cell.unit) ?? new Map()).set(cell.step, cell.status));
   const maxRows = 10;
   for (const u of s.units.slice(0, maxRows)) {
     const row = byUnit.get(u)!;
-    out.push(`${pad(sanitizeLine(u), 6)}${steps.slice(0, perRow).map((st) => pad(g[row.get(st) as keyof typeof g], colW)).join('')}`);
+    out.push(`${pad(fit(sanitizeLine(u), unitW - 1), unitW)}${steps.slice(0, perRow).map((st) => pad(g[row.get(st) as keyof typeof g], colW)).join('')}`);
   }
   if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
   out.push(paint('muted', `legend: ${Object.entries(g).map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`).join('  ')}`));
