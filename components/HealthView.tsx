@@ -77,7 +77,7 @@ export function HealthView({ height, width }: { height: number; width: number })
                 {mark}
                 {pad(fit(`agent ${sanitizeLine(it.agent)}`, 18), 19)}
                 <T tok={BREAKER_TOKEN[state]}>{pad(fit(breakerWords(it.ledger), 22), 23)}</T>
-                {fit(`trips ${v?.trips ?? 0} · failures ${v?.consecutiveFailures ?? 0} of ${v?.threshold ?? '-'}`, Math.max(10, width - 44))}
+                {fit(`trips ${v?.trips ?? 0} · failures ${v?.consecutiveFailures ?? 0} of ${v?.threshold ?? snap.limits.breakerThreshold}`, Math.max(10, width - 44))}
               </Line>
             );
           }

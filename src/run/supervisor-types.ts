@@ -77,7 +77,7 @@ export interface SupervisorSnapshot {
   waiting: WaitingView[];
   autopilot: AutopilotView;
   launchesThisSession: number;
-  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'> & { consecutiveFailures: number };
+  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'> & { consecutiveFailures: number; breakerThreshold: number };
   warnings: string[];
 }
 

@@ -342,7 +342,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       waiting: [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason })),
       autopilot: { on: autopilot.on, paused: autopilot.paused || l.paused, reason: autopilot.paused ? autopilot.reason : (l.pausedReason ?? autopilot.reason) },
       launchesThisSession: l.launchesThisSession,
-      limits: { maxLaunches: config.limits.maxLaunches, maxConsecutiveFailures: config.limits.maxConsecutiveFailures, consecutiveFailures: l.consecutiveFailures },
+      limits: { maxLaunches: config.limits.maxLaunches, maxConsecutiveFailures: config.limits.maxConsecutiveFailures, consecutiveFailures: l.consecutiveFailures, breakerThreshold: config.breaker.threshold },
       warnings: [...warnings],
     };
   };
