@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,17 @@ export async function spawnBench(lines: string[]): Promise<void> {
   const mbOut = outs.reduce((a, r) => a + r.bytesOut, 0) / 2 ** 20;
   lines.push(
     `| 8 agents streaming at full speed: ${mbOut.toFixed(0)} MB of output in ${((performance.now() - t0) / 1000).toFixed(1)} s | — | RSS ${(rss0 / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MB | ring ≤ ${runs[0].lines().length} lines each |`,
+  );
+  // The control room's engine (live workspace + supervisor) against a bare parent, same 8 floods.
+  const child = (mode: string) => {
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, 'agents-child.js'), mode, '40'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`agents-child ${mode}: ${r.stderr}`);
+    return JSON.parse(r.stdout) as { peakMb: number; seconds: number; outputMb: number };
+  };
+  const cr = child('control-room');
+  const bareRun = child('bare');
+  lines.push(
+    `| control room engine (live workspace + supervisor) while 8 agents stream ${cr.outputMb.toFixed(0)} MB at full speed: peak RSS | bare parent discarding the output: ${bareRun.peakMb.toFixed(0)} MB (${bareRun.seconds.toFixed(1)} s) | ${cr.peakMb.toFixed(0)} MB (${cr.seconds.toFixed(1)} s) | ${(cr.peakMb / bareRun.peakMb).toFixed(2)} |`,
   );
   lines.push('');
 }
