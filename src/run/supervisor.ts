@@ -87,7 +87,18 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       }
     }
   };
-  const ledger = (): Ledger => replayJournal(events, now(), ledgerCfg);
+  // Everything derives from the journal, but replaying it on every snapshot made a long
+  // session O(journal) per UI flush: the replay is reused while no event was appended and
+  // the clock has not moved past the same 100 ms (breaker countdowns stay exact enough).
+  let memo: { events: JournalEvent[]; n: number; bucket: number; l: Ledger } | null = null;
+  const ledger = (): Ledger => {
+    const t = now();
+    const bucket = Math.floor(t / 100);
+    if (memo && memo.events === events && memo.n === events.length && memo.bucket === bucket) return memo.l;
+    const l = replayJournal(events, t, ledgerCfg);
+    memo = { events, n: events.length, bucket, l };
+    return l;
+  };
   const append = async (e: NewJournalEvent): Promise<void> => {
     events.push({ ...e, v: 1 } as JournalEvent);
     await appendJournal(root, e);
