@@ -383,3 +383,21 @@ describe('supervisor: untrusted values reach the agent literally', () => {
     expect(readFileSync(join(root, 'x/keep.txt'), 'utf8')).toBe('still here\n');
   });
 });
+
+describe('--readonly', () => {
+  it('reads the journal history without taking the lock, and refuses every action', async () => {
+    const root = makeWs({ faults: { 'ch01/research': 'permission' } });
+    const driver = await openSupervisor({ root, config: await loadConfig(root) });
+    open.push(driver);
+    expect((await driver.launch('ch01', 'research')).outcome).toBe('escalated');
+    await driver.close();
+    const ro = await openSupervisor({ root, config: await loadConfig(root), readonly: true });
+    open.push(ro);
+    const snap = ro.snapshot();
+    expect(snap.role).toBe('readonly');
+    expect(snap.readonlyReason).toContain('--readonly');
+    expect(snap.ledger.cells['ch01/research']!.attempts[0].class).toBe('PERMISSION');
+    await expect(ro.launch('ch01', 'research', { reset: true })).rejects.toThrow(/read-only/);
+    expect(existsSync(join(root, '.checkroom', 'driver.lock'))).toBe(false);
+  });
+});

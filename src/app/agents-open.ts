@@ -15,13 +15,13 @@ export interface OpenedAgents {
 
 export async function openAgents(live: Pick<LiveWorkspace, 'state' | 'setRunning' | 'touch'>, readonly: boolean): Promise<OpenedAgents> {
   const none = (why: string): OpenedAgents => ({ options: undefined, why, close: async () => undefined });
-  if (readonly) return none('started with --readonly: nothing is launched and nothing is written');
   let sup: Supervisor;
   let config;
   try {
     config = await loadConfig(live.state.root);
     if (Object.keys(config.agents).length === 0) return none('checkroom.yaml configures no agents (see the agents: section of the README)');
-    sup = await openSupervisor({ root: live.state.root, config });
+    // With --readonly the supervisor only reads the journal: the Health view shows the history.
+    sup = await openSupervisor({ root: live.state.root, config, readonly });
   } catch (err) {
     return none(`cannot start the supervisor: ${(err as Error).message}`);
   }

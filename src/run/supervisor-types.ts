@@ -14,6 +14,8 @@ export interface SupervisorOptions {
   now?: () => number;
   /** Jitter source in [0, 1). Default Math.random. */
   rand?: () => number;
+  /** Read the journal only: no lock taken, no run reaped, every action refused. */
+  readonly?: boolean;
   /** Called with every event, like a subscriber registered first. */
   onEvent?: (e: SupervisorEvent) => void;
   /**

@@ -5,7 +5,7 @@ import { loadWorkspace } from '../workspace.js';
 import { sanitizeLine } from '../sanitize.js';
 import { appendJournal, readJournal, type JournalEvent, type NewJournalEvent } from './journal.js';
 import { replayJournal, type Ledger } from './ledger.js';
-import { acquireDriverLock } from './lock.js';
+import { acquireDriverLock, type DriverLock } from './lock.js';
 import { reapDeadRuns } from './supervisor-restart.js';
 import { describeArgv } from './placeholders.js';
 import { buildCommand, lastErrorLine, targetOf } from './launch-spec.js';
@@ -58,7 +58,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const now = opts.now ?? Date.now;
   const rand = opts.rand ?? Math.random;
   const redo = opts.redoHalfProducts ?? true;
-  const lock = acquireDriverLock(root);
+  // --readonly: the journal is read (the Health view shows its history) but the driver lock
+  // is not even taken, and every action is refused.
+  const lock: DriverLock = opts.readonly ? { role: 'readonly', reason: 'started with --readonly: nothing is launched and nothing is written', release() {} } : acquireDriverLock(root);
   const isDriver = lock.role === 'driver';
   const ledgerCfg = { breaker: config.breaker, limits: config.limits };
 
