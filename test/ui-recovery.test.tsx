@@ -339,5 +339,9 @@ describe('gate-file workflows in the control room', () => {
     expect(m.frame()).toContain('3 gate files (decide)');
     expect(m.frame()).toMatch(/› 1764400000-k3f9\S*\s+\S+ done\s+partial\s+the plan says completed/);
     expect(m.frame()).toContain('gate-file workflow · plan in_progress · 1 discrepancy');
+    // No checkpoint.md to rewrite here: `w` says why instead of offering a write.
+    await m.press('w');
+    expect(m.frame()).toContain('gate-file workflows have no checkpoint.md');
+    expect(existsSync(join(dir, 'checkpoint.md'))).toBe(false);
   });
 });
