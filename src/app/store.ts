@@ -125,7 +125,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
           return triage.requestUndo();
         case 'checkpoint.write':
           // A gate-file workflow keeps its record in its gates: there is no checkpoint.md to write.
-          if (s.ws.pipeline.name === 'gates') return set({ message: { text: 'gate-file workflows have no checkpoint.md: the gate files are their record', tone: 'warn' } });
+          if (s.ws.preset === 'gates') return set({ message: { text: 'gate-file workflows have no checkpoint.md: the gate files are their record', tone: 'warn' } });
           return triage.requestCheckpoint();
         case 'dialog.confirm':
           return s.dialog?.pending.type === 'agents' ? agents?.confirm() : s.dialog?.pending.type === 'recovery' ? recovery.confirm() : triage.confirm();
