@@ -10,7 +10,7 @@ import { Line, T } from './Styled.js';
 
 const TOKEN: Record<PhaseProgress['status'], Token> = { done: 'ok', in_progress: 'warn', not_started: 'muted', failed: 'fail' };
 // Short words: two columns share 80 cells, and the state must read without colour.
-const WORD: Record<PhaseProgress['status'], string> = { done: 'done', in_progress: 'active', not_started: 'todo', failed: 'failed' };
+const WORD: Record<PhaseProgress['status'], string> = { done: 'done', in_progress: 'active', not_started: 'waiting', failed: 'failed' };
 
 interface Row {
   label: string;
