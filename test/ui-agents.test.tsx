@@ -261,6 +261,17 @@ describe('launching agents from the control room', () => {
     await m.press('y');
     await m.waitFor(/agent researcher\s+closed/);
     expect((await journal(root)).some((e) => e.type === 'breaker' && e.event === 'reset' && e.agent === 'researcher')).toBe(true);
+    // H holds the breaker open (confirm first); H again releases it.
+    await m.press('H');
+    await m.waitFor(/Confirm: Hold/);
+    await m.press('y');
+    await m.waitFor(/agent researcher\s+held/);
+    await m.press('H');
+    await m.waitFor(/Confirm: Release/);
+    await m.press('y');
+    await m.waitFor(/agent researcher\s+closed/);
+    const events = (await journal(root)).filter((e) => e.type === 'breaker' && e.agent === 'researcher').map((e) => (e as { event: string }).event);
+    expect(events).toEqual(['reset', 'hold', 'release']);
     // Z on the escalated cell: reset its counters (confirm first).
     await m.press('G');
     await m.waitFor(/› ch01 research/);

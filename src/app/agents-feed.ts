@@ -4,7 +4,7 @@ import type { SupervisorEvent, SupervisorSnapshot } from '../run/supervisor.js';
 import { cellKey } from '../types.js';
 import type { AgentsOptions, AgentsUi } from './agents-types.js';
 import { initialAgents } from './agents-types.js';
-import { lineKeeper, rememberEnded } from './agents.js';
+import { lineKeeper, MAX_RECENT, rememberEnded } from './agents.js';
 import { clampCursors } from './nav.js';
 import type { AppState, Tone } from './store-types.js';
 
@@ -42,6 +42,9 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
   let runningSig = '';
   const outcomes = new Map<string, string>();
   const heard = lineKeeper();
+  // Runs launched since the last flush: one that starts and ends between two flushes never
+  // shows in a snapshot, yet its log pane must still appear.
+  const launched = new Map<string, { key: string; logPath: string }>();
 
   const push = (): void => {
     timer = null;
@@ -50,6 +53,12 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
     const keys = [...snap.runs.map((r) => cellKey(r.unit, r.step)), ...snap.waiting.map((w) => cellKey(w.unit, w.step))].sort();
     store.setState((st) => {
       let recent = rememberEnded(st.agents, snap, heard.get);
+      const live = new Set(snap.runs.map((r) => r.runId));
+      for (const [runId, l] of launched) {
+        if (live.has(runId)) continue;
+        launched.delete(runId);
+        if (!recent.some((r) => r.runId === runId)) recent = [{ key: l.key, runId, logPath: l.logPath, lines: [...(heard.get(runId) ?? [])], outcome: null }, ...recent.filter((x) => x.key !== l.key)].slice(0, MAX_RECENT);
+      }
       if (outcomes.size) {
         recent = recent.map((r) => (r.outcome === null && outcomes.has(r.key) ? { ...r, outcome: outcomes.get(r.key)! } : r));
         for (const r of recent) if (r.outcome !== null) outcomes.delete(r.key);
@@ -78,6 +87,7 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
     if (e.type === 'output') return heard.add(e.runId, e.line);
     if (e.type === 'retry') return;
     if (e.type === 'launch') {
+      launched.set(e.runId, { key: cellKey(e.unit, e.step), logPath: e.logPath });
       // Launched (by Enter or by autopilot): no longer waiting in the redo queue.
       store.setState((st) => {
         const redoQueue = st.redoQueue.filter((r) => r.unit !== e.unit || r.step !== e.step);

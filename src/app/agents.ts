@@ -117,7 +117,7 @@ export const classCounts = (c: CellLedger): string =>
     .map(([cls, n]) => `${cls} ${n}`)
     .join(' · ');
 
-const MAX_RECENT = 8;
+export const MAX_RECENT = 8;
 const MAX_RECENT_LINES = 200;
 
 /** Keep the last lines of runs that just left the snapshot (bounded: 8 runs × 200 lines). */
