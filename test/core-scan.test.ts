@@ -151,3 +151,36 @@ describe('matrix column headings', () => {
     expect(columnLabels(['s00', 's00.1', 's04', 's04.5'])).toEqual(['s00', '0.1', 's04', '4.5']);
   });
 });
+
+describe('review findings', () => {
+  it('never plans launchable work before its dependencies are done', async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      ...PHASE_1_2,
+      'meta/chapter-summaries.md': summaries([]),
+      'checkpoint.md': '# B — Progress Checkpoint\n\n### Batch 1\n| Chapter | Research | Draft |\n|---|---|---|\n| ch01 | — | ❌ |\n',
+      // a cut-off merged review while its inputs are not done
+      'research/ch02-research.md': marked(`# R\n\n${prose(300)}`, 'RESEARCH_COMPLETE'),
+      'drafts/ch02-draft.md': marked(`# D\n\n${prose(300)}`, 'DRAFT_COMPLETE'),
+      'reviews/ch02-review.md': '# Merged review\n\nonly a start',
+    });
+    const s = await loadWorkspace(root);
+    const draft = s.next.find((n) => n.unit === 'ch01' && n.step === 'draft')!;
+    expect(draft.action).toBe('human_review');
+    expect(draft.reason).toContain('first needs research');
+    expect(s.next.find((n) => n.unit === 'ch02' && n.step === 'review')!.action).toBe('decide');
+  });
+
+  it('keeps the modification time of finished files', () => {
+    const f = facts(`${prose(300)}\n<!-- DRAFT_COMPLETE -->\n`);
+    expect(f.marker).toBe(true);
+    expect(f.mtimeMs).toBeGreaterThan(0);
+  });
+
+  it('does not call a large file truncated for a code block that starts before its tail', () => {
+    const block = `${prose(2000)}\n\n\`\`\`js\n${'const x = 1;\n'.repeat(800)}\`\`\`\n\n`;
+    const f = facts(`${block.repeat(40)}全文完。\n`);
+    expect(f.bytes).toBeGreaterThan(256 * 1024);
+    expect(triageUnmarked(f).verdict).toBe('maybe_complete');
+  });
+});

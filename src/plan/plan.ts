@@ -101,9 +101,11 @@ export function planNext(input: PlanInput): NextStep[] {
   for (const c of cells) {
     if (c.status !== 'failed' && c.status !== 'needs_human') continue;
     const held = downstream(c.step).filter((s) => at(c.unit, s)?.status !== 'done');
-    const action: PlanAction = c.status === 'failed' ? 'retry' : 'human_review';
-    const what = c.status === 'failed' ? 'failed' : 'needs a human';
     const waits = (stepById.get(c.step)?.dependsOn ?? []).filter((d) => at(c.unit, d)?.status !== 'done');
+    // A retry is launchable work: never planned before its dependencies are done (then the
+    // failure is still listed, for a human, with what it waits on).
+    const action: PlanAction = c.status === 'failed' && waits.length === 0 ? 'retry' : 'human_review';
+    const what = c.status === 'failed' ? 'failed' : 'needs a human';
     const holds = held.length ? `blocks ${held.length} step${held.length === 1 ? '' : 's'} of ${c.unit} (${held.join(', ')})` : 'blocks nothing downstream';
     p1.push({
       priority: 1,
@@ -139,8 +141,10 @@ export function planNext(input: PlanInput): NextStep[] {
     .map((p) => ({ p, c: at(p.unit, p.step)! }))
     .filter(({ c }) => c && c.status === 'partial')
     .sort((a, b) => rank(a.c) - rank(b.c));
-  for (const { p } of p2) {
-    const action: PlanAction = p.verdict === 'maybe_complete' ? 'decide' : 'backup_redo';
+  for (const { p, c } of p2) {
+    // Redoing is launchable work too: with a dependency not done, only a human can decide.
+    const depsDone = (stepById.get(c.step)?.dependsOn ?? []).every((d) => at(c.unit, d)?.status === 'done');
+    const action: PlanAction = p.verdict === 'maybe_complete' || !depsDone ? 'decide' : 'backup_redo';
     plan.push({ priority: 2, unit: p.unit, step: p.step, action, reason: `${p.path}: ${p.reason}`, blocks: downstream(p.step).length });
   }
 

@@ -1,4 +1,4 @@
-import { openSync, readSync, fstatSync, closeSync } from 'node:fs';
+import { openSync, readSync, fstatSync, closeSync, constants } from 'node:fs';
 import type { FileFacts } from '../types.js';
 import { checkMarker } from './marker.js';
 import { countChars } from './count-chars.js';
@@ -78,7 +78,8 @@ export function readFileFacts(abs: string, rel: string, marker: string | null): 
   const facts: FileFacts = { path: rel, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false };
   let fd: number;
   try {
-    fd = openSync(abs, 'r');
+    // O_NONBLOCK: a FIFO under an artifact's name must not hang the scan (no effect on files).
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return facts; // missing, or vanished mid-scan
@@ -88,22 +89,26 @@ export function readFileFacts(abs: string, rel: string, marker: string | null): 
   }
   facts.exists = true;
   try {
-    const got = readSync(fd, scratch, 0, FIRST_READ, 0);
+    // One fstat per file: the modification time says when a step finished (RESUME.md
+    // freshness, "last done"), and a directory or FIFO must not be read as an artifact.
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
+    facts.mtimeMs = st.mtimeMs;
+    const got = st.size < FIRST_READ ? readSync(fd, scratch, 0, FIRST_READ, 0) : FIRST_READ;
     if (got < FIRST_READ) {
       const data = scratch.subarray(0, got);
       facts.bytes = got;
       facts.chars = countChars(data);
       examine(facts, data, data.subarray(Math.max(0, got - TAIL_BYTES)), marker);
-      if (!facts.marker) facts.mtimeMs = fstatSync(fd).mtimeMs; // freshness matters for half-products
     } else {
-      const st = fstatSync(fd);
-      if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
       facts.bytes = st.size;
-      facts.mtimeMs = st.mtimeMs;
       const tail = Buffer.allocUnsafe(TAIL_BYTES);
       const n = readSync(fd, tail, 0, TAIL_BYTES, Math.max(0, st.size - TAIL_BYTES));
       facts.chars = countCharsChunked(fd, st.size);
       examine(facts, tail.subarray(0, n), tail.subarray(0, n), marker);
+      // Fences can only be counted over the whole file; the tail alone would see a closed
+      // block that starts before it as an open one.
+      facts.fenceOpen = false;
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
