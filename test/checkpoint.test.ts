@@ -360,3 +360,35 @@ describe('readCheckpoint / writeCheckpoint', () => {
       expect(row(doc!, 'ch03')?.claims.r1).toBe('in_progress');
     }));
 });
+
+describe('code blocks in checkpoint.md', () => {
+  it('ignores an example table inside a fence, and a one-cell update leaves it alone', async () => {
+    const { parseCheckpoint } = await import('../src/checkpoint/parse.js');
+    const { updateCheckpointCell } = await import('../src/checkpoint/update-cell.js');
+    const { bookPreset } = await import('../src/pipeline/book-preset.js');
+    const text = [
+      '# B — Progress Checkpoint',
+      '',
+      'Example:',
+      '```',
+      '| Chapter | Research | Draft |',
+      '|---|---|---|',
+      '| ch01 | ⏳ | — |',
+      '```',
+      '',
+      '### Batch 1',
+      '| Chapter | Research | Draft |',
+      '|---|---|---|',
+      '| ch01 | ✅ | ✅ |',
+      '',
+    ].join('\n');
+    const doc = parseCheckpoint(text, bookPreset());
+    const rows = doc.batches.flatMap((b) => b.rows);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].claims).toMatchObject({ research: 'done', draft: 'done' });
+    const edit = updateCheckpointCell(text, 'ch01', 'draft', 'failed', bookPreset());
+    expect(edit.changed).toBe(true);
+    expect(edit.text.split('\n')[6]).toBe('| ch01 | ⏳ | — |');
+    expect(edit.text.split('\n')[12]).toContain('❌');
+  });
+});

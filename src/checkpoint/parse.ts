@@ -94,6 +94,8 @@ class Parser {
     this.headings = headingIndex(pipeline);
   }
 
+  private inFence = false;
+
   private warn(line: number, message: string): void {
     this.doc.warnings.push({ source: this.source, line, message } satisfies Warning);
   }
@@ -106,6 +108,14 @@ class Parser {
   }
 
   private line(raw: string, ln: number): void {
+    // An example table inside a code block is not the state (and must not shadow the real row).
+    if (/^ {0,3}(```|~~~)/.test(raw)) {
+      this.inFence = !this.inFence;
+      this.inTable = false;
+      this.cols = null;
+      return;
+    }
+    if (this.inFence) return;
     const t = raw.trim();
     if (isTableLine(t)) return this.tableLine(raw, ln);
     this.inTable = false;

@@ -99,7 +99,7 @@ function keysOf(pipeline: PipelineDef, unit: string): { keys: string[]; paths: s
 function signature(unit: string, input: ReconcileInput): unknown[] {
   const { pipeline, scan, claims, running, batchOf } = input;
   const { keys, paths } = keysOf(pipeline, unit);
-  const sig: unknown[] = [batchOf.get(unit) ?? null];
+  const sig: unknown[] = [pipeline, batchOf.get(unit) ?? null];
   pipeline.steps.forEach((step, i) => {
     if (step.kind === 'entry') sig.push(scan.entryFiles.get(step.path), scan.entries.get(step.path)?.has(unit) ?? false);
     else sig.push(scan.files.get(paths[i]));
