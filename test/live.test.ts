@@ -74,3 +74,40 @@ describe('live workspace without watches', () => {
     await until(live, (s) => cell(s, 'ch01', 'draft')?.status === 'done');
   });
 });
+
+describe('live workspace edge cases (review findings)', () => {
+  it('follows a step directory that is deleted and created again', async () => {
+    const root = tempDir();
+    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), ...Object.fromEntries([doneFile('ch01', 'research')]), 'drafts/ch01-draft.md': 'x' });
+    live = await createLiveWorkspace(root);
+    rmSync(join(root, 'drafts'), { recursive: true });
+    await until(live, (s) => cell(s, 'ch01', 'draft')?.status === 'not_started');
+    mkdirSync(join(root, 'drafts'));
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(join(root, 'drafts/ch01-draft.md'), `# D\n\n${prose(300)}\n\n<!-- DRAFT_COMPLETE -->\n`);
+    await until(live, (s) => cell(s, 'ch01', 'draft')?.status === 'done');
+  });
+
+  it('drops a unit whose only file moved away', async () => {
+    const root = tempDir();
+    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), ...Object.fromEntries([doneFile('ch01', 'research'), doneFile('ch02', 'research')]) });
+    live = await createLiveWorkspace(root);
+    expect(live.state.units).toEqual(['ch01', 'ch02']);
+    renameSync(join(root, 'research/ch02-research.md'), join(root, 'ch02-notes.md'));
+    await until(live, (s) => !s.units.includes('ch02'));
+  });
+
+  it('watches a checkpoint.md that lives in a subdirectory', async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      ...PHASE_1_2,
+      'meta/chapter-summaries.md': summaries([]),
+      'checkroom.yaml': 'sources: { checkpoint: state/checkpoint.md }\n',
+      'state/checkpoint.md': '# B — Progress Checkpoint\n\n### Batch 1\n| Chapter | Research |\n|---|---|\n| ch01 | ❌ |\n',
+    });
+    live = await createLiveWorkspace(root);
+    expect(cell(live.state, 'ch01', 'research')?.status).toBe('failed');
+    writeFileSync(join(root, 'state/checkpoint.md'), '# B — Progress Checkpoint\n\n### Batch 1\n| Chapter | Research |\n|---|---|\n| ch01 | — |\n');
+    await until(live, (s) => cell(s, 'ch01', 'research')?.status === 'not_started');
+  });
+});

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 export interface DirWatcher {
   readonly count: number;
   add(dir: string): boolean;
+  /** Forget a directory's watch (it was deleted or replaced; inotify watched the old inode). */
+  remove(dir: string): void;
   close(): void;
 }
 
@@ -49,6 +51,10 @@ export function createDirWatcher(root: string, onEvent: (dir: string, name: stri
       });
       watchers.set(dir, w);
       return true;
+    },
+    remove(dir: string) {
+      watchers.get(dir)?.close();
+      watchers.delete(dir);
     },
     close() {
       for (const w of watchers.values()) w.close();

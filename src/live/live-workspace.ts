@@ -5,7 +5,8 @@ import { readCheckpoint } from '../checkpoint/io.js';
 import { readLevel2 } from '../sources/level2.js';
 import { readEntries, scanStep } from '../scan/scan.js';
 import { readFileFacts } from '../scan/file-facts.js';
-import { fileNameMatcher } from '../scan/units.js';
+import { collectUnits, fileNameMatcher } from '../scan/units.js';
+import { batchesOf } from '../state/derive.js';
 import { idleCollector } from './idle-gc.js';
 import { createDirWatcher, WatchLimitError, type DirWatcher } from './dir-watcher.js';
 import { gateWatchDirs } from '../gates/state.js';
@@ -72,17 +73,22 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     return m;
   };
 
-  const refresh = async (): Promise<void> => {
+  const reload = async (): Promise<void> => {
     src = await readSources(src.root);
     publish();
   };
+  // Updates run one at a time: two quick edits of checkpoint.md must land in order, and a
+  // full reload must not interleave with an incremental one.
+  let chain: Promise<void> = Promise.resolve();
+  const serial = (f: () => Promise<void>): Promise<void> => (chain = chain.then(f, f));
+  const refresh = (): Promise<void> => serial(reload);
 
   /** Apply a batch of changed paths; returns true when a full reload was needed instead. */
   const apply = async (paths: Set<string>): Promise<void> => {
     const { pipeline, sources } = src.config;
-    if ([...paths].some((p) => CONFIG_FILES.has(p))) return refresh();
+    if ([...paths].some((p) => CONFIG_FILES.has(p))) return reload();
     // Gate-file workflows (preset: gates) are small: any change under .claude/ re-reads them all.
-    if (src.gates) return [...paths].some((p) => p === '.claude' || p.startsWith('.claude/')) ? refresh() : undefined;
+    if (src.gates) return [...paths].some((p) => p === '.claude' || p.startsWith('.claude/')) ? reload() : undefined;
     let unitsChanged = false;
     const todoDb = src.todos ? posix.normalize(posix.relative(src.root, src.todos.path)) : null;
     for (const rel of paths) {
@@ -90,7 +96,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
         src.todos = readLevel2(src.root, src.config);
         continue;
       }
-      if (rel === sources.checkpoint) {
+      if (rel === posix.normalize(sources.checkpoint)) {
         src.checkpoint = await readCheckpoint(src.root, pipeline, sources.checkpoint);
         for (const u of (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit))) {
           if (!src.units.includes(u)) (src.units.push(u), (unitsChanged = true));
@@ -124,6 +130,12 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
         src.scan.files.set(facts.path, facts);
       }
     }
+    // A checkpoint row removed, a unit's last file deleted or moved away: the unit goes too.
+    const gone = [...paths].some((p) => p === posix.normalize(sources.checkpoint) || src.scan.files.get(p)?.exists === false);
+    if (gone && !pipeline.units.list) {
+      const fresh = collectUnits(src.root, pipeline, (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit)), batchesOf(pipeline, src.checkpoint).flatMap((b) => b.units));
+      if (fresh.join() !== src.units.join()) ((src.units = fresh), (unitsChanged = true));
+    }
     if (unitsChanged) {
       src.units.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
       // A new unit's other cells have never been read.
@@ -142,7 +154,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     timer = null;
     const batch = pending;
     pending = new Set();
-    if (batch.size && !closed) void apply(batch).catch(() => refresh().catch(() => {}));
+    if (batch.size && !closed) void serial(() => apply(batch).catch(() => reload().catch(() => {})));
   };
 
   const enqueue = (rel: string): void => {
@@ -171,7 +183,12 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
   const poll = opts.poll ?? process.env.CHECKROOM_WATCH === 'poll';
   if (opts.watch !== false && poll) startPolling('polling: rescanning every 2 s (CHECKROOM_WATCH=poll)');
   else if (opts.watch !== false) {
-    const dirs = stepsByDir();
+    // Every directory that can hold a step's file, plus those of checkpoint.md and the todo db.
+    const watchedDirs = new Set<string>([...stepsByDir().keys()].filter((d) => d !== '.'));
+    for (const f of [src.config.sources.checkpoint, src.todos ? posix.relative(src.root, src.todos.path) : null]) {
+      const d = f ? posix.dirname(posix.normalize(f)) : '.';
+      if (d !== '.' && !d.startsWith('..')) watchedDirs.add(d);
+    }
     const watchDir = (d: string): void => {
       if (!watcher) return;
       try {
@@ -185,16 +202,17 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       const rel = d === '.' ? name : `${d}/${name}`;
       // A workflow directory created after start: watch it too (add is idempotent).
       if (src.gates && (rel === '.claude' || rel.startsWith('.claude/'))) for (const g of gateWatchDirs(src.gates)) watchDir(g);
-      // A step directory created after start (chapters/, publish/): start watching it.
-      if (d === '.' && dirs.has(name)) {
-        watchDir(name);
+      // A step directory created after start (chapters/, publish/, or the parent of a nested
+      // one), or deleted and created again: (re)watch everything under it, then re-read.
+      if (d === '.' && [...watchedDirs].some((w) => w === name || w.startsWith(`${name}/`))) {
+        for (const w of watchedDirs) if (w === name || w.startsWith(`${name}/`)) (watcher?.remove(w), watchDir(w));
         return void refresh().catch(() => {});
       }
       enqueue(rel);
     });
     watching.mode = 'watch';
     watchDir('.');
-    for (const d of dirs.keys()) if (d !== '.') watchDir(d);
+    for (const d of watchedDirs) watchDir(d);
     if (src.gates) for (const d of gateWatchDirs(src.gates)) watchDir(d);
   }
 
