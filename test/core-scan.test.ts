@@ -89,7 +89,11 @@ describe('triage of unmarked files', () => {
     expect(triageUnmarked(facts(`${long}- first\n- \n`)).reason).toContain('empty list item');
     expect(triageUnmarked(facts(`${long}B-tree 的每个节点都对应一个页，`)).reason).toContain('mid-sentence');
     expect(triageUnmarked(facts(`${long}The pager writes each page to the`)).verdict).toBe('truncated');
-    expect(triageUnmarked(facts(`${long}| a | b |\n| 1 | 2`)).reason).toContain('table row');
+    // Endings that are complete, though they lack sentence punctuation:
+    expect(triageUnmarked(facts(`${long}- see Appendix A\n`)).verdict).toBe('maybe_complete');
+    expect(triageUnmarked(facts(`${long}- 本章到此结束了\n`)).verdict).toBe('maybe_complete');
+    expect(triageUnmarked(facts(`${long}| a | b |\n| 1 | 2\n`)).verdict).toBe('maybe_complete');
+    expect(triageUnmarked(facts(`${long}全文完。\n\n---\n`)).verdict).toBe('maybe_complete');
   });
 
   it('calls a cleanly ending file maybe_complete and says what is missing', () => {

@@ -14,8 +14,10 @@ const CONNECTOR = /[,，、;；:：\-–—(（「『]$/;
 const HEADING = /^#{1,6}\s+\S/;
 const EMPTY_ITEM = /^([-*+]|\d+[.)])\s*$/;
 const LIST_ITEM = /^([-*+]|\d+[.)])\s+/;
-// A line that stops on a function word was cut mid-sentence, list item or not.
-const DANGLING_WORD = /(\b(the|a|an|and|or|of|to|in|on|for|with|because|that|which|is|are|was|be|by|as|at|from|but|if|when|than)|[的了和与在是把被对将而但从或])$/i;
+// A line that stops on a function word was cut mid-sentence, list item or not. Lower case
+// only: "see Appendix A" ends on a name, not an article; 了 ends sentences.
+const DANGLING_WORD = /(\b(the|a|an|and|or|of|to|in|on|for|with|because|that|which|is|are|was|be|by|as|at|from|but|if|when|than)|[的和与在是把被对将而但从或])$/;
+const RULE = /^([-*_])(\s*\1){2,}$/;
 
 const quote = (line: string): string => {
   const s = sanitizeLine(line);
@@ -37,8 +39,8 @@ export function truncationSign(tail: string, fenceOpen: boolean): string | null 
   if (last === '') return null;
   if (HEADING.test(last)) return `ends on a heading with nothing under it ("${quote(last)}")`;
   if (EMPTY_ITEM.test(last)) return `ends on an empty list item ("${quote(last)}")`;
-  if (last.startsWith('|') && !last.endsWith('|')) return `ends inside a table row ("${quote(last)}")`;
   if (/^<!--/.test(last) && !/-->$/.test(last)) return `ends inside an HTML comment ("${quote(last)}")`;
+  if (RULE.test(last)) return null;
   if (DANGLING_WORD.test(last)) return `ends mid-sentence on a dangling word ("${quote(last)}")`;
   if (CONNECTOR.test(last)) return `ends mid-sentence on "${quote(last.slice(-1))}" ("${quote(last)}")`;
   if (LIST_ITEM.test(last) || last.startsWith('|') || /^<\/?[a-z]/i.test(last) || /-->$/.test(last)) return null;
