@@ -16,6 +16,7 @@ import type { AppState, Confirm } from './store-types.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
 import { backupRows, resumeStatus, writeBackLines, writeLetter } from './recovery-plan.js';
 import { predictBackup } from './triage-actions.js';
+import { diskActions } from './store-disk.js';
 
 // The store's recovery actions (DOMAIN.md sections 3, 5, 6): RESUME.md kept honest (drift
 // on every change, rewritten at milestones, offered on quit), the recover report overlay
@@ -38,15 +39,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
   const ur = (patch: Partial<RecoveryUi> | ((r: RecoveryUi) => Partial<RecoveryUi>)): void =>
     set((s) => ({ recovery: { ...s.recovery, ...(typeof patch === 'function' ? patch(s.recovery) : patch) } }));
   const say = (text: string, tone: 'info' | 'ok' | 'warn' | 'fail' = 'info') => set({ message: { text, tone } });
-  const fail = (err: unknown) => set({ busy: null, message: { text: (err as Error)?.message ?? String(err), tone: 'fail' } });
-  const act = (busy: string, work: () => Promise<void>): void => {
-    set({ busy });
-    track(work().then(() => set({ busy: null }), fail));
-  };
-  const rescan = async (): Promise<void> => {
-    await live.refresh();
-    get().setWorkspace(live.state, live.watching);
-  };
+  const { fail, act, rescan } = diskActions({ set, get, live, track });
   const ask = (title: string, lines: string[], action: RecoveryPending, at: Date): void =>
     set({ dialog: { title, lines, pending: { type: 'recovery', action }, at: at.getTime() } satisfies Confirm });
 

@@ -5,6 +5,7 @@ import { checkpointDiff } from './checkpoint-diff.js';
 import type { LivePort } from './live-port.js';
 import { partialItems } from './select.js';
 import type { AppState, Confirm, Pending } from './store-types.js';
+import { diskActions } from './store-disk.js';
 import { planMoves, predictBackup, runKeep, runMoves, undoMoves } from './triage-actions.js';
 
 // The store's disk actions: each request plans the change (exact file names), opens a
@@ -22,18 +23,7 @@ interface Deps {
 const hhmmss = (d: Date): string => d.toTimeString().slice(0, 8);
 
 export function createTriage({ set, get, live, now, track }: Deps) {
-  const fail = (err: unknown) => set({ busy: null, message: { text: (err as Error)?.message ?? String(err), tone: 'fail' } });
-
-  /** Run `work` as the one disk action in flight; errors become a message, never a crash. */
-  const act = (busy: string, work: () => Promise<void>): void => {
-    set({ busy });
-    track(work().then(() => set({ busy: null }), fail));
-  };
-
-  const rescan = async (): Promise<void> => {
-    await live.refresh();
-    get().setWorkspace(live.state, live.watching);
-  };
+  const { act, rescan } = diskActions({ set, get, live, track });
 
   const ask = (title: string, lines: string[], pending: Pending, at: Date): void => set({ dialog: { title, lines, pending, at: at.getTime() } satisfies Confirm });
 
