@@ -1,13 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
-import { render } from 'ink-testing-library';
-import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { createAppStore } from '../src/app/store.js';
 import { checkpointDiff } from '../src/app/checkpoint-diff.js';
 import { COLOR_THEME } from '../src/app/theme.js';
-import { ControlRoom } from '../components/ControlRoom.js';
+import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';
 
 // The Partials and Sources actions on real copies of the demo workspace: each shows its
@@ -16,28 +14,14 @@ import { copyDemo } from './helpers/workspace.js';
 
 const STAMP = '20261130-051200';
 const squash = (s: string) => s.replace(/\s+/g, '');
-const tick = (ms = 25) => new Promise((r) => setTimeout(r, ms));
-const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace }[] = [];
 
 async function mount(dir: string, o: { readonly?: boolean } = {}) {
   const live = await createLiveWorkspace(dir, { watch: false });
   const store = createAppStore({ live, readonly: o.readonly, now: () => new Date(2026, 10, 30, 5, 12, 0) });
-  const r = render(<ControlRoom store={store} theme={COLOR_THEME} />);
-  Object.defineProperty(r.stdout, 'rows', { value: 24, configurable: true });
-  Object.defineProperty(r.stdout, 'columns', { value: 80, configurable: true });
-  r.stdout.emit('resize');
-  await tick();
-  mounted.push({ unmount: r.unmount, store, live });
+  const { frame, press } = await renderRoom(store, live, COLOR_THEME, 24, 80);
   // Confirmation lines wrap at 80 columns; `flat` (and `squash` on the expected text) ignore
   // whitespace so a wrapped name still matches.
-  const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
   const flat = () => squash(frame());
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await tick(k === '\u001b' ? 80 : 25);
-    }
-  };
   const waitFor = async (text: string | RegExp, timeout = 5000) => {
     const t0 = Date.now();
     while (!(typeof text === 'string' ? flat().includes(squash(text)) : text.test(frame()))) {
@@ -54,11 +38,7 @@ async function mount(dir: string, o: { readonly?: boolean } = {}) {
 }
 
 afterEach(async () => {
-  for (const m of mounted.splice(0)) {
-    m.unmount();
-    disposeStore(m.store);
-    await m.live.close();
-  }
+  await unmountAll();
 });
 
 /** Open Partials and put the cursor on the first partial with this verdict. */

@@ -2,14 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { render } from 'ink-testing-library';
 import chalk from 'chalk';
 import Database from 'better-sqlite3';
-import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { createAppStore } from '../src/app/store.js';
 import type { SessionOptions } from '../src/app/recovery-types.js';
 import { NO_COLOR_THEME } from '../src/app/theme.js';
-import { ControlRoom } from '../components/ControlRoom.js';
+import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { copyDemo, DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // The control room's recovery features on temp copies of the demo at 80×24 with the
@@ -19,32 +18,18 @@ import { copyDemo, DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from './hel
 
 const STAMP = '20261130-051200';
 const squash = (s: string) => s.replace(/\s+/g, '');
-const tick = (ms = 25) => new Promise((r) => setTimeout(r, ms));
-const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace }[] = [];
 
 async function mount(dir: string, o: { session?: SessionOptions; readonly?: boolean } = {}) {
   chalk.level = 3;
   const live = await createLiveWorkspace(dir, { watch: false });
   const store = createAppStore({ live, readonly: o.readonly, session: o.session, now: () => new Date(2026, 10, 30, 5, 12, 0) });
-  const r = render(<ControlRoom store={store} theme={NO_COLOR_THEME} />);
-  Object.defineProperty(r.stdout, 'rows', { value: 24, configurable: true });
-  Object.defineProperty(r.stdout, 'columns', { value: 80, configurable: true });
-  r.stdout.emit('resize');
-  await tick();
-  mounted.push({ unmount: r.unmount, store, live });
-  const raw = () => r.lastFrame() ?? '';
+  const { raw, press } = await renderRoom(store, live, NO_COLOR_THEME, 24, 80);
   const frame = () => {
     const f = raw();
     // Every frame: no colour under NO_COLOR, never taller than the terminal (one row is kept free).
     expect(f).not.toContain('\u001b');
     expect(f.split('\n').length).toBeLessThan(24);
     return stripVTControlCharacters(f);
-  };
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await tick(k === '\u001b' ? 80 : 25);
-    }
   };
   const waitFor = async (text: string | RegExp, timeout = 5000) => {
     const t0 = Date.now();
@@ -63,11 +48,7 @@ async function mount(dir: string, o: { session?: SessionOptions; readonly?: bool
 
 afterEach(async () => {
   chalk.level = 0;
-  for (const m of mounted.splice(0)) {
-    m.unmount();
-    disposeStore(m.store);
-    await m.live.close();
-  }
+  await unmountAll();
 });
 
 const backupsOf = (root: string, rel: string) =>

@@ -1,41 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { stripVTControlCharacters } from 'node:util';
-import { render } from 'ink-testing-library';
 import chalk from 'chalk';
-import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { createAppStore } from '../src/app/store.js';
 import { COLOR_THEME, NO_COLOR_THEME, themeFor, type Theme } from '../src/app/theme.js';
 import { EMOJI } from '../src/glyphs.js';
-import { ControlRoom } from '../components/ControlRoom.js';
+import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { BOOK_MARKERS, copyDemo, doneFile, PHASE_1_2, prose, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // Rendering guarantees: ASCII glyphs, NO_COLOR, never taller than the terminal (40
 // chapters at 80×24, every view), larger terminals used, resize, and hostile workspace
 // text (escape sequences in file names and contents) shown harmlessly.
 
-const tick = (ms = 25) => new Promise((r) => setTimeout(r, ms));
-const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace }[] = [];
 
 async function mount(dir: string, o: { rows?: number; columns?: number; ascii?: boolean; theme?: Theme } = {}) {
   const live = await createLiveWorkspace(dir, { watch: false });
   const store = createAppStore({ live, ascii: o.ascii });
-  const r = render(<ControlRoom store={store} theme={o.theme ?? COLOR_THEME} />);
-  const size = (rows: number, columns: number) => {
-    Object.defineProperty(r.stdout, 'rows', { value: rows, configurable: true });
-    Object.defineProperty(r.stdout, 'columns', { value: columns, configurable: true });
-    r.stdout.emit('resize');
-  };
-  size(o.rows ?? 24, o.columns ?? 80);
-  await tick();
-  mounted.push({ unmount: r.unmount, store, live });
-  const raw = () => r.lastFrame() ?? '';
-  const frame = () => stripVTControlCharacters(raw());
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await tick(k === '\u001b' ? 80 : 25);
-    }
-  };
+  const { raw, frame, press, size } = await renderRoom(store, live, o.theme ?? COLOR_THEME, o.rows ?? 24, o.columns ?? 80);
   const settle = async () => {
     await tick(40);
     await store.getState().idle();
@@ -46,11 +26,7 @@ async function mount(dir: string, o: { rows?: number; columns?: number; ascii?: 
 
 afterEach(async () => {
   chalk.level = 0;
-  for (const m of mounted.splice(0)) {
-    m.unmount();
-    disposeStore(m.store);
-    await m.live.close();
-  }
+  await unmountAll();
 });
 
 /** A book with `n` chapters in 4 batches, research done everywhere, many half-products. */

@@ -1,37 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { stripVTControlCharacters } from 'node:util';
-import { render } from 'ink-testing-library';
 import stringWidth from 'string-width';
-import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { createAppStore } from '../src/app/store.js';
 import { COLOR_THEME, type Theme } from '../src/app/theme.js';
 import { counts } from '../src/cli/json.js';
-import { ControlRoom } from '../components/ControlRoom.js';
+import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';
 
 // The views of the control room on a copy of the demo workspace: header, view switching,
 // the matrix cursor (including a `jjj` burst), the cell detail, plan, filter, `?`.
 // Expected values come from the loaded state, so the demo's content can evolve.
 
-const tick = (ms = 25) => new Promise((r) => setTimeout(r, ms));
-const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace }[] = [];
 
 async function mount(dir: string, o: { rows?: number; columns?: number; readonly?: boolean; ascii?: boolean; theme?: Theme } = {}) {
   const live = await createLiveWorkspace(dir, { watch: false });
   const store = createAppStore({ live, readonly: o.readonly, ascii: o.ascii, now: () => new Date(2026, 10, 30, 5, 12, 0) });
-  const r = render(<ControlRoom store={store} theme={o.theme ?? COLOR_THEME} />);
-  Object.defineProperty(r.stdout, 'rows', { value: o.rows ?? 24, configurable: true });
-  Object.defineProperty(r.stdout, 'columns', { value: o.columns ?? 80, configurable: true });
-  r.stdout.emit('resize');
-  await tick();
-  mounted.push({ unmount: r.unmount, store, live });
-  const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await tick(k === '\u001b' ? 80 : 25);
-    }
-  };
+  const { r, frame, press } = await renderRoom(store, live, o.theme ?? COLOR_THEME, o.rows ?? 24, o.columns ?? 80);
   const waitFor = async (text: string | RegExp, timeout = 5000) => {
     const t0 = Date.now();
     while (!(typeof text === 'string' ? frame().includes(text) : text.test(frame()))) {
@@ -43,11 +27,7 @@ async function mount(dir: string, o: { rows?: number; columns?: number; readonly
 }
 
 afterEach(async () => {
-  for (const m of mounted.splice(0)) {
-    m.unmount();
-    disposeStore(m.store);
-    await m.live.close();
-  }
+  await unmountAll();
 });
 
 const rowOf = (frame: string, unit: string) => frame.split('\n').find((l) => l.includes(` ${unit} `) || l.includes(`›${unit} `)) ?? '';
