@@ -40,7 +40,10 @@ export async function planCommand(positionals: string[], json: boolean, o: TextO
 
 export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
   const state = await loadWorkspace(dirArg(positionals));
-  if (json) return out.write(JSON.stringify({ partials: statusJson(state).partials, suspects: statusJson(state).suspects }, null, 2) + '\n');
+  if (json) {
+    const { partials, suspects } = statusJson(state);
+    return out.write(JSON.stringify({ partials, suspects }, null, 2) + '\n');
+  }
   const lines: string[] = [];
   lines.push(o.paint('bold', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));
   for (const p of state.partials) lines.push(...partialLine(p, o));
