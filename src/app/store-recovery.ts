@@ -9,26 +9,21 @@ import { writeBackProven } from '../sources/level2.js';
 import { sanitizeLine } from '../sanitize.js';
 import { matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
-import type { LivePort } from './live-port.js';
 import { isNav } from './nav.js';
 import { matrixOf, partialItems } from './select.js';
 import type { AppState, Confirm } from './store-types.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
 import { backupRows, resumeStatus, writeBackLines, writeLetter } from './recovery-plan.js';
 import { predictBackup } from './triage-actions.js';
-import { diskActions } from './store-disk.js';
+import { diskActions, type DiskDeps } from './store-disk.js';
 
 // The store's recovery actions (DOMAIN.md sections 3, 5, 6): RESUME.md kept honest (drift
 // on every change, rewritten at milestones, offered on quit), the recover report overlay
 // and its rebuild, the todo write-back, the backups panel and restore. Like store-triage,
 // every write is planned into a confirmation first, and only `confirm` touches the disk.
 
-interface Deps {
-  set: (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
-  get: () => AppState;
-  live: LivePort;
+interface Deps extends DiskDeps {
   now: () => Date;
-  track: (p: Promise<unknown>) => void;
   session: SessionOptions;
 }
 

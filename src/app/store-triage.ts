@@ -2,22 +2,17 @@ import { CLAIM_ASCII, CLAIM_EMOJI } from '../glyphs.js';
 import { rewriteCheckpoint } from '../cli/core-commands.js';
 import type { Claim } from '../types.js';
 import { checkpointDiff } from './checkpoint-diff.js';
-import type { LivePort } from './live-port.js';
 import { partialItems } from './select.js';
-import type { AppState, Confirm, Pending } from './store-types.js';
-import { diskActions } from './store-disk.js';
+import type { Confirm, Pending } from './store-types.js';
+import { diskActions, type DiskDeps } from './store-disk.js';
 import { planMoves, predictBackup, runKeep, runMoves, undoMoves } from './triage-actions.js';
 
 // The store's disk actions: each request plans the change (exact file names), opens a
 // confirmation, and only `confirm` touches the disk (k9s: destructive keys confirm).
 // After a change the workspace is rescanned, so the views show what the disk now says.
 
-interface Deps {
-  set: (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
-  get: () => AppState;
-  live: LivePort;
+interface Deps extends DiskDeps {
   now: () => Date;
-  track: (p: Promise<unknown>) => void;
 }
 
 const hhmmss = (d: Date): string => d.toTimeString().slice(0, 8);
