@@ -8,6 +8,7 @@ import { WorkspaceError } from './workspace.js';
 import { checkpointCommand, partialsCommand, planCommand, statusCommand } from './cli/core-commands.js';
 import type { TextOptions } from './cli/text.js';
 import { extraCommands } from './cli/extra-commands.js';
+import { loadControlRoom } from './ui-load.js';
 
 // The entry. Interactive versus headless is decided here, once: the control room only when
 // stdin and stdout are terminals; every other path prints and exits.
@@ -49,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
         await statusCommand(cli.positionals, cli.json, o, out);
         return 0;
       }
-      return (await import('./ui-entry.js')).runControlRoom(cli, o);
+      return (await loadControlRoom())(cli, o);
     default:
       return extraCommands(cli, o, out);
   }

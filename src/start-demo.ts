@@ -7,6 +7,7 @@ import { colorEnabled, makePaint } from './cli/paint.js';
 import { statusCommand } from './cli/core-commands.js';
 import { wantsAscii } from './glyphs.js';
 import type { TextOptions } from './cli/text.js';
+import { loadControlRoom } from './ui-load.js';
 
 // `npm start`: the demo workspace, copied to a fresh temp directory (without its
 // `.checkroom/` run state) so every action in the control room is safe to try; the
@@ -34,7 +35,7 @@ async function main(): Promise<number> {
     await statusCommand([ws], false, o, { write: (s) => void process.stdout.write(s) });
     return 0;
   }
-  const code = await (await import('./ui-entry.js')).runControlRoom(cli, o);
+  const code = await (await loadControlRoom())(cli, o);
   process.stdout.write(`checkroom demo: the workspace copy stays in ${dir}\n`);
   return code;
 }

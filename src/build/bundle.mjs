@@ -2,7 +2,11 @@
 // frame was 1.8 s on the demo, 70% of it Node resolving and linking ~400 ESM/CJS modules
 // (measured with --cpu-prof); one bundled file starts in a fraction of that. tsc still
 // type-checks and emits dist/src for the tests; the bin points at the bundle.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+
+// Chunk names carry content hashes: start empty so old chunks do not pile up.
+rmSync('dist/bundle', { recursive: true, force: true });
 
 await build({
   entryPoints: { checkroom: 'dist/src/cli.js', 'start-demo': 'dist/src/start-demo.js' },

@@ -1,0 +1,20 @@
+import type { runControlRoom } from './ui-entry.js';
+
+// Ink decides once, when its module is evaluated, whether it runs "in CI" (the is-in-ci
+// package: CI or CONTINUOUS_INTEGRATION set and not "0"/"false"); there it draws nothing
+// until the app exits. The control room only starts on a real terminal, so an exported
+// CI=true (a runner box, a CI shell reached over SSH, our own CI driving tmux) must not
+// leave the operator a blank screen. The variables are hidden while ink loads and put
+// back right after, so the agents we launch still see the environment the operator had.
+
+const CI_VARS = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+
+export async function loadControlRoom(env: NodeJS.ProcessEnv = process.env): Promise<typeof runControlRoom> {
+  const hidden = CI_VARS.filter((k) => k in env).map((k) => [k, env[k]] as const);
+  for (const [k] of hidden) delete env[k];
+  try {
+    return (await import('./ui-entry.js')).runControlRoom;
+  } finally {
+    for (const [k, v] of hidden) env[k] = v;
+  }
+}
