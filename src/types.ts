@@ -1,6 +1,8 @@
 // The domain's vocabulary, as plain data. Every module in src/ speaks these types;
 // hooks/ and components/ only read them. See ../shared/docs/DOMAIN.md for the words.
 
+import type { Why } from './reasons/why.js';
+
 /** Reconciled status of one cell (unit × step). Order of precedence is documented in reconcile.ts. */
 export type CellStatus = 'done' | 'partial' | 'failed' | 'needs_human' | 'running' | 'not_started';
 
@@ -90,7 +92,10 @@ export interface FileFacts {
 
 export interface Triage {
   verdict: Verdict;
+  /** In English: the UI and the JSON contract. */
   reason: string;
+  /** The same finding as data, to be said in the workspace's language (reasons/say.ts). */
+  why?: Why;
 }
 
 export interface Cell {
@@ -119,6 +124,7 @@ export interface PartialFile {
   bytes: number;
   verdict: Verdict;
   reason: string;
+  why?: Why;
 }
 
 export interface Discrepancy {
@@ -137,6 +143,7 @@ export interface NextStep {
   step: string | null;
   action: PlanAction;
   reason: string;
+  why?: Why;
   /** Number of steps this entry unblocks (priority 1 ordering). */
   blocks: number;
 }

@@ -62,7 +62,7 @@ describe('buildResume / parseResume', () => {
       const { generatedAt: _g, ...rest } = parseResume(text);
       expect(rest).toEqual(facts(state));
       expect(text).toContain('drafts/ch05-draft.md.bak.20261130-081500');
-      expect(text).toContain('breaker writer');
+      expect(text).toContain(lang === 'en' ? 'breaker writer: open after 3 consecutive failures' : 'ブレーカー writer：open after 3 consecutive failures');
     }
     expect(buildResume(state, { now: NOW, lang: 'en' })).toContain('## Unfinished tasks\n1. ch03 r2 — status: ❌ failed — priority: high');
     expect(buildResume(state, { now: NOW, lang: 'ja' })).toContain('## 未完了タスク');
@@ -72,9 +72,29 @@ describe('buildResume / parseResume', () => {
     const root = midFlight();
     const text = buildResume(await loadWorkspace(root), { now: NOW });
     const issues = text.split('## 已知问题\n')[1].split('\n## ')[0];
-    expect(issues).toContain('ch03 r2 ❌ failed — 影响: 阻塞 ch03 的 5 个后续步骤');
-    expect(issues).toMatch(/drafts\/ch05-draft\.md: almost_certainly_partial .* — 影响: ch05 draft 需处理后才能继续/);
-    expect(issues).toMatch(/checkpoint\.md ≠ disk ×\d+ \(.*ch03 r1: ⏳ → done/);
+    expect(issues).toContain('ch03 r2 ❌ 失败 — 影响: 阻塞 ch03 的 5 个后续步骤');
+    expect(issues).toMatch(/drafts\/ch05-draft\.md: 几乎肯定是半成品（\d+ 个字符；.*） — 影响: ch05 draft 需处理后才能继续/);
+    expect(issues).toMatch(/checkpoint\.md 与磁盘不一致 ×\d+（.*ch03 r1: ⏳ → 已完成/);
+  });
+
+  it('gives every reason in the language of the letter, the English ones only in English', async () => {
+    // Sentences only the English catalog says (reasons/en.ts): none may leak into zh or ja.
+    const english = /\b(characters|no marker|back up and redo|blocks \d|nothing downstream|ready:|is cut off|has no entry|the entry is missing|marked bad work|needs a human)\b/;
+    const state = await loadWorkspace(copyDemo());
+    for (const lang of ['zh', 'ja'] as const) {
+      const text = buildResume(state, { now: NOW, lang });
+      const body = ['## 已知问题', '## 既知の問題'].map((h) => text.split(`${h}\n`)[1]).find(Boolean) ?? text;
+      expect(body.match(english), `${lang}: ${body.match(english)?.[0]}`).toBeNull();
+    }
+    const en = buildResume(state, { now: NOW, lang: 'en' });
+    expect(en).toMatch(english);
+    // The demo's findings, said in Chinese: a cut-off code block, a short research file,
+    // a failed review that blocks its chapter, the missing long-memory entry.
+    const zh = buildResume(state, { now: NOW, lang: 'zh' });
+    expect(zh).toContain('代码块开了头却没有闭合');
+    expect(zh).toMatch(/只有 \d+ 个字符（不足 100）且没有标记/);
+    expect(zh).toMatch(/ch03 r2 失败；阻塞 ch03 的 \d+ 个后续步骤/);
+    expect(zh).toContain('checkpoint.md 标为 ✅，但条目不存在');
   });
 });
 

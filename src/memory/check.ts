@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { Cell, StepDef, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
-import { memoryCutSign } from './cut.js';
+import { memoryCut } from './cut.js';
+import type { EntryWhy, Why } from '../reasons/why.js';
+import { say, sayEntry } from '../reasons/say.js';
 import { describeSource, entryExpected, rebuildSourceOf, type RebuildFrom } from './sources.js';
 
 // Long-memory integrity (DOMAIN.md section 5, scenario 3): long-memory files missing, empty or
@@ -18,8 +20,13 @@ export interface MemoryIssue {
   file: string;
   kind: MemoryIssueKind;
   unit?: string;
+  /** In English (UI, JSON). */
   detail: string;
+  /** The same finding as data (reasons/say.ts), for RESUME.md in the workspace's language. */
+  why: Why;
 }
+
+const issue = (at: Omit<MemoryIssue, 'detail' | 'why'>, why: Why): MemoryIssue => ({ ...at, detail: say(why), why });
 
 export interface MemoryRebuild {
   unit: string;
@@ -106,13 +113,13 @@ export async function checkMemory(root: string, state: WorkspaceState): Promise<
     const read = await readText(join(root, file));
     if (!read) {
       if (started) {
-        issues.push({ file, kind: 'missing', detail: `${file} does not exist although chapter work has started` });
+        issues.push(issue({ file, kind: 'missing' }, { k: 'mem_absent', file }));
         brokenFiles.push(file);
       }
       continue;
     }
     if (read.error) {
-      issues.push({ file, kind: 'missing', detail: `${file}: ${read.error}` });
+      issues.push(issue({ file, kind: 'missing' }, { k: 'mem_unreadable', file, error: read.error }));
       brokenFiles.push(file);
       continue;
     }
@@ -120,14 +127,14 @@ export async function checkMemory(root: string, state: WorkspaceState): Promise<
     if (stripHeading(read.text) === '') {
       // An entry file may legitimately hold no entry yet; that is judged per unit below.
       if (!entryPaths.has(file) && started) {
-        issues.push({ file, kind: 'empty', detail: `${file} has no content${read.text.trim() ? ' beyond its title' : ''}` });
+        issues.push(issue({ file, kind: 'empty' }, { k: 'mem_empty', file, titled: read.text.trim() !== '' }));
         brokenFiles.push(file);
       }
       continue;
     }
-    const sign = memoryCutSign(read.text);
+    const sign = memoryCut(read.text);
     if (sign && !entryPaths.has(file)) {
-      issues.push({ file, kind: 'truncated', detail: `${file} is cut off: ${sign}` });
+      issues.push(issue({ file, kind: 'truncated' }, { k: 'mem_cut', file, sign }));
       brokenFiles.push(file);
     }
   }
@@ -157,12 +164,12 @@ export async function checkMemory(root: string, state: WorkspaceState): Promise<
       if (body !== undefined) {
         finished.add(unit);
         const trimmed = body.trim();
-        const sign = trimmed === '' ? null : memoryCutSign(body);
+        const sign = trimmed === '' ? null : memoryCut(body);
         if (trimmed === '') {
-          issues.push({ file: step.path, kind: 'empty', unit, detail: `${unit}'s entry in ${step.path} has a heading and nothing under it` });
+          issues.push(issue({ file: step.path, kind: 'empty', unit }, { k: 'entry_empty', unit, file: step.path }));
           need(unit, step.path, 'its entry is empty');
         } else if (sign) {
-          issues.push({ file: step.path, kind: 'truncated', unit, detail: `${unit}'s entry in ${step.path} is cut off: ${sign}` });
+          issues.push(issue({ file: step.path, kind: 'truncated', unit }, { k: 'entry_cut', unit, file: step.path, sign }));
           need(unit, step.path, 'its entry is cut off');
         }
         continue;
@@ -170,8 +177,8 @@ export async function checkMemory(root: string, state: WorkspaceState): Promise<
       const why = entryExpected(cell, dependents.map((d) => byKey.get(cellKey(unit, d.id))).filter((x): x is Cell => !!x)) ?? batchRan(cell, step, byKey, batchesWithEntry);
       if (!why) continue;
       finished.add(unit);
-      issues.push({ file: step.path, kind: 'no_entry', unit, detail: `${unit} has no entry in ${step.path}: ${why}` });
-      need(unit, step.path, why);
+      issues.push(issue({ file: step.path, kind: 'no_entry', unit }, { k: 'no_entry', unit, file: step.path, because: why }));
+      need(unit, step.path, sayEntry(why));
     }
   }
   // A broken shared file (glossary, metaphors, cross-references) is rebuilt from every finished chapter.
@@ -195,8 +202,8 @@ export async function checkMemory(root: string, state: WorkspaceState): Promise<
 }
 
 /** The batch's long-memory update ran (another chapter of the batch has its entry) and skipped this one, whose panel is done. */
-function batchRan(cell: Cell, step: StepDef, byKey: ReadonlyMap<string, Cell>, batchesWithEntry: ReadonlySet<number>): string | null {
+function batchRan(cell: Cell, step: StepDef, byKey: ReadonlyMap<string, Cell>, batchesWithEntry: ReadonlySet<number>): EntryWhy | null {
   if (cell.status === 'done' || cell.status === 'running' || cell.batch === null || !batchesWithEntry.has(cell.batch)) return null;
   if (!step.dependsOn.every((d) => byKey.get(cellKey(cell.unit, d))?.status === 'done')) return null;
-  return `its ${step.dependsOn.join(', ')} ${step.dependsOn.length === 1 ? 'is' : 'are'} done and Batch ${cell.batch}'s long-memory update wrote the other chapters' entries but not this one`;
+  return { k: 'batch_ran', deps: [...step.dependsOn], batch: cell.batch };
 }

@@ -1,4 +1,6 @@
-import { truncationSign } from '../triage/triage.js';
+import { cutSign } from '../triage/triage.js';
+import type { Sign } from '../reasons/why.js';
+import { saySign } from '../reasons/say.js';
 import { sanitizeLine } from '../sanitize.js';
 
 // Is a long-memory text cut off? truncationSign (triage.ts) reads prose endings; long-memory
@@ -18,25 +20,29 @@ const quote = (line: string): string => {
 };
 
 /** Why the text looks cut off, or null when it looks whole. */
-export function memoryCutSign(text: string): string | null {
+export function memoryCut(text: string): Sign | null {
   const lines = text.replace(/^\uFEFF/, '').split('\n').map((l) => l.replace(/\r$/, '').trimEnd());
   const nonBlank = lines.filter((l) => l.trim() !== '');
   const last = nonBlank.at(-1)?.trim() ?? '';
   if (last === '') return null;
   const fences = nonBlank.filter((l) => /^\s*(```|~~~)/.test(l)).length;
-  const general = truncationSign(nonBlank.slice(-40).join('\n'), fences % 2 === 1);
+  const general = cutSign(nonBlank.slice(-40).join('\n'), fences % 2 === 1);
   if (general) return general;
   const item = LIST_ITEM.exec(last);
   if (!item) return null;
   const body = item[2].trim();
-  if (DANGLING.test(body)) return `the last item stops on a dangling word ("${quote(last)}")`;
-  if (CONNECTOR.test(body)) return `the last item stops on "${quote(body.slice(-1))}" ("${quote(last)}")`;
+  const line = quote(last);
+  if (DANGLING.test(body)) return { k: 'item_dangling', line };
+  if (CONNECTOR.test(body)) return { k: 'item_connector', char: quote(body.slice(-1)), line };
   if (TERMINAL.test(body)) return null;
   const items = nonBlank.slice(0, -1).map((l) => LIST_ITEM.exec(l)?.[2]?.trim()).filter((b): b is string => !!b);
   const closed = items.filter((b) => TERMINAL.test(b)).length;
-  if (items.length >= 2 && closed / items.length >= 0.75) {
-    const eof = /\n\s*$/.test(text) ? '' : ', and the file does not end with a newline';
-    return `the last item has no closing punctuation while ${closed} of ${items.length} other items do${eof} ("${quote(last)}")`;
-  }
+  if (items.length >= 2 && closed / items.length >= 0.75) return { k: 'item_unclosed', closed, of: items.length, noEol: !/\n\s*$/.test(text), line };
   return null;
+}
+
+/** memoryCut in English words. */
+export function memoryCutSign(text: string): string | null {
+  const sign = memoryCut(text);
+  return sign ? saySign(sign) : null;
 }

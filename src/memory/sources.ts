@@ -1,5 +1,7 @@
 import type { Cell, PipelineDef, StepDef } from '../types.js';
 import { cellKey } from '../types.js';
+import type { EntryWhy } from '../reasons/why.js';
+import { saySource } from '../reasons/say.js';
 
 // Where a lost long-memory entry is rebuilt from (DOMAIN.md section 5, scenario 3): the final
 // chapter is best, a marked draft will do, otherwise the chapter is redone. Pure and O(1) per
@@ -34,18 +36,17 @@ export function rebuildSourceOf(unit: string, pipeline: PipelineDef, entry: Step
 }
 
 /** What the rebuild reads, in words: "chapters/ch04.md (final)", "drafts/ch04-draft.md (marked)". */
-export const describeSource = (s: RebuildSource): string =>
-  s.from === 'final' ? `${s.source} (final)` : s.from === 'draft' ? `${s.source} (marked)` : 'nothing usable: redo the chapter';
+export const describeSource = (s: RebuildSource): string => saySource(s);
 
 /**
  * An entry cell whose work is evidently finished although its entry is missing: the
  * checkpoint claims it done, or a step that depends on it has a file on disk (the final
  * chapter was written). Such a cell needs a rebuild, not a first run.
  */
-export function entryExpected(cell: Cell, dependents: readonly Cell[]): string | null {
+export function entryExpected(cell: Cell, dependents: readonly Cell[]): EntryWhy | null {
   if (cell.status === 'done' || cell.status === 'running') return null;
-  if (cell.checkpoint === 'done') return 'checkpoint.md claims ✅ but the entry is missing';
+  if (cell.checkpoint === 'done') return { k: 'claimed' };
   const later = dependents.find((d) => d.exists);
-  if (later) return `${later.path} exists but the entry is missing`;
+  if (later) return { k: 'later_exists', path: later.path };
   return null;
 }

@@ -1,6 +1,11 @@
 import type { BatchDef, Cell, NextStep, PartialFile, PipelineDef, PlanAction } from '../types.js';
 import { cellKey } from '../types.js';
-import { describeSource, entryExpected, rebuildSourceOf } from '../memory/sources.js';
+import { entryExpected, rebuildSourceOf } from '../memory/sources.js';
+import type { Why } from '../reasons/why.js';
+import { say } from '../reasons/say.js';
+
+/** A plan entry's reason, in English and as data. */
+const said = (why: Why): { reason: string; why: Why } => ({ reason: say(why), why });
 
 // The next-step plan (issue "checkroom core", item 7; DOMAIN.md section 5, recovery
 // priorities): 1 — failures that block downstream work, most-blocking first;
@@ -91,7 +96,7 @@ export function planNext(input: PlanInput): NextStep[] {
       unit: null,
       step: null,
       action: started ? 'rebuild_memory' : 'complete_phase',
-      reason: `Phase ${phaseId} ${phase?.name ?? ''}: ${missing.join(', ')} missing${started ? ' although later work has started; rebuild from chapters/ or marked drafts' : ''}`,
+      ...said({ k: 'phase_missing', phase: phaseId, name: phase?.name ?? '', missing, started }),
       blocks: 0,
     });
   }
@@ -105,14 +110,12 @@ export function planNext(input: PlanInput): NextStep[] {
     // A retry is launchable work: never planned before its dependencies are done (then the
     // failure is still listed, for a human, with what it waits on).
     const action: PlanAction = c.status === 'failed' && waits.length === 0 ? 'retry' : 'human_review';
-    const what = c.status === 'failed' ? 'failed' : 'needs a human';
-    const holds = held.length ? `blocks ${held.length} step${held.length === 1 ? '' : 's'} of ${c.unit} (${held.join(', ')})` : 'blocks nothing downstream';
     p1.push({
       priority: 1,
       unit: c.unit,
       step: c.step,
       action,
-      reason: `${c.unit} ${c.step} ${what}; ${holds}${waits.length ? `; first needs ${waits.join(', ')}` : ''}`,
+      ...said({ k: 'blocked', unit: c.unit, step: c.step, failed: c.status === 'failed', held, waits }),
       blocks: held.length,
     });
   }
@@ -130,8 +133,7 @@ export function planNext(input: PlanInput): NextStep[] {
       if (!why) continue;
       const src = rebuildSourceOf(c.unit, pipeline, step, byKey);
       const held = downstream(c.step).filter((s) => at(c.unit, s)?.status !== 'done');
-      const what = src.from === 'redo' ? `redo ${c.unit} to rebuild its entry in ${step.path}: ${describeSource(src)}` : `rebuild ${c.unit}'s entry in ${step.path} from ${describeSource(src)}`;
-      plan.push({ priority: 1, unit: c.unit, step: c.step, action: 'rebuild_memory', reason: `${what}; ${why}`, blocks: held.length });
+      plan.push({ priority: 1, unit: c.unit, step: c.step, action: 'rebuild_memory', ...said({ k: 'rebuild_entry', unit: c.unit, file: step.path, src, because: why }), blocks: held.length });
       rebuilt.add(cellKey(c.unit, c.step));
     }
   }
@@ -145,7 +147,8 @@ export function planNext(input: PlanInput): NextStep[] {
     // Redoing is launchable work too: with a dependency not done, only a human can decide.
     const depsDone = (stepById.get(c.step)?.dependsOn ?? []).every((d) => at(c.unit, d)?.status === 'done');
     const action: PlanAction = p.verdict === 'maybe_complete' || !depsDone ? 'decide' : 'backup_redo';
-    plan.push({ priority: 2, unit: p.unit, step: p.step, action, reason: `${p.path}: ${p.reason}`, blocks: downstream(p.step).length });
+    const how = p.why ? said({ k: 'at_path', path: p.path, then: p.why }) : { reason: `${p.path}: ${p.reason}` };
+    plan.push({ priority: 2, unit: p.unit, step: p.step, action, ...how, blocks: downstream(p.step).length });
   }
 
   // Priority 3: ready, not-started work, gated by phases and batches.
@@ -208,7 +211,7 @@ export function planNext(input: PlanInput): NextStep[] {
       unit: c.unit,
       step: c.step,
       action: 'run',
-      reason: deps.length ? `ready: ${deps.join(', ')} done` : 'ready: no dependencies',
+      ...said({ k: 'ready', deps: [...deps] }),
       blocks: downstream(c.step).length,
     });
   }

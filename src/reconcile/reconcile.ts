@@ -1,6 +1,7 @@
 import type { Cell, CellStatus, Claim, Discrepancy, DiskState, FileFacts, PartialFile, PipelineDef, StepDef } from '../types.js';
 import { cellKey } from '../types.js';
 import { triageMarked, triageUnmarked } from '../triage/triage.js';
+import { say } from '../reasons/say.js';
 import { unitPath } from '../scan/units.js';
 import type { ScanResult } from '../scan/scan.js';
 
@@ -136,10 +137,13 @@ function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[]): Uni
     };
     out.cells.push(cell);
     if (triage) {
-      const entry: PartialFile = { path: cell.path, unit, step: step.id, chars: facts.chars, bytes: facts.bytes, verdict: triage.verdict, reason: triage.reason };
+      const entry: PartialFile = { path: cell.path, unit, step: step.id, chars: facts.chars, bytes: facts.bytes, verdict: triage.verdict, reason: triage.reason, why: triage.why };
       if (triage.verdict === 'suspicious') out.suspects.push(entry);
       else {
-        if (facts.markerNotLast) entry.reason = `the marker is present but more content follows it, so it does not count; ${entry.reason}`;
+        if (facts.markerNotLast && entry.why) {
+          entry.why = { k: 'marker_not_last', then: entry.why };
+          entry.reason = say(entry.why);
+        } else if (facts.markerNotLast) entry.reason = `the marker is present but more content follows it, so it does not count; ${entry.reason}`;
         out.partials.push(entry);
       }
     }

@@ -4,6 +4,8 @@ import type { DecisionEvent } from '../run/journal.js';
 import type { MemoryCheck } from '../memory/check.js';
 import { phaseName, stepHeading } from '../checkpoint/i18n.js';
 import { sanitizeLine } from '../sanitize.js';
+import type { Why } from '../reasons/why.js';
+import { say } from '../reasons/say.js';
 import { resumeFacts, STATUS_GLYPH } from './facts.js';
 import { DIR_LABELS, RESUME_VOCAB, type ResumeVocab } from './vocab.js';
 
@@ -40,8 +42,9 @@ function capped(lines: string[], v: ResumeVocab): string[] {
   return lines.length <= PER_KIND ? lines : [...lines.slice(0, PER_KIND), `- ${v.more(lines.length - PER_KIND)}`];
 }
 
-function issues(state: WorkspaceState, v: ResumeVocab, o: ResumeOptions): string[] {
+function issues(state: WorkspaceState, lang: Lang, v: ResumeVocab, o: ResumeOptions): string[] {
   const out: string[] = [];
+  const why = (x: { why?: Why; reason: string }): string => sanitizeLine(x.why ? say(x.why, lang) : x.reason);
   const cellOf = new Map(state.cells.map((c) => [`${c.unit}/${c.step}`, c]));
   const failures = state.next.filter((n) => n.priority === 1 && n.unit && n.step && (n.action === 'retry' || n.action === 'human_review'));
   out.push(
@@ -49,34 +52,32 @@ function issues(state: WorkspaceState, v: ResumeVocab, o: ResumeOptions): string
       failures.map((n) => {
         const c = cellOf.get(`${n.unit}/${n.step}`);
         const st = c?.status ?? 'failed';
-        return `- ${sanitizeLine(`${n.unit} ${n.step}`)} ${STATUS_GLYPH[st]} ${st} — ${v.impact}: ${n.blocks ? v.impactBlocks(n.unit!, n.blocks) : v.impactNothing}`;
+        return `- ${sanitizeLine(`${n.unit} ${n.step}`)} ${STATUS_GLYPH[st]} ${v.statusWord[st]} — ${v.impact}: ${n.blocks ? v.impactBlocks(n.unit!, n.blocks) : v.impactNothing}`;
       }),
       v,
     ),
   );
-  out.push(
-    ...capped(
-      state.partials.map((p) => `- ${sanitizeLine(p.path)}: ${p.verdict} (${p.chars} chars; ${sanitizeLine(p.reason)}) — ${v.impact}: ${v.impactPartial(p.unit, p.step)}`),
-      v,
-    ),
-  );
-  out.push(...capped(state.suspects.map((p) => `- ${sanitizeLine(p.path)}: suspicious (${sanitizeLine(p.reason)}) — ${v.impact}: ${v.impactSuspect}`), v));
+  out.push(...capped(state.partials.map((p) => `- ${sanitizeLine(p.path)}: ${v.partial(v.verdict[p.verdict], p.chars, why(p))} — ${v.impact}: ${v.impactPartial(p.unit, p.step)}`), v));
+  out.push(...capped(state.suspects.map((p) => `- ${sanitizeLine(p.path)}: ${v.suspect(why(p))} — ${v.impact}: ${v.impactSuspect}`), v));
   if (state.discrepancies.length) {
-    const first = state.discrepancies.slice(0, 3).map((d) => `${d.unit} ${d.step}: ${STATUS_GLYPH[d.checkpoint === 'in_progress' ? 'partial' : d.checkpoint]} → ${d.disk}`);
+    const first = state.discrepancies
+      .slice(0, 3)
+      .map((d) => `${d.unit} ${d.step}: ${STATUS_GLYPH[d.checkpoint === 'in_progress' ? 'partial' : d.checkpoint]} → ${v.statusWord[d.disk]}`);
     const more = state.discrepancies.length > 3 ? ', …' : '';
-    out.push(`- ${o.checkpointFile ?? 'checkpoint.md'} ≠ disk ×${state.discrepancies.length} (${sanitizeLine(first.join(', '))}${more}) — ${v.impact}: ${v.impactStale}`);
+    out.push(`- ${v.differs(o.checkpointFile ?? 'checkpoint.md', state.discrepancies.length, sanitizeLine(first.join(', ') + more))} — ${v.impact}: ${v.impactStale}`);
   }
-  if (o.memory) out.push(...capped(o.memory.issues.map((i) => `- ${sanitizeLine(i.detail)} — ${v.impact}: ${v.impactMemory}`), v));
+  if (o.memory) out.push(...capped(o.memory.issues.map((i) => `- ${sanitizeLine(say(i.why, lang))} — ${v.impact}: ${v.impactMemory}`), v));
   else {
     const lost = state.next.filter((n) => n.action === 'rebuild_memory');
-    out.push(...capped(lost.map((n) => `- ${sanitizeLine(n.reason)} — ${v.impact}: ${v.impactMemory}`), v));
+    out.push(...capped(lost.map((n) => `- ${why(n)} — ${v.impact}: ${v.impactMemory}`), v));
   }
   const todos = state.todos;
   if (todos?.disagreements.length) {
-    const first = todos.disagreements.slice(0, 3).map((d) => `${d.todoId}: ${d.todo} → ${d.disk}`);
-    out.push(`- todos ≠ disk ×${todos.disagreements.length} (${sanitizeLine(first.join(', '))}${todos.disagreements.length > 3 ? ', …' : ''}) — ${v.impact}: ${v.impactTodos}`);
+    const first = todos.disagreements.slice(0, 3).map((d) => `${d.todoId}: ${d.todo} → ${v.statusWord[d.disk as keyof ResumeVocab['statusWord']] ?? d.disk}`);
+    const list = sanitizeLine(first.join(', ') + (todos.disagreements.length > 3 ? ', …' : ''));
+    out.push(`- ${v.differs('todos', todos.disagreements.length, list)} — ${v.impact}: ${v.impactTodos}`);
   }
-  for (const b of o.breakers ?? []) out.push(`- breaker ${sanitizeLine(b.agent)}: ${sanitizeLine(b.detail)} — ${v.impact}: ${v.impactBreaker}`);
+  for (const b of o.breakers ?? []) out.push(`- ${v.breaker(sanitizeLine(b.agent), sanitizeLine(b.detail))} — ${v.impact}: ${v.impactBreaker}`);
   return out.length ? out : [`- ${v.noIssues}`];
 }
 
@@ -143,12 +144,12 @@ export function buildResume(state: WorkspaceState, o: ResumeOptions): string {
   if (f.unfinished.length === 0) L.push(`- ${v.none}`);
   if (f.unfinishedTotal > f.unfinished.length) L.push(`- ${v.more(f.unfinishedTotal - f.unfinished.length)}`);
   L.push('');
-  L.push(`## ${v.issues}`, ...issues(state, v, o), '');
+  L.push(`## ${v.issues}`, ...issues(state, lang, v, o), '');
   L.push(`## ${v.decisions}`, ...decisions(v, o), '');
   L.push(`## ${v.next}`, `1. ${v.readCheckpoint}`, `2. ${v.detectPartials}`);
   state.next.slice(0, NEXT_STEPS).forEach((n, i) => {
     const where = n.unit ? `${n.unit} ${n.step}` : 'workspace';
-    const why = n.priority < 3 || !n.unit ? ` — ${n.reason}` : '';
+    const why = n.priority < 3 || !n.unit ? ` — ${n.why ? say(n.why, lang) : n.reason}` : '';
     L.push(sanitizeLine(`${i + 3}. ${where}: ${v.action[n.action]}${why}`));
   });
   if (state.next.length > NEXT_STEPS) L.push(`- ${v.more(state.next.length - NEXT_STEPS)}`);

@@ -1,5 +1,7 @@
 import type { FileFacts, StepDef, Triage } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
+import type { Sign, Why } from '../reasons/why.js';
+import { say, saySign } from '../reasons/say.js';
 
 // DOMAIN.md section 4, the decision tree for a file without its marker:
 //   < 100 characters → almost certainly a half-product (back up and redo);
@@ -32,36 +34,38 @@ const lastLines = (tail: string): string[] =>
     .filter((l) => l.trim() !== '');
 
 /** Why the end of the text looks cut off, or null when it looks whole. */
-export function truncationSign(tail: string, fenceOpen: boolean): string | null {
-  if (fenceOpen) return 'a code fence is opened and never closed';
+export function cutSign(tail: string, fenceOpen: boolean): Sign | null {
+  if (fenceOpen) return { k: 'fence' };
   const lines = lastLines(tail);
   const last = lines.at(-1)?.trim() ?? '';
   if (last === '') return null;
-  if (HEADING.test(last)) return `ends on a heading with nothing under it ("${quote(last)}")`;
-  if (EMPTY_ITEM.test(last)) return `ends on an empty list item ("${quote(last)}")`;
-  if (/^<!--/.test(last) && !/-->$/.test(last)) return `ends inside an HTML comment ("${quote(last)}")`;
+  const line = quote(last);
+  if (HEADING.test(last)) return { k: 'heading', line };
+  if (EMPTY_ITEM.test(last)) return { k: 'empty_item', line };
+  if (/^<!--/.test(last) && !/-->$/.test(last)) return { k: 'comment', line };
   if (RULE.test(last)) return null;
-  if (DANGLING_WORD.test(last)) return `ends mid-sentence on a dangling word ("${quote(last)}")`;
-  if (CONNECTOR.test(last)) return `ends mid-sentence on "${quote(last.slice(-1))}" ("${quote(last)}")`;
+  if (DANGLING_WORD.test(last)) return { k: 'dangling', line };
+  if (CONNECTOR.test(last)) return { k: 'connector', char: quote(last.slice(-1)), line };
   if (LIST_ITEM.test(last) || last.startsWith('|') || /^<\/?[a-z]/i.test(last) || /-->$/.test(last)) return null;
-  if (!TERMINAL.test(last)) return `ends mid-sentence, without closing punctuation ("${quote(last)}")`;
+  if (!TERMINAL.test(last)) return { k: 'no_punct', line };
   return null;
 }
 
+/** cutSign in English words. */
+export function truncationSign(tail: string, fenceOpen: boolean): string | null {
+  const sign = cutSign(tail, fenceOpen);
+  return sign ? saySign(sign) : null;
+}
+
+const triaged = (verdict: Triage['verdict'], why: Why): Triage => ({ verdict, reason: say(why), why });
+
 export function triageUnmarked(facts: FileFacts): Triage {
-  if (facts.error) return { verdict: 'almost_certainly_partial', reason: `${facts.error}; back up and redo` };
-  if (facts.chars < PARTIAL_CHARS)
-    return {
-      verdict: 'almost_certainly_partial',
-      reason: `only ${facts.chars} characters (under ${PARTIAL_CHARS}) and no marker: cut off early; back up and redo`,
-    };
-  const sign = truncationSign(facts.tail, facts.fenceOpen);
-  if (sign) return { verdict: 'truncated', reason: `${facts.chars} characters, no marker, and the end is cut: ${sign}; back up and redo` };
+  if (facts.error) return triaged('almost_certainly_partial', { k: 'unreadable', error: facts.error });
+  if (facts.chars < PARTIAL_CHARS) return triaged('almost_certainly_partial', { k: 'short', chars: facts.chars, limit: PARTIAL_CHARS });
+  const sign = cutSign(facts.tail, facts.fenceOpen);
+  if (sign) return triaged('truncated', { k: 'cut', chars: facts.chars, sign });
   const last = lastLines(facts.tail).at(-1)?.trim() ?? '';
-  return {
-    verdict: 'maybe_complete',
-    reason: `${facts.chars} characters, ends cleanly ("${quote(last)}"), only the marker is missing: keep (append the marker) or redo`,
-  };
+  return triaged('maybe_complete', { k: 'clean', chars: facts.chars, line: quote(last) });
 }
 
 /** Cause 3: a marker on a body far too small to be real work. Null when the body is plausible. */
@@ -69,8 +73,5 @@ export function triageMarked(facts: FileFacts, step: StepDef): Triage | null {
   if (step.minChars <= 0 || !step.marker) return null;
   const body = Math.max(0, facts.chars - `<!-- ${step.marker} -->`.length);
   if (body >= step.minChars) return null;
-  return {
-    verdict: 'suspicious',
-    reason: `has its marker but the body is only ${body} characters (expected at least ${step.minChars}): the agent may have marked bad work; review or redo`,
-  };
+  return triaged('suspicious', { k: 'suspicious', body, min: step.minChars });
 }

@@ -1,0 +1,59 @@
+import type { Catalog } from './say.js';
+
+const s = (n: number): string => (n === 1 ? '' : 's');
+
+const sign: Catalog['sign'] = {
+  fence: () => 'a code fence is opened and never closed',
+  heading: (x) => `ends on a heading with nothing under it ("${x.line}")`,
+  empty_item: (x) => `ends on an empty list item ("${x.line}")`,
+  comment: (x) => `ends inside an HTML comment ("${x.line}")`,
+  dangling: (x) => `ends mid-sentence on a dangling word ("${x.line}")`,
+  connector: (x) => `ends mid-sentence on "${x.char}" ("${x.line}")`,
+  no_punct: (x) => `ends mid-sentence, without closing punctuation ("${x.line}")`,
+  item_dangling: (x) => `the last item stops on a dangling word ("${x.line}")`,
+  item_connector: (x) => `the last item stops on "${x.char}" ("${x.line}")`,
+  item_unclosed: (x) =>
+    `the last item has no closing punctuation while ${x.closed} of ${x.of} other items do${x.noEol ? ', and the file does not end with a newline' : ''} ("${x.line}")`,
+};
+
+const entry: Catalog['entry'] = {
+  claimed: () => 'checkpoint.md claims ✅ but the entry is missing',
+  later_exists: (e) => `${e.path} exists but the entry is missing`,
+  batch_ran: (e) =>
+    `its ${e.deps.join(', ')} ${e.deps.length === 1 ? 'is' : 'are'} done and Batch ${e.batch}'s long-memory update wrote the other chapters' entries but not this one`,
+};
+
+const source: Catalog['source'] = (x) =>
+  x.from === 'final' ? `${x.source} (final)` : x.from === 'draft' ? `${x.source} (marked)` : 'nothing usable: redo the chapter';
+
+export const EN: Catalog = {
+  sign,
+  entry,
+  source,
+  error: (e) => e,
+  why: {
+    unreadable: (w) => `${w.error}; back up and redo`,
+    short: (w) => `only ${w.chars} characters (under ${w.limit}) and no marker: cut off early; back up and redo`,
+    cut: (w) => `${w.chars} characters, no marker, and the end is cut: ${sign[w.sign.k](w.sign as never)}; back up and redo`,
+    clean: (w) => `${w.chars} characters, ends cleanly ("${w.line}"), only the marker is missing: keep (append the marker) or redo`,
+    suspicious: (w) => `has its marker but the body is only ${w.body} characters (expected at least ${w.min}): the agent may have marked bad work; review or redo`,
+    marker_not_last: (w, say) => `the marker is present but more content follows it, so it does not count; ${say(w.then)}`,
+    phase_missing: (w) =>
+      `Phase ${w.phase} ${w.name}: ${w.missing.join(', ')} missing${w.started ? ' although later work has started; rebuild from chapters/ or marked drafts' : ''}`,
+    blocked: (w) => {
+      const holds = w.held.length ? `blocks ${w.held.length} step${s(w.held.length)} of ${w.unit} (${w.held.join(', ')})` : 'blocks nothing downstream';
+      return `${w.unit} ${w.step} ${w.failed ? 'failed' : 'needs a human'}; ${holds}${w.waits.length ? `; first needs ${w.waits.join(', ')}` : ''}`;
+    },
+    rebuild_entry: (w) =>
+      `${w.src.from === 'redo' ? `redo ${w.unit} to rebuild its entry in ${w.file}: ${source(w.src)}` : `rebuild ${w.unit}'s entry in ${w.file} from ${source(w.src)}`}; ${entry[w.because.k](w.because as never)}`,
+    at_path: (w, say) => `${w.path}: ${say(w.then)}`,
+    ready: (w) => (w.deps.length ? `ready: ${w.deps.join(', ')} done` : 'ready: no dependencies'),
+    mem_absent: (w) => `${w.file} does not exist although chapter work has started`,
+    mem_unreadable: (w) => `${w.file}: ${w.error}`,
+    mem_empty: (w) => `${w.file} has no content${w.titled ? ' beyond its title' : ''}`,
+    mem_cut: (w) => `${w.file} is cut off: ${sign[w.sign.k](w.sign as never)}`,
+    entry_empty: (w) => `${w.unit}'s entry in ${w.file} has a heading and nothing under it`,
+    entry_cut: (w) => `${w.unit}'s entry in ${w.file} is cut off: ${sign[w.sign.k](w.sign as never)}`,
+    no_entry: (w) => `${w.unit} has no entry in ${w.file}: ${entry[w.because.k](w.because as never)}`,
+  },
+};
