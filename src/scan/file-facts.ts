@@ -46,6 +46,13 @@ const canonical = (name: string): Buffer => {
   return b;
 };
 
+const names = new Map<string, Buffer>();
+const nameBytes = (name: string): Buffer => {
+  let b = names.get(name);
+  if (!b) names.set(name, (b = Buffer.from(name)));
+  return b;
+};
+
 const FENCE_A = Buffer.from('```');
 const FENCE_B = Buffer.from('~~~');
 
@@ -67,11 +74,10 @@ function examine(facts: FileFacts, data: Buffer, tail: Buffer, marker: string | 
   // Not marked: decode the tail for triage and look for a marker that is not last. Only the
   // last KEPT_TAIL_BYTES are kept: triage reads the end, and at 50k files with 10%
   // half-products whole 8 KB tails would cost ~80 MB of strings.
-  const text = decodeTail(tail);
+  // The whole tail is decoded only when the marker's name occurs in it at all (rare).
   facts.fenceOpen = fenceOpen(data);
-  if (marker) facts.markerNotLast = checkMarker(text, marker).markerNotLast;
-  // Decoded afresh rather than sliced: a V8 sliced string would keep the 8 KB parent alive.
-  facts.tail = tail.length > KEPT_TAIL_BYTES ? decodeTail(tail.subarray(tail.length - KEPT_TAIL_BYTES)) : text;
+  if (marker && tail.indexOf(nameBytes(marker)) >= 0) facts.markerNotLast = checkMarker(decodeTail(tail), marker).markerNotLast;
+  facts.tail = decodeTail(tail.length > KEPT_TAIL_BYTES ? tail.subarray(tail.length - KEPT_TAIL_BYTES) : tail);
 }
 
 export function readFileFacts(abs: string, rel: string, marker: string | null): FileFacts {
