@@ -34,6 +34,7 @@ const cases: { name: string; yaml: string; at: string; words: string[] }[] = [
   { name: 'bad duration', yaml: 'agents:\n  writer:\n    command: [node]\n    timeout: 10 minutes\n', at: '4:14', words: ['agents.writer.timeout', "'5m'"] },
   { name: 'infinite duration', yaml: 'breaker:\n  cooldown: .inf\n', at: '2:13', words: ['breaker.cooldown', 'finite'] },
   { name: 'command as a string', yaml: 'agents:\n  writer:\n    command: node agent.mjs {unit}\n', at: '3:14', words: ['agents.writer.command', 'use an array'] },
+  { name: 'empty command', yaml: 'agents:\n  writer:\n    command: []\n', at: '3:14', words: ['agents.writer.command', 'a non-empty argument array'] },
   { name: 'bad regex in units.pattern', yaml: 'units:\n  pattern: "ch(\\\\d"\n', at: '2:12', words: ['invalid regex', 'Unterminated group', 'regular expression'] },
   { name: 'bad regex in a rule', yaml: 'agents:\n  w:\n    command: [x]\n    rules:\n      - {match: "rate(", class: RATE_LIMITED}\n', at: '5:17', words: ['rules[0].match', 'regular expression'] },
   { name: 'YAML syntax error', yaml: 'name: x\nlimits: max_launches: 3\n', at: '2:9', words: ['YAML syntax error', 'valid YAML'] },

@@ -132,7 +132,8 @@ const commandSchema = z
         : { message: 'an argument array of strings' },
   })
   .min(1, { error: 'a non-empty argument array' })
-  .refine((argv) => argv[0].length > 0, { error: 'a program name as the first element' });
+  // zod runs refinements after a failed .min() too: an empty array must not reach argv[0].
+  .refine((argv) => argv.length === 0 || argv[0].length > 0, { error: 'a program name as the first element' });
 
 const agentSchema = z.strictObject({
   command: commandSchema,
