@@ -8,7 +8,8 @@ import { countByClass, currentEpisode, type AttemptRecord } from './policy.js';
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
 // a fold over events, so after a restart (even kill -9) the state is what it was
-// (DOMAIN.md sections 1 and 9).
+// (DOMAIN.md sections 1 and 9). replayJournal is the reference; a long-running supervisor
+// keeps the same fold up to date event by event instead (ledger-fold.ts).
 
 export type CellRunState = 'idle' | 'running' | 'retrying' | 'needs_human' | 'done';
 
@@ -65,7 +66,7 @@ export interface LedgerConfig {
   limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'>;
 }
 
-const newCell = (unit: string, step: string): CellLedger => ({
+export const newCell = (unit: string, step: string): CellLedger => ({
   key: cellKey(unit, step),
   unit,
   step,
@@ -82,16 +83,36 @@ const newCell = (unit: string, step: string): CellLedger => ({
   runId: null,
 });
 
-const repeatsOfLast = (attempts: readonly AttemptRecord[]): number => {
+export const repeatsOfLast = (attempts: readonly AttemptRecord[]): number => {
   const episode = currentEpisode(attempts);
   const last = episode[episode.length - 1];
   if (!last) return 0;
   return episode.filter((r) => r.cmdFp === last.cmdFp && r.errFp === last.errFp).length;
 };
 
-const summary = (cls: AttemptClass, tail: readonly string[]): string => {
+export const failureSummary = (cls: AttemptClass, tail: readonly string[]): string => {
   const line = [...tail].reverse().find((l) => l.trim() !== '');
   return line ? `${cls}: ${line.trim().slice(0, 160)}` : cls;
+};
+
+/** The breakers as seen at `now`: cooldowns end and breakers half-open by the clock, not by events. */
+export const agentsAt = (breakers: ReadonlyMap<string, BreakerState>, now: number, cfg: LedgerConfig): Record<string, AgentLedger> => {
+  const agents: Record<string, AgentLedger> = {};
+  for (const [agent, state] of breakers) {
+    agents[agent] = { agent, breaker: state, view: breakerView(state, now, cfg.breaker), canLaunch: canLaunch(state, now, cfg.breaker) };
+  }
+  return agents;
+};
+
+/** Why a global limit stops autopilot (section 9: death-spiral protection), or null. */
+export const pausedReasonOf = (consecutiveFailures: number, launchesThisSession: number, cfg: LedgerConfig): string | null => {
+  if (consecutiveFailures >= cfg.limits.maxConsecutiveFailures) {
+    return `${consecutiveFailures} consecutive failures across agents (limit ${cfg.limits.maxConsecutiveFailures})`;
+  }
+  if (launchesThisSession >= cfg.limits.maxLaunches) {
+    return `launch budget of this session used (${launchesThisSession} of ${cfg.limits.maxLaunches})`;
+  }
+  return null;
 };
 
 export const replayJournal = (events: readonly JournalEvent[], now: number, cfg: LedgerConfig): Ledger => {
@@ -157,7 +178,7 @@ export const replayJournal = (events: readonly JournalEvent[], now: number, cfg:
           c.state = 'idle';
           c.lastErrorTail = e.errorTail;
           consecutiveFailures++;
-          feed(e.agent, { type: 'failure', at: e.at, summary: summary(e.class, e.errorTail) });
+          feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
         }
         break;
       }
@@ -214,21 +235,10 @@ export const replayJournal = (events: readonly JournalEvent[], now: number, cfg:
     c.fingerprintRepeats = repeatsOfLast(c.attempts);
   }
 
-  const agents: Record<string, AgentLedger> = {};
-  for (const [agent, state] of breakers) {
-    agents[agent] = { agent, breaker: state, view: breakerView(state, now, cfg.breaker), canLaunch: canLaunch(state, now, cfg.breaker) };
-  }
-
-  let pausedReason: string | null = null;
-  if (consecutiveFailures >= cfg.limits.maxConsecutiveFailures) {
-    pausedReason = `${consecutiveFailures} consecutive failures across agents (limit ${cfg.limits.maxConsecutiveFailures})`;
-  } else if (launchesThisSession >= cfg.limits.maxLaunches) {
-    pausedReason = `launch budget of this session used (${launchesThisSession} of ${cfg.limits.maxLaunches})`;
-  }
-
+  const pausedReason = pausedReasonOf(consecutiveFailures, launchesThisSession, cfg);
   return {
     cells: Object.fromEntries(cells),
-    agents,
+    agents: agentsAt(breakers, now, cfg),
     liveRuns: [...live.values()],
     consecutiveFailures,
     launchesThisSession,

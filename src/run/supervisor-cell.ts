@@ -13,7 +13,8 @@ import { startProcess } from './process.js';
 import type { RunHandle } from './types.js';
 import { buildCommand, lastErrorLine, logPathOf, newRunId, type CellTarget } from './launch-spec.js';
 import { hasOwnOutput, provenDone } from './launch-proof.js';
-import type { RunResult, SupervisorEvent } from './supervisor-types.js';
+import { describeArgv } from './placeholders.js';
+import type { CommandPreview, RunResult, SupervisorEvent } from './supervisor-types.js';
 
 // One cell, with its retries (DOMAIN.md sections 8 and 9): launch, wait, prove by marker,
 // classify, count, then retry after a jittered backoff or escalate. Intermediate failures
@@ -90,6 +91,15 @@ const nextAttempt = (l: Ledger, key: string): number => {
 export const lastBackupOf = (root: string, l: Ledger, unit: string, step: string): string => {
   const d = [...l.decisions].reverse().find((x) => x.kind === 'backup' && x.unit === unit && x.step === step && x.backupPath);
   return d?.backupPath ? join(root, d.backupPath) : '';
+};
+
+/** The command the cell's next attempt would run, as runCell builds it (before any backup it makes). */
+export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: string, step: string): CommandPreview => {
+  const key = cellKey(unit, step);
+  const attempt = nextAttempt(l, key);
+  const cell = l.cells[key];
+  const cmd = buildCommand(root, unit, t, { attempt, backup: lastBackupOf(root, l, unit, step), lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '' });
+  return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };
 };
 
 export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Promise<RunResult> {

@@ -1,5 +1,6 @@
 import type { FailureClass, Limits, WorkspaceConfig } from '../pipeline/config-types.js';
 import type { AttemptClass } from './classify.js';
+import type { NewJournalEvent } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { LockHolder } from './lock.js';
 
@@ -112,4 +113,30 @@ export interface CommandPreview {
   /** describeArgv(argv): the exact command as one shell-quoted line. */
   text: string;
   cwd: string;
+}
+
+/** The runner behind the control room and `checkroom run` (supervisor.ts). */
+export interface Supervisor {
+  /** Resolves once the journal is read and runs of a dead predecessor are reaped. */
+  readonly ready: Promise<void>;
+  readonly root: string;
+  launch(unit: string, step: string, opts?: { reason?: string; reset?: boolean }): Promise<RunResult>;
+  /** Cancel by run id or by cell ("ch05/r2"). A cancelled cell is left alone by autopilot until launched or reset. */
+  cancel(runIdOrCell: string): boolean;
+  setAutopilot(on: boolean, opts?: { maxLaunches?: number }): Promise<void>;
+  /** Look at the plan once and start what autopilot may start. */
+  tick(): Promise<void>;
+  resetBreaker(agent: string): Promise<void>;
+  holdBreaker(agent: string): Promise<void>;
+  releaseBreaker(agent: string): Promise<void>;
+  /** Forget a cell's attempts and escalation (a human decided); the checkpoint cell follows the disk. */
+  resetCell(unit: string, step: string): Promise<void>;
+  snapshot(): SupervisorSnapshot;
+  subscribe(fn: (e: SupervisorEvent) => void): () => void;
+  describeCommand(unit: string, step: string): CommandPreview;
+  /** Record a journal decision (e.g. that the exact command was shown to the operator). */
+  note(e: NewJournalEvent): Promise<void>;
+  /** Read-only instances: re-read the journal the driver writes. */
+  refresh(): Promise<void>;
+  close(opts?: { cancel?: boolean }): Promise<void>;
 }

@@ -1,0 +1,222 @@
+import { cellKey } from '../types.js';
+import { breakerInit, breakerReduce, type BreakerEvent, type BreakerState } from './breaker.js';
+import type { DecisionEvent, JournalEvent } from './journal.js';
+import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
+import { countByClass } from './policy.js';
+
+// The ledger kept up to date one appended event at a time. Replaying the whole journal after
+// every event made a long session O(n²); this fold keeps replayJournal's state between calls
+// and applies only the new events, so `at(now)` equals `replayJournal(events, now, cfg)`
+// (test/ledger-fold-property.test.ts checks that on random journals split at random points).
+// replayJournal stays the reference a restart uses; a new event type goes into both.
+//
+// What the clock decides (cooldowns ending, breakers half-opening) is still computed at
+// `now` on every view. Ledgers handed out are never changed afterwards: a cell is copied the
+// first time an event touches it after a view, so callers (the UI store) may keep old ones.
+
+type Shown = Pick<Ledger, 'cells' | 'liveRuns' | 'decisions'>;
+
+export class LedgerFold {
+  /** Events folded so far. */
+  count = 0;
+  private readonly cells = new Map<string, CellLedger>();
+  /** Cells changed since the last view: this fold's own copies, safe to change in place. */
+  private readonly touched = new Set<string>();
+  private readonly breakers = new Map<string, BreakerState>();
+  private readonly live = new Map<string, LiveRun>();
+  private readonly decisions: DecisionEvent[] = [];
+  /** The cells as last rebuilt in full, and the cells published since then. */
+  private base: Record<string, CellLedger> = {};
+  private readonly patch = new Map<string, CellLedger>();
+  private liveChanged = false;
+  private decisionsChanged = false;
+  private consecutiveFailures = 0;
+  private launchesThisSession = 0;
+  private sessionStartedAt: number | null = null;
+  private autopilot: Ledger['autopilot'] = null;
+  private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
+
+  constructor(private readonly cfg: LedgerConfig) {}
+
+  /** Fold events that follow the ones already folded. */
+  apply(events: Iterable<JournalEvent>): this {
+    for (const e of events) {
+      this.step(e);
+      this.count++;
+    }
+    return this;
+  }
+
+  /** The ledger at `now`: what replayJournal gives for the same events and clock. */
+  at(now: number): Ledger {
+    const shown = this.show();
+    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg);
+    return {
+      cells: shown.cells,
+      agents: agentsAt(this.breakers, now, this.cfg),
+      liveRuns: shown.liveRuns,
+      consecutiveFailures: this.consecutiveFailures,
+      launchesThisSession: this.launchesThisSession,
+      sessionStartedAt: this.sessionStartedAt,
+      autopilot: this.autopilot,
+      paused: pausedReason !== null,
+      pausedReason,
+      decisions: shown.decisions,
+    };
+  }
+
+  /** Publish what changed since the last view; what did not change is shared with it. */
+  private show(): Shown {
+    if (this.touched.size === 0 && !this.liveChanged && !this.decisionsChanged) return this.shown;
+    let cells = this.shown.cells;
+    if (this.touched.size > 0) {
+      for (const key of this.touched) {
+        const c = this.cells.get(key)!;
+        c.counts = countByClass(c.attempts);
+        c.fingerprintRepeats = repeatsOfLast(c.attempts);
+        this.patch.set(key, c);
+      }
+      this.touched.clear();
+      cells = this.cellRecord();
+    }
+    this.shown = {
+      cells,
+      liveRuns: this.liveChanged ? [...this.live.values()] : this.shown.liveRuns,
+      decisions: this.decisionsChanged ? [...this.decisions] : this.shown.decisions,
+    };
+    this.liveChanged = false;
+    this.decisionsChanged = false;
+    return this.shown;
+  }
+
+  /**
+   * Every cell as a record. Object.fromEntries over 1,000 cells costs about a millisecond, and
+   * so does spreading a record that was itself a spread (V8's fast clone needs a stable
+   * source shape); spreading one record built in full and writing the few changed cells over
+   * it costs microseconds. The full record is rebuilt once a quarter of the cells changed.
+   * Key order stays the map's: changed cells keep their place, new ones come last in order.
+   */
+  private cellRecord(): Record<string, CellLedger> {
+    if (this.patch.size * 4 > this.cells.size) {
+      this.base = Object.fromEntries(this.cells);
+      this.patch.clear();
+      return this.base;
+    }
+    const cells = { ...this.base };
+    for (const [key, c] of this.patch) cells[key] = c;
+    return cells;
+  }
+
+  /** A cell this fold may change: created, or copied if a view already handed it out. */
+  private cell(unit: string, step: string): CellLedger {
+    const key = cellKey(unit, step);
+    const c = this.cells.get(key);
+    if (c && this.touched.has(key)) return c;
+    const own = c ? { ...c, attempts: [...c.attempts] } : newCell(unit, step);
+    this.cells.set(key, own);
+    this.touched.add(key);
+    return own;
+  }
+
+  private feed(agent: string, e: BreakerEvent): void {
+    this.breakers.set(agent, breakerReduce(this.breakers.get(agent) ?? breakerInit(), e, this.cfg.breaker));
+  }
+
+  private endRun(runId: string): LiveRun | undefined {
+    const run = this.live.get(runId);
+    if (this.live.delete(runId)) this.liveChanged = true;
+    return run;
+  }
+
+  // The same transitions as replayJournal, event by event.
+  private step(e: JournalEvent): void {
+    switch (e.type) {
+      case 'session':
+        if (e.kind === 'start') {
+          this.launchesThisSession = 0;
+          this.sessionStartedAt = e.at;
+        }
+        break;
+      case 'launch': {
+        const { type: _t, v: _v, ...run } = e;
+        this.live.set(e.runId, run);
+        this.liveChanged = true;
+        this.launchesThisSession++;
+        const c = this.cell(e.unit, e.step);
+        c.agent = e.agent;
+        c.state = 'running';
+        c.runId = e.runId;
+        c.nextRetryAt = null;
+        this.feed(e.agent, { type: 'launch', at: e.at });
+        break;
+      }
+      case 'exit': {
+        const run = this.endRun(e.runId);
+        const c = this.cell(e.unit, e.step);
+        const attempt = run?.attempt ?? c.attempts.length + 1;
+        c.attempts.push({ attempt, class: e.class, cmdFp: e.cmdFp, errFp: e.errFp, keywords: e.keywords, at: e.at });
+        c.agent = e.agent;
+        c.lastClass = e.class;
+        if (c.runId === e.runId) c.runId = null;
+        if (e.class === 'SUCCESS') {
+          c.state = 'done';
+          c.escalation = null;
+          c.reason = null;
+          this.consecutiveFailures = 0;
+          this.feed(e.agent, { type: 'success', at: e.at });
+        } else if (e.class === 'CANCELLED') {
+          c.state = 'idle';
+          this.feed(e.agent, { type: 'abandon', at: e.at });
+        } else {
+          c.state = 'idle';
+          c.lastErrorTail = e.errorTail;
+          this.consecutiveFailures++;
+          this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
+        }
+        break;
+      }
+      case 'reaped': {
+        const run = this.endRun(e.runId);
+        if (run) {
+          const c = this.cell(run.unit, run.step);
+          if (c.runId === e.runId) {
+            c.runId = null;
+            c.state = 'idle';
+          }
+          this.feed(run.agent, { type: 'abandon', at: e.at });
+        }
+        break;
+      }
+      case 'retry_scheduled': {
+        const c = this.cell(e.unit, e.step);
+        c.state = 'retrying';
+        c.nextRetryAt = e.at + e.delayMs;
+        c.reason = e.reason;
+        break;
+      }
+      case 'escalate': {
+        const c = this.cell(e.unit, e.step);
+        c.state = 'needs_human';
+        c.nextRetryAt = null;
+        c.reason = e.reason;
+        c.escalation = { class: e.class, reason: e.reason };
+        break;
+      }
+      case 'breaker':
+        this.feed(e.agent, e.event === 'failure' ? { type: 'failure', at: e.at, summary: e.summary } : { type: e.event, at: e.at });
+        break;
+      case 'decision':
+        this.decisions.push(e);
+        this.decisionsChanged = true;
+        if (e.kind === 'reset_cell' && e.unit !== undefined && e.step !== undefined) {
+          const c = this.cell(e.unit, e.step);
+          this.cells.set(c.key, { ...newCell(e.unit, e.step), agent: c.agent, runId: c.runId, state: c.runId ? 'running' : 'idle' });
+        }
+        break;
+      case 'autopilot':
+        this.autopilot = { on: e.on, reason: e.reason, at: e.at };
+        if (e.on) this.consecutiveFailures = 0;
+        break;
+    }
+  }
+}
