@@ -25,6 +25,7 @@ export interface Cli {
   auto: boolean;
   max: number | null;
   yes: boolean;
+  force: boolean;
   help: boolean;
   version: boolean;
   restore: string | null;
@@ -47,6 +48,7 @@ export function parseCli(argv: string[]): Cli {
         auto: { type: 'boolean', default: false },
         max: { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
+        force: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         restore: { type: 'string' },
@@ -75,6 +77,7 @@ export function parseCli(argv: string[]): Cli {
     auto: values.auto!,
     max,
     yes: values.yes!,
+    force: values.force!,
     help: values.help! || first === 'help',
     version: values.version!,
     restore: values.restore ?? null,
@@ -89,9 +92,10 @@ Usage
   checkroom plan [dir] [--json]        the next-step plan, with priority and reason
   checkroom partials [dir] [--json]    half-products with verdict and reason
   checkroom checkpoint [dir] --write   rebuild checkpoint.md from the disk (the old one is backed up)
-  checkroom run [dir] <unit> <step>    launch one step's agent and wait for it
+  checkroom run [dir] <unit> <step> [--force]
+                                       launch one step's agent and wait for it
   checkroom run [dir] --next [--auto] [--max N]
-                                       launch the plan's next step (--auto: keep going, at most N)
+                                       launch the plan's next step (--auto: keep going, at most N steps)
   checkroom resume [dir] [--write]     the RESUME.md letter to the next session
   checkroom recover [dir] [--dry-run]  the whole recovery flow: sources, stop point, rebuild, plan
   checkroom backups [dir] <file> [--restore BACKUP]
@@ -101,6 +105,7 @@ Options
   --json       machine-readable output (see README: the status contract)
   --readonly   the control room never writes
   --ascii      fixed-width ASCII glyphs instead of emoji (automatic for TERM=linux)
+  --force      run: launch even when the step's dependencies are not done or it is already done
   -h, --help   this help;  -v, --version   the version
 
 Exit codes: 0 success, 1 runtime error, 2 bad usage or bad config.

@@ -13,12 +13,19 @@ import { sanitizeLine } from '../sanitize.js';
 import { openSupervisor, SupervisorError, type Supervisor, type SupervisorEvent } from '../run/supervisor.js';
 import { pickLaunches } from '../run/supervisor-autopilot.js';
 import { commandShown, commandShownEvent } from '../consent.js';
+import { cellKey } from '../types.js';
+import { refuseRun } from './run-preflight.js';
 
-// `checkroom run [dir] <unit> <step>` and `checkroom run [dir] --next [--auto] [--max N]`:
-// the headless face of the supervisor. Progress is streamed as sanitized lines; the exit
-// code is 0 when every launched cell ended proven done, 1 on a failure, an escalation, a
-// pause or a refusal (read-only, breaker, budget), 2 on bad usage or bad config (usage
-// errors are thrown as UsageError, which the entry maps to 2).
+// `checkroom run [dir] <unit> <step> [--force]` and `checkroom run [dir] --next [--auto]
+// [--max N]`: the headless face of the supervisor. Progress is streamed as sanitized lines;
+// the exit code is 0 when every launched cell ended proven done, 1 on a failure, an
+// escalation, a pause or a refusal (read-only, breaker, budget), 2 on bad usage or bad
+// config (usage errors are thrown as UsageError, which the entry maps to 2) and when
+// run-preflight.ts refuses the cell (unknown step or unit, unmet dependencies, already
+// done without --force) — before the supervisor opens, so a refusal writes nothing.
+//
+// --max N counts steps (cells autopilot starts), not launches: a step's retries are more
+// launches of the same step, counted by limits.max_launches.
 //
 // Consent: before the first launch from a workspace the exact command is printed (and, on
 // a terminal, confirmed unless --yes); the journal records that it was shown, keyed by a
@@ -46,9 +53,19 @@ const TONE: Partial<Record<SupervisorEvent['type'], Token>> = {
   cancelled: 'warn',
 };
 
+/** Autopilot's idle reason for --max (supervisor-autopilot-loop.ts) counts picks, i.e. steps. */
+const stopReason = (reason: string, cli: Cli): string => {
+  if (!reason.startsWith('--max ')) return reason;
+  if (!cli.auto) return 'one step launched (--next without --auto runs one step)';
+  const n = cli.max ?? 0;
+  return `--max ${n} step${n === 1 ? '' : 's'} reached`;
+};
+
 const clock = (): string => new Date().toTimeString().slice(0, 8);
 
 const printer = (o: TextOptions, out: Out) => (e: SupervisorEvent): void => {
+  // The one idle event ends `run --next`; its reason is printed on the "stopped:" line.
+  if (e.type === 'idle') return;
   const tone = TONE[e.type];
   const line = sanitizeLine(e.message);
   out.write(`${o.paint('muted', clock())} ${tone ? o.paint(tone, line) : line}\n`);
@@ -77,13 +94,22 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
   const dir = pos.length > 0 && isDir(pos[0]!) ? pos.shift()! : '.';
   if (cli.next) {
     if (pos.length > 0) throw new UsageError(`run --next takes no unit or step (got "${pos[0]}")`);
+    if (cli.force) throw new UsageError('--force goes with <unit> <step>: --next only launches what the plan says is runnable');
   } else {
     if (cli.auto || cli.max !== null) throw new UsageError('--auto and --max go with --next');
-    if (pos.length !== 2) throw new UsageError('usage: checkroom run [dir] <unit> <step>  or  checkroom run [dir] --next [--auto] [--max N]');
+    if (pos.length !== 2) throw new UsageError('usage: checkroom run [dir] <unit> <step> [--force]  or  checkroom run [dir] --next [--auto] [--max N]');
   }
   const root = resolve(dir);
   const config = await loadConfig(root);
+  if (!cli.next) {
+    const why = refuseRun(root, config, await loadWorkspace(root, { config }), pos[0]!, pos[1]!, cli.force);
+    if (why !== null) {
+      out.write(`${o.paint('fail', 'cannot run')}: ${sanitizeLine(why)}\n`);
+      return 2;
+    }
+  }
   const failures: string[] = [];
+  const steps = new Set<string>();
   const print = printer(o, out);
   const s = await openSupervisor({
     root,
@@ -91,6 +117,7 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
     onEvent: (e) => {
       print(e);
       if (e.type === 'failed') failures.push(`${e.unit} ${e.step}`);
+      if (e.type === 'launch') steps.add(cellKey(e.unit, e.step));
     },
   });
   const stop = (): void => {
@@ -106,7 +133,7 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
       return 1;
     }
     if (!cli.next) return await runOne(s, config, pos[0]!, pos[1]!, cli, o, out);
-    return await runNext(s, config, cli, o, out, failures);
+    return await runNext(s, config, cli, o, out, failures, steps);
   } catch (err) {
     if (err instanceof SupervisorError) {
       out.write(`${o.paint('fail', 'cannot run')}: ${sanitizeLine(err.message)}\n`);
@@ -131,7 +158,7 @@ async function runOne(s: Supervisor, config: WorkspaceConfig, unit: string, step
   return r.outcome === 'done' ? 0 : 1;
 }
 
-async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: TextOptions, out: Out, failures: string[]): Promise<number> {
+async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: TextOptions, out: Out, failures: string[], steps: ReadonlySet<string>): Promise<number> {
   const snap = s.snapshot();
   const state = await loadWorkspace(s.root, { config });
   const first = pickLaunches({ plan: state.next, ledger: snap.ledger, config, inFlight: new Map(), held: new Set(), budget: 1, redoHalfProducts: true }).launch[0];
@@ -161,8 +188,8 @@ async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: Text
   await s.setAutopilot(false);
   const l = end.ledger;
   out.write(
-    `${o.paint('bold', 'stopped')}: ${sanitizeLine(reason)}\n` +
-      `launches this session: ${end.launchesThisSession} of ${end.limits.maxLaunches}; consecutive failures: ${end.limits.consecutiveFailures} of ${end.limits.maxConsecutiveFailures}\n` +
+    `${o.paint('bold', 'stopped')}: ${sanitizeLine(stopReason(reason, cli))}\n` +
+      `steps launched: ${steps.size}; launches this session: ${end.launchesThisSession} of ${end.limits.maxLaunches} (retries included); consecutive failures: ${end.limits.consecutiveFailures} of ${end.limits.maxConsecutiveFailures}\n` +
       Object.values(l.agents)
         .filter((a) => a.view.state !== 'closed' || a.view.trips > 0)
         .map((a) => `breaker ${a.agent}: ${a.view.state}${a.view.trips ? `, ${a.view.trips} trip${a.view.trips === 1 ? '' : 's'}` : ''}\n`)
