@@ -75,7 +75,8 @@ export async function copyExclusive(src: string, dst: string): Promise<void> {
     throw err;
   }
   try {
-    const fh = await open(dst, 'r+');
+    // Read-only is enough for fsync, and works for a copy that kept a 0444 mode.
+    const fh = await open(dst, 'r');
     try {
       await fh.sync();
       const [a, b] = [(await stat(src)).size, (await fh.stat()).size];

@@ -207,3 +207,32 @@ describe('full disk', () => {
     }
   });
 });
+
+describe('backups of read-only files (non-root user)', () => {
+  it('copies a 0444 file it may not hard-link, and keeps its bytes and mode', async () => {
+    if (process.getuid?.() !== 0) return; // the setup needs root: a root-owned file in a directory of nobody's
+    const { chmodSync, chownSync, statSync, writeFileSync, readFileSync } = await import('node:fs');
+    const { pathToFileURL } = await import('node:url');
+    const { NOBODY, runAsNobody } = await import('./helpers/nobody.js');
+    const { REPO } = await import('./helpers/workspace.js');
+    const root = await mkdtemp(join(tmpdir(), 'checkroom-ro-'));
+    try {
+      chmodSync(root, 0o755);
+      chownSync(root, NOBODY, NOBODY);
+      const src = join(root, 'checkpoint.md');
+      writeFileSync(src, '# 项目进度检查点\n');
+      chmodSync(src, 0o444); // owned by root: with fs.protected_hardlinks=1 nobody may not link it
+      const dst = join(root, 'checkpoint.md.bak.20261130-080000');
+      const mod = pathToFileURL(join(REPO, 'dist/src/backups-fs.js')).href;
+      const r = runAsNobody([process.execPath, '--input-type=module', '-e', `const m = await import(${JSON.stringify(mod)}); console.log(await m.linkOrCopy(${JSON.stringify(src)}, ${JSON.stringify(dst)}));`]);
+      if (!r) return; // no runuser here
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(['link', 'copy']).toContain(r.stdout.trim());
+      expect(readFileSync(dst, 'utf8')).toBe('# 项目进度检查点\n');
+      expect(statSync(dst).mode & 0o777).toBe(0o444);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
