@@ -54,8 +54,9 @@ export function createAgents({ set, get, opts, track }: Deps) {
       return redoQueue.length === st.redoQueue.length ? {} : { redoQueue, ...clampCursors({ ...st, redoQueue }) };
     });
 
+  // A queued redo leaves the queue when its launch event arrives (agents-feed.ts), not
+  // before: a refused launch (budget, breaker) keeps the operator's request.
   const doLaunch = (unit: string, step: string, reset: boolean, quiet = false): void => {
-    dropQueued(unit, step);
     if (!quiet) say(`launching ${unit} ${step}…`);
     // Resolves when the cell's last attempt ends (minutes): events tell the story, so only a
     // refusal (breaker open, budget used, already running) becomes a message here.
@@ -114,7 +115,14 @@ export function createAgents({ set, get, opts, track }: Deps) {
     const snap = s.agents.snap ?? sup.snapshot();
     if (!snap.autopilot.on || s.redoQueue.length === 0) return;
     const flights = flightItems(s.agents);
-    const plan: NextStep[] = s.redoQueue.map((r) => ({ priority: 3, unit: r.unit, step: r.step, action: 'run', reason: 'queued redo', blocks: 0 }));
+    // Like the plan (plan.ts), a redo is launchable only once its dependencies are done;
+    // until then it stays queued.
+    const status = new Map(s.ws.cells.map((c) => [cellKey(c.unit, c.step), c.status]));
+    const depsDone = (unit: string, step: string): boolean =>
+      (config.pipeline.steps.find((d) => d.id === step)?.dependsOn ?? []).every((d) => status.get(cellKey(unit, d)) === 'done');
+    const plan: NextStep[] = s.redoQueue
+      .filter((r) => depsDone(r.unit, r.step))
+      .map((r) => ({ priority: 3, unit: r.unit, step: r.step, action: 'run', reason: 'queued redo', blocks: 0 }));
     const pick = pickLaunches({
       plan,
       ledger: snap.ledger,
