@@ -10,7 +10,7 @@ import { Line, T } from './Styled.js';
 // the marker is there, what checkpoint.md claims against what the disk shows, the verdict
 // and why, what it waits on, and the file's last lines (read when the detail opened).
 
-const DISK_WORD = { done: 'done (marker found)', partial: 'file without its marker', missing: 'no file' } as const;
+const DISK_WORD = { done: 'done (marker found)', partial: 'file without its marker', missing: 'no file', unreadable: 'cannot be read' } as const;
 
 export function CellDetail({ height, width }: { height: number; width: number }) {
   const detail = useAppStore((s) => s.detail);
@@ -27,7 +27,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
     ['size', cell.exists ? `${cell.bytes} bytes · ${cell.chars} characters` : 'no file on disk'],
     ['marker', step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${sanitizeLine(step.marker)} -->` : 'this step has no marker (an entry in a shared file)'],
     ['claims', `checkpoint.md: ${claim}   disk: ${DISK_WORD[cell.disk]}`],
-    ['verdict', cell.triage ? `${cell.triage.verdict}: ${sanitizeLine(cell.triage.reason)}` : '—'],
+    ['verdict', cell.triage ? `${cell.triage.verdict}: ${sanitizeLine(cell.triage.reason)}` : cell.error ? `cannot read it: ${sanitizeLine(cell.error)}` : '—'],
     ['blocked by', cell.blockedBy.length ? cell.blockedBy.map(sanitizeLine).join(', ') : 'nothing'],
   ];
   const tailRows = Math.max(0, height - facts.length - 2);

@@ -15,7 +15,7 @@ import { SourcesSummary, SUMMARY_ROWS } from './SourcesSummary.js';
 // checkpoint.md vs the disk (the markers decide, DOMAIN.md section 3), the todo table vs the
 // disk, dangling todo dependencies, RESUME.md statements the disk contradicts, warnings.
 
-const DISK: Record<DiskState, string> = { done: 'done', partial: 'partial', missing: 'missing' };
+const DISK: Record<DiskState, string> = { done: 'done', partial: 'partial', missing: 'missing', unreadable: 'unreadable' };
 
 function Row({ it, width, ascii, root }: { it: SourceItem; width: number; ascii: boolean; root: string }) {
   const rest = (used: number) => Math.max(10, width - used);

@@ -10,7 +10,8 @@ export type CellStatus = 'done' | 'partial' | 'failed' | 'needs_human' | 'runnin
 export type Claim = 'done' | 'in_progress' | 'failed' | 'needs_human' | 'not_started';
 
 /** What the disk alone says about a cell. */
-export type DiskState = 'done' | 'partial' | 'missing';
+/** `unreadable`: something is there but cannot be read (permissions, not a regular file): a human must look. */
+export type DiskState = 'done' | 'partial' | 'missing' | 'unreadable';
 
 /** Triage verdict for a half-product (DOMAIN.md section 4). `suspicious` is cause 3: marker on a too-small body. */
 export type Verdict = 'almost_certainly_partial' | 'truncated' | 'maybe_complete' | 'suspicious';
@@ -88,6 +89,8 @@ export interface FileFacts {
   fenceOpen: boolean;
   /** Why the file could not be read as a text artifact (binary, permission, not a file). */
   error?: string;
+  /** The file could not be read at all (permission, not a regular file): its state is unknown. */
+  unreadable?: boolean;
 }
 
 export interface Triage {
@@ -112,6 +115,8 @@ export interface Cell {
   marker: boolean;
   mtimeMs: number;
   triage: Triage | null;
+  /** Why the cell's file cannot be read (disk `unreadable`). */
+  error?: string;
   /** Cells (unit/step) with failed or needs_human status that this cell transitively waits on. */
   blockedBy: string[];
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, chownSync, readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { NOBODY, runAsNobody } from './helpers/nobody.js';
 import { REPO, tempDir, writeFiles, PHASE_1_2, summaries, prose, marked, copyDemo } from './helpers/workspace.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { bookPreset } from '../src/pipeline/book-preset.js';
@@ -83,29 +84,22 @@ describe('checkroom CLI', () => {
     expect(text).toContain('| 章节 |');
   });
 
-  it('says what is wrong when a file cannot be read (non-root user)', () => {
+  it('says what is wrong when a file cannot be read (non-root user), and never offers to redo it', () => {
     const root = tempDir();
     writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'drafts/ch01-draft.md': `# D\n\n${prose(300)}` });
     chmodSync(join(root, 'drafts/ch01-draft.md'), 0o000);
     chmodSync(root, 0o755);
-    chownSync(root, 65534, 65534);
-    // The checkout may sit in a private directory (mktemp -d is 0700): let `nobody` traverse
-    // to the binary for the length of this test, then put every mode back.
-    const opened: [string, number][] = [];
-    for (let d = REPO; d !== dirname(d); d = dirname(d)) {
-      const mode = statSync(d).mode & 0o7777;
-      if (!(mode & 0o001)) (opened.push([d, mode]), chmodSync(d, mode | 0o001));
-    }
-    let r;
-    try {
-      r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, CLI, 'partials', root, '--json'], { encoding: 'utf8' });
-    } finally {
-      for (const [d, mode] of opened) chmodSync(d, mode);
-    }
-    if (r.error || (r.status !== 0 && /runuser/.test(r.stderr))) return; // no runuser here: nothing to prove
+    chownSync(root, NOBODY, NOBODY);
+    const r = runAsNobody([process.execPath, CLI, 'status', root, '--json']);
+    if (!r) return; // no runuser here: nothing to prove
     expect(r.status).toBe(0);
-    const p = JSON.parse(r.stdout).partials.find((x: any) => x.path === 'drafts/ch01-draft.md');
-    expect(p.reason).toContain('permission denied');
+    const s = JSON.parse(r.stdout);
+    // Not a half-product (nothing to back up and redo): its state is unknown, a human must look.
+    expect(s.partials.map((p: any) => p.path)).not.toContain('drafts/ch01-draft.md');
+    expect(s.cells.find((c: any) => c.unit === 'ch01' && c.step === 'draft')).toMatchObject({ status: 'needs_human', disk: 'unreadable' });
+    expect(s.next.find((n: any) => n.unit === 'ch01' && n.step === 'draft')).toMatchObject({ action: 'human_review' });
+    expect(s.next.find((n: any) => n.unit === 'ch01' && n.step === 'draft').reason).toContain('permission denied');
+    expect(JSON.stringify(s.warnings)).toContain('drafts/ch01-draft.md: permission denied');
     expect(existsSync(join(root, 'drafts/ch01-draft.md'))).toBe(true);
   });
 

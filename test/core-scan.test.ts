@@ -142,8 +142,15 @@ describe('workspace edge cases', () => {
     writeFiles(root, { ...PHASE_1_2, 'research/ch01-research.md/inner.txt': 'x' });
     const s = await loadWorkspace(root);
     const c = s.cells.find((x) => x.unit === 'ch01' && x.step === 'research')!;
-    expect(c.status).toBe('partial');
-    expect(c.triage!.reason).toContain('not a regular file');
+    // Not a half-product to back up and redo: something a human must look at.
+    expect(c.status).toBe('needs_human');
+    expect(c.disk).toBe('unreadable');
+    expect(c.triage).toBeNull();
+    expect(c.error).toBe('not a regular file');
+    expect(s.partials.map((p) => p.path)).not.toContain('research/ch01-research.md');
+    expect(s.warnings.map((w) => w.message).join('\n')).toContain('research/ch01-research.md: not a regular file');
+    expect(s.next.find((n) => n.unit === 'ch01' && n.step === 'research')).toMatchObject({ priority: 1, action: 'human_review' });
+    expect(s.next.find((n) => n.unit === 'ch01' && n.step === 'research')!.reason).toContain('cannot be read (not a regular file)');
     expect(readFileFacts(join(root, 'gone.md'), 'gone.md', 'X').exists).toBe(false);
   });
 });

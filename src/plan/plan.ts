@@ -115,7 +115,7 @@ export function planNext(input: PlanInput): NextStep[] {
       unit: c.unit,
       step: c.step,
       action,
-      ...said({ k: 'blocked', unit: c.unit, step: c.step, failed: c.status === 'failed', held, waits }),
+      ...said({ k: 'blocked', unit: c.unit, step: c.step, failed: c.status === 'failed', held, waits, ...(c.error ? { cause: c.error } : {}) }),
       blocks: held.length,
     });
   }

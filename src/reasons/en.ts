@@ -42,7 +42,8 @@ export const EN: Catalog = {
       `Phase ${w.phase} ${w.name}: ${w.missing.join(', ')} missing${w.started ? ' although later work has started; rebuild from chapters/ or marked drafts' : ''}`,
     blocked: (w) => {
       const holds = w.held.length ? `blocks ${w.held.length} step${s(w.held.length)} of ${w.unit} (${w.held.join(', ')})` : 'blocks nothing downstream';
-      return `${w.unit} ${w.step} ${w.failed ? 'failed' : 'needs a human'}; ${holds}${w.waits.length ? `; first needs ${w.waits.join(', ')}` : ''}`;
+      const what = w.cause ? `cannot be read (${w.cause}): fix that, then rescan` : w.failed ? 'failed' : 'needs a human';
+      return `${w.unit} ${w.step} ${what}; ${holds}${w.waits.length ? `; first needs ${w.waits.join(', ')}` : ''}`;
     },
     rebuild_entry: (w) =>
       `${w.src.from === 'redo' ? `redo ${w.unit} to rebuild its entry in ${w.file}: ${source(w.src)}` : `rebuild ${w.unit}'s entry in ${w.file} from ${source(w.src)}`}; ${entry[w.because.k](w.because as never)}`,

@@ -48,7 +48,8 @@ export const JA: Catalog = {
     phase_missing: (w) => `Phase ${w.phase} ${w.name}：${w.missing.join('、')} がない${w.started ? 'のに後続の作業が始まっている。chapters/ かマーカー付きの草稿から再構築する' : ''}`,
     blocked: (w) => {
       const holds = w.held.length ? `${w.unit} の後続 ${w.held.length} ステップを止めている（${w.held.join('、')}）` : '後続を止めていない';
-      return `${w.unit} ${w.step} は${w.failed ? '失敗した' : '人の判断が必要'}。${holds}${w.waits.length ? `。先に ${w.waits.join('、')} が必要` : ''}`;
+      const what = w.cause ? `読めない（${error(w.cause)}）。直してから再スキャンする` : w.failed ? '失敗した' : '人の判断が必要';
+      return `${w.unit} ${w.step} は${what}。${holds}${w.waits.length ? `。先に ${w.waits.join('、')} が必要` : ''}`;
     },
     rebuild_entry: (w) =>
       `${w.src.from === 'redo' ? `${w.unit} をやり直して ${w.file} のエントリを再構築する：${source(w.src)}` : `${source(w.src)} から ${w.unit} の ${w.file} のエントリを再構築する`}。${entry[w.because.k](w.because as never)}`,

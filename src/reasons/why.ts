@@ -39,7 +39,7 @@ export type Why =
   | { k: 'marker_not_last'; then: Why }
   // Plan entries.
   | { k: 'phase_missing'; phase: number; name: string; missing: string[]; started: boolean }
-  | { k: 'blocked'; unit: string; step: string; failed: boolean; held: string[]; waits: string[] }
+  | { k: 'blocked'; unit: string; step: string; failed: boolean; held: string[]; waits: string[]; cause?: string }
   | { k: 'rebuild_entry'; unit: string; file: string; src: Source; because: EntryWhy }
   | { k: 'at_path'; path: string; then: Why }
   | { k: 'ready'; deps: string[] }

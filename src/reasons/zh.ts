@@ -48,7 +48,8 @@ export const ZH: Catalog = {
     phase_missing: (w) => `Phase ${w.phase} ${w.name}：缺少 ${w.missing.join('、')}${w.started ? '，而后续工作已经开始；根据 chapters/ 或已标记的草稿重建' : ''}`,
     blocked: (w) => {
       const holds = w.held.length ? `阻塞 ${w.unit} 的 ${w.held.length} 个后续步骤（${w.held.join('、')}）` : '不阻塞后续步骤';
-      return `${w.unit} ${w.step} ${w.failed ? '失败' : '需要人工处理'}；${holds}${w.waits.length ? `；需先完成 ${w.waits.join('、')}` : ''}`;
+      const what = w.cause ? `无法读取（${error(w.cause)}）：处理后重新扫描` : w.failed ? '失败' : '需要人工处理';
+      return `${w.unit} ${w.step} ${what}；${holds}${w.waits.length ? `；需先完成 ${w.waits.join('、')}` : ''}`;
     },
     rebuild_entry: (w) =>
       `${w.src.from === 'redo' ? `重做 ${w.unit} 以重建它在 ${w.file} 中的条目：${source(w.src)}` : `根据 ${source(w.src)}重建 ${w.unit} 在 ${w.file} 中的条目`}；${entry[w.because.k](w.because as never)}`,

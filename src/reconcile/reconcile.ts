@@ -46,13 +46,16 @@ const agrees = (claim: Claim, disk: DiskState): boolean => {
       return disk !== 'done';
   }
 };
+// An unreadable file contradicts no claim: we cannot know.
+const agreesOrUnknown = (claim: Claim, disk: DiskState): boolean => disk === 'unreadable' || agrees(claim, disk);
 
 const describeDisk = (disk: DiskState, facts: FileFacts | null): string =>
-  disk === 'done' ? 'marker present' : disk === 'partial' ? `file without marker (${facts?.chars ?? 0} chars)` : 'nothing on disk';
+  disk === 'done' ? 'marker present' : disk === 'partial' ? `file without marker (${facts?.chars ?? 0} chars)` : disk === 'unreadable' ? 'a file it cannot read' : 'nothing on disk';
 
 const statusOf = (disk: DiskState, claim: Claim | null, running: boolean): CellStatus => {
   if (running) return 'running';
   if (disk === 'done') return 'done';
+  if (disk === 'unreadable') return 'needs_human';
   if (claim === 'needs_human') return 'needs_human';
   if (claim === 'failed') return 'failed';
   if (disk === 'partial') return 'partial';
@@ -69,7 +72,7 @@ function factsFor(step: StepDef, unit: string, scan: ScanResult): { facts: FileF
   }
   const path = unitPath(step, unit);
   const facts = scan.files.get(path) ?? emptyFacts(path);
-  return { facts, disk: facts.marker ? 'done' : facts.exists ? 'partial' : 'missing' };
+  return { facts, disk: facts.marker ? 'done' : facts.unreadable ? 'unreadable' : facts.exists ? 'partial' : 'missing' };
 }
 
 interface UnitResult {
@@ -133,6 +136,7 @@ function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[]): Uni
       marker: disk === 'done',
       mtimeMs: facts.mtimeMs,
       triage,
+      ...(disk === 'unreadable' ? { error: facts.error } : {}),
       blockedBy: [],
     };
     out.cells.push(cell);
@@ -147,7 +151,7 @@ function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[]): Uni
         out.partials.push(entry);
       }
     }
-    if (claim && !agrees(claim, disk)) {
+    if (claim && !agreesOrUnknown(claim, disk)) {
       out.discrepancies.push({
         unit,
         step: step.id,

@@ -91,6 +91,7 @@ export function readFileFacts(abs: string, rel: string, marker: string | null): 
     if (code === 'ENOENT' || code === 'ENOTDIR') return facts; // missing, or vanished mid-scan
     facts.exists = true;
     facts.error = code === 'EACCES' || code === 'EPERM' ? 'permission denied: cannot read this file' : `cannot read: ${code ?? String(err)}`;
+    facts.unreadable = true;
     return facts;
   }
   facts.exists = true;
@@ -120,6 +121,7 @@ export function readFileFacts(abs: string, rel: string, marker: string | null): 
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ...facts, exists: false };
     facts.error = code === 'EISDIR' ? 'not a regular file' : `cannot read: ${code ?? String(err)}`;
+    facts.unreadable = true;
   } finally {
     closeSync(fd);
   }

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { BatchDef, BatchProgress, Cell, Claim, PhaseProgress, PhaseStatus, PipelineDef, WorkspaceState, Warning } from '../types.js';
 import { cellKey } from '../types.js';
 import type { CheckpointDoc } from '../checkpoint/types.js';
@@ -103,8 +104,25 @@ export function deriveState(input: DeriveInput): WorkspaceState {
     suspects: rec.suspects,
     discrepancies: rec.discrepancies,
     next,
-    warnings: [...input.warnings, ...(checkpoint?.warnings ?? [])],
+    warnings: [...input.warnings, ...(checkpoint?.warnings ?? []), ...unreadableWarnings(rec.cells)],
     checkpoint: { exists: checkpoint !== null, lang: checkpoint?.lang ?? 'en', lastUpdate: checkpoint?.lastUpdate ?? null },
     scannedAt: scan.scannedAt,
   };
+}
+
+/** Files the scan could not read, one warning per directory and cause (a locked directory is one line, not forty). */
+function unreadableWarnings(cells: readonly Cell[]): Warning[] {
+  const groups = new Map<string, string[]>();
+  for (const c of cells) {
+    if (c.disk !== 'unreadable') continue;
+    const key = `${posix.dirname(c.path)}\n${c.error ?? 'cannot read'}`;
+    const g = groups.get(key);
+    if (g) g.push(c.path);
+    else groups.set(key, [c.path]);
+  }
+  return [...groups].map(([key, paths]) => {
+    const [dir, error] = key.split('\n');
+    const what = paths.length === 1 ? paths[0] : `${paths.length} files in ${dir}/ (${paths[0]}, …)`;
+    return { source: paths.length === 1 ? paths[0] : `${dir}/`, message: `${what}: ${error}. Their state is unknown, so their steps wait for a human; fix the permissions and rescan (r).` };
+  });
 }
