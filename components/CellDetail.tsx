@@ -3,12 +3,15 @@ import { CLAIM_ASCII, CLAIM_EMOJI, glyphsFor, STATUS_WORD } from '../src/glyphs.
 import { sanitizeLine } from '../src/sanitize.js';
 import { fit } from '../src/cli/text.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
+import { gateDetailLines, isGateCell } from '../src/gates/cell-detail.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 
 // One cell, everything the operator needs to decide: where the file is, how big, whether
 // the marker is there, what checkpoint.md claims against what the disk shows, the verdict
 // and why, what it waits on, and the file's last lines (read when the detail opened).
+// A gate cell (preset gates) has a gate file instead of a marker and a plan instead of
+// checkpoint.md: those lines come from src/gates/cell-detail.ts.
 
 const DISK_WORD = { done: 'done (marker found)', partial: 'file without its marker', missing: 'no file', unreadable: 'cannot be read' } as const;
 
@@ -21,12 +24,15 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const step = ws.pipeline.steps.find((s) => s.id === detail.step);
   if (!cell) return <Line tok="muted">this cell is gone after the last scan (esc goes back)</Line>;
   const g = glyphsFor(ascii);
-  const claim = cell.checkpoint === null ? 'no row in checkpoint.md' : `${ascii ? '' : `${CLAIM_EMOJI[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
+  const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_EMOJI[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
+  const gate = isGateCell(cell) ? gateDetailLines(cell, claim) : null;
   const facts: [string, string][] = [
     ['path', sanitizeLine(cell.path)],
-    ['size', cell.exists ? `${cell.bytes} bytes · ${cell.chars} characters` : 'no file on disk'],
-    ['marker', step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${sanitizeLine(step.marker)} -->` : 'this step has no marker (an entry in a shared file)'],
-    ['claims', `checkpoint.md: ${claim}   disk: ${DISK_WORD[cell.disk]}`],
+    ['size', gate ? gate.size : cell.exists ? `${cell.bytes} bytes · ${cell.chars} characters` : 'no file on disk'],
+    gate
+      ? ['gate', gate.gate]
+      : ['marker', step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${sanitizeLine(step.marker)} -->` : 'this step has no marker (an entry in a shared file)'],
+    ['claims', gate ? gate.claims : `checkpoint.md: ${claim ?? 'no row in checkpoint.md'}   disk: ${DISK_WORD[cell.disk]}`],
     ['verdict', cell.triage ? `${cell.triage.verdict}: ${sanitizeLine(cell.triage.reason)}` : cell.error ? `cannot read it: ${sanitizeLine(cell.error)}` : '—'],
     ['blocked by', cell.blockedBy.length ? cell.blockedBy.map(sanitizeLine).join(', ') : 'nothing'],
   ];

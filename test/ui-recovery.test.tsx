@@ -310,7 +310,7 @@ describe('gate-file workflows in the control room', () => {
     await m.waitFor('04 developer');
     expect(m.frame()).toContain('VERIFICATION_FAILED');
     await m.press('\u001b', '2');
-    expect(m.frame()).toMatch(/› truncated\s+0\s+\.claude\/context\/history\/gates\/1764400000-k3f/);
+    expect(m.frame()).toMatch(/› truncated\s+295\s+\.claude\/context\/history\/gates\/1764400000-k3f/);
     expect(m.frame()).toContain('s04.5: gate cut off mid-write');
     await m.press('3');
     expect(m.frame()).toMatch(/› P1 1764400000-k3f9\S* retry\s+developer: VERIFICATION_FAILED/);

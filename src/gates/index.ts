@@ -3,3 +3,4 @@ export { scanGateWorkspace, GATES_DIR, MEMORY_DIR, MEMORY_FILES } from './scan.j
 export { normaliseGate, classifyGate, compareSteps, displayStep, parseStepFile, stepKey } from './gate-file.js';
 export { buildWorkflow } from './workflow.js';
 export type * from './types.js';
+export { describeProof, gateDetailLines, isGateCell } from './cell-detail.js';

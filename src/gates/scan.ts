@@ -1,13 +1,14 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sanitizeLine } from '../sanitize.js';
+import { readFileFacts } from '../scan/file-facts.js';
 import type { Warning } from '../types.js';
 import { brokenGate, normaliseGate, parseStepFile } from './gate-file.js';
 import { ARTIFACTS_DIR, readPlan } from './plan.js';
 import { readJson } from './read-json.js';
 import { REASONING_DIR, readReasoning } from './reasoning.js';
 import { checkRegistry } from './registry.js';
-import type { GateWorkspace, MemoryFile } from './types.js';
+import type { GateFileFacts, GateWorkspace, MemoryFile } from './types.js';
 import { buildWorkflow, type NumberedGate } from './workflow.js';
 
 // Entry point of the gate-file adapter (DOMAIN.md section 7): discover every workflow a
@@ -27,6 +28,12 @@ const list = async (abs: string, dirs: boolean): Promise<string[]> => {
   }
 };
 
+/** The gate file's size, characters and time, counted as the book's scan counts artifacts. */
+function gateFileFacts(root: string, rel: string): GateFileFacts {
+  const f = readFileFacts(join(root, rel), rel, null);
+  return { exists: f.exists, bytes: f.bytes, chars: f.chars, mtimeMs: f.mtimeMs };
+}
+
 async function readGates(root: string, id: string, warnings: Warning[]): Promise<NumberedGate[]> {
   const out: NumberedGate[] = [];
   for (const f of (await list(join(root, GATES_DIR, id), false)).sort()) {
@@ -39,20 +46,23 @@ async function readGates(root: string, id: string, warnings: Warning[]): Promise
     }
     const agent = sanitizeLine(named.agent);
     const read = await readJson(join(root, rel));
+    if (read.kind === 'missing') continue; // gone between the listing and the read
+    const file = gateFileFacts(root, rel);
     if (read.kind === 'ok') {
       const gate = normaliseGate(read.value, rel, agent);
-      if (gate) out.push({ number: named.number, gate });
+      if (gate) out.push({ number: named.number, gate, file });
       else {
         warnings.push({ source: rel, message: 'gate has no known shape (validation_status, valid, allowed, status, skipped); step treated as not passed — re-run its validation' });
-        out.push({ number: named.number, gate: brokenGate(rel, agent, 'malformed', 'no known gate shape') });
+        out.push({ number: named.number, gate: brokenGate(rel, agent, 'malformed', 'no known gate shape'), file });
       }
     } else if (read.kind === 'truncated') {
       warnings.push({ source: rel, message: `gate is cut off mid-write (${read.bytes} bytes, ${read.message}); step treated as not passed — re-run its validation` });
-      out.push({ number: named.number, gate: brokenGate(rel, agent, 'truncated', `cut off mid-write: ${read.message}`) });
-    } else if (read.kind !== 'missing') {
+      out.push({ number: named.number, gate: brokenGate(rel, agent, 'truncated', `cut off mid-write: ${read.message}`), file });
+    } else {
       const message = read.message;
       warnings.push({ source: rel, message: `gate cannot be read (${message}); step treated as not passed — re-run its validation` });
-      out.push({ number: named.number, gate: brokenGate(rel, agent, 'malformed', message) });
+      // Permission or a non-file under a gate's name: nothing is known about its content.
+      out.push({ number: named.number, gate: brokenGate(rel, agent, 'malformed', message), file: read.kind === 'error' ? { ...file, unreadable: message } : file });
     }
   }
   return out;

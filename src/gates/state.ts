@@ -5,7 +5,7 @@ import { compareSteps } from './gate-file.js';
 import { ARTIFACTS_DIR } from './plan.js';
 import { REASONING_DIR } from './reasoning.js';
 import { GATES_DIR } from './scan.js';
-import type { GateStep, GateWorkflow, GateWorkspace } from './types.js';
+import type { GateCell, GateProof, GateProofKind, GateStep, GateWorkflow, GateWorkspace } from './types.js';
 
 // A gate-file workspace (DOMAIN.md section 7) as the control room's WorkspaceState, so the
 // Progress, Partials, Plan and Sources views work on it unchanged: one unit per workflow,
@@ -13,6 +13,8 @@ import type { GateStep, GateWorkflow, GateWorkspace } from './types.js';
 // proof, as markers are for the book: passed → done, failed validation → failed (with its
 // failure class), cut-off or unreadable gate / interrupted reasoning → partial, none →
 // not started. The plan's `status` plays checkpoint.md's part: a claim, compared, not believed.
+// A cell's facts are the gate file's (size, characters, time, as read); `marker` means what it
+// means for the book — proof of completion found — which here is a passing (or skipped) gate.
 
 /** `04.5` → `s04.5`: a step id that reads like the gate file and never starts with a digit. */
 export const gateStepId = (number: string): string => `s${number}`;
@@ -28,13 +30,30 @@ function statusOf(s: GateStep): { status: CellStatus; disk: DiskState } {
     case 'skipped':
       return { status: 'done', disk: 'done' };
     case 'failed':
-      // The gate exists but proves nothing: for the disk the step is not done.
-      return { status: 'failed', disk: 'missing' };
+      // A gate file is there but proves nothing: as in the book, a file without its proof.
+      return { status: 'failed', disk: s.file?.exists === false ? 'missing' : 'partial' };
     case 'partial':
+      // A broken gate, or reasoning with no final decision: half a step is on disk.
       return { status: 'partial', disk: 'partial' };
     default:
       return { status: 'not_started', disk: 'missing' };
   }
+}
+
+const PROOF_KIND: Record<GateStep['status'], GateProofKind> = { done: 'passed', skipped: 'skipped', failed: 'failed', partial: 'interrupted', not_started: 'none' };
+
+/** What stands as the step's proof, for the cell detail (gate terms, not marker terms). */
+export function proofOf(s: GateStep): GateProof {
+  const g = s.gate;
+  const broken = g && s.status === 'partial' ? (g.shape === 'truncated' ? 'cut_off' : 'unreadable') : null;
+  return {
+    kind: broken ?? PROOF_KIND[s.status],
+    shape: g?.shape ?? null,
+    failureClass: s.failureClass ?? null,
+    errors: g?.errors ?? [],
+    timestamp: g?.timestamp ?? null,
+    reasoning: s.reasoning,
+  };
 }
 
 function triageOf(w: GateWorkflow, s: GateStep): Cell['triage'] {
@@ -71,6 +90,8 @@ function pipelineOf(workflows: GateWorkflow[], base: PipelineDef): PipelineDef {
   return { ...base, steps, units: { ...base.units, list: workflows.map((w) => w.id) } };
 }
 
+const NO_PROOF: GateProof = { kind: 'none', shape: null, failureClass: null, errors: [], timestamp: null, reasoning: null };
+
 export interface GateStateOptions {
   name?: string;
   pipeline?: PipelineDef;
@@ -97,7 +118,8 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
       const key = `${w.id}/${def.id}`;
       if (!s) {
         // A step only another workflow has: an empty cell keeps the matrix rectangular.
-        cells.push({ unit: w.id, step: def.id, batch: null, path: def.path.replace('{unit}', w.id), status: 'not_started', disk: 'missing', checkpoint: null, exists: false, bytes: 0, chars: 0, marker: false, mtimeMs: 0, triage: null, blockedBy: [] });
+        const empty: GateCell = { unit: w.id, step: def.id, batch: null, path: def.path.replace('{unit}', w.id), status: 'not_started', disk: 'missing', checkpoint: null, exists: false, bytes: 0, chars: 0, marker: false, mtimeMs: 0, triage: null, blockedBy: [], gate: NO_PROOF };
+        cells.push(empty);
         continue;
       }
       const base = statusOf(s);
@@ -105,9 +127,27 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
       const path = gatePath(w.id, s);
       const claim = s.planStatus ? (PLAN_CLAIM[s.planStatus] ?? null) : null;
       const triage = triageOf(w, s);
-      cells.push({ unit: w.id, step: def.id, batch: null, path, status, disk: base.disk, checkpoint: claim, exists: !!s.gate, bytes: 0, chars: 0, marker: !!s.gate?.passed, mtimeMs: 0, triage, blockedBy: [] });
+      const f = s.file;
+      const cell: GateCell = {
+        unit: w.id,
+        step: def.id,
+        batch: null,
+        path,
+        status,
+        disk: base.disk,
+        checkpoint: claim,
+        exists: f ? f.exists : !!s.gate,
+        bytes: f?.bytes ?? 0,
+        chars: f?.chars ?? 0,
+        marker: base.disk === 'done',
+        mtimeMs: f?.mtimeMs ?? 0,
+        triage,
+        blockedBy: [],
+        gate: proofOf(s),
+      };
+      cells.push(cell);
       if (s.status === 'partial' && s.gate && triage) {
-        partials.push({ path, unit: w.id, step: def.id, chars: 0, bytes: 0, verdict: triage.verdict, reason: triage.reason });
+        partials.push({ path, unit: w.id, step: def.id, chars: cell.chars, bytes: cell.bytes, verdict: triage.verdict, reason: triage.reason });
       }
       if (claim === 'done' && base.status !== 'done') {
         discrepancies.push({ unit: w.id, step: def.id, checkpoint: 'done', disk: base.disk, note: `the plan says completed; the gate is ${s.gate ? (s.status === 'failed' ? 'failed' : s.gate.shape) : 'missing'} — the gate decides` });

@@ -1,5 +1,5 @@
 import type { FailureClass } from '../pipeline/config-types.js';
-import type { Warning } from '../types.js';
+import type { Cell, Warning } from '../types.js';
 
 // The gate-file workflow layout (DOMAIN.md section 7, seed 001_…), as plain data.
 
@@ -19,6 +19,17 @@ export interface Gate {
 
 export type GateStepStatus = 'done' | 'partial' | 'failed' | 'not_started' | 'skipped';
 
+/** What the disk says about a gate file when it was read: the facts a cell reports. */
+export interface GateFileFacts {
+  exists: boolean;
+  bytes: number;
+  /** Characters as the book's scan counts them (UTF-8 code points, not bytes). */
+  chars: number;
+  mtimeMs: number;
+  /** Why the file could not be read at all (permission, not a regular file). */
+  unreadable?: string;
+}
+
 export interface GateStep {
   /** Display number as gate files write it: `00`, `00.1`, `04.5`. */
   number: string;
@@ -26,6 +37,10 @@ export interface GateStep {
   name: string;
   status: GateStepStatus;
   gate: Gate | null;
+  /** Disk facts of the gate file; null when the step has no gate. */
+  file: GateFileFacts | null;
+  /** The step's reasoning file, if it has one. */
+  reasoning: string | null;
   failureClass?: FailureClass;
   /** Step numbers this step depends on, in display form (`04.5`); unknown ones as written. */
   dependencies: string[];
@@ -85,4 +100,32 @@ export interface GateWorkspace {
   workflows: GateWorkflow[];
   memory: MemoryFile[];
   warnings: Warning[];
+}
+
+/**
+ * What stands as a gate cell's proof of completion (DOMAIN.md section 7: a passing gate, not
+ * a marker). `cut_off` and `unreadable` are gates that prove nothing; `interrupted` is a step
+ * with reasoning but no final decision and no gate.
+ */
+export type GateProofKind = 'passed' | 'skipped' | 'failed' | 'cut_off' | 'unreadable' | 'interrupted' | 'none';
+
+export interface GateProof {
+  kind: GateProofKind;
+  /** The gate shape read, when there is a gate. */
+  shape: GateShape | null;
+  failureClass: FailureClass | null;
+  errors: string[];
+  /** When the gate says it was validated (`timestamp` / `validated_at`). */
+  timestamp: string | null;
+  /** Reasoning file of the step, if any (the evidence of an interrupted step). */
+  reasoning: string | null;
+}
+
+/**
+ * A cell of a gate-file workspace: the generic cell facts, plus its gate so the cell detail
+ * can speak in gate terms. The status JSON picks cell fields by name, so `gate` stays out of
+ * the documented contract.
+ */
+export interface GateCell extends Cell {
+  gate: GateProof;
 }

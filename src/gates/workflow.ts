@@ -1,6 +1,6 @@
 import type { Warning } from '../types.js';
 import { classifyGate, compareSteps, displayStep } from './gate-file.js';
-import type { Gate, GateStep, GateStepStatus, GateWorkflow, MemoryFile, Plan, ReasoningNote } from './types.js';
+import type { Gate, GateFileFacts, GateStep, GateStepStatus, GateWorkflow, MemoryFile, Plan, ReasoningNote } from './types.js';
 
 // Putting one workflow together from what was read (pure). Seed 001_… step 1: "the highest
 // step with a passing gate is the last completed one"; step 4: resume from the next step
@@ -10,6 +10,8 @@ import type { Gate, GateStep, GateStepStatus, GateWorkflow, MemoryFile, Plan, Re
 export interface NumberedGate {
   number: string;
   gate: Gate;
+  /** Disk facts of the gate file, when they were read. */
+  file?: GateFileFacts;
 }
 
 export interface WorkflowInput {
@@ -30,12 +32,12 @@ function statusOf(gate: Gate | null, interrupted: boolean): GateStepStatus {
 }
 
 /** Take the gate for a plan step: same number, same agent if any matches, else the first. */
-function takeGate(pool: NumberedGate[], number: string, agent: string): Gate | null {
+function takeGate(pool: NumberedGate[], number: string, agent: string): NumberedGate | null {
   const same = pool.filter((g) => g.number === number);
   const pick = same.find((g) => agent && g.gate.agent === agent) ?? same[0];
   if (!pick) return null;
   pool.splice(pool.indexOf(pick), 1);
-  return pick.gate;
+  return pick;
 }
 
 export function buildWorkflow(input: WorkflowInput): GateWorkflow {
@@ -43,17 +45,23 @@ export function buildWorkflow(input: WorkflowInput): GateWorkflow {
   const pool = [...input.gates];
   const decided = new Set(reasoning.filter((r) => r.hasDecision).map((r) => r.number));
   const thought = new Set(reasoning.map((r) => r.number));
+  const reasoningOf = new Map<string, ReasoningNote[]>();
+  for (const r of reasoning) reasoningOf.set(r.number, [...(reasoningOf.get(r.number) ?? []), r]);
   const rows: (GateStep & { key: string; inPlan: boolean })[] = [];
-  const add = (key: string, agent: string, name: string, gate: Gate | null, dependencies: string[], planStatus: string | null, inPlan: boolean) => {
+  const add = (key: string, agent: string, name: string, taken: NumberedGate | null, dependencies: string[], planStatus: string | null, inPlan: boolean) => {
+    const gate = taken?.gate ?? null;
     const interrupted = !gate && thought.has(key) && !decided.has(key);
     const status = statusOf(gate, interrupted);
-    const row: GateStep & { key: string; inPlan: boolean } = { key, inPlan, number: displayStep(key), agent, name, status, gate, dependencies, planStatus };
+    const file = gate ? (taken?.file ?? null) : null;
+    const notes = reasoningOf.get(key) ?? [];
+    const note = notes.find((r) => r.agent === agent) ?? notes[0];
+    const row: GateStep & { key: string; inPlan: boolean } = { key, inPlan, number: displayStep(key), agent, name, status, gate, file, reasoning: note?.file ?? null, dependencies, planStatus };
     if (status === 'failed' && gate) row.failureClass = classifyGate(gate);
     rows.push(row);
   };
   for (const s of plan?.steps ?? []) add(s.number, s.agent, s.name, takeGate(pool, s.number, s.agent), s.dependencies, s.status, true);
   // Gates the plan does not list still prove work was done: show them (named after the agent).
-  for (const g of pool) add(g.number, g.gate.agent, g.gate.agent, g.gate, [], null, false);
+  for (const g of pool) add(g.number, g.gate.agent, g.gate.agent, g, [], null, false);
   // Likewise an interrupted step the plan does not list (or there is no plan).
   for (const r of reasoning) {
     if (!decided.has(r.number) && !rows.some((x) => x.key === r.number)) add(r.number, r.agent, r.agent, null, [], null, false);

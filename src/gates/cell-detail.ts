@@ -1,0 +1,69 @@
+import { sanitizeLine } from '../sanitize.js';
+import type { Cell } from '../types.js';
+import type { GateCell, GateProof, GateProofKind } from './types.js';
+
+// How the cell detail speaks about a gate cell (DOMAIN.md section 7, issue 5 item 2): the
+// proof of completion is a passing gate file, not a marker at the end of an artifact, and
+// the plan's status is the claim that checkpoint.md makes for the book. Pure: the component
+// only lays these lines out.
+
+export const isGateCell = (cell: Cell): cell is GateCell => typeof (cell as Partial<GateCell>).gate === 'object' && (cell as Partial<GateCell>).gate !== null;
+
+/** Reasoning paths are shown from here down: the shared prefix only takes room. */
+const HISTORY = /^\.claude\/context\/history\//;
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** `2026-11-29 10:02`, local time: when the gate file was last written. */
+export function localMinute(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** The `gate` line: what the gate file proves, or why there is no proof. */
+export function describeProof(p: GateProof): string {
+  const first = p.errors[0] === undefined ? '' : sanitizeLine(p.errors[0]);
+  switch (p.kind) {
+    case 'passed':
+      return `passed (file, ${p.shape ?? 'gate'} gate)${p.timestamp ? ` · validated ${sanitizeLine(p.timestamp)}` : ''}`;
+    case 'skipped':
+      return 'skipped (file): settled without running';
+    case 'failed':
+      return `failed ${p.failureClass ?? 'UNKNOWN'}${p.errors.length ? ` · ${plural(p.errors.length, 'error')}: ${first}` : ''}`;
+    case 'cut_off':
+      return 'cut off mid-write: proves nothing; re-run the validation';
+    case 'unreadable':
+      return `unreadable${first ? ` (${first})` : ''}: proves nothing; re-run the validation`;
+    case 'interrupted':
+      return `no gate yet · interrupted: no final decision in ${p.reasoning ? sanitizeLine(p.reasoning.replace(HISTORY, '')) : 'its reasoning'}`;
+    case 'none':
+      return 'no gate yet';
+  }
+}
+
+/** What the disk says, in a word or two, next to the plan's claim. */
+export const GATE_DISK_WORD: Record<GateProofKind, string> = {
+  passed: 'gate passed',
+  skipped: 'gate skipped',
+  failed: 'gate failed',
+  cut_off: 'gate cut off',
+  unreadable: 'gate unreadable',
+  interrupted: 'reasoning, no gate',
+  none: 'no gate',
+};
+
+export interface GateDetailLines {
+  size: string;
+  gate: string;
+  claims: string;
+}
+
+/** The detail's size, gate and claims lines; `claim` is the plan's status as shown, or null. */
+export function gateDetailLines(cell: GateCell, claim: string | null): GateDetailLines {
+  return {
+    size: cell.exists ? `${cell.bytes} bytes · ${cell.chars} characters · written ${localMinute(cell.mtimeMs)}` : 'no gate file on disk',
+    gate: describeProof(cell.gate),
+    claims: `plan: ${claim ?? 'no status'}   disk: ${GATE_DISK_WORD[cell.gate.kind]}`,
+  };
+}
