@@ -225,9 +225,7 @@ describe('autopilot relaunches the redo queue', () => {
     await waitFor('three drafts done', () => units.every((u) => r.events.some((e) => e.type === 'done' && e.unit === u && e.step === 'draft')), 60_000);
 
     const ev = await journal(root);
-    // Plan order: ch01, ch02, ch03 (batch, unit, step), one attempt each. (The queue is in
-    // plan order here: the supervisor's ticks and the store's queue both launch, and a
-    // queue in another order makes the order, and the writer cap, a race; see the report.)
+    // Plan order: ch01, ch02, ch03 (batch, unit, step), one attempt each.
     expect(launchesOf(ev).filter((l) => l.step === 'draft').map((l) => `${l.unit}/${l.attempt}`)).toEqual(['ch01/1', 'ch02/1', 'ch03/1']);
     // Concurrency (writer: 1): replayed from the journal, never two writers at once.
     const live = new Set<string>();
@@ -244,6 +242,41 @@ describe('autopilot relaunches the redo queue', () => {
       expect(readFileSync(join(root, `drafts/${u}-draft.md.bak.${STAMP}`), 'utf8')).toBe(HALF(u));
     }
     await waitFor('checkpoint: three drafts ✅', async () => [...(await claims(root))].filter(([k, v]) => k.endsWith('/draft') && v === 'done').length === 3);
+    await waitFor('queue drained', () => r.st().redoQueue.length === 0);
+  });
+
+  it('a queue in another order than the plan: launched in queue order, one launcher, never over the writer cap', async () => {
+    const units = ['ch01', 'ch02', 'ch03', 'ch04'];
+    const files: Record<string, string> = {};
+    for (const u of units) {
+      const [p, t] = doneFile(u, 'research');
+      files[p] = t;
+      files[`drafts/${u}-draft.md`] = HALF(u);
+    }
+    const root = makeWs({ units, files, concurrency: { writer: 1 } });
+    await rewriteCheckpoint(root);
+    const r = await room(root);
+    await r.run('view.partials');
+    // d on the last partial each time: the queue is ch04, ch03, ch02, ch01 (against the plan).
+    for (let i = 0; i < units.length; i++) {
+      await r.run('move.bottom');
+      await r.run('partial.redo');
+      await r.run('dialog.confirm');
+    }
+    expect(r.st().redoQueue.map((q) => q.unit)).toEqual(['ch04', 'ch03', 'ch02', 'ch01']);
+
+    await autopilotOn(r);
+    await waitFor('four drafts done', () => units.every((u) => r.events.some((e) => e.type === 'done' && e.unit === u && e.step === 'draft')), 90_000);
+    const ev = await journal(root);
+    expect(launchesOf(ev).filter((l) => l.step === 'draft').map((l) => `${l.unit}/${l.attempt}`)).toEqual(['ch04/1', 'ch03/1', 'ch02/1', 'ch01/1']);
+    const live = new Set<string>();
+    let most = 0;
+    for (const e of ev) {
+      if (e.type === 'launch' && e.agent === 'writer') live.add(e.runId);
+      if (e.type === 'exit' && e.agent === 'writer') live.delete(e.runId);
+      most = Math.max(most, live.size);
+    }
+    expect(most).toBe(1);
     await waitFor('queue drained', () => r.st().redoQueue.length === 0);
   });
 

@@ -71,7 +71,7 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
       runningSig = sig;
       o.setRunning?.(new Set(keys));
     }
-    if (snap.autopilot.on && store.getState().redoQueue.length > 0) onQueue();
+    if (snap.autopilot.on) onQueue();
   };
   const schedule = (): void => {
     if (!timer && !stopped) timer = setTimeout(push, flushMs);

@@ -8,7 +8,7 @@ import type { Supervisor, SupervisorSnapshot } from '../run/supervisor.js';
 /** The supervisor as the store uses it (process-compose's IProject: a narrow face). */
 export type SupervisorPort = Pick<
   Supervisor,
-  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh'
+  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh'
 >;
 
 export interface AgentsOptions {

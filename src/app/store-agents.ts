@@ -101,6 +101,8 @@ export function createAgents({ set, get, opts, track }: Deps) {
   };
 
   const turnAutopilotOn = (): void => {
+    // The queue first, so the first tick already takes it in the operator's order.
+    launchQueued();
     track(
       sup.setAutopilot(true).then(() => {
         say('autopilot on: launching within concurrency, caps and breakers (a turns it off)', 'ok');
@@ -109,31 +111,12 @@ export function createAgents({ set, get, opts, track }: Deps) {
     );
   };
 
-  /** Redo entries the operator queued go first when autopilot runs (same rules as its picks). */
-  const launchQueued = (): void => {
-    const s = get();
-    const snap = s.agents.snap ?? sup.snapshot();
-    if (!snap.autopilot.on || s.redoQueue.length === 0) return;
-    const flights = flightItems(s.agents);
-    // Like the plan (plan.ts), a redo is launchable only once its dependencies are done;
-    // until then it stays queued.
-    const status = new Map(s.ws.cells.map((c) => [cellKey(c.unit, c.step), c.status]));
-    const depsDone = (unit: string, step: string): boolean =>
-      (config.pipeline.steps.find((d) => d.id === step)?.dependsOn ?? []).every((d) => status.get(cellKey(unit, d)) === 'done');
-    const plan: NextStep[] = s.redoQueue
-      .filter((r) => depsDone(r.unit, r.step))
-      .map((r) => ({ priority: 3, unit: r.unit, step: r.step, action: 'run', reason: 'queued redo', blocks: 0 }));
-    const pick = pickLaunches({
-      plan,
-      ledger: snap.ledger,
-      config,
-      inFlight: new Map(flights.map((f) => [f.key, f.agent])),
-      held: new Set(),
-      budget: Math.max(0, snap.limits.maxLaunches - snap.launchesThisSession),
-      redoHalfProducts: true,
-    });
-    for (const c of pick.launch) doLaunch(c.unit, c.step, false, true);
-  };
+  /**
+   * Redo entries the operator queued go first when autopilot runs. The supervisor's own
+   * loop launches them, from its plan and in queue order: one launcher, so concurrency,
+   * caps and dependencies hold exactly as for its other picks.
+   */
+  const launchQueued = (): void => sup.prefer(get().redoQueue);
 
   const act = (work: () => Promise<void>, done: string): void => track(work().then(() => say(done, 'ok'), fail));
 

@@ -42,6 +42,8 @@ export interface Autopilot {
   pauseFor(reason: string): Promise<void>;
   /** Look at the plan once and start what autopilot may start. */
   tick(): Promise<void>;
+  /** Cells (unit/step keys) to take first when they are in the plan: the operator's redo queue. */
+  prefer(keys: readonly string[]): void;
   /** The supervisor closes: off, journalled, without a message. */
   close(): Promise<void>;
 }
@@ -50,6 +52,15 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
   const { config } = h;
   const state = { on: false, paused: false, reason: 'off', max: null as number | null, started: 0 };
   let lastIdle: string | null = null;
+  let preferred: readonly string[] = [];
+
+  /** The plan with the operator's queued cells first (in queue order), the rest in plan order. */
+  const ordered = <T extends { unit: string | null; step: string | null }>(plan: readonly T[]): T[] => {
+    if (preferred.length === 0) return [...plan];
+    const rank = new Map(preferred.map((k, i) => [k, i]));
+    const at = (n: T): number => (n.unit !== null && n.step !== null ? (rank.get(cellKey(n.unit, n.step)) ?? Infinity) : Infinity);
+    return plan.map((n, i) => ({ n, i, r: at(n) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.n);
+  };
 
   const pauseFor = async (reason: string): Promise<void> => {
     if (state.paused && state.reason === reason) return;
@@ -84,7 +95,7 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
     if (!state.on || h.isClosed()) return;
     const inFlight = new Map([...h.flights.values()].map((f) => [cellKey(f.unit, f.step), f.agent]));
     const pick = pickLaunches({
-      plan: ws.next,
+      plan: ordered(ws.next),
       ledger: h.ledger(),
       config,
       inFlight,
@@ -132,6 +143,11 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
 
   return {
     view: () => ({ on: state.on, paused: state.paused, reason: state.reason }),
+    prefer(keys) {
+      if (keys.length === preferred.length && keys.every((k, i) => k === preferred[i])) return;
+      preferred = [...keys];
+      if (state.on) void tick();
+    },
     async set(on, maxLaunches) {
       state.on = on;
       state.paused = false;

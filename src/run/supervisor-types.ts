@@ -126,6 +126,8 @@ export interface Supervisor {
   setAutopilot(on: boolean, opts?: { maxLaunches?: number }): Promise<void>;
   /** Look at the plan once and start what autopilot may start. */
   tick(): Promise<void>;
+  /** Autopilot takes these cells first when the plan has them (the operator's redo queue, in order). */
+  prefer(cells: readonly { unit: string; step: string }[]): void;
   resetBreaker(agent: string): Promise<void>;
   holdBreaker(agent: string): Promise<void>;
   releaseBreaker(agent: string): Promise<void>;

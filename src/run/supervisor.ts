@@ -239,6 +239,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       await pilot.set(on, o.maxLaunches ?? null);
     },
     tick,
+    prefer: (cells) => pilot.prefer(cells.map((c) => cellKey(c.unit, c.step))),
     resetBreaker: (agent) => breakerAction(agent, 'reset'),
     holdBreaker: (agent) => breakerAction(agent, 'hold'),
     releaseBreaker: (agent) => breakerAction(agent, 'release'),
