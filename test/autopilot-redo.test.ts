@@ -11,6 +11,7 @@ import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
 import { rewriteCheckpoint } from '../src/cli/core-commands.js';
 import { formatStamp } from '../src/backups-stamp.js';
+import { lastBackupOf } from '../src/run/supervisor-cell.js';
 import type { CommandId } from '../src/app/keymap.js';
 
 // The known gap "autopilot launching the redo queue": the operator marks a half-product for
@@ -169,6 +170,9 @@ describe('autopilot relaunches the redo queue', () => {
     expect(existsSync(join(root, 'drafts/ch01-draft.md'))).toBe(false);
     expect(readFileSync(join(root, backup), 'utf8')).toBe(half);
     expect((await journal(root)).filter((e) => e.type === 'launch')).toEqual([]);
+    // The decision is journalled: RESUME.md's key decisions, and the agent's {backup}.
+    expect((await journal(root)).filter((e) => e.type === 'decision' && e.kind === 'redo')).toMatchObject([{ unit: 'ch01', step: 'draft', path: 'drafts/ch01-draft.md', backupPath: backup, at: AT.getTime() }]);
+    expect(lastBackupOf(root, r.sup.snapshot().ledger, 'ch01', 'draft')).toBe(join(root, backup));
 
     // a: autopilot (the exact command is shown once), which launches the queued redo.
     await autopilotOn(r);

@@ -1,6 +1,7 @@
 import { CLAIM_ASCII, CLAIM_EMOJI } from '../glyphs.js';
 import { rewriteCheckpoint } from '../cli/core-commands.js';
 import type { Claim } from '../types.js';
+import type { DecisionEvent } from '../run/journal.js';
 import { checkpointDiff } from './checkpoint-diff.js';
 import { partialItems } from './select.js';
 import type { Confirm, Pending } from './store-types.js';
@@ -13,12 +14,23 @@ import { planMoves, predictBackup, runKeep, runMoves, undoMoves } from './triage
 
 interface Deps extends DiskDeps {
   now: () => Date;
+  /** Records the operator's decision in the journal (RESUME.md's key decisions, an agent's {backup}); absent without a supervisor. */
+  decide?: (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => Promise<void>;
 }
 
 const hhmmss = (d: Date): string => d.toTimeString().slice(0, 8);
 
-export function createTriage({ set, get, live, now, track }: Deps) {
+export function createTriage({ set, get, live, now, track, decide }: Deps) {
   const { act, rescan } = diskActions({ set, get, live, track });
+  /** Journal what was done; the disk change stands even when the journal cannot be written (read-only, full disk). */
+  const record = async (events: Omit<DecisionEvent, 'v' | 'at' | 'type'>[]): Promise<void> => {
+    if (!decide) return;
+    for (const e of events) await decide(e).catch(() => undefined);
+  };
+  const cellOf = (path: string): { unit?: string; step?: string } => {
+    const c = get().ws.cells.find((x) => x.path === path);
+    return c ? { unit: c.unit, step: c.step } : {};
+  };
 
   const ask = (title: string, lines: string[], pending: Pending, at: Date): void => set({ dialog: { title, lines, pending, at: at.getTime() } satisfies Confirm });
 
@@ -112,6 +124,12 @@ export function createTriage({ set, get, live, now, track }: Deps) {
         case 'moves':
           return act('backing up', async () => {
             const done = await runMoves(root, p.moves, at);
+            await record(
+              done.map((m) => {
+                const redo = p.redo.find((r) => r.path === m.path);
+                return { kind: redo ? 'redo' : 'backup', ...cellOf(m.path), path: m.path, backupPath: m.backup, note: redo ? 'backed up and queued for relaunch' : 'backed up by the operator' };
+              }),
+            );
             const label = done.length === 1 ? `backup of ${done[0].path}` : `${done.length} backups`;
             const queued = p.redo.map((r) => ({ ...r, backup: done.find((m) => m.path === r.path)?.backup ?? '', queuedAt: Date.now() }));
             set((s) => ({
@@ -128,12 +146,14 @@ export function createTriage({ set, get, live, now, track }: Deps) {
         case 'keep':
           return act('marking', async () => {
             const done = await runKeep(root, p.move.path, p.marker, at);
+            await record([{ kind: 'keep', ...cellOf(done.path), path: done.path, backupPath: done.backup, note: `marker <!-- ${p.marker} --> appended` }]);
             set({ message: { text: `${done.path}: marker <!-- ${p.marker} --> appended; the previous version is in ${done.backup}`, tone: 'ok' } });
             await rescan();
           });
         case 'undo':
           return act('undoing', async () => {
             const restored = await undoMoves(root, p.group.moves);
+            await record(restored.map((path) => ({ kind: 'restore', ...cellOf(path), path, note: 'undo: moved back under its name' })));
             set((s) => ({
               undo: s.undo.filter((g) => g !== p.group),
               redoQueue: s.redoQueue.filter((q) => !restored.includes(q.path)),

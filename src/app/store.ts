@@ -14,6 +14,7 @@ import { agentsInitial, startAgentsFeed } from './agents-feed.js';
 import { initialAgents } from './agents-types.js';
 import { createRecovery, type RecoveryActions } from './store-recovery.js';
 import { initialRecovery } from './recovery-types.js';
+import type { DecisionEvent } from '../run/journal.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -51,7 +52,9 @@ export function createAppStore(opts: StoreOptions): AppStore {
   let agentActions: AgentsActions | null = null;
   let recoveryActions: RecoveryActions | null = null;
   const store = createStore<AppState>()((set, get) => {
-    const triage = createTriage({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track });
+    const sup = opts.agents?.sup;
+    const decide = sup ? (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => sup.note({ type: 'decision', at: (opts.now?.() ?? new Date()).getTime(), ...e }) : undefined;
+    const triage = createTriage({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, decide });
     const agents = opts.agents ? createAgents({ set, get, opts: opts.agents, track }) : null;
     agentActions = agents;
     const recovery = createRecovery({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, session: opts.session ?? {} });

@@ -89,7 +89,7 @@ const nextAttempt = (l: Ledger, key: string): number => {
 
 /** The last half-product backup of this cell (for {backup}), absolute. */
 export const lastBackupOf = (root: string, l: Ledger, unit: string, step: string): string => {
-  const d = [...l.decisions].reverse().find((x) => x.kind === 'backup' && x.unit === unit && x.step === step && x.backupPath);
+  const d = [...l.decisions].reverse().find((x) => (x.kind === 'backup' || x.kind === 'redo') && x.unit === unit && x.step === step && x.backupPath);
   return d?.backupPath ? join(root, d.backupPath) : '';
 };
 
