@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkspace } from '../src/workspace.js';
@@ -150,5 +150,20 @@ describe('milestoneReached', () => {
     for (const s of STEPS) Object.assign(more, Object.fromEntries([doneFile('ch06', s)]));
     writeFiles(root, more);
     expect(milestoneReached(b, await loadWorkspace(root))).toBe('phase changed: Phase 3 → Phase 4');
+  });
+
+  it('does not fire when the phase goes back (an outline moved away by a checkout or a rename)', async () => {
+    const root = midFlight();
+    const a = await loadWorkspace(root);
+    expect(a.currentPhase).toBe(3);
+    renameSync(join(root, 'outline-final.md'), join(root, 'outline-final.md.moved'));
+    const back = await loadWorkspace(root);
+    expect(back.currentPhase).toBeLessThan(3);
+    expect(milestoneReached(a, back)).toBeNull();
+    // Moving it back is not progress either: the same phase as before the rename.
+    renameSync(join(root, 'outline-final.md.moved'), join(root, 'outline-final.md'));
+    const again = await loadWorkspace(root);
+    expect(again.currentPhase).toBe(3);
+    expect(milestoneReached(a, again)).toBeNull();
   });
 });

@@ -4,7 +4,13 @@ import type { WorkspaceState } from '../types.js';
 // 000_…: "at least once at the end of every batch"): a batch completes, or the phase changes.
 // The control room and the supervisor call this with the state before and after a change.
 
+// Only forward progress counts: a phase going back (an artifact moved away by a git checkout
+// or an editor's rename, a directory deleted) is not a milestone, and rewriting the letter
+// then would record a false state.
+const rank = (phase: number | null): number => (phase === null ? Infinity : phase);
+
 export function milestoneReached(prev: WorkspaceState, next: WorkspaceState): string | null {
+  if (rank(next.currentPhase) < rank(prev.currentPhase)) return null;
   if (prev.currentPhase !== next.currentPhase) {
     const to = next.currentPhase === null ? 'every phase done' : `Phase ${next.currentPhase}`;
     return `phase changed: ${prev.currentPhase === null ? 'done' : `Phase ${prev.currentPhase}`} → ${to}`;
