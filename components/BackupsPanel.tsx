@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit, pad } from '../src/cli/text.js';
+import { columnWidth, fit, pad } from '../src/cli/text.js';
 import { formatAge } from '../src/recover/render.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';
@@ -19,9 +19,17 @@ export function BackupsPanel({ height, width }: { height: number; width: number 
   const listRoom = Math.max(1, Math.min(b?.rows.length ?? 1, Math.floor((height - 4) / 2)));
   const win = useWindow(b?.cursor ?? 0, listRoom, b?.rows.length ?? 0);
   if (!b) return null;
-  const diffRoom = Math.max(1, height - 4 - listRoom);
+  // Title, list, diff heading, diff, keys: never more rows than the panel has.
+  const diffRoom = Math.max(0, height - 4 - listRoom);
   const hunks = b.hunks ?? [];
   const start = Math.min(b.offset, Math.max(0, hunks.length - diffRoom));
+  // Columns from every backup (a 48828.1 KB size ran into its summary at a fixed 9), one
+  // space after each; the one-line diff summary takes what is left.
+  const nameOf = (path: string) => sanitizeLine(path.slice(b.file.length + 1) || path);
+  const nameW = columnWidth(b.rows.map((r) => nameOf(r.path)), 10, 28);
+  const ageW = columnWidth(b.rows.map((r) => formatAge(r.ageMs)), 3, 14);
+  const sizeW = columnWidth(b.rows.map((r) => size(r.bytes)), 4, 12);
+  const summaryW = Math.max(1, width - 2 - nameW - 1 - ageW - 1 - sizeW - 1);
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
@@ -31,16 +39,15 @@ export function BackupsPanel({ height, width }: { height: number; width: number 
       {b.rows.length === 0 ? <Line tok="muted">{fit(sanitizeLine(b.note ?? 'no backups'), width)}</Line> : null}
       {b.rows.slice(win.start, win.end).map((r, i) => {
         const here = win.start + i === b.cursor;
-        const name = sanitizeLine(r.path.slice(b.file.length + 1) || r.path);
         return (
           <Line key={r.path}>
             <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>
-            {pad(fit(name, 22), 22)} {pad(formatAge(r.ageMs), 12)} {pad(size(r.bytes), 9)}
-            <T tok="muted">{fit(sanitizeLine(r.summary), Math.max(10, width - 48))}</T>
+            {pad(fit(nameOf(r.path), nameW), nameW)} {pad(fit(formatAge(r.ageMs), ageW), ageW)} {pad(fit(size(r.bytes), sizeW), sizeW)}{' '}
+            <T tok="muted">{fit(sanitizeLine(r.summary), summaryW)}</T>
           </Line>
         );
       })}
-      <Line tok="muted">{b.rows.length ? fit(`── diff: - the backup, + the current file${hunks.length > diffRoom ? ` · ${start + 1}-${Math.min(hunks.length, start + diffRoom)}/${hunks.length} PgUp/PgDn` : ''} ──`, width) : ' '}</Line>
+      <Line tok="muted">{b.rows.length ? fit(`── diff: - the backup, + the current file${diffRoom > 0 && hunks.length > diffRoom ? ` · ${start + 1}-${Math.min(hunks.length, start + diffRoom)}/${hunks.length} PgUp/PgDn` : ''} ──`, width) : ' '}</Line>
       {b.rows.length && b.hunks === null ? <Line tok="muted">computing the diff…</Line> : null}
       {hunks.slice(start, start + diffRoom).map((h, i) => (
         <Line key={i} tok={h.startsWith('+') ? 'ok' : h.startsWith('-') ? 'fail' : h.startsWith('@@') ? 'accent' : undefined}>

@@ -1,7 +1,8 @@
 import { Box } from 'ink';
+import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit, pad } from '../src/cli/text.js';
+import { columnWidth, fit, pad } from '../src/cli/text.js';
 import { breakerWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -38,15 +39,25 @@ function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimit
 
 const useLimits = () => useAppStore((s) => s.agents.limits);
 
+/** A row's name and state columns; their widths come from every row. */
+const nameOf = (it: HealthItem): string => (it.kind === 'agent' ? `agent ${sanitizeLine(it.agent)}` : `${sanitizeLine(it.cell.unit)} ${sanitizeLine(it.cell.step)}`);
+const stateOf = (it: HealthItem): string => (it.kind === 'agent' ? breakerWords(it.ledger) : it.cell.state === 'needs_human' ? 'escalated' : it.cell.state);
+
 export function HealthView({ height, width }: { height: number; width: number }) {
   const { agents, cursor } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health })));
   const limits = useLimits();
   const snap = agents.snap;
   const items = healthItems(agents);
+  const nAgents = items.filter((i) => i.kind === 'agent').length;
   const sel = items[cursor];
-  const detail = detailOf(sel, limits).slice(0, 4);
-  const listH = Math.max(1, height - 2 - detail.length);
-  const win = useWindow(cursor, listH, items.length);
+  // Rows: the heading, the list (its last row is a note while no cell has attempts), then
+  // the selected row in full, cut so that at least 3 list rows remain. The window is the
+  // list's rows minus the note: counting the note as a list row pushed the window's first
+  // row out of sight at 60×15 (the box shrank its rows onto each other).
+  const detail = detailOf(sel, limits).slice(0, Math.max(0, Math.min(4, height - 4)));
+  const listH = Math.max(1, height - 1 - detail.length);
+  const note = items.length === nAgents;
+  const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
   if (!agents.enabled || !snap) {
     return (
       <Box flexDirection="column" height={height} overflow="hidden">
@@ -57,47 +68,48 @@ export function HealthView({ height, width }: { height: number; width: number })
   }
   const a = snap.autopilot;
   const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures} · autopilot ${a.on ? 'on' : a.paused ? `paused: ${a.reason}` : 'off'}`;
-  const nAgents = items.filter((i) => i.kind === 'agent').length;
+  const counter = items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : '';
+  // Columns: mark (2), name, state, then the counts; one space after each column.
+  const nameW = columnWidth(items.map(nameOf), 10, 24);
+  const stateW = columnWidth(items.map(stateOf), 6, 22);
+  const restW = Math.max(1, width - 2 - nameW - 1 - stateW - 1);
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
-        <T tok={snap.autopilot.paused || snap.limits.consecutiveFailures > 0 ? 'warn' : 'muted'}>{fit(sanitizeLine(global), Math.max(10, width - 12))}</T>
-        <T tok="muted">{items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : ''}</T>
+        <T tok={snap.autopilot.paused || snap.limits.consecutiveFailures > 0 ? 'warn' : 'muted'}>{fit(sanitizeLine(global), Math.max(1, width - stringWidth(counter)))}</T>
+        <T tok="muted">{counter}</T>
       </Line>
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;
           const here = idx === cursor;
           const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
+          const name = `${pad(fit(nameOf(it), nameW), nameW)} `;
+          const state = `${pad(fit(stateOf(it), stateW), stateW)} `;
           if (it.kind === 'agent') {
             const v = it.ledger?.view;
-            const state = v?.state ?? 'closed';
             return (
               <Line key={`a${it.agent}`}>
                 {mark}
-                {pad(fit(`agent ${sanitizeLine(it.agent)}`, 18), 19)}
-                <T tok={BREAKER_TOKEN[state]}>{pad(fit(breakerWords(it.ledger), 22), 23)}</T>
-                {fit(`trips ${v?.trips ?? 0} · failures ${v?.consecutiveFailures ?? 0} of ${v?.threshold ?? snap.limits.breakerThreshold}`, Math.max(10, width - 44))}
+                {name}
+                <T tok={BREAKER_TOKEN[v?.state ?? 'closed']}>{state}</T>
+                {fit(`trips ${v?.trips ?? 0} · failures ${v?.consecutiveFailures ?? 0} of ${v?.threshold ?? snap.limits.breakerThreshold}`, restW)}
               </Line>
             );
           }
           const c = it.cell;
-          const label = c.state === 'needs_human' ? 'escalated' : c.state;
           const next = nextAttemptLabel(c, limits);
           const counts = classCounts(c);
           return (
             <Line key={`c${c.key}`}>
               {mark}
-              {pad(fit(`${sanitizeLine(c.unit)} ${sanitizeLine(c.step)}`, 18), 19)}
-              <T tok={CELL_TOKEN[c.state]}>{pad(label, 12)}</T>
-              {fit(
-                `${c.attempts.length} att${next ? ` · next ${next}` : ''}${counts ? ` · ${counts}` : ''}${c.fingerprintRepeats > 1 ? ` · same error ×${c.fingerprintRepeats}` : ''}`,
-                Math.max(10, width - 33),
-              )}
+              {name}
+              <T tok={CELL_TOKEN[c.state]}>{state}</T>
+              {fit(`${c.attempts.length} att${next ? ` · next ${next}` : ''}${counts ? ` · ${counts}` : ''}${c.fingerprintRepeats > 1 ? ` · same error ×${c.fingerprintRepeats}` : ''}`, restW)}
             </Line>
           );
         })}
-        {items.length === nAgents ? <Line tok="muted">  no cell has attempts in the journal yet</Line> : null}
+        {note ? <Line tok="muted">{fit('  no cell has attempts in the journal yet', width)}</Line> : null}
       </Box>
       {detail.map((l, i) => (
         <Line key={`d${i}`} tok={i === 0 ? undefined : 'muted'}>

@@ -1,7 +1,8 @@
 import { Box } from 'ink';
+import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit, pad } from '../src/cli/text.js';
+import { columnWidth, fit, pad, whereOf } from '../src/cli/text.js';
 import { planItems, type PlanItem } from '../src/app/select.js';
 import { entryLiveState, flightItems, flightState } from '../src/app/agents.js';
 import { wrapLine } from '../src/app/wrap.js';
@@ -20,6 +21,10 @@ import { Line, T } from './Styled.js';
 
 const P_TOKEN: Record<1 | 2 | 3, Token> = { 1: 'fail', 2: 'warn', 3: 'accent' };
 
+/** The place and action columns of one entry; their widths come from every entry. */
+const placeOf = (it: PlanItem): string => (it.kind === 'flight' ? `${sanitizeLine(it.flight.unit)} ${sanitizeLine(it.flight.step)}` : it.kind === 'queued' ? `${sanitizeLine(it.redo.unit)} ${sanitizeLine(it.redo.step)}` : whereOf(it.step));
+const actionOf = (it: PlanItem): string => (it.kind === 'flight' ? (it.flight.state === 'running' ? 'running' : 'retrying') : it.kind === 'queued' ? 'queued redo' : it.step.action);
+
 const keyOf = (it: PlanItem | undefined): string | null =>
   !it ? null : it.kind === 'flight' ? it.flight.key : it.kind === 'queued' ? cellKey(it.redo.unit, it.redo.step) : it.step.unit && it.step.step ? cellKey(it.step.unit, it.step.step) : null;
 
@@ -35,18 +40,38 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const hasLog = !!selKey && (sel?.kind === 'flight' || agents.recent.some((r) => r.key === selKey));
   const logH = !agents.enabled ? 0 : agents.logOpen ? Math.max(4, Math.floor(height * 0.55)) : hasLog ? Math.min(7, Math.max(3, Math.floor(height / 2.5))) : 0;
   const full = !sel ? '' : sel.kind === 'flight' ? `${flightState(sel.flight, agents)}${sel.flight.reason ? ` — ${sel.flight.reason}` : ''}` : sel.kind === 'queued' ? `queued redo: ${sel.redo.path} was backed up to ${sel.redo.backup}; enter relaunches it` : sel.step.reason;
-  const reason = full ? wrapLine(`${sanitizeLine(full)}`, width, 2).slice(0, 3) : [];
-  const listH = Math.max(1, height - 1 - reason.length - logH);
+  // Rows from the top: the heading, at least one list row, then the reason and the log pane,
+  // each cut to what is left, so the view never grows past its height (an overfull column
+  // box makes Ink shrink and overlap its rows).
+  const logRoom = Math.min(logH, Math.max(0, height - 2));
+  const reason = full ? wrapLine(`${sanitizeLine(full)}`, width, 2).slice(0, Math.max(0, Math.min(3, height - 2 - logRoom))) : [];
+  const listH = Math.max(1, height - 1 - reason.length - logRoom);
   const win = useWindow(cursor, listH, items.length);
   const g = glyphsFor(ascii);
   const auto = agents.snap?.autopilot;
-  const reasonW = Math.max(10, width - 37);
+  // Columns: mark (2), tag (`P1 `, or the running glyph / `Q ` directly against the place),
+  // place, action, then the reason. A tag narrower than 3 widens its place column, so the
+  // action and reason columns line up on every row; one space after each column, widths
+  // from the content (the action column fits `rebuild_memory`, 14).
+  const placeW = columnWidth(items.map(placeOf), 9, 16);
+  const actionW = columnWidth(items.map(actionOf), 7, 16);
+  const reasonW = Math.max(1, width - 5 - placeW - 1 - actionW - 1);
+  const counter = items.length ? ` · ${win.start + 1}-${win.end}/${items.length}` : '';
+  const summary = `${ws.next.length} next step${ws.next.length === 1 ? '' : 's'} · ${redoQueue.length} queued for relaunch · ${flights.length} in flight${auto ? ` · autopilot ${auto.on ? 'on' : auto.paused ? 'paused' : 'off'}` : ''}`;
+  const cols = (it: PlanItem, tag: string, tok: Token | undefined) => {
+    const w = placeW + 3 - stringWidth(tag);
+    return (
+      <>
+        {pad(fit(placeOf(it), w), w)} <T tok={tok}>{pad(fit(actionOf(it), actionW), actionW)}</T>{' '}
+      </>
+    );
+  };
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">
-        {`${ws.next.length} next step${ws.next.length === 1 ? '' : 's'} · ${redoQueue.length} queued for relaunch · ${flights.length} in flight`}
-        {auto ? ` · autopilot ${auto.on ? 'on' : auto.paused ? 'paused' : 'off'}` : ''}
-        {items.length ? ` · ${win.start + 1}-${win.end}/${items.length}` : ''}
+        {/* The window counter is kept whole; the summary gives way. */}
+        {fit(summary, Math.max(1, width - stringWidth(counter)))}
+        {counter}
       </Line>
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.length === 0 ? <Line tok="muted">{filter ? 'no step matches the filter (esc clears it)' : 'nothing to do: every step is done or waiting on a human'}</Line> : null}
@@ -59,8 +84,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
               <Line key={`f${f.key}`}>
                 {mark}
                 <T tok="accent">{g.running}</T>
-                {pad(fit(`${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}`, 16), 17)}
-                <T tok={f.state === 'running' ? 'accent' : 'warn'}>{pad(f.state === 'running' ? 'running' : 'retrying', 13)}</T>
+                {cols(it, g.running, f.state === 'running' ? 'accent' : 'warn')}
                 {fit(sanitizeLine(flightState(f, agents)), reasonW)}
               </Line>
             );
@@ -71,8 +95,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
               <Line key={`q${r.unit}/${r.step}`}>
                 {mark}
                 <T tok="accent">Q </T>
-                {pad(fit(`${sanitizeLine(r.unit)} ${sanitizeLine(r.step)}`, 16), 17)}
-                <T tok="accent">{pad('queued redo', 13)}</T>
+                {cols(it, 'Q ', 'accent')}
                 {fit(`backed up to ${sanitizeLine(r.backup)}; relaunch it`, reasonW)}
               </Line>
             );
@@ -82,8 +105,8 @@ export function PlanView({ height, width }: { height: number; width: number }) {
           return (
             <Line key={`n${win.start + i}`}>
               {mark}
-              <T tok={P_TOKEN[n.priority]}>{`P${n.priority}`}</T> {pad(fit(n.unit ? `${sanitizeLine(n.unit)} ${sanitizeLine(n.step ?? '')}` : 'workspace', 16), 17)}
-              {pad(n.action, 13)}
+              <T tok={P_TOKEN[n.priority]}>{`P${n.priority}`}</T>{' '}
+              {cols(it, 'P1 ', undefined)}
               {live ? <T tok={live.tone}>{fit(sanitizeLine(live.text), reasonW)}</T> : fit(sanitizeLine(n.reason), reasonW)}
             </Line>
           );
@@ -94,7 +117,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
           {l}
         </Line>
       ))}
-      {logH > 0 ? <LogPane cellKey={agents.logOpen && !hasLog ? null : selKey} height={logH} width={width} /> : null}
+      {logRoom > 0 ? <LogPane cellKey={agents.logOpen && !hasLog ? null : selKey} height={logRoom} width={width} /> : null}
     </Box>
   );
 }

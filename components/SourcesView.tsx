@@ -3,9 +3,10 @@ import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
 import { CLAIM_ASCII, CLAIM_EMOJI } from '../src/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit, pad } from '../src/cli/text.js';
+import { columnWidth, fit, pad } from '../src/cli/text.js';
 import { sourceItems, type SourceItem } from '../src/app/select.js';
 import type { DiskState } from '../src/types.js';
+import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';
@@ -17,72 +18,105 @@ import { SourcesSummary, SUMMARY_ROWS } from './SourcesSummary.js';
 
 const DISK: Record<DiskState, string> = { done: 'done', partial: 'partial', missing: 'missing', unreadable: 'unreadable' };
 
-function Row({ it, width, ascii, root }: { it: SourceItem; width: number; ascii: boolean; root: string }) {
-  const rest = (used: number) => Math.max(10, width - used);
+/** A row as columns: where, then (for a disagreement) the claim and the disk, then the note. */
+interface Cols {
+  where: string;
+  whereTok?: Token;
+  claim?: string;
+  disk?: string;
+  note: string;
+}
+
+function colsOf(it: SourceItem, ascii: boolean, root: string): Cols {
   switch (it.kind) {
     case 'discrepancy': {
       const d = it.d;
       const claim = ascii ? CLAIM_ASCII[d.checkpoint] : `${CLAIM_EMOJI[d.checkpoint]} ${CLAIM_ASCII[d.checkpoint]}`;
-      return (
-        <>
-          {pad(fit(`${sanitizeLine(d.unit)} ${sanitizeLine(d.step)}`, 16), 16)} <T tok="warn">{pad(fit(claim, 15), 15)}</T> {pad(DISK[d.disk], 9)}
-          {fit(sanitizeLine(d.note), rest(46))}
-        </>
-      );
+      return { where: `${sanitizeLine(d.unit)} ${sanitizeLine(d.step)}`, claim, disk: DISK[d.disk] ?? sanitizeLine(String(d.disk)), note: sanitizeLine(d.note) };
     }
     case 'todo': {
       const t = it.t;
-      return (
-        <>
-          {pad(fit(`todo ${sanitizeLine(t.todoId)}`, 16), 16)} <T tok="warn">{pad(fit(sanitizeLine(t.todo), 15), 15)}</T> {pad(fit(sanitizeLine(t.disk), 9), 9)}
-          {fit(sanitizeLine(t.note), rest(46))}
-        </>
-      );
+      return { where: `todo ${sanitizeLine(t.todoId)}`, claim: sanitizeLine(t.todo), disk: sanitizeLine(t.disk), note: sanitizeLine(t.note) };
     }
     case 'dangling':
-      return (
-        <>
-          <T tok="warn">{pad('dangling dep', 16)}</T> {fit(`todo ${sanitizeLine(it.dep.todo_id)} depends on ${sanitizeLine(it.dep.depends_on)}, which does not exist`, rest(19))}
-        </>
-      );
+      return { where: 'dangling dep', whereTok: 'warn', note: `todo ${sanitizeLine(it.dep.todo_id)} depends on ${sanitizeLine(it.dep.depends_on)}, which does not exist` };
     case 'resume':
-      return (
-        <>
-          <T tok="warn">{pad('RESUME.md', 16)}</T> {fit(sanitizeLine(it.text), rest(19))}
-        </>
-      );
+      return { where: 'RESUME.md', whereTok: 'warn', note: sanitizeLine(it.text) };
     case 'warning': {
       const w = it.w;
       const src = w.source.startsWith(root) ? relative(root, w.source) || w.source : w.source;
-      return (
-        <>
-          <T tok="warn">{pad('warning', 16)}</T> {fit(`${sanitizeLine(src)}${w.line ? `:${w.line}` : ''}: ${sanitizeLine(w.message)}`, rest(19))}
-        </>
-      );
+      return { where: 'warning', whereTok: 'warn', note: `${sanitizeLine(src)}${w.line ? `:${w.line}` : ''}: ${sanitizeLine(w.message)}` };
     }
   }
 }
+
+/** Column widths from every row (not just the visible ones, so they hold still while
+ *  scrolling) and the heading. The first column stays 16 wide, cut with …: the other kinds
+ *  of row are labelled in it, and long workflow ids would leave the note no room. */
+function widthsOf(rows: readonly Cols[]): { where: number; claim: number; disk: number } {
+  return {
+    where: 16,
+    claim: columnWidth(['claim', ...rows.map((r) => r.claim ?? '')], 5, 16),
+    disk: columnWidth(['disk', ...rows.map((r) => r.disk ?? '')], 4, 12),
+  };
+}
+
+type Widths = ReturnType<typeof widthsOf>;
+
+function Row({ c, w, width }: { c: Cols; w: Widths; width: number }) {
+  // The mark (2) and one space after each column; the note takes what is left.
+  const used = 2 + w.where + 1;
+  if (c.claim === undefined) {
+    return (
+      <>
+        <T tok={c.whereTok}>{pad(fit(c.where, w.where), w.where)}</T> {fit(c.note, Math.max(1, width - used))}
+      </>
+    );
+  }
+  return (
+    <>
+      <T tok={c.whereTok}>{pad(fit(c.where, w.where), w.where)}</T> <T tok="warn">{pad(fit(c.claim, w.claim), w.claim)}</T> {pad(fit(c.disk ?? '', w.disk), w.disk)}{' '}
+      {fit(c.note, Math.max(1, width - used - w.claim - 1 - w.disk - 1))}
+    </>
+  );
+}
+
+/** Rows of the summary that fit above the list: all of it, unless that leaves under 3 list rows. */
+export const summaryRoom = (height: number): number => Math.max(1, Math.min(SUMMARY_ROWS, height - 1 - 3));
 
 export function SourcesView({ height, width }: { height: number; width: number }) {
   const { ws, filter, cursor, ascii, resume } = useAppStore(
     useShallow((s) => ({ ws: s.ws, filter: s.filter, cursor: s.cursors.sources, ascii: s.ascii, resume: s.recovery.resume })),
   );
   const items = sourceItems(ws, filter, resume?.disagreements);
-  const win = useWindow(cursor, Math.max(1, height - SUMMARY_ROWS - 1), items.length);
+  const rows = items.map((it) => colsOf(it, ascii, ws.root));
+  const w = widthsOf(rows);
+  // On a short terminal the summary is cut from the bottom rather than squeezed: an overfull
+  // column box makes Ink shrink rows onto each other (it drew the level columns over the
+  // summary's first line at 60×15).
+  const sumH = summaryRoom(height);
+  const listH = Math.max(1, height - sumH - 1);
+  const win = useWindow(cursor, listH, items.length);
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      <SourcesSummary width={width} />
-      <Line tok="muted">{`  ${pad('unit step', 16)} ${pad('claim', 15)} ${pad('disk', 9)} note`}</Line>
-      {items.length === 0 ? <Line tok="ok">{filter ? 'nothing matches the filter (esc clears it)' : 'every source agrees with the disk'}</Line> : null}
-      {items.slice(win.start, win.end).map((it, i) => {
-        const here = win.start + i === cursor;
-        return (
-          <Line key={`${it.kind}${win.start + i}`}>
-            <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>
-            <Row it={it} width={width} ascii={ascii} root={ws.root} />
-          </Line>
-        );
-      })}
+      <Box flexDirection="column" height={sumH} flexShrink={0} overflow="hidden">
+        <Box flexDirection="column" flexShrink={0}>
+          <SourcesSummary width={width} />
+        </Box>
+      </Box>
+      <Line tok="muted">{fit(`  ${pad('unit step', w.where)} ${pad('claim', w.claim)} ${pad('disk', w.disk)} note`, width)}</Line>
+      <Box flexDirection="column" height={listH} overflow="hidden">
+        {items.length === 0 ? <Line tok="ok">{filter ? 'nothing matches the filter (esc clears it)' : 'every source agrees with the disk'}</Line> : null}
+        {rows.slice(win.start, win.end).map((c, i) => {
+          const here = win.start + i === cursor;
+          return (
+            <Line key={`${items[win.start + i].kind}${win.start + i}`}>
+              <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>
+              <Row c={c} w={w} width={width} />
+            </Line>
+          );
+        })}
+      </Box>
     </Box>
   );
 }

@@ -94,7 +94,7 @@ describe('gateWorkspaceState', () => {
     await statusCommand([dir], false, { paint: (_t, x) => x, ascii: true, width: 100 }, { write: (x) => void (text += x) });
     expect(text).toContain('5/9 done');
     expect(text).toContain('1764400000-k3f9a2');
-    expect(text).toMatch(/P1 1764400000-k3f9a2 s04 retry/);
+    expect(text).toMatch(/P1 1764400000-k3f9a2 s04\s+retry/);
     expect(gateStepId('04.5')).toBe('s04.5');
   });
 });

@@ -1,5 +1,5 @@
 import stringWidth from 'string-width';
-import type { NextStep, PartialFile, WorkspaceState } from '../types.js';
+import type { NextStep, PartialFile, PlanAction, WorkspaceState } from '../types.js';
 import { glyphsFor, STATUS_WORD } from '../glyphs.js';
 import { sanitizeLine } from '../sanitize.js';
 import { counts } from './json.js';
@@ -26,6 +26,14 @@ export const fit = (s: string, w: number): string => {
   return `${out}…`;
 };
 
+/** A column's width from its content: the widest text, kept within [min, max]. Callers
+ *  put one space after the column, so neighbours never run together. */
+export const columnWidth = (texts: Iterable<string>, min: number, max: number): number => {
+  let w = min;
+  for (const t of texts) w = Math.max(w, stringWidth(t));
+  return Math.min(w, Math.max(min, max));
+};
+
 export const bar = (done: number, total: number, width: number, ascii: boolean): string => {
   const filled = total === 0 ? 0 : Math.round((done / total) * width);
   return ascii ? `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]` : `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
@@ -40,10 +48,22 @@ export function columnLabels(ids: readonly string[], width = 3): string[] {
   return ids.map((id, i) => (id.length > width && first.some((f, j) => j !== i && f === first[i]) ? id.slice(-width) : first[i]));
 }
 
-export function nextLine(n: NextStep, o: TextOptions, width: number): string {
-  const where = n.unit ? `${n.unit} ${n.step}` : 'workspace';
-  const head = `P${n.priority} ${pad(where, 13)} ${pad(n.action, 12)} `;
-  return o.paint(P_TOKEN[n.priority], `P${n.priority}`) + fit(head.slice(2) + sanitizeLine(n.reason), width - 2);
+// Every plan action, so the action column fits the longest one (`rebuild_memory`) on every
+// line of a table: a column padded to a shorter width shifts the reasons of that line.
+const PLAN_ACTIONS: Record<PlanAction, true> = { retry: true, human_review: true, backup_redo: true, decide: true, run: true, complete_phase: true, rebuild_memory: true };
+export const ACTION_W = columnWidth(Object.keys(PLAN_ACTIONS), 0, 40);
+
+export const whereOf = (n: NextStep): string => (n.unit ? `${sanitizeLine(n.unit)} ${sanitizeLine(n.step ?? '')}` : 'workspace');
+
+/** The `where` column of a plan table, from its entries: at least 13 (`ch01 research`). */
+export const whereWidth = (next: readonly NextStep[]): number => columnWidth(next.map(whereOf), 13, 28);
+
+/** One plan entry: `P1 where action reason`. Without `whereW` (see whereWidth) the place is
+ *  padded to 13 and never cut, so a longer one shifts only its own line. */
+export function nextLine(n: NextStep, o: TextOptions, width: number, whereW?: number): string {
+  const where = whereW === undefined ? pad(whereOf(n), 13) : pad(fit(whereOf(n), whereW), whereW);
+  const head = `${where} ${pad(n.action, ACTION_W)} `;
+  return `${o.paint(P_TOKEN[n.priority], `P${n.priority}`)} ${fit(head + sanitizeLine(n.reason), width - 3)}`;
 }
 
 export function partialLine(p: PartialFile, o: TextOptions): string[] {
@@ -99,7 +119,8 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   out.push('');
   out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} checkpoint/disk discrepancies · ${s.warnings.length} warnings`);
   out.push(paint('bold', 'Next'));
-  for (const n of s.next.slice(0, 5)) out.push(`  ${nextLine(n, o, o.width - 2)}`);
+  const shown = s.next.slice(0, 5);
+  for (const n of shown) out.push(`  ${nextLine(n, o, o.width - 2, whereWidth(shown))}`);
   if (s.next.length > 5) out.push(paint('muted', `  … ${s.next.length - 5} more (checkroom plan)`));
   if (s.next.length === 0) out.push(paint('muted', '  nothing to do'));
   return out.join('\n');
