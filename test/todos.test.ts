@@ -210,4 +210,23 @@ describe('writeBackTodos', () => {
     d.close();
     expect(() => writeBackTodos(db, [{ id: 'ch01-draft', status: 'pending' as 'done' }])).toThrow(/only writes back done/);
   });
+
+  it('says "cannot write" and what to do when the database is read-only (non-root user), and changes nothing', async () => {
+    if (process.getuid?.() !== 0) return; // the setup needs root: a root-owned database nobody may only read
+    const { chmodSync, chownSync } = await import('node:fs');
+    const { pathToFileURL } = await import('node:url');
+    const { NOBODY, runAsNobody } = await import('./helpers/nobody.js');
+    const { REPO } = await import('./helpers/workspace.js');
+    create(db, [['ch01-draft', 'pending']], []);
+    chmodSync(db, 0o644);
+    chmodSync(root, 0o755);
+    chownSync(root, NOBODY, NOBODY);
+    const mod = pathToFileURL(join(REPO, 'dist/src/sources/todos.js')).href;
+    const script = `const m = await import(${JSON.stringify(mod)}); try { m.writeBackTodos(${JSON.stringify(db)}, [{ id: 'ch01-draft', status: 'done' }]); console.log('written'); } catch (e) { console.log(e.message); }`;
+    const r = runAsNobody([process.execPath, '--input-type=module', '-e', script]);
+    if (!r) return; // no runuser here
+    expect(r.stdout).toMatch(/^write-back failed, nothing was changed: cannot write .*todos\.db: it is read-only for checkroom/);
+    expect(r.stdout).not.toMatch(/cannot read/);
+    expect(literalReady(db)).toEqual(['ch01-draft']);
+  });
 });

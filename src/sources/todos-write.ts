@@ -52,7 +52,7 @@ export function writeBackTodos(path: string, updates: TodoUpdate[]): WriteBackRe
   } catch (err) {
     if (err instanceof TodoWriteError) throw err;
     const code = (err as { code?: string }).code;
-    throw new TodoWriteError(`write-back failed, nothing was changed: ${explainDbError(path, err)}`, code);
+    throw new TodoWriteError(`write-back failed, nothing was changed: ${explainDbError(path, err, 'write')}`, code);
   } finally {
     db?.close();
   }
