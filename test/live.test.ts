@@ -23,6 +23,32 @@ afterEach(async () => {
 });
 
 describe('live workspace', () => {
+  it('keeps the last state and says so when the workspace directory is deleted, and picks it up again', async () => {
+    const root = tempDir();
+    const files = { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), ...Object.fromEntries([doneFile('ch01', 'research')]) };
+    writeFiles(root, files);
+    live = await createLiveWorkspace(root, { pollMs: 50 });
+    expect(live.watching.mode).toBe('watch');
+    const before = live.state;
+    expect(cell(before, 'ch01', 'research')?.status).toBe('done');
+    let published = 0;
+    live.subscribe(() => published++);
+
+    rmSync(root, { recursive: true, force: true });
+    for (let i = 0; i < 400 && live.watching.mode !== 'poll'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(live.watching.mode).toBe('poll');
+    expect(live.watching.notice).toMatch(/workspace directory is gone/);
+    // The last state read, not an empty one that would look like a fresh pipeline.
+    expect(published).toBeGreaterThan(0);
+    expect(cell(live.state, 'ch01', 'research')?.status).toBe('done');
+    expect(live.state.units).toEqual(before.units);
+
+    // Back (restored from a backup, a checkout): polling reads it again.
+    writeFiles(root, { ...files, ...Object.fromEntries([doneFile('ch01', 'draft')]) });
+    await until(live, (s) => cell(s, 'ch01', 'draft')?.status === 'done');
+    expect(live.watching.notice).toMatch(/came back/);
+  });
+
   it('follows a file through write, marker, rename-into-place and delete with one watch per directory', async () => {
     const root = tempDir();
     writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), ...Object.fromEntries([doneFile('ch01', 'research')]) });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { posix, join } from 'node:path';
 import type { StepDef, WorkspaceState } from '../types.js';
 import { readSources, stateOf, type Sources } from '../workspace.js';
@@ -150,11 +151,28 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     publish();
   };
 
+  // The workspace directory itself deleted or moved away: its watches died with it. The last
+  // state read stays on screen (an empty one would look like a fresh pipeline), the header
+  // says what happened, and polling picks the directory up again if it comes back.
+  let rootLost = false;
+  const rootGone = (): boolean => {
+    if (existsSync(src.root)) return false;
+    if (!rootLost) {
+      rootLost = true;
+      const notice = 'the workspace directory is gone (deleted or moved); showing the last state read';
+      if (watching.mode === 'poll') watching.notice = notice;
+      else startPolling(notice);
+      publish(); // the same state, so the header shows the notice now
+    }
+    return true;
+  };
+
   const flush = (): void => {
     timer = null;
     const batch = pending;
     pending = new Set();
-    if (batch.size && !closed) void serial(() => apply(batch).catch(() => reload().catch(() => {})));
+    if (!batch.size || closed || rootGone()) return;
+    void serial(() => apply(batch).catch(() => reload().catch(() => {})));
   };
 
   const enqueue = (rel: string): void => {
@@ -172,7 +190,8 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     const next = (delay: number): void => {
       poller = setTimeout(async () => {
         const t0 = performance.now();
-        await refresh().catch(() => {});
+        if (rootLost && existsSync(src.root)) watching.notice = 'the workspace directory came back; polling from now on (restart checkroom to watch again)';
+        if (!rootGone()) await refresh().catch(() => {});
         if (!closed) next(Math.max(base, 3 * (performance.now() - t0)));
       }, delay);
       poller.unref();
