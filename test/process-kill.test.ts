@@ -181,6 +181,26 @@ describe('bounded memory under a flood', () => {
     expect(footerStart - headerEnd).toBe(lineLen * lines);
   });
 
+  it('caps the log of a flooding agent: the first bytes, a note of what was left out, the last lines', async () => {
+    const argv = node(`
+      const block = ('y'.repeat(99) + '\\n').repeat(1000);
+      for (let i = 0; i < 50; i++) process.stdout.write(block);
+      process.stdout.write('the very last line\\n');
+    `);
+    const h = startProcess(spec(argv, { ringLines: 20, logMaxBytes: 1024 * 1024 }));
+    const r = await h.result;
+    expect(r.exitCode).toBe(0);
+    expect(r.bytesOut).toBe(5_000_000 + 19);
+    const log = readFileSync(join(dir, 'run.log'), 'utf8');
+    const body = log.slice(log.indexOf('\n') + 1);
+    // Exactly the first MiB of output, then the note, the last lines, the footer.
+    expect(body.slice(0, 1024 * 1024)).toBe(('y'.repeat(99) + '\n').repeat(11000).slice(0, 1024 * 1024));
+    expect(log).toContain(`[checkroom] log capped at 1048576 bytes of output: ${5_000_019 - 1024 * 1024} bytes were not written; the last 20 lines (sanitized) follow`);
+    expect(log.trimEnd().split('\n').at(-2)).toBe('the very last line');
+    expect(log.trimEnd().split('\n').at(-1)).toMatch(/^\[checkroom\] end .* bytes=5000019$/);
+    expect(log.length).toBeLessThan(1024 * 1024 + 10_000);
+  });
+
   it('bounds a 5 MB line without newline and still logs all of it', async () => {
     const size = 5 * 1024 * 1024;
     const r = await startProcess(spec(node(`process.stdout.write('q'.repeat(${size}));`))).result;

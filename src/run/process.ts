@@ -48,6 +48,9 @@ const outputSignature = (path: string | null): string => {
   }
 };
 
+/** Output bytes one attempt's log keeps before it is capped. */
+export const DEFAULT_LOG_MAX = 64 * 1024 * 1024;
+
 export function startProcess(spec: ProcessSpec): RunHandle {
   const startedAt = Date.now();
   const ringLines = spec.ringLines ?? 1000;
@@ -97,6 +100,11 @@ export function startProcess(spec: ProcessSpec): RunHandle {
   const writeLog = (text: string | Buffer): void => {
     if (log && !logBroken) log.write(text);
   };
+  // A flooding agent must not fill the disk: the log keeps the first logMaxBytes of output,
+  // then only counts; at the end the ring buffer's last lines follow a note of what was left out.
+  const logMax = spec.logMaxBytes ?? DEFAULT_LOG_MAX;
+  let logged = 0;
+  let notLogged = 0;
 
   let subprocess: ReturnType<typeof execa> | null = null;
   let syncError: string | null = null;
@@ -143,8 +151,12 @@ export function startProcess(spec: ProcessSpec): RunHandle {
       lastActivity = Date.now();
       bytesOut += chunk.length;
       endsWithNewline = chunk[chunk.length - 1] === 10;
+      const room = Math.max(0, logMax - logged);
+      const part = room >= chunk.length ? chunk : chunk.subarray(0, room);
+      logged += part.length;
+      notLogged += chunk.length - part.length;
       // Backpressure: a fast flood must not pile up in the log stream's memory.
-      if (log && !logBroken && !log.write(chunk)) {
+      if (part.length > 0 && log && !logBroken && !log.write(part)) {
         stream.pause();
         paused.add(stream);
         log.once('drain', () => {
@@ -205,6 +217,11 @@ export function startProcess(spec: ProcessSpec): RunHandle {
     if (spawnError) note(explainSpawn(spawnError, spec));
     // Repeated at the end so a flood cannot push it out of the tail.
     if (logBroken) note(`the log ${spec.logPath} is incomplete: ${logBroken}`);
+    if (notLogged > 0) {
+      const tail = ring.lines();
+      writeLog(`\n[checkroom] log capped at ${logMax} bytes of output: ${notLogged} bytes were not written; the last ${tail.length} lines (sanitized) follow\n${tail.join('\n')}\n`);
+      endsWithNewline = true;
+    }
     const endedAt = Date.now();
     // The footer gets its own line even when the agent's last line had no newline.
     writeLog(

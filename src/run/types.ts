@@ -18,6 +18,8 @@ export interface ProcessSpec {
   graceMs: number;
   /** Lines kept in memory for the log pane. */
   ringLines?: number;
+  /** Output bytes written to the log before it is capped (default 64 MiB); the last lines are appended at the end. */
+  logMaxBytes?: number;
 }
 
 export interface ProcessOutcome {
