@@ -5,8 +5,8 @@ import type { JournalEvent, NewJournalEvent } from '../src/run/journal.js';
 import { replayJournal, type Ledger } from '../src/run/ledger.js';
 import { LedgerFold } from '../src/run/ledger-fold.js';
 
-// The incremental ledger must be indistinguishable from a full replay at the same clock, for
-// any journal and any points at which the supervisor happened to look.
+// Folding a journal in pieces must be indistinguishable from folding it at once (replayJournal)
+// at the same clock, for any journal and any points at which the supervisor happened to look.
 
 // Small limits and a short cooldown so random journals trip, half-open, re-trip and pause.
 const cfg = {

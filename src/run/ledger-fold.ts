@@ -5,10 +5,10 @@ import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type 
 import { countByClass } from './policy.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
-// every event made a long session O(n²); this fold keeps replayJournal's state between calls
-// and applies only the new events, so `at(now)` equals `replayJournal(events, now, cfg)`
-// (test/ledger-fold-property.test.ts checks that on random journals split at random points).
-// replayJournal stays the reference a restart uses; a new event type goes into both.
+// every event made a long session O(n²); this fold keeps the state between calls and applies
+// only the new events. replayJournal is this fold run from the start, so folding in pieces
+// must give what folding at once gives (test/ledger-fold-property.test.ts: random journals
+// split at random points, viewed at random clocks).
 //
 // What the clock decides (cooldowns ending, breakers half-opening) is still computed at
 // `now` on every view. Ledgers handed out are never changed afterwards: a cell is copied the
@@ -128,7 +128,6 @@ export class LedgerFold {
     return run;
   }
 
-  // The same transitions as replayJournal, event by event.
   private step(e: JournalEvent): void {
     switch (e.type) {
       case 'session':
@@ -165,6 +164,7 @@ export class LedgerFold {
           this.consecutiveFailures = 0;
           this.feed(e.agent, { type: 'success', at: e.at });
         } else if (e.class === 'CANCELLED') {
+          // An operator cancel is not a fault: no counter moves (section 9, classify first).
           c.state = 'idle';
           this.feed(e.agent, { type: 'abandon', at: e.at });
         } else {
@@ -210,11 +210,13 @@ export class LedgerFold {
         this.decisionsChanged = true;
         if (e.kind === 'reset_cell' && e.unit !== undefined && e.step !== undefined) {
           const c = this.cell(e.unit, e.step);
+          // A run still in flight stays visible; everything counted is forgotten.
           this.cells.set(c.key, { ...newCell(e.unit, e.step), agent: c.agent, runId: c.runId, state: c.runId ? 'running' : 'idle' });
         }
         break;
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };
+        // Turning autopilot back on is the operator's answer to a pause: start counting anew.
         if (e.on) this.consecutiveFailures = 0;
         break;
     }
