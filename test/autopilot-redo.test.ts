@@ -122,6 +122,18 @@ type Exit = Extract<JournalEvent, { type: 'exit' }>;
 const launchesOf = (ev: JournalEvent[], key?: string): Launch[] => ev.filter((e): e is Launch => e.type === 'launch' && (!key || `${e.unit}/${e.step}` === key));
 const exitsOf = (ev: JournalEvent[], key: string): Exit[] => ev.filter((e): e is Exit => e.type === 'exit' && `${e.unit}/${e.step}` === key);
 
+/** Most runs of `agent` in flight at once, replayed from the journal. */
+const mostAtOnce = (ev: JournalEvent[], agent: string): number => {
+  const live = new Set<string>();
+  let most = 0;
+  for (const e of ev) {
+    if (e.type === 'launch' && e.agent === agent) live.add(e.runId);
+    if (e.type === 'exit' && e.agent === agent) live.delete(e.runId);
+    most = Math.max(most, live.size);
+  }
+  return most;
+};
+
 const claims = async (root: string) => {
   const cfg = await loadConfig(root);
   return claimsOf(parseCheckpoint(readFileSync(join(root, 'checkpoint.md'), 'utf8'), cfg.pipeline));
@@ -232,14 +244,7 @@ describe('autopilot relaunches the redo queue', () => {
     // Plan order: ch01, ch02, ch03 (batch, unit, step), one attempt each.
     expect(launchesOf(ev).filter((l) => l.step === 'draft').map((l) => `${l.unit}/${l.attempt}`)).toEqual(['ch01/1', 'ch02/1', 'ch03/1']);
     // Concurrency (writer: 1): replayed from the journal, never two writers at once.
-    const live = new Set<string>();
-    let most = 0;
-    for (const e of ev) {
-      if (e.type === 'launch' && e.agent === 'writer') live.add(e.runId);
-      if (e.type === 'exit' && e.agent === 'writer') live.delete(e.runId);
-      most = Math.max(most, live.size);
-    }
-    expect(most).toBe(1);
+    expect(mostAtOnce(ev, 'writer')).toBe(1);
     for (const u of units) {
       expect(lastLine(root, `drafts/${u}-draft.md`)).toBe('<!-- DRAFT_COMPLETE -->');
       expect(backupsOf(root, `drafts/${u}-draft.md`)).toEqual([`drafts/${u}-draft.md.bak.${STAMP}`]);
@@ -273,14 +278,7 @@ describe('autopilot relaunches the redo queue', () => {
     await waitFor('four drafts done', () => units.every((u) => r.events.some((e) => e.type === 'done' && e.unit === u && e.step === 'draft')), 90_000);
     const ev = await journal(root);
     expect(launchesOf(ev).filter((l) => l.step === 'draft').map((l) => `${l.unit}/${l.attempt}`)).toEqual(['ch04/1', 'ch03/1', 'ch02/1', 'ch01/1']);
-    const live = new Set<string>();
-    let most = 0;
-    for (const e of ev) {
-      if (e.type === 'launch' && e.agent === 'writer') live.add(e.runId);
-      if (e.type === 'exit' && e.agent === 'writer') live.delete(e.runId);
-      most = Math.max(most, live.size);
-    }
-    expect(most).toBe(1);
+    expect(mostAtOnce(ev, 'writer')).toBe(1);
     await waitFor('queue drained', () => r.st().redoQueue.length === 0);
   });
 
