@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { readFileFacts, WHOLE_LIMIT } from '../src/scan/file-facts.js';
@@ -7,7 +7,10 @@ import { countChars } from '../src/scan/count-chars.js';
 import { checkMarker } from '../src/scan/marker.js';
 import { triageUnmarked, truncationSign } from '../src/triage/triage.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { tempDir, writeFiles, PHASE_1_2, prose, marked, summaries } from './helpers/workspace.js';
+import { tempDir, writeFiles, PHASE_1_2, prose, marked, summaries, doneFile } from './helpers/workspace.js';
+import { rewriteCheckpoint } from '../src/cli/core-commands.js';
+import { parseCheckpoint } from '../src/checkpoint/parse.js';
+import { claimsOf } from '../src/state/derive.js';
 
 // The filesystem scan on real files: markers, characters, triage verdicts.
 
@@ -152,6 +155,24 @@ describe('workspace edge cases', () => {
     expect(s.next.find((n) => n.unit === 'ch01' && n.step === 'research')).toMatchObject({ priority: 1, action: 'human_review' });
     expect(s.next.find((n) => n.unit === 'ch01' && n.step === 'research')!.reason).toContain('cannot be read (not a regular file)');
     expect(readFileFacts(join(root, 'gone.md'), 'gone.md', 'X').exists).toBe(false);
+  });
+});
+
+describe('a file checkroom cannot read', () => {
+  it('keeps its checkpoint claim when checkpoint.md is rebuilt from the disk', async () => {
+    const root = tempDir();
+    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), ...Object.fromEntries([doneFile('ch01', 'research')]) });
+    await rewriteCheckpoint(root);
+    const claimed = async () => claimsOf(parseCheckpoint(readFileSync(join(root, 'checkpoint.md'), 'utf8'), (await loadWorkspace(root)).pipeline)).get('ch01/research');
+    expect(await claimed()).toBe('done');
+    // The research file becomes something it cannot read (a directory under its name).
+    rmSync(join(root, 'research/ch01-research.md'));
+    writeFiles(root, { 'research/ch01-research.md/inner.txt': 'x' });
+    const s = await loadWorkspace(root);
+    expect(s.cells.find((c) => c.unit === 'ch01' && c.step === 'research')?.disk).toBe('unreadable');
+    expect(s.discrepancies).toEqual([]);
+    await rewriteCheckpoint(root);
+    expect(await claimed()).toBe('done');
   });
 });
 

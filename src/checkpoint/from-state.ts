@@ -26,10 +26,11 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
   const columns = prev?.batches[0]?.columns.length
     ? prev.batches[0].columns
     : state.pipeline.steps.filter((s) => s.phase === batchedPhase).map((s) => s.id);
-  const status = new Map(state.cells.map((c) => [cellKey(c.unit, c.step), c.status]));
+  // A file checkroom cannot read proves nothing either way: the old claim stays.
+  const claim = new Map(state.cells.map((c) => [cellKey(c.unit, c.step), c.disk === 'unreadable' && c.checkpoint !== null ? c.checkpoint : CLAIM_OF[c.status]]));
   const rowOf = (unit: string) => ({
     unit,
-    claims: Object.fromEntries(columns.map((step) => [step, CLAIM_OF[status.get(cellKey(unit, step)) ?? 'not_started']])),
+    claims: Object.fromEntries(columns.map((step) => [step, claim.get(cellKey(unit, step)) ?? 'not_started'])),
   });
   const batches = state.batches
     .filter((b) => b.id !== null)
