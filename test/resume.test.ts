@@ -73,7 +73,7 @@ describe('buildResume / parseResume', () => {
     const text = buildResume(await loadWorkspace(root), { now: NOW });
     const issues = text.split('## 已知问题\n')[1].split('\n## ')[0];
     expect(issues).toContain('ch03 r2 ❌ 失败 — 影响: 阻塞 ch03 的 5 个后续步骤');
-    expect(issues).toMatch(/drafts\/ch05-draft\.md: 几乎肯定是半成品（\d+ 个字符；.*） — 影响: ch05 draft 需处理后才能继续/);
+    expect(issues).toMatch(/drafts\/ch05-draft\.md: 几乎肯定是半成品（只有 \d+ 个字符.*） — 影响: ch05 draft 需处理后才能继续/);
     expect(issues).toMatch(/checkpoint\.md 与磁盘不一致 ×\d+（.*ch03 r1: ⏳ → 已完成/);
   });
 

@@ -52,7 +52,7 @@ export const JA: Catalog = {
       return `${w.unit} ${w.step} は${what}。${holds}${w.waits.length ? `。先に ${w.waits.join('、')} が必要` : ''}`;
     },
     rebuild_entry: (w) =>
-      `${w.src.from === 'redo' ? `${w.unit} をやり直して ${w.file} のエントリを再構築する：${source(w.src)}` : `${source(w.src)} から ${w.unit} の ${w.file} のエントリを再構築する`}。${entry[w.because.k](w.because as never)}`,
+      `${w.src.from === 'redo' ? `${w.unit} をやり直して ${w.file} のエントリを再構築する：${source(w.src)}` : `${source(w.src)}から ${w.unit} の ${w.file} のエントリを再構築する`}。${entry[w.because.k](w.because as never)}`,
     at_path: (w, say) => `${w.path}：${say(w.then)}`,
     ready: (w) => (w.deps.length ? `着手可能：${w.deps.join('、')} は完了` : '着手可能：依存なし'),
     mem_absent: (w) => `章の作業が始まっているのに ${w.file} がない`,

@@ -57,7 +57,7 @@ function issues(state: WorkspaceState, lang: Lang, v: ResumeVocab, o: ResumeOpti
       v,
     ),
   );
-  out.push(...capped(state.partials.map((p) => `- ${sanitizeLine(p.path)}: ${v.partial(v.verdict[p.verdict], p.chars, why(p))} — ${v.impact}: ${v.impactPartial(p.unit, p.step)}`), v));
+  out.push(...capped(state.partials.map((p) => `- ${sanitizeLine(p.path)}: ${v.partial(v.verdict[p.verdict], why(p))} — ${v.impact}: ${v.impactPartial(p.unit, p.step)}`), v));
   out.push(...capped(state.suspects.map((p) => `- ${sanitizeLine(p.path)}: ${v.suspect(why(p))} — ${v.impact}: ${v.impactSuspect}`), v));
   if (state.discrepancies.length) {
     const first = state.discrepancies

@@ -52,8 +52,8 @@ export interface ResumeVocab {
   /** Status, disk state and verdict words of the known-issues lines. */
   statusWord: Record<CellStatus | DiskState, string>;
   verdict: Record<Verdict, string>;
-  /** `maybe_complete (877 chars; why)`. */
-  partial: (verdict: string, chars: number, why: string) => string;
+  /** `maybe_complete (why)`: the why gives the size. */
+  partial: (verdict: string, why: string) => string;
   /** `suspicious (why)`. */
   suspect: (why: string) => string;
   /** `checkpoint.md ≠ disk ×4 (list)`. */
@@ -119,7 +119,7 @@ export const RESUME_VOCAB: Record<Lang, ResumeVocab> = {
     sharedLabel: '共享资源',
     statusWord: { done: '已完成', partial: '半成品', running: '运行中', failed: '失败', needs_human: '需人工处理', not_started: '未开始', missing: '不存在', unreadable: '无法读取' },
     verdict: { almost_certainly_partial: '几乎肯定是半成品', truncated: '被截断', maybe_complete: '可能已完成（只缺标记）', suspicious: '可疑' },
-    partial: (v, n, why) => `${v}（${n} 个字符；${why}）`,
+    partial: (v, why) => `${v}（${why}）`,
     suspect: (why) => `可疑（${why}）`,
     differs: (what, n, list) => `${what} 与磁盘不一致 ×${n}（${list}）`,
     breaker: (a, d) => `熔断器 ${a}：${d}`,
@@ -171,7 +171,7 @@ export const RESUME_VOCAB: Record<Lang, ResumeVocab> = {
     sharedLabel: 'Shared resources',
     statusWord: { done: 'done', partial: 'partial', running: 'running', failed: 'failed', needs_human: 'needs_human', not_started: 'not_started', missing: 'missing', unreadable: 'unreadable' },
     verdict: { almost_certainly_partial: 'almost_certainly_partial', truncated: 'truncated', maybe_complete: 'maybe_complete', suspicious: 'suspicious' },
-    partial: (v, n, why) => `${v} (${n} chars; ${why})`,
+    partial: (v, why) => `${v} (${why})`,
     suspect: (why) => `suspicious (${why})`,
     differs: (what, n, list) => `${what} ≠ disk ×${n} (${list})`,
     breaker: (a, d) => `breaker ${a}: ${d}`,
@@ -223,7 +223,7 @@ export const RESUME_VOCAB: Record<Lang, ResumeVocab> = {
     sharedLabel: '共有リソース',
     statusWord: { done: '完了', partial: '半成品', running: '実行中', failed: '失敗', needs_human: '要判断', not_started: '未着手', missing: 'なし', unreadable: '読めない' },
     verdict: { almost_certainly_partial: 'ほぼ確実に半成品', truncated: '途切れている', maybe_complete: '完成かもしれない（マーカーだけがない）', suspicious: '疑わしい' },
-    partial: (v, n, why) => `${v}（${n} 文字。${why}）`,
+    partial: (v, why) => `${v}（${why}）`,
     suspect: (why) => `疑わしい（${why}）`,
     differs: (what, n, list) => `${what} とディスクの食い違い ×${n}（${list}）`,
     breaker: (a, d) => `ブレーカー ${a}：${d}`,
