@@ -122,6 +122,17 @@ type Exit = Extract<JournalEvent, { type: 'exit' }>;
 const launchesOf = (ev: JournalEvent[], key?: string): Launch[] => ev.filter((e): e is Launch => e.type === 'launch' && (!key || `${e.unit}/${e.step}` === key));
 const exitsOf = (ev: JournalEvent[], key: string): Exit[] => ev.filter((e): e is Exit => e.type === 'exit' && `${e.unit}/${e.step}` === key);
 
+/** Research done and a half-product draft, for each unit. */
+const researchedWithHalfDrafts = (units: readonly string[]): Record<string, string> => {
+  const files: Record<string, string> = {};
+  for (const u of units) {
+    const [p, t] = doneFile(u, 'research');
+    files[p] = t;
+    files[`drafts/${u}-draft.md`] = HALF(u);
+  }
+  return files;
+};
+
 /** Most runs of `agent` in flight at once, replayed from the journal. */
 const mostAtOnce = (ev: JournalEvent[], agent: string): number => {
   const live = new Set<string>();
@@ -220,12 +231,7 @@ describe('autopilot relaunches the redo queue', () => {
 
   it('c on several half-products: relaunched in plan order, never more writers than the concurrency', async () => {
     const units = ['ch01', 'ch02', 'ch03'];
-    const files: Record<string, string> = {};
-    for (const u of units) {
-      const [p, t] = doneFile(u, 'research');
-      files[p] = t;
-      files[`drafts/${u}-draft.md`] = HALF(u);
-    }
+    const files = researchedWithHalfDrafts(units);
     const root = makeWs({ units, files, concurrency: { writer: 1 } });
     await rewriteCheckpoint(root);
     const r = await room(root);
@@ -256,12 +262,7 @@ describe('autopilot relaunches the redo queue', () => {
 
   it('a queue in another order than the plan: launched in queue order, one launcher, never over the writer cap', async () => {
     const units = ['ch01', 'ch02', 'ch03', 'ch04'];
-    const files: Record<string, string> = {};
-    for (const u of units) {
-      const [p, t] = doneFile(u, 'research');
-      files[p] = t;
-      files[`drafts/${u}-draft.md`] = HALF(u);
-    }
+    const files = researchedWithHalfDrafts(units);
     const root = makeWs({ units, files, concurrency: { writer: 1 } });
     await rewriteCheckpoint(root);
     const r = await room(root);
@@ -284,12 +285,7 @@ describe('autopilot relaunches the redo queue', () => {
 
   it('the launch budget (limits.max_launches) caps the redo queue: the rest stays queued, backed up, not launched', async () => {
     const units = ['ch01', 'ch02'];
-    const files: Record<string, string> = {};
-    for (const u of units) {
-      const [p, t] = doneFile(u, 'research');
-      files[p] = t;
-      files[`drafts/${u}-draft.md`] = HALF(u);
-    }
+    const files = researchedWithHalfDrafts(units);
     const root = makeWs({ units, files, limits: ['  max_launches: 1'] });
     await rewriteCheckpoint(root);
     const r = await room(root);
