@@ -1,5 +1,5 @@
 import { describe, expect, it, afterEach } from 'vitest';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, PHASE_1_2, tempDir, writeFiles, summaries } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
@@ -211,6 +211,17 @@ describe('supervisor: one cell', () => {
     await expect(s.launch('ch01', 'draft')).rejects.toThrow("no agent 'writer' in checkroom.yaml: add agents.writer.command");
     expect(() => s.describeCommand('ch01', 'draft')).toThrow(/agents\.writer\.command/);
     expect((await journal(root)).some((e) => e.type === 'launch')).toBe(false);
+  });
+
+  it('never recreates a workspace that was deleted or moved away: it refuses and writes nothing', async () => {
+    const root = makeWs();
+    const s = await start(root);
+    renameSync(root, `${root}-moved`);
+    await expect(s.setAutopilot(true)).rejects.toThrow(/the workspace directory .* is gone/);
+    await expect(s.launch('ch01', 'research')).rejects.toThrow(/the workspace directory .* is gone/);
+    await expect(s.note({ type: 'decision', at: Date.now(), kind: 'skip', note: 'x' })).rejects.toThrow(/gone/);
+    expect(existsSync(root)).toBe(false);
+    renameSync(`${root}-moved`, root);
   });
 
   it('describeCommand gives the exact argv that runs', async () => {

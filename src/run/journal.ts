@@ -130,8 +130,20 @@ export const journalPath = (root: string): string => join(root, '.checkroom', 'j
 // always before its exit), even when callers do not await each other.
 const queues = new Map<string, Promise<void>>();
 
+/** `.checkroom/` inside a workspace that exists: never recreate a workspace deleted or moved away. */
+const stateDir = async (dir: string): Promise<void> => {
+  try {
+    await mkdir(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code === 'ENOENT') throw Object.assign(new Error(`the workspace directory ${dirname(dir)} is gone (deleted or moved): nothing was written`), { code });
+    throw err;
+  }
+};
+
 const appendNow = async (file: string, line: string): Promise<void> => {
-  await mkdir(dirname(file), { recursive: true });
+  await stateDir(dirname(file));
   const fh = await open(file, 'a+');
   try {
     // After a kill -9 mid-write the file may end in a torn line; start on a fresh line so

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Claim } from '../types.js';
 import { cellKey } from '../types.js';
@@ -70,6 +71,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const refuse = (what: string): void => {
     if (!isDriver) throw new SupervisorError(`read-only: cannot ${what}; ${lock.reason ?? 'another checkroom drives this workspace'}`);
     if (closed) throw new SupervisorError(`cannot ${what}: this supervisor is closed`);
+    if (!existsSync(root)) throw new SupervisorError(`cannot ${what}: the workspace directory ${root} is gone (deleted or moved)`);
   };
 
   const mark = (unit: string, step: string, claim: Claim): Promise<void> => {
