@@ -201,6 +201,19 @@ describe('checkroom run <unit> <step>: refusals write nothing', () => {
     expect(await launchesIn(root)).toEqual(['ch01/draft']);
   });
 
+  it('an output that cannot be read (a directory under its name) exits 2, even with --force, and nothing is touched', async () => {
+    const root = makeWs();
+    writeFiles(root, { 'research/ch01-research.md/inner.txt': 'not an artifact' });
+    const before = tree(root);
+    for (const extra of [[], ['--force']]) {
+      const r = await run([root, 'ch01', 'research', ...extra]);
+      expect(r.code).toBe(2);
+      expect(r.text).toBe('cannot run: ch01 research is not launched: research/ch01-research.md: not a regular file; fix that first (checkroom backs a file up before a run and cannot here)\n');
+    }
+    expect(tree(root)).toEqual(before);
+    expect(await launchesIn(root)).toEqual([]);
+  });
+
   it('a step already done exits 2 naming the later steps built on it; --force redoes it after a backup', async () => {
     const demo = copyDemo();
     const demoBefore = tree(demo);

@@ -224,6 +224,14 @@ describe('supervisor: one cell', () => {
     renameSync(`${root}-moved`, root);
   });
 
+  it('refuses to launch over an output it cannot read or back up (a directory under its name), and the cell keeps its claim', async () => {
+    const root = makeWs({ files: { 'research/ch01-research.md/inner.txt': 'x' } });
+    const s = await start(root);
+    await expect(s.launch('ch01', 'research')).rejects.toThrow('ch01 research is not launched: research/ch01-research.md is not a regular file; replace or remove it first');
+    expect((await journal(root)).some((e) => e.type === 'launch')).toBe(false);
+    expect(readFileSync(join(root, 'research/ch01-research.md/inner.txt'), 'utf8')).toBe('x');
+  });
+
   it('describeCommand gives the exact argv that runs', async () => {
     const root = makeWs();
     const s = await start(root);

@@ -79,6 +79,9 @@ export function refuseRun(root: string, config: WorkspaceConfig, state: Workspac
     if (err instanceof SupervisorError) return err.message;
     throw err;
   }
+  // Even with --force: what is under the step's name cannot be read, so it cannot be backed up.
+  const own = state.cells.find((c) => c.unit === unit && c.step === stepId);
+  if (own?.disk === 'unreadable') return `${unit} ${stepId} is not launched: ${own.path}: ${own.error ?? 'cannot be read'}; fix that first (checkroom backs a file up before a run and cannot here)`;
   if (force) return null;
   const cellOf = (id: string): Cell | undefined => state.cells.find((c) => c.unit === unit && c.step === id);
   const unmet = step.dependsOn.filter((d) => cellOf(d)?.disk !== 'done');

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import type { PipelineDef } from '../types.js';
 import { readFileFacts } from '../scan/file-facts.js';
 import { readEntries } from '../scan/scan.js';
@@ -16,3 +16,23 @@ export const provenDone = (root: string, pipeline: PipelineDef, t: CellTarget, u
 /** A per-unit output file is there (a half-product unless proven): back it up before a relaunch.
  *  Shared long-memory files are never moved aside: other units' entries live in them. */
 export const hasOwnOutput = (t: CellTarget): boolean => t.step.kind === 'file' && existsSync(t.outputAbs);
+
+/**
+ * Why the cell's output cannot be launched over, or null: something is under its name that
+ * checkroom cannot read (permissions) or that is not a regular file (a directory, a FIFO).
+ * It could not be backed up, and moving it aside would hide a problem a human must fix.
+ */
+export function outputBlocked(t: CellTarget): string | null {
+  if (t.step.kind !== 'file') return null;
+  try {
+    if (!statSync(t.outputAbs).isFile()) return `${t.outputRel} is not a regular file; replace or remove it first`;
+    accessSync(t.outputAbs, constants.R_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    return code === 'EACCES' || code === 'EPERM'
+      ? `${t.outputRel} cannot be read (permission denied), so it cannot be backed up; fix its permissions first`
+      : `${t.outputRel} cannot be read (${code ?? String(err)}); fix it first`;
+  }
+}

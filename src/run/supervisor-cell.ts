@@ -262,7 +262,10 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
       flight.handle = null;
     }
     try {
-      await core.mark(unit, step, 'failed');
+      // Nothing ran yet (the backup before the first attempt failed, say): the agent did not
+      // fail, so the cell keeps what it claimed; after an attempt it is ❌.
+      if (launched > 0) await core.mark(unit, step, 'failed');
+      else if (flight.prevClaim !== null) await core.mark(unit, step, flight.prevClaim);
     } catch {
       // the checkpoint is what failed, perhaps; the event below still tells the operator
     }

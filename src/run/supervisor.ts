@@ -9,7 +9,7 @@ import { acquireDriverLock, type DriverLock } from './lock.js';
 import { reapDeadRuns } from './supervisor-restart.js';
 import { targetOf } from './launch-spec.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
-import { provenDone, hasOwnOutput } from './launch-proof.js';
+import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
 import { previewCommand, runCell, type CellCore, type Flight } from './supervisor-cell.js';
 import { breakerMessage } from './supervisor-words.js';
@@ -153,6 +153,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     const t = targetOf(root, config, unit, step);
     const key = cellKey(unit, step);
     if (flights.has(key)) throw new SupervisorError(`${unit} ${step} is already running or waiting for its next attempt`);
+    const blocked = outputBlocked(t);
+    if (blocked) throw new SupervisorError(`${unit} ${step} is not launched: ${blocked}`);
     let l = ledger();
     if (l.cells[key]?.state === 'needs_human') {
       if (!o.reset) throw new SupervisorError(`${unit} ${step} was escalated (${l.cells[key]!.reason ?? 'needs a human'}); reset the cell to count anew, then launch`);
