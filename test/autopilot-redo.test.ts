@@ -37,6 +37,8 @@ interface WsOpts {
   agents?: string[];
   concurrency?: Record<string, number>;
   limits?: string[];
+  /** Units per batch (default: all in batch 1). */
+  batches?: string[][];
 }
 
 function makeWs(o: WsOpts): string {
@@ -49,7 +51,7 @@ function makeWs(o: WsOpts): string {
     [
       'preset: book',
       `units: { list: [${o.units.join(', ')}] }`,
-      `batches: [{ id: 1, units: [${o.units.join(', ')}] }]`,
+      `batches: [${(o.batches ?? [o.units]).map((b, i) => `{ id: ${i + 1}, units: [${b.join(', ')}] }`).join(', ')}]`,
       'agents:',
       ...agents.flatMap((a) => [
         `  ${a}:`,
@@ -281,6 +283,23 @@ describe('autopilot relaunches the redo queue', () => {
     expect(launchesOf(ev).filter((l) => l.step === 'draft').map((l) => `${l.unit}/${l.attempt}`)).toEqual(['ch04/1', 'ch03/1', 'ch02/1', 'ch01/1']);
     expect(mostAtOnce(ev, 'writer')).toBe(1);
     await waitFor('queue drained', () => r.st().redoQueue.length === 0);
+  });
+
+  it('a queued redo in a later batch goes first: it was launchable before its backup and stays so', async () => {
+    // ch01 (batch 1) is unsettled, so batch 2 is closed for new work; ch02's draft was a
+    // half-product there (the plan offers those whatever the batch), redone with d.
+    const files = { ...researchedWithHalfDrafts(['ch02']), ...Object.fromEntries([doneFile('ch01', 'research')]) };
+    const root = makeWs({ units: ['ch01', 'ch02'], batches: [['ch01'], ['ch02']], files, concurrency: { writer: 1 } });
+    await rewriteCheckpoint(root);
+    const r = await room(root);
+    await r.run('view.partials');
+    await r.run('partial.redo');
+    await r.run('dialog.confirm');
+    expect(r.st().redoQueue.map((q) => `${q.unit}/${q.step}`)).toEqual(['ch02/draft']);
+    expect(r.st().ws.next.some((n) => n.unit === 'ch02' && n.step === 'draft')).toBe(false); // batch 2 is closed
+    await autopilotOn(r);
+    await waitFor('both drafts done', () => ['ch01', 'ch02'].every((u) => r.events.some((e) => e.type === 'done' && e.unit === u && e.step === 'draft')), 15_000);
+    expect(launchesOf(await journal(root)).filter((l) => l.step === 'draft').map((l) => l.unit)).toEqual(['ch02', 'ch01']);
   });
 
   it('the launch budget (limits.max_launches) caps the redo queue: the rest stays queued, backed up, not launched', async () => {

@@ -1,5 +1,5 @@
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
-import { cellKey } from '../types.js';
+import { cellKey, type NextStep, type WorkspaceState } from '../types.js';
 import { loadWorkspace } from '../workspace.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { NewJournalEvent } from './journal.js';
@@ -54,12 +54,23 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
   let lastIdle: string | null = null;
   let preferred: readonly string[] = [];
 
-  /** The plan with the operator's queued cells first (in queue order), the rest in plan order. */
-  const ordered = <T extends { unit: string | null; step: string | null }>(plan: readonly T[]): T[] => {
-    if (preferred.length === 0) return [...plan];
+  /**
+   * The plan with the operator's queued cells first (in queue order), the rest in plan order.
+   * A queued redo was a half-product the plan offered to redo whatever the batch; once backed
+   * up it is a not-started cell that batch gating would hold back. It stays launchable while
+   * its dependencies are done, as it was before the backup.
+   */
+  const ordered = (ws: WorkspaceState): NextStep[] => {
+    if (preferred.length === 0) return ws.next;
     const rank = new Map(preferred.map((k, i) => [k, i]));
-    const at = (n: T): number => (n.unit !== null && n.step !== null ? (rank.get(cellKey(n.unit, n.step)) ?? Infinity) : Infinity);
-    return plan.map((n, i) => ({ n, i, r: at(n) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.n);
+    const inPlan = new Set(ws.next.flatMap((n) => (n.unit !== null && n.step !== null ? [cellKey(n.unit, n.step)] : [])));
+    const status = new Map(ws.cells.map((c) => [cellKey(c.unit, c.step), c.status]));
+    const extra: NextStep[] = ws.cells
+      .filter((c) => rank.has(cellKey(c.unit, c.step)) && !inPlan.has(cellKey(c.unit, c.step)) && c.status === 'not_started')
+      .filter((c) => (config.pipeline.steps.find((s) => s.id === c.step)?.dependsOn ?? []).every((d) => status.get(cellKey(c.unit, d)) === 'done'))
+      .map((c) => ({ priority: 3, unit: c.unit, step: c.step, action: 'run', reason: 'queued redo', blocks: 0 }));
+    const at = (n: NextStep): number => (n.unit !== null && n.step !== null ? (rank.get(cellKey(n.unit, n.step)) ?? Infinity) : Infinity);
+    return [...extra, ...ws.next].map((n, i) => ({ n, i, r: at(n) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.n);
   };
 
   const pauseFor = async (reason: string): Promise<void> => {
@@ -95,7 +106,7 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
     if (!state.on || h.isClosed()) return;
     const inFlight = new Map([...h.flights.values()].map((f) => [cellKey(f.unit, f.step), f.agent]));
     const pick = pickLaunches({
-      plan: ordered(ws.next),
+      plan: ordered(ws),
       ledger: h.ledger(),
       config,
       inFlight,
