@@ -26,12 +26,13 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const g = glyphsFor(ascii);
   const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_EMOJI[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
   const gate = isGateCell(cell) ? gateDetailLines(cell, claim) : null;
+  const unreadable = cell.disk === 'unreadable';
   const facts: [string, string][] = [
     ['path', sanitizeLine(cell.path)],
-    ['size', gate ? gate.size : cell.exists ? `${cell.bytes} bytes · ${cell.chars} characters` : 'no file on disk'],
+    ['size', gate ? gate.size : unreadable ? 'unknown: checkroom cannot read it' : cell.exists ? `${cell.bytes} bytes · ${cell.chars} characters` : 'no file on disk'],
     gate
       ? ['gate', gate.gate]
-      : ['marker', step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${sanitizeLine(step.marker)} -->` : 'this step has no marker (an entry in a shared file)'],
+      : ['marker', unreadable && step?.marker ? `unknown (cannot read the file): <!-- ${sanitizeLine(step.marker)} -->` : step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${sanitizeLine(step.marker)} -->` : 'this step has no marker (an entry in a shared file)'],
     ['claims', gate ? gate.claims : `checkpoint.md: ${claim ?? 'no row in checkpoint.md'}   disk: ${DISK_WORD[cell.disk]}`],
     ['verdict', cell.triage ? `${cell.triage.verdict}: ${sanitizeLine(cell.triage.reason)}` : cell.error ? `cannot read it: ${sanitizeLine(cell.error)}` : '—'],
     ['blocked by', cell.blockedBy.length ? cell.blockedBy.map(sanitizeLine).join(', ') : 'nothing'],

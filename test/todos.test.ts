@@ -175,6 +175,9 @@ describe('reconcileTodos', () => {
     expect(diffs[0].note).toMatch(/markers decide/);
     expect(diffs[1].note).toMatch(/write back/);
     expect(diffs[2].note).toMatch(/nothing is on disk/);
+    // A file checkroom cannot read contradicts no todo either.
+    const unreadable = cells.map((c) => (c.step === 'draft' ? { ...c, status: 'needs_human', disk: 'unreadable' } : c));
+    expect(reconcileTodos(snap, unreadable).map((d) => d.todoId)).toEqual(['ch03-r1', 'ch03-r2']);
   });
 });
 

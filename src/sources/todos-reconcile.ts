@@ -9,6 +9,8 @@ export interface TodoCell {
   step: string;
   /** The cell's reconciled or disk status (CellStatus or DiskState words). */
   status: string;
+  /** `unreadable`: the disk cannot say, so it contradicts nothing. */
+  disk?: string;
 }
 
 export interface TodoDisagreement {
@@ -31,7 +33,7 @@ export function reconcileTodos(snapshot: TodoSnapshot, cells: TodoCell[]): TodoD
   for (const t of snapshot.todos) {
     if (!t.unit || !t.step) continue;
     const cell = byCell.get(`${t.unit}/${t.step}`);
-    if (!cell) continue;
+    if (!cell || cell.disk === 'unreadable') continue;
     const base = { unit: t.unit, step: t.step, todoId: t.id, todo: t.status, disk: cell.status };
     if (t.status === 'done' && cell.status !== 'done') {
       out.push({ ...base, note: `the todo table says done but the disk has no marker (${cell.status}); the markers decide: the step is not done` });

@@ -123,6 +123,7 @@ function unreadableWarnings(cells: readonly Cell[]): Warning[] {
   return [...groups].map(([key, paths]) => {
     const [dir, error] = key.split('\n');
     const what = paths.length === 1 ? paths[0] : `${paths.length} files in ${dir}/ (${paths[0]}, …)`;
-    return { source: paths.length === 1 ? paths[0] : `${dir}/`, message: `${what}: ${error}. Their state is unknown, so their steps wait for a human; fix the permissions and rescan (r).` };
+    const fix = /regular file/.test(error) ? 'put the artifact file there (or remove what is in its place)' : /permission/.test(error) ? 'fix the permissions' : 'fix that';
+    return { source: paths.length === 1 ? paths[0] : `${dir}/`, message: `${what}: ${error}. Its state is unknown, so its step waits for a human; ${fix} and rescan (r).` };
   });
 }
