@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkspace } from '../src/workspace.js';
@@ -95,6 +95,25 @@ describe('buildResume / parseResume', () => {
     expect(zh).toMatch(/只有 \d+ 个字符（不足 100）且没有标记/);
     expect(zh).toMatch(/ch03 r2 失败；阻塞 ch03 的 \d+ 个后续步骤/);
     expect(zh).toContain('checkpoint.md 标为 ✅，但条目不存在');
+  });
+
+  it('says phase names, the workspace and its own decision notes in the language of the letter; consent bookkeeping is no key decision', async () => {
+    const root = copyDemo();
+    rmSync(join(root, 'source-map.md'));
+    const at = NOW.getTime() - 60_000;
+    const decisions = [
+      { v: 1 as const, at, type: 'decision' as const, kind: 'redo' as const, unit: 'ch05', step: 'draft', path: 'drafts/ch05-draft.md', backupPath: 'drafts/ch05-draft.md.bak.20261130-081500', note: 'backed up and queued for relaunch' },
+      { v: 1 as const, at, type: 'decision' as const, kind: 'command_shown' as const, note: 'command shown: agents 0123abcd' },
+    ];
+    const state = await loadWorkspace(root);
+    const zh = buildResume(state, { now: NOW, lang: 'zh', decisions });
+    expect(zh).toMatch(/\d+\. 工作区: 重建长记忆 — Phase 1 大纲定稿：缺少 source-map\.md/);
+    expect(zh).toContain('重做 ch05 draft drafts/ch05-draft.md: 已备份并排队重做; → drafts/ch05-draft.md.bak.20261130-081500');
+    expect(zh).not.toContain('command shown');
+    const ja = buildResume(state, { now: NOW, lang: 'ja', decisions });
+    expect(ja).toMatch(/\d+\. ワークスペース: 長期記憶を再構築する — Phase 1 アウトライン確定：source-map\.md がない/);
+    expect(ja).toContain('バックアップして再実行待ちに追加');
+    expect(ja).not.toContain('半成品');
   });
 });
 

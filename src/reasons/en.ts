@@ -37,7 +37,10 @@ export const EN: Catalog = {
     cut: (w) => `${w.chars} characters, no marker, and the end is cut: ${sign[w.sign.k](w.sign as never)}; back up and redo`,
     clean: (w) => `${w.chars} characters, ends cleanly ("${w.line}"), only the marker is missing: keep (append the marker) or redo`,
     suspicious: (w) => `has its marker but the body is only ${w.body} characters (expected at least ${w.min}): the agent may have marked bad work; review or redo`,
-    marker_not_last: (w, say) => `the marker is present but more content follows it, so it does not count; ${say(w.then)}`,
+    marker_not_last: (w, say) =>
+      w.then.k === 'clean'
+        ? `the marker is present but more content follows it, so it does not count; ${w.then.chars} characters, ends cleanly ("${w.then.line}"): keep (append the marker at the end) or redo`
+        : `the marker is present but more content follows it, so it does not count; ${say(w.then)}`,
     phase_missing: (w) =>
       `Phase ${w.phase} ${w.name}: ${w.missing.join(', ')} missing${w.started ? ' although later work has started; rebuild from chapters/ or marked drafts' : ''}`,
     blocked: (w) => {

@@ -44,7 +44,10 @@ export const JA: Catalog = {
     cut: (w) => `${w.chars} 文字、マーカーなし、末尾が途切れている：${sign[w.sign.k](w.sign as never)}。バックアップしてやり直す`,
     clean: (w) => `${w.chars} 文字、きれいに終わっていて（「${w.line}」）、マーカーだけがない：保持（マーカーを追記）かやり直し`,
     suspicious: (w) => `マーカーはあるが本文が ${w.body} 文字しかない（少なくとも ${w.min} のはず）：agent が不十分な成果にマーカーを付けた恐れ。確認かやり直し`,
-    marker_not_last: (w, say) => `マーカーはあるがその後に内容が続くので、完了とは数えない。${say(w.then)}`,
+    marker_not_last: (w, say) =>
+      w.then.k === 'clean'
+        ? `マーカーはあるがその後に内容が続くので、完了とは数えない。${w.then.chars} 文字、きれいに終わっている（「${w.then.line}」）：保持（末尾にマーカーを追記）かやり直し`
+        : `マーカーはあるがその後に内容が続くので、完了とは数えない。${say(w.then)}`,
     phase_missing: (w) => `Phase ${w.phase} ${w.name}：${w.missing.join('、')} がない${w.started ? 'のに後続の作業が始まっている。chapters/ かマーカー付きの草稿から再構築する' : ''}`,
     blocked: (w) => {
       const holds = w.held.length ? `${w.unit} の後続 ${w.held.length} ステップを止めている（${w.held.join('、')}）` : '後続を止めていない';

@@ -44,7 +44,10 @@ export const ZH: Catalog = {
     cut: (w) => `${w.chars} 个字符，没有标记，结尾被截断：${sign[w.sign.k](w.sign as never)}；备份后重做`,
     clean: (w) => `${w.chars} 个字符，结尾完整（“${w.line}”），只缺标记：保留（补上标记）或重做`,
     suspicious: (w) => `有标记，但正文只有 ${w.body} 个字符（至少应有 ${w.min}）：agent 可能给不合格的产出打了标记；复核或重做`,
-    marker_not_last: (w, say) => `有标记，但标记之后还有内容，所以不算完成；${say(w.then)}`,
+    marker_not_last: (w, say) =>
+      w.then.k === 'clean'
+        ? `有标记，但标记之后还有内容，所以不算完成；${w.then.chars} 个字符，结尾完整（“${w.then.line}”）：保留（在末尾补上标记）或重做`
+        : `有标记，但标记之后还有内容，所以不算完成；${say(w.then)}`,
     phase_missing: (w) => `Phase ${w.phase} ${w.name}：缺少 ${w.missing.join('、')}${w.started ? '，而后续工作已经开始；根据 chapters/ 或已标记的草稿重建' : ''}`,
     blocked: (w) => {
       const holds = w.held.length ? `阻塞 ${w.unit} 的 ${w.held.length} 个后续步骤（${w.held.join('、')}）` : '不阻塞后续步骤';

@@ -44,7 +44,7 @@ function capped(lines: string[], v: ResumeVocab): string[] {
 
 function issues(state: WorkspaceState, lang: Lang, v: ResumeVocab, o: ResumeOptions): string[] {
   const out: string[] = [];
-  const why = (x: { why?: Why; reason: string }): string => sanitizeLine(x.why ? say(x.why, lang) : x.reason);
+  const why = (x: { why?: Why; reason: string }): string => sanitizeLine(x.why ? say(localized(x.why, state, lang), lang) : x.reason);
   const cellOf = new Map(state.cells.map((c) => [`${c.unit}/${c.step}`, c]));
   const failures = state.next.filter((n) => n.priority === 1 && n.unit && n.step && (n.action === 'retry' || n.action === 'human_review'));
   out.push(
@@ -81,12 +81,20 @@ function issues(state: WorkspaceState, lang: Lang, v: ResumeVocab, o: ResumeOpti
   return out.length ? out : [`- ${v.noIssues}`];
 }
 
+/** A finding with the pipeline's own words (phase names) in the letter's language. */
+const localized = (w: Why, state: WorkspaceState, lang: Lang): Why => {
+  if (w.k !== 'phase_missing') return w;
+  const phase = state.pipeline.phases.find((p) => p.id === w.phase);
+  return phase ? { ...w, name: phaseName(phase, lang) } : w;
+};
+
 function decisions(v: ResumeVocab, o: ResumeOptions): string[] {
-  const ds = o.decisions ?? [];
+  // "The exact command was shown" is consent bookkeeping, not a decision about the work.
+  const ds = (o.decisions ?? []).filter((d) => d.kind !== 'command_shown');
   if (ds.length === 0) return [`- ${v.noDecisions}`];
   const lines = ds.slice(-DECISIONS).map((d) => {
     const target = [d.unit && d.step ? `${d.unit} ${d.step}` : d.unit, d.path].filter(Boolean).join(' ');
-    const result = [d.note, d.backupPath ? `→ ${d.backupPath}` : null].filter(Boolean).join('; ');
+    const result = [d.note ? v.decisionNote(d.note) : null, d.backupPath ? `→ ${d.backupPath}` : null].filter(Boolean).join('; ');
     return `- ${formatResumeTime(new Date(d.at))} ${v.decisionKind[d.kind] ?? d.kind}${target ? ` ${target}` : ''}: ${result || '—'}`;
   });
   return ds.length > DECISIONS ? [`- ${v.more(ds.length - DECISIONS)}`, ...lines].map(sanitizeLine) : lines.map(sanitizeLine);
@@ -148,8 +156,8 @@ export function buildResume(state: WorkspaceState, o: ResumeOptions): string {
   L.push(`## ${v.decisions}`, ...decisions(v, o), '');
   L.push(`## ${v.next}`, `1. ${v.readCheckpoint}`, `2. ${v.detectPartials}`);
   state.next.slice(0, NEXT_STEPS).forEach((n, i) => {
-    const where = n.unit ? `${n.unit} ${n.step}` : 'workspace';
-    const why = n.priority < 3 || !n.unit ? ` — ${n.why ? say(n.why, lang) : n.reason}` : '';
+    const where = n.unit ? `${n.unit} ${n.step}` : v.workspace;
+    const why = n.priority < 3 || !n.unit ? ` — ${n.why ? say(localized(n.why, state, lang), lang) : n.reason}` : '';
     L.push(sanitizeLine(`${i + 3}. ${where}: ${v.action[n.action]}${why}`));
   });
   if (state.next.length > NEXT_STEPS) L.push(`- ${v.more(state.next.length - NEXT_STEPS)}`);

@@ -59,6 +59,10 @@ export interface ResumeVocab {
   /** `checkpoint.md ≠ disk ×4 (list)`. */
   differs: (what: string, n: number, list: string) => string;
   breaker: (agent: string, detail: string) => string;
+  /** A plan entry about the whole workspace (a phase's shared files). */
+  workspace: string;
+  /** checkroom's own decision notes (journal), said in this language; others as written. */
+  decisionNote: (note: string) => string;
 }
 
 const ACTIONS_EN: Record<PlanAction, string> = {
@@ -69,6 +73,24 @@ const ACTIONS_EN: Record<PlanAction, string> = {
   run: 'run',
   complete_phase: 'complete the phase',
   rebuild_memory: 'rebuild long memory',
+};
+
+/** The notes checkroom itself writes on decisions (store-triage.ts, supervisor*.ts), in Chinese and Japanese. */
+const NOTES: { re: RegExp; zh: (m: RegExpExecArray) => string; ja: (m: RegExpExecArray) => string }[] = [
+  { re: /^backed up and queued for relaunch$/, zh: () => '已备份并排队重做', ja: () => 'バックアップして再実行待ちに追加' },
+  { re: /^backed up by the operator$/, zh: () => '由操作者备份', ja: () => 'オペレーターがバックアップ' },
+  { re: /^marker (.*) appended$/, zh: (m) => `补上标记 ${m[1]}`, ja: (m) => `マーカー ${m[1]} を追記` },
+  { re: /^undo: moved back under its name$/, zh: () => '撤销：恢复原文件名', ja: () => '取り消し：元の名前に戻した' },
+  { re: /^before attempt (\d+)$/, zh: (m) => `第 ${m[1]} 次尝试之前`, ja: (m) => `${m[1]} 回目の試行の前` },
+  { re: /^relaunched by the operator$/, zh: () => '由操作者重新启动', ja: () => 'オペレーターが再実行' },
+  { re: /^reset by the operator$/, zh: () => '由操作者重置', ja: () => 'オペレーターがリセット' },
+];
+const noteIn = (lang: 'zh' | 'ja') => (note: string): string => {
+  for (const n of NOTES) {
+    const m = n.re.exec(note);
+    if (m) return n[lang](m);
+  }
+  return note;
 };
 
 export const RESUME_VOCAB: Record<Lang, ResumeVocab> = {
@@ -123,6 +145,8 @@ export const RESUME_VOCAB: Record<Lang, ResumeVocab> = {
     suspect: (why) => `可疑（${why}）`,
     differs: (what, n, list) => `${what} 与磁盘不一致 ×${n}（${list}）`,
     breaker: (a, d) => `熔断器 ${a}：${d}`,
+    workspace: '工作区',
+    decisionNote: noteIn('zh'),
   },
   en: {
     title: 'Resume Guide',
@@ -175,6 +199,8 @@ export const RESUME_VOCAB: Record<Lang, ResumeVocab> = {
     suspect: (why) => `suspicious (${why})`,
     differs: (what, n, list) => `${what} ≠ disk ×${n} (${list})`,
     breaker: (a, d) => `breaker ${a}: ${d}`,
+    workspace: 'workspace',
+    decisionNote: (note) => note,
   },
   ja: {
     title: '再開ガイド',
@@ -205,7 +231,7 @@ export const RESUME_VOCAB: Record<Lang, ResumeVocab> = {
     none: 'なし',
     more: (n) => `… ほか ${n} 件（checkroom plan を参照）`,
     readCheckpoint: 'checkpoint.md を読んで進捗を確認する',
-    detectPartials: '半成品ファイルを検出する',
+    detectPartials: '未完成のファイルを検出する',
     noDecisions: 'なし（ジャーナルに決定の記録なし）',
     noIssues: 'なし',
     allPhasesDone: 'すべて完了',
@@ -221,12 +247,14 @@ export const RESUME_VOCAB: Record<Lang, ResumeVocab> = {
     impactBreaker: 'この agent には割り当てない',
     checkpointLabel: 'チェックポイント',
     sharedLabel: '共有リソース',
-    statusWord: { done: '完了', partial: '半成品', running: '実行中', failed: '失敗', needs_human: '要判断', not_started: '未着手', missing: 'なし', unreadable: '読めない' },
-    verdict: { almost_certainly_partial: 'ほぼ確実に半成品', truncated: '途切れている', maybe_complete: '完成かもしれない（マーカーだけがない）', suspicious: '疑わしい' },
+    statusWord: { done: '完了', partial: '未完成品', running: '実行中', failed: '失敗', needs_human: '要判断', not_started: '未着手', missing: 'なし', unreadable: '読めない' },
+    verdict: { almost_certainly_partial: 'ほぼ確実に未完成品', truncated: '途切れている', maybe_complete: '完成かもしれない（マーカーだけがない）', suspicious: '疑わしい' },
     partial: (v, why) => `${v}（${why}）`,
     suspect: (why) => `疑わしい（${why}）`,
     differs: (what, n, list) => `${what} とディスクの食い違い ×${n}（${list}）`,
     breaker: (a, d) => `ブレーカー ${a}：${d}`,
+    workspace: 'ワークスペース',
+    decisionNote: noteIn('ja'),
   },
 };
 
