@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanGateWorkspace } from '../src/gates/scan.js';
 import { gateStepId, gateWorkspaceState } from '../src/gates/state.js';
+import type { GateCell } from '../src/gates/types.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { statusCommand } from '../src/cli/core-commands.js';
 import { DEMO, tempDir } from './helpers/workspace.js';
@@ -57,7 +58,10 @@ describe('gateWorkspaceState', () => {
     const cell = (id: string) => s.cells.find((c) => c.step === id)!;
     expect(cell('s00')).toMatchObject({ status: 'done', disk: 'done', checkpoint: 'done' });
     expect(cell('s02').status).toBe('failed');
-    expect(cell('s02').triage!.reason).toContain('VERIFICATION_FAILED');
+    // A failed validation is a failure, not a half-product: no triage verdict; its class is
+    // in the gate proof and the retry's reason.
+    expect(cell('s02').triage).toBeNull();
+    expect((cell('s02') as GateCell).gate.failureClass).toBe('VERIFICATION_FAILED');
     expect(cell('s04.5')).toMatchObject({ status: 'partial', path: `${GATES}/04.5-devops.json` });
     expect(cell('s04.5').triage!.reason).toContain('cut off');
     expect(cell('s05').status).toBe('partial'); // reasoning with no final decision and no gate
@@ -71,6 +75,7 @@ describe('gateWorkspaceState', () => {
     expect(s.discrepancies.map((d) => d.step).sort()).toEqual(['s01', 's02']);
     // Next: the failure first, then the half-products and the interrupted step.
     expect(s.next[0]).toMatchObject({ priority: 1, step: 's02', action: 'retry' });
+    expect(s.next[0].reason).toContain('VERIFICATION_FAILED');
     expect(s.next.map((n) => n.step)).toEqual(expect.arrayContaining(['s04.5', 's05']));
     expect(s.phases[0]).toMatchObject({ done: 1, total: 6 });
   });
@@ -85,11 +90,13 @@ describe('gateWorkspaceState', () => {
     const by = (id: string) => s.cells.find((c) => c.step === id)!;
     expect(by('s03').status).toBe('done'); // skipped counts as settled
     expect(by('s04')).toMatchObject({ status: 'failed' });
-    expect(by('s04').triage!.reason).toMatch(/^VERIFICATION_FAILED/);
+    expect(by('s04').triage).toBeNull();
+    expect((by('s04') as GateCell).gate.failureClass).toBe('VERIFICATION_FAILED');
     expect(by('s04.5').status).toBe('partial');
     expect(s.partials.map((p) => p.step)).toEqual(['s04.5']);
     expect(s.discrepancies.map((d) => d.step)).toEqual(['s04.5']);
     expect(s.next[0]).toMatchObject({ step: 's04', action: 'retry' });
+    expect(s.next[0].reason).toMatch(/^developer: VERIFICATION_FAILED/);
     let text = '';
     await statusCommand([dir], false, { paint: (_t, x) => x, ascii: true, width: 100 }, { write: (x) => void (text += x) });
     expect(text).toContain('5/9 done');

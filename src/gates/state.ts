@@ -1,6 +1,8 @@
 import { basename } from 'node:path';
 import type { Cell, CellStatus, Claim, Discrepancy, DiskState, NextStep, PartialFile, PipelineDef, StepDef, Warning, WorkspaceState } from '../types.js';
+import { cellKey } from '../types.js';
 import { gatesPreset } from '../pipeline/gates-preset.js';
+import { blockersOf } from './blocked.js';
 import { compareSteps } from './gate-file.js';
 import { ARTIFACTS_DIR } from './plan.js';
 import { REASONING_DIR } from './reasoning.js';
@@ -15,6 +17,12 @@ import type { GateCell, GateProof, GateProofKind, GateStep, GateWorkflow, GateWo
 // not started. The plan's `status` plays checkpoint.md's part: a claim, compared, not believed.
 // A cell's facts are the gate file's (size, characters, time, as read); `marker` means what it
 // means for the book — proof of completion found — which here is a passing (or skipped) gate.
+// `path`, `exists`, `bytes` and `disk` all speak of that one file, where it is or will be
+// written: an interrupted step has no gate, so its disk is `missing` even though the step is
+// partial (its verdict says so; its gate proof names the reasoning file, the evidence).
+// A triage verdict judges a half-product (types.ts Verdict, DOMAIN.md section 4); a failed
+// gate is a whole file that says "failed", so it has none: its failure class and errors are
+// the cell's gate proof and the reason of its plan entry.
 
 /** `04.5` → `s04.5`: a step id that reads like the gate file and never starts with a digit. */
 export const gateStepId = (number: string): string => `s${number}`;
@@ -33,8 +41,9 @@ function statusOf(s: GateStep): { status: CellStatus; disk: DiskState } {
       // A gate file is there but proves nothing: as in the book, a file without its proof.
       return { status: 'failed', disk: s.file?.exists === false ? 'missing' : 'partial' };
     case 'partial':
-      // A broken gate, or reasoning with no final decision: half a step is on disk.
-      return { status: 'partial', disk: 'partial' };
+      // A broken gate is half a step on disk; reasoning with no final decision and no gate is
+      // half a step too, but nothing is at the gate's path.
+      return { status: 'partial', disk: s.gate ? 'partial' : 'missing' };
     default:
       return { status: 'not_started', disk: 'missing' };
   }
@@ -56,11 +65,13 @@ export function proofOf(s: GateStep): GateProof {
   };
 }
 
+/** Why a failed gate failed: its failure class and first error (DOMAIN.md section 8). */
+function failureReason(s: GateStep): string {
+  const errs = s.gate?.errors ?? [];
+  return `${s.failureClass ?? 'UNKNOWN'}: validation failed${errs.length ? ` (${errs.length} error${errs.length === 1 ? '' : 's'}: ${errs[0]})` : ''}`;
+}
+
 function triageOf(w: GateWorkflow, s: GateStep): Cell['triage'] {
-  if (s.status === 'failed') {
-    const errs = s.gate?.errors ?? [];
-    return { verdict: 'suspicious', reason: `${s.failureClass ?? 'UNKNOWN'}: validation failed${errs.length ? ` (${errs.length} error${errs.length === 1 ? '' : 's'}: ${errs[0]})` : ''}` };
-  }
   if (s.status !== 'partial') return null;
   if (s.gate) return { verdict: 'truncated', reason: `gate ${s.gate.shape === 'truncated' ? 'cut off mid-write' : 'unreadable'} (${s.gate.errors[0] ?? s.gate.shape}); re-run the validation` };
   if (w.interrupted.includes(s.number)) return { verdict: 'almost_certainly_partial', reason: 'reasoning has no final decision and there is no gate: the step was interrupted; redo it' };
@@ -112,6 +123,8 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
   for (const w of gw.workflows) {
     warnings.push(...w.warnings);
     const byNumber = new Map(w.steps.map((s) => [s.number, s]));
+    const own: GateCell[] = [];
+    const failed: GateStep[] = [];
     for (const def of pipeline.steps) {
       const number = def.aliases[0];
       const s = byNumber.get(number);
@@ -119,7 +132,7 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
       if (!s) {
         // A step only another workflow has: an empty cell keeps the matrix rectangular.
         const empty: GateCell = { unit: w.id, step: def.id, batch: null, path: def.path.replace('{unit}', w.id), status: 'not_started', disk: 'missing', checkpoint: null, exists: false, bytes: 0, chars: 0, marker: false, mtimeMs: 0, triage: null, blockedBy: [], gate: NO_PROOF };
-        cells.push(empty);
+        own.push(empty);
         continue;
       }
       const base = statusOf(s);
@@ -145,18 +158,32 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
         blockedBy: [],
         gate: proofOf(s),
       };
-      cells.push(cell);
+      own.push(cell);
       if (s.status === 'partial' && s.gate && triage) {
         partials.push({ path, unit: w.id, step: def.id, chars: cell.chars, bytes: cell.bytes, verdict: triage.verdict, reason: triage.reason });
       }
       if (claim === 'done' && base.status !== 'done') {
         discrepancies.push({ unit: w.id, step: def.id, checkpoint: 'done', disk: base.disk, note: `the plan says completed; the gate is ${s.gate ? (s.status === 'failed' ? 'failed' : s.gate.shape) : 'missing'} — the gate decides` });
       }
-      if (s.status === 'failed') {
-        next.push({ priority: 1, unit: w.id, step: def.id, action: 'retry', reason: `${s.agent}: ${triage?.reason ?? 'validation failed'}`, blocks: w.steps.filter((o) => o.dependencies.includes(s.number)).length });
-      } else if (s.status === 'partial') {
+      if (s.status === 'failed') failed.push(s);
+      else if (s.status === 'partial') {
         next.push({ priority: 2, unit: w.id, step: def.id, action: s.gate ? 'backup_redo' : 'run', reason: `${s.agent}: ${triage?.reason ?? 'interrupted'}`, blocks: 0 });
       }
+    }
+    // What each unfinished cell waits on, from this workflow's own dependencies (another
+    // workflow may order the same step numbers differently).
+    const blocked = blockersOf(
+      own.map((c) => c.step),
+      new Map(w.steps.map((s) => [gateStepId(s.number), s.dependencies.map(gateStepId)])),
+      new Map(own.map((c) => [c.step, c.status])),
+    );
+    for (const c of own) c.blockedBy = (blocked.get(c.step) ?? []).map((id) => cellKey(w.id, id));
+    cells.push(...own);
+    for (const s of failed) {
+      const key = cellKey(w.id, gateStepId(s.number));
+      // What a failure holds up: the cells that list it among their blockers.
+      const blocks = own.filter((c) => c.blockedBy.includes(key)).length;
+      next.push({ priority: 1, unit: w.id, step: gateStepId(s.number), action: 'retry', reason: `${s.agent}: ${failureReason(s)}`, blocks });
     }
     if (w.next && !next.some((n) => n.unit === w.id && n.step === gateStepId(w.next!.number))) {
       next.push({ priority: 3, unit: w.id, step: gateStepId(w.next.number), action: 'run', reason: `next step of the workflow: ${w.next.name} (${w.next.agent})`, blocks: 0 });
