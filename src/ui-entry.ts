@@ -33,10 +33,13 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     restored = true;
     stdout.write(LEAVE_ALT);
   };
+  // `on`, not `once`, and kept until the cleanup below has run: Ink's signal-exit re-raises
+  // a signal (default action: die on the spot, alternate screen still on, lock left behind)
+  // when it finds no other listener for it — which a `once` listener no longer is.
   const onSignal = (): void => store.setState({ quit: true });
   process.once('exit', restore);
-  process.once('SIGTERM', onSignal);
-  process.once('SIGHUP', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   stdout.write(ENTER_ALT);
   const app = render(createElement(ControlRoom, { store, theme: themeFor(process.env) }), { exitOnCtrlC: false, patchConsole: true });
   try {
