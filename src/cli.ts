@@ -8,6 +8,7 @@ import { WorkspaceError } from './workspace.js';
 import { checkpointCommand, partialsCommand, planCommand, statusCommand } from './cli/core-commands.js';
 import type { TextOptions } from './cli/text.js';
 import { extraCommands } from './cli/extra-commands.js';
+import { sanitize } from './sanitize.js';
 import { loadControlRoom } from './ui-load.js';
 
 // The entry. Interactive versus headless is decided here, once: the control room only when
@@ -62,17 +63,18 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof UsageError) {
-      process.stderr.write(`checkroom: ${err.message}\nRun "checkroom --help" for usage.\n`);
+      process.stderr.write(`checkroom: ${sanitize(err.message)}\nRun "checkroom --help" for usage.\n`);
       process.exitCode = 2;
     } else if (err instanceof ConfigError) {
-      process.stderr.write(`checkroom: ${err.message}\nFix checkroom.yaml (see README: configuration) and run again.\n`);
+      process.stderr.write(`checkroom: ${sanitize(err.message)}\nFix checkroom.yaml (see README: configuration) and run again.\n`);
       process.exitCode = 2;
     } else if (err instanceof WorkspaceError) {
-      process.stderr.write(`checkroom: ${err.message}\n`);
+      process.stderr.write(`checkroom: ${sanitize(err.message)}\n`);
       process.exitCode = 2;
     } else {
       const e = err as Error;
-      process.stderr.write(`checkroom: ${e?.message ?? String(err)}\n`);
+      // Messages can quote arguments, paths and file contents: escaped like everything else.
+      process.stderr.write(`checkroom: ${sanitize(e?.message ?? String(err))}\n`);
       if (process.env.CHECKROOM_DEBUG) process.stderr.write(`${e?.stack}\n`);
       process.exitCode = 1;
     }

@@ -107,11 +107,18 @@ describe('checkroom CLI', () => {
     const root = tempDir();
     const hostile = `# D\n\n${prose(300)}\n\nclipboard \u001b]52;c;cm0gLXJmIH4=\u0007 title \u001b]0;pwned\u0007 clear \u001b[2J back\b\b bell\u0007 cr\rover`;
     writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'drafts/ch01-draft.md': hostile });
-    for (const args of [['partials', root], ['plan', root], ['status', root]]) {
+    // checkpoint.md's own words (its title carries the project name) too, in the preview.
+    writeFiles(root, { 'checkpoint.md': `# \u001b]0;TITLE\u0007\u001b[31mRED — 项目进度检查点\n` });
+    for (const args of [['partials', root], ['plan', root], ['status', root], ['checkpoint', root]]) {
       const r = run(args, { NO_COLOR: '1' });
       expect(r.code).toBe(0);
       expect(r.out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     }
+    // And error messages that quote an argument.
+    const bad = run(['status', join(root, 'nope\u001b[2J')]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('nope\\e[2J');
+    expect(bad.err).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     // The reason quotes the file's last line, escaped (JSON keeps it whole).
     const reason = JSON.parse(run(['partials', root, '--json']).out).partials[0].reason as string;
     expect(reason).toContain('cr\\rover');

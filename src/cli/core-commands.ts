@@ -8,7 +8,7 @@ import { parseCheckpoint } from '../checkpoint/parse.js';
 import { writeCheckpoint } from '../checkpoint/io.js';
 import { claimsOf } from '../state/derive.js';
 import { copyBackup } from '../backups.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitize, sanitizeLine } from '../sanitize.js';
 import { statusJson } from './json.js';
 import { nextLine, partialLine, renderStatus, type TextOptions } from './text.js';
 import { UsageError } from './args.js';
@@ -76,9 +76,10 @@ export async function checkpointCommand(positionals: string[], write: boolean, o
   if (!write) {
     const src = await readSources(dir);
     const text = renderCheckpoint(checkpointFromState(stateOf(src), src.checkpoint), src.config.pipeline);
-    out.write(text + o.paint('muted', '\n(preview: nothing written; add --write to replace checkpoint.md, the old one is backed up)\n'));
+    // The preview quotes the old file's words (title, project name): escaped, as everywhere.
+    out.write(sanitize(text) + o.paint('muted', '\n(preview: nothing written; add --write to replace checkpoint.md, the old one is backed up)\n'));
     return;
   }
   const r = await rewriteCheckpoint(dir);
-  out.write(`wrote ${r.path} from the disk (${r.changed} cell${r.changed === 1 ? '' : 's'} changed)${r.backup ? `; the previous version is in ${r.backup}` : ''}\n`);
+  out.write(`wrote ${sanitizeLine(r.path)} from the disk (${r.changed} cell${r.changed === 1 ? '' : 's'} changed)${r.backup ? `; the previous version is in ${r.backup}` : ''}\n`);
 }
