@@ -171,6 +171,16 @@ describe('milestoneReached', () => {
     expect(milestoneReached(b, await loadWorkspace(root))).toBe('phase changed: Phase 3 → Phase 4');
   });
 
+  it('does not fire on a checkpoint.md edited into a stray table (rows regrouped, no real progress)', async () => {
+    const root = copyDemo();
+    const a = await loadWorkspace(root);
+    writeFileSync(join(root, 'checkpoint.md'), '| ch05 | ✅ | ✅ |\n');
+    const b = await loadWorkspace(root);
+    expect(milestoneReached(a, b)).toBeNull();
+    writeFileSync(join(root, 'checkpoint.md'), '| ch01 | ✅ | ✅ |\n');
+    expect(milestoneReached(b, await loadWorkspace(root))).toBeNull();
+  });
+
   it('does not fire when the phase goes back (an outline moved away by a checkout or a rename)', async () => {
     const root = midFlight();
     const a = await loadWorkspace(root);
