@@ -22,10 +22,21 @@ function columns(ws: WorkspaceState, readonly: boolean): Cell[][] {
   const gates = ws.preset === 'gates';
   const cp = ws.checkpoint;
   const nd = ws.discrepancies.length;
+  // A checkpoint.md it could not parse is not one that agrees: files on disk it does not list,
+  // or lines it could not read (a garbage or binary file has no rows, hence no discrepancy).
+  const unlisted = gates ? 0 : ws.cells.filter((c) => c.checkpoint === null && c.exists).length;
+  const unreadableLines = ws.warnings.filter((w) => w.line !== undefined).length;
+  const agreement: Cell = nd
+    ? { text: `${nd} disagree with the disk`, tok: 'warn' }
+    : cp.exists && unlisted
+      ? { text: `${unlisted} files on disk not in it`, tok: 'warn' }
+      : cp.exists && unreadableLines
+        ? { text: `${unreadableLines} lines it cannot read`, tok: 'warn' }
+        : { text: 'agrees with the disk', tok: 'ok' };
   const level1: Cell[] = [
     { text: gates ? '1 plan files' : '1 checkpoint.md', tok: 'title' },
     { text: cp.exists ? (gates ? sanitizeLine(cp.lastUpdate ?? 'plan read') : `updated ${sanitizeLine(cp.lastUpdate ?? '?')}`) : 'missing', tok: cp.exists ? undefined : 'warn' },
-    { text: nd ? `${nd} disagree with the disk` : 'agrees with the disk', tok: nd ? 'warn' : 'ok' },
+    agreement,
     { text: readonly || gates ? '' : 'w rewrites it', tok: 'muted' },
   ];
   const t = ws.todos;
