@@ -9,7 +9,8 @@ import { OverlayKeys } from './OverlayKeys.js';
 
 // Every backup of one file (DOMAIN.md section 4: `file.bak.{timestamp}`), newest first: age,
 // size, a one-line diff against the current file; below, the selected backup's diff hunks
-// (`-` the backup, `+` the current file). Enter restores it after a confirmation; the
+// (`-` the backup, `+` the current file), or one muted note when there is no line diff (too
+// large, binary, not a regular file). Enter restores it after a confirmation; the
 // current file is backed up first, so both versions survive.
 
 const size = (n: number): string => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
@@ -50,7 +51,7 @@ export function BackupsPanel({ height, width }: { height: number; width: number 
       <Line tok="muted">{b.rows.length ? fit(`── diff: - the backup, + the current file${diffRoom > 0 && hunks.length > diffRoom ? ` · ${start + 1}-${Math.min(hunks.length, start + diffRoom)}/${hunks.length} PgUp/PgDn` : ''} ──`, width) : ' '}</Line>
       {b.rows.length && b.hunks === null ? <Line tok="muted">computing the diff…</Line> : null}
       {hunks.slice(start, start + diffRoom).map((h, i) => (
-        <Line key={i} tok={h.startsWith('+') ? 'ok' : h.startsWith('-') ? 'fail' : h.startsWith('@@') ? 'accent' : undefined}>
+        <Line key={i} tok={h.startsWith('+') ? 'ok' : h.startsWith('-') ? 'fail' : h.startsWith('@@') ? 'accent' : h.startsWith(' ') ? undefined : 'muted'}>
           {fit(h, width) || ' '}
         </Line>
       ))}

@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { columnWidth, fit, pad, whereOf } from '../src/cli/text.js';
+import { columnWidth, fit, noUnitsWhy, pad, whereOf } from '../src/cli/text.js';
 import { planItems, type PlanItem } from '../src/app/select.js';
 import { entryLiveState, flightItems, flightState } from '../src/app/agents.js';
 import { wrapLine } from '../src/app/wrap.js';
@@ -74,7 +74,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
         {counter}
       </Line>
       <Box flexDirection="column" height={listH} overflow="hidden">
-        {items.length === 0 ? <Line tok="muted">{filter ? 'no step matches the filter (esc clears it)' : 'nothing to do: every step is done or waiting on a human'}</Line> : null}
+        {items.length === 0 ? <Line tok="muted">{filter ? 'no step matches the filter (esc clears it)' : ws.units.length === 0 ? noUnitsWhy(ws) : 'nothing to do: every step is done or waiting on a human'}</Line> : null}
         {items.slice(win.start, win.end).map((it, i) => {
           const here = win.start + i === cursor;
           const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;

@@ -1,13 +1,22 @@
-import { readFile, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { sanitizeLine } from './sanitize.js';
-import { explain, inside } from './backups-fs.js';
+import { BackupError, explain, inside, openRegular } from './backups-fs.js';
 
 // "Backup or current?" is a human decision (DOMAIN.md section 4, human strategy), so the
 // operator sees a small unified-style line diff. Myers' O(ND) algorithm on lines, bounded in
 // input size, edit distance and output lines: a huge or wildly different pair gets a summary
 // instead of freezing the control room.
 
+/**
+ * How the two files were compared. `lines`: an exact line diff; `approximate`: too different
+ * for one, so the counts are lines present on one side only; `too_large`, `binary`,
+ * `not_regular`: no line counts at all (`added`/`removed` are 0 and mean nothing, `hunks`
+ * is one note saying why).
+ */
+export type DiffKind = 'identical' | 'lines' | 'approximate' | 'too_large' | 'binary' | 'not_regular';
+
 export interface BackupDiff {
+  kind: DiffKind;
   added: number;
   removed: number;
   /** `@@ -a,b +c,d @@` headers and ` `/`-`/`+` lines, at most ~MAX_OUT lines, sanitized. */
@@ -106,7 +115,7 @@ const splitLines = (text: string): string[] => {
 
 /** Pure line diff of two texts (exported for tests and for previews of staged writes). */
 export function diffLines(before: string, after: string): BackupDiff {
-  if (before === after) return { added: 0, removed: 0, hunks: [], identical: true, summary: false };
+  if (before === after) return { kind: 'identical', added: 0, removed: 0, hunks: [], identical: true, summary: false };
   const a = splitLines(before);
   const b = splitLines(after);
   const ops = a.length + b.length <= MAX_LINES ? myers(a, b, MAX_EDITS) : null;
@@ -122,7 +131,7 @@ export function diffLines(before: string, after: string): BackupDiff {
     }
     const removed = [...counts.values()].reduce((s, c) => s + c, 0);
     const note = `files differ too much for a line diff (${a.length} → ${b.length} lines); about +${added} -${removed} lines; compare them in an editor`;
-    return { added, removed, hunks: [note], identical: false, summary: true };
+    return { kind: 'approximate', added, removed, hunks: [note], identical: false, summary: true };
   }
   const added = ops.filter((o) => o.kind === '+').length;
   const removed = ops.filter((o) => o.kind === '-').length;
@@ -130,25 +139,72 @@ export function diffLines(before: string, after: string): BackupDiff {
   if (hunks.length > MAX_OUT) hunks = [...hunks.slice(0, MAX_OUT), `… ${hunks.length - MAX_OUT} more diff lines not shown`];
   // Texts can differ only in line endings or a final newline: say so rather than show nothing.
   if (hunks.length === 0) hunks = ['files differ only in line endings or the final newline'];
-  return { added, removed, hunks, identical: false, summary: false };
+  return { kind: 'lines', added, removed, hunks, identical: false, summary: false };
 }
 
-/** Diff a backup (old, `-`) against the current file (new, `+`); a missing current file is empty. */
+/** Read at most `limit` bytes of an open file; null when it holds more (it may have grown). */
+async function readBounded(fh: FileHandle, size: number, limit: number): Promise<Buffer | null> {
+  if (size > limit) return null;
+  let buf = Buffer.alloc(Math.min(limit + 1, size + 4096));
+  let got = 0;
+  for (;;) {
+    if (got === buf.length) {
+      if (got > limit) return null;
+      const more = Buffer.alloc(Math.min(limit + 1, buf.length * 2));
+      buf.copy(more);
+      buf = more;
+    }
+    const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got > limit ? null : buf.subarray(0, got);
+}
+
+type Side = { kind: 'text'; buf: Buffer } | { kind: 'too_large'; size: number } | { kind: 'not_regular'; why: string };
+
+const noted = (kind: DiffKind, note: string, identical = false): BackupDiff => ({ kind, added: 0, removed: 0, hunks: [note], identical, summary: true });
+
+/**
+ * Diff a backup (old, `-`) against the current file (new, `+`); a missing current file is
+ * empty. Only regular files are read (no symlink is followed, no FIFO waited on); a file over
+ * MAX_BYTES is never loaded, and one with a NUL byte is binary: both get a one-line note and
+ * no line counts (`kind` says why), never a claim of `+0 -0`.
+ */
 export async function diffBackup(root: string, backupRel: string, currentRel: string): Promise<BackupDiff> {
-  // Returns the text, or the size when the file is too large to load for a diff.
-  const read = async (rel: string, optional: boolean): Promise<string | number> => {
+  const read = async (rel: string, optional: boolean): Promise<Side> => {
     const abs = inside(root, rel);
+    let opened: Awaited<ReturnType<typeof openRegular>>;
     try {
-      const st = await stat(abs);
-      return st.size > MAX_BYTES ? st.size : await readFile(abs, 'utf8');
+      opened = await openRegular(abs, rel);
     } catch (err) {
-      if (optional && (err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      if (optional && (err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'text', buf: Buffer.alloc(0) };
+      if (err instanceof BackupError && err.code === 'ENOTREG') return { kind: 'not_regular', why: err.message };
       throw explain('read', rel, err);
+    }
+    try {
+      const buf = await readBounded(opened.fh, opened.st.size, MAX_BYTES);
+      return buf ? { kind: 'text', buf } : { kind: 'too_large', size: opened.st.size };
+    } catch (err) {
+      throw explain('read', rel, err);
+    } finally {
+      await opened.fh.close();
     }
   };
   const [before, after] = await Promise.all([read(backupRel, false), read(currentRel, true)]);
-  if (typeof before === 'string' && typeof after === 'string') return diffLines(before, after);
-  const size = (x: string | number): number => (typeof x === 'number' ? x : Buffer.byteLength(x));
-  const note = `too large to diff here (${size(before)} vs ${size(after)} bytes); compare them in an editor`;
-  return { added: 0, removed: 0, hunks: [note], identical: false, summary: true };
+  if (before.kind === 'not_regular' || after.kind === 'not_regular') {
+    const why = before.kind === 'not_regular' ? before.why : after.kind === 'not_regular' ? after.why : '';
+    return noted('not_regular', `not diffed: ${why}`);
+  }
+  const size = (x: Side): number => (x.kind === 'too_large' ? x.size : x.kind === 'text' ? x.buf.length : 0);
+  if (before.kind === 'too_large' || after.kind === 'too_large') {
+    return noted('too_large', `too large to diff here (${size(before)} vs ${size(after)} bytes); compare them in an editor`);
+  }
+  if (before.buf.equals(after.buf)) return { kind: 'identical', added: 0, removed: 0, hunks: [], identical: true, summary: false };
+  // A NUL byte means binary (git's rule): a line diff of it is noise and raw control bytes.
+  if (before.buf.includes(0) || after.buf.includes(0)) {
+    const which = before.buf.includes(0) ? (after.buf.includes(0) ? 'both files' : 'the backup') : 'the current file';
+    return noted('binary', `binary, not diffed (${which} ${which === 'both files' ? 'contain' : 'contains'} NUL bytes; ${size(before)} vs ${size(after)} bytes)`);
+  }
+  return diffLines(before.buf.toString('utf8'), after.buf.toString('utf8'));
 }

@@ -1,5 +1,5 @@
-import { constants } from 'node:fs';
-import { copyFile, link, open, stat, unlink } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { copyFile, link, lstat, open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 // The file-system primitives behind backups.ts. One rule drives all of them: a backup is
@@ -118,4 +118,78 @@ export async function firstFree(base: string, place: (candidate: string) => Prom
     }
   }
   throw new BackupError(`cannot find a free backup name for ${base}: 10000 backups exist; move old ones away`, base, 'EEXIST');
+}
+
+/** What a non-regular file is, in words: `a symbolic link`, `a directory`, `a FIFO (named pipe)`, … */
+export function kindOf(st: Stats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return st.isFile() ? 'a regular file' : 'not a regular file';
+}
+
+/** The refusal for a backup (or current file) that is not a regular file; code ENOTREG. */
+export const notRegular = (message: string, rel: string): BackupError => new BackupError(message, rel, 'ENOTREG');
+
+// O_NOFOLLOW: a symlink fails (ELOOP) instead of reading its target, which may be outside the
+// workspace. O_NONBLOCK: a FIFO opens at once instead of waiting forever for a writer.
+const SAFE_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Open `abs` for reading only if it is a regular file, without following a symlink and
+ * without blocking on a FIFO. `lstat` first, so a device or FIFO is never even opened; the
+ * open file is then checked again (same inode, still regular) against a swap in between.
+ * Throws ENOTREG (`<rel> is a symbolic link, not a regular file`) or the raw errno error.
+ */
+export async function openRegular(abs: string, rel: string): Promise<{ fh: FileHandle; st: Stats }> {
+  const refuse = (st: Stats) => notRegular(`${rel} is ${kindOf(st)}, not a regular file`, rel);
+  const before = await lstat(abs);
+  if (!before.isFile()) throw refuse(before);
+  let fh: FileHandle;
+  try {
+    fh = await open(abs, SAFE_READ);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'ENXIO') throw refuse(await lstat(abs).catch(() => before));
+    throw err;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw refuse(st);
+    if (st.ino !== before.ino || st.dev !== before.dev) throw notRegular(`${rel} changed while it was being opened; try again`, rel);
+    return { fh, st };
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
+}
+
+/**
+ * Copy an open regular file to `dst`, which must not exist (O_EXCL), keeping its mode, then
+ * fsync. Reads through the handle, never the name, so what was checked is what is copied.
+ * A failed copy removes its own half-written `dst`. Throws the raw errno error.
+ */
+export async function copyFromHandle(src: FileHandle, srcSize: number, mode: number, dst: string): Promise<void> {
+  const out = await open(dst, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode & 0o777);
+  try {
+    const buf = Buffer.allocUnsafe(1024 * 1024);
+    let pos = 0;
+    for (;;) {
+      const { bytesRead } = await src.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      let done = 0;
+      while (done < bytesRead) done += (await out.write(buf, done, bytesRead - done)).bytesWritten;
+      pos += bytesRead;
+    }
+    await out.chmod(mode & 0o777); // the umask narrowed the mode open() gave
+    await out.sync();
+    if (pos !== srcSize) throw Object.assign(new Error(`copied ${pos} of ${srcSize} bytes (the backup changed while it was copied)`), { code: 'EAGAIN' });
+    await out.close();
+  } catch (err) {
+    await out.close().catch(() => {});
+    await unlink(dst).catch(() => {});
+    throw err;
+  }
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fsyncDir } from './fs/atomic-write.js';
 import { formatStamp, stampOf } from './backups-stamp.js';
-import { BackupError, copyExclusive, exists, explain, firstFree, inside, linkOrCopy, toRel } from './backups-fs.js';
+import { BackupError, copyExclusive, copyFromHandle, exists, explain, firstFree, inside, kindOf, linkOrCopy, notRegular, openRegular, toRel } from './backups-fs.js';
 
 // Backups you can trust (DOMAIN.md section 4: "back up `file` to `file.bak.{timestamp}`
 // and redo"). Used by the control room's back-up / redo / undo actions and by restore.
@@ -13,7 +13,7 @@ import { BackupError, copyExclusive, exists, explain, firstFree, inside, linkOrC
 
 export { BackupError } from './backups-fs.js';
 export { diffBackup, diffLines } from './backups-diff.js';
-export type { BackupDiff } from './backups-diff.js';
+export type { BackupDiff, DiffKind } from './backups-diff.js';
 
 export interface BackupInfo {
   /** Workspace-relative path of the backup, '/'-separated. */
@@ -64,8 +64,21 @@ export async function copyBackup(root: string, rel: string, now: Date = new Date
   }
 }
 
-/** Every backup of `rel` (`rel.bak.<stamp>`), newest first: by stamp, then counter, then mtime. */
-export async function listBackups(root: string, rel: string): Promise<BackupInfo[]> {
+/** A name that looks like a backup of the file but is not a regular file, so it is no backup. */
+export interface IgnoredBackup {
+  /** Workspace-relative path, '/'-separated. */
+  path: string;
+  /** In words: `a symbolic link`, `a directory`, `a FIFO (named pipe)`, … */
+  kind: string;
+}
+
+/**
+ * Every backup of `rel` (`rel.bak.<stamp>`), newest first: by stamp, then counter, then
+ * mtime. Only regular files count, by `lstat`: a symlink named like a backup could point
+ * anywhere (outside the workspace too), a FIFO would hang whoever reads it, a directory
+ * cannot be restored. Those come back in `ignored`, never read.
+ */
+export async function scanBackups(root: string, rel: string): Promise<{ backups: BackupInfo[]; ignored: IgnoredBackup[] }> {
   const abs = inside(root, rel);
   const dir = dirname(abs);
   const name = basename(abs);
@@ -73,19 +86,30 @@ export async function listBackups(root: string, rel: string): Promise<BackupInfo
   try {
     entries = await readdir(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { backups: [], ignored: [] };
     throw explain('list backups of', rel, err);
   }
   const found: (BackupInfo & { seq: number })[] = [];
-  for (const file of entries) {
+  const ignored: IgnoredBackup[] = [];
+  for (const file of entries.sort()) {
     const stamp = stampOf(name, file);
     if (!stamp) continue;
-    const st = await stat(join(dir, file)).catch(() => null);
-    if (!st?.isFile()) continue;
-    found.push({ path: toRel(root, join(dir, file)), bytes: st.size, mtimeMs: st.mtimeMs, stamp: stamp.raw, stampMs: stamp.ms, seq: stamp.seq });
+    const st = await lstat(join(dir, file)).catch(() => null);
+    if (!st) continue; // gone since readdir
+    const path = toRel(root, join(dir, file));
+    if (!st.isFile()) {
+      ignored.push({ path, kind: kindOf(st) });
+      continue;
+    }
+    found.push({ path, bytes: st.size, mtimeMs: st.mtimeMs, stamp: stamp.raw, stampMs: stamp.ms, seq: stamp.seq });
   }
   found.sort((a, b) => (b.stampMs ?? b.mtimeMs) - (a.stampMs ?? a.mtimeMs) || b.seq - a.seq || b.mtimeMs - a.mtimeMs);
-  return found.map(({ seq: _seq, ...info }) => info);
+  return { backups: found.map(({ seq: _seq, ...info }) => info), ignored };
+}
+
+/** The backups of `rel` (regular files only), newest first; see scanBackups. */
+export async function listBackups(root: string, rel: string): Promise<BackupInfo[]> {
+  return (await scanBackups(root, rel)).backups;
 }
 
 /** `drafts/ch03-draft.md.bak.20261128-140312-1` → `drafts/ch03-draft.md`. */
@@ -110,16 +134,40 @@ export async function restoreBackup(
   const rel = originalOf(backupRel);
   const bak = inside(root, backupRel);
   const dst = inside(root, rel);
-  if (!(await exists(bak))) throw new BackupError(`cannot restore ${backupRel}: it does not exist; list the backups again`, backupRel, 'ENOENT');
+  // Only a regular file is restored, read through the handle that was checked: never a
+  // symlink's target (which may be outside the workspace), never a FIFO (which would block).
+  let opened: Awaited<ReturnType<typeof openRegular>>;
+  try {
+    opened = await openRegular(bak, backupRel);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BackupError(`cannot restore ${backupRel}: it does not exist; list the backups again`, backupRel, 'ENOENT');
+    if (err instanceof BackupError) {
+      const what = err.message.startsWith(`${backupRel} is `) ? `it${err.message.slice(backupRel.length)}` : err.message;
+      throw notRegular(`cannot restore ${backupRel}: ${what}; only regular files are backups (nothing was changed)`, backupRel);
+    }
+    throw explain('restore', backupRel, err);
+  }
+  // The current file gets a second name before it is replaced; that only makes sense for a
+  // regular file (a link to a symlink would be a "backup" nobody lists).
+  const cur = await lstat(dst).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw explain('restore', backupRel, err);
+  });
+  if (cur && !cur.isFile()) {
+    await opened.fh.close();
+    throw notRegular(`cannot restore ${backupRel}: ${rel} is ${kindOf(cur)}, not a regular file; move it away first (nothing was changed)`, rel);
+  }
   const staged = join(dirname(dst), `.${basename(dst)}.restore.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await copyExclusive(bak, staged);
+    await copyFromHandle(opened.fh, opened.st.size, opened.st.mode, staged);
   } catch (err) {
     throw explain('restore', backupRel, err);
+  } finally {
+    await opened.fh.close();
   }
   let currentBackedUpTo: string | null = null;
   try {
-    if (await exists(dst)) {
+    if (cur) {
       // A second name for the current file; the rename below then swaps in the restored
       // copy atomically, so `rel` never goes missing, even for a moment.
       currentBackedUpTo = toRel(root, await firstFree(backupBase(dst, now), (c) => linkOrCopy(dst, c)));

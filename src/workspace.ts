@@ -6,7 +6,7 @@ import type { CheckpointDoc } from './checkpoint/types.js';
 import { loadConfig } from './pipeline/config.js';
 import { readCheckpoint } from './checkpoint/io.js';
 import { scanArtifacts, type ScanResult } from './scan/scan.js';
-import { collectUnits } from './scan/units.js';
+import { collectUnits, unitPatternWarnings } from './scan/units.js';
 import { batchesOf, deriveState } from './state/derive.js';
 import { readLevel2, todoViewFrom } from './sources/level2.js';
 import type { TodoSnapshot } from './sources/todos.js';
@@ -69,7 +69,7 @@ export async function readSources(dir: string, config?: WorkspaceConfig): Promis
   // One thread on purpose: reading on a second core saved ~12% at 50k files and cost ~50 MB
   // of worker heaps (measured with `npm run bench`), and the control room lives in 200 MB.
   const scan = scanArtifacts(root, cfg.pipeline, units);
-  return { root, config: cfg, checkpoint, units, scan, todos: readLevel2(root, cfg), warnings: [] };
+  return { root, config: cfg, checkpoint, units, scan, todos: readLevel2(root, cfg), warnings: unitPatternWarnings(root, cfg.pipeline, cfg.sources.checkpoint, units) };
 }
 
 export function stateOf(src: Sources, running: ReadonlySet<string> = new Set()): WorkspaceState {

@@ -103,6 +103,18 @@ describe('checkroom CLI', () => {
     expect(existsSync(join(root, 'drafts/ch01-draft.md'))).toBe(true);
   });
 
+  it('says no chapter was found, and why, instead of "nothing to do" when units.pattern matches nothing', () => {
+    const root = copyDemo();
+    writeFiles(root, { 'checkroom.yaml': `${readFileSync(join(root, 'checkroom.yaml'), 'utf8')}units: { pattern: 'chapter-\\d+' }\n` });
+    const plan = run(['plan', root]);
+    expect(plan.code).toBe(0);
+    expect(plan.out).toMatch(/^no chapters found: units\.pattern 'chapter-\\d\+' matches no unit; checkpoint\.md names ch01/);
+    expect(plan.out).not.toContain('Nothing to do');
+    const status = run(['status', root], { COLUMNS: '200' });
+    expect(status.out).toContain('no chapters found');
+    expect(JSON.parse(run(['status', root, '--json']).out).warnings.map((w: any) => w.message).join('\n')).toContain("units.pattern 'chapter-\\d+' matches no unit");
+  });
+
   it('never lets escape sequences from a file reach the terminal', () => {
     const root = tempDir();
     const hostile = `# D\n\n${prose(300)}\n\nclipboard \u001b]52;c;cm0gLXJmIH4=\u0007 title \u001b]0;pwned\u0007 clear \u001b[2J back\b\b bell\u0007 cr\rover`;

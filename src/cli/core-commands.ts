@@ -10,7 +10,7 @@ import { claimsOf } from '../state/derive.js';
 import { copyBackup } from '../backups.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
 import { statusJson } from './json.js';
-import { nextLine, partialLine, renderStatus, type TextOptions } from './text.js';
+import { nextLine, noUnitsWhy, partialLine, renderStatus, type TextOptions } from './text.js';
 import { UsageError } from './args.js';
 
 // The headless faces of the engine: status, plan, partials, checkpoint --write.
@@ -33,7 +33,7 @@ export async function statusCommand(positionals: string[], json: boolean, o: Tex
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
   const state = await loadWorkspace(dirArg(positionals));
   if (json) return out.write(JSON.stringify(statusJson(state).next, null, 2) + '\n');
-  if (state.next.length === 0) return out.write('Nothing to do: every step is done or waiting on a human.\n');
+  if (state.next.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
   const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
   out.write(`${o.paint('bold', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
 }

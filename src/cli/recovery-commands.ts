@@ -1,13 +1,13 @@
-import { existsSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
 import type { Cli } from './args.js';
 import { UsageError } from './args.js';
 import type { TextOptions } from './text.js';
-import { fit, pad } from './text.js';
+import { columnWidth, fit, pad } from './text.js';
 import type { Out } from './core-commands.js';
 import { assertWorkspace } from '../workspace.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
-import { diffBackup, listBackups, originalOf, restoreBackup, BackupError } from '../backups.js';
+import { diffBackup, originalOf, restoreBackup, scanBackups, BackupError, type BackupDiff } from '../backups.js';
 import { loadRecoveryState } from '../recover/load.js';
 import { recoverReport } from '../recover/report.js';
 import { renderRecover, formatAge } from '../recover/render.js';
@@ -39,11 +39,15 @@ export async function resumeCommand(cli: Cli, o: TextOptions, out: Out): Promise
   return 0;
 }
 
-/** `checkroom recover [dir] [--dry-run] [--json]`: the whole recovery flow as one report. */
+/**
+ * `checkroom recover [dir] [--dry-run] [--json]`: the whole recovery flow as one report.
+ * Exit 2 (RecoverRefused, nothing written) outside a workspace or on an empty view of one;
+ * exit 1 when a rebuild it had to do could not be done (the report says which and why).
+ */
 export async function recoverCommand(cli: Cli, o: TextOptions, out: Out): Promise<number> {
   const report = await recoverReport(dirArg(cli.positionals), { dryRun: cli.dryRun });
   out.write(cli.json ? JSON.stringify(report, null, 2) + '\n' : renderRecover(report, o) + '\n');
-  return 0;
+  return !report.dryRun && report.rebuilt.some((a) => a.blocked) ? 1 : 0;
 }
 
 /** `checkroom backups [dir] <file> [--restore BACKUP] [--json]`. */
@@ -61,33 +65,72 @@ export async function backupsCommand(cli: Cli, o: TextOptions, out: Out): Promis
   } catch (err) {
     if (err instanceof BackupError) {
       out.write(`checkroom: ${sanitizeLine(err.message)}\n`);
-      return 1;
+      // Not a regular file (a symlink, FIFO or directory named like a backup): a refusal, not a failure.
+      return err.code === 'ENOTREG' ? 2 : 1;
     }
     throw err;
   }
 }
 
+// The JSON `diff` of one backup: `added`/`removed` are null when no line diff was made
+// (`kind` says why: too_large, binary, not_regular), never a false `+0 -0`.
+const diffJson = (d: BackupDiff) => {
+  const counted = d.kind === 'identical' || d.kind === 'lines' || d.kind === 'approximate';
+  return {
+    identical: d.identical,
+    added: counted ? d.added : null,
+    removed: counted ? d.removed : null,
+    kind: d.kind,
+    ...(d.summary && d.hunks[0] ? { note: d.hunks[0] } : {}),
+  };
+};
+
+const diffText = (d: ReturnType<typeof diffJson> | null): string =>
+  !d
+    ? 'no current file to compare'
+    : d.kind === 'identical'
+      ? 'identical to the current file'
+      : d.kind === 'lines'
+        ? `vs current: +${d.added} -${d.removed} lines`
+        : d.kind === 'approximate'
+          ? `vs current: about +${d.added} -${d.removed} lines`
+          : d.kind === 'too_large'
+            ? 'too large to diff'
+            : d.kind === 'binary'
+              ? 'binary, not diffed'
+              : 'not diffed: the current file is not a regular file';
+
 async function list(root: string, file: string, json: boolean, o: TextOptions, out: Out): Promise<number> {
-  const backups = await listBackups(root, file);
-  const current = existsSync(join(root, file));
+  const { backups, ignored } = await scanBackups(root, file);
+  // lstat: a dangling symlink is still "a current file" (not a regular one: the diff says so).
+  const current = await lstat(join(root, file)).then(
+    () => true,
+    () => false,
+  );
   const now = Date.now();
   const rows = await Promise.all(
     backups.map(async (b) => {
-      const d = current ? await diffBackup(root, b.path, file) : null;
-      return { ...b, ageMs: Math.max(0, now - (b.stampMs ?? b.mtimeMs)), diff: d ? { identical: d.identical, added: d.added, removed: d.removed } : null };
+      const d = current ? diffJson(await diffBackup(root, b.path, file)) : null;
+      return { ...b, ageMs: Math.max(0, now - (b.stampMs ?? b.mtimeMs)), diff: d };
     }),
   );
   if (json) {
-    out.write(JSON.stringify({ file, current, backups: rows }, null, 2) + '\n');
+    out.write(JSON.stringify({ file, current, backups: rows, ignored }, null, 2) + '\n');
     return 0;
   }
   const L = [o.paint('bold', `Backups of ${sanitizeLine(file)} (${rows.length})`) + (current ? '' : o.paint('warn', '  the file itself does not exist'))];
   if (rows.length === 0) L.push(o.paint('muted', `  none (backups are named ${sanitizeLine(basename(file))}.bak.<YYYYMMDD-HHMMSS>)`));
-  for (const r of rows.slice(0, 15)) {
-    const diff = !r.diff ? 'no current file to compare' : r.diff.identical ? 'identical to the current file' : `vs current: +${r.diff.added} -${r.diff.removed} lines`;
-    L.push(fit(`  ${pad(sanitizeLine(basename(r.path)), 36)} ${pad(`${r.bytes} B`, 9)} ${pad(formatAge(r.ageMs), 12)} ${diff}`, o.width));
+  // Columns sized by what they hold (a 70254592 B backup ran into its age at a fixed 9), so
+  // the diff summary at the end keeps as much room as it can.
+  const shown = rows.slice(0, 15);
+  const nameW = columnWidth(shown.map((r) => sanitizeLine(basename(r.path))), 10, 36);
+  const sizeW = columnWidth(shown.map((r) => `${r.bytes} B`), 4, 16);
+  const ageW = columnWidth(shown.map((r) => formatAge(r.ageMs)), 3, 14);
+  for (const r of shown) {
+    L.push(fit(`  ${pad(sanitizeLine(basename(r.path)), nameW)} ${pad(`${r.bytes} B`, sizeW)} ${pad(formatAge(r.ageMs), ageW)} ${diffText(r.diff)}`, o.width));
   }
   if (rows.length > 15) L.push(o.paint('muted', `  … ${rows.length - 15} more (--json for all)`));
+  for (const g of ignored) L.push(o.paint('warn', fit(`  ignored ${sanitizeLine(basename(g.path))}: ${g.kind}, not a regular file`, o.width)));
   if (rows.length) L.push(o.paint('muted', `  restore one with --restore <backup>; the current file is backed up first, so both versions survive`));
   out.write(L.join('\n') + '\n');
   return 0;

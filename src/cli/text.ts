@@ -122,6 +122,12 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const shown = s.next.slice(0, 5);
   for (const n of shown) out.push(`  ${nextLine(n, o, o.width - 2, whereWidth(shown))}`);
   if (s.next.length > 5) out.push(paint('muted', `  … ${s.next.length - 5} more (checkroom plan)`));
-  if (s.next.length === 0) out.push(paint('muted', '  nothing to do'));
+  if (s.next.length === 0) out.push(s.units.length === 0 ? paint('warn', `  ${fit(noUnitsWhy(s), o.width - 2)}`) : paint('muted', '  nothing to do'));
   return out.join('\n');
 }
+
+/** Why an empty plan is not "all done": no chapter was found at all, and what the scan saw instead. */
+export const noUnitsWhy = (s: Pick<WorkspaceState, 'warnings'>): string => {
+  const w = s.warnings.find((x) => x.source === 'checkroom.yaml' && /units\.pattern/.test(x.message));
+  return `no chapters found${w ? `: ${sanitizeLine(w.message)}` : ' (no checkpoint.md row and no step output names one)'}`;
+};

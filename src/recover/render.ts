@@ -18,6 +18,20 @@ export const formatAge = (ms: number | null): string => {
   return `${Math.floor(h / 24)}d ${h % 24}h old`;
 };
 
+/** Words into lines of at most `w` columns (a longer word gets a line of its own). */
+function wrap(text: string, w: number): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const word of text.split(' ')) {
+    if (cur && stringWidth(`${cur} ${word}`) > w) {
+      out.push(cur);
+      cur = word;
+    } else cur = cur ? `${cur} ${word}` : word;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
 const more = (n: number, o: TextOptions): string[] => (n > 0 ? [o.paint('muted', `    … ${n} more`)] : []);
 
 export function renderRecover(r: RecoverReport, o: TextOptions): string {
@@ -44,16 +58,14 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   );
   for (const d of s.resume.disagreements.slice(0, SHOW)) L.push(line(paint('muted', `    - ${sanitizeLine(d)}`)));
   L.push(...more(s.resume.disagreements.length - SHOW, o));
-  if (!r.gates)
-    L.push(
-    line(
-      `  ${pad(sanitizeLine(s.checkpoint.path), 14)} ${
-        s.checkpoint.exists
-          ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}; ${s.checkpoint.discrepancies ? warn(`${s.checkpoint.discrepancies} discrepancies with the disk`) : ok('agrees with the disk')}${s.checkpoint.unknownUnits.length ? warn(`; misses ${s.checkpoint.unknownUnits.join(', ')}`) : ''}`
-          : bad('missing')
-      }`,
-    ),
-  );
+  const cp = s.checkpoint;
+  // An unreadable checkpoint.md agrees with nothing: say why it yielded nothing instead.
+  const cpState = cp.unreadable
+    ? bad(`unreadable: ${sanitizeLine(cp.unreadable)}`)
+    : cp.exists
+      ? `updated ${sanitizeLine(cp.lastUpdate ?? '?')}; ${cp.discrepancies ? warn(`${cp.discrepancies} discrepancies with the disk`) : ok('agrees with the disk')}${cp.unknownUnits.length ? warn(`; misses ${cp.unknownUnits.join(', ')}`) : ''}`
+      : bad('missing');
+  if (!r.gates) L.push(line(`  ${pad(sanitizeLine(cp.path), 14)} ${cpState}`));
   if (s.todos) {
     const t = s.todos;
     const body = t.ok
@@ -108,8 +120,10 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   L.push('', paint('bold', r.dryRun ? '5 Would rebuild' : '5 Rebuilt'));
   if (r.rebuilt.length === 0) L.push(paint('muted', '  nothing: every source agrees with the disk'));
   for (const a of r.rebuilt) {
-    const mark = a.manual ? warn('[todo]') : a.done ? ok('[done]') : warn('[would]');
+    const mark = a.blocked ? bad('[cannot]') : a.manual ? warn('[todo]') : a.done ? ok('[done]') : warn('[would]');
     L.push(line(`  ${mark} ${sanitizeLine(a.target)}: ${sanitizeLine(a.reason)}${a.backup ? paint('muted', `; previous version in ${sanitizeLine(a.backup)}`) : ''}`));
+    // Its own line: what to do must not be cut off by the width of the reason.
+    if (a.blocked) for (const l of wrap(sanitizeLine(a.blocked), w - 4)) L.push(line(bad(`    ${l}`)));
   }
 
   L.push('', paint('bold', `6 Continue with (${r.planTotal} steps)`));

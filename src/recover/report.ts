@@ -9,7 +9,9 @@ import { scanGateWorkspace } from '../gates/index.js';
 import type { GateWorkflow } from '../gates/types.js';
 import { provenTodoIds } from '../sources/level2.js';
 import { LANGS } from '../checkpoint/i18n.js';
+import type { Sources } from '../workspace.js';
 import { loadRecoveryState, type JournalFacts } from './load.js';
+import { guardRecovery, notReplaceable } from './guard.js';
 
 // `checkroom recover`: the seed's recovery flow (000_…, section 8) as one report — which
 // sources exist and how fresh they are, where the pipeline stopped, the half-products, the
@@ -26,6 +28,8 @@ export interface RebuildAction {
   backup: string | null;
   /** Work checkroom does not do itself (an agent or the operator must). */
   manual: boolean;
+  /** Why it could not be (or would not be) done, and what the operator should do; absent when nothing stands in the way. */
+  blocked?: string;
 }
 
 export interface GateSummary {
@@ -50,7 +54,16 @@ export interface RecoverReport {
   at: number;
   sources: {
     resume: { path: string; exists: boolean; ageMs: number | null; generatedAt: string | null; disagreements: string[] };
-    checkpoint: { path: string; exists: boolean; lastUpdate: string | null; discrepancies: number; unknownUnits: string[]; warnings: number };
+    checkpoint: {
+      path: string;
+      exists: boolean;
+      /** Why the file yielded nothing (a directory, unreadable, binary); null when it was read. */
+      unreadable: string | null;
+      lastUpdate: string | null;
+      discrepancies: number;
+      unknownUnits: string[];
+      warnings: number;
+    };
     todos: TodoView | null;
     scan: { units: number; cells: number; files: number; scannedAt: number };
     journal: { events: number; decisions: number; breakers: JournalFacts['breakers']; orphans: JournalFacts['orphans']; warnings: string[] };
@@ -111,6 +124,15 @@ function stopOf(state: WorkspaceState): RecoverReport['stop'] {
   return { phase: state.currentPhase, phaseName: phase?.name ?? null, batch: state.currentBatch, lastDone, inProgress };
 }
 
+/** Why checkpoint.md yielded nothing at all (its reader leaves an empty doc with one warning), or null. */
+function unreadableCheckpoint(src: Pick<Sources, 'checkpoint'>): string | null {
+  const d = src.checkpoint;
+  if (!d || d.phases.length || d.batches.length || d.lastUpdate !== null || d.project !== null) return null;
+  // The reader's own failures (a directory, unreadable, binary) have no line; the parser's do.
+  const w = d.warnings.find((x) => x.line === undefined);
+  return w ? w.message.replace(/^cannot read [^:]*: /, '') : null;
+}
+
 /** The language of an existing RESUME.md (its title), so a rewrite keeps it. */
 export async function resumeLang(root: string, file: string): Promise<Lang | null> {
   const text = await readFile(join(root, file), 'utf8').catch(() => null);
@@ -135,6 +157,8 @@ const gateSummary = (w: GateWorkflow): GateSummary => ({
 export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date } = { dryRun: true }): Promise<RecoverReport> {
   const now = opts.now ?? new Date();
   let { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime());
+  // Refuses (exit 2, nothing written) a directory that is no workspace, or an empty view of one.
+  guardRecovery(dir, src, state, journal);
   const root = src.root;
   const files = src.config.sources;
   const preset = src.config.preset;
@@ -142,6 +166,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   const memory = await checkMemory(root, state);
   const cpExists = state.checkpoint.exists;
   const unknown = unknownUnits(state);
+  const unreadable = unreadableCheckpoint(src);
   const report: RecoverReport = {
     root,
     name: state.name,
@@ -150,7 +175,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
     at: now.getTime(),
     sources: {
       resume: { path: files.resume, exists: drift.exists, ageMs: drift.ageMs, generatedAt: drift.generatedAt, disagreements: drift.disagreements },
-      checkpoint: { path: files.checkpoint, exists: cpExists, lastUpdate: state.checkpoint.lastUpdate, discrepancies: state.discrepancies.length, unknownUnits: unknown, warnings: state.warnings.length },
+      checkpoint: { path: files.checkpoint, exists: cpExists, unreadable, lastUpdate: state.checkpoint.lastUpdate, discrepancies: state.discrepancies.length, unknownUnits: unknown, warnings: state.warnings.length },
       todos: state.todos ?? null,
       scan: { units: state.units.length, cells: state.cells.length, files: state.cells.filter((c) => c.exists && c.disk !== 'missing').length, scannedAt: state.scannedAt },
       journal: { events: journal.events, decisions: journal.decisions.length, breakers: journal.breakers, orphans: journal.orphans, warnings: journal.warnings },
@@ -180,31 +205,51 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   // Step 4 of the flow: rebuild what is missing or stale.
   const cpWhy = !cpExists
     ? `${files.checkpoint} is missing: rebuilt from the filesystem scan`
-    : state.discrepancies.length || unknown.length
-      ? `${files.checkpoint} is stale: ${state.discrepancies.length} cell${state.discrepancies.length === 1 ? '' : 's'} disagree with the disk${unknown.length ? `, ${unknown.length} chapter${unknown.length === 1 ? '' : 's'} on disk it does not list (${unknown.join(', ')})` : ''}`
-      : null;
+    : unreadable
+      ? `${files.checkpoint} cannot be read (${unreadable})`
+      : state.discrepancies.length || unknown.length
+        ? `${files.checkpoint} is stale: ${state.discrepancies.length} cell${state.discrepancies.length === 1 ? '' : 's'} disagree with the disk${unknown.length ? `, ${unknown.length} chapter${unknown.length === 1 ? '' : 's'} on disk it does not list (${unknown.join(', ')})` : ''}`
+        : null;
+  // A failed step is reported in its row and the next one still runs: the letter does not
+  // depend on checkpoint.md being writable (reviewer finding 3).
+  let cpRebuilt = false;
   if (cpWhy) {
-    if (opts.dryRun) report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: false });
-    else {
-      const r = await rewriteCheckpoint(root, now);
-      report.rebuilt.push({ target: r.path, reason: cpWhy, done: true, backup: r.backup, manual: false });
-      // The letter below must describe the checkpoint as it is now.
-      ({ sources: src, state, journal } = await loadRecoveryState(root, now.getTime()));
+    const blocked = await notReplaceable(root, files.checkpoint);
+    if (blocked) report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: true, blocked });
+    else if (opts.dryRun) {
+      report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: false });
+      cpRebuilt = true;
+    } else {
+      try {
+        const r = await rewriteCheckpoint(root, now);
+        report.rebuilt.push({ target: r.path, reason: cpWhy, done: true, backup: r.backup, manual: false });
+        cpRebuilt = true;
+        // The letter below must describe the checkpoint as it is now.
+        ({ sources: src, state, journal } = await loadRecoveryState(root, now.getTime()));
+      } catch (err) {
+        report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: true, blocked: `not rebuilt: ${(err as Error).message}` });
+      }
     }
   }
   const resumeWhy = !drift.exists
     ? `${files.resume} is missing: written from the reconciled state`
     : drift.disagreements.length
       ? `${files.resume} is stale: ${drift.disagreements.length} statement${drift.disagreements.length === 1 ? '' : 's'} the disk contradicts`
-      : cpWhy && !opts.dryRun
-        ? `${files.checkpoint} was rebuilt, so the letter is rewritten to match`
+      : cpRebuilt
+        ? `${files.checkpoint} ${opts.dryRun ? 'would be' : 'was'} rebuilt, so the letter is rewritten to match`
         : null;
   if (resumeWhy) {
-    if (opts.dryRun) report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: false });
+    const blocked = await notReplaceable(root, files.resume);
+    if (blocked) report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: true, blocked });
+    else if (opts.dryRun) report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: false });
     else {
-      const lang = (await resumeLang(root, files.resume)) ?? undefined;
-      const r = await writeResume(root, state, { now, lang, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: files.checkpoint, file: files.resume });
-      report.rebuilt.push({ target: r.path, reason: resumeWhy, done: true, backup: r.backup, manual: false });
+      try {
+        const lang = (await resumeLang(root, files.resume)) ?? undefined;
+        const r = await writeResume(root, state, { now, lang, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: files.checkpoint, file: files.resume });
+        report.rebuilt.push({ target: r.path, reason: resumeWhy, done: true, backup: r.backup, manual: false });
+      } catch (err) {
+        report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: true, blocked: `not written: ${(err as Error).message}` });
+      }
     }
   }
   if (memory.rebuild.length) {
