@@ -18,6 +18,7 @@ export function useDriverNote(): string {
     const snap = s.agents.snap;
     if (!snap || snap.role !== 'readonly') return '';
     const h = snap.holder;
-    return sanitizeLine(`read-only: ${h ? `pid ${h.pid}@${h.host}` : 'another checkroom'} drives · `);
+    // No holder: read-only by --readonly, not because someone else drives.
+    return sanitizeLine(h ? `read-only: pid ${h.pid}@${h.host} drives · ` : 'read-only (--readonly) · ');
   });
 }

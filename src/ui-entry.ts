@@ -17,6 +17,8 @@ import { openAgents } from './app/agents-open.js';
 const ENTER_ALT = '\u001b[?1049h';
 const LEAVE_ALT = '\u001b[?1049l';
 
+const otherDriver = (snap: { role: string; holder: unknown } | undefined): boolean => snap?.role === 'readonly' && !!snap.holder;
+
 export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> {
   if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
   const dir = cli.positionals[0] ?? '.';
@@ -25,7 +27,8 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
   const agents = await openAgents(live, cli.readonly);
   const store = createAppStore({ live, readonly: cli.readonly, ascii: o.ascii, agents: agents.options, agentsWhy: agents.why ?? undefined,
     // An interactive session: the recover report when the last one was interrupted, RESUME.md at milestones and offered on quit.
-    session: { recoverOnStart: true, milestones: true, resumeOnQuit: true } });
+    // While another checkroom drives, its session is live, not interrupted: no recover report.
+    session: { recoverOnStart: !otherDriver(agents.options?.sup.snapshot()), milestones: true, resumeOnQuit: true } });
   const stdout = process.stdout;
   let restored = false;
   const restore = (): void => {

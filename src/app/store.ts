@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { join } from 'node:path';
 import { cellKey } from '../types.js';
+import { sanitizeLine } from '../sanitize.js';
 import { commandById, matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
 import { clampCursors, isNav, navigate } from './nav.js';
@@ -81,7 +82,12 @@ export function createAppStore(opts: StoreOptions): AppStore {
       const s = get();
       if (s.quit) return;
       const c = commandById(id);
-      if ((c.dangerous || c.runs) && s.readonly) return set({ message: { text: `read-only mode: "${c.hint}" is disabled (started with --readonly)`, tone: 'warn' } });
+      if ((c.dangerous || c.runs) && s.readonly) {
+        // Read-only by choice (--readonly) or because another checkroom drives: say which.
+        const snap = s.agents.snap;
+        const why = snap?.role === 'readonly' && snap.holder ? `pid ${snap.holder.pid}@${snap.holder.host} drives this workspace` : 'started with --readonly';
+        return set({ message: { text: sanitizeLine(`read-only: "${c.hint}" is disabled (${why})`), tone: 'warn' } });
+      }
       if (c.dangerous && s.busy) return set({ message: { text: `busy: ${s.busy}; try again when it is done`, tone: 'warn' } });
       if (isNav(id) || id.startsWith('view.')) {
         set((st) => navigate({ ...st }, id));
