@@ -29,7 +29,7 @@ describe.skipIf(!hasTmux())('read-only instances (tmux 80×24)', () => {
     const screen = await second.waitFor(/read-only: pid \d+@\S+ drives/);
     expect(screen).not.toContain('The last session was interrupted');
     second.keys('3', 'a');
-    await second.waitFor(/read-only: "autopilot" is disabled \(pid \d+@\S+ drives this workspace\)/);
+    await second.waitFor(/read-only mode: "autopilot" is disabled \(pid \d+@\S+ drives this workspace\)/);
 
     const third = open(`--readonly ${dir}`);
     const ro = await third.waitFor('checkroom ·');

@@ -86,7 +86,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
         // Read-only by choice (--readonly) or because another checkroom drives: say which.
         const snap = s.agents.snap;
         const why = snap?.role === 'readonly' && snap.holder ? `pid ${snap.holder.pid}@${snap.holder.host} drives this workspace` : 'started with --readonly';
-        return set({ message: { text: sanitizeLine(`read-only: "${c.hint}" is disabled (${why})`), tone: 'warn' } });
+        return set({ message: { text: sanitizeLine(`read-only mode: "${c.hint}" is disabled (${why})`), tone: 'warn' } });
       }
       if (c.dangerous && s.busy) return set({ message: { text: `busy: ${s.busy}; try again when it is done`, tone: 'warn' } });
       if (isNav(id) || id.startsWith('view.')) {
