@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { HELP, parseCli, UsageError, type Cli } from './cli/args.js';
-import { colorEnabled, makePaint } from './cli/paint.js';
+import { colorEnabled, makePaint, outputWidth } from './cli/paint.js';
 import { wantsAscii } from './glyphs.js';
 import { ConfigError } from './pipeline/config.js';
 import { WorkspaceError } from './workspace.js';
@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   const o: TextOptions = {
     paint: makePaint(colorEnabled(process.stdout, process.env)),
     ascii: wantsAscii(process.env, cli.ascii),
-    width: Math.max(60, Math.min(process.stdout.columns || 80, 160)),
+    width: outputWidth(process.stdout, process.env),
   };
   switch (cli.command) {
     case 'status':

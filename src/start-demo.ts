@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCli } from './cli/args.js';
-import { colorEnabled, makePaint } from './cli/paint.js';
+import { colorEnabled, makePaint, outputWidth } from './cli/paint.js';
 import { statusCommand } from './cli/core-commands.js';
 import { wantsAscii } from './glyphs.js';
 import type { TextOptions } from './cli/text.js';
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
   const o: TextOptions = {
     paint: makePaint(colorEnabled(process.stdout, process.env)),
     ascii: wantsAscii(process.env, cli.ascii),
-    width: Math.max(60, Math.min(process.stdout.columns || 80, 160)),
+    width: outputWidth(process.stdout, process.env),
   };
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     await statusCommand([ws], false, o, { write: (s) => void process.stdout.write(s) });

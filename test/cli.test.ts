@@ -115,6 +115,15 @@ describe('checkroom CLI', () => {
     expect(JSON.parse(run(['status', root, '--json']).out).warnings.map((w: any) => w.message).join('\n')).toContain("units.pattern 'chapter-\\d+' matches no unit");
   });
 
+  it('piped output follows COLUMNS when it is set, else 80 columns', () => {
+    const root = copyDemo();
+    const widest = (out: string) => Math.max(...out.split('\n').map((l) => l.length));
+    expect(widest(run(['plan', root]).out)).toBeLessThanOrEqual(80);
+    const wide = run(['plan', root], { COLUMNS: '200' }).out;
+    expect(widest(wide)).toBeGreaterThan(80);
+    expect(widest(wide)).toBeLessThanOrEqual(200);
+  });
+
   it('never lets escape sequences from a file reach the terminal', () => {
     const root = tempDir();
     const hostile = `# D\n\n${prose(300)}\n\nclipboard \u001b]52;c;cm0gLXJmIH4=\u0007 title \u001b]0;pwned\u0007 clear \u001b[2J back\b\b bell\u0007 cr\rover`;

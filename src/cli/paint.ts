@@ -22,3 +22,14 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
 
 export const makePaint = (enabled: boolean): Paint =>
   enabled ? (t, s) => `\u001b[${CODES[t][0]}m${s}\u001b[${CODES[t][1]}m` : (_t, s) => s;
+
+/**
+ * Columns for text output: the terminal's own width (60 to 160); when piped (cron, a file,
+ * `| less`), COLUMNS if set — so `COLUMNS=200 checkroom recover > log` keeps whole lines —
+ * else 80.
+ */
+export function outputWidth(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number {
+  if (stream.isTTY && stream.columns) return Math.max(60, Math.min(stream.columns, 160));
+  const cols = Number(env.COLUMNS);
+  return Number.isInteger(cols) && cols > 0 ? Math.max(60, Math.min(cols, 1000)) : 80;
+}
