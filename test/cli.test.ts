@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import stringWidth from 'string-width';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -119,6 +120,8 @@ describe('checkroom CLI', () => {
     const root = copyDemo();
     const widest = (out: string) => Math.max(...out.split('\n').map((l) => l.length));
     expect(widest(run(['plan', root]).out)).toBeLessThanOrEqual(80);
+    // status too: the progress bar gives way and the phase list wraps instead of running over.
+    expect(Math.max(...run(['status', root]).out.split('\n').map((l) => stringWidth(l)))).toBeLessThanOrEqual(80);
     const wide = run(['plan', root], { COLUMNS: '200' }).out;
     expect(widest(wide)).toBeGreaterThan(80);
     expect(widest(wide)).toBeLessThanOrEqual(200);

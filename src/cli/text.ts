@@ -85,20 +85,20 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
     `${phase ? `Phase ${phase.id} ${phase.name}` : 'All phases done'}${s.currentBatch !== null ? ` · Batch ${s.currentBatch}` : ''}` +
       paint('muted', ` · checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`),
   );
-  out.push(
-    `${bar(c.done, c.total, 24, o.ascii)} ${c.done}/${c.total} done · ` +
-      [
-        paint(c.partial ? 'warn' : 'muted', `${c.partial} partial`),
-        paint(c.failed ? 'fail' : 'muted', `${c.failed} failed`),
-        paint(c.needsHuman ? 'fail' : 'muted', `${c.needsHuman} needs human`),
-        paint('muted', `${c.running} running`),
-      ].join(' · '),
-  );
+  const tally =
+    `${c.done}/${c.total} done · ` +
+    [
+      paint(c.partial ? 'warn' : 'muted', `${c.partial} partial`),
+      paint(c.failed ? 'fail' : 'muted', `${c.failed} failed`),
+      paint(c.needsHuman ? 'fail' : 'muted', `${c.needsHuman} needs human`),
+      paint('muted', `${c.running} running`),
+    ].join(' · ');
+  // The bar gives way so the line fits the terminal (80 columns over SSH).
+  out.push(`${bar(c.done, c.total, Math.max(8, Math.min(24, o.width - stringWidth(tally) - 1)), o.ascii)} ${tally}`);
   out.push('');
   const phases = s.phases.map((p) => `${p.id} ${p.name} ${p.status === 'done' ? paint('ok', p.status) : p.status === 'in_progress' ? paint('warn', 'in progress') : paint('muted', 'not started')} ${p.done}/${p.total}`);
-  out.push(`Phases   ${phases.join(' · ')}`);
-  if (s.batches.length)
-    out.push(`Batches  ${s.batches.map((b) => `${b.id === null ? 'unbatched' : `B${b.id}`} ${b.done}/${b.total}`).join(' · ')}`);
+  out.push(...wrapItems('Phases   ', phases, o.width));
+  if (s.batches.length) out.push(...wrapItems('Batches  ', s.batches.map((b) => `${b.id === null ? 'unbatched' : `B${b.id}`} ${b.done}/${b.total}`), o.width));
   out.push('');
   // The matrix: one row per unit, one glyph per step.
   const steps = s.pipeline.steps.map((st) => st.id);
@@ -115,7 +115,7 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
     out.push(`${pad(fit(sanitizeLine(u), unitW - 1), unitW)}${steps.slice(0, perRow).map((st) => pad(g[row.get(st) as keyof typeof g], colW)).join('')}`);
   }
   if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
-  out.push(paint('muted', `legend: ${Object.entries(g).map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`).join('  ')}`));
+  out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
   out.push('');
   out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} checkpoint/disk discrepancies · ${s.warnings.length} warnings`);
   out.push(paint('bold', 'Next'));
@@ -131,3 +131,21 @@ export const noUnitsWhy = (s: Pick<WorkspaceState, 'warnings'>): string => {
   const w = s.warnings.find((x) => x.source === 'checkroom.yaml' && /units\.pattern/.test(x.message));
   return `no chapters found${w ? `: ${sanitizeLine(w.message)}` : ' (no checkpoint.md row and no step output names one)'}`;
 };
+
+/** `label item · item · …`, wrapped to `width` columns with continuation lines under the first item. */
+export function wrapItems(label: string, items: readonly string[], width: number): string[] {
+  const indent = ' '.repeat(stringWidth(label));
+  const lines: string[] = [];
+  let line = label;
+  let empty = true;
+  for (const item of items) {
+    const piece = empty ? item : ` · ${item}`;
+    if (!empty && stringWidth(line) + stringWidth(piece) > width) {
+      lines.push(line);
+      line = indent + item;
+    } else line += piece;
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
