@@ -183,6 +183,9 @@ describe('control room views', () => {
     expect(frame()).toMatch(/b\s+back up the selected file.*partials · writes, confirms/);
     await press('G');
     expect(frame()).toContain('cancel (clears the filter)');
+    const atBottom = frame().match(/Keys (\d+)-\d+\//)![1];
+    await press('\u001b[5~'); // PgUp right after G scrolls at once
+    expect(frame().match(/Keys (\d+)-\d+\//)![1]).not.toBe(atBottom);
     await press('\u001b');
     expect(frame()).not.toContain('Keys ');
     expect(frame()).toContain('Phases');

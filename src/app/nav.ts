@@ -1,5 +1,5 @@
 import type { WorkspaceState } from '../types.js';
-import type { CommandId } from './keymap.js';
+import { helpRows, type CommandId } from './keymap.js';
 import { matrixOf, partialItems, planItems, sourceItems } from './select.js';
 import { flightItems, healthItems } from './agents.js';
 import type { UiState } from './store-types.js';
@@ -54,7 +54,9 @@ export function navigate(s: NavState, id: CommandId): Partial<UiState> {
   if (id.startsWith('view.')) return { view: id.slice(5) as ViewId };
   const page = Math.max(1, s.pageSize);
   if (s.help.open) {
-    return { help: { open: true, offset: Math.max(0, delta(id, page, 1_000, s.help.offset)) } };
+    // Clamped to the last full page, so PgUp after G or PgDn scrolls at once.
+    const rows = helpRows(false).length;
+    return { help: { open: true, offset: Math.min(Math.max(0, delta(id, page, rows, s.help.offset)), Math.max(0, rows - page)) } };
   }
   const len = listLength(s, s.view);
   if (s.view === 'progress') {
