@@ -88,25 +88,34 @@ export const HELP = `checkroom — a control room for long-running, file-based a
 
 Usage
   checkroom [dir]                      open the control room (prints the status when not a terminal)
-  checkroom status [dir] [--json]      where the pipeline stands: phases, batches, the matrix, next steps
+  checkroom status [dir] [--json]      where the pipeline stands: phases, batches, matrix, next steps
   checkroom plan [dir] [--json]        the next-step plan, with priority and reason
-  checkroom partials [dir] [--json]    half-products with verdict and reason
-  checkroom checkpoint [dir] --write   rebuild checkpoint.md from the disk (the old one is backed up)
-  checkroom run [dir] <unit> <step> [--force]
-                                       launch one step's agent and wait for it
-  checkroom run [dir] --next [--auto] [--max N]
-                                       launch the plan's next step (--auto: keep going, at most N steps)
+  checkroom partials [dir] [--json]    half-products (verdict, characters, reason); suspicious files
+  checkroom checkpoint [dir] [--write] checkpoint.md rebuilt from the disk: a preview, or --write
+                                       to replace it (the old one is backed up)
+  checkroom run [dir] <unit> <step> [--force] [--yes]
+                                       launch one step's agent and wait for it; refuses (exit 2) an
+                                       unknown unit, unmet dependencies and a step already done
+  checkroom run [dir] --next [--auto] [--max N] [--yes]
+                                       launch the plan's next step (--auto: go on, at most N steps)
   checkroom resume [dir] [--write]     the RESUME.md letter to the next session
-  checkroom recover [dir] [--dry-run]  the whole recovery flow: sources, stop point, rebuild, plan
-  checkroom backups [dir] <file> [--restore BACKUP]
+  checkroom recover [dir] [--dry-run] [--json]
+                                       the whole recovery flow: sources, stop point, rebuild, plan
+  checkroom backups [dir] <file> [--restore BACKUP] [--json]
                                        list a file's backups and what differs; restore one
 
 Options
   --json       machine-readable output (see README: the status contract)
-  --readonly   the control room never writes
-  --ascii      fixed-width ASCII glyphs instead of emoji (automatic for TERM=linux)
+  --readonly   the control room never writes and never launches
+  --ascii      fixed-width ASCII glyphs instead of emoji (automatic for TERM=linux, vt*, cons*,
+               dumb and non-UTF-8 locales)
+  --write      checkpoint, resume: write (without it: a preview, nothing written)
+  --dry-run    recover: say what would be rebuilt, change nothing
   --force      run: launch even when the step's dependencies are not done or it is already done
+  -y, --yes    run: no question before the first launch (implied when stdin is not a terminal)
+  --restore B  backups: restore backup B (the current file is backed up first)
   -h, --help   this help;  -v, --version   the version
 
 Exit codes: 0 success, 1 runtime error, 2 bad usage or bad config.
-Environment: NO_COLOR disables colour.`;
+Environment: NO_COLOR disables colour; CHECKROOM_WATCH=poll rescans periodically instead of
+watching (NFS, SSHFS); COLUMNS sets the width of piped output.`;

@@ -77,7 +77,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   const j = s.journal;
   L.push(
     line(
-      `  ${pad('journal', 14)} ${j.events ? `${j.events} events, ${j.decisions} decisions` : paint('muted', 'none')}${j.breakers.length ? bad(`; breakers: ${j.breakers.map((b) => `${sanitizeLine(b.agent)} ${sanitizeLine(b.detail)}`).join(', ')}`) : ''}${j.orphans.length ? warn(`; ${j.orphans.length} runs died without reporting (${j.orphans.map((x) => `${x.unit} ${x.step}`).join(', ')})`) : ''}`,
+      `  ${pad('journal', 14)} ${j.events ? `${j.events} event${j.events === 1 ? '' : 's'}, ${j.decisions} decision${j.decisions === 1 ? '' : 's'}` : paint('muted', 'none')}${j.breakers.length ? bad(`; breakers: ${j.breakers.map((b) => `${sanitizeLine(b.agent)} ${sanitizeLine(b.detail)}`).join(', ')}`) : ''}${j.orphans.length ? warn(`; ${j.orphans.length} run${j.orphans.length === 1 ? '' : 's'} died without reporting (${j.orphans.map((x) => `${x.unit} ${x.step}`).join(', ')})`) : ''}`,
     ),
   );
 
