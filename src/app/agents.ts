@@ -149,7 +149,6 @@ export function lineKeeper(maxRuns = 16, maxLines = MAX_RECENT_LINES) {
       if (l.length > maxLines * 2) l.splice(0, l.length - maxLines);
     },
     get: (runId: string): string[] | undefined => runs.get(runId),
-    drop: (runId: string): void => void runs.delete(runId),
   };
 }
 

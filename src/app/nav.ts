@@ -30,7 +30,8 @@ const NAV: readonly CommandId[] = ['move.up', 'move.down', 'move.left', 'move.ri
 
 export const isNav = (id: CommandId): boolean => NAV.includes(id);
 
-const delta = (id: CommandId, page: number, len: number, at: number): number => {
+/** Where a movement key takes a position in a list of `len` (unclamped). Left and right stay put. */
+export const delta = (id: CommandId, page: number, len: number, at: number): number => {
   switch (id) {
     case 'move.up':
       return at - 1;

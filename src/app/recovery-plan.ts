@@ -16,8 +16,17 @@ import type { BackupRow, ResumeStatus } from './recovery-types.js';
 
 const mtimeOf = async (abs: string): Promise<number | null> => (await stat(abs).catch(() => null))?.mtimeMs ?? null;
 
+// Asked on every workspace change (the RESUME.md check): the config is parsed again only
+// when checkroom.yaml / checkroom.yml changed, not on every file event.
+const resumeFiles = new Map<string, { key: string; file: string }>();
+
 export async function resumeFile(root: string): Promise<string> {
-  return (await loadConfig(root).catch(() => null))?.sources.resume ?? RESUME_FILE;
+  const key = `${await mtimeOf(join(root, 'checkroom.yaml'))}/${await mtimeOf(join(root, 'checkroom.yml'))}`;
+  const hit = resumeFiles.get(root);
+  if (hit?.key === key) return hit.file;
+  const file = (await loadConfig(root).catch(() => null))?.sources.resume ?? RESUME_FILE;
+  resumeFiles.set(root, { key, file });
+  return file;
 }
 
 /** The newest change on disk the state knows of: an artifact or checkpoint.md. */

@@ -4,7 +4,6 @@ import { sanitizeLine } from '../sanitize.js';
 import { cellKey, type NextStep } from '../types.js';
 import type { AgentAction, AgentsOptions } from './agents-types.js';
 import { breakerWords, classCounts, flightItems, flightState, healthItems } from './agents.js';
-import { clampCursors } from './nav.js';
 import { planItems } from './select.js';
 import type { AppState, Tone } from './store-types.js';
 
@@ -47,12 +46,6 @@ export function createAgents({ set, get, opts, track }: Deps) {
     const s = get();
     return healthItems(s.agents)[s.cursors.health] ?? null;
   };
-
-  const dropQueued = (unit: string, step: string): void =>
-    set((st) => {
-      const redoQueue = st.redoQueue.filter((r) => r.unit !== unit || r.step !== step);
-      return redoQueue.length === st.redoQueue.length ? {} : { redoQueue, ...clampCursors({ ...st, redoQueue }) };
-    });
 
   // A queued redo leaves the queue when its launch event arrives (agents-feed.ts), not
   // before: a refused launch (budget, breaker) keeps the operator's request.
@@ -186,10 +179,6 @@ export function createAgents({ set, get, opts, track }: Deps) {
         ],
         { kind: 'reset_cell', unit: c.unit, step: c.step },
       );
-    },
-
-    toggleLog(): void {
-      set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } }));
     },
 
     /** q or ctrl-c: true when handled here (runs in flight: ask; ctrl-c again: leave them). */

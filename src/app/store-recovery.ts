@@ -9,7 +9,7 @@ import { writeBackProven } from '../sources/level2.js';
 import { sanitizeLine } from '../sanitize.js';
 import { matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
-import { isNav } from './nav.js';
+import { delta, isNav } from './nav.js';
 import { matrixOf, partialItems } from './select.js';
 import type { AppState, Confirm } from './store-types.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
@@ -95,10 +95,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
     const s = get();
     const r = s.recovery;
     const page = Math.max(1, s.pageSize);
-    const step = (at: number, max: number): number => {
-      const to = id === 'move.up' ? at - 1 : id === 'move.down' ? at + 1 : id === 'page.up' ? at - page : id === 'page.down' ? at + page : id === 'move.top' ? 0 : max;
-      return Math.max(0, Math.min(max, to));
-    };
+    const step = (at: number, max: number): number => Math.max(0, Math.min(max, delta(id, page, max + 1, at)));
     if (r.backups) {
       const b = r.backups;
       if (id === 'page.up' || id === 'page.down') return ur({ backups: { ...b, offset: step(b.offset, Math.max(0, (b.hunks?.length ?? 0) - 1)) } });

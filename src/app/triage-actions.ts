@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { backupFile, copyBackup, undoBackup } from '../backups.js';
 import { exists, inside } from '../backups-fs.js';
 import { formatStamp } from '../backups-stamp.js';
@@ -62,4 +61,3 @@ export async function undoMoves(root: string, moves: readonly Move[]): Promise<s
   return restored;
 }
 
-export const absPath = (root: string, rel: string): string => join(root, rel);

@@ -2,6 +2,7 @@ import type { CellStatus, Claim, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
 import type { CheckpointDoc } from './types.js';
 import { buildCheckpointDoc } from './render.js';
+import { formatMinute } from '../local-time.js';
 
 // checkpoint.md rebuilt from the reconciled state (scenario 4, and the Sources view's
 // rewrite): same language and layout as the file it replaces (English for a new one);
@@ -16,10 +17,6 @@ export const CLAIM_OF: Record<CellStatus, Claim> = {
   not_started: 'not_started',
 };
 
-const stamp = (d: Date): string => {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-};
 
 export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc | null, now = new Date()): CheckpointDoc {
   const batchedPhase = Math.min(...state.pipeline.steps.map((s) => s.phase));
@@ -45,7 +42,7 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
   const doc = buildCheckpointDoc({
     project: prev?.project ?? state.name,
     lang: prev?.lang ?? 'en',
-    lastUpdate: stamp(now),
+    lastUpdate: formatMinute(now),
     currentPhase: state.currentPhase,
     currentBatch: state.currentBatch ?? (batches.length && rest.length ? batches[batches.length - 1].id : null),
     phases: state.phases.map((p) => ({ id: p.id, name: prev?.phases.find((q) => q.id === p.id)?.name ?? p.name, status: p.status })),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { WorkspaceState } from '../types.js';
-import { loadWorkspace, readSources, stateOf } from '../workspace.js';
+import { loadWorkspace, readSources, stateOf, type Sources } from '../workspace.js';
 import { checkpointFromState } from '../checkpoint/from-state.js';
 import { renderCheckpoint } from '../checkpoint/render.js';
 import { parseCheckpoint } from '../checkpoint/parse.js';
@@ -19,7 +19,8 @@ export interface Out {
   write(s: string): void;
 }
 
-const dirArg = (positionals: string[], max = 1): string => {
+/** The workspace directory argument (default: here); more positionals than `max` is a usage error. */
+export const dirArg = (positionals: string[], max = 1): string => {
   if (positionals.length > max) throw new UsageError(`unexpected argument "${positionals[max]}"`);
   return positionals[0] ?? '.';
 };
@@ -55,9 +56,14 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
   out.write(lines.join('\n') + '\n');
 }
 
-/** Rebuild checkpoint.md from the reconciled state; the old file is backed up first. */
-export async function rewriteCheckpoint(dir: string, now?: Date): Promise<{ path: string; backup: string | null; changed: number; text: string }> {
-  const src = await readSources(dir);
+/** Rebuild checkpoint.md from the reconciled state; the old file is backed up first. A caller
+ *  that has just read the workspace passes what it read instead of a second full scan. */
+export async function rewriteCheckpoint(
+  dir: string,
+  now?: Date,
+  read?: Sources,
+): Promise<{ path: string; backup: string | null; changed: number; text: string }> {
+  const src = read ?? (await readSources(dir));
   const state = stateOf(src);
   const doc = checkpointFromState(state, src.checkpoint);
   const text = renderCheckpoint(doc, src.config.pipeline);

@@ -4,7 +4,7 @@ import type { Cli } from './args.js';
 import { UsageError } from './args.js';
 import type { TextOptions } from './text.js';
 import { columnWidth, fit, pad } from './text.js';
-import type { Out } from './core-commands.js';
+import { dirArg, type Out } from './core-commands.js';
 import { assertWorkspace } from '../workspace.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
 import { diffBackup, originalOf, restoreBackup, scanBackups, BackupError, type BackupDiff } from '../backups.js';
@@ -18,10 +18,6 @@ import { writeResume } from '../resume/io.js';
 // The recovery commands: `resume`, `recover`, `backups`. Each returns the exit code
 // (0 ok, 1 runtime error); bad usage throws UsageError (exit 2 at the entry).
 
-const dirArg = (positionals: string[], max = 1): string => {
-  if (positionals.length > max) throw new UsageError(`unexpected argument "${positionals[max]}"`);
-  return positionals[0] ?? '.';
-};
 
 /** `checkroom resume [dir] [--write]`: print the RESUME.md letter; --write writes it (the old one is backed up). */
 export async function resumeCommand(cli: Cli, o: TextOptions, out: Out): Promise<number> {

@@ -1,4 +1,5 @@
 import { sanitizeLine } from '../sanitize.js';
+import { formatMinute } from '../local-time.js';
 import type { Cell } from '../types.js';
 import type { GateCell, GateProof, GateProofKind } from './types.js';
 
@@ -13,13 +14,9 @@ export const isGateCell = (cell: Cell): cell is GateCell => typeof (cell as Part
 const HISTORY = /^\.claude\/context\/history\//;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 /** `2026-11-29 10:02`, local time: when the gate file was last written. */
-export function localMinute(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
-}
+export const localMinute = (ms: number): string => formatMinute(new Date(ms));
 
 /** The `gate` line: what the gate file proves, or why there is no proof. */
 export function describeProof(p: GateProof): string {

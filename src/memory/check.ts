@@ -5,8 +5,8 @@ import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
 import { memoryCut } from './cut.js';
 import type { EntryWhy, Why } from '../reasons/why.js';
-import { say, sayEntry } from '../reasons/say.js';
-import { describeSource, entryExpected, rebuildSourceOf, type RebuildFrom } from './sources.js';
+import { say, sayEntry, saySource } from '../reasons/say.js';
+import { entryExpected, rebuildSourceOf, type RebuildFrom } from './sources.js';
 
 // Long-memory integrity (DOMAIN.md section 5, scenario 3): long-memory files missing, empty or
 // cut off, and finished chapters without their entry. Each finding comes with the rebuild
@@ -195,7 +195,7 @@ export async function checkMemory(root: string, state: WorkspaceState): Promise<
     const reason =
       src.from === 'redo'
         ? `redo ${unit} to rebuild its ${what}: no final chapter and no marked draft (${n.why[0]})`
-        : `rebuild ${unit}'s ${what} from ${describeSource(src)} (${n.why[0]})`;
+        : `rebuild ${unit}'s ${what} from ${saySource(src)} (${n.why[0]})`;
     rebuild.push({ unit, from: src.from, source: src.source, files: [...n.files], reason: sanitizeLine(reason) });
   }
   return { files, issues, rebuild };

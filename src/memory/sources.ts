@@ -1,7 +1,6 @@
 import type { Cell, PipelineDef, StepDef } from '../types.js';
 import { cellKey } from '../types.js';
 import type { EntryWhy } from '../reasons/why.js';
-import { saySource } from '../reasons/say.js';
 
 // Where a lost long-memory entry is rebuilt from (DOMAIN.md section 5, scenario 3): the final
 // chapter is best, a marked draft will do, otherwise the chapter is redone. Pure and O(1) per
@@ -34,9 +33,6 @@ export function rebuildSourceOf(unit: string, pipeline: PipelineDef, entry: Step
   if (draftCell?.status === 'done') return { from: 'draft', source: draftCell.path };
   return { from: 'redo', source: null };
 }
-
-/** What the rebuild reads, in words: "chapters/ch04.md (final)", "drafts/ch04-draft.md (marked)". */
-export const describeSource = (s: RebuildSource): string => saySource(s);
 
 /**
  * An entry cell whose work is evidently finished although its entry is missing: the

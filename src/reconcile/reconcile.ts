@@ -2,6 +2,7 @@ import type { Cell, CellStatus, Claim, Discrepancy, DiskState, FileFacts, Partia
 import { cellKey } from '../types.js';
 import { triageMarked, triageUnmarked } from '../triage/triage.js';
 import { say } from '../reasons/say.js';
+import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
 import { unitPath } from '../scan/units.js';
 import type { ScanResult } from '../scan/scan.js';
 
@@ -31,9 +32,10 @@ export interface Reconciled {
   discrepancies: Discrepancy[];
 }
 
-const GLYPH: Record<Claim, string> = { done: '✅', in_progress: '⏳', failed: '❌', needs_human: '⚠️', not_started: '—' };
 
 const agrees = (claim: Claim, disk: DiskState): boolean => {
+  // An unreadable file contradicts no claim: we cannot know.
+  if (disk === 'unreadable') return true;
   switch (claim) {
     case 'done':
       return disk === 'done';
@@ -46,8 +48,6 @@ const agrees = (claim: Claim, disk: DiskState): boolean => {
       return disk !== 'done';
   }
 };
-// An unreadable file contradicts no claim: we cannot know.
-const agreesOrUnknown = (claim: Claim, disk: DiskState): boolean => disk === 'unreadable' || agrees(claim, disk);
 
 const describeDisk = (disk: DiskState, facts: FileFacts | null): string =>
   disk === 'done' ? 'marker present' : disk === 'partial' ? `file without marker (${facts?.chars ?? 0} chars)` : disk === 'unreadable' ? 'a file it cannot read' : 'nothing on disk';
@@ -169,13 +169,13 @@ function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[]): Uni
         out.partials.push(entry);
       }
     }
-    if (claim && !agreesOrUnknown(claim, disk)) {
+    if (claim && !agrees(claim, disk)) {
       out.discrepancies.push({
         unit,
         step: step.id,
         checkpoint: claim,
         disk,
-        note: `checkpoint says ${GLYPH[claim]} ${claim.replace('_', ' ')}, disk shows ${describeDisk(disk, facts)}`,
+        note: `checkpoint says ${CLAIM_GLYPH[claim]} ${claim.replace('_', ' ')}, disk shows ${describeDisk(disk, facts)}`,
       });
     }
   }

@@ -9,7 +9,8 @@ import { scanGateWorkspace } from '../gates/index.js';
 import type { GateWorkflow } from '../gates/types.js';
 import { provenTodoIds } from '../sources/level2.js';
 import { LANGS } from '../checkpoint/i18n.js';
-import type { Sources } from '../workspace.js';
+import { stateOf, type Sources } from '../workspace.js';
+import { readCheckpoint } from '../checkpoint/io.js';
 import { loadRecoveryState, type JournalFacts } from './load.js';
 import { guardRecovery, notReplaceable } from './guard.js';
 
@@ -195,9 +196,9 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
 
   if (preset === 'gates') {
     // Gate files are the state of such a workflow: nothing to rebuild, only to read.
-    const ws = await scanGateWorkspace(root);
+    // Already scanned by readSources, and its warnings are already in the state's.
+    const ws = src.gates ?? (await scanGateWorkspace(root));
     report.gates = ws.workflows.map(gateSummary);
-    report.warnings = [...report.warnings, ...ws.warnings];
     report.interrupted = ws.workflows.some((w) => w.interrupted.length > 0 || w.steps.some((s) => s.status === 'partial' || s.status === 'failed'));
     return report;
   }
@@ -221,11 +222,13 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
       cpRebuilt = true;
     } else {
       try {
-        const r = await rewriteCheckpoint(root, now);
+        const r = await rewriteCheckpoint(root, now, src);
         report.rebuilt.push({ target: r.path, reason: cpWhy, done: true, backup: r.backup, manual: false });
         cpRebuilt = true;
-        // The letter below must describe the checkpoint as it is now.
-        ({ sources: src, state, journal } = await loadRecoveryState(root, now.getTime()));
+        // The letter below must describe the checkpoint as it is now: only that file changed
+        // (the journal did not), so it alone is read again, not the whole workspace.
+        src = { ...src, checkpoint: await readCheckpoint(root, src.config.pipeline, files.checkpoint) };
+        state = stateOf(src, journal.live);
       } catch (err) {
         report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: true, blocked: `not rebuilt: ${(err as Error).message}` });
       }

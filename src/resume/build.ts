@@ -4,9 +4,11 @@ import type { DecisionEvent } from '../run/journal.js';
 import type { MemoryCheck } from '../memory/check.js';
 import { phaseName, stepHeading } from '../checkpoint/i18n.js';
 import { sanitizeLine } from '../sanitize.js';
+import { formatMinute } from '../local-time.js';
 import type { Why } from '../reasons/why.js';
 import { say } from '../reasons/say.js';
-import { resumeFacts, STATUS_GLYPH } from './facts.js';
+import { resumeFacts, statusGlyph } from './facts.js';
+import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
 import { DIR_LABELS, RESUME_VOCAB, type ResumeVocab } from './vocab.js';
 
 // RESUME.md, "a letter to the next session" (DOMAIN.md section 6; seed 000_…, section 7,
@@ -30,10 +32,8 @@ const PER_KIND = 5;
 const NEXT_STEPS = 8;
 const DECISIONS = 15;
 
-const pad2 = (n: number): string => String(n).padStart(2, '0');
 /** `2026-11-30 05:20`, local time: the format checkpoint.md uses for its last update. */
-export const formatResumeTime = (d: Date): string =>
-  `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+export const formatResumeTime = (d: Date): string => formatMinute(d);
 
 const list = (xs: readonly string[], v: ResumeVocab): string => (xs.length ? xs.map(sanitizeLine).join(', ') : v.none);
 
@@ -52,7 +52,7 @@ function issues(state: WorkspaceState, lang: Lang, v: ResumeVocab, o: ResumeOpti
       failures.map((n) => {
         const c = cellOf.get(`${n.unit}/${n.step}`);
         const st = c?.status ?? 'failed';
-        return `- ${sanitizeLine(`${n.unit} ${n.step}`)} ${STATUS_GLYPH[st]} ${v.statusWord[st]} — ${v.impact}: ${n.blocks ? v.impactBlocks(n.unit!, n.blocks) : v.impactNothing}`;
+        return `- ${sanitizeLine(`${n.unit} ${n.step}`)} ${statusGlyph(st)} ${v.statusWord[st]} — ${v.impact}: ${n.blocks ? v.impactBlocks(n.unit!, n.blocks) : v.impactNothing}`;
       }),
       v,
     ),
@@ -62,7 +62,7 @@ function issues(state: WorkspaceState, lang: Lang, v: ResumeVocab, o: ResumeOpti
   if (state.discrepancies.length) {
     const first = state.discrepancies
       .slice(0, 3)
-      .map((d) => `${d.unit} ${d.step}: ${STATUS_GLYPH[d.checkpoint === 'in_progress' ? 'partial' : d.checkpoint]} → ${v.statusWord[d.disk]}`);
+      .map((d) => `${d.unit} ${d.step}: ${CLAIM_GLYPH[d.checkpoint]} → ${v.statusWord[d.disk]}`);
     const more = state.discrepancies.length > 3 ? ', …' : '';
     out.push(`- ${v.differs(o.checkpointFile ?? 'checkpoint.md', state.discrepancies.length, sanitizeLine(first.join(', ') + more))} — ${v.impact}: ${v.impactStale}`);
   }
@@ -147,7 +147,7 @@ export function buildResume(state: WorkspaceState, o: ResumeOptions): string {
   L.push(`- ${v.notStarted}: ${list(f.notStarted, v)}`, '');
   L.push(`## ${v.unfinished}`);
   f.unfinished.forEach((t, i) =>
-    L.push(`${i + 1}. ${sanitizeLine(`${t.unit} ${t.step}`)} — ${v.status}: ${STATUS_GLYPH[t.status]} ${t.status} — ${v.priority}: ${v.prio[t.priority]}`),
+    L.push(`${i + 1}. ${sanitizeLine(`${t.unit} ${t.step}`)} — ${v.status}: ${statusGlyph(t.status)} ${t.status} — ${v.priority}: ${v.prio[t.priority]}`),
   );
   if (f.unfinished.length === 0) L.push(`- ${v.none}`);
   if (f.unfinishedTotal > f.unfinished.length) L.push(`- ${v.more(f.unfinishedTotal - f.unfinished.length)}`);

@@ -1,5 +1,7 @@
 import type { CellStatus, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
+import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
+import { CLAIM_OF } from '../checkpoint/from-state.js';
 
 // The facts a RESUME.md states, computed from the reconciled state. buildResume writes them,
 // parseResume reads them back, resumeDrift compares a letter's facts with today's disk: one
@@ -26,7 +28,8 @@ export interface ResumeFacts {
 
 export const UNFINISHED_LIMIT = 30;
 
-export const STATUS_GLYPH: Record<CellStatus, string> = { done: '✅', partial: '⏳', running: '⏳', failed: '❌', needs_human: '⚠️', not_started: '—' };
+/** A status as checkpoint.md would show it. */
+export const statusGlyph = (s: CellStatus): string => CLAIM_GLYPH[CLAIM_OF[s]];
 
 const STARTED_UNFINISHED = new Set<CellStatus>(['partial', 'failed', 'needs_human', 'running']);
 const DEFAULT_PRIORITY: Record<CellStatus, 1 | 2 | 3> = { failed: 1, needs_human: 1, partial: 2, running: 3, not_started: 3, done: 3 };

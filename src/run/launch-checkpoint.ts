@@ -8,17 +8,13 @@ import { parseCheckpoint } from '../checkpoint/parse.js';
 import { claimsOf } from '../state/derive.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { rewriteCheckpoint } from '../cli/core-commands.js';
+import { formatMinute } from '../local-time.js';
 
 // DOMAIN.md section 3: checkpoint.md is updated "after every step (one cell)", and at once
 // when an agent starts (⏳) so a reader of the file sees the run. One cell is edited in
 // place; when its row or column is missing the whole file is rebuilt from the disk (the old
 // one is backed up by rewriteCheckpoint) and the cell is set on the rebuilt text.
 
-const stamp = (at: number): string => {
-  const d = new Date(at);
-  const p = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-};
 
 const readText = async (path: string): Promise<string | null> => {
   try {
@@ -55,7 +51,7 @@ export const markCell = async (root: string, config: WorkspaceConfig, unit: stri
     if (edit.warning) return { changed: false, rebuilt: `${rebuilt}; still ${edit.warning}` };
   }
   if (!edit!.changed) return { changed: false, rebuilt };
-  const touched = touchLastUpdate(edit!.text, stamp(at));
+  const touched = touchLastUpdate(edit!.text, formatMinute(new Date(at)));
   await writeFileAtomic(path, touched.text);
   return { changed: true, rebuilt };
 };

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentDef, WorkspaceConfig } from '../pipeline/config-types.js';
 import type { StepDef } from '../types.js';
@@ -95,6 +96,23 @@ export const newRunId = (unit: string, step: string, attempt: number, now: numbe
 };
 
 export const logPathOf = (root: string, runId: string): string => join(root, '.checkroom', 'runs', `${runId}.log`);
+
+/**
+ * `.checkroom/runs/`, created inside the workspace only: a workspace deleted or moved away
+ * is never recreated around a log (the journal's appends follow the same rule).
+ */
+export function ensureRunsDir(root: string): void {
+  for (const dir of [join(root, '.checkroom'), join(root, '.checkroom', 'runs')]) {
+    try {
+      mkdirSync(dir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (code === 'ENOENT') throw new SupervisorError(`the workspace directory ${root} is gone (deleted or moved)`);
+      throw err;
+    }
+  }
+}
 
 /** Hash of the agents section: the "show the exact command once" consent is per config version. */
 export const agentsHash = (config: WorkspaceConfig): string => {

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
-import { createWriteStream, existsSync, mkdirSync, statSync, type WriteStream } from 'node:fs';
-import { dirname, sep } from 'node:path';
+import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { procStartTime, terminateGroup } from './proc.js';
@@ -30,9 +30,6 @@ const explainSpawn = (code: string, spec: ProcessSpec): string =>
 
 const openLog = (path: string): { log: WriteStream | null; error: string | null } => {
   try {
-    // Never recreate a workspace that was deleted or moved away: only `.checkroom/…` inside it.
-    const ws = path.lastIndexOf(`${sep}.checkroom${sep}`);
-    if (ws > 0 && !existsSync(path.slice(0, ws))) throw new Error(`the workspace directory ${path.slice(0, ws)} is gone (deleted or moved)`);
     mkdirSync(dirname(path), { recursive: true });
     const log = createWriteStream(path, { flags: 'a' });
     return { log, error: null };

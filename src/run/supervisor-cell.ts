@@ -11,7 +11,7 @@ import type { Ledger } from './ledger.js';
 import { attemptLabel, decideNext } from './policy.js';
 import { startProcess } from './process.js';
 import type { RunHandle } from './types.js';
-import { buildCommand, lastErrorLine, logPathOf, newRunId, type CellTarget } from './launch-spec.js';
+import { buildCommand, ensureRunsDir, lastErrorLine, logPathOf, newRunId, type CellTarget } from './launch-spec.js';
 import { hasOwnOutput, provenDone } from './launch-proof.js';
 import { describeArgv } from './placeholders.js';
 import type { CommandPreview, RunResult, SupervisorEvent } from './supervisor-types.js';
@@ -165,6 +165,7 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
         const at = core.now();
         const runId = newRunId(unit, step, attempt, at);
         const logPath = logPathOf(core.root, runId);
+        ensureRunsDir(core.root);
         const handle = startProcess({
           runId,
           argv: cmd.argv,

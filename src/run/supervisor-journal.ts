@@ -86,7 +86,10 @@ export function createSupervisorJournal(o: JournalOptions): SupervisorJournal {
   return {
     async load() {
       const read = await readJournal(o.root);
-      events = read.events;
+      // The journal is append-only: a longer read continues the fold (a read-only instance
+      // refreshes every second); only a shorter one (a journal replaced) starts anew.
+      if (read.events.length >= events.length && events.length > 0) events.push(...read.events.slice(events.length));
+      else events = read.events;
       return read.warnings;
     },
     async append(e) {
