@@ -44,7 +44,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
     const seq = ++resumeSeq;
     const ws = get().ws;
     try {
-      const st = await resumeStatus(ws, Date.now());
+      const st = await resumeStatus(ws, now().getTime());
       if (seq === resumeSeq) ur({ resume: st });
       return st;
     } catch {
