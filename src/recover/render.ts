@@ -77,9 +77,13 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   const j = s.journal;
   L.push(
     line(
-      `  ${pad('journal', 14)} ${j.events ? `${j.events} event${j.events === 1 ? '' : 's'}, ${j.decisions} decision${j.decisions === 1 ? '' : 's'}` : paint('muted', 'none')}${j.breakers.length ? bad(`; breakers: ${j.breakers.map((b) => `${sanitizeLine(b.agent)} ${sanitizeLine(b.detail)}`).join(', ')}`) : ''}${j.orphans.length ? warn(`; ${j.orphans.length} run${j.orphans.length === 1 ? '' : 's'} died without reporting (${j.orphans.map((x) => `${x.unit} ${x.step}`).join(', ')})`) : ''}`,
+      `  ${pad('journal', 14)} ${j.events ? `${j.events} event${j.events === 1 ? '' : 's'}, ${j.decisions} decision${j.decisions === 1 ? '' : 's'}` : paint('muted', 'none')}${j.breakers.length ? bad(`; breakers: ${j.breakers.map((b) => `${sanitizeLine(b.agent)} ${sanitizeLine(b.detail)}`).join(', ')}`) : ''}${j.orphans.length ? warn(`; ${j.orphans.length} run${j.orphans.length === 1 ? '' : 's'} died without reporting (${j.orphans.map((x) => `${sanitizeLine(x.unit)} ${sanitizeLine(x.step)}`).join(', ')})`) : ''}${j.warnings.length ? warn(`; ${j.warnings.length} warning${j.warnings.length === 1 ? '' : 's'}`) : ''}`,
     ),
   );
+  // Lines the journal reader could not use are said here, not dropped without a word
+  // (issue 8 item 7); the file keeps every byte of them.
+  for (const x of j.warnings.slice(0, SHOW)) L.push(line(warn(`    ! ${sanitizeLine(x)}`)));
+  L.push(...more(j.warnings.length - SHOW, o));
 
   if (r.gates) {
     L.push('', paint('bold', '2 Workflows (gate files)'));

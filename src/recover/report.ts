@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Lang, NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { checkMemory, type MemoryCheck } from '../memory/check.js';
-import { resumeDrift, writeResume, type ResumeDrift } from '../resume/io.js';
+import { RESUME_MAX_BYTES, resumeDrift, writeResume, type ResumeDrift } from '../resume/io.js';
+import { readTextCapped } from '../fs/read-capped.js';
 import { RESUME_VOCAB } from '../resume/vocab.js';
 import { rewriteCheckpoint } from '../cli/core-commands.js';
 import { scanGateWorkspace } from '../gates/index.js';
@@ -136,7 +136,9 @@ function unreadableCheckpoint(src: Pick<Sources, 'checkpoint'>): string | null {
 
 /** The language of an existing RESUME.md (its title), so a rewrite keeps it. */
 export async function resumeLang(root: string, file: string): Promise<Lang | null> {
-  const text = await readFile(join(root, file), 'utf8').catch(() => null);
+  // Capped like every read of RESUME.md: an oversized letter has no language to keep.
+  const r = await readTextCapped(join(root, file), RESUME_MAX_BYTES).catch(() => null);
+  const text = r?.ok ? r.text : null;
   if (!text) return null;
   const first = text.split('\n', 1)[0];
   return LANGS.find((l) => first.includes(RESUME_VOCAB[l].title)) ?? null;

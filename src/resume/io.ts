@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkspaceState } from '../types.js';
 import { copyBackup } from '../backups.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextCapped, tooLargeMessage } from '../fs/read-capped.js';
 import { buildResume, type ResumeOptions } from './build.js';
 import { resumeFacts } from './facts.js';
 import { parseResume, type ParsedResume } from './parse.js';
@@ -12,6 +13,10 @@ import { parseResume, type ParsedResume } from './parse.js';
 // session reads RESUME.md … then verifies against the filesystem").
 
 export const RESUME_FILE = 'RESUME.md';
+
+/** The letter is a page or two; past 1 MB it is not a letter any more and is not read
+ *  (issue 8 item 7: bounded input). */
+export const RESUME_MAX_BYTES = 1024 * 1024;
 
 export async function writeResume(
   root: string,
@@ -84,7 +89,12 @@ export async function resumeDrift(root: string, state: WorkspaceState, opts: { f
   try {
     const abs = join(root, file);
     mtimeMs = (await stat(abs)).mtimeMs;
-    text = await readFile(abs, 'utf8');
+    const r = await readTextCapped(abs, RESUME_MAX_BYTES);
+    if (!r.ok) {
+      const why = tooLargeMessage(file, r.size, r.cap, `write a fresh letter with checkroom resume --write (the old one is backed up first)`);
+      return { exists: true, ageMs: null, generatedAt: null, disagreements: [why], parsed: null };
+    }
+    text = r.text;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, ageMs: null, generatedAt: null, disagreements: [], parsed: null };
     return { exists: true, ageMs: null, generatedAt: null, disagreements: [`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`], parsed: null };
