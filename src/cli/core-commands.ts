@@ -12,6 +12,7 @@ import { sanitize, sanitizeLine } from '../sanitize.js';
 import { statusJson } from './json.js';
 import { nextLine, noUnitsWhy, partialLine, renderStatus, type TextOptions } from './text.js';
 import { UsageError } from './args.js';
+import { sweepAtStart } from './sweep-at-start.js';
 
 // The headless faces of the engine: status, plan, partials, checkpoint --write.
 
@@ -86,6 +87,10 @@ export async function checkpointCommand(positionals: string[], write: boolean, o
     out.write(sanitize(text) + o.paint('muted', '\n(preview: nothing written; add --write to replace checkpoint.md, the old one is backed up)\n'));
     return;
   }
-  const r = await rewriteCheckpoint(dir);
+  const src = await readSources(dir);
+  // About to write: temp files of killed atomic writes go first, said (issue 8 item 7).
+  const swept = await sweepAtStart(src.root, src.config, src.units);
+  if (swept) out.write(`${o.paint('warn', swept)}\n`);
+  const r = await rewriteCheckpoint(dir, undefined, src);
   out.write(`wrote ${sanitizeLine(r.path)} from the disk (${r.changed} cell${r.changed === 1 ? '' : 's'} changed)${r.backup ? `; the previous version is in ${r.backup}` : ''}\n`);
 }

@@ -14,6 +14,8 @@ import { renderRecover, formatAge } from '../recover/render.js';
 import { checkMemory } from '../memory/check.js';
 import { buildResume } from '../resume/build.js';
 import { writeResume } from '../resume/io.js';
+import { loadConfig } from '../pipeline/config.js';
+import { sweepAtStart } from './sweep-at-start.js';
 
 // The recovery commands: `resume`, `recover`, `backups`. Each returns the exit code
 // (0 ok, 1 runtime error); bad usage throws UsageError (exit 2 at the entry).
@@ -30,6 +32,8 @@ export async function resumeCommand(cli: Cli, o: TextOptions, out: Out): Promise
     out.write(sanitize(buildResume(state, opts)) + o.paint('muted', `\n(preview: nothing written; add --write to write ${sources.config.sources.resume}, the old one is backed up)\n`));
     return 0;
   }
+  const swept = await sweepAtStart(sources.root, sources.config, sources.units);
+  if (swept) out.write(`${o.paint('warn', swept)}\n`);
   const r = await writeResume(sources.root, state, { ...opts, file: sources.config.sources.resume });
   out.write(`wrote ${sanitizeLine(r.path)}${r.backup ? `; the previous version is in ${sanitizeLine(r.backup)}` : ''}\n`);
   return 0;
@@ -41,7 +45,15 @@ export async function resumeCommand(cli: Cli, o: TextOptions, out: Out): Promise
  * exit 1 when a rebuild it had to do could not be done (the report says which and why).
  */
 export async function recoverCommand(cli: Cli, o: TextOptions, out: Out): Promise<number> {
-  const report = await recoverReport(dirArg(cli.positionals), { dryRun: cli.dryRun });
+  const dir = dirArg(cli.positionals);
+  if (!cli.dryRun) {
+    // Recovery writes: temp files of killed atomic writes go first, said (issue 8 item 7);
+    // on stderr under --json, so the JSON stays one document.
+    const root = await assertWorkspace(dir);
+    const swept = await sweepAtStart(root, await loadConfig(root), []);
+    if (swept) (cli.json ? process.stderr : out).write(`${cli.json ? swept : o.paint('warn', swept)}\n`);
+  }
+  const report = await recoverReport(dir, { dryRun: cli.dryRun });
   out.write(cli.json ? JSON.stringify(report, null, 2) + '\n' : renderRecover(report, o) + '\n');
   return !report.dryRun && report.rebuilt.some((a) => a.blocked) ? 1 : 0;
 }
