@@ -16,6 +16,7 @@ import { buildResume } from '../resume/build.js';
 import { writeResume } from '../resume/io.js';
 import { loadConfig } from '../pipeline/config.js';
 import { sweepAtStart } from './sweep-at-start.js';
+import { toJson } from './json.js';
 
 // The recovery commands: `resume`, `recover`, `backups`. Each returns the exit code
 // (0 ok, 1 runtime error); bad usage throws UsageError (exit 2 at the entry).
@@ -54,7 +55,7 @@ export async function recoverCommand(cli: Cli, o: TextOptions, out: Out): Promis
     if (swept) (cli.json ? process.stderr : out).write(`${cli.json ? swept : o.paint('warn', swept)}\n`);
   }
   const report = await recoverReport(dir, { dryRun: cli.dryRun });
-  out.write(cli.json ? JSON.stringify(report, null, 2) + '\n' : renderRecover(report, o) + '\n');
+  out.write(cli.json ? toJson(report) + '\n' : renderRecover(report, o) + '\n');
   return !report.dryRun && report.rebuilt.some((a) => a.blocked) ? 1 : 0;
 }
 
@@ -123,7 +124,7 @@ async function list(root: string, file: string, json: boolean, o: TextOptions, o
     }),
   );
   if (json) {
-    out.write(JSON.stringify({ file, current, backups: rows, ignored }, null, 2) + '\n');
+    out.write(toJson({ file, current, backups: rows, ignored }) + '\n');
     return 0;
   }
   const L = [o.paint('bold', `Backups of ${sanitizeLine(file)} (${rows.length})`) + (current ? '' : o.paint('warn', '  the file itself does not exist'))];
@@ -155,7 +156,7 @@ async function restore(root: string, file: string, backupArg: string, json: bool
   }
   if (original !== file) throw new UsageError(`${backupArg} is a backup of ${original}, not of ${file}`);
   const r = await restoreBackup(root, backup);
-  if (json) out.write(JSON.stringify({ restored: r.restored, from: backup, currentBackedUpTo: r.currentBackedUpTo }, null, 2) + '\n');
+  if (json) out.write(toJson({ restored: r.restored, from: backup, currentBackedUpTo: r.currentBackedUpTo }) + '\n');
   else
     out.write(
       `${o.paint('ok', 'restored')} ${sanitizeLine(r.restored)} from ${sanitizeLine(backup)}\n` +
