@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, openSync, closeSync, ftruncateSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, CONFIG_MAX_BYTES, loadConfig } from '../src/pipeline/config.js';
@@ -137,5 +138,14 @@ describe('journal: caps and unreadable lines', () => {
     await appendJournal(root, { type: 'autopilot', at: 4, on: false, reason: 'operator' });
     const after = readFileSync(journalPath(root));
     expect(after.subarray(0, before.length).equals(before)).toBe(true);
+  });
+});
+
+describe('a FIFO named like a capped file', () => {
+  it('checkroom.yaml as a FIFO is refused at once, not waited on', async () => {
+    const root = tempDir();
+    spawnSync('mkfifo', [join(root, 'checkroom.yaml')]);
+    const err = await loadConfig(root).then(() => null, (e: unknown) => e);
+    expect((err as ConfigError).message).toContain('it is not a regular file');
   });
 });

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 // Bounded input (issue 8 item 7): a file checkroom reads whole is checked against a cap
@@ -28,10 +29,12 @@ export const tooLargeMessage = (file: string, size: number, cap: number, todo: s
 
 /** Read a file as UTF-8 if it is at most `cap` bytes. Errors (ENOENT, EACCES, EISDIR…) are thrown as is. */
 export async function readTextCapped(path: string, cap: number): Promise<CappedRead> {
-  const fh = await open(path, 'r');
+  // O_NONBLOCK: a FIFO under the file's name must not hang the open (it is refused below).
+  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = await fh.stat();
     if (st.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), { code: 'EISDIR' });
+    if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
     if (st.size > cap) return { ok: false, size: st.size, cap };
     // Up to one byte past the cap: a file that grew past it since the fstat is caught too.
     let buf = Buffer.alloc(Math.min(cap + 1, st.size + 1));

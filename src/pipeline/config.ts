@@ -295,7 +295,7 @@ export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new ConfigError({ file, line: null, column: null, problem: `cannot read the file (${code ?? (e as Error).message})`, expected: 'a readable file' });
+    if (code !== 'ENOENT') throw new ConfigError({ file, line: null, column: null, problem: code === 'ENOTREG' ? 'it is not a regular file (a FIFO, a socket or a device)' : `cannot read the file (${code ?? (e as Error).message})`, expected: 'a readable file' });
     // A config under the wrong name would otherwise be ignored without a word.
     const yml = join(root, 'checkroom.yml');
     if (await stat(yml).then(() => true, () => false)) {
