@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sweepTempFiles, TEMP_NAME } from '../../src/fs/sweep-temp.js';
 import { REPO, tempDir } from '../helpers/workspace.js';
@@ -57,22 +57,32 @@ describe('torture: kill -9 during atomic writes', () => {
 
   it('copyBackup: a backup name on disk always holds a whole copy', async () => {
     const root = tempDir();
-    writeFileSync(join(root, 'RESUME.md'), OLD);
+    // Large enough that the child spends nearly all its time inside the copy of the bytes,
+    // so the kills land there (a name created first and filled after showed up empty).
+    const BIG = 'b'.repeat(8 << 20);
+    writeFileSync(join(root, 'RESUME.md'), BIG);
     const script = `
       import { copyBackup } from ${JSON.stringify(join(DIST, 'backups.js'))};
       process.stdout.write('go\\n');
-      for (let i = 0; ; i++) await copyBackup(${JSON.stringify(root)}, 'RESUME.md', new Date(Date.UTC(2026, 0, 1, 0, 0, i % 50)));
+      for (let i = 0; ; i++) {
+        await copyBackup(${JSON.stringify(root)}, 'RESUME.md', new Date(Date.UTC(2026, 0, 1, 0, 0, i % 50)));
+        process.stdout.write('copied\\n');
+      }
     `;
-    for (let round = 0; round < 12; round++) {
+    for (let round = 0; round < 16; round++) {
       const child = await writer(script);
-      await killAfter(child, round * 41);
+      // Kill after a copy or two has finished, a few event-loop turns into the next one.
+      let copies = 0;
+      await new Promise<void>((r) => child.stdout!.on('data', (d: Buffer) => ((copies += String(d).split('copied').length - 1) >= 1 + (round % 2) ? r() : undefined)));
+      await killAfter(child, round * 3);
       for (const n of readdirSync(root).filter((x) => x.startsWith('RESUME.md.bak.'))) {
-        expect(readFileSync(join(root, n), 'utf8').length, `round ${round}: ${n}`).toBe(OLD.length);
+        expect(statSync(join(root, n)).size, `round ${round}: ${n}`).toBe(BIG.length);
+        unlinkSync(join(root, n));
       }
     }
     for (const n of readdirSync(root).filter((x) => !x.startsWith('RESUME.md'))) expect(n).toMatch(TEMP_NAME);
     await sweepTempFiles(root, [root]);
-    expect(readdirSync(root).every((n) => n.startsWith('RESUME.md'))).toBe(true);
-    expect(readFileSync(join(root, 'RESUME.md'), 'utf8')).toBe(OLD);
+    expect(readdirSync(root)).toEqual(['RESUME.md']);
+    expect(readFileSync(join(root, 'RESUME.md'), 'utf8') === BIG).toBe(true);
   });
 });
