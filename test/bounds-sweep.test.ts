@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sweepTempFiles } from '../src/fs/sweep-temp.js';
 import { REPO, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
+import { hasTmux, TmuxSession } from './helpers/tmux.js';
 
 // Issue 8 item 7: temp files of interrupted atomic writes are swept at start — only
 // checkroom's own name pattern, only when the writer is gone or the file is older than any
@@ -67,5 +68,30 @@ describe('temp-file sweep', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`swept 1 leftover temp file of interrupted writes: ${tmp} (writer pid ${dead} is gone)`);
     expect(existsSync(join(root, tmp))).toBe(false);
+  });
+});
+
+describe.skipIf(!hasTmux())('temp-file sweep in the control room (tmux 80x24)', () => {
+  it('a driving control room sweeps at start and says what it swept; --readonly deletes nothing', { timeout: 60_000 }, async () => {
+    const root = tempDir();
+    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'checkroom.yaml': 'units: { list: [ch01] }\n' });
+    mkdirSync(join(root, 'drafts'));
+    const tmp = `drafts/.ch01-draft.md.${deadPid()}.0a1b2c3d.tmp`;
+    writeFileSync(join(root, tmp), 'half');
+    const bin = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
+    const ro = new TmuxSession(`sh -c 'node ${bin} --readonly ${root}; sleep 600'`);
+    try {
+      await ro.waitFor(/READ-ONLY/);
+      expect(existsSync(join(root, tmp))).toBe(true);
+    } finally {
+      ro.kill();
+    }
+    const t = new TmuxSession(`sh -c 'node ${bin} ${root}; sleep 600'`, { cols: 200 });
+    try {
+      await t.waitFor('swept 1 leftover temp file of interrupted writes: drafts/.ch01-draft.md.');
+      expect(existsSync(join(root, tmp))).toBe(false);
+    } finally {
+      t.kill();
+    }
   });
 });
