@@ -30,7 +30,7 @@ const workspace = (units: string[], pattern: string): string => {
 const RAW = /[\u001b\r\u0008\u0007\u009b]/;
 
 describe('CLI hygiene', () => {
-  it('run: every line, the last one included, escapes a unit name carrying escape sequences', () => {
+  it('run: every line, the last one included, escapes a unit name carrying escape sequences', { timeout: 120_000 }, () => {
     const unit = 'ch01\u001b[2J\u001b]0;pwned\u0007\r';
     const root = workspace([unit], 'ch01[\\s\\S]*');
     const r = cli(['run', root, unit, 'research', '--yes']);
@@ -42,7 +42,7 @@ describe('CLI hygiene', () => {
     expect(existsSync(join(root, `research/${unit}-research.md`))).toBe(true);
   });
 
-  it('-- ends the options: a unit named -x1 runs; without -- the error says to use it', () => {
+  it('-- ends the options: a unit named -x1 runs; without -- the error says to use it', { timeout: 120_000 }, () => {
     const root = workspace(['-x1'], '-x\\d+');
     const bad = cli(['run', root, '-x1', 'research']);
     expect(bad.status).toBe(2);

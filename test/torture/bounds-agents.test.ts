@@ -21,7 +21,7 @@ fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, '# r\\n\\n' + 'x'.repeat(400) + '\\n\\n<!-- RESEARCH_COMPLETE -->\\n');`;
 
 describe('torture: template injection', () => {
-  it('unit values and {last_error} reach argv literally: no expansion, no shell, one element each', () => {
+  it('unit values and {last_error} reach argv literally: no expansion, no shell, one element each', { timeout: 180_000 }, () => {
     const root = tempDir();
     const units = ['ch01{step}{output}', 'ch02$(touch pwned)', 'ch03;touch pwned;`touch pwned`', 'ch04\nline two', 'ch05 $HOME *'];
     writeFiles(root, {
@@ -62,7 +62,7 @@ describe('torture: template injection', () => {
 });
 
 describe('torture: breaker storm', () => {
-  it('ten failing agents at once: the breaker opens, launches stop, the run ends', async () => {
+  it('ten failing agents at once: the breaker opens, launches stop, the run ends', { timeout: 120_000 }, async () => {
     const root = tempDir();
     const units = Array.from({ length: 10 }, (_, i) => `ch${String(i + 1).padStart(2, '0')}`);
     writeFiles(root, {

@@ -60,7 +60,7 @@ const fill = (dir: string): void => {
   }
 };
 
-describe.skipIf(!ROOT)(`torture: full disk, read-only, permissions, two file systems (${ROOT ? 'root' : why})`, () => {
+describe.skipIf(!ROOT)(`torture: full disk, read-only, permissions, two file systems (${ROOT ? 'root' : why})`, { timeout: 120_000 }, () => {
   it('a full disk: checkpoint --write and resume --write fail clearly and change nothing', () => {
     const root = join(tempDir(), 'ws');
     tmpfs(root, '1m');

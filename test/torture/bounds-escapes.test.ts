@@ -22,7 +22,7 @@ const clean = (what: string, r: { code: number | null; all: string }) => {
 };
 
 describe('torture: escape injection through every CLI path', () => {
-  it('status, plan, partials, checkpoint, resume, recover, backups, run: text and --json', () => {
+  it('status, plan, partials, checkpoint, resume, recover, backups, run: text and --json', { timeout: 240_000 }, () => {
     const { root, unit } = evilWorkspace();
     const runs: [string, string[]][] = [
       ['status', ['status', root]],

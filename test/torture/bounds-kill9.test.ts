@@ -32,7 +32,7 @@ const killAfter = async (child: ReturnType<typeof spawn>, spins: number): Promis
 };
 
 describe('torture: kill -9 during atomic writes', () => {
-  it('writeFileAtomic: the target is always the old or the new bytes; leftovers are swept', async () => {
+  it('writeFileAtomic: the target is always the old or the new bytes; leftovers are swept', { timeout: 180_000 }, async () => {
     const root = tempDir();
     const target = join(root, 'checkpoint.md');
     writeFileSync(target, OLD);
@@ -55,7 +55,7 @@ describe('torture: kill -9 during atomic writes', () => {
     expect(readdirSync(root)).toEqual(['checkpoint.md']);
   });
 
-  it('copyBackup: a backup name on disk always holds a whole copy', async () => {
+  it('copyBackup: a backup name on disk always holds a whole copy', { timeout: 180_000 }, async () => {
     const root = tempDir();
     // Large enough that the child spends nearly all its time inside the copy of the bytes,
     // so the kills land there (a name created first and filled after showed up empty).

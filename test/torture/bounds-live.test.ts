@@ -27,7 +27,7 @@ const cellsOf = (s: { cells: { unit: string; step: string; status: string; chars
   s.cells.map((c) => `${c.unit}/${c.step}:${c.status}:${c.chars}`).sort();
 
 describe('torture: live view under temp-then-rename bursts', () => {
-  it('hundreds of temp writes renamed over artifacts end with the state a fresh scan gives', async () => {
+  it('hundreds of temp writes renamed over artifacts end with the state a fresh scan gives', { timeout: 120_000 }, async () => {
     const units = Array.from({ length: 12 }, (_, i) => `ch${String(i + 1).padStart(2, '0')}`);
     const root = book(units);
     const live = await createLiveWorkspace(root, { watch: true });
@@ -58,7 +58,7 @@ describe('torture: live view under temp-then-rename bursts', () => {
 const userns = spawnSync('unshare', ['-U', '-r', 'sh', '-c', 'echo 3 > /proc/sys/user/max_inotify_watches'], { encoding: 'utf8' }).status === 0;
 
 describe.skipIf(!userns)(`torture: watch-limit exhaustion (${userns ? 'in a user namespace' : 'needs unshare -U (user namespaces)'})`, () => {
-  it('at the watch limit the live view says so, polls, and still sees a step finish', () => {
+  it('at the watch limit the live view says so, polls, and still sees a step finish', { timeout: 120_000 }, () => {
     const root = book(['ch01']);
     const script = `
       import { createLiveWorkspace } from ${JSON.stringify(join(DIST, 'live/live-workspace.js'))};
