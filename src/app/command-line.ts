@@ -24,5 +24,5 @@ export function parseCommandLine(text: string): { id: CommandId } | { error: str
   const name = text.trim().replace(/^:/, '').toLowerCase();
   if (name === '') return { error: 'empty command; try :help' };
   const id = NAMES[name];
-  return id ? { id } : { error: `unknown command ":${name}" — try ${VIEWS.map((v) => `:${v.id}`).join(' ')} :recover :backups :write-checkpoint :write-resume :write-todos :refresh :help :q` };
+  return id ? { id } : { error: `unknown command ":${name}" — try ${COMMAND_NAMES.filter((n) => n !== 'quit').map((n) => `:${n}`).join(' ')}` };
 }

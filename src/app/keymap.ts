@@ -1,4 +1,5 @@
 import type { KeyName, KeyToken } from './keys.js';
+import { COMMAND_NAMES } from './command-line.js';
 import { VIEWS, type ViewId } from './views.js';
 
 // The one key table (STYLE.md idiom 3): command → bindings → description → dangerous.
@@ -132,7 +133,7 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], label: 'H', hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], label: 'Z', hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], label: '/', hint: 'filter', description: 'filter by unit, step or status', footer: true }),
-  cmd({ id: 'command', keys: [{ ch: ':' }], label: ':', hint: 'command', description: 'command line: :progress :partials :plan :sources :health :recover :backups :write-checkpoint :write-resume :write-todos :refresh :help :q' }),
+  cmd({ id: 'command', keys: [{ ch: ':' }], label: ':', hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}` }),
   cmd({ id: 'refresh', keys: [{ ch: 'r' }], label: 'r', hint: 'refresh', description: 'full rescan of the workspace' }),
   cmd({ id: 'help', keys: [{ ch: '?' }], label: '?', hint: 'help', description: 'all keys', footer: true }),
   cmd({ id: 'quit', keys: [{ ch: 'q' }, { ch: 'c', ctrl: true }], label: 'q', hint: 'quit', description: 'quit (ctrl-c too)', footer: true }),
