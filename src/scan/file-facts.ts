@@ -83,6 +83,7 @@ function examine(facts: FileFacts, read: ReadAt, size: number, marker: string | 
   const tail = Buffer.allocUnsafe(last.end - from);
   const got = Math.max(0, read(tail, tail.length, from));
   const bytes = tail.subarray(0, got);
+  if (bytes.includes(0)) facts.error = 'binary content (NUL bytes): not a text artifact';
   if (marker && bytes.indexOf(marker) >= 0) facts.markerNotLast = checkMarker(decodeTail(bytes), marker).markerNotLast;
   const shape = marker && text ? markerShape(text.toString('utf8'), marker) : null;
   if (shape) facts.markerShape = { shape, expected: marker! };

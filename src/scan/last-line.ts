@@ -32,15 +32,23 @@ export interface LastLine {
   lost: boolean;
 }
 
+// Windows start small and double up to `window`: almost every artifact ends within a few
+// hundred bytes of its last line, and the scan runs this for tens of thousands of files.
+const FIRST_WINDOW = 256;
+let shared = Buffer.allocUnsafe(WINDOW);
+
 /** Walk back from `size` to the last non-blank line; reads at most BLANK_MAX + LINE_MAX + 2 windows. */
 export function findLastLine(read: ReadAt, size: number, window = WINDOW, blankMax = BLANK_MAX): LastLine {
-  const buf = Buffer.allocUnsafe(window);
+  if (shared.length < window) shared = Buffer.allocUnsafe(window);
+  const buf = shared; // synchronous use only: one walk at a time
+  let w = Math.min(window, FIRST_WINDOW);
   // 1. Skip the trailing blank run.
   let pos = size;
   let end = -1;
   while (pos > 0 && end < 0) {
     if (size - pos > blankMax) return { end: 0, start: 0, text: null, lost: true };
-    const from = Math.max(0, pos - window);
+    const from = Math.max(0, pos - w);
+    w = Math.min(window, w * 2);
     const got = read(buf, pos - from, from);
     if (got <= 0) break; // shrank under us: what was read is all there is
     for (let i = got - 1; i >= 0; i--) {
@@ -57,8 +65,10 @@ export function findLastLine(read: ReadAt, size: number, window = WINDOW, blankM
   let start = end - 1;
   pos = end;
   let found = false;
+  w = Math.min(window, FIRST_WINDOW);
   while (pos > 0 && !found) {
-    const from = Math.max(0, pos - window);
+    const from = Math.max(0, pos - w);
+    w = Math.min(window, w * 2);
     const got = read(buf, pos - from, from);
     if (got <= 0) break;
     for (let i = got - 1; i >= 0; i--) {
