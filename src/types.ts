@@ -118,6 +118,8 @@ export interface Cell {
   exists: boolean;
   bytes: number;
   chars: number;
+  /** `chars` is a lower bound: the count stopped once every verdict was settled (issue 8 item 3). */
+  charsAtLeast?: boolean;
   marker: boolean;
   mtimeMs: number;
   triage: Triage | null;

@@ -114,3 +114,17 @@ describe('bounded reads (issue 8 item 3)', () => {
     if (before !== null && after !== null) expect(after - before).toBeLessThan(128 * MB);
   });
 });
+
+describe('a lower-bound count is said as one (issue 8 item 3)', () => {
+  it('marks the cell, the cell detail and the JSON when chars is a lower bound', async () => {
+    const root = tempDir();
+    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'research/ch01-research.md': `${'a'.repeat(EXACT_COUNT_BYTES + MB)}.\n\n<!-- RESEARCH_COMPLETE -->\n` });
+    const s = await loadWorkspace(root);
+    const cell = s.cells.find((c) => c.unit === 'ch01' && c.step === 'research')!;
+    expect(cell).toMatchObject({ marker: true, charsAtLeast: true });
+    const { statusJson } = await import('../src/cli/json.js');
+    const json = JSON.parse(JSON.stringify(statusJson(s)));
+    expect(json.cells.find((c: any) => c.unit === 'ch01' && c.step === 'research').charsAtLeast).toBe(true);
+    expect(json.cells.find((c: any) => c.unit === 'ch01' && c.step === 'draft').charsAtLeast).toBeUndefined();
+  });
+});
