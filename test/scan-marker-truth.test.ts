@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { FIRST_READ, readFileFacts, TAIL_BYTES, type FactsOptions } from '../src/scan/file-facts.js';
-import { bufferReader, findLastLine } from '../src/scan/last-line.js';
+import { EXACT_COUNT_BYTES, FIRST_READ, readFileFacts, TAIL_BYTES, type FactsOptions } from '../src/scan/file-facts.js';
+import { BLANK_MAX, bufferReader, findLastLine } from '../src/scan/last-line.js';
 import { triageUnmarked } from '../src/triage/triage.js';
 import { tempDir, prose } from './helpers/workspace.js';
 
@@ -102,5 +102,16 @@ describe('a BOM is not a character (issue 8 item 6)', () => {
   it('does not count the BOM of a file larger than the first read', () => {
     const body = 'a'.repeat(FIRST_READ + 10);
     expect(facts(`\uFEFF${body}`).chars).toBe(body.length);
+  });
+});
+
+describe('a blank run past any bound (issue 8 item 3)', () => {
+  it('reads at most the bound, calls the file not done, and says why', () => {
+    let read = 0;
+    const f = facts(`# T\n\n${prose(300)}\n${LINE}\n${'\n'.repeat(17 * 1024 * 1024)}`, { onRead: (n) => (read += n) });
+    expect(f.marker).toBe(false);
+    expect(f.error).toContain('MB of blank lines');
+    expect(read).toBeLessThan(BLANK_MAX + EXACT_COUNT_BYTES + 2 * 1024 * 1024);
+    expect(triageUnmarked(f).reason).not.toContain('only the marker is missing');
   });
 });

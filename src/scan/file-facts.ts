@@ -3,7 +3,7 @@ import type { FileFacts } from '../types.js';
 import { checkMarker, markerShape } from './marker.js';
 import { countChars } from './count-chars.js';
 import { Confine, rootOf } from './confine.js';
-import { bufferReader, findLastLine, WINDOW, type ReadAt } from './last-line.js';
+import { BLANK_MAX, bufferReader, findLastLine, WINDOW, type ReadAt } from './last-line.js';
 
 // Facts about one artifact with as little work as we can: one open and one read for files
 // up to FIRST_READ (most book artifacts), the marker checked on bytes (only the last line
@@ -70,6 +70,11 @@ const blank = (rel: string): FileFacts => ({ path: rel, exists: false, bytes: 0,
 /** Marker, marker-shaped line and tail, from the exact last line and the bytes that end there. */
 function examine(facts: FileFacts, read: ReadAt, size: number, marker: string | null, window: number): void {
   const last = findLastLine(read, size, window);
+  if (last.lost) {
+    // More blank bytes at the end than any artifact has: not done, and not guessed at.
+    facts.error = `ends in more than ${BLANK_MAX / (1024 * 1024)} MB of blank lines: the last line was not looked for`;
+    return;
+  }
   const text = last.text;
   const marked = marker !== null && text !== null && (text.equals(canonical(marker)) || checkMarker(text.toString('utf8'), marker).marker);
   if (marked && !facts.error) {
@@ -90,7 +95,7 @@ function examine(facts: FileFacts, read: ReadAt, size: number, marker: string | 
   facts.tail = decodeTail(bytes.length > KEPT_TAIL_BYTES ? bytes.subarray(bytes.length - KEPT_TAIL_BYTES) : bytes);
 }
 
-/** Characters from `pos` on, chunk by chunk, until `need` is reached and at least `exact` bytes are counted. */
+/** Characters from `pos` on, chunk by chunk: exact up to EXACT_COUNT_BYTES, then only until `need` is reached. */
 function countFrom(read: ReadAt, pos: number, size: number, counted: number, need: number): { chars: number; atLeast: boolean } {
   const buf = Buffer.allocUnsafe(CHUNK);
   let n = counted;
