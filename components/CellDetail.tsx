@@ -29,7 +29,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const unreadable = cell.disk === 'unreadable';
   const facts: [string, string][] = [
     ['path', sanitizeLine(cell.path)],
-    ['size', gate ? gate.size : unreadable ? 'unknown: checkroom cannot read it' : cell.exists ? `${cell.bytes} bytes · ${cell.chars} characters` : 'no file on disk'],
+    ['size', gate ? gate.size : unreadable ? 'unknown: checkroom cannot read it' : cell.exists ? `${cell.bytes} bytes · ${cell.charsAtLeast ? 'at least ' : ''}${cell.chars} characters` : 'no file on disk'],
     gate
       ? ['gate', gate.gate]
       : ['marker', unreadable && step?.marker ? `unknown (cannot read the file): <!-- ${sanitizeLine(step.marker)} -->` : step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${sanitizeLine(step.marker)} -->` : 'this step has no marker (an entry in a shared file)'],

@@ -34,7 +34,7 @@ export function PartialsView({ height, width }: { height: number; width: number 
   const items = partialItems(ws, filter, skipped);
   const rows = rowsOf(items);
   const sel = items[Math.min(cursor, items.length - 1)] ?? null;
-  const { tail, note } = useFileTail(ws.root, sel?.file.path ?? null, ws.scannedAt);
+  const { tail, note } = useFileTail(ws.root, sel?.file.path ?? null, ws.scannedAt, ws.pipeline.outsideRoots);
   const previewH = items.length ? Math.min(8, Math.max(3, Math.floor(height / 2))) : 0;
   const listH = Math.max(1, height - 1 - previewH);
   const selRow = rows.findIndex((r) => r.kind === 'item' && r.index === cursor);

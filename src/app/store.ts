@@ -9,6 +9,7 @@ import { parseCommandLine } from './command-line.js';
 import { matrixOf, partialItems } from './select.js';
 import type { AppState, StoreOptions, UiState } from './store-types.js';
 import { readTail } from './tail.js';
+import { Confine } from '../scan/confine.js';
 import { createTriage } from './store-triage.js';
 import { createAgents, type AgentsActions } from './store-agents.js';
 import { agentsInitial, startAgentsFeed } from './agents-feed.js';
@@ -71,7 +72,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       set({ detail: { unit: cell.unit, step: cell.step, tail: null, note: null, loading: cell.exists } });
       if (!cell.exists) return set((st) => (st.detail ? { detail: { ...st.detail, note: 'no file on disk', loading: false } } : {}));
       track(
-        readTail(join(s.ws.root, cell.path)).then(
+        readTail(join(s.ws.root, cell.path), new Confine(s.ws.root, s.ws.pipeline.outsideRoots)).then(
           (tail) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, tail, loading: false } } : {})),
           (err: Error) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, note: `cannot read: ${err.message}`, loading: false } } : {})),
         ),
