@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { procStartTime } from './proc.js';
 import { drainStreams, DRAIN_MS } from './run-drain.js';
 import { forgetLiveRun, noteLiveRun } from './live-runs.js';
+import { handOver } from './relay.js';
 import { pipesOf, RUN_TOKEN_VAR, terminateRun, type RunTag } from './run-members.js';
 import { LineRing, LineSplitter, DEFAULT_LINE_CHARS } from './ring-buffer.js';
 import { sanitizeLine } from '../sanitize.js';
@@ -145,8 +146,10 @@ export function startProcess(spec: ProcessSpec): RunHandle {
   let endsWithNewline = true;
   let lastSignature = outputSignature(spec.outputPath);
   let killing: Promise<number[]> | null = null;
+  // Left running (the operator's choice at quit): this process no longer watches or kills it.
+  let left = false;
   const kill = (why: EndReason): void => {
-    if (finished || killing || tag === null) return;
+    if (finished || killing || left || tag === null) return;
     reason = why;
     killing = terminateRun(tag, spec.graceMs);
   };
@@ -201,7 +204,7 @@ export function startProcess(spec: ProcessSpec): RunHandle {
   // its output, which whoever still holds a pipe could delay without bound.
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     subprocess?.once('exit', (code, signal) => {
-      if (tag !== null && !killing) killing = terminateRun(tag, spec.graceMs);
+      if (tag !== null && !killing && !left) killing = terminateRun(tag, spec.graceMs);
       resolve({ code, signal });
     });
   });
@@ -215,6 +218,8 @@ export function startProcess(spec: ProcessSpec): RunHandle {
       spawnError = typeof code === 'string' ? code : 'ESPAWN';
     } else if (subprocess) {
       const ex = await exited;
+      // A run left running is the next checkroom's to decide (its exit is not ours to journal).
+      if (left) return new Promise<never>(() => undefined);
       exitCode = ex.code;
       signal = ex.signal;
       if (killing) await killing;
@@ -268,12 +273,25 @@ export function startProcess(spec: ProcessSpec): RunHandle {
     };
   })();
 
+  const leave = async (): Promise<number | null> => {
+    if (finished || left || killing || !subprocess || tag === null) return null;
+    left = true;
+    forgetLiveRun(spec.runId);
+    clearInterval(flushTimer);
+    if (watchdog) clearInterval(watchdog);
+    if (deadline) clearTimeout(deadline);
+    // The agent must not keep this process alive, nor die when it exits (relay.ts).
+    subprocess.unref();
+    return handOver([subprocess.stdout, subprocess.stderr], log, spec.logPath, Math.max(0, logMax - logged));
+  };
+
   return {
     runId: spec.runId,
     pid,
     procStart,
     result,
     cancel: () => kill('cancelled'),
+    leave,
     onLine(fn) {
       subscribers.add(fn);
       return () => {
