@@ -1,5 +1,4 @@
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import { signalGroup } from './proc.js';
+import { closeSync, openSync, readFileSync, readSync, readdirSync, readlinkSync } from 'node:fs';
 
 // Every process of one run, wherever it went (issue 8 item 4). The process group catches
 // ordinary helpers; a descendant that calls setsid() leaves the group and the session, so
@@ -116,7 +115,13 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 // The group is signalled as a whole only while a member of ours still holds its id (a free
 // group id may belong to someone else); everyone found is also signalled one by one.
 const signalAll = (tag: RunTag, members: Member[], signal: NodeJS.Signals): void => {
-  if (members.some((m) => m.pgrp === tag.pgid)) signalGroup(tag.pgid, signal);
+  if (members.some((m) => m.pgrp === tag.pgid)) {
+    try {
+      process.kill(-tag.pgid, signal);
+    } catch {
+      // the group emptied in between
+    }
+  }
   for (const m of members) signalSame(m, signal);
 };
 
@@ -150,4 +155,28 @@ export const terminateRun = async (tag: RunTag, graceMs: number): Promise<number
 /** SIGKILL every process of the run at once, synchronously: the last resort of a shutdown out of time. */
 export const killRunNow = (tag: RunTag): void => {
   signalAll(tag, runMembers(tag), 'SIGKILL');
+};
+
+/**
+ * The token a run's log recorded on its first line (`[checkroom] start … token=…`), so a later
+ * checkroom — after this one was killed outright — can still find the run's escaped
+ * descendants. Null when the log is unreadable or older than tokens.
+ */
+export const readRunToken = (logPath: string): string | null => {
+  let fd: number;
+  try {
+    fd = openSync(logPath, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const first = buf.subarray(0, n).toString('utf8').split('\n')[0] ?? '';
+    return /^\[checkroom\] start .* token=([A-Za-z0-9_.-]+) /.exec(first)?.[1] ?? null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 };

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { startProcess } from '../../src/run/process.js';
 import { drainStreams } from '../../src/run/run-drain.js';
-import { isSameProcessAlive, procStartTime } from '../../src/run/proc.js';
+import { isSameProcessAlive, procStartTime, reapGroup } from '../../src/run/proc.js';
+import { readRunToken, RUN_TOKEN_VAR } from '../../src/run/run-members.js';
+import { spawn } from 'node:child_process';
 import type { ProcessSpec } from '../../src/run/types.js';
 import { tempDir } from '../helpers/workspace.js';
 
@@ -139,5 +141,23 @@ describe('torture: escaped descendants (proc)', () => {
     // Memory: the flood is not held (120 MB streamed; the heap grew by far less).
     expect(peak).toBeLessThan(60 * 1024 * 1024);
     expect(seen).toBeGreaterThan(0);
+  });
+});
+
+describe('torture: a restarted checkroom finds escapees by the token in the log (proc)', () => {
+  it('reapGroup with the logged token stops the setsid child of a run whose checkroom died', { timeout: 60_000 }, async () => {
+    // The run as a checkroom killed outright leaves it: nobody watches it, the agent and its
+    // setsid'd child still run, and the log's first line has the token.
+    const token = 'run-t.0123456789ab';
+    const file = join(dir, 'agent.sh');
+    writeFileSync(file, `${ESCAPEE}\necho $$ >> pids\nwhile :; do sleep 1; done\n`);
+    const agent = spawn('sh', [file], { cwd: dir, detached: true, stdio: 'ignore', env: { ...process.env, [RUN_TOKEN_VAR]: token } });
+    agent.unref();
+    const procs = await pidsWritten(2);
+    const start = procStartTime(agent.pid!);
+    writeFileSync(join(dir, 'run.log'), `[checkroom] start 2026-01-01T00:00:00.000Z run=run-t pid=${agent.pid} procStart=${start} token=${token} cwd="/" argv=["sh"]\nworking\n`);
+    expect(readRunToken(join(dir, 'run.log'))).toBe(token);
+    expect(await reapGroup(agent.pid!, start, 300, readRunToken(join(dir, 'run.log')))).toBe('reaped');
+    expect(gone(procs)).toBe(true);
   });
 });
