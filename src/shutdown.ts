@@ -13,7 +13,8 @@ export const exitCodeFor = (reason: StopReason): number =>
   ({ quit: 0, SIGINT: 130, SIGTERM: 143, SIGHUP: 129, 'terminal-closed': 129, crash: 1 })[reason];
 
 interface TermStreams {
-  stdin: NodeJS.EventEmitter;
+  /** The interactive terminal's input; headless callers (checkroom run) leave it out. */
+  stdin?: NodeJS.EventEmitter;
   stdout: NodeJS.EventEmitter;
   stderr?: NodeJS.EventEmitter;
 }
@@ -61,8 +62,8 @@ export function watchEnd(streams: TermStreams, proc: NodeJS.Process = process): 
   proc.on('unhandledRejection', onCrash);
   streams.stdout.on('error', onTermError);
   streams.stderr?.on('error', onTermError);
-  streams.stdin.on('error', onTermError);
-  streams.stdin.on('end', onStdinEnd);
+  streams.stdin?.on('error', onTermError);
+  streams.stdin?.on('end', onStdinEnd);
   return {
     first,
     terminalAlive: () => alive,
@@ -70,7 +71,7 @@ export function watchEnd(streams: TermStreams, proc: NodeJS.Process = process): 
       for (const s of SIGNALS) proc.off(s, onSignal);
       proc.off('uncaughtException', onCrash);
       proc.off('unhandledRejection', onCrash);
-      streams.stdin.off('end', onStdinEnd);
+      streams.stdin?.off('end', onStdinEnd);
     },
   };
 }
