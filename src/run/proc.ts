@@ -1,5 +1,4 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { terminateRun } from './run-members.js';
 
 // Linux process facts read from /proc. A pid alone does not identify a run: pids are
 // recycled, so every record keeps the start time (field 22 of /proc/<pid>/stat, clock
@@ -118,13 +117,11 @@ export const terminateGroup = async (
  * time, or — the leader gone — members started no earlier than it (a group id cannot be
  * reused while any member holds it, and newer members prove descent from our run).
  */
-export const reapGroup = async (pid: number, procStart: number | null, graceMs: number, token: string | null = null): Promise<'reaped' | 'gone' | 'foreign'> => {
+export const reapGroup = async (pid: number, procStart: number | null, graceMs: number): Promise<'reaped' | 'gone' | 'foreign'> => {
   if (!Number.isInteger(pid) || pid <= 0) return 'gone';
   const leader = readStat(pid);
   if (leader && leader.state !== 'Z' && procStart !== null && leader.start !== procStart) return 'foreign';
   const isOurs = (m: { start: number }): boolean => procStart === null || m.start >= procStart;
-  // With the run's token (run-members.readRunToken), descendants that left the group go too.
-  if (token !== null) return (await terminateRun({ pgid: pid, procStart, token, pipes: [] }, graceMs)).length > 0 ? 'reaped' : 'gone';
   const ours = groupMembers(pid).filter(isOurs);
   if (ours.length === 0) return 'gone';
   await terminateGroup(pid, graceMs, isOurs);

@@ -180,3 +180,15 @@ export const readRunToken = (logPath: string): string | null => {
     closeSync(fd);
   }
 };
+
+/**
+ * reapGroup (proc.ts) for a run whose token is known: after a checkroom was killed outright,
+ * stop the recorded run — its group and the descendants that left it — if it is still ours
+ * (the leader's start time matches, or the leader is gone and only newer processes remain).
+ */
+export const reapRun = async (pid: number, procStart: number | null, graceMs: number, token: string): Promise<'reaped' | 'gone' | 'foreign'> => {
+  if (!Number.isInteger(pid) || pid <= 0) return 'gone';
+  const leader = readStat(pid);
+  if (leader && leader.state !== 'Z' && procStart !== null && leader.start !== procStart) return 'foreign';
+  return (await terminateRun({ pgid: pid, procStart, token, pipes: [] }, graceMs)).length > 0 ? 'reaped' : 'gone';
+};
