@@ -23,8 +23,10 @@ const ENTER_ALT = '\u001b[?1049h';
 const LEAVE_ALT = '\u001b[?1049l';
 const SHOW_CURSOR = '\u001b[?25h';
 
-// Agents get their grace (SIGTERM, then SIGKILL) inside this; past it, everything is killed at once.
-const DEADLINE_MS = 20_000;
+// Agents get their grace (SIGTERM, then SIGKILL) inside the deadline; past it, everything is
+// killed at once. The rest covers the drain, the journal and the workspace's close.
+const DEADLINE_MS = 15_000;
+const deadlineFor = (agents: { graceMs: number }[]): number => DEADLINE_MS + Math.max(0, ...agents.map((a) => a.graceMs));
 
 const otherDriver = (snap: { role: string; holder: unknown } | undefined): boolean => snap?.role === 'readonly' && !!snap.holder;
 
@@ -79,7 +81,7 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
       await bounded(live.close(), 3000);
       await agents.close(mode(), (line) => write(`${line}\n`), end.reason);
     },
-    DEADLINE_MS,
+    deadlineFor(Object.values(agents.options?.config.agents ?? {})),
     () => {
       restore();
       agents.closeNow(mode(), 'deadline');
