@@ -68,14 +68,20 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     ),
     ends.first,
   ]);
+  // Runs in flight: cancelled (q then y, a signal, a closed terminal, a crash), or left
+  // running (l in the quit offer, or ctrl-c twice).
   const mode = (): 'cancel' | 'leave' | null => store.getState().agents.quitMode;
   await withDeadline(
     async () => {
       store.setState({ quit: true });
       // A backup or a checkpoint write in flight finishes before we leave (bounded).
       await bounded(store.getState().idle(), 5000);
-      app.unmount();
-      app.cleanup();
+      try {
+        app.unmount();
+        app.cleanup();
+      } catch {
+        // Ink on a terminal that is gone: the steps after this one matter more
+      }
       restore();
       disposeStore(store);
       await bounded(live.close(), 3000);
