@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -89,7 +90,27 @@ export interface SessionEvent extends Base {
   type: 'session';
   kind: 'start' | 'stop';
   pid: number;
+  // ---- session stop details (issue 8 item 4; written by the shutdown path, read by adoption) ----
+  /** kind 'stop' only: how the session ended — quit, SIGINT, SIGTERM, SIGHUP, terminal-closed, crash, or deadline (the shutdown ran out of time). */
+  reason?: string;
+  /** kind 'stop' only: the runs the operator chose to leave running; absent or empty when none were left. */
+  left?: LeftRunning[];
 }
+
+/** A run left running at a session stop: enough for the next checkroom to find it and follow its output. */
+export interface LeftRunning {
+  runId: string;
+  unit: string;
+  step: string;
+  /** The agent's pid and /proc start time (leader of its own process group). */
+  pid: number | null;
+  procStart: number | null;
+  /** Where its output keeps going: a relay process copies the agent's pipes to this log after checkroom left. */
+  logPath: string;
+  /** The relay's pid (it ends by itself when the agent's output ends); null when no relay could be started. */
+  relayPid: number | null;
+}
+// ---- end of session stop details ----
 
 export interface ReapedEvent extends Base {
   type: 'reaped';
@@ -173,6 +194,20 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
   });
   queues.set(file, tracked);
   return next;
+};
+
+/**
+ * Append one event synchronously, for a shutdown that ran out of time (issue 8 item 4): the
+ * process exits right after, so there is no later turn of the event loop to wait for.
+ * Best effort: false when it could not be written.
+ */
+export const appendJournalNow = (root: string, event: NewJournalEvent): boolean => {
+  try {
+    appendFileSync(journalPath(root), `\n${JSON.stringify({ ...event, v: 1 })}\n`);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 // Required fields per type: enough to keep a malformed line from reaching the ledger.
