@@ -53,6 +53,9 @@ export function writerOf(writers: readonly LiveWriter[], t: { unit: string; step
   return writers.find((w) => (w.unit === t.unit && w.step === t.step) || (w.path !== null && w.path === t.path)) ?? null;
 }
 
+/** Cell keys with a live writer of their own: the views show them running whoever runs them. */
+export const writingCells = (writers: readonly LiveWriter[]): ReadonlySet<string> => new Set(writers.map((w) => cellKey(w.unit, w.step)));
+
 /** How the writer reads in a list row: "being written", "retry pending". */
 export const writerWord = (w: LiveWriter): string => (w.waiting ? 'retry pending' : 'being written');
 
