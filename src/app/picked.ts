@@ -46,8 +46,12 @@ export function resolvePick<T>(items: readonly T[], keyOf: (t: T) => string, cur
   return at === undefined ? null : { item: at };
 }
 
+/** How a key reads to the operator: "ch03 r2", "agent writer", or the file's path. */
+const keyWords = (key: string): string =>
+  key.startsWith('cell:') ? key.slice(5).replace('/', ' ') : key.startsWith('agent:') ? `agent ${key.slice(6)}` : key.replace(/^(plan|[dtgrw]):/, '');
+
 /** What the operator is told when the row under the key left the list: nothing was done. */
-export const goneWhy = (key: string): string => `${key.replace(/^(cell|agent|plan|[dtgrw]):/, '').replace('/', ' ')} left the list: nothing was done (the cursor is on the row now shown)`;
+export const goneWhy = (key: string): string => `${keyWords(key)} left the list: nothing was done (the cursor is on the row now shown)`;
 
 export type Picks = Record<ViewId, string | null>;
 

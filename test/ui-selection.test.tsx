@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { createAppStore } from '../src/app/store.js';
+import { COLOR_THEME } from '../src/app/theme.js';
+import { renderRoom, tick, unmountAll } from './helpers/ink.js';
+import { copyDemo } from './helpers/workspace.js';
+
+// Issue 8 item 2: lists reorder live (a partial is finished and leaves, a new unit appears
+// above) and a cursor that keeps its index lands on another item. The cursor follows the
+// item's key; a key acts on the item the operator saw, or does nothing and says so.
+
+async function mount(dir: string) {
+  const live = await createLiveWorkspace(dir, { watch: false });
+  const store = createAppStore({ live, now: () => new Date(2026, 10, 30, 5, 12, 0) });
+  const room = await renderRoom(store, live, COLOR_THEME, 24, 80);
+  /** What the watcher would do: rescan, and hand the store the new state. */
+  const rescan = async () => {
+    await live.refresh();
+    store.getState().setWorkspace(live.state, live.watching);
+    await tick();
+  };
+  const settle = async () => {
+    await tick(30);
+    await store.getState().idle();
+    await tick(30);
+  };
+  return { ...room, store, rescan, settle };
+}
+
+afterEach(async () => {
+  await unmountAll();
+});
+
+describe('selection follows identity', () => {
+  it('Partials: the cursor stays on its file when a row above leaves; b backs up that file', async () => {
+    const root = copyDemo();
+    const m = await mount(root);
+    await m.press('2', 'j');
+    expect(m.frame()).toMatch(/› truncated\s+\d+\s+drafts\/ch05-draft\.md/);
+    // The panel above is finished meanwhile: its row leaves the list.
+    appendFileSync(join(root, 'reader-feedback/ch02-panel.md'), '\n<!-- READER_PANEL_COMPLETE -->\n');
+    await m.rescan();
+    expect(m.frame()).not.toContain('ch02-panel.md');
+    expect(m.frame()).toMatch(/› truncated\s+\d+\s+drafts\/ch05-draft\.md/);
+    await m.press('b');
+    await m.settle();
+    expect(m.store.getState().dialog?.title).toBe('Back up drafts/ch05-draft.md');
+  });
+
+  it('Partials: when the selected file leaves the list, d does nothing and says so; d again acts on the row shown', async () => {
+    const root = copyDemo();
+    const m = await mount(root);
+    await m.press('2', 'j');
+    appendFileSync(join(root, 'drafts/ch05-draft.md'), '\n<!-- DRAFT_COMPLETE -->\n');
+    await m.rescan();
+    expect(m.frame()).toMatch(/› almost_certainly_partial\s+\d+\s+research\/ch07-research\.md/);
+    await m.press('d');
+    await m.settle();
+    expect(m.store.getState().dialog).toBeNull();
+    expect(m.store.getState().message?.text).toBe('drafts/ch05-draft.md left the list: nothing was done (the cursor is on the row now shown)');
+    await m.press('d');
+    await m.settle();
+    expect(m.store.getState().dialog?.title).toBe('Redo ch07 research: back up the file and queue the step');
+  });
+
+  it('Progress: a unit appearing above keeps the cursor on its row; enter opens that row', async () => {
+    const root = copyDemo();
+    const m = await mount(root);
+    await m.press('j', 'j');
+    expect(m.frame()).toMatch(/›ch03/);
+    // A new chapter's first file appears: ch00 sorts above every row.
+    writeFileSync(join(root, 'research/ch00-research.md'), '# ch00 research\n\nstarted');
+    await m.rescan();
+    expect(m.store.getState().ws.units[0]).toBe('ch00');
+    expect(m.frame()).toMatch(/›ch03/);
+    await m.press('\r');
+    expect(m.store.getState().detail?.unit).toBe('ch03');
+  });
+});
