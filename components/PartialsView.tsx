@@ -49,7 +49,8 @@ export function PartialsView({ height, width }: { height: number; width: number 
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">
         {`${ws.partials.length} half-product${ws.partials.length === 1 ? '' : 's'} · ${ws.suspects.length} suspicious`}
-        {skipped.length ? ` · ${skipped.length} skipped this session` : ''}
+        {/* With a supervisor the journal keeps skips across restarts (issue 8 item 8). */}
+        {skipped.length ? ` · ${skipped.length} skipped${agents.enabled ? '' : ' this session'}` : ''}
         {filter ? ` · ${items.length} match the filter` : ''}
       </Line>
       <Box flexDirection="column" height={listH}>

@@ -1,7 +1,7 @@
 import { CLAIM_ASCII, CLAIM_EMOJI } from '../glyphs.js';
 import { rewriteCheckpoint } from '../cli/core-commands.js';
 import type { Claim } from '../types.js';
-import type { DecisionEvent } from '../run/journal.js';
+import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
 import { checkpointDiff } from './checkpoint-diff.js';
 import { partialItems, type PartialItem } from './select.js';
 import type { Confirm, Pending } from './store-types.js';
@@ -20,16 +20,23 @@ interface Deps extends DiskDeps {
   now: () => Date;
   /** Records the operator's decision in the journal (RESUME.md's key decisions, an agent's {backup}); absent without a supervisor. */
   decide?: (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => Promise<void>;
+  /** Appends a triage event (redo queue, undo stack) so a restart keeps them (issue 8 item 8); absent without a supervisor. */
+  journal?: (e: NewJournalEvent) => Promise<void>;
 }
 
 const hhmmss = (d: Date): string => d.toTimeString().slice(0, 8);
 
-export function createTriage({ set, get, live, now, track, decide }: Deps) {
+export function createTriage({ set, get, live, now, track, decide, journal }: Deps) {
   const { act, rescan } = diskActions({ set, get, live, track });
   /** Journal what was done; the disk change stands even when the journal cannot be written (read-only, full disk). */
   const record = async (events: Omit<DecisionEvent, 'v' | 'at' | 'type'>[]): Promise<void> => {
     if (!decide) return;
     for (const e of events) await decide(e).catch(() => undefined);
+  };
+  /** Same for the triage state: the disk change stands, the session keeps it in memory. */
+  const keep = async (events: NewJournalEvent[]): Promise<void> => {
+    if (!journal) return;
+    for (const e of events) await journal(e).catch(() => undefined);
   };
   const cellOf = (path: string): { unit?: string; step?: string } => {
     const c = get().ws.cells.find((x) => x.path === path);
@@ -156,9 +163,15 @@ export function createTriage({ set, get, live, now, track, decide }: Deps) {
               }),
             );
             const label = done.length === 1 ? `backup of ${done[0].path}` : `${done.length} backups`;
-            const queued = p.redo.map((r) => ({ ...r, backup: done.find((m) => m.path === r.path)?.backup ?? '', queuedAt: Date.now() }));
+            const queuedAt = now().getTime();
+            const queued = p.redo.map((r) => ({ ...r, backup: done.find((m) => m.path === r.path)?.backup ?? '', queuedAt }));
+            const group = { id: `${at.getTime()}:${done.map((m) => m.backup).join(',')}`, label, moves: done };
+            await keep([
+              ...queued.map((q): NewJournalEvent => ({ type: 'redo_queued', at: queuedAt, unit: q.unit, step: q.step, path: q.path, backup: q.backup })),
+              ...(done.length ? [{ type: 'undo_pushed', at: queuedAt, id: group.id, label, moves: done } satisfies NewJournalEvent] : []),
+            ]);
             set((s) => ({
-              undo: [...s.undo, { label, moves: done }],
+              undo: [...s.undo, group],
               redoQueue: [...s.redoQueue.filter((q) => !queued.some((r) => r.unit === q.unit && r.step === q.step)), ...queued],
               // Short enough for 80 columns: the backup name is the path plus a suffix.
               message: {
@@ -178,6 +191,7 @@ export function createTriage({ set, get, live, now, track, decide }: Deps) {
         case 'undo':
           return act('undoing', async () => {
             const restored = await undoMoves(root, p.group.moves);
+            await keep([{ type: 'undo_popped', at: now().getTime(), id: p.group.id }]);
             await record(restored.map((path) => ({ kind: 'restore', ...cellOf(path), path, note: 'undo: moved back under its name' })));
             set((s) => ({
               undo: s.undo.filter((g) => g !== p.group),

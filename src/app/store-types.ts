@@ -49,6 +49,8 @@ export interface Confirm {
 }
 
 export interface UndoGroup {
+  /** Names it in the journal (undo_pushed / undo_popped: issue 8 item 8). */
+  id: string;
   label: string;
   moves: Move[];
 }

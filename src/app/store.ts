@@ -17,7 +17,8 @@ import { agentsInitial, startAgentsFeed } from './agents-feed.js';
 import { initialAgents } from './agents-types.js';
 import { createRecovery, type RecoveryActions } from './store-recovery.js';
 import { initialRecovery } from './recovery-types.js';
-import type { DecisionEvent } from '../run/journal.js';
+import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
+import { fromLedger } from './triage-continuity.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -58,7 +59,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
   const store = createStore<AppState>()((set, get) => {
     const sup = opts.agents?.sup;
     const decide = sup ? (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => sup.note({ type: 'decision', at: (opts.now?.() ?? new Date()).getTime(), ...e }) : undefined;
-    const triage = createTriage({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, decide });
+    const journal = sup ? (e: NewJournalEvent) => sup.note(e) : undefined;
+    const triage = createTriage({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, decide, journal });
     const agents = opts.agents ? createAgents({ set, get, opts: opts.agents, track }) : null;
     agentActions = agents;
     const recovery = createRecovery({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, session: opts.session ?? {} });
@@ -151,9 +153,11 @@ export function createAppStore(opts: StoreOptions): AppStore {
           if (!p) return set({ message: { text: 'nothing selected', tone: 'warn' } });
           if ('gone' in p) return set(goneUpdate(s, 'partials', p.gone));
           const item = p.item;
+          // Journalled, so the skip survives a restart (issue 8 item 8).
+          if (sup) track(sup.note({ type: 'skip', at: (opts.now?.() ?? new Date()).getTime(), path: item.file.path, on: true }).catch(() => undefined));
           return set((st) => {
             const skipped = [...st.skipped, item.file.path];
-            return { skipped, message: { text: `skipped ${item.file.path} for this session`, tone: 'info' }, ...clampCursors({ ...st, skipped }, true) };
+            return { skipped, message: { text: `skipped ${item.file.path}${sup ? ' (kept across restarts; the journal records it)' : ' for this session'}`, tone: 'info' }, ...clampCursors({ ...st, skipped }, true) };
           });
         }
         case 'partial.backup':
@@ -217,6 +221,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
 
     return {
       ...initialUi(),
+      // The redo queue, skips and undo stack of earlier sessions, from the journal.
+      ...fromLedger(sup?.snapshot().ledger.triage),
       ws: opts.live.state,
       watching: { ...opts.live.watching },
       readonly: !!opts.readonly || opts.agents?.sup.snapshot().role === 'readonly',
