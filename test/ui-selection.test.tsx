@@ -5,7 +5,9 @@ import { createLiveWorkspace } from '../src/live/live-workspace.js';
 import { createAppStore } from '../src/app/store.js';
 import { COLOR_THEME } from '../src/app/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
-import { copyDemo } from './helpers/workspace.js';
+import { DEMO, PHASE_1_2, copyDemo, summaries, tempDir, writeFiles } from './helpers/workspace.js';
+import { loadConfig } from '../src/pipeline/config.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
 
 // Issue 8 item 2: lists reorder live (a partial is finished and leaves, a new unit appears
 // above) and a cursor that keeps its index lands on another item. The cursor follows the
@@ -29,9 +31,34 @@ async function mount(dir: string) {
   return { ...room, store, rescan, settle };
 }
 
+const sups: Supervisor[] = [];
 afterEach(async () => {
   await unmountAll();
+  for (const s of sups.splice(0)) await s.close({ cancel: true });
 });
+
+/** Two chapters with nothing written: the plan offers both research steps; the agent hangs after one section. */
+function planWs(): string {
+  const root = tempDir('checkroom-select-plan-');
+  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ '*/*': 'hang' }) });
+  const agent = join(DEMO, 'agents', 'fake-agent.mjs');
+  writeFileSync(
+    join(root, 'checkroom.yaml'),
+    [
+      'preset: book',
+      'units: { list: [ch01, ch02] }',
+      'batches: [{ id: 1, units: [ch01, ch02] }]',
+      'agents:',
+      '  researcher:',
+      `    command: [node, ${JSON.stringify(agent)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
+      "    env: { CHECKROOM_FAKE_SPEED: '40' }",
+      '    idle_timeout: 60s',
+      '    grace: 200ms',
+      '',
+    ].join('\n'),
+  );
+  return root;
+}
 
 describe('selection follows identity', () => {
   it('Partials: the cursor stays on its file when a row above leaves; b backs up that file', async () => {
@@ -77,5 +104,28 @@ describe('selection follows identity', () => {
     expect(m.frame()).toMatch(/›ch03/);
     await m.press('\r');
     expect(m.store.getState().detail?.unit).toBe('ch03');
+  });
+
+  it('Plan: a launch elsewhere puts its run on top; enter still acts on the entry the cursor was on', async () => {
+    const root = planWs();
+    const config = await loadConfig(root);
+    const sup = await openSupervisor({ root, config });
+    sups.push(sup);
+    const live = await createLiveWorkspace(root, { watch: false });
+    const store = createAppStore({ live, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p), flushMs: 20 } });
+    const room = await renderRoom(store, live, COLOR_THEME, 24, 80);
+    await room.press('3');
+    expect(room.frame()).toMatch(/› P3 ch01 research/);
+    // ch02's research is launched from elsewhere (autopilot, `checkroom run`): its run goes on top.
+    const run = sup.launch('ch02', 'research');
+    run.catch(() => undefined);
+    const t0 = Date.now();
+    while (!/ch02 research\s+running/.test(room.frame())) {
+      if (Date.now() - t0 > 10_000) throw new Error(`no run shown; frame:\n${room.frame()}`);
+      await tick(20);
+    }
+    expect(room.frame()).toMatch(/› P3 ch01 research/);
+    await room.press('\r');
+    expect(store.getState().dialog?.title).toBe('Launch ch01 research: the exact command');
   });
 });
