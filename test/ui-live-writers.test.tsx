@@ -141,4 +141,21 @@ describe('live writers are untouchable', () => {
     expect(existsSync(join(root, DRAFT))).toBe(false);
     expect(backups(root)).toHaveLength(1);
   });
+
+  it('a relaunch confirmed after its file changed refuses and launches nothing', async () => {
+    const root = makeWs();
+    const m = await mount(root);
+    await m.press('3');
+    expect(m.frame()).toMatch(/› P2 ch01 draft\s+backup_redo/);
+    await m.press('\r');
+    expect(m.store.getState().dialog?.title).toBe('Launch ch01 draft: the exact command');
+    appendFileSync(join(root, DRAFT), ' and more');
+    await m.press('y');
+    await m.store.getState().idle();
+    await tick(100);
+    expect(m.store.getState().message?.text).toBe(`not done: ${DRAFT} changed since the dialog was shown (20 bytes → 29 bytes); look at it again`);
+    expect(m.sup.snapshot().runs).toEqual([]);
+    expect(m.sup.snapshot().ledger.launchesThisSession).toBe(0);
+    expect(backups(root)).toEqual([]);
+  });
 });

@@ -260,6 +260,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
   // follow their picked items before the next key is read (issue 8 item 2).
   const unfollow = store.subscribe((st, prev) => {
     if (st.ws === prev.ws && st.agents === prev.agents && st.filter === prev.filter && st.skipped === prev.skipped && st.redoQueue === prev.redoQueue && st.recovery.resume === prev.recovery.resume) return;
+    // The same update already placed the cursors (setWorkspace, the agents feed, a filter).
+    if (st.picked !== prev.picked) return;
     const next = clampCursors(st);
     if (!sameCursors(st, next)) store.setState(next);
   });
