@@ -128,4 +128,27 @@ describe('selection follows identity', () => {
     await room.press('\r');
     expect(store.getState().dialog?.title).toBe('Launch ch01 research: the exact command');
   });
+
+  it('Backups panel: a restore adds the current version on top; the cursor stays on the backup it restored', async () => {
+    const root = copyDemo();
+    const rel = 'drafts/ch05-draft.md';
+    writeFileSync(join(root, `${rel}.bak.20261129-100000`), 'old version one\n');
+    writeFileSync(join(root, `${rel}.bak.20261129-110000`), 'old version two\n');
+    const m = await mount(root);
+    await m.press('2', 'j', 'B');
+    await m.settle();
+    await m.press('j');
+    await m.settle();
+    const picked = () => {
+      const b = m.store.getState().recovery.backups!;
+      return b.rows[b.cursor].path;
+    };
+    expect(picked()).toBe(`${rel}.bak.20261129-100000`);
+    await m.press('\r');
+    await m.settle();
+    await m.press('y');
+    await m.settle();
+    expect(m.store.getState().recovery.backups!.rows).toHaveLength(3);
+    expect(picked()).toBe(`${rel}.bak.20261129-100000`);
+  });
 });
