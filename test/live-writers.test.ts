@@ -30,7 +30,7 @@ describe('liveWriters', () => {
     const ch04 = { unit: 'ch04', step: 'memory', path: 'meta/chapter-summaries.md' };
     const w = writerOf(writers, ch04);
     expect(w?.unit).toBe('ch03');
-    expect(writingWhy(w!, ch04)).toBe('meta/chapter-summaries.md is being written by ch03 memory (a run the journal shows alive, pid 4242): no back-up, keep or redo until it stops');
+    expect(writingWhy(w!, ch04)).toBe('meta/chapter-summaries.md is being written by ch03 memory (pid 4242): hands off until it stops (no back-up, keep or redo); a run this control room did not start');
     expect(writerOf(writers, { unit: 'ch03', step: 'draft', path: 'drafts/ch03-draft.md' })).toBeNull();
     await sup.close();
   });

@@ -59,9 +59,11 @@ export const writingCells = (writers: readonly LiveWriter[]): ReadonlySet<string
 /** How the writer reads in a list row: "being written", "retry pending". */
 export const writerWord = (w: LiveWriter): string => (w.waiting ? 'retry pending' : 'being written');
 
-/** Why a triage or relaunch key does nothing (raw text; callers sanitize). */
+/** Why a triage or relaunch key does nothing (raw text; callers sanitize). What matters comes first: the message line is cut at the terminal's width. */
 export function writingWhy(w: LiveWriter, t: { unit: string; step: string; path: string }): string {
-  const who = `${w.unit === t.unit && w.step === t.step ? '' : `by ${w.unit} ${w.step} `}${w.by === 'journal' ? '(a run the journal shows alive' : '(a run of this control room'}${w.pid !== null ? `, pid ${w.pid})` : ')'}`;
-  const what = w.waiting ? `${t.path} waits for its next attempt ${who}` : `${t.path} is being written ${who}`;
-  return `${what}: no back-up, keep or redo until it stops`;
+  const what = w.waiting ? `${t.path} waits for its next attempt` : `${t.path} is being written`;
+  const by = w.unit === t.unit && w.step === t.step ? '' : ` by ${w.unit} ${w.step}`;
+  const pid = w.pid !== null ? ` (pid ${w.pid})` : '';
+  const origin = w.by === 'journal' ? '; a run this control room did not start' : '';
+  return `${what}${by}${pid}: hands off until it stops (no back-up, keep or redo)${origin}`;
 }
