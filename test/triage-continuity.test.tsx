@@ -89,5 +89,16 @@ describe('triage continuity across restarts', () => {
     expect(third.store.getState().undo).toEqual([]);
     expect(third.store.getState().skipped).toEqual(['research/ch09-research.md']);
     expect(existsSync(join(root, 'research/ch07-research.md'))).toBe(true);
+
+    // :unskip shows it again, and that is journalled too.
+    await third.press(':', ...'unskip', '\r');
+    await third.settle();
+    expect(third.store.getState().skipped).toEqual([]);
+    const u = sessions.pop()!;
+    await unmountAll();
+    disposeStore(u.store);
+    await u.sup.close();
+    const fourth = await start(root);
+    expect(fourth.store.getState().skipped).toEqual([]);
   });
 });

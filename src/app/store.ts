@@ -160,6 +160,12 @@ export function createAppStore(opts: StoreOptions): AppStore {
             return { skipped, message: { text: `skipped ${item.file.path}${sup ? ' (kept across restarts; the journal records it)' : ' for this session'}`, tone: 'info' }, ...clampCursors({ ...st, skipped }, true) };
           });
         }
+        case 'partial.unskip': {
+          if (s.skipped.length === 0) return set({ message: { text: 'nothing is skipped', tone: 'info' } });
+          const at = (opts.now?.() ?? new Date()).getTime();
+          if (sup) for (const path of s.skipped) track(sup.note({ type: 'skip', at, path, on: false }).catch(() => undefined));
+          return set((st) => ({ skipped: [], message: { text: `${st.skipped.length} skipped partial${st.skipped.length === 1 ? '' : 's'} shown again`, tone: 'info' }, ...clampCursors({ ...st, skipped: [] }, true) }));
+        }
         case 'partial.backup':
           return triage.requestMove(false);
         case 'partial.redo':
