@@ -23,3 +23,20 @@ export const goneUpdate = (s: S, view: ViewId, key: string): Partial<UiState> =>
   const message: Message = { text: goneWhy(key), tone: 'warn' };
   return { message, ...repick(s, view) };
 };
+
+/** The file the backups panel opens on: the picked partial, the detail's cell, or the matrix cell under the cursor. */
+export function selectedFile(s: S & Pick<UiState, 'detail'>): Picked<string> {
+  if (s.view === 'partials') {
+    const p = selectedPartial(s);
+    return p && 'item' in p ? { item: p.item.file.path } : p;
+  }
+  if (s.view !== 'progress') return null;
+  if (s.detail) {
+    const path = s.ws.cells.find((c) => c.unit === s.detail!.unit && c.step === s.detail!.step)?.path;
+    return path === undefined ? null : { item: path };
+  }
+  const p = selectedRow(s);
+  if (!p || 'gone' in p) return p;
+  const path = p.item.cells[s.cell.col]?.path;
+  return path === undefined ? null : { item: path };
+}

@@ -10,7 +10,7 @@ import { sanitizeLine } from '../sanitize.js';
 import { matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
 import { delta, isNav } from './nav.js';
-import { goneUpdate, selectedPartial, selectedRow } from './selected.js';
+import { goneUpdate, selectedFile as pickFile } from './selected.js';
 import { seeFiles, type Seen } from './confirm-guard.js';
 import type { AppState, Confirm } from './store-types.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
@@ -66,19 +66,9 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
 
   /** The picked file (issue 8 item 2); undefined when the picked row left its list (said). */
   const selectedFile = (): string | null | undefined => {
-    const s = get();
-    if (s.view === 'partials') {
-      const p = selectedPartial(s);
-      if (p && 'gone' in p) return void set(goneUpdate(s, 'partials', p.gone));
-      return p?.item.file.path ?? null;
-    }
-    if (s.view === 'progress') {
-      if (s.detail) return s.ws.cells.find((c) => c.unit === s.detail!.unit && c.step === s.detail!.step)?.path ?? null;
-      const p = selectedRow(s);
-      if (p && 'gone' in p) return void set(goneUpdate(s, 'progress', p.gone));
-      return p?.item.cells[s.cell.col]?.path ?? null;
-    }
-    return null;
+    const p = pickFile(get());
+    if (p && 'gone' in p) return void set(goneUpdate(get(), get().view, p.gone));
+    return p?.item ?? null;
   };
 
   const loadHunks = (file: string, backup: string): void => {
