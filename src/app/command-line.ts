@@ -16,6 +16,7 @@ const NAMES: Record<string, CommandId> = {
   'write-todos': 'todos.writeback',
   backups: 'backups.open',
   undo: 'undo',
+  unskip: 'partial.unskip',
 };
 
 export const COMMAND_NAMES = Object.keys(NAMES);

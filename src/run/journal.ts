@@ -125,6 +125,42 @@ export interface AutopilotEvent extends Base {
   reason: string;
 }
 
+// ── Triage continuity (issue 8 item 8) ─────────────────────────────────────────────────
+// The operator's redo queue, skipped list and undo stack, kept in the journal so a restart
+// loses none of them (folded by ledger-fold.ts through triage-ledger.ts). A queued redo
+// leaves the queue when its cell is launched or its backup is undone.
+
+export interface RedoQueuedEvent extends Base {
+  type: 'redo_queued';
+  unit: string;
+  step: string;
+  /** Workspace-relative: the half-product moved aside, and where it went. */
+  path: string;
+  backup: string;
+}
+
+export interface SkipEvent extends Base {
+  type: 'skip';
+  /** Workspace-relative path hidden from the Partials view (`on: false` shows it again). */
+  path: string;
+  on: boolean;
+}
+
+export interface UndoPushedEvent extends Base {
+  type: 'undo_pushed';
+  /** Names the group for its undo_popped. */
+  id: string;
+  label: string;
+  moves: { path: string; backup: string }[];
+}
+
+export interface UndoPoppedEvent extends Base {
+  type: 'undo_popped';
+  id: string;
+}
+
+export type TriageJournalEvent = RedoQueuedEvent | SkipEvent | UndoPushedEvent | UndoPoppedEvent;
+
 export type JournalEvent =
   | LaunchEvent
   | ExitEvent
@@ -134,7 +170,8 @@ export type JournalEvent =
   | DecisionEvent
   | SessionEvent
   | ReapedEvent
-  | AutopilotEvent;
+  | AutopilotEvent
+  | TriageJournalEvent;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What callers append: `v` is filled in. */
@@ -211,7 +248,7 @@ export const appendJournalNow = (root: string, event: NewJournalEvent): boolean 
 };
 
 // Required fields per type: enough to keep a malformed line from reaching the ledger.
-type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa';
+type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa' | 'mv';
 const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   launch: { runId: 's', unit: 's', step: 's', agent: 's', attempt: 'n', argv: 'sa', cwd: 's', logPath: 's', pid: 'n?', procStart: 'n?', outputPath: 's?' },
   exit: { runId: 's', unit: 's', step: 's', agent: 's', exitCode: 'n?', signal: 's?', class: 's', markerFound: 'b', cmdFp: 's', errFp: 's', keywords: 'sa', errorTail: 'sa', durationMs: 'n' },
@@ -222,6 +259,10 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   session: { kind: 's', pid: 'n' },
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   autopilot: { on: 'b', reason: 's' },
+  redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
+  skip: { path: 's', on: 'b' },
+  undo_pushed: { id: 's', label: 's', moves: 'mv' },
+  undo_popped: { id: 's' },
 };
 
 const fits = (v: unknown, kind: Kind): boolean => {
@@ -238,6 +279,8 @@ const fits = (v: unknown, kind: Kind): boolean => {
       return v === null || typeof v === 'string';
     case 'sa':
       return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'mv':
+      return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as { path?: unknown }).path === 'string' && typeof (x as { backup?: unknown }).backup === 'string');
   }
 };
 

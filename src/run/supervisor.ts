@@ -15,6 +15,7 @@ import { createAutopilot } from './supervisor-autopilot-loop.js';
 import { previewCommand, runCell, type CellCore, type Flight } from './supervisor-cell.js';
 import { breakerMessage } from './supervisor-words.js';
 import { createSupervisorJournal } from './supervisor-journal.js';
+import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
 import { SupervisorError, type RunResult, type Supervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorSnapshot } from './supervisor-types.js';
 
 export * from './supervisor-types.js';
@@ -166,6 +167,10 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     if (budgetLeft(l) <= 0) throw new SupervisorError(`launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches}); raise limits.max_launches or start a new session`);
     const br = l.agents[t.agent.name];
     if (br && !br.canLaunch) throw new SupervisorError(breakerMessage(br, config.breaker) + (br.view.state === 'held' ? '; release it to launch' : '; reset it to launch now'));
+    // One writer per output path (issue 8 item 1): checked with no await before the flight is
+    // registered, so two launches of cells sharing a file cannot both pass.
+    const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...flights.values(), ...ledger().liveRuns]), unit, step);
+    if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
     const flight: Flight = { unit, step, agent: t.agent.name, handle: null, runId: null, attempt: 0, logPath: null, startedAt: now(), cancelled: false, wait: null, prevClaim: null };
     flights.set(key, flight);
     operatorHeld.delete(key);
