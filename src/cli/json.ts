@@ -28,6 +28,8 @@ export function statusJson(s: WorkspaceState) {
       checkpoint: c.checkpoint,
       disk: c.disk,
       chars: c.chars,
+      // Only on files past the exact count (issue 8 item 3): `chars` is then a lower bound.
+      ...(c.charsAtLeast ? { charsAtLeast: true } : {}),
       bytes: c.bytes,
       marker: c.marker,
       verdict: c.triage?.verdict ?? null,

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
@@ -167,7 +167,8 @@ const resolvePipeline = (src: Source, raw: RawConfig, base: PipelineDef): Pipeli
   const batches = raw.batches ?? base.batches;
   const [unitProblem] = findUnitProblems(units, batches);
   if (unitProblem) throw errorAt(src, unitProblem.path, unitProblem.problem, unitProblem.expected);
-  return { name: raw.name ?? base.name, phases, steps, units, batches, source: src.file };
+  const outside = raw.outside_roots?.map((p) => resolvePath(dirname(src.file), p));
+  return { name: raw.name ?? base.name, phases, steps, units, batches, source: src.file, ...(outside?.length ? { outsideRoots: outside } : {}) };
 };
 
 /** A graph problem is found on the merged pipeline; point at the YAML step that introduced it. */

@@ -1,6 +1,15 @@
 import type { Catalog } from './say.js';
 
 const s = (n: number): string => (n === 1 ? '' : 's');
+/** A count that stopped once the verdict was settled (issue 8 item 3) is a lower bound. */
+const n = (w: { chars: number; atLeast?: true }): string => (w.atLeast ? `at least ${w.chars}` : String(w.chars));
+
+const SHAPE: Catalog['shape'] = {
+  other: (w) => `the last line is another marker ("${w.line}"), not this step's <!-- ${w.expected} -->: the agent may have written the wrong file or the wrong marker`,
+  inline: (w) => `the marker stands at the end of a prose line ("${w.line}") instead of on a line of its own, so it does not count`,
+  case: (w) => `the last line "${w.line}" is the marker in the wrong case (expected <!-- ${w.expected} -->), so it does not count`,
+  bare: (w) => `the last line "${w.line}" names the marker without its comment brackets (expected <!-- ${w.expected} -->), so it does not count`,
+};
 
 const sign: Catalog['sign'] = {
   fence: () => 'a code fence is opened and never closed',
@@ -28,14 +37,16 @@ const source: Catalog['source'] = (x) =>
 
 export const EN: Catalog = {
   sign,
+  shape: SHAPE,
   entry,
   source,
   error: (e) => e,
   why: {
     unreadable: (w) => `${w.error}; back up and redo`,
     short: (w) => `only ${w.chars} characters (under ${w.limit}) and no marker: cut off early; back up and redo`,
-    cut: (w) => `${w.chars} characters, no marker, and the end is cut: ${sign[w.sign.k](w.sign as never)}; back up and redo`,
-    clean: (w) => `${w.chars} characters, ends cleanly ("${w.line}"), only the marker is missing: keep (append the marker) or redo`,
+    cut: (w) => `${n(w)} characters, no marker, and the end is cut: ${sign[w.sign.k](w.sign as never)}; back up and redo`,
+    clean: (w) => `${n(w)} characters, ends cleanly ("${w.line}"), only the marker is missing: keep (append the marker) or redo`,
+    marker_shaped: (w) => `${n(w)} characters; ${SHAPE[w.shape](w)}: read the end, then fix the marker by hand or redo`,
     suspicious: (w) => `has its marker but the body is only ${w.body} characters (expected at least ${w.min}): the agent may have marked bad work; review or redo`,
     marker_not_last: (w, say) =>
       w.then.k === 'clean'

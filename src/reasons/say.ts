@@ -10,6 +10,8 @@ import { JA } from './ja.js';
 export interface Catalog {
   why: { [K in Why['k']]: (w: WhyOf<K>, say: (w: Why) => string) => string };
   sign: { [K in Sign['k']]: (s: SignOf<K>) => string };
+  /** How a marker-shaped last line differs from the marker (issue 8 item 6). */
+  shape: { [K in WhyOf<'marker_shaped'>['shape']]: (w: WhyOf<'marker_shaped'>) => string };
   entry: { [K in EntryWhy['k']]: (e: Extract<EntryWhy, { k: K }>) => string };
   source: (s: Source) => string;
   /** FileFacts.error sentences (file-facts.ts), said again in this language. */

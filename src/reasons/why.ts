@@ -33,8 +33,11 @@ export type Why =
   // Triage of one artifact (DOMAIN.md section 4).
   | { k: 'unreadable'; error: string }
   | { k: 'short'; chars: number; limit: number }
-  | { k: 'cut'; chars: number; sign: Sign }
-  | { k: 'clean'; chars: number; line: string }
+  | { k: 'cut'; chars: number; sign: Sign; atLeast?: true }
+  | { k: 'clean'; chars: number; line: string; atLeast?: true }
+  // The last line looks like a marker but is not this step's (issue 8 item 6): another
+  // step's marker, the marker inline at the end of prose, in the wrong case, or bare.
+  | { k: 'marker_shaped'; shape: 'other' | 'inline' | 'case' | 'bare'; chars: number; line: string; expected: string; atLeast?: true }
   | { k: 'suspicious'; body: number; min: number }
   | { k: 'marker_not_last'; then: Why }
   // Plan entries.

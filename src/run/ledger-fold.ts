@@ -3,6 +3,7 @@ import { breakerInit, breakerReduce, type BreakerEvent, type BreakerState } from
 import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
+import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -34,6 +35,8 @@ export class LedgerFold {
   private launchesThisSession = 0;
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
+  /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
+  private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
 
   constructor(private readonly cfg: LedgerConfig) {}
@@ -42,6 +45,7 @@ export class LedgerFold {
   apply(events: Iterable<JournalEvent>): this {
     for (const e of events) {
       this.step(e);
+      this.triage = triageStep(this.triage, e);
       this.count++;
     }
     return this;
@@ -62,6 +66,7 @@ export class LedgerFold {
       paused: pausedReason !== null,
       pausedReason,
       decisions: shown.decisions,
+      triage: this.triage,
     };
   }
 

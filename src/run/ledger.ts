@@ -5,6 +5,7 @@ import type { AttemptClass } from './classify.js';
 import type { DecisionEvent, JournalEvent, LaunchEvent } from './journal.js';
 import { currentEpisode, type AttemptRecord } from './policy.js';
 import { LedgerFold } from './ledger-fold.js';
+import type { TriageLedger } from './triage-ledger.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
@@ -60,6 +61,8 @@ export interface Ledger {
   paused: boolean;
   pausedReason: string | null;
   decisions: DecisionEvent[];
+  /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
+  triage: TriageLedger;
 }
 
 export interface LedgerConfig {
