@@ -25,7 +25,7 @@ describe.skipIf(!hasTmux())('torture: escape injection into the control room (tm
     const seen: string[] = [];
     for (const key of ['1', '2', '3', '4', '5', '1']) {
       t.keys(key);
-      const screen = await t.waitFor(/\d+\/\d+ done · /);
+      const screen = await t.waitFor(/\[\d [A-Z][a-z]+/);
       seen.push(screen);
       expect(title(t)).toBe('checkroom-safe');
     }
@@ -34,7 +34,7 @@ describe.skipIf(!hasTmux())('torture: escape injection into the control room (tm
     // The recover report and the detail of the evil cell, too.
     t.keys('2');
     t.keys('Enter');
-    await t.waitFor(/\d+\/\d+ done · /);
+    await t.waitFor(/\[\d [A-Z][a-z]+/);
     expect(title(t)).toBe('checkroom-safe');
     let buffer = '';
     try {
