@@ -13,6 +13,7 @@ import { stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { loadRecoveryState, type JournalFacts } from './load.js';
 import { guardRecovery, notReplaceable } from './guard.js';
+import type { LastSession } from './session-end.js';
 
 // `checkroom recover`: the seed's recovery flow (000_…, section 8) as one report — which
 // sources exist and how fresh they are, where the pipeline stopped, the half-products, the
@@ -92,9 +93,13 @@ export const PLAN_TOP = 10;
 
 /**
  * Evidence that a session was interrupted, so the control room opens on the recovery report:
- * half-products, ⏳ claims with no live run, checkpoint/disk discrepancies, a stale RESUME.md.
+ * the journal's last session started and never stopped; with no session journaled, the disk's
+ * signs: half-products, ⏳ claims with no live run, checkpoint/disk discrepancies, a stale RESUME.md.
  */
-export function interrupted(state: WorkspaceState, drift?: Pick<ResumeDrift, 'disagreements'> | null): boolean {
+export function interrupted(state: WorkspaceState, drift?: Pick<ResumeDrift, 'disagreements'> | null, last: LastSession = 'none'): boolean {
+  // The journal knows how the last session ended; the disk's look decides only when no
+  // checkroom session was ever journaled (issue 8 item 6: no report after a clean quit).
+  if (last !== 'none') return last === 'interrupted';
   if (state.partials.length > 0 || state.discrepancies.length > 0) return true;
   if (state.cells.some((c) => c.checkpoint === 'in_progress' && c.status !== 'running')) return true;
   return (drift?.disagreements.length ?? 0) > 0;
@@ -190,7 +195,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
     plan: state.next.slice(0, PLAN_TOP),
     planTotal: state.next.length,
     gates: null,
-    interrupted: interrupted(state, drift) || journal.orphans.length > 0,
+    interrupted: journal.lastSession === 'clean' ? false : interrupted(state, drift, journal.lastSession) || journal.orphans.length > 0,
     warnings: state.warnings,
   };
 
