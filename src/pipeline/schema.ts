@@ -198,6 +198,8 @@ export const rawConfigSchema = z.strictObject(
     limits: limitsSchema.optional(),
     breaker: breakerSchema.optional(),
     sources: sourcesSchema.optional(),
+    // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says (issue 8 item 6).
+    language: z.enum(['en', 'zh', 'ja']).optional(),
   },
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },
