@@ -1,11 +1,11 @@
-import type { CellStatus, Claim, WorkspaceState } from '../types.js';
+import type { CellStatus, Claim, Lang, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
 import type { CheckpointDoc } from './types.js';
 import { buildCheckpointDoc } from './render.js';
 import { formatMinute } from '../local-time.js';
 
 // checkpoint.md rebuilt from the reconciled state (scenario 4, and the Sources view's
-// rewrite): same language and layout as the file it replaces (English for a new one);
+// rewrite): same language and layout as the file it replaces (the workspace's for a new one);
 // the matrix holds the per-chapter steps, as in the source document.
 
 export const CLAIM_OF: Record<CellStatus, Claim> = {
@@ -18,7 +18,8 @@ export const CLAIM_OF: Record<CellStatus, Claim> = {
 };
 
 
-export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc | null, now = new Date()): CheckpointDoc {
+/** `lang`: the workspace's language (lang.ts workspaceLang) for a checkpoint with no old file. */
+export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc | null, now = new Date(), lang: Lang = 'en'): CheckpointDoc {
   const batchedPhase = Math.min(...state.pipeline.steps.map((s) => s.phase));
   const columns = prev?.batches[0]?.columns.length
     ? prev.batches[0].columns
@@ -54,7 +55,7 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
   }
   const doc = buildCheckpointDoc({
     project: prev?.project ?? state.name,
-    lang: prev?.lang ?? 'en',
+    lang: prev?.lang ?? lang,
     lastUpdate: formatMinute(now),
     currentPhase: state.currentPhase,
     currentBatch: state.currentBatch,

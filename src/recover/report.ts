@@ -1,14 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { Lang, NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
+import type { NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { checkMemory, type MemoryCheck } from '../memory/check.js';
-import { resumeDrift, writeResume, type ResumeDrift } from '../resume/io.js';
-import { RESUME_VOCAB } from '../resume/vocab.js';
+import { resumeDrift, resumeLang, writeResume, type ResumeDrift } from '../resume/io.js';
 import { rewriteCheckpoint } from '../cli/core-commands.js';
 import { scanGateWorkspace } from '../gates/index.js';
 import type { GateWorkflow } from '../gates/types.js';
 import { provenTodoIds } from '../sources/level2.js';
-import { LANGS } from '../checkpoint/i18n.js';
 import { stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { loadRecoveryState, type JournalFacts } from './load.js';
@@ -140,12 +137,7 @@ function unreadableCheckpoint(src: Pick<Sources, 'checkpoint'>): string | null {
 }
 
 /** The language of an existing RESUME.md (its title), so a rewrite keeps it. */
-export async function resumeLang(root: string, file: string): Promise<Lang | null> {
-  const text = await readFile(join(root, file), 'utf8').catch(() => null);
-  if (!text) return null;
-  const first = text.split('\n', 1)[0];
-  return LANGS.find((l) => first.includes(RESUME_VOCAB[l].title)) ?? null;
-}
+export { resumeLang };
 
 const gateSummary = (w: GateWorkflow): GateSummary => ({
   id: w.id,
