@@ -83,5 +83,7 @@ describe('shared long-memory files around an agent that writes them', () => {
     const copies = backupsOf(root).filter((f) => f.startsWith('chapter-summaries.md.bak.'));
     expect(copies).toHaveLength(2);
     expect(readFileSync(join(root, 'meta', first[0]), 'utf8')).toBe(firstText);
+    // A file no run changed keeps one copy: the identical newest one is reused, not duplicated.
+    expect(backupsOf(root).filter((f) => f.startsWith('glossary.md.bak.'))).toHaveLength(1);
   });
 });

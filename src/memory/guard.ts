@@ -1,14 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PipelineDef, StepDef } from '../types.js';
-import { copyBackup } from '../backups.js';
+import { copyBackup, listBackups } from '../backups.js';
 import { readEntries } from '../scan/scan.js';
 
 // Shared long-memory files around an agent that writes them (issue 8 item 6; DOMAIN.md
 // section 5, scenario 3). An archivist rewrites meta/chapter-summaries.md — and the other
 // meta/ files beside it (glossary, metaphors) — as a whole: one that truncates the file
 // loses the entries of chapters finished long ago, and its own entry still looks written.
-// Before the run: a copy of each file (never overwriting a backup) and the entries present.
+// Before the run: a copy of each file (never overwriting a backup; an identical newest copy is
+// reused) and the entries present.
 // After it: an entry present before and gone now is a loss, and the run failed.
 
 export interface MemoryGuard {
@@ -29,12 +31,26 @@ export function sharedMemoryFiles(pipeline: PipelineDef, step: StepDef): string[
 
 const isFile = (abs: string): boolean => existsSync(abs) && statSync(abs).isFile();
 
+const SAME_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * The newest backup when it already holds exactly this content: one copy per version, not
+ * one per run (five meta/ files for every chapter of every batch would bury the real ones).
+ */
+async function sameAsNewest(root: string, file: string): Promise<string | null> {
+  const newest = (await listBackups(root, file))[0];
+  const size = statSync(join(root, file)).size;
+  if (!newest || newest.bytes !== size || size > SAME_LIMIT) return null;
+  const [a, b] = await Promise.all([readFile(join(root, file)), readFile(join(root, newest.path))]);
+  return a.equals(b) ? newest.path : null;
+}
+
 /** Back up the shared files and note the entries, before an entry step runs; null for other steps. */
 export async function guardMemory(root: string, pipeline: PipelineDef, step: StepDef, now: Date): Promise<MemoryGuard | null> {
   if (step.kind !== 'entry') return null;
   const backups: MemoryGuard['backups'] = [];
   for (const file of sharedMemoryFiles(pipeline, step)) {
-    if (isFile(join(root, file))) backups.push({ file, backup: (await copyBackup(root, file, now)).backup });
+    if (isFile(join(root, file))) backups.push({ file, backup: (await sameAsNewest(root, file)) ?? (await copyBackup(root, file, now)).backup });
   }
   return { file: step.path, before: readEntries(root, step.path, pipeline.units.pattern).units, backups };
 }
