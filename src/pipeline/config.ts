@@ -6,6 +6,7 @@ import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
 import { bookPreset } from './book-preset.js';
 import type { AgentDef, WorkspaceConfig } from './config-types.js';
 import { gatesPreset } from './gates-preset.js';
+import { DETECTED_GATES, detectPreset } from './detect-preset.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawAgent, type RawConfig } from './schema.js';
 
@@ -250,14 +251,6 @@ export const defaultConfig = (): WorkspaceConfig => ({
   breaker: { ...DEFAULT_BREAKER },
   sources: { ...DEFAULT_SOURCES },
 });
-
-/** The layout a gate-file workflow leaves (DOMAIN.md section 7). */
-export const GATE_LAYOUT_DIR = '.claude/context/history/gates';
-const DETECTED_GATES = `no preset in ${CONFIG_FILE}: the gate-file layout (${GATE_LAYOUT_DIR}/) was found, so the gates preset is used — write preset: gates (or preset: book) to choose`;
-
-/** `gates` when the workspace has a gate-file layout, for a config that names no preset. */
-export const detectPreset = async (root: string): Promise<'gates' | null> =>
-  (await stat(join(root, GATE_LAYOUT_DIR)).then((st) => st.isDirectory(), () => false)) ? 'gates' : null;
 
 export const parseConfig = (text: string, file: string, detected: 'gates' | null = null): WorkspaceConfig => {
   const lines = new LineCounter();
