@@ -19,6 +19,11 @@ describe('lastSessionEnd', () => {
     expect(lastSessionEnd([ev('start', 10, 1), ev('stop', 10, 2), ev('start', 99, 3)], 99)).toBe('clean');
     expect(lastSessionEnd([ev('start', 10, 1), ev('start', 99, 3)], 99)).toBe('interrupted');
     expect(lastSessionEnd([ev('start', 99, 3)], 99)).toBe('none');
+    // A stop journaled on the way out of a signal or a closed terminal is no quit.
+    const stop = (reason: string) => ({ ...ev('stop', 10, 2), reason }) as JournalEvent;
+    expect(lastSessionEnd([ev('start', 10, 1), stop('quit')], 99)).toBe('clean');
+    expect(lastSessionEnd([ev('start', 10, 1), stop('SIGHUP')], 99)).toBe('interrupted');
+    expect(lastSessionEnd([ev('start', 10, 1), stop('terminal-closed')], 99)).toBe('interrupted');
   });
 });
 

@@ -18,5 +18,11 @@ export function lastSessionEnd(events: readonly JournalEvent[], selfPid?: number
   let i = sessions.length - 1;
   if (i >= 0 && sessions[i].kind === 'start' && sessions[i].pid === selfPid) i--;
   if (i < 0) return 'none';
-  return sessions[i].kind === 'stop' ? 'clean' : 'interrupted';
+  const last = sessions[i];
+  if (last.kind !== 'stop') return 'interrupted';
+  // A stop journaled on the way out of a signal, a closed terminal or a crash ends the session
+  // in order, but the operator did not quit: that is an interruption too. Older journals
+  // carry no reason on their stops; those were quits.
+  const reason = (last as { reason?: unknown }).reason;
+  return reason === undefined || reason === 'quit' ? 'clean' : 'interrupted';
 }
