@@ -3,6 +3,7 @@ import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:f
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
+import { handOffOutput } from './drain.js';
 import { procStartTime, terminateGroup } from './proc.js';
 import { LineRing, LineSplitter, DEFAULT_LINE_CHARS } from './ring-buffer.js';
 import { sanitizeLine } from '../sanitize.js';
@@ -255,6 +256,13 @@ export function startProcess(spec: ProcessSpec): RunHandle {
     procStart,
     result,
     cancel: () => kill('cancelled'),
+    // Issue 8 item 4 ("leave running"): from here on the agent is left alone, its output drained to the log.
+    handOff() {
+      if (finished || killing || !handOffOutput(subprocess?.stdout, subprocess?.stderr, spec.logPath, logMax - logged)) return false;
+      if (watchdog) clearInterval(watchdog);
+      if (deadline) clearTimeout(deadline);
+      return true;
+    },
     onLine(fn) {
       subscribers.add(fn);
       return () => {

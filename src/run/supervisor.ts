@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Claim } from '../types.js';
 import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
 import { appendJournal } from './journal.js';
-import type { Ledger } from './ledger.js';
-import { acquireDriverLock, type DriverLock } from './lock.js';
-import { reapDeadRuns } from './supervisor-restart.js';
+import type { Ledger, LiveRun } from './ledger.js';
+import { acquireDriverLock, lockPath, type DriverLock } from './lock.js';
+import { settleEarlierRuns } from './supervisor-restart.js';
+import { adoptedFlight, followAdopted } from './supervisor-adopt.js';
+import { driverView } from './supervisor-observe.js';
 import { targetOf } from './launch-spec.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
 import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
@@ -25,7 +27,9 @@ export * from './supervisor-types.js';
 //
 // close(): stops autopilot and waits for the runs in flight (with their retries) to end;
 // it cancels nothing unless asked (`close({ cancel: true })`). Runs are never orphaned on
-// purpose — a checkroom killed outright leaves them to the next instance, which reaps them.
+// purpose — a checkroom that leaves them running or is killed outright leaves them to the
+// next driver, which adopts the live ones (issue 8 item 4). An observer takes over as driver
+// as soon as the driver's lock is stale (item 5).
 
 export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const root = resolve(opts.root);
@@ -35,8 +39,10 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const redo = opts.redoHalfProducts ?? true;
   // --readonly: the journal is read (the Health view shows its history) but the driver lock
   // is not even taken, and every action is refused.
-  const lock: DriverLock = opts.readonly ? { role: 'readonly', reason: 'started with --readonly: nothing is launched and nothing is written', release() {} } : acquireDriverLock(root);
-  const isDriver = lock.role === 'driver';
+  let lock: DriverLock = opts.readonly ? { role: 'readonly', reason: 'started with --readonly: nothing is launched and nothing is written', release() {} } : acquireDriverLock(root);
+  let isDriver = lock.role === 'driver';
+  const observed = driverView();
+  const notices: string[] = [];
 
   const warnings: string[] = [];
   const listeners = new Set<(e: SupervisorEvent) => void>();
@@ -47,6 +53,11 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   let closed = false;
   let checkpointQueue: Promise<void> = Promise.resolve();
 
+  const tell = (message: string): void => {
+    notices.push(sanitizeLine(message));
+    if (notices.length > 20) notices.shift();
+    emit({ type: 'notice', message });
+  };
   const emit = (raw: SupervisorEvent): void => {
     // Unit ids, agent output and paths are untrusted text: one line, no control characters.
     const e = { ...raw, message: sanitizeLine(raw.message) } as SupervisorEvent;
@@ -117,12 +128,49 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     pauseFor: (reason) => pilot.pauseFor(reason),
   };
 
+  const canAdopt = (run: LiveRun): boolean => {
+    if (flights.has(cellKey(run.unit, run.step))) return false;
+    try {
+      targetOf(root, config, run.unit, run.step);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const adopt = (run: LiveRun): void => {
+    const key = cellKey(run.unit, run.step);
+    const flight = adoptedFlight(run);
+    flights.set(key, flight);
+    const p = followAdopted(core, flight, run, targetOf(root, config, run.unit, run.step))
+      .catch((err: Error): RunResult => {
+        emit({ type: 'failed', unit: run.unit, step: run.step, class: 'UNKNOWN', escalated: false, reason: err.message, logPath: run.logPath, message: `${run.unit} ${run.step}: watching the adopted run stopped by an internal error: ${err.message}` });
+        return { unit: run.unit, step: run.step, outcome: 'failed', class: null, attempts: 0, reason: err.message, logPath: run.logPath };
+      })
+      .finally(() => {
+        flights.delete(key);
+        running.delete(key);
+        void tick();
+      });
+    running.set(key, p);
+  };
+  // A new driver (at start, or an observer taking over): a session starts, and what earlier
+  // checkrooms left running is adopted or settled, and said.
+  const drive = async (): Promise<void> => {
+    const lockRel = relative(root, lockPath(root));
+    if (lock.tookOver) {
+      const h = lock.tookOver.holder;
+      tell(`took over ${lockRel}: it was stale (${h ? `held by pid ${h.pid} on ${h.host}` : 'unreadable'}; ${lock.tookOver.why}); this checkroom drives now`);
+    }
+    await append({ type: 'session', at: now(), kind: 'start', pid: process.pid });
+    const settled = await settleEarlierRuns(ledger(), config, now, append, emit, canAdopt);
+    for (const run of settled.adopt) adopt(run);
+    if (settled.summary) tell(settled.summary);
+  };
+
   const init = async (): Promise<void> => {
     warnings.push(...(await journal.load()));
-    if (isDriver) {
-      await append({ type: 'session', at: now(), kind: 'start', pid: process.pid });
-      await reapDeadRuns(ledger(), config, now, append, emit);
-    }
+    if (isDriver) await drive();
+    else observed.poll(ledger());
     journal.seeBreakers();
     noteBreakers();
   };
@@ -133,7 +181,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     root,
     config,
     redoHalfProducts: redo,
-    isDriver,
+    get isDriver() {
+      return isDriver;
+    },
     ready,
     now,
     ledger,
@@ -216,20 +266,38 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const snapshot = (): SupervisorSnapshot => {
     const l = ledger();
     const autopilot = pilot.view();
+    const own = [...flights.values()]
+      .filter((f) => f.handle && f.runId)
+      .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, lines: f.handle!.lines(), ...(f.adopted ? { origin: 'adopted' as const } : {}) }));
+    const ownWaiting = [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason }));
+    // An observer sees the driver's runs and countdowns, replayed from the driver's journal.
+    const mine = new Set([...flights.values()].flatMap((f) => (f.runId ? [f.runId] : [])));
+    const keys = new Set(flights.keys());
     return {
       role: lock.role,
       holder: lock.holder ?? null,
       readonlyReason: isDriver ? null : (lock.reason ?? 'read-only'),
       ledger: l,
-      runs: [...flights.values()]
-        .filter((f) => f.handle && f.runId)
-        .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, lines: f.handle!.lines() })),
-      waiting: [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason })),
+      runs: isDriver ? own : [...own, ...observed.runs(l, mine)],
+      waiting: isDriver ? ownWaiting : [...ownWaiting, ...observed.waiting(l, keys)],
       autopilot: { on: autopilot.on, paused: autopilot.paused || l.paused, reason: autopilot.paused ? autopilot.reason : (l.pausedReason ?? autopilot.reason) },
       launchesThisSession: l.launchesThisSession,
       limits: { maxLaunches: config.limits.maxLaunches, maxConsecutiveFailures: config.limits.maxConsecutiveFailures, consecutiveFailures: l.consecutiveFailures, breakerThreshold: config.breaker.threshold },
       warnings: [...warnings],
+      notices: [...notices],
     };
+  };
+
+  // Observers: the driver's lock went stale (its process is gone, or its pid is another
+  // process now) → become the driver and adopt its live runs. --readonly never does.
+  const takeOver = async (): Promise<void> => {
+    if (opts.readonly || closed) return;
+    const next = acquireDriverLock(root);
+    lock = next;
+    if (next.role !== 'driver') return;
+    isDriver = true;
+    await drive();
+    tell('autopilot is off in this checkroom until turned on (a); the runs the driver left are watched to their end');
   };
 
   return {
@@ -262,7 +330,14 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     async refresh() {
       if (isDriver) return;
       await journal.load();
+      await takeOver();
+      if (!isDriver) observed.poll(ledger());
       noteBreakers();
+    },
+    handOff() {
+      let n = 0;
+      for (const f of flights.values()) if (f.handle?.handOff?.()) n++;
+      return n;
     },
     async close(o = {}) {
       if (closed) return;

@@ -52,6 +52,12 @@ export interface RunHandle {
   onLine(fn: (line: string) => void): () => void;
   /** Current ring buffer contents. */
   lines(): string[];
+  /**
+   * "Leave running" (issue 8 item 4): give the output pipes to a detached drain that keeps
+   * appending to the log, so the agent does not die of EPIPE when this checkroom exits.
+   * False when there is nothing to hand off (ended, or not our child).
+   */
+  handOff?(): boolean;
 }
 
 export type { FailureClass };
