@@ -20,7 +20,8 @@ const end = () => {
   fs.closeSync(out);
 };
 for (const fd of [3, 4]) {
-  const s = fs.createReadStream('', { fd, autoClose: true });
+  // A socket, not fs.createReadStream: the pipe is non-blocking (EAGAIN for fs reads).
+  const s = new (require('node:net').Socket)({ fd, readable: true, writable: false });
   s.on('data', (c) => {
     const n = Math.max(0, Math.min(room, c.length));
     if (n > 0) fs.writeSync(out, c.subarray(0, n));
