@@ -3,7 +3,7 @@ import { cellKey } from '../types.js';
 import { adoptProcess, classifyAdopted } from './adopted.js';
 import { commandFingerprint, errorFingerprint, keywords } from './fingerprint.js';
 import type { LiveRun } from './ledger.js';
-import type { CellTarget } from './launch-spec.js';
+import { targetOf, type CellTarget } from './launch-spec.js';
 import { provenDone } from './launch-proof.js';
 import { decideNext } from './policy.js';
 import type { CellCore, Flight } from './supervisor-cell.js';
@@ -17,7 +17,45 @@ import type { RunResult } from './supervisor-types.js';
 
 const UNKNOWN_EXIT = 'exit code unknown (not a child of this checkroom)';
 
-export const adoptedFlight = (run: LiveRun): Flight => ({
+export interface AdoptDeps {
+  core: CellCore;
+  flights: Map<string, Flight>;
+  running: Map<string, Promise<RunResult>>;
+  /** A cell left the flights: autopilot may look again. */
+  tick(): void;
+}
+
+/** A run can be adopted when its cell is not in flight here and its step is still configured. */
+export const canAdopt = (d: AdoptDeps, run: LiveRun): boolean => {
+  if (d.flights.has(cellKey(run.unit, run.step))) return false;
+  try {
+    targetOf(d.core.root, d.core.config, run.unit, run.step);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Watch `run` as a flight of this supervisor until its journalled end. */
+export function adoptRun(d: AdoptDeps, run: LiveRun): void {
+  const key = cellKey(run.unit, run.step);
+  const flight = adoptedFlight(run);
+  d.flights.set(key, flight);
+  const p = followAdopted(d.core, flight, run, targetOf(d.core.root, d.core.config, run.unit, run.step))
+    .catch((err: Error): RunResult => {
+      const message = sanitizeLine(`${run.unit} ${run.step}: watching the adopted run stopped by an internal error: ${err.message}`);
+      d.core.emit({ type: 'failed', unit: run.unit, step: run.step, class: 'UNKNOWN', escalated: false, reason: err.message, logPath: run.logPath, message });
+      return { unit: run.unit, step: run.step, outcome: 'failed', class: null, attempts: 0, reason: err.message, logPath: run.logPath };
+    })
+    .finally(() => {
+      d.flights.delete(key);
+      d.running.delete(key);
+      d.tick();
+    });
+  d.running.set(key, p);
+}
+
+const adoptedFlight = (run: LiveRun): Flight => ({
   unit: run.unit,
   step: run.step,
   agent: run.agent,

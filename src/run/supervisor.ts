@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Claim } from '../types.js';
 import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
 import { appendJournal } from './journal.js';
-import type { Ledger, LiveRun } from './ledger.js';
-import { acquireDriverLock, lockPath, type DriverLock } from './lock.js';
-import { settleEarlierRuns } from './supervisor-restart.js';
-import { adoptedFlight, followAdopted } from './supervisor-adopt.js';
+import type { Ledger } from './ledger.js';
+import { createRole } from './supervisor-role.js';
+import type { AdoptDeps } from './supervisor-adopt.js';
 import { driverView } from './supervisor-observe.js';
 import { targetOf } from './launch-spec.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
@@ -39,11 +38,10 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const redo = opts.redoHalfProducts ?? true;
   // --readonly: the journal is read (the Health view shows its history) but the driver lock
   // is not even taken, and every action is refused.
-  let lock: DriverLock = opts.readonly ? { role: 'readonly', reason: 'started with --readonly: nothing is launched and nothing is written', release() {} } : acquireDriverLock(root);
-  let isDriver = lock.role === 'driver';
+  const role = createRole({ root, config, readonly: !!opts.readonly, now, ledger: () => ledger(), append: (e) => append(e), emit: (e) => emit(e) });
   const observed = driverView();
-  const notices: string[] = [];
 
+  const isDriver = (): boolean => role.isDriver;
   const warnings: string[] = [];
   const listeners = new Set<(e: SupervisorEvent) => void>();
   const flights = new Map<string, Flight>();
@@ -53,11 +51,6 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   let closed = false;
   let checkpointQueue: Promise<void> = Promise.resolve();
 
-  const tell = (message: string): void => {
-    notices.push(sanitizeLine(message));
-    if (notices.length > 20) notices.shift();
-    emit({ type: 'notice', message });
-  };
   const emit = (raw: SupervisorEvent): void => {
     // Unit ids, agent output and paths are untrusted text: one line, no control characters.
     const e = { ...raw, message: sanitizeLine(raw.message) } as SupervisorEvent;
@@ -80,7 +73,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const { append, ledger, noteBreakers } = journal;
 
   const refuse = (what: string): void => {
-    if (!isDriver) throw new SupervisorError(`read-only: cannot ${what}; ${lock.reason ?? 'another checkroom drives this workspace'}`);
+    if (!isDriver()) throw new SupervisorError(`read-only: cannot ${what}; ${role.lock.reason ?? 'another checkroom drives this workspace'}`);
     if (closed) throw new SupervisorError(`cannot ${what}: this supervisor is closed`);
     if (!existsSync(root)) throw new SupervisorError(`cannot ${what}: the workspace directory ${root} is gone (deleted or moved)`);
   };
@@ -128,48 +121,10 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     pauseFor: (reason) => pilot.pauseFor(reason),
   };
 
-  const canAdopt = (run: LiveRun): boolean => {
-    if (flights.has(cellKey(run.unit, run.step))) return false;
-    try {
-      targetOf(root, config, run.unit, run.step);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const adopt = (run: LiveRun): void => {
-    const key = cellKey(run.unit, run.step);
-    const flight = adoptedFlight(run);
-    flights.set(key, flight);
-    const p = followAdopted(core, flight, run, targetOf(root, config, run.unit, run.step))
-      .catch((err: Error): RunResult => {
-        emit({ type: 'failed', unit: run.unit, step: run.step, class: 'UNKNOWN', escalated: false, reason: err.message, logPath: run.logPath, message: `${run.unit} ${run.step}: watching the adopted run stopped by an internal error: ${err.message}` });
-        return { unit: run.unit, step: run.step, outcome: 'failed', class: null, attempts: 0, reason: err.message, logPath: run.logPath };
-      })
-      .finally(() => {
-        flights.delete(key);
-        running.delete(key);
-        void tick();
-      });
-    running.set(key, p);
-  };
-  // A new driver (at start, or an observer taking over): a session starts, and what earlier
-  // checkrooms left running is adopted or settled, and said.
-  const drive = async (): Promise<void> => {
-    const lockRel = relative(root, lockPath(root));
-    if (lock.tookOver) {
-      const h = lock.tookOver.holder;
-      tell(`took over ${lockRel}: it was stale (${h ? `held by pid ${h.pid} on ${h.host}` : 'unreadable'}; ${lock.tookOver.why}); this checkroom drives now`);
-    }
-    await append({ type: 'session', at: now(), kind: 'start', pid: process.pid });
-    const settled = await settleEarlierRuns(ledger(), config, now, append, emit, canAdopt);
-    for (const run of settled.adopt) adopt(run);
-    if (settled.summary) tell(settled.summary);
-  };
-
+  const adoption = (): AdoptDeps => ({ core, flights, running, tick: () => void tick() });
   const init = async (): Promise<void> => {
     warnings.push(...(await journal.load()));
-    if (isDriver) await drive();
+    if (role.isDriver) await role.drive(adoption());
     else observed.poll(ledger());
     journal.seeBreakers();
     noteBreakers();
@@ -182,7 +137,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     config,
     redoHalfProducts: redo,
     get isDriver() {
-      return isDriver;
+      return role.isDriver;
     },
     ready,
     now,
@@ -274,30 +229,18 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     const mine = new Set([...flights.values()].flatMap((f) => (f.runId ? [f.runId] : [])));
     const keys = new Set(flights.keys());
     return {
-      role: lock.role,
-      holder: lock.holder ?? null,
-      readonlyReason: isDriver ? null : (lock.reason ?? 'read-only'),
+      role: role.lock.role,
+      holder: role.lock.holder ?? null,
+      readonlyReason: isDriver() ? null : (role.lock.reason ?? 'read-only'),
       ledger: l,
-      runs: isDriver ? own : [...own, ...observed.runs(l, mine)],
-      waiting: isDriver ? ownWaiting : [...ownWaiting, ...observed.waiting(l, keys)],
+      runs: isDriver() ? own : [...own, ...observed.runs(l, mine)],
+      waiting: isDriver() ? ownWaiting : [...ownWaiting, ...observed.waiting(l, keys)],
       autopilot: { on: autopilot.on, paused: autopilot.paused || l.paused, reason: autopilot.paused ? autopilot.reason : (l.pausedReason ?? autopilot.reason) },
       launchesThisSession: l.launchesThisSession,
       limits: { maxLaunches: config.limits.maxLaunches, maxConsecutiveFailures: config.limits.maxConsecutiveFailures, consecutiveFailures: l.consecutiveFailures, breakerThreshold: config.breaker.threshold },
       warnings: [...warnings],
-      notices: [...notices],
+      notices: [...role.notices],
     };
-  };
-
-  // Observers: the driver's lock went stale (its process is gone, or its pid is another
-  // process now) → become the driver and adopt its live runs. --readonly never does.
-  const takeOver = async (): Promise<void> => {
-    if (opts.readonly || closed) return;
-    const next = acquireDriverLock(root);
-    lock = next;
-    if (next.role !== 'driver') return;
-    isDriver = true;
-    await drive();
-    tell('autopilot is off in this checkroom until turned on (a); the runs the driver left are watched to their end');
   };
 
   return {
@@ -328,10 +271,10 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       await append(e);
     },
     async refresh() {
-      if (isDriver) return;
+      if (isDriver()) return;
       await journal.load();
-      await takeOver();
-      if (!isDriver) observed.poll(ledger());
+      if (!closed) await role.takeOver(adoption());
+      if (!role.isDriver) observed.poll(ledger());
       noteBreakers();
     },
     handOff() {
@@ -349,8 +292,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       // No new attempt starts after close: cut backoff waits short (the cell ends ❌).
       for (const f of flights.values()) f.wait?.resolve(true);
       await Promise.allSettled([...running.values()]);
-      if (isDriver) await appendJournal(root, { type: 'session', at: now(), kind: 'stop', pid: process.pid }).catch(() => undefined);
-      lock.release();
+      if (isDriver()) await appendJournal(root, { type: 'session', at: now(), kind: 'stop', pid: process.pid }).catch(() => undefined);
+      role.lock.release();
     },
   };
 }
