@@ -90,6 +90,30 @@ describe('a start settles the runs an earlier checkroom left', () => {
   });
 });
 
+describe('closing without cancel', () => {
+  it('leaves an adopted run running, unwatched, for the next driver to adopt again', async () => {
+    const root = makeWs();
+    const live = detachedSleep();
+    const start = procStartTime(live.pid!)!;
+    await appendJournal(root, launchOf(root, 'ch01', live.pid!, start, Date.now()));
+    const config = await loadConfig(root);
+    const first = await openSupervisor({ root, config });
+    expect(first.snapshot().runs).toMatchObject([{ pid: live.pid, origin: 'adopted' }]);
+    // `checkroom run` closes so: it must not wait for a run it did not start (sleep 60).
+    await first.close();
+    expect(isSameProcessAlive(live.pid!, start)).toBe(true);
+    expect((await readJournal(root)).events.filter((e) => e.type === 'exit')).toEqual([]);
+    const second = await openSupervisor({ root, config });
+    try {
+      expect(second.snapshot().runs).toMatchObject([{ pid: live.pid, origin: 'adopted' }]);
+      expect((await readJournal(root)).events.filter((e) => e.type === 'adopted')).toHaveLength(2);
+    } finally {
+      await second.close({ cancel: true });
+    }
+    expect(isSameProcessAlive(live.pid!, start)).toBe(false);
+  }, 20_000);
+});
+
 describe('an observer sees what the driver sees', () => {
   it("shows the driver's running run with its log, and its retry countdown, from the journal", async () => {
     const root = makeWs();

@@ -65,8 +65,9 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
   };
   look();
 
+  let timer: NodeJS.Timeout | null = null;
   const result = new Promise<ProcessOutcome>((resolve) => {
-    const timer = setInterval(() => {
+    timer = setInterval(() => {
       const alive = look();
       if (alive && !killing) {
         if (spec.idleTimeoutMs > 0 && Date.now() - lastActivity >= spec.idleTimeoutMs) kill('stalled');
@@ -74,7 +75,7 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
         return;
       }
       if (alive) return;
-      clearInterval(timer);
+      clearInterval(timer!);
       // The leader is gone; helpers left in its group would outlive the run (as for our own).
       const rest = killing ?? (groupMembers(pid).some(isOurs) ? terminateGroup(pid, spec.graceMs, isOurs) : Promise.resolve());
       void rest.then(() => {
@@ -103,6 +104,14 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
     procStart,
     result,
     cancel: () => kill('cancelled'),
+    // Left running again (a checkroom closing without cancel): stop watching; the journal
+    // still shows it live, so the next driver adopts it in turn. The result never comes.
+    handOff() {
+      if (killing || !timer) return false;
+      clearInterval(timer);
+      timer = null;
+      return true;
+    },
     onLine(fn) {
       subscribers.add(fn);
       return () => void subscribers.delete(fn);

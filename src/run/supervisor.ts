@@ -291,6 +291,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       journal.stop();
       // No new attempt starts after close: cut backoff waits short (the cell ends ❌).
       for (const f of flights.values()) f.wait?.resolve(true);
+      // An adopted run was not started here: not waited for, left to the next driver.
+      for (const [key, f] of flights) if (f.adopted && f.handle?.handOff?.()) running.delete(key);
       await Promise.allSettled([...running.values()]);
       if (isDriver()) await appendJournal(root, { type: 'session', at: now(), kind: 'stop', pid: process.pid }).catch(() => undefined);
       role.lock.release();
