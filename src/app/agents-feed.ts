@@ -121,9 +121,10 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
   }, 1000);
   tick.unref();
   schedule();
-  // Said before this feed subscribed (adopted, reaped, took over the lock): said now, once.
+  // Said before this feed subscribed (took over the lock, adopted, reaped): said now, once,
+  // newest first — what happened to the runs matters more than whose lock it was.
   const early = o.sup.snapshot().notices ?? [];
-  if (early.length) store.setState({ message: { text: early.join(' · '), tone: 'warn' } });
+  if (early.length) store.setState({ message: { text: [...early].reverse().join(' · '), tone: 'warn' } });
 
   return () => {
     stopped = true;

@@ -28,7 +28,7 @@ export interface Role {
   readonly lock: DriverLock;
   readonly isDriver: boolean;
   readonly notices: readonly string[];
-  /** Start driving (the lock is ours): session start, earlier runs adopted or settled. */
+  /** Start driving (the lock is ours): session start, earlier runs adopted or settled, each said. */
   drive(adopt: AdoptDeps): Promise<void>;
   /** An observer: take the lock over if it went stale, then drive. True when it did. */
   takeOver(adopt: AdoptDeps): Promise<boolean>;
@@ -43,15 +43,18 @@ export function createRole(o: RoleOptions): Role {
     o.emit({ type: 'notice', message });
   };
 
-  const drive = async (adopt: AdoptDeps): Promise<void> => {
+  // What a new driver says: the take-over first, then what became of the runs it found.
+  const drive = async (adopt: AdoptDeps): Promise<string[]> => {
+    const said: string[] = [];
     if (lock.tookOver) {
       const h = lock.tookOver.holder;
-      tell(`took over ${relative(o.root, lockPath(o.root))}: it was stale (${h ? `held by pid ${h.pid} on ${h.host}` : 'unreadable'}; ${lock.tookOver.why}); this checkroom drives now`);
+      said.push(`took over ${relative(o.root, lockPath(o.root))}: it was stale (${h ? `held by pid ${h.pid} on ${h.host}` : 'unreadable'}; ${lock.tookOver.why}); this checkroom drives now`);
     }
     await o.append({ type: 'session', at: o.now(), kind: 'start', pid: process.pid });
     const settled = await settleEarlierRuns(o.ledger(), o.config, o.now, o.append, o.emit, (run) => canAdopt(adopt, run));
     for (const run of settled.adopt) adoptRun(adopt, run);
-    if (settled.summary) tell(settled.summary);
+    if (settled.summary) said.push(settled.summary);
+    return said;
   };
 
   return {
@@ -62,14 +65,17 @@ export function createRole(o: RoleOptions): Role {
       return lock.role === 'driver';
     },
     notices,
-    drive,
+    async drive(adopt) {
+      for (const line of await drive(adopt)) tell(line);
+    },
     async takeOver(adopt) {
       if (o.readonly || lock.role === 'driver') return false;
       // Also follows a new holder (another observer won) for the header.
       lock = acquireDriverLock(o.root);
       if (lock.role !== 'driver') return false;
-      await drive(adopt);
-      tell('autopilot is off in this checkroom until turned on (a); the runs the driver left are watched to their end');
+      // Said in one message: a control room shows only its last one.
+      const said = await drive(adopt);
+      tell([...said, 'autopilot is off here until turned on (a)'].join('; '));
       return true;
     },
   };

@@ -50,7 +50,8 @@ describe.skipIf(!hasTmux())('torture: leave running across a restart of the cont
     expect(isSameProcessAlive(launch.pid!, launch.procStart)).toBe(true);
 
     const b = open(dir);
-    await b.waitFor('checkroom ·');
+    // It says so at once (the first checkroom's lock was left too: taken over, said after).
+    await b.waitFor(/adopted 1 run left running: ch03 r2 \(pid \d+\)/);
     // The recover report may open first (the last session did not end with its runs): close it.
     b.keys('Escape', '3');
     await b.waitFor(/ch03 r2\s+running/);
