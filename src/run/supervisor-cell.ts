@@ -57,6 +57,8 @@ export interface Flight {
   wait: { timer: NodeJS.Timeout; resolve: (go: boolean) => void; retryAt: number | null; reason: string } | null;
   /** Claim before the first ⏳, restored on an operator cancel of the first attempt. */
   prevClaim: Claim | null;
+  /** Left running by an earlier checkroom and watched from here (supervisor-adopt.ts). */
+  adopted?: boolean;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
