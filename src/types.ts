@@ -220,6 +220,8 @@ export interface TodoView {
   /** False when the database could not be read (see warnings). */
   ok: boolean;
   ready: string[];
+  /** Ready todos the disk contradicts (a dependency without its marker, a cell already done or being written). */
+  readyContradicted: { todoId: string; unit: string | null; step: string | null; note: string }[];
   disagreements: { unit: string; step: string; todoId: string; todo: string; disk: string; note: string }[];
   dangling: { todo_id: string; depends_on: string }[];
   warnings: Warning[];

@@ -24,6 +24,8 @@ export const sourceKey = (i: SourceItem): string => {
       return `d:${cellKey(i.d.unit, i.d.step)}`;
     case 'todo':
       return `t:${i.t.todoId}`;
+    case 'ready':
+      return `y:${i.r.todoId}`;
     case 'dangling':
       return `g:${i.dep.todo_id}>${i.dep.depends_on}`;
     case 'resume':

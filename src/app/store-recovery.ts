@@ -2,6 +2,8 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { WorkspaceState } from '../types.js';
 import { loadConfig } from '../pipeline/config.js';
 import { interrupted, recoverReport } from '../recover/report.js';
+import { lastSessionEnd } from '../recover/session-end.js';
+import { readJournal } from '../run/journal.js';
 import { milestoneReached } from '../resume/milestone.js';
 import { diffBackup, restoreBackup } from '../backups.js';
 import { exists, inside } from '../backups-fs.js';
@@ -206,8 +208,8 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
         if (s.ws !== prev.ws) onWorkspace(prev.ws, s.ws);
       });
       track(
-        checkResume().then((st) => {
-          if (session.recoverOnStart && interrupted(get().ws, st)) return openReport(true);
+        Promise.all([checkResume(), session.recoverOnStart ? readJournal(get().ws.root) : null]).then(([st, j]) => {
+          if (j && interrupted(get().ws, st, lastSessionEnd(j.events, process.pid))) return openReport(true);
         }),
       );
       return unsubscribe;

@@ -45,6 +45,7 @@ export function statusJson(s: WorkspaceState) {
           path: s.todos.path,
           ok: s.todos.ok,
           ready: s.todos.ready,
+          ready_contradicted: s.todos.readyContradicted,
           disagreements: s.todos.disagreements,
           dangling: s.todos.dangling,
           warnings: s.todos.warnings.map((w) => ({ source: w.source, line: w.line ?? null, message: w.message })),

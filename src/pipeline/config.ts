@@ -7,6 +7,7 @@ import { bookPreset } from './book-preset.js';
 import type { AgentDef, WorkspaceConfig } from './config-types.js';
 import { gatesPreset } from './gates-preset.js';
 import { formatBytes, readTextCapped } from '../fs/read-capped.js';
+import { DETECTED_GATES, detectPreset } from './detect-preset.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawAgent, type RawConfig } from './schema.js';
 
@@ -200,8 +201,8 @@ const toAgent = (name: string, a: RawAgent): AgentDef => ({
   rules: (a.rules ?? []).map((r) => ({ ...(r.match !== undefined ? { match: r.match } : {}), ...(r.exit_code !== undefined ? { exitCode: r.exit_code } : {}), class: r.class })),
 });
 
-const resolve = (src: Source, raw: RawConfig): WorkspaceConfig => {
-  const preset = raw.preset ?? 'book';
+const resolve = (src: Source, raw: RawConfig, detected: 'gates' | null = null): WorkspaceConfig => {
+  const preset = raw.preset ?? detected ?? 'book';
   const pipeline = resolvePipeline(src, raw, preset === 'gates' ? gatesPreset() : bookPreset());
   const problems = findPipelineProblems(pipeline);
   if (problems.length > 0) throw pipelineError(src, raw, problems[0]);
@@ -220,6 +221,8 @@ const resolve = (src: Source, raw: RawConfig): WorkspaceConfig => {
   return {
     file: src.file,
     preset,
+    ...(raw.preset === undefined && detected ? { presetDetected: DETECTED_GATES } : {}),
+    ...(raw.language ? { language: raw.language } : {}),
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a)])),
     limits: {
@@ -256,7 +259,7 @@ export const defaultConfig = (): WorkspaceConfig => ({
   sources: { ...DEFAULT_SOURCES },
 });
 
-export const parseConfig = (text: string, file: string): WorkspaceConfig => {
+export const parseConfig = (text: string, file: string, detected: 'gates' | null = null): WorkspaceConfig => {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const src: Source = { file, doc, lines };
@@ -274,7 +277,7 @@ export const parseConfig = (text: string, file: string): WorkspaceConfig => {
   }
   const parsed = rawConfigSchema.safeParse(data ?? {}, { error: describeExpected });
   if (!parsed.success) throw earliest(parsed.error.issues.map((iss) => issueError(src, data, iss)));
-  return resolve(src, parsed.data);
+  return resolve(src, parsed.data, detected);
 };
 
 /** Reads `<root>/checkroom.yaml`; a missing file means the defaults. */
@@ -302,9 +305,9 @@ export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
     if (await stat(yml).then(() => true, () => false)) {
       throw new ConfigError({ file: yml, line: null, column: null, problem: 'checkroom reads checkroom.yaml, not checkroom.yml', expected: 'the file renamed to checkroom.yaml' });
     }
-    return defaultConfig();
+    return (await detectPreset(root)) ? { ...defaultConfig(), preset: 'gates', pipeline: gatesPreset(), presetDetected: DETECTED_GATES } : defaultConfig();
   }
-  return parseConfig(text, file);
+  return parseConfig(text, file, await detectPreset(root));
 };
 
 /** Structural check of any pipeline (presets, adapters); throws the first problem. */

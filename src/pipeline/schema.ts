@@ -207,6 +207,8 @@ export const rawConfigSchema = z.strictObject(
     breaker: breakerSchema.optional(),
     sources: sourcesSchema.optional(),
     outside_roots: z.array(outsideRoot, { error: 'a list of directory paths' }).optional(),
+    // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says (issue 8 item 6).
+    language: z.enum(['en', 'zh', 'ja']).optional(),
   },
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },

@@ -45,6 +45,8 @@ export type Why =
   | { k: 'blocked'; unit: string; step: string; failed: boolean; held: string[]; waits: string[]; cause?: string }
   | { k: 'rebuild_entry'; unit: string; file: string; src: Source; because: EntryWhy }
   | { k: 'at_path'; path: string; then: Why }
+  // A half-product that cannot be redone yet: the finding without its advice, and what it waits on.
+  | { k: 'waits_first'; path: string; then: Why; waits: string[] }
   | { k: 'ready'; deps: string[] }
   // Long-memory integrity.
   | { k: 'mem_absent'; file: string }

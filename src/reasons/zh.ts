@@ -48,16 +48,23 @@ const error = (e: string): string =>
     .replace(/^a symlink out of the workspace \(to (.*)\): not read; .*$/, '指向工作区之外的符号链接（指向 $1）：未读取；如需允许，请在 checkroom.yaml 的 outside_roots 中列出其根目录')
     .replace(/^a symlink loop: .*$/, '符号链接循环：它指回自身，无法读取');
 
+const FACTS: Catalog['facts'] = {
+  unreadable: (w) => `${error(w.error)}`,
+  short: (w) => `只有 ${w.chars} 个字符（不足 ${w.limit}）且没有标记：过早中断`,
+  cut: (w) => `${n(w)} 个字符，没有标记，结尾被截断：${sign[w.sign.k](w.sign as never)}`,
+};
+
 export const ZH: Catalog = {
   sign,
   shape: SHAPE,
   entry,
   source,
   error,
+  facts: FACTS,
   why: {
-    unreadable: (w) => `${error(w.error)}；备份后重做`,
-    short: (w) => `只有 ${w.chars} 个字符（不足 ${w.limit}）且没有标记：过早中断；备份后重做`,
-    cut: (w) => `${n(w)} 个字符，没有标记，结尾被截断：${sign[w.sign.k](w.sign as never)}；备份后重做`,
+    unreadable: (w) => `${FACTS.unreadable(w)}；备份后重做`,
+    short: (w) => `${FACTS.short(w)}；备份后重做`,
+    cut: (w) => `${FACTS.cut(w)}；备份后重做`,
     clean: (w) => `${n(w)} 个字符，结尾完整（“${w.line}”），只缺标记：保留（补上标记）或重做`,
     marker_shaped: (w) => `${n(w)} 个字符；${SHAPE[w.shape](w)}：先看结尾，再手工改正标记或重做`,
     suspicious: (w) => `有标记，但正文只有 ${w.body} 个字符（至少应有 ${w.min}）：agent 可能给不合格的产出打了标记；复核或重做`,
@@ -74,6 +81,7 @@ export const ZH: Catalog = {
     rebuild_entry: (w) =>
       `${w.src.from === 'redo' ? `重做 ${w.unit} 以重建它在 ${w.file} 中的条目：${source(w.src)}` : `根据 ${source(w.src)}重建 ${w.unit} 在 ${w.file} 中的条目`}；${entry[w.because.k](w.because as never)}`,
     at_path: (w, say) => `${w.path}：${say(w.then)}`,
+    waits_first: (w, _say, facts) => `${w.path}：${facts(w.then)}；在 ${w.waits.join('、')} 完成之前无法重做：由人决定（先完成依赖，或查看文件）`,
     ready: (w) => (w.deps.length ? `可以开始：${w.deps.join('、')} 已完成` : '可以开始：没有依赖'),
     mem_absent: (w) => `${w.file} 不存在，而章节工作已经开始`,
     mem_unreadable: (w) => `${w.file}：${error(w.error)}`,

@@ -122,6 +122,16 @@ export interface ReapedEvent extends Base {
   outcome: string;
 }
 
+/** A restarted checkroom (or an observer that took over) watches a run an earlier one left
+ *  running (issue 8 item 4): the run stays live in the ledger until its `exit`. */
+export interface AdoptedEvent extends Base {
+  type: 'adopted';
+  runId: string;
+  pid: number;
+  /** The checkroom process that adopted it. */
+  by: number;
+}
+
 export interface AutopilotEvent extends Base {
   type: 'autopilot';
   on: boolean;
@@ -173,6 +183,7 @@ export type JournalEvent =
   | DecisionEvent
   | SessionEvent
   | ReapedEvent
+  | AdoptedEvent
   | AutopilotEvent
   | TriageJournalEvent;
 
@@ -261,6 +272,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   decision: { kind: 's' },
   session: { kind: 's', pid: 'n' },
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
+  adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
