@@ -56,7 +56,10 @@ export function HealthView({ height, width }: { height: number; width: number })
   // list's rows minus the note: counting the note as a list row pushed the window's first
   // row out of sight at 60×15 (the box shrank its rows onto each other).
   const detail = detailOf(sel, limits).slice(0, Math.max(0, Math.min(4, height - 4)));
-  const listH = Math.max(1, height - 1 - detail.length);
+  // Journal lines that could not be read are said, not skipped without a word (issue 8 item 7).
+  const jw = snap?.warnings ?? [];
+  const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
+  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0));
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
   if (!agents.enabled || !snap) {
@@ -80,6 +83,7 @@ export function HealthView({ height, width }: { height: number; width: number })
         <T tok={snap.autopilot.paused || snap.limits.consecutiveFailures > 0 ? 'warn' : 'muted'}>{fit(sanitizeLine(global), Math.max(1, width - stringWidth(counter)))}</T>
         <T tok="muted">{counter}</T>
       </Line>
+      {journalNote ? <Line tok="warn">{fit(sanitizeLine(journalNote), width)}</Line> : null}
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;

@@ -8,6 +8,9 @@ import { createAppStore, disposeStore } from './app/store.js';
 import { themeFor } from './app/theme.js';
 import { ControlRoom } from '../components/ControlRoom.js';
 import { openAgents } from './app/agents-open.js';
+import { loadConfig } from './pipeline/config.js';
+import { sweepAtStart } from './cli/sweep-at-start.js';
+import { sanitizeLine } from './sanitize.js';
 import { bounded, exitCodeFor, watchEnd, withDeadline, type StopReason } from './shutdown.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
@@ -40,6 +43,18 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     // An interactive session: the recover report when the last one was interrupted, RESUME.md at milestones and offered on quit.
     // While another checkroom drives, its session is live, not interrupted: no recover report.
     session: { recoverOnStart: !otherDriver(agents.options?.sup.snapshot()), milestones: true, resumeOnQuit: true } });
+  // A control room that may write sweeps the temp files of killed atomic writes and says so
+  // (issue 8 item 7); a read-only one, or one watching another driver, deletes nothing.
+  if (!cli.readonly && !otherDriver(agents.options?.sup.snapshot())) {
+    try {
+      const cfg = agents.options?.config ?? (await loadConfig(live.state.root));
+      const swept = await sweepAtStart(live.state.root, cfg, live.state.units);
+      if (swept) store.setState({ message: { text: swept, tone: 'warn' } });
+    } catch (err) {
+      // Sweeping is housekeeping: it must not keep the control room from starting.
+      store.setState({ message: { text: `temp-file sweep skipped: ${sanitizeLine((err as Error).message)}`, tone: 'warn' } });
+    }
+  }
   const { stdin, stdout, stderr } = process;
   // Listening before anything is drawn: from here no signal, terminal error or crash can end
   // the process except through the path below.

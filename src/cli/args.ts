@@ -58,7 +58,10 @@ export function parseCli(argv: string[]): Cli {
       },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/\. To specify.*$/s, ''));
+    const msg = (err as Error).message.replace(/\. To specify.*$/s, '');
+    // A unit or file named like an option (`-x1`) is a positional after `--` (issue 8 item 7).
+    const dash = /^Unknown option '(-[^']*)'/.exec(msg);
+    throw new UsageError(dash ? `${msg}; if "${dash[1]}" is a unit or a file, put it after the options and --, e.g. checkroom run [dir] --yes -- ${dash[1]} <step>` : msg);
   }
   const { values, positionals } = parsed;
   const first = positionals[0];
@@ -124,6 +127,7 @@ Options
   --host NAME  unlock: the host that holds the driver lock (a stale lock of this host is
                taken over by the next start, with a notice)
   -h, --help   this help;  -v, --version   the version
+  --           ends the options: what follows is a unit, step or file even if it starts with -
 
 Exit codes: 0 success, 1 runtime error, 2 bad usage or bad config.
 Environment: NO_COLOR disables colour; CHECKROOM_WATCH=poll rescans periodically instead of

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
@@ -6,6 +6,7 @@ import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
 import { bookPreset } from './book-preset.js';
 import type { AgentDef, WorkspaceConfig } from './config-types.js';
 import { gatesPreset } from './gates-preset.js';
+import { formatBytes, readTextCapped } from '../fs/read-capped.js';
 import { DETECTED_GATES, detectPreset } from './detect-preset.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawAgent, type RawConfig } from './schema.js';
@@ -18,6 +19,11 @@ export { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES } from '
 // ConfigError to exit code 2.
 
 export const CONFIG_FILE = 'checkroom.yaml';
+
+/** A pipeline definition is a few KB; 1 MB leaves room for long unit lists and comments
+ *  while a generated or pasted blob (a 55 MB file took 1.8 GB to parse, issue 8 item 7)
+ *  is refused before a byte of it is read. */
+export const CONFIG_MAX_BYTES = 1024 * 1024;
 
 export class ConfigError extends Error {
   readonly file: string;
@@ -279,10 +285,21 @@ export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
   const file = join(root, CONFIG_FILE);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const r = await readTextCapped(file, CONFIG_MAX_BYTES);
+    if (!r.ok) {
+      throw new ConfigError({
+        file,
+        line: null,
+        column: null,
+        problem: `the file is ${formatBytes(r.size)} (${r.size} bytes), over checkroom's ${formatBytes(r.cap)} cap for checkroom.yaml, and was not read`,
+        expected: `a config under ${formatBytes(r.cap)}: a pipeline definition is a few KB; look for a generated or pasted blob in it`,
+      });
+    }
+    text = r.text;
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new ConfigError({ file, line: null, column: null, problem: `cannot read the file (${code ?? (e as Error).message})`, expected: 'a readable file' });
+    if (code !== 'ENOENT') throw new ConfigError({ file, line: null, column: null, problem: code === 'ENOTREG' ? 'it is not a regular file (a FIFO, a socket or a device)' : `cannot read the file (${code ?? (e as Error).message})`, expected: 'a readable file' });
     // A config under the wrong name would otherwise be ignored without a word.
     const yml = join(root, 'checkroom.yml');
     if (await stat(yml).then(() => true, () => false)) {

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Lang, WorkspaceState } from '../types.js';
 import { LANGS } from '../checkpoint/i18n.js';
@@ -6,6 +6,7 @@ import { workspaceLang } from '../checkpoint/lang.js';
 import { RESUME_VOCAB } from './vocab.js';
 import { copyBackup } from '../backups.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextCapped, tooLargeMessage } from '../fs/read-capped.js';
 import { buildResume, type ResumeOptions } from './build.js';
 import { resumeFacts } from './facts.js';
 import { parseResume, type ParsedResume } from './parse.js';
@@ -15,6 +16,10 @@ import { parseResume, type ParsedResume } from './parse.js';
 // session reads RESUME.md … then verifies against the filesystem").
 
 export const RESUME_FILE = 'RESUME.md';
+
+/** The letter is a page or two; past 1 MB it is not a letter any more and is not read
+ *  (issue 8 item 7: bounded input). */
+export const RESUME_MAX_BYTES = 1024 * 1024;
 
 export async function writeResume(
   root: string,
@@ -36,7 +41,9 @@ export async function writeResume(
 
 /** The language an existing letter is written in (its title says), or null. */
 export async function resumeLang(root: string, file: string): Promise<Lang | null> {
-  const text = await readFile(join(root, file), 'utf8').catch(() => null);
+  // Capped like every read of RESUME.md: an oversized letter has no language to keep.
+  const r = await readTextCapped(join(root, file), RESUME_MAX_BYTES).catch(() => null);
+  const text = r?.ok ? r.text : null;
   if (!text) return null;
   const first = text.split('\n', 1)[0];
   return LANGS.find((l) => first.includes(RESUME_VOCAB[l].title)) ?? null;
@@ -103,7 +110,12 @@ export async function resumeDrift(root: string, state: WorkspaceState, opts: { f
   try {
     const abs = join(root, file);
     mtimeMs = (await stat(abs)).mtimeMs;
-    text = await readFile(abs, 'utf8');
+    const r = await readTextCapped(abs, RESUME_MAX_BYTES);
+    if (!r.ok) {
+      const why = tooLargeMessage(file, r.size, r.cap, `write a fresh letter with checkroom resume --write (the old one is backed up first)`);
+      return { exists: true, ageMs: null, generatedAt: null, disagreements: [why], parsed: null };
+    }
+    text = r.text;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, ageMs: null, generatedAt: null, disagreements: [], parsed: null };
     return { exists: true, ageMs: null, generatedAt: null, disagreements: [`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`], parsed: null };

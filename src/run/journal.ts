@@ -1,9 +1,12 @@
 import { appendFileSync } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { AttemptClass } from './classify.js';
 import type { FailureClass } from '../pipeline/config-types.js';
+import { JournalParser, MB, tailStart } from './journal-read.js';
+
+export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './journal-read.js';
 
 // The append-only journal: the one source of truth for what checkroom launched, what came of
 // it and what the operator decided. Everything the UI shows is replayed from it (ledger.ts),
@@ -310,84 +313,57 @@ export const validateEvent = (value: unknown): string | null => {
   return null;
 };
 
-/** Line-by-line parser, fed chunk by chunk so a huge journal never becomes one string. */
-class JournalParser {
-  readonly events: JournalEvent[] = [];
-  readonly warnings: string[] = [];
-  private rest = '';
-  private lineNo = 0;
-
-  feed(text: string): void {
-    const parts = (this.rest + text).split('\n');
-    this.rest = parts.pop() ?? '';
-    for (const line of parts) this.line(line, false);
-  }
-
-  end(): JournalRead {
-    // Text after the last newline is a line whose write never finished (kill -9 mid-append),
-    // unless it happens to be complete JSON.
-    if (this.rest !== '') this.line(this.rest, true);
-    this.rest = '';
-    return { events: this.events, warnings: this.warnings };
-  }
-
-  private line(raw: string, unterminated: boolean): void {
-    const n = ++this.lineNo;
-    if (raw.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      this.warnings.push(
-        unterminated ? `journal line ${n}: torn last line (${raw.length} chars), ignored` : `journal line ${n}: not JSON, ignored`,
-      );
-      return;
-    }
-    const problem = validateEvent(value);
-    if (problem) this.warnings.push(`journal line ${n}: ${problem}, ignored`);
-    else this.events.push(value as JournalEvent);
-  }
-}
-
 /** Parse journal text. Never throws on content: bad lines become warnings with line numbers. */
 export const parseJournal = (text: string): JournalRead => {
-  const parser = new JournalParser();
+  const parser = new JournalParser(validateEvent);
   parser.feed(text);
   return parser.end();
 };
 
 export const LARGE_JOURNAL_BYTES = 64 * 1024 * 1024;
 
-/** Read the journal of a workspace; a missing journal is an empty one. */
-export const readJournal = async (root: string): Promise<JournalRead> => {
+/** Past this size only the journal's newest part is read: replaying more would not fit the
+ *  control room's memory (issue 8 item 7). Nothing is cut from the file. */
+export const JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Read the journal of a workspace; a missing journal is an empty one. `maxBytes`: tests. */
+export const readJournal = async (root: string, opts: { maxBytes?: number } = {}): Promise<JournalRead> => {
   const file = journalPath(root);
+  const cap = opts.maxBytes ?? JOURNAL_MAX_BYTES;
   const warnings: string[] = [];
-  let size: number;
+  let fh;
   try {
-    size = (await stat(file)).size;
+    fh = await open(file, 'r');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { events: [], warnings: [] };
     return { events: [], warnings: [`journal ${file}: cannot read (${code ?? String(err)})`] };
   }
-  if (size > LARGE_JOURNAL_BYTES) {
-    warnings.push(`journal is ${Math.round(size / 1048576)} MB; consider archiving .checkroom/journal.jsonl`);
-  }
-  // Chunked read with a decoder: a multi-byte character split across chunks stays intact.
-  const fh = await open(file, 'r');
-  const decoder = new StringDecoder('utf8');
-  const parser = new JournalParser();
   try {
+    const size = (await fh.stat()).size;
+    if (size > cap) {
+      warnings.push(
+        `.checkroom/journal.jsonl is ${MB(size)} (${size} bytes), over checkroom's ${MB(cap)} cap; only its last ${MB(cap)} were read, so older launches, decisions and breaker history are not replayed: with no checkroom running, move it to .checkroom/journal-<date>.jsonl to archive it`,
+      );
+    } else if (size > LARGE_JOURNAL_BYTES) {
+      warnings.push(`journal is ${MB(size)}; consider archiving .checkroom/journal.jsonl`);
+    }
+    const offset = await tailStart(fh, size, cap);
+    // Chunked read with a decoder: a multi-byte character split across chunks stays intact.
+    const decoder = new StringDecoder('utf8');
+    const parser = new JournalParser(validateEvent, offset);
     const buf = Buffer.alloc(1 << 20);
+    let pos = offset;
     for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
+      pos += bytesRead;
       parser.feed(decoder.write(buf.subarray(0, bytesRead)));
     }
     parser.feed(decoder.end());
+    const parsed = parser.end();
+    return { events: parsed.events, warnings: [...warnings, ...parsed.warnings] };
   } finally {
     await fh.close();
   }
-  const parsed = parser.end();
-  return { events: parsed.events, warnings: [...warnings, ...parsed.warnings] };
 };
