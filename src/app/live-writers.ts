@@ -18,7 +18,7 @@ export interface LiveWriter {
   /** Workspace-relative path it writes, when known. */
   path: string | null;
   pid: number | null;
-  /** `here`: a flight of this control room; `journal`: a run the journal shows alive. */
+  /** `here`: a run this control room started; `journal`: one the journal shows alive (the driver's as an observer sees it, or adopted). */
   by: 'here' | 'journal';
   /** In flight but between attempts (backoff, breaker): the next attempt rewrites the file. */
   waiting: boolean;
@@ -36,7 +36,7 @@ export function liveWriters({ ws, agents }: WriterState): LiveWriter[] {
   const pathOf = new Map(ws.cells.map((c) => [cellKey(c.unit, c.step), c.path]));
   const path = (unit: string, step: string): string | null => pathOf.get(cellKey(unit, step)) ?? outputOf(ws.pipeline, unit, step);
   const out = new Map<string, LiveWriter>();
-  for (const f of flightItems(agents)) out.set(f.key, { unit: f.unit, step: f.step, path: path(f.unit, f.step), pid: f.pid, by: 'here', waiting: f.state === 'waiting' });
+  for (const f of flightItems(agents)) out.set(f.key, { unit: f.unit, step: f.step, path: path(f.unit, f.step), pid: f.pid, by: f.origin ? 'journal' : 'here', waiting: f.state === 'waiting' });
   for (const c of ws.cells) {
     const key = cellKey(c.unit, c.step);
     if (c.status === 'running' && !out.has(key)) out.set(key, { unit: c.unit, step: c.step, path: c.path, pid: null, by: 'here', waiting: false });
