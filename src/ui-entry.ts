@@ -8,6 +8,7 @@ import { createAppStore, disposeStore } from './app/store.js';
 import { themeFor } from './app/theme.js';
 import { ControlRoom } from '../components/ControlRoom.js';
 import { openAgents } from './app/agents-open.js';
+import { anchoredStdout } from './app/anchored-stdout.js';
 import { loadConfig } from './pipeline/config.js';
 import { sweepAtStart } from './cli/sweep-at-start.js';
 import { sanitizeLine } from './sanitize.js';
@@ -76,6 +77,7 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
   process.once('exit', restore);
   write(ENTER_ALT);
   const app = render(createElement(ControlRoom, { store, theme: themeFor(process.env) }), {
+    stdout: anchoredStdout(stdout),
     exitOnCtrlC: false,
     patchConsole: true,
     // Only the lines that changed are written (issue 10: one marker turning a cell done rewrote

@@ -20,6 +20,7 @@ const { createLiveWorkspace } = await import('../../src/live/live-workspace.js')
 const { createAppStore, disposeStore } = await import('../../src/app/store.js');
 const { COLOR_THEME } = await import('../../src/app/theme.js');
 const { ControlRoom } = await import('../../components/ControlRoom.js');
+const { anchoredStdout } = await import('../../src/app/anchored-stdout.js');
 
 const incremental = process.argv[2] === 'incremental';
 const dir = mkdtempSync(join(tmpdir(), 'checkroom-paint-'));
@@ -43,7 +44,8 @@ const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => 
 const live = await createLiveWorkspace(dir, { watch: true });
 const store = createAppStore({ live });
 const app = render(createElement(ControlRoom, { store, theme: COLOR_THEME }), {
-  stdout: stdout as unknown as NodeJS.WriteStream,
+  // As src/ui-entry.ts draws: incremental frames anchored at the top-left corner.
+  stdout: incremental ? anchoredStdout(stdout as unknown as NodeJS.WriteStream) : (stdout as unknown as NodeJS.WriteStream),
   stdin: stdin as unknown as NodeJS.ReadStream,
   exitOnCtrlC: false,
   patchConsole: false,
