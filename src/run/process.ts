@@ -44,7 +44,8 @@ const openLog = (path: string): { log: WriteStream | null; error: string | null 
   }
 };
 
-const outputSignature = (path: string | null): string => {
+/** Size and mtime of the step's output: a change is liveness for the idle watchdog. */
+export const outputSignature = (path: string | null): string => {
   if (!path) return '';
   try {
     const st = statSync(path);
