@@ -1,4 +1,5 @@
-import { CLAIM_ASCII, CLAIM_EMOJI } from '../glyphs.js';
+import { CLAIM_ASCII } from '../glyphs.js';
+import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
 import { rewriteCheckpoint } from '../cli/core-commands.js';
 import type { Claim } from '../types.js';
 import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
@@ -54,7 +55,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
     return p.item;
   };
 
-  const claimGlyph = (c: Claim | null): string => (c === null ? '(none)' : get().ascii ? CLAIM_ASCII[c] : CLAIM_EMOJI[c]);
+  const claimGlyph = (c: Claim | null): string => (c === null ? '(none)' : get().ascii ? CLAIM_ASCII[c] : CLAIM_GLYPH[c]);
 
   return {
     refresh: (): void =>
