@@ -23,7 +23,7 @@ export interface DiskDeps extends KitDeps {
 
 const errorText = (err: unknown): string => (err as Error)?.message ?? String(err);
 
-export function storeKit({ set, get, track }: KitDeps) {
+export function storeKit({ set, track }: KitDeps) {
   /** A message the store composed from its own words. */
   const say = (text: string, tone: Tone = 'info'): void => set({ message: { text, tone } });
   /** A message that quotes the workspace, an agent or an error: sanitized here (src/sanitize.ts). */

@@ -67,9 +67,10 @@ export interface StoreRoom {
 
 const open: StoreRoom[] = [];
 
-export async function openStore(root: string, opts: Omit<StoreOptions, 'live'> = {}): Promise<StoreRoom> {
+/** `opts` may be built from the live workspace (the agents' setRunning and touch, as the entry wires them). */
+export async function openStore(root: string, opts: Omit<StoreOptions, 'live'> | ((live: LiveWorkspace) => Omit<StoreOptions, 'live'>) = {}): Promise<StoreRoom> {
   const live = await createLiveWorkspace(root, { watch: false });
-  const store = createAppStore({ now: PINNED_NOW, ...opts, live });
+  const store = createAppStore({ now: PINNED_NOW, ...(typeof opts === 'function' ? opts(live) : opts), live });
   await store.getState().idle();
   const s = () => store.getState();
   const room: StoreRoom = {
