@@ -10,6 +10,7 @@ import { goneUpdate, selectedPartial, selectedRow } from './selected.js';
 import { recheck } from './confirm-guard.js';
 import type { AppState, StoreOptions, UiState } from './store-types.js';
 import { readWorkspaceTail } from './tail.js';
+import { storeKit } from './store-kit.js';
 import { createTriage } from './store-triage.js';
 import { createAgents, type AgentsActions } from './store-agents.js';
 import { agentsInitial, startAgentsFeed } from './agents-feed.js';
@@ -234,7 +235,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
       ascii: !!opts.ascii,
       setWorkspace: (ws, watching) => set((st) => ({ ws, watching: watching ? { ...watching } : st.watching, ...clampCursors({ ...st, ws }) })),
       setPageSize: (n) => set({ pageSize: Math.max(1, n) }),
-      say: (text, tone = 'info') => set({ message: { text, tone } }),
+      // The kit's plain say (store-kit.ts): text from outside goes through sanitizeLine first.
+      say: storeKit({ set, get, track }).say,
       run,
       feed: (t) => {
         const s = get();
