@@ -1,5 +1,6 @@
 import { Box } from 'ink';
-import { CLAIM_ASCII, CLAIM_EMOJI, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
+import { CLAIM_ASCII, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
+import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
 import { fit } from '../src/cli/text.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
@@ -28,7 +29,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const g = glyphsFor(ascii);
   const writer = writerOf(liveWriters({ ws, agents }), cell);
   const status = writer && writer.unit === cell.unit && writer.step === cell.step ? 'running' : cell.status;
-  const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_EMOJI[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
+  const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_GLYPH[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
   const gate = isGateCell(cell) ? gateDetailLines(cell, claim) : null;
   const unreadable = cell.disk === 'unreadable';
   const facts: [string, string][] = [

@@ -1,7 +1,8 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
-import { CLAIM_ASCII, CLAIM_EMOJI } from '../src/glyphs.js';
+import { CLAIM_ASCII } from '../src/glyphs.js';
+import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
 import { columnWidth, fit, pad } from '../src/cli/text.js';
 import { sourceItems, type SourceItem } from '../src/app/select.js';
@@ -31,7 +32,7 @@ function colsOf(it: SourceItem, ascii: boolean, root: string): Cols {
   switch (it.kind) {
     case 'discrepancy': {
       const d = it.d;
-      const claim = ascii ? CLAIM_ASCII[d.checkpoint] : `${CLAIM_EMOJI[d.checkpoint]} ${CLAIM_ASCII[d.checkpoint]}`;
+      const claim = ascii ? CLAIM_ASCII[d.checkpoint] : `${CLAIM_GLYPH[d.checkpoint]} ${CLAIM_ASCII[d.checkpoint]}`;
       return { where: `${sanitizeLine(d.unit)} ${sanitizeLine(d.step)}`, claim, disk: DISK[d.disk] ?? sanitizeLine(String(d.disk)), note: sanitizeLine(d.note) };
     }
     case 'todo': {

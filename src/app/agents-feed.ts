@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import type { StoreApi } from 'zustand/vanilla';
 import type { SupervisorEvent, SupervisorSnapshot } from '../run/supervisor.js';
 import { cellKey } from '../types.js';
+import { outputOf } from '../run/writers.js';
 import type { AgentsOptions, AgentsUi } from './agents-types.js';
 import { initialAgents } from './agents-types.js';
 import { lineKeeper, MAX_RECENT, rememberEnded } from './agents.js';
@@ -82,8 +83,8 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
   };
 
   const pathsOf = (unit: string, step: string): string[] => {
-    const def = o.config.pipeline.steps.find((s) => s.id === step);
-    return [o.config.sources.checkpoint, ...(def ? [def.path.split('{unit}').join(unit)] : [])];
+    const out = outputOf(o.config.pipeline, unit, step);
+    return [o.config.sources.checkpoint, ...(out === null ? [] : [out])];
   };
 
   const off = o.sup.subscribe((e) => {

@@ -1,5 +1,5 @@
 import type { KeyName, KeyToken } from './keys.js';
-import { COMMAND_NAMES } from './command-line.js';
+import { COMMAND_NAMES, commandLabel } from './command-line.js';
 import { VIEWS, type ViewId } from './views.js';
 
 // The one key table (STYLE.md idiom 3): command → bindings → description → dangerous.
@@ -122,8 +122,8 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'partial.backup', keys: [{ ch: 'b' }], label: 'b', hint: 'back up', description: 'back up the selected file (moved to file.bak.<time>)', dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.keep', keys: [{ ch: 'm' }], label: 'm', hint: 'keep', description: "keep: it is complete, append the step's marker", dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.redo', keys: [{ ch: 'd' }], label: 'd', hint: 'redo', description: 'redo: back up and queue the step for relaunch', dangerous: true, views: ['partials'], footer: true }),
-  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], label: 's', hint: 'skip', description: 'skip: hide from the list (the journal keeps it; :unskip shows it again)', views: ['partials'], footer: true }),
-  cmd({ id: 'partial.unskip', keys: [], label: ':unskip', hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
+  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], label: 's', hint: 'skip', description: `skip: hide from the list (the journal keeps it; ${commandLabel('partial.unskip')} shows it again)`, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.unskip', keys: [], label: commandLabel('partial.unskip'), hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
   cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], label: 'c', hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'undo', keys: [{ ch: 'u' }], label: 'u', hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
   cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], label: 'w', hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
@@ -143,7 +143,7 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'resume.write', keys: [{ ch: 'W' }], label: 'W', hint: 'write RESUME.md', description: 'rewrite RESUME.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
   cmd({ id: 'todos.writeback', keys: [{ ch: 't' }], label: 't', hint: 'write back todos', description: 'set to done the todos the disk proves done (todo table)', dangerous: true, views: ['sources'], footer: true }),
   cmd({ id: 'backups.open', keys: [{ ch: 'B' }], label: 'B', hint: 'backups', description: 'backups of the selected file: diff against it, restore one', views: ['partials', 'progress'], footer: true }),
-  cmd({ id: 'recover.open', keys: [], label: ':recover', hint: 'recover', description: 'the recover report (dry run): sources, where it stopped, what to rebuild' }),
+  cmd({ id: 'recover.open', keys: [], label: commandLabel('recover.open'), hint: 'recover', description: 'the recover report (dry run): sources, where it stopped, what to rebuild' }),
   cmd({ id: 'recover.rebuild', keys: [{ ch: 'R' }], label: 'R', hint: 'rebuild', description: 'rebuild checkpoint.md and RESUME.md from the disk (old ones kept)', dangerous: true, scope: 'recover', footer: true }),
   cmd({ id: 'recover.close', keys: [{ name: 'escape' }], label: 'esc', hint: 'close', description: 'close the recover report', scope: 'recover', footer: true }),
   cmd({ id: 'backups.restore', keys: [{ name: 'return' }], label: 'enter', hint: 'restore', description: 'restore the selected backup (the current file is backed up first)', dangerous: true, scope: 'backups', footer: true }),

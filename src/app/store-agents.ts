@@ -1,6 +1,5 @@
 import { commandShown, commandShownEvent } from '../consent.js';
 import { pickLaunches } from '../run/supervisor-autopilot.js';
-import { sanitizeLine } from '../sanitize.js';
 import { cellKey, type NextStep } from '../types.js';
 import type { AgentAction, AgentsOptions } from './agents-types.js';
 import { breakerWords, classCounts, flightItems, flightState, type HealthItem } from './agents.js';
@@ -8,29 +7,26 @@ import type { PlanItem } from './select.js';
 import { seeFilesNow, type Seen } from './confirm-guard.js';
 import { outputOf } from '../run/writers.js';
 import { goneUpdate, selectedHealth as pickHealth, selectedPlan as pickPlan } from './selected.js';
-import type { AppState, Tone } from './store-types.js';
+import { storeKit, type KitDeps } from './store-kit.js';
 
 // The store's supervisor actions (issue "Launch agents from the plan"). Each one that
 // changes what agents do asks first when it is dangerous (cancel, breaker, reset); the
 // first launch from a config shows the exact command (consent recorded in the journal,
 // shared with `checkroom run`). Refusals (breaker open, budget, read-only) are messages.
 
-interface Deps {
-  set: (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
-  get: () => AppState;
+interface Deps extends KitDeps {
   opts: AgentsOptions;
-  track: (p: Promise<unknown>) => void;
 }
 
 export function createAgents({ set, get, opts, track }: Deps) {
   const { sup, config } = opts;
-  const say = (text: string, tone: Tone = 'info'): void => set({ message: { text: sanitizeLine(text), tone } });
-  const fail = (err: unknown): void => say((err as Error)?.message ?? String(err), 'fail');
+  const kit = storeKit({ set, get, track });
+  // Unit, step and agent names come from the workspace: every message here is sanitized.
+  const { sayClean: say, fail } = kit;
   const agentOf = (step: string): string | undefined => config.pipeline.steps.find((s) => s.id === step)?.agent;
   const needsConsent = (): boolean => !commandShown(sup.snapshot().ledger, config);
 
-  const ask = (title: string, lines: string[], action: AgentAction, seen?: Seen[]): void =>
-    set({ dialog: { title, lines, pending: { type: 'agents', action }, at: Date.now(), ...(seen ? { seen } : {}) } });
+  const ask = (title: string, lines: string[], action: AgentAction, seen?: Seen[]): void => kit.ask(title, lines, { type: 'agents', action }, Date.now(), seen);
   /** A relaunch confirms against the output as it was shown (issue 8 item 1: confirm-guard.ts). */
   const outputSeen = (unit: string, step: string): Seen[] => {
     const path = get().ws.cells.find((c) => c.unit === unit && c.step === step)?.path ?? outputOf(config.pipeline, unit, step);
@@ -122,7 +118,12 @@ export function createAgents({ set, get, opts, track }: Deps) {
    */
   const launchQueued = (): void => sup.prefer(get().redoQueue);
 
-  const act = (work: () => Promise<void>, done: string): void => track(work().then(() => say(done, 'ok'), fail));
+  /** Supervisor calls hold no `busy`: the disk actions of triage and recovery do. */
+  const act = (work: () => Promise<void>, done: string): void =>
+    kit.act(null, async () => {
+      await work();
+      say(done, 'ok');
+    });
 
   return {
     launchSelected(): void {

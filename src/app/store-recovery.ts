@@ -14,11 +14,11 @@ import type { KeyToken } from './keys.js';
 import { delta, isNav } from './nav.js';
 import { goneUpdate, selectedFile as pickFile } from './selected.js';
 import { seeFiles, type Seen } from './confirm-guard.js';
-import type { AppState, Confirm } from './store-types.js';
+import type { AppState } from './store-types.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
 import { backupRows, resumeStatus, writeBackLines, writeLetter } from './recovery-plan.js';
 import { predictBackup } from './triage-actions.js';
-import { diskActions, type DiskDeps } from './store-disk.js';
+import { rescanner, storeKit, type DiskDeps } from './store-kit.js';
 
 // The store's recovery actions (DOMAIN.md sections 3, 5, 6): RESUME.md kept honest (drift
 // on every change, rewritten at milestones, offered on quit), the recover report overlay
@@ -36,10 +36,10 @@ const REPORT_SCROLL = 200;
 export function createRecovery({ set, get, live, now, track, session }: Deps) {
   const ur = (patch: Partial<RecoveryUi> | ((r: RecoveryUi) => Partial<RecoveryUi>)): void =>
     set((s) => ({ recovery: { ...s.recovery, ...(typeof patch === 'function' ? patch(s.recovery) : patch) } }));
-  const say = (text: string, tone: 'info' | 'ok' | 'warn' | 'fail' = 'info') => set({ message: { text, tone } });
-  const { fail, act, rescan } = diskActions({ set, get, live, track });
-  const ask = (title: string, lines: string[], action: RecoveryPending, at: Date, seen?: Seen[]): void =>
-    set({ dialog: { title, lines, pending: { type: 'recovery', action }, at: at.getTime(), ...(seen ? { seen } : {}) } satisfies Confirm });
+  const kit = storeKit({ set, get, track });
+  const { say, fail, act } = kit;
+  const rescan = rescanner({ get, live });
+  const ask = (title: string, lines: string[], action: RecoveryPending, at: Date, seen?: Seen[]): void => kit.ask(title, lines, { type: 'recovery', action }, at, seen);
 
   // RESUME.md against the disk, re-checked after every change; the newest check wins.
   let resumeSeq = 0;

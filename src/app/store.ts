@@ -1,5 +1,4 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { join } from 'node:path';
 import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
 import { commandById, matchCommand, type CommandId } from './keymap.js';
@@ -10,8 +9,8 @@ import { parseCommandLine } from './command-line.js';
 import { goneUpdate, selectedPartial, selectedRow } from './selected.js';
 import { recheck } from './confirm-guard.js';
 import type { AppState, StoreOptions, UiState } from './store-types.js';
-import { readTail } from './tail.js';
-import { Confine } from '../scan/confine.js';
+import { readWorkspaceTail } from './tail.js';
+import { storeKit } from './store-kit.js';
 import { createTriage } from './store-triage.js';
 import { createAgents, type AgentsActions } from './store-agents.js';
 import { agentsInitial, startAgentsFeed } from './agents-feed.js';
@@ -78,9 +77,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
       set({ detail: { unit: cell.unit, step: cell.step, tail: null, note: null, loading: cell.exists } });
       if (!cell.exists) return set((st) => (st.detail ? { detail: { ...st.detail, note: 'no file on disk', loading: false } } : {}));
       track(
-        readTail(join(s.ws.root, cell.path), new Confine(s.ws.root, s.ws.pipeline.outsideRoots)).then(
-          (tail) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, tail, loading: false } } : {})),
-          (err: Error) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, note: `cannot read: ${err.message}`, loading: false } } : {})),
+        readWorkspaceTail(s.ws.root, cell.path, s.ws.pipeline.outsideRoots).then(({ tail, note }) =>
+          set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, tail, note, loading: false } } : {})),
         ),
       );
     };
@@ -237,7 +235,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
       ascii: !!opts.ascii,
       setWorkspace: (ws, watching) => set((st) => ({ ws, watching: watching ? { ...watching } : st.watching, ...clampCursors({ ...st, ws }) })),
       setPageSize: (n) => set({ pageSize: Math.max(1, n) }),
-      say: (text, tone = 'info') => set({ message: { text, tone } }),
+      // The kit's plain say (store-kit.ts): text from outside goes through sanitizeLine first.
+      say: storeKit({ set, get, track }).say,
       run,
       feed: (t) => {
         const s = get();

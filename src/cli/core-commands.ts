@@ -38,7 +38,7 @@ export async function planCommand(positionals: string[], json: boolean, o: TextO
   if (json) return out.write(toJson(statusJson(state).next) + '\n');
   if (state.next.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
   const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
-  out.write(`${o.paint('bold', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
+  out.write(`${o.paint('title', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
 }
 
 export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
@@ -48,11 +48,11 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
     return out.write(toJson({ partials, suspects }) + '\n');
   }
   const lines: string[] = [];
-  lines.push(o.paint('bold', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));
+  lines.push(o.paint('title', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));
   for (const p of state.partials) lines.push(...partialLine(p, o));
   if (state.partials.length === 0) lines.push(o.paint('muted', '  none: every existing artifact ends with its marker'));
   if (state.suspects.length) {
-    lines.push('', o.paint('bold', `Suspicious (marker on a tiny body) (${state.suspects.length})`));
+    lines.push('', o.paint('title', `Suspicious (marker on a tiny body) (${state.suspects.length})`));
     for (const p of state.suspects) lines.push(...partialLine(p, o));
   }
   out.write(lines.join('\n') + '\n');

@@ -127,7 +127,7 @@ async function list(root: string, file: string, json: boolean, o: TextOptions, o
     out.write(toJson({ file, current, backups: rows, ignored }) + '\n');
     return 0;
   }
-  const L = [o.paint('bold', `Backups of ${sanitizeLine(file)} (${rows.length})`) + (current ? '' : o.paint('warn', '  the file itself does not exist'))];
+  const L = [o.paint('title', `Backups of ${sanitizeLine(file)} (${rows.length})`) + (current ? '' : o.paint('warn', '  the file itself does not exist'))];
   if (rows.length === 0) L.push(o.paint('muted', `  none (backups are named ${sanitizeLine(basename(file))}.bak.<YYYYMMDD-HHMMSS>)`));
   // Columns sized by what they hold (a 70254592 B backup ran into its age at a fixed 9), so
   // the diff summary at the end keeps as much room as it can.

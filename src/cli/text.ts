@@ -80,7 +80,7 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const g = glyphsFor(o.ascii);
   const out: string[] = [];
   const phase = s.phases.find((p) => p.id === s.currentPhase);
-  out.push(paint('bold', `checkroom · ${sanitizeLine(s.name)}`) + paint('muted', ` (${s.pipeline.name})`));
+  out.push(paint('title', `checkroom · ${sanitizeLine(s.name)}`) + paint('muted', ` (${s.pipeline.name})`));
   out.push(
     `${phase ? `Phase ${phase.id} ${phase.name}` : 'All phases done'}${s.currentBatch !== null ? ` · Batch ${s.currentBatch}` : ''}` +
       paint('muted', ` · checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`),
@@ -118,7 +118,7 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
   out.push('');
   out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} checkpoint/disk discrepancies · ${s.warnings.length} warnings`);
-  out.push(paint('bold', 'Next'));
+  out.push(paint('title', 'Next'));
   const shown = s.next.slice(0, 5);
   for (const n of shown) out.push(`  ${nextLine(n, o, o.width - 2, whereWidth(shown))}`);
   if (s.next.length > 5) out.push(paint('muted', `  … ${s.next.length - 5} more (checkroom plan)`));

@@ -6,7 +6,7 @@ import { readCheckpoint } from '../checkpoint/io.js';
 import { readLevel2 } from '../sources/level2.js';
 import { confineOf, readEntries, scanStep } from '../scan/scan.js';
 import { readFileFacts } from '../scan/file-facts.js';
-import { collectUnits, fileNameMatcher } from '../scan/units.js';
+import { collectUnits, fileNameMatcher, unitPath } from '../scan/units.js';
 import { batchesOf } from '../state/derive.js';
 import { idleCollector } from './idle-gc.js';
 import { createDirWatcher, WatchLimitError, type DirWatcher } from './dir-watcher.js';
@@ -144,7 +144,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       // A new unit's other cells have never been read.
       for (const unit of src.units)
         for (const step of pipeline.steps)
-          if (step.kind === 'file' && !src.scan.files.has(step.path.split('{unit}').join(unit))) {
+          if (step.kind === 'file' && !src.scan.files.has(unitPath(step, unit))) {
             const facts = scanStep(src.root, step, unit, confine);
             src.scan.files.set(facts.path, facts);
           }

@@ -43,9 +43,9 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   const ok = (s: string) => paint('ok', s);
   const warn = (s: string) => paint('warn', s);
   const bad = (s: string) => paint('fail', s);
-  L.push(paint('bold', `checkroom recover · ${sanitizeLine(r.name)}`) + (r.dryRun ? paint('warn', '  (dry run: nothing was changed)') : ''));
+  L.push(paint('title', `checkroom recover · ${sanitizeLine(r.name)}`) + (r.dryRun ? paint('warn', '  (dry run: nothing was changed)') : ''));
   L.push(r.interrupted ? warn('The last session was interrupted: recovering from disk.') : ok('No sign of an interruption.'));
-  L.push('', paint('bold', '1 Sources'));
+  L.push('', paint('title', '1 Sources'));
   const s = r.sources;
   L.push(
     line(
@@ -86,7 +86,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   L.push(...more(j.warnings.length - SHOW, o));
 
   if (r.gates) {
-    L.push('', paint('bold', '2 Workflows (gate files)'));
+    L.push('', paint('title', '2 Workflows (gate files)'));
     for (const g of r.gates) {
       L.push(line(`  ${sanitizeLine(g.id)} ${sanitizeLine(g.name)}: last passed step ${g.lastPassed ?? 'none'} · next ${g.next ? `${g.next.number} ${sanitizeLine(g.next.agent)} (${sanitizeLine(g.next.name)})` : 'none'}`));
       for (const f of g.failedValidations) L.push(line(bad(`    failed validation: step ${f.step} (${f.class}): ${sanitizeLine(f.errors[0] ?? '')}`)));
@@ -99,7 +99,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
     return L.join('\n');
   }
 
-  L.push('', paint('bold', '2 Where it stopped'));
+  L.push('', paint('title', '2 Where it stopped'));
   const st = r.stop;
   L.push(
     line(
@@ -110,18 +110,18 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   if (st.inProgress.length)
     L.push(line(`  in progress: ${st.inProgress.slice(0, 8).map((c) => `${sanitizeLine(c.unit)} ${sanitizeLine(c.step)} (${c.status.replace('_', ' ')})`).join(', ')}${st.inProgress.length > 8 ? ', …' : ''}`));
 
-  L.push('', paint('bold', `3 Half-products (${r.halfProducts.length})`) + (r.suspects.length ? paint('muted', ` · ${r.suspects.length} suspicious`) : ''));
+  L.push('', paint('title', `3 Half-products (${r.halfProducts.length})`) + (r.suspects.length ? paint('muted', ` · ${r.suspects.length} suspicious`) : ''));
   for (const p of [...r.halfProducts, ...r.suspects].slice(0, SHOW))
     L.push(line(`  ${paint(p.verdict === 'maybe_complete' ? 'warn' : 'fail', pad(p.verdict, 24))} ${sanitizeLine(p.path)} — ${sanitizeLine(p.reason)}`));
   L.push(...more(r.halfProducts.length + r.suspects.length - SHOW, o));
 
-  L.push('', paint('bold', `4 Long memory (${r.memory.issues.length} issue${r.memory.issues.length === 1 ? '' : 's'})`));
+  L.push('', paint('title', `4 Long memory (${r.memory.issues.length} issue${r.memory.issues.length === 1 ? '' : 's'})`));
   for (const i of r.memory.issues.slice(0, SHOW)) L.push(line(`  ${paint(i.kind === 'no_entry' ? 'warn' : 'fail', pad(i.kind, 10))} ${sanitizeLine(i.detail)}`));
   L.push(...more(r.memory.issues.length - SHOW, o));
   for (const b of r.memory.rebuild.slice(0, SHOW)) L.push(line(paint('muted', `  → ${sanitizeLine(b.reason)}`)));
   L.push(...more(r.memory.rebuild.length - SHOW, o));
 
-  L.push('', paint('bold', r.dryRun ? '5 Would rebuild' : '5 Rebuilt'));
+  L.push('', paint('title', r.dryRun ? '5 Would rebuild' : '5 Rebuilt'));
   if (r.rebuilt.length === 0) L.push(paint('muted', '  nothing: every source agrees with the disk'));
   for (const a of r.rebuilt) {
     const mark = a.blocked ? bad('[cannot]') : a.manual ? warn('[todo]') : a.done ? ok('[done]') : warn('[would]');
@@ -130,7 +130,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
     if (a.blocked) for (const l of wrap(sanitizeLine(a.blocked), w - 4)) L.push(line(bad(`    ${l}`)));
   }
 
-  L.push('', paint('bold', `6 Continue with (${r.planTotal} steps)`));
+  L.push('', paint('title', `6 Continue with (${r.planTotal} steps)`));
   for (const n of r.plan.slice(0, 8)) L.push(`  ${nextLine(n, o, w - 2)}`);
   if (r.planTotal > 8) L.push(paint('muted', `  … ${r.planTotal - 8} more (checkroom plan)`));
   if (r.planTotal === 0) L.push(paint('muted', '  nothing to do'));

@@ -15,6 +15,7 @@ import { buildCommand, ensureRunsDir, lastErrorLine, logPathOf, newRunId, type C
 import { hasOwnOutput, provenDone } from './launch-proof.js';
 import { guardMemory, lossReason, lostEntries } from '../memory/guard.js';
 import { describeArgv } from './placeholders.js';
+import { pausesAutopilot, type RetryStop } from './retry-stop.js';
 import type { CommandPreview, RunResult, SupervisorEvent } from './supervisor-types.js';
 
 // One cell, with its retries (DOMAIN.md sections 8 and 9): launch, wait, prove by marker,
@@ -36,7 +37,7 @@ export interface CellCore {
   reserveLaunch(): string | null;
   releaseLaunch(): void;
   /** Why automatic retries must stop now (death-spiral guard), or null. */
-  retryStop(): string | null;
+  retryStop(): RetryStop | null;
   /** Wait until the agent's breaker lets a launch through; a reason when it never will. */
   waitForBreaker(flight: Flight, agent: string): Promise<string | null>;
   /** The consecutive-failure limit was hit: pause autopilot and say so. */
@@ -244,8 +245,8 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
         maxAttempts = next.maxAttempts;
         const stop = core.retryStop();
         if (stop) {
-          if (/consecutive/.test(stop)) await core.pauseFor(stop);
-          return await finalFailure('failed', `retries stopped: ${stop}`);
+          if (pausesAutopilot(stop)) await core.pauseFor(stop.reason);
+          return await finalFailure('failed', `retries stopped: ${stop.reason}`);
         }
         await core.append({ type: 'retry_scheduled', at: core.now(), unit, step, attempt: next.attempt, delayMs: next.delayMs, reason: next.reason });
         core.emit({
@@ -260,7 +261,7 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
         });
         if (!(await sleepFor(flight, next.delayMs, core.now() + next.delayMs, next.reason))) return await cancelled();
         const late = core.retryStop();
-        if (late) return await finalFailure('failed', `retries stopped: ${late}`);
+        if (late) return await finalFailure('failed', `retries stopped: ${late.reason}`);
         const blocked = await core.waitForBreaker(flight, t.agent.name);
         if (flight.cancelled) return await cancelled();
         if (blocked) return await finalFailure('failed', blocked);

@@ -15,6 +15,7 @@ import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
 import { previewCommand, runCell, type CellCore, type Flight } from './supervisor-cell.js';
 import { breakerMessage } from './supervisor-words.js';
+import { retryStopOf } from './retry-stop.js';
 import { createSupervisorJournal } from './supervisor-journal.js';
 import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
 import { SupervisorError, type RunResult, type Supervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorSnapshot } from './supervisor-types.js';
@@ -112,13 +113,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       reserved = Math.max(0, reserved - 1);
     },
     retryStop() {
-      if (closed) return 'the supervisor closed';
       const l = ledger();
-      if (l.consecutiveFailures >= config.limits.maxConsecutiveFailures) {
-        return `${l.consecutiveFailures} consecutive failures across agents (limit ${config.limits.maxConsecutiveFailures}, limits.max_consecutive_failures)`;
-      }
-      if (budgetLeft(l) <= 0) return `launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches})`;
-      return null;
+      return retryStopOf(l, config.limits, { closed, budgetLeft: budgetLeft(l) });
     },
     waitForBreaker: journal.waitForBreaker,
     pauseFor: (reason) => pilot.pauseFor(reason),
