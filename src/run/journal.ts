@@ -2,7 +2,7 @@ import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { AttemptClass } from './classify.js';
-import type { FailureClass } from '../pipeline/config-types.js';
+import type { ExecutorName, FailureClass } from '../pipeline/config-types.js';
 
 // The append-only journal: the one source of truth for what checkroom launched, what came of
 // it and what the operator decided. Everything the UI shows is replayed from it (ledger.ts),
@@ -28,6 +28,11 @@ export interface LaunchEvent extends Base {
   pid: number | null;
   procStart: number | null;
   outputPath: string | null;
+  // ── issue 12 (executors): optional, absent on local launches and older journals ──
+  /** Where the run went: local (absent), slurm or kubernetes. */
+  executor?: ExecutorName;
+  /** The cluster's id of the job (Slurm job id, Kubernetes Job name): adopted after a restart. */
+  jobId?: string | null;
 }
 
 export interface ExitEvent extends Base {

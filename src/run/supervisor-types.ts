@@ -51,6 +51,9 @@ export interface LiveRunView {
   startedAt: number;
   /** Ring-buffer lines (sanitized, bounded). */
   lines: string[];
+  /** Issue 12: the cluster job running it, and what the scheduler says while it waits. */
+  job?: { executor: string; id: string } | null;
+  why?: string | null;
 }
 
 export interface WaitingView {

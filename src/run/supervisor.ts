@@ -7,11 +7,13 @@ import { appendJournal } from './journal.js';
 import type { Ledger } from './ledger.js';
 import { acquireDriverLock, type DriverLock } from './lock.js';
 import { reapDeadRuns } from './supervisor-restart.js';
-import { targetOf } from './launch-spec.js';
+import { targetOf, type CellTarget } from './launch-spec.js';
+import type { LiveRun } from './ledger.js';
+import { adoptRun, splitAdoptable } from './supervisor-adopt.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
 import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
-import { previewCommand, runCell, type CellCore, type Flight } from './supervisor-cell.js';
+import { previewCommand, runCell, type AdoptedRun, type CellCore, type Flight } from './supervisor-cell.js';
 import { breakerMessage } from './supervisor-words.js';
 import { createSupervisorJournal } from './supervisor-journal.js';
 import { SupervisorError, type RunResult, type Supervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorSnapshot } from './supervisor-types.js';
@@ -121,10 +123,22 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     warnings.push(...(await journal.load()));
     if (isDriver) {
       await append({ type: 'session', at: now(), kind: 'start', pid: process.pid });
-      await reapDeadRuns(ledger(), config, now, append, emit);
+      // Issue 12: runs on a cluster are adopted, local process groups reaped as before.
+      const { adopt, reap } = splitAdoptable(ledger(), config);
+      await reapDeadRuns({ ...ledger(), liveRuns: reap }, config, now, append, emit);
+      for (const run of adopt) await adopt1(run);
     }
     journal.seeBreakers();
     noteBreakers();
+  };
+  const adopt1 = async (run: LiveRun): Promise<void> => {
+    try {
+      const a = await adoptRun(root, config, run);
+      fly(run.unit, run.step, a.target, a.adopted);
+    } catch (err) {
+      await append({ type: 'reaped', at: now(), runId: run.runId, pid: null, outcome: 'gone' });
+      emit({ type: 'notice', message: `${run.unit} ${run.step}: job ${run.jobId ?? '-'} of an earlier checkroom cannot be adopted: ${(err as Error).message}` });
+    }
   };
   const ready = init();
   ready.catch(() => undefined);
@@ -164,12 +178,21 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     if (budgetLeft(l) <= 0) throw new SupervisorError(`launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches}); raise limits.max_launches or start a new session`);
     const br = l.agents[t.agent.name];
     if (br && !br.canLaunch) throw new SupervisorError(breakerMessage(br, config.breaker) + (br.view.state === 'held' ? '; release it to launch' : '; reset it to launch now'));
-    const flight: Flight = { unit, step, agent: t.agent.name, handle: null, runId: null, attempt: 0, logPath: null, startedAt: now(), cancelled: false, wait: null, prevClaim: null };
+    return fly(unit, step, t, null);
+  };
+
+  const fly = (unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null): Promise<RunResult> => {
+    const key = cellKey(unit, step);
+    const flight: Flight = { unit, step, agent: t.agent.name, handle: adopted?.handle ?? null, runId: adopted?.runId ?? null, attempt: adopted?.attempt ?? 0, logPath: adopted?.logPath ?? null, startedAt: adopted?.startedAt ?? now(), cancelled: false, wait: null, prevClaim: null };
     flights.set(key, flight);
     operatorHeld.delete(key);
     const p = (async () => {
       flight.prevClaim = await readClaimOf(root, config, unit, step).catch(() => null);
-      return runCell(core, flight, t);
+      const r = await runCell(core, flight, t, adopted);
+      // A job cancelled outside checkroom (scancel) is someone's decision too: autopilot
+      // leaves the cell alone until it is launched again (issue 12).
+      if (r.outcome === 'cancelled') operatorHeld.add(key);
+      return r;
     })().finally(() => {
       flights.delete(key);
       running.delete(key);
@@ -223,7 +246,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       ledger: l,
       runs: [...flights.values()]
         .filter((f) => f.handle && f.runId)
-        .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, lines: f.handle!.lines() })),
+        .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, lines: f.handle!.lines(), job: f.handle!.job ?? null, why: f.handle!.why?.() ?? null })),
       waiting: [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason })),
       autopilot: { on: autopilot.on, paused: autopilot.paused || l.paused, reason: autopilot.paused ? autopilot.reason : (l.pausedReason ?? autopilot.reason) },
       launchesThisSession: l.launchesThisSession,
