@@ -40,10 +40,10 @@ export const slurmVerdict = (state: string, reason: string): SlurmVerdict => {
   return { kind: 'ended', end: { how: 'exit' } };
 };
 
-/** `--time` from the agent's timeout: minutes:seconds, rounded up, at least one minute
- *  because Slurm checks limits about every 30 s and a shorter one only adds noise. */
+/** `--time` from the agent's timeout, as minutes:seconds, rounded up. Slurm enforces limits
+ *  about every 30 s, so the job may run a little longer; the marker still decides. */
 export const slurmTime = (timeoutMs: number): string => {
-  const total = Math.max(60, Math.ceil(timeoutMs / 1000));
+  const total = Math.max(1, Math.ceil(timeoutMs / 1000));
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 };
 
