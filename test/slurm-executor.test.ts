@@ -61,4 +61,81 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
     expect(readFileSync(join(root, 'research/ch01-research.md'), 'utf8').trimEnd().split('\n').pop()).toBe('<!-- RESEARCH_COMPLETE -->');
     expect(cluster.run(['scontrol', 'show', 'job', '-o', l.jobId!]).out).toContain(`JobName=checkroom-${l.runId}`);
   }, 90_000);
+
+  it('concurrency becomes jobs in flight: autopilot never has more jobs of an agent queued or running than allowed', async () => {
+    const units = ['ch01', 'ch02', 'ch03', 'ch04', 'ch05'];
+    const root = slurmWorkspace({ units, concurrency: 2, speed: 10 });
+    const s = await start(root);
+    const most = new Map<string, number>();
+    let stop = false;
+    const sampler = (async () => {
+      while (!stop) {
+        const counts = new Map<string, number>();
+        for (const line of cluster.run(['squeue', '-h', '-t', 'PENDING,RUNNING,CONFIGURING,COMPLETING', '-o', '%k']).out.split('\n')) {
+          const step = / cell=[^/]+\/(\S+)/.exec(line)?.[1];
+          if (step) counts.set(step, (counts.get(step) ?? 0) + 1);
+        }
+        for (const [k, n] of counts) most.set(k, Math.max(most.get(k) ?? 0, n));
+        await sleep(100);
+      }
+    })();
+    await s.setAutopilot(true, { maxLaunches: units.length });
+    await until('five cells done', async () => exits(await journal(root)).filter((e) => e.class === 'SUCCESS').length === units.length, 120_000);
+    stop = true;
+    await sampler;
+    // Two at a time per agent, and truly two at a time: the cluster had both in flight together.
+    expect(most.get('research')).toBe(2);
+    expect(Math.max(...most.values())).toBeLessThanOrEqual(2);
+    expect(launches(await journal(root)).every((l) => l.executor === 'slurm' && /^\d+$/.test(l.jobId ?? ''))).toBe(true);
+  }, 150_000);
+
+  it('a failing job is classified by its exit and log, counted and capped', async () => {
+    const root = slurmWorkspace({ faults: { 'ch01/research': 'permission', 'ch02/research': 'no_marker' }, units: ['ch01', 'ch02'], limits: ['  backoff_base: 100ms', '  backoff_max: 500ms', '  caps: { VERIFICATION_FAILED: 1 }'] });
+    const s = await start(root);
+    const [a, b] = await Promise.all([s.launch('ch01', 'research'), s.launch('ch02', 'research')]);
+    expect(a.outcome).toBe('escalated');
+    expect(a.class).toBe('PERMISSION');
+    expect(a.attempts).toBe(1);
+    expect(b.outcome).toBe('escalated');
+    expect(b.class).toBe('VERIFICATION_FAILED');
+    expect(b.attempts).toBe(2);
+    const ex = exits(await journal(root));
+    expect(ex.filter((e) => e.unit === 'ch02').map((e) => [e.class, e.exitCode])).toEqual([['VERIFICATION_FAILED', 0], ['VERIFICATION_FAILED', 0]]);
+    expect(ex.find((e) => e.unit === 'ch01')!.exitCode).not.toBe(0);
+    expect(s.snapshot().ledger.cells['ch01/research']!.state).toBe('needs_human');
+  }, 120_000);
+
+  it('scancel from outside checkroom is seen: the cell is cancelled, not failed, and autopilot leaves it alone', async () => {
+    const root = slurmWorkspace({ faults: { 'ch01/research': 'hang' } });
+    const events: SupervisorEvent[] = [];
+    const s = await start(root, events);
+    const p = s.launch('ch01', 'research');
+    await until('the job running', () => s.snapshot().runs.some((r) => r.job && r.why === null && r.lines.some((l) => l.includes('starting research'))));
+    const id = s.snapshot().runs[0]!.job!.id;
+    expect(cluster.run(['scancel', id]).code).toBe(0);
+    const r = await p;
+    expect(r.outcome).toBe('cancelled');
+    const [x] = exits(await journal(root));
+    expect(x.class).toBe('CANCELLED');
+    expect(x.errorTail.join('\n') + events.map((e) => e.message).join('\n')).toMatch(/cancelled outside checkroom/);
+    expect(jobState(id)).toBe('CANCELLED');
+    await s.tick();
+    expect(s.snapshot().runs).toHaveLength(0);
+  }, 90_000);
+
+  it('a job still RUNNING after its marker is on disk counts as done by the marker', async () => {
+    const agent = join(cluster.dir, 'marker-then-linger.sh');
+    writeFileSync(agent, '#!/bin/sh\nmkdir -p "$(dirname "$1")"\nprintf "# research\\n\\n%s\\n\\n<!-- %s -->\\n" "$(head -c 600 /dev/zero | tr "\\0" x)" "$2" > "$1"\necho wrote the marker\nexec sleep 120\n');
+    chmodSync(agent, 0o755);
+    const root = slurmWorkspace({ researcher: `[${JSON.stringify(agent)}, '{output}', '{marker}']` });
+    const events: SupervisorEvent[] = [];
+    const s = await start(root, events);
+    const r = await s.launch('ch01', 'research');
+    expect(r.outcome).toBe('done');
+    const [l] = launches(await journal(root));
+    // Slurm still runs it: the marker, not the scheduler, proved it done.
+    expect(jobState(l.jobId!)).toBe('RUNNING');
+    expect(events.map((e) => e.message).join('\n')).toMatch(/marker is on disk while slurm job \d+ still shows (RUNNING|waiting)/);
+    cluster.run(['scancel', l.jobId!]);
+  }, 90_000);
 });
