@@ -16,7 +16,9 @@ export type JobLook =
   | { kind: 'unknown'; why: string | null }
   | { kind: 'waiting'; why: string }
   | { kind: 'running' }
-  | { kind: 'ended'; end: JobEnd; exitCode: number | null; note?: string };
+  /** termed: the agent was sent SIGTERM by someone other than checkroom (Slurm's --signal
+   *  warning before the time limit), so an exit then is the time limit's doing. */
+  | { kind: 'ended'; end: JobEnd; exitCode: number | null; note?: string; termed?: boolean };
 
 export interface JobProbe {
   readonly executor: string;
@@ -136,7 +138,11 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
       }
       const look = await probe.look();
       if (finished) return;
-      if (look.kind === 'ended') return void (await finish(look.end, look.exitCode, look.note));
+      if (look.kind === 'ended') {
+        const warned = look.termed && stopping === null && look.end.how === 'exit';
+        const end = warned ? ({ how: 'timeout', note: `${probe.executor} job ${probe.id} was signalled before its time limit and ended` } as const) : look.end;
+        return void (await finish(end, look.exitCode, look.note));
+      }
       if (spec.proven() && stopping !== 'cancel') {
         const shown = look.kind === 'running' ? 'RUNNING' : look.kind === 'waiting' ? look.why : 'unknown';
         return void (await finish({ how: 'exit' }, 0, `the marker is on disk while ${probe.executor} job ${probe.id} still shows ${shown}: done by the marker`));

@@ -14,15 +14,16 @@ export const WRAPPER_TEXT = `#!/bin/sh
 # checkroom Slurm wrapper (issue 12): usage: run-agent.sh <status-file> <argv...>
 status_file=$1
 shift
+got=
 "$@" &
 child=$!
-trap 'kill -TERM "$child" 2>/dev/null' TERM INT HUP
+trap 'got=TERM; kill -TERM "$child" 2>/dev/null' TERM INT HUP
 while :; do
   wait "$child"
   code=$?
   kill -0 "$child" 2>/dev/null || break
 done
-printf '%s\\n' "$code" > "$status_file.tmp.$$" && mv -f "$status_file.tmp.$$" "$status_file"
+printf '%s %s\\n' "$code" "$got" > "$status_file.tmp.$$" && mv -f "$status_file.tmp.$$" "$status_file"
 exit "$code"
 `;
 
@@ -43,11 +44,18 @@ export async function ensureWrapper(root: string): Promise<string> {
   return path;
 }
 
+export interface RecordedStatus {
+  code: number;
+  /** The wrapper was sent SIGTERM: by sbatch --signal before the time limit, unless checkroom stopped it. */
+  termed: boolean;
+}
+
 /** The exit status the wrapper recorded, or null (still running, or killed before it could). */
-export async function recordedStatus(logPath: string): Promise<number | null> {
+export async function recordedStatus(logPath: string): Promise<RecordedStatus | null> {
   const text = await readFile(statusPathOf(logPath), 'utf8').catch(() => null);
-  const n = text === null ? NaN : Number(text.trim());
-  return Number.isInteger(n) ? n : null;
+  const [code, got] = (text ?? '').trim().split(/\s+/);
+  const n = Number(code);
+  return text !== null && code !== '' && Number.isInteger(n) ? { code: n, termed: got === 'TERM' } : null;
 }
 
 /** A short stable id of the workspace, in every job's comment: this workspace's jobs. */

@@ -52,8 +52,8 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
   const ended = async (state: string, reason: string): Promise<JobLook> => {
     const v = slurmVerdict(state, reason);
     if (v.kind !== 'ended') return v.kind === 'waiting' ? v : { kind: 'running' };
-    const status = (await recordedStatus(spec.logPath)) ?? parseExitCode((await showJob(id, env)) ?? '');
-    return { kind: 'ended', end: v.end, exitCode: status };
+    const rec = await recordedStatus(spec.logPath);
+    return { kind: 'ended', end: v.end, exitCode: rec?.code ?? parseExitCode((await showJob(id, env)) ?? ''), termed: rec?.termed ?? false };
   };
   return {
     executor: 'slurm',
@@ -73,8 +73,8 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
       const shown = await showJob(id, env);
       const state = shown ? /JobState=(\S+)/.exec(shown)?.[1] : undefined;
       if (state) return ended(state, /Reason=(\S+)/.exec(shown!)?.[1] ?? '');
-      const status = await recordedStatus(spec.logPath);
-      return { kind: 'ended', end: { how: 'exit' }, exitCode: status, note: `Slurm no longer knows job ${id}; ${status === null ? 'no exit status was recorded' : `the wrapper recorded exit ${status}`}` };
+      const rec = await recordedStatus(spec.logPath);
+      return { kind: 'ended', end: { how: 'exit' }, exitCode: rec?.code ?? null, termed: rec?.termed ?? false, note: `Slurm no longer knows job ${id}; ${rec === null ? 'no exit status was recorded' : `the wrapper recorded exit ${rec.code}`}` };
     },
     async stop(how) {
       await cancelJob(id, env, how === 'term' ? 'TERM' : undefined);
