@@ -96,4 +96,55 @@ describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () =
       await s.close({ cancel: true });
     }
   }, 150_000);
+
+  it('the demo book runs to the end of Batch 2 with every agent a Slurm job, driven by autopilot, through a kill -9 mid-batch', async () => {
+    const root = tempDir('checkroom-slurm-demo-');
+    cpSync(DEMO, root, { recursive: true });
+    rmSync(join(root, '.checkroom'), { recursive: true, force: true });
+    writeFileSync(join(root, 'checkroom.yaml'), `${readFileSync(join(root, 'checkroom.yaml'), 'utf8')}\nexecutor: slurm\nslurm: { poll: 500ms }\n`);
+    const env = { ...cluster.env, CHECKROOM_FAKE_SPEED: '4' };
+    const child = spawnCheckroom(root, env);
+    await until('the batch under way, jobs in flight', async () => {
+      const ev = await journal(root);
+      return launches(ev).length >= 3 && inFlight(ev).length >= 1;
+    });
+    const orphans = inFlight(await journal(root));
+    await kill9(child);
+
+    const saved = process.env.CHECKROOM_FAKE_SPEED;
+    process.env.CHECKROOM_FAKE_SPEED = '4';
+    const events: SupervisorEvent[] = [];
+    const s = await openSupervisor({ root, config: await loadConfig(root), onEvent: (e) => events.push(e) });
+    try {
+      expect(events.filter((e) => e.type === 'reaped')).toEqual([]);
+      await s.setAutopilot(true);
+      const settled = async (): Promise<boolean> => {
+        const l = s.snapshot().ledger;
+        const config = await loadConfig(root);
+        const st = await loadWorkspace(root, { config });
+        const perChapter = new Set(config.pipeline.steps.filter((x) => x.phase === 3).map((x) => x.id));
+        const ch03 = st.cells.filter((c) => c.unit === 'ch03' && perChapter.has(c.step));
+        return ch03.length > 0 && ch03.every((c) => c.status === 'done') && l.cells['ch05/draft']?.state === 'needs_human';
+      };
+      await until('Batch 2 settled: ch03 done to its memory entry, ch05 draft escalated after its hangs', settled, 240_000).catch(async (e) => {
+        console.log(events.filter((x) => x.type !== 'output').map((x) => x.message).join('\n'));
+        const st = await loadWorkspace(root, { config: await loadConfig(root) });
+        console.log(st.cells.filter((c) => ['ch03', 'ch05'].includes(c.unit)).map((c) => `${c.unit}/${c.step} ${c.status}`).join('\n'));
+        throw e;
+      });
+      const ev = await journal(root);
+      const all = launches(ev);
+      expect(all.length).toBeGreaterThan(orphans.length);
+      expect(all.every((l) => l.executor === 'slurm' && /^\d+$/.test(l.jobId ?? ''))).toBe(true);
+      // Nothing submitted twice: one launch per cell and attempt, and every orphan ended once, adopted.
+      const keys = all.map((l) => `${l.unit}/${l.step}#${l.attempt}`);
+      expect(new Set(keys).size).toBe(keys.length);
+      for (const o of orphans) expect(exits(ev).filter((e) => e.runId === o.runId)).toHaveLength(1);
+      expect(exits(ev).filter((e) => e.unit === 'ch05' && e.step === 'draft').map((e) => e.class)).toEqual(['STALLED', 'STALLED']);
+    } finally {
+      await s.close({ cancel: true });
+      if (saved === undefined) delete process.env.CHECKROOM_FAKE_SPEED;
+      else process.env.CHECKROOM_FAKE_SPEED = saved;
+    }
+  }, 300_000);
 });
