@@ -6,6 +6,11 @@ import { readJournal, type JournalEvent, type LaunchEvent } from '../src/run/jou
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
 import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
 import { slurmWorkspace } from './helpers/slurm-ws.js';
+import { readScheduler } from '../src/sources/scheduler.js';
+import { workspaceTag } from '../src/run/executors/slurm-wrapper.js';
+import { loadWorkspace } from '../src/workspace.js';
+import { recoverReport } from '../src/recover/report.js';
+import { renderRecover } from '../src/recover/render.js';
 
 // Agents as jobs of a real one-node Slurm started for this file (issue 12): sbatch, squeue,
 // scancel against real daemons; nothing is mocked.
@@ -136,6 +141,20 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
     // Slurm still runs it: the marker, not the scheduler, proved it done.
     expect(jobState(l.jobId!)).toBe('RUNNING');
     expect(events.map((e) => e.message).join('\n')).toMatch(/marker is on disk while slurm job \d+ still shows (RUNNING|waiting)/);
-    cluster.run(['scancel', l.jobId!]);
+
+    // The scheduler as a fourth source: the job that holds a node for a done cell, and a job
+    // submitted by hand for this workspace that no launch recorded.
+    const byHand = cluster.run(['sbatch', '--parsable', `--comment=checkroom ws=${workspaceTag(root)} run=by-hand cell=ch02/research`, '--output=/dev/null', '--wrap=sleep 60']).out.trim();
+    const config = await loadConfig(root);
+    const sch = await readScheduler(root, config, (await loadWorkspace(root, { config })).cells);
+    expect(sch!.error).toBeNull();
+    const found = sch!.findings.map((f) => [f.kind, `${f.unit}/${f.step}`, f.jobId]);
+    expect(found).toHaveLength(2);
+    expect(found).toContainEqual(['job_for_done_cell', 'ch01/research', l.jobId]);
+    expect(found).toContainEqual(['job_not_launched', 'ch02/research', byHand]);
+    const report = renderRecover(await recoverReport(root, { dryRun: true }), { paint: (_t, x) => x, ascii: true, width: 200 });
+    expect(report).toMatch(new RegExp(`slurm +2 jobs of this workspace; 2 disagree with the cells`));
+    expect(report).toContain(`job ${l.jobId} is still RUNNING, but the marker proves the cell done`);
+    cluster.run(['scancel', l.jobId!, byHand]);
   }, 90_000);
 });

@@ -5,6 +5,8 @@ import { sbatchArgs } from '../src/run/executors/slurm.js';
 import { parseExitCode, parseSqueue, slurmSignal, slurmTime, slurmVerdict } from '../src/run/executors/slurm-state.js';
 import type { ExecutorSpec } from '../src/run/executors/types.js';
 import type { ProcessOutcome } from '../src/run/types.js';
+import { parseJobComment, schedulerFindings } from '../src/sources/scheduler.js';
+import type { Cell } from '../src/types.js';
 
 // The pure half of the Slurm executor (issue 12): scheduler states to verdicts, the sbatch
 // arguments of an attempt, and the `executor:` / `slurm:` settings of checkroom.yaml.
@@ -112,5 +114,26 @@ describe('executor settings in checkroom.yaml', () => {
     expect(args).toContain('--job-name=checkroom-ch03-draft-a1-x');
     // '%' in a path is a Slurm filename pattern: doubled, it is a literal '%'.
     expect(args).toContain('--output=/w/.checkroom/runs/100%%-ch03.log');
+  });
+});
+
+describe('the scheduler as a fourth source', () => {
+  const cell = (unit: string, step: string, status: string, checkpoint: string | null): Cell => ({ unit, step, batch: 1, path: '', status, disk: 'missing', checkpoint, exists: false, bytes: 0, chars: 0, marker: status === 'done', mtimeMs: 0, triage: null, blockedBy: [] }) as unknown as Cell;
+  it('a cell ⏳ with no job; a job for a done cell; a job no launch recorded; agreement is silent', () => {
+    const jobs = [
+      { id: '7', state: 'RUNNING', runId: 'r7', unit: 'ch01', step: 'draft' },
+      { id: '8', state: 'PENDING', runId: 'r8', unit: 'ch02', step: 'draft' },
+      { id: '9', state: 'RUNNING', runId: 'r9', unit: 'ch03', step: 'draft' },
+      { id: '6', state: 'COMPLETED', runId: 'r6', unit: 'ch05', step: 'draft' },
+    ];
+    const cells = [cell('ch01', 'draft', 'done', 'in_progress'), cell('ch02', 'draft', 'missing', 'in_progress'), cell('ch03', 'draft', 'partial', 'in_progress'), cell('ch04', 'draft', 'partial', 'in_progress'), cell('ch04', 'r1', 'partial', 'in_progress')];
+    const f = schedulerFindings(jobs, cells, new Set(['r7', 'r9', 'r6']), new Set(['draft']));
+    expect(f.map((x) => [x.kind, `${x.unit}/${x.step}`, x.jobId])).toEqual([
+      ['job_for_done_cell', 'ch01/draft', '7'],
+      ['job_not_launched', 'ch02/draft', '8'],
+      ['cell_without_job', 'ch04/draft', null],
+    ]);
+    expect(parseJobComment('checkroom ws=abc123 run=ch01-draft-a1-x cell=ch01/draft')).toEqual({ ws: 'abc123', runId: 'ch01-draft-a1-x', unit: 'ch01', step: 'draft' });
+    expect(parseJobComment('someone else')).toBeNull();
   });
 });

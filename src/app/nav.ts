@@ -20,7 +20,7 @@ export function listLength(s: NavState, view: ViewId): number {
     case 'plan':
       return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents)).length;
     case 'sources':
-      return sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements).length;
+      return sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements, s.recovery?.scheduler ?? null).length;
     case 'health':
       return healthItems(s.agents).length;
   }

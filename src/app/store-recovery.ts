@@ -1,3 +1,4 @@
+import { schedulerCheck } from './scheduler-check.js';
 import type { StoreApi } from 'zustand/vanilla';
 import type { WorkspaceState } from '../types.js';
 import { loadConfig } from '../pipeline/config.js';
@@ -51,6 +52,8 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
       return null;
     }
   };
+
+  const checkScheduler = schedulerCheck(() => get().ws, (scheduler) => ur({ scheduler }), now);
 
   const openReport = (quiet: boolean): Promise<void> =>
     recoverReport(get().ws.root, { dryRun: true, now: now() }).then(
@@ -185,6 +188,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
 
   const onWorkspace = (prev: WorkspaceState, next: WorkspaceState): void => {
     track(checkResume());
+    track(checkScheduler());
     if (!session.milestones || get().readonly || prev.root !== next.root) return;
     const m = milestoneReached(prev, next);
     if (!m) return;
@@ -205,6 +209,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
       const unsubscribe = store.subscribe((s, prev) => {
         if (s.ws !== prev.ws) onWorkspace(prev.ws, s.ws);
       });
+      track(checkScheduler());
       track(
         checkResume().then((st) => {
           if (session.recoverOnStart && interrupted(get().ws, st)) return openReport(true);
