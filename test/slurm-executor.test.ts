@@ -157,4 +157,17 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
     expect(report).toContain(`job ${l.jobId} is still RUNNING, but the marker proves the cell done`);
     cluster.run(['scancel', l.jobId!, byHand]);
   }, 90_000);
+
+  it('a PENDING job shows the scheduler’s Reason as the cell’s why; cancelling it is an operator cancel', async () => {
+    const root = slurmWorkspace({ slurm: '{ poll: 500ms, extra_args: [--begin=now+1hour] }' });
+    const s = await start(root);
+    const p = s.launch('ch01', 'research');
+    await until('the reason shown', () => s.snapshot().runs[0]?.why === 'waiting: BeginTime');
+    const id = s.snapshot().runs[0]!.job!.id;
+    expect(cluster.run(['squeue', '-h', '-j', id, '-o', '%T|%r']).out.trim()).toBe('PENDING|BeginTime');
+    expect(s.cancel('ch01/research')).toBe(true);
+    expect((await p).outcome).toBe('cancelled');
+    await until('the job cancelled', () => jobState(id) === 'CANCELLED');
+    expect(exits(await journal(root)).map((e) => e.class)).toEqual(['CANCELLED']);
+  }, 90_000);
 });

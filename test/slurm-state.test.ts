@@ -7,6 +7,8 @@ import type { ExecutorSpec } from '../src/run/executors/types.js';
 import type { ProcessOutcome } from '../src/run/types.js';
 import { parseJobComment, schedulerFindings } from '../src/sources/scheduler.js';
 import type { Cell } from '../src/types.js';
+import { flightItems, flightState } from '../src/app/agents.js';
+import type { AgentsUi } from '../src/app/agents-types.js';
 
 // The pure half of the Slurm executor (issue 12): scheduler states to verdicts, the sbatch
 // arguments of an attempt, and the `executor:` / `slurm:` settings of checkroom.yaml.
@@ -135,5 +137,14 @@ describe('the scheduler as a fourth source', () => {
     ]);
     expect(parseJobComment('checkroom ws=abc123 run=ch01-draft-a1-x cell=ch01/draft')).toEqual({ ws: 'abc123', runId: 'ch01-draft-a1-x', unit: 'ch01', step: 'draft' });
     expect(parseJobComment('someone else')).toBeNull();
+  });
+});
+
+describe('a job in the Agents view', () => {
+  it('shows the job instead of a pid, and the scheduler’s reason while it waits', () => {
+    const run = { runId: 'r1', unit: 'ch01', step: 'draft', agent: 'writer', attempt: 1, pid: null, logPath: '/l', startedAt: 1_000, lines: [], job: { executor: 'slurm', id: '12' }, why: 'waiting: Resources' };
+    const a = { at: 4_000, limits: null, snap: { runs: [run], waiting: [], ledger: { cells: {} } } } as unknown as AgentsUi;
+    const [f] = flightItems(a);
+    expect(flightState(f!, a)).toBe('running slurm job 12 · waiting: Resources · 3 s · attempt 1');
   });
 });

@@ -18,6 +18,8 @@ export interface SlurmWsOpts {
   /** Replace the researcher's command (argv as YAML flow list). */
   researcher?: string;
   speed?: number;
+  /** The top-level slurm: mapping (YAML flow). */
+  slurm?: string;
 }
 
 export const slurmWorkspace = (o: SlurmWsOpts = {}): string => {
@@ -41,7 +43,7 @@ export const slurmWorkspace = (o: SlurmWsOpts = {}): string => {
       `units: { list: [${units.join(', ')}] }`,
       `batches: [{ id: 1, units: [${units.join(', ')}] }]`,
       'executor: slurm',
-      'slurm: { poll: 500ms }',
+      `slurm: ${o.slurm ?? '{ poll: 500ms }'}`,
       'agents:',
       ...agent('researcher', o.researcher ?? fake),
       ...['writer', 'reviewer', 'editor', 'panel', 'archivist'].flatMap((n) => agent(n, fake)),
