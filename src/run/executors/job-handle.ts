@@ -113,10 +113,10 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
     resolve(outcome);
   };
 
-  const stop = (why: 'cancel' | 'stalled' | 'timeout', graceMs: number): void => {
+  const stop = (reason: 'cancel' | 'stalled' | 'timeout', graceMs: number): void => {
     if (stopping || finished) return;
-    stopping = why;
-    if (why === 'cancel') {
+    stopping = reason;
+    if (reason === 'cancel') {
       void probe.stop('kill');
       return;
     }

@@ -11,6 +11,10 @@ import { workspaceTag } from '../src/run/executors/slurm-wrapper.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { recoverReport } from '../src/recover/report.js';
 import { renderRecover } from '../src/recover/render.js';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { createAppStore } from '../src/app/store.js';
+import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 
 // Agents as jobs of a real one-node Slurm started for this file (issue 12): sbatch, squeue,
 // scancel against real daemons; nothing is mocked.
@@ -170,4 +174,24 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
     await until('the job cancelled', () => jobState(id) === 'CANCELLED');
     expect(exits(await journal(root)).map((e) => e.class)).toEqual(['CANCELLED']);
   }, 90_000);
+
+  it('the Sources view shows the scheduler: a job of this workspace that no launch recorded (80x24, NO_COLOR, ascii)', async () => {
+    const root = slurmWorkspace();
+    const id = cluster.run(['sbatch', '--parsable', `--comment=checkroom ws=${workspaceTag(root)} run=by-hand cell=ch01/research`, '--output=/dev/null', '--wrap=sleep 60']).out.trim();
+    expect(id).toMatch(/^\d+$/);
+    const live = await createLiveWorkspace(root, { watch: false });
+    const store = createAppStore({ live, ascii: true });
+    try {
+      const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, 24, 80);
+      await press('4');
+      for (let i = 0; i < 200 && !frame().includes(`job ${id}`); i++) await tick(50);
+      const screen = frame();
+      expect(screen).toContain(`job ${id}`);
+      expect(screen).toMatch(/ch01 research: job \d+ \(\S+\) was submitted for this/);
+      for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    } finally {
+      await unmountAll();
+      cluster.run(['scancel', id]);
+    }
+  }, 60_000);
 });
