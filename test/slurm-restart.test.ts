@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, REPO, tempDir } from './helpers/workspace.js';
@@ -147,4 +147,17 @@ describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () =
       else process.env.CHECKROOM_FAKE_SPEED = saved;
     }
   }, 300_000);
+
+  it('npm start -- --slurm makes every agent of the demo copy a Slurm job, or says why it cannot', () => {
+    const bundle = join(REPO, 'dist', 'bundle', 'start-demo.js');
+    expect(existsSync(bundle), 'run `npm run build` first (npm test does)').toBe(true);
+    const ok = spawnSync(process.execPath, [bundle, '--slurm'], { env: cluster.env, encoding: 'utf8', timeout: 60_000 });
+    expect(ok.status).toBe(0);
+    const dir = /a copy of demo-workspace\/ is in (\S+)/.exec(ok.stdout)?.[1];
+    expect(ok.stdout).toContain('every agent runs as a Slurm job');
+    expect(readFileSync(join(dir!, 'checkroom.yaml'), 'utf8')).toMatch(/\nexecutor: slurm\n$/);
+    const bad = spawnSync(process.execPath, [bundle, '--slurm'], { env: { ...cluster.env, SLURM_CONF: join(tempDir(), 'none.conf') }, encoding: 'utf8', timeout: 60_000 });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/--slurm needs a reachable Slurm cluster/);
+  }, 90_000);
 });
