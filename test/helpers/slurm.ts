@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,22 @@ const freePort = (): Promise<number> =>
   });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Processes this cluster started that outlived it (a job step, its agent): their
+ *  environment names this cluster's slurm.conf. Never this process or its parents. */
+const leftovers = (conf: string): number[] => {
+  const mine = new Set<number>([process.pid, process.ppid]);
+  const needle = Buffer.from(`SLURM_CONF=${conf}\0`);
+  return readdirSync('/proc').flatMap((d) => {
+    const pid = Number(d);
+    if (!Number.isInteger(pid) || mine.has(pid)) return [];
+    try {
+      return readFileSync(`/proc/${pid}/environ`).includes(needle) ? [pid] : [];
+    } catch {
+      return [];
+    }
+  });
+};
 
 export interface SlurmCluster {
   dir: string;
@@ -124,10 +140,13 @@ export async function startSlurm(o: { cpus?: number } = {}): Promise<SlurmCluste
     return { code: r.status ?? 1, out: r.stdout ?? '', err: r.stderr ?? '' };
   };
   const stop = async (): Promise<void> => {
+    // Jobs first, and wait for them: a slurmstepd whose slurmd is gone lingers forever.
     run(['scancel', '--full', '-u', 'root']);
+    for (let i = 0; i < 100 && run(['squeue', '-h', '-t', 'PENDING,RUNNING,COMPLETING,CONFIGURING,SIGNALING', '-o', '%i']).out.trim() !== ''; i++) await sleep(200);
     for (const p of [...procs].reverse()) if (p.exitCode === null && p.pid) process.kill(p.pid, 'SIGTERM');
     for (let i = 0; i < 100 && procs.some((p) => p.exitCode === null && p.signalCode === null); i++) await sleep(100);
     for (const p of procs) if (p.exitCode === null && p.signalCode === null && p.pid) process.kill(p.pid, 'SIGKILL');
+    for (const pid of leftovers(conf)) process.kill(pid, 'SIGKILL');
   };
   // Up when the node is idle: bounded wait, generous.
   for (let i = 0; i < 300; i++) {
