@@ -4,6 +4,7 @@ import { LineRing } from '../ring-buffer.js';
 import type { ProcessOutcome, RunHandle } from '../types.js';
 import { LogFollower } from './log-follow.js';
 import type { JobEnd } from './slurm-state.js';
+import { decideJob, type JobLook, type JobWatchState } from './job-decide.js';
 import type { ExecutorSpec } from './types.js';
 
 // A cluster job seen as a RunHandle (issue 12), the same for Slurm and Kubernetes: poll the
@@ -11,14 +12,7 @@ import type { ExecutorSpec } from './types.js';
 // the output file growing, and end with a ProcessOutcome the classifier already knows. The
 // marker is the proof: a job still shown RUNNING after its marker is on disk counts as done.
 
-export type JobLook =
-  /** The scheduler has not answered yet (first poll), or its answer was not readable. */
-  | { kind: 'unknown'; why: string | null }
-  | { kind: 'waiting'; why: string }
-  | { kind: 'running' }
-  /** termed: the agent was sent SIGTERM by someone other than checkroom (Slurm's --signal
-   *  warning before the time limit), so an exit then is the time limit's doing. */
-  | { kind: 'ended'; end: JobEnd; exitCode: number | null; note?: string; termed?: boolean };
+export type { JobLook };
 
 export interface JobProbe {
   readonly executor: string;
@@ -57,9 +51,7 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
   const follower = new LogFollower(spec.logPath, o.from);
   let why: string | null = 'submitted';
   let lastSig = '';
-  let lastActivity = startedAt;
-  let runningSince: number | null = null;
-  let stopping: 'cancel' | 'stalled' | 'timeout' | null = null;
+  const st: JobWatchState = { lastActivity: startedAt, runningSince: null, stopping: null };
   let finished = false;
   let timer: NodeJS.Timeout | null = null;
   let resolve!: (o: ProcessOutcome) => void;
@@ -93,9 +85,9 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
       exitCode,
       signal: null,
       spawnError: null,
-      stalled: stopping === 'stalled',
-      timedOut: end.how === 'timeout' || stopping === 'timeout',
-      cancelled: end.how === 'cancelled' && stopping === 'cancel',
+      stalled: st.stopping === 'stalled',
+      timedOut: end.how === 'timeout' || st.stopping === 'timeout',
+      cancelled: end.how === 'cancelled' && st.stopping === 'cancel',
       tail: [],
       startedAt,
       endedAt: now(),
@@ -103,7 +95,7 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
       infra: end.how === 'infra' ? end.note : null,
       oomKilled: end.how === 'oom',
     };
-    if (end.how === 'cancelled' && stopping === null) {
+    if (end.how === 'cancelled' && st.stopping === null) {
       // Cancelled by someone else (scancel, kubectl delete): not a fault of the agent, and
       // not to be retried behind the back of whoever cancelled it (issue 12).
       outcome.cancelled = true;
@@ -114,8 +106,8 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
   };
 
   const stop = (reason: 'cancel' | 'stalled' | 'timeout', graceMs: number): void => {
-    if (stopping || finished) return;
-    stopping = reason;
+    if (st.stopping || finished) return;
+    st.stopping = reason;
     if (reason === 'cancel') {
       void probe.stop('kill');
       return;
@@ -134,33 +126,23 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
       const sig = `${follower.size()}|${signatureOf(spec.outputPath)}`;
       if (sig !== lastSig) {
         lastSig = sig;
-        lastActivity = t;
+        st.lastActivity = t;
       }
       const look = await probe.look();
       if (finished) return;
-      if (look.kind === 'ended') {
-        const warned = look.termed && stopping === null && look.end.how === 'exit';
-        const end = warned ? ({ how: 'timeout', note: `${probe.executor} job ${probe.id} was signalled before its time limit and ended` } as const) : look.end;
-        return void (await finish(end, look.exitCode, look.note));
-      }
-      if (spec.proven() && stopping !== 'cancel') {
-        const shown = look.kind === 'running' ? 'RUNNING' : look.kind === 'waiting' ? look.why : 'unknown';
-        return void (await finish({ how: 'exit' }, 0, `the marker is on disk while ${probe.executor} job ${probe.id} still shows ${shown}: done by the marker`));
-      }
-      if (look.kind === 'waiting' || look.kind === 'unknown') {
-        why = look.why;
+      const move = decideJob(st, look, t, { idleTimeoutMs: spec.idleTimeoutMs, timeoutMs: spec.timeoutMs, timeoutSlackMs: o.timeoutSlackMs ?? 120_000 }, spec.proven(), `${probe.executor} job ${probe.id}`);
+      if (move.do === 'finish') return void (await finish(move.end, move.exitCode, move.note));
+      if (move.do === 'wait') {
+        why = move.why;
         // The watchdog counts from the start of the work: a job in the queue is not silent.
-        lastActivity = t;
+        st.lastActivity = t;
         return;
       }
       why = null;
-      runningSince ??= t;
-      if (t - lastActivity > spec.idleTimeoutMs) {
-        note(`no output and no output-file growth for ${Math.round((t - lastActivity) / 1000)} s: stopping job ${probe.id}`);
-        stop('stalled', spec.graceMs);
-      } else if (t - runningSince > spec.timeoutMs + (o.timeoutSlackMs ?? 120_000)) {
-        note(`running past its timeout: stopping job ${probe.id}`);
-        stop('timeout', spec.graceMs);
+      st.runningSince ??= t;
+      if (move.do === 'stop') {
+        note(move.note);
+        stop(move.reason, spec.graceMs);
       }
     } catch (err) {
       note(`cannot read the state of job ${probe.id}: ${(err as Error).message}`);

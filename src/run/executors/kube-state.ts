@@ -1,4 +1,4 @@
-import type { JobLook } from './job-handle.js';
+import type { JobLook } from './job-decide.js';
 
 // `kubectl get job -o json` and `kubectl get pods -o json` → what checkroom makes of them
 // (issue 12), pure. Shapes from the API reference: JobStatus.conditions (Complete, Failed
