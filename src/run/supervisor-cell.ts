@@ -204,7 +204,9 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
         Object.assign(flight, { handle, runId, logPath, startedAt: at });
         launched++;
         try {
-          const job = handle.job ? { executor: executor.name, jobId: handle.job.id } : {};
+          // The executor is recorded even when the cluster refused the job (no job id): its
+          // INFRA faults must reach that executor's breaker.
+          const job = executor.name === 'local' ? {} : { executor: executor.name, jobId: handle.job?.id ?? null };
           if (!adopted) await core.append({ type: 'launch', at, runId, unit, step, agent: t.agent.name, attempt, argv: cmd.argv, cwd: cmd.cwd, logPath, pid: handle.pid, procStart: handle.procStart, outputPath: t.outputAbs, ...job });
         } finally {
           if (reserved) core.releaseLaunch();

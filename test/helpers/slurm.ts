@@ -54,6 +54,8 @@ export interface SlurmCluster {
   node: string;
   /** process.env plus SLURM_CONF. */
   env: Record<string, string>;
+  /** Stop one daemon by its pid (a controller gone, for the torture tests). */
+  kill(daemon: 'slurmctld' | 'slurmd'): Promise<void>;
   /** Run a Slurm command against this cluster; stdout. */
   run(argv: string[]): { code: number; out: string; err: string };
   stop(): Promise<void>;
@@ -115,6 +117,7 @@ export async function startSlurm(o: { cpus?: number } = {}): Promise<SlurmCluste
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   env.SLURM_CONF = conf;
   const procs: ChildProcess[] = [];
+  const byName = new Map<string, ChildProcess>();
   const daemon = (argv: string[], log: string): ChildProcess => {
     const p = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
@@ -122,6 +125,7 @@ export async function startSlurm(o: { cpus?: number } = {}): Promise<SlurmCluste
     p.stderr?.on('data', (c: Buffer) => chunks.push(c));
     p.on('exit', () => writeFileSync(join(dir, 'log', log), Buffer.concat(chunks)));
     procs.push(p);
+    byName.set(argv[0]!, p);
     return p;
   };
   daemon(['munged', '-F', '--force', `--socket=${sock}`, `--key-file=${key}`, `--pid-file=${join(dir, 'munge', 'pid')}`, `--log-file=${join(dir, 'munge', 'log')}`, `--seed-file=${join(dir, 'munge', 'seed')}`], 'munged.out');
@@ -148,10 +152,16 @@ export async function startSlurm(o: { cpus?: number } = {}): Promise<SlurmCluste
     for (const p of procs) if (p.exitCode === null && p.signalCode === null && p.pid) process.kill(p.pid, 'SIGKILL');
     for (const pid of leftovers(conf)) process.kill(pid, 'SIGKILL');
   };
+  const kill = async (name: 'slurmctld' | 'slurmd'): Promise<void> => {
+    const p = byName.get(name);
+    if (!p?.pid || p.exitCode !== null || p.signalCode !== null) return;
+    process.kill(p.pid, 'SIGTERM');
+    for (let i = 0; i < 100 && p.exitCode === null && p.signalCode === null; i++) await sleep(100);
+  };
   // Up when the node is idle: bounded wait, generous.
   for (let i = 0; i < 300; i++) {
     const r = run(['sinfo', '-h', '-n', node, '-o', '%T']);
-    if (r.code === 0 && /idle|mixed|allocated/.test(r.out)) return { dir, conf, node, env, run, stop };
+    if (r.code === 0 && /idle|mixed|allocated/.test(r.out)) return { dir, conf, node, env, run, stop, kill };
     await sleep(200);
   }
   await stop();
