@@ -6,6 +6,8 @@ import { buildCommand, targetOf, type CellTarget } from './launch-spec.js';
 import { provenDone } from './launch-proof.js';
 import type { AdoptedRun } from './supervisor-cell.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { NewJournalEvent } from './journal.js';
+import type { SupervisorEvent } from './supervisor-types.js';
 
 // After a restart (issue 12): runs whose agent went to a cluster are still running there, or
 // finished while no checkroom watched. They are adopted — watched through their executor
@@ -57,4 +59,25 @@ export async function adoptRun(root: string, config: WorkspaceConfig, run: LiveR
     },
   );
   return { key: cellKey(run.unit, run.step), target: t, adopted: { handle, runId: run.runId, attempt: run.attempt, argv: run.argv, logPath: run.logPath, startedAt: run.at } };
+}
+
+export interface AdoptDeps {
+  now(): number;
+  append(e: NewJournalEvent): Promise<void>;
+  emit(e: SupervisorEvent): void;
+  /** Put the adopted run in flight: runCell carries it on from its handle. */
+  fly(unit: string, step: string, t: CellTarget, adopted: AdoptedRun): unknown;
+}
+
+/** Adopt each run; one that cannot be (its agent is gone from checkroom.yaml) is closed as gone. */
+export async function adoptRuns(root: string, config: WorkspaceConfig, runs: readonly LiveRun[], d: AdoptDeps): Promise<void> {
+  for (const run of runs) {
+    try {
+      const a = await adoptRun(root, config, run);
+      d.fly(run.unit, run.step, a.target, a.adopted);
+    } catch (err) {
+      await d.append({ type: 'reaped', at: d.now(), runId: run.runId, pid: null, outcome: 'gone' });
+      d.emit({ type: 'notice', message: `${run.unit} ${run.step}: job ${run.jobId ?? '-'} of an earlier checkroom cannot be adopted: ${(err as Error).message}` });
+    }
+  }
 }

@@ -8,8 +8,7 @@ import type { Ledger } from './ledger.js';
 import { acquireDriverLock, type DriverLock } from './lock.js';
 import { reapDeadRuns } from './supervisor-restart.js';
 import { targetOf, type CellTarget } from './launch-spec.js';
-import type { LiveRun } from './ledger.js';
-import { adoptRun, splitAdoptable } from './supervisor-adopt.js';
+import { adoptRuns, splitAdoptable } from './supervisor-adopt.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
 import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
@@ -126,19 +125,10 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       // Issue 12: runs on a cluster are adopted, local process groups reaped as before.
       const { adopt, reap } = splitAdoptable(ledger(), config);
       await reapDeadRuns({ ...ledger(), liveRuns: reap }, config, now, append, emit);
-      for (const run of adopt) await adopt1(run);
+      await adoptRuns(root, config, adopt, { now, append, emit, fly });
     }
     journal.seeBreakers();
     noteBreakers();
-  };
-  const adopt1 = async (run: LiveRun): Promise<void> => {
-    try {
-      const a = await adoptRun(root, config, run);
-      fly(run.unit, run.step, a.target, a.adopted);
-    } catch (err) {
-      await append({ type: 'reaped', at: now(), runId: run.runId, pid: null, outcome: 'gone' });
-      emit({ type: 'notice', message: `${run.unit} ${run.step}: job ${run.jobId ?? '-'} of an earlier checkroom cannot be adopted: ${(err as Error).message}` });
-    }
   };
   const ready = init();
   ready.catch(() => undefined);
