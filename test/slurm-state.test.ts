@@ -9,6 +9,11 @@ import { parseJobComment, schedulerFindings } from '../src/sources/scheduler.js'
 import type { Cell } from '../src/types.js';
 import { flightItems, flightState } from '../src/app/agents.js';
 import type { AgentsUi } from '../src/app/agents-types.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../src/pipeline/config.js';
+import { openSupervisor } from '../src/run/supervisor.js';
+import { tempDir } from './helpers/workspace.js';
 
 // The pure half of the Slurm executor (issue 12): scheduler states to verdicts, the sbatch
 // arguments of an attempt, and the `executor:` / `slurm:` settings of checkroom.yaml.
@@ -146,5 +151,22 @@ describe('a job in the Agents view', () => {
     const a = { at: 4_000, limits: null, snap: { runs: [run], waiting: [], ledger: { cells: {} } } } as unknown as AgentsUi;
     const [f] = flightItems(a);
     expect(flightState(f!, a)).toBe('running slurm job 12 · waiting: Resources · 3 s · attempt 1');
+  });
+});
+
+describe('the executor’s infra breaker', () => {
+  it('is the operator’s to hold, release and reset, like an agent’s; an unknown one is refused', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'checkroom.yaml'), 'executor: slurm\nagents:\n  writer:\n    command: [node, w.mjs]\n');
+    const s = await openSupervisor({ root, config: await loadConfig(root) });
+    try {
+      await s.holdBreaker('slurm:infra');
+      expect(s.snapshot().ledger.agents['slurm:infra']!.view.state).toBe('held');
+      await s.resetBreaker('slurm:infra');
+      expect(s.snapshot().ledger.agents['slurm:infra']!.view.state).toBe('closed');
+      await expect(s.resetBreaker('kubernetes:infra')).rejects.toThrow(/no agent 'kubernetes:infra'/);
+    } finally {
+      await s.close();
+    }
   });
 });

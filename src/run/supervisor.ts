@@ -9,6 +9,7 @@ import { acquireDriverLock, type DriverLock } from './lock.js';
 import { reapDeadRuns } from './supervisor-restart.js';
 import { targetOf, type CellTarget } from './launch-spec.js';
 import { adoptRuns, splitAdoptable } from './supervisor-adopt.js';
+import { infraBreakerOf } from './executors/infra.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
 import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
@@ -208,7 +209,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const breakerAction = async (agent: string, event: 'reset' | 'hold' | 'release'): Promise<void> => {
     await ready;
     refuse(`${event} a breaker`);
-    if (!config.agents[agent]) throw new SupervisorError(`no agent '${agent}' in checkroom.yaml`);
+    // Issue 12: an executor's infra breaker ("slurm:infra") is the operator's to reset too.
+    const infra = Object.values(config.agents).some((a) => infraBreakerOf(a.executor) === agent);
+    if (!config.agents[agent] && !infra) throw new SupervisorError(`no agent '${agent}' in checkroom.yaml`);
     await append({ type: 'breaker', at: now(), agent, event });
     void tick();
   };
