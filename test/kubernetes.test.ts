@@ -7,6 +7,8 @@ import { kubeConfigProblem, kubeJobManifest, kubeJobName, LABEL } from '../src/r
 import { kubeVerdict, UNSCHEDULABLE_LIMIT_MS, type KubeJob, type KubePod } from '../src/run/executors/kube-state.js';
 import type { ExecutorSpec } from '../src/run/executors/types.js';
 import { tempDir } from './helpers/workspace.js';
+import { kubeSchedulerJobs, schedulerFindings } from '../src/sources/scheduler.js';
+import type { Cell } from '../src/types.js';
 
 // Kubernetes Jobs (issue 12). No cluster runs here and none is faked: the generated Job is
 // decoded by kubectl itself into its typed batch/v1 structs offline (`kubectl set env
@@ -146,5 +148,24 @@ describe('Kubernetes states → classes', () => {
     expect(kubeVerdict(job([], { active: 1 }), [pod({ phase: 'Running', conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler' }] })], 0)).toMatchObject({ end: { how: 'infra' } });
     expect(kubeVerdict(job([], { active: 1 }), [running], 0)).toEqual({ kind: 'running' });
     expect(kubeVerdict(null, [], 0)).toMatchObject({ kind: 'ended', end: { how: 'cancelled' } });
+  });
+});
+
+describe('Kubernetes as the scheduler source', () => {
+  it('reads this workspace’s Jobs from `kubectl get jobs -l … -o json` and finds a Job for a done cell', () => {
+    const list = {
+      items: [
+        { metadata: { name: 'cr-ch01-draft-a1-1', labels: { [LABEL.unit]: 'ch01', [LABEL.step]: 'draft', [LABEL.run]: 'ch01-draft-a1-x' } }, status: { active: 1 } },
+        { metadata: { name: 'cr-ch02-draft-a1-2', labels: { [LABEL.unit]: 'ch02', [LABEL.step]: 'draft', [LABEL.run]: 'ch02-draft-a1-y' } }, status: { conditions: [{ type: 'Complete', status: 'True' }], succeeded: 1 } },
+        { metadata: { name: 'unrelated' }, status: { active: 1 } },
+      ],
+    };
+    const jobs = kubeSchedulerJobs(list);
+    expect(jobs).toEqual([
+      { id: 'cr-ch01-draft-a1-1', state: 'RUNNING', runId: 'ch01-draft-a1-x', unit: 'ch01', step: 'draft' },
+      { id: 'cr-ch02-draft-a1-2', state: 'COMPLETED', runId: 'ch02-draft-a1-y', unit: 'ch02', step: 'draft' },
+    ]);
+    const done = { unit: 'ch01', step: 'draft', status: 'done', checkpoint: 'done' } as unknown as Cell;
+    expect(schedulerFindings(jobs, [done], new Set(['ch01-draft-a1-x', 'ch02-draft-a1-y']), new Set(['draft'])).map((f) => [f.kind, f.jobId])).toEqual([['job_for_done_cell', 'cr-ch01-draft-a1-1']]);
   });
 });

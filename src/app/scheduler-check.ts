@@ -17,7 +17,7 @@ export const schedulerCheck = (ws: () => WorkspaceState, publish: (s: SchedulerS
     const w = ws();
     try {
       const config = await loadConfig(w.root).catch(() => null);
-      if (!config || !Object.values(config.agents).some((a) => a.executor === 'slurm')) return;
+      if (!config || !Object.values(config.agents).some((a) => a.executor !== 'local')) return;
       const found = await readScheduler(w.root, config, w.cells);
       if (found) publish(found);
     } catch (err) {

@@ -1,4 +1,6 @@
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import { execa } from 'execa';
+import type { ExecutorName, WorkspaceConfig } from '../pipeline/config-types.js';
+import { LABEL, labelValue } from '../run/executors/kube-manifest.js';
 import type { Cell } from '../types.js';
 import { listJobs } from '../run/executors/slurm-cli.js';
 import { slurmEnvOf } from '../run/executors/slurm.js';
@@ -31,7 +33,7 @@ export interface SchedulerFinding {
 }
 
 export interface SchedulerSource {
-  executor: 'slurm';
+  executor: 'slurm' | 'kubernetes';
   /** Jobs of this workspace the scheduler still knows. */
   jobs: SchedulerJob[];
   findings: SchedulerFinding[];
@@ -68,19 +70,44 @@ export const schedulerFindings = (jobs: readonly SchedulerJob[], cells: readonly
   return out;
 };
 
-/** Ask the scheduler once, or null when no agent of this workspace runs on Slurm. */
-export async function readScheduler(root: string, config: WorkspaceConfig, cells: readonly Cell[]): Promise<SchedulerSource | null> {
-  const agents = Object.values(config.agents).filter((a) => a.executor === 'slurm');
-  if (agents.length === 0) return null;
-  const clusterSteps = new Set(config.pipeline.steps.filter((s) => s.agent && config.agents[s.agent]?.executor === 'slurm').map((s) => s.id));
-  const rows = await listJobs(slurmEnvOf(agents[0]!));
-  if ('error' in rows) return { executor: 'slurm', jobs: [], findings: [], error: rows.error };
-  const tag = workspaceTag(root);
-  const jobs = rows.flatMap((r) => {
-    const c = parseJobComment(r.comment);
-    return c && c.ws === tag ? [{ id: r.id, state: r.state, runId: c.runId, unit: c.unit, step: c.step }] : [];
+/** `kubectl get jobs -l checkroom.io/workspace=<tag> -o json` → this workspace's jobs (pure).
+ *  Label values are sanitized (kube-manifest.ts labelValue): run ids are compared that way. */
+export const kubeSchedulerJobs = (list: { items?: { metadata?: { name?: string; labels?: Record<string, string> }; status?: { active?: number; conditions?: { type?: string; status?: string }[] } }[] }): SchedulerJob[] =>
+  (list.items ?? []).flatMap((j) => {
+    const l = j.metadata?.labels ?? {};
+    const [unit, step, runId, name] = [l[LABEL.unit], l[LABEL.step], l[LABEL.run], j.metadata?.name];
+    if (!unit || !step || !runId || !name) return [];
+    const done = j.status?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+    const state = done ? (done.type === 'Complete' ? 'COMPLETED' : 'FAILED') : (j.status?.active ?? 0) > 0 ? 'RUNNING' : 'PENDING';
+    return [{ id: name, state, runId, unit, step }];
   });
+
+const clusterStepsOf = (config: WorkspaceConfig, executor: ExecutorName): Set<string> =>
+  new Set(config.pipeline.steps.filter((s) => s.agent && config.agents[s.agent]?.executor === executor).map((s) => s.id));
+
+/** Ask the scheduler once, or null when no agent of this workspace runs on a cluster. */
+export async function readScheduler(root: string, config: WorkspaceConfig, cells: readonly Cell[]): Promise<SchedulerSource | null> {
+  const agents = Object.values(config.agents).filter((a) => a.executor !== 'local');
+  const first = agents[0];
+  if (!first) return null;
+  const executor = first.executor as 'slurm' | 'kubernetes';
+  const tag = workspaceTag(root);
   const { events } = await readJournal(root);
-  const launched = new Set(events.flatMap((e) => (e.type === 'launch' ? [e.runId] : [])));
-  return { executor: 'slurm', jobs, findings: schedulerFindings(jobs, cells, launched, clusterSteps), error: null };
+  const runIds = events.flatMap((e) => (e.type === 'launch' ? [e.runId] : []));
+  let jobs: SchedulerJob[];
+  if (executor === 'slurm') {
+    const rows = await listJobs(slurmEnvOf(first));
+    if ('error' in rows) return { executor, jobs: [], findings: [], error: rows.error };
+    jobs = rows.flatMap((r) => {
+      const c = parseJobComment(r.comment);
+      return c && c.ws === tag ? [{ id: r.id, state: r.state, runId: c.runId, unit: c.unit, step: c.step }] : [];
+    });
+  } else {
+    const k = first.kubernetes;
+    const r = await execa(k.kubectl[0]!, [...k.kubectl.slice(1), ...(k.namespace ? ['--namespace', k.namespace] : []), 'get', 'jobs', '-l', `${LABEL.workspace}=${tag}`, '-o', 'json'], { reject: false, shell: false, timeout: 60_000, env: slurmEnvOf(first), extendEnv: false });
+    if (r.exitCode !== 0) return { executor, jobs: [], findings: [], error: String(r.stderr || r.message).split('\n')[0]! };
+    jobs = kubeSchedulerJobs(JSON.parse(String(r.stdout)));
+  }
+  const launched = new Set(executor === 'slurm' ? runIds : runIds.map(labelValue));
+  return { executor, jobs, findings: schedulerFindings(jobs, cells, launched, clusterStepsOf(config, executor)), error: null };
 }
