@@ -8,7 +8,7 @@ import type { Ledger } from './ledger.js';
 import { acquireDriverLock, type DriverLock } from './lock.js';
 import { reapDeadRuns } from './supervisor-restart.js';
 import { targetOf, type CellTarget } from './launch-spec.js';
-import { adoptRuns, splitAdoptable } from './supervisor-adopt.js';
+import { adoptRuns, splitAdoptable } from './supervisor-adopt-jobs.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
 import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
