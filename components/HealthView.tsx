@@ -3,7 +3,8 @@ import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
 import { columnWidth, fit, pad } from '../src/cli/text.js';
-import { breakerWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
+import { breakerWords, cellStateWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
+import type { AgentsUi } from '../src/app/agents-types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';
@@ -41,7 +42,7 @@ const useLimits = () => useAppStore((s) => s.agents.limits);
 
 /** A row's name and state columns; their widths come from every row. */
 const nameOf = (it: HealthItem): string => (it.kind === 'agent' ? `agent ${sanitizeLine(it.agent)}` : `${sanitizeLine(it.cell.unit)} ${sanitizeLine(it.cell.step)}`);
-const stateOf = (it: HealthItem): string => (it.kind === 'agent' ? breakerWords(it.ledger) : it.cell.state === 'needs_human' ? 'escalated' : it.cell.state);
+const stateOf = (it: HealthItem, a: AgentsUi): string => (it.kind === 'agent' ? breakerWords(it.ledger) : cellStateWords(it.cell, a));
 
 export function HealthView({ height, width }: { height: number; width: number }) {
   const { agents, cursor } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health })));
@@ -55,7 +56,10 @@ export function HealthView({ height, width }: { height: number; width: number })
   // list's rows minus the note: counting the note as a list row pushed the window's first
   // row out of sight at 60×15 (the box shrank its rows onto each other).
   const detail = detailOf(sel, limits).slice(0, Math.max(0, Math.min(4, height - 4)));
-  const listH = Math.max(1, height - 1 - detail.length);
+  // Journal lines that could not be read are said, not skipped without a word (issue 8 item 7).
+  const jw = snap?.warnings ?? [];
+  const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
+  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0));
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
   if (!agents.enabled || !snap) {
@@ -71,7 +75,7 @@ export function HealthView({ height, width }: { height: number; width: number })
   const counter = items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : '';
   // Columns: mark (2), name, state, then the counts; one space after each column.
   const nameW = columnWidth(items.map(nameOf), 10, 24);
-  const stateW = columnWidth(items.map(stateOf), 6, 22);
+  const stateW = columnWidth(items.map((it) => stateOf(it, agents)), 6, 22);
   const restW = Math.max(1, width - 2 - nameW - 1 - stateW - 1);
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
@@ -79,13 +83,14 @@ export function HealthView({ height, width }: { height: number; width: number })
         <T tok={snap.autopilot.paused || snap.limits.consecutiveFailures > 0 ? 'warn' : 'muted'}>{fit(sanitizeLine(global), Math.max(1, width - stringWidth(counter)))}</T>
         <T tok="muted">{counter}</T>
       </Line>
+      {journalNote ? <Line tok="warn">{fit(sanitizeLine(journalNote), width)}</Line> : null}
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;
           const here = idx === cursor;
           const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
           const name = `${pad(fit(nameOf(it), nameW), nameW)} `;
-          const state = `${pad(fit(stateOf(it), stateW), stateW)} `;
+          const state = `${pad(fit(stateOf(it, agents), stateW), stateW)} `;
           if (it.kind === 'agent') {
             const v = it.ledger?.view;
             return (

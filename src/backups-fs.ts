@@ -1,6 +1,7 @@
 import { constants, type Stats } from 'node:fs';
-import { copyFile, link, lstat, open, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { copyFileExclusive } from './fs/atomic-copy.js';
 
 // The file-system primitives behind backups.ts. One rule drives all of them: a backup is
 // never overwritten (DOMAIN.md section 4: the backup is what lets a human undo a redo).
@@ -63,31 +64,13 @@ export async function exists(abs: string): Promise<boolean> {
 const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
 
 /**
- * Copy `src` to `dst` only if `dst` does not exist, then fsync it. A failed copy (full
- * disk) removes its own half-written `dst` so no truncated backup is ever left behind.
- * Throws the raw errno error; EEXIST means the name is taken.
+ * Copy `src` to `dst` only if `dst` does not exist, fsynced. The name appears only once the
+ * copy is whole: a full disk or a kill -9 leaves no truncated backup behind (a temp file at
+ * most, swept at start). Throws the raw errno error; EEXIST means the name is taken.
  */
 export async function copyExclusive(src: string, dst: string): Promise<void> {
-  try {
-    await copyFile(src, dst, constants.COPYFILE_EXCL);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') await unlink(dst).catch(() => {});
-    throw err;
-  }
-  try {
-    // Read-only is enough for fsync, and works for a copy that kept a 0444 mode.
-    const fh = await open(dst, 'r');
-    try {
-      await fh.sync();
-      const [a, b] = [(await stat(src)).size, (await fh.stat()).size];
-      if (a !== b) throw Object.assign(new Error(`copied ${b} of ${a} bytes`), { code: 'ENOSPC' });
-    } finally {
-      await fh.close();
-    }
-  } catch (err) {
-    await unlink(dst).catch(() => {});
-    throw err;
-  }
+  // Whole or absent, even under kill -9 (src/fs/atomic-copy.ts, issue 8 item 9).
+  await copyFileExclusive(src, dst);
 }
 
 /** Give `src` the additional name `dst` (or a copy, where links are unsupported); never clobbers. */

@@ -3,8 +3,11 @@ import { pickLaunches } from '../run/supervisor-autopilot.js';
 import { sanitizeLine } from '../sanitize.js';
 import { cellKey, type NextStep } from '../types.js';
 import type { AgentAction, AgentsOptions } from './agents-types.js';
-import { breakerWords, classCounts, flightItems, flightState, healthItems } from './agents.js';
-import { planItems } from './select.js';
+import { breakerWords, classCounts, flightItems, flightState, type HealthItem } from './agents.js';
+import type { PlanItem } from './select.js';
+import { seeFilesNow, type Seen } from './confirm-guard.js';
+import { outputOf } from '../run/writers.js';
+import { goneUpdate, selectedHealth as pickHealth, selectedPlan as pickPlan } from './selected.js';
 import type { AppState, Tone } from './store-types.js';
 
 // The store's supervisor actions (issue "Launch agents from the plan"). Each one that
@@ -26,8 +29,13 @@ export function createAgents({ set, get, opts, track }: Deps) {
   const agentOf = (step: string): string | undefined => config.pipeline.steps.find((s) => s.id === step)?.agent;
   const needsConsent = (): boolean => !commandShown(sup.snapshot().ledger, config);
 
-  const ask = (title: string, lines: string[], action: AgentAction): void =>
-    set({ dialog: { title, lines, pending: { type: 'agents', action }, at: Date.now() } });
+  const ask = (title: string, lines: string[], action: AgentAction, seen?: Seen[]): void =>
+    set({ dialog: { title, lines, pending: { type: 'agents', action }, at: Date.now(), ...(seen ? { seen } : {}) } });
+  /** A relaunch confirms against the output as it was shown (issue 8 item 1: confirm-guard.ts). */
+  const outputSeen = (unit: string, step: string): Seen[] => {
+    const path = get().ws.cells.find((c) => c.unit === unit && c.step === step)?.path ?? outputOf(config.pipeline, unit, step);
+    return path === null ? [] : seeFilesNow(get().ws.root, [{ unit, step, path }]);
+  };
 
   const consentLines = (unit: string, step: string): string[] => {
     const p = sup.describeCommand(unit, step);
@@ -38,13 +46,16 @@ export function createAgents({ set, get, opts, track }: Deps) {
     ];
   };
 
-  const selectedPlan = () => {
-    const s = get();
-    return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents))[s.cursors.plan] ?? null;
+  // undefined: the picked item left the list; the refusal is already said (issue 8 item 2).
+  const selectedPlan = (): PlanItem | null | undefined => {
+    const p = pickPlan(get());
+    if (p && 'gone' in p) return void set(goneUpdate(get(), 'plan', p.gone));
+    return p?.item ?? null;
   };
-  const selectedHealth = () => {
-    const s = get();
-    return healthItems(s.agents)[s.cursors.health] ?? null;
+  const selectedHealth = (): HealthItem | null | undefined => {
+    const p = pickHealth(get());
+    if (p && 'gone' in p) return void set(goneUpdate(get(), 'health', p.gone));
+    return p?.item ?? null;
   };
 
   // A queued redo leaves the queue when its launch event arrives (agents-feed.ts), not
@@ -62,7 +73,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
     if (!consent && !reset && !o.why) return doLaunch(unit, step, false);
     const lines = [...(o.why ?? []), ...(consent ? consentLines(unit, step) : [`checkroom will run: ${sup.describeCommand(unit, step).text}`])];
     const title = reset ? `Reset ${unit} ${step} and relaunch it` : consent ? `Launch ${unit} ${step}: the exact command` : `Launch ${unit} ${step}`;
-    ask(title, lines, { kind: 'launch', unit, step, reset, consent, redo: !!o.redo });
+    ask(title, lines, { kind: 'launch', unit, step, reset, consent, redo: !!o.redo }, outputSeen(unit, step));
   };
 
   const launchNext = (n: NextStep): void => {
@@ -116,6 +127,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
   return {
     launchSelected(): void {
       const item = selectedPlan();
+      if (item === undefined) return;
       if (!item) return say('nothing selected', 'warn');
       if (item.kind === 'flight') {
         set((st) => ({ agents: { ...st.agents, logOpen: true } }));
@@ -141,6 +153,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
       const s = get();
       const flights = flightItems(s.agents);
       const item = selectedPlan();
+      if (item === undefined) return;
       const f = item?.kind === 'flight' ? item.flight : flights.length === 1 ? flights[0] : null;
       if (!f) return say(flights.length === 0 ? 'nothing is running' : 'select a run to cancel (runs are listed first in the Plan view)', 'warn');
       ask(
@@ -156,6 +169,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
 
     requestBreaker(op: 'reset' | 'hold'): void {
       const item = selectedHealth();
+      if (item === undefined) return;
       if (!item || item.kind !== 'agent') return say('select an agent (the Health view lists agents first)', 'warn');
       const v = item.ledger?.view;
       const now = `breaker ${item.agent}: ${breakerWords(item.ledger)}; ${v?.consecutiveFailures ?? 0} consecutive failures (threshold ${v?.threshold ?? config.breaker.threshold}), ${v?.trips ?? 0} trips`;
@@ -168,6 +182,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
 
     requestResetCell(): void {
       const item = selectedHealth();
+      if (item === undefined) return;
       if (!item || item.kind !== 'cell') return say('select a cell (below the agents in the Health view)', 'warn');
       const c = item.cell;
       ask(
@@ -199,7 +214,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
           ...flights.slice(0, 4).map((f) => `${f.unit} ${f.step}: ${flightState(f, get().agents)}`),
           ...(flights.length > 4 ? [`… and ${flights.length - 4} more`] : []),
           'y/enter: cancel them, then quit (each cell goes back to what it was, or ❌)',
-          'l: leave them running and quit (the next checkroom reaps them and triages their output)',
+          'l: leave them running and quit (the next checkroom adopts them; the marker decides)',
           'n/esc: stay',
         ],
         { kind: 'quit', runs: n },

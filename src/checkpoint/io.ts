@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { PipelineDef } from '../types.js';
 import type { CheckpointDoc } from './types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { formatBytes } from '../fs/read-capped.js';
 import { emptyDoc, parseCheckpoint } from './parse.js';
 
 // checkpoint.md on disk. A missing file is normal (recovery falls back to levels 2 and 3);
@@ -47,7 +48,11 @@ export async function readCheckpoint(root: string, pipeline: PipelineDef, file =
     // Cut at the last newline so a half line (or half a UTF-8 sequence) is not parsed.
     const nl = bytes.lastIndexOf(0x0a);
     if (nl >= 0) bytes = bytes.subarray(0, nl + 1);
-    notes.push(`${file} is ${size} bytes; only the first ${CHECKPOINT_MAX_BYTES} bytes were read`);
+    // A status matrix is a few KB; past the cap only its head is parsed and the disk decides
+    // the rest (issue 8 item 7). The sentence says which file, its size, the cap, what to do.
+    notes.push(
+      `${file} is ${formatBytes(size)} (${size} bytes), over checkroom's ${formatBytes(CHECKPOINT_MAX_BYTES)} cap for this file; only the first ${CHECKPOINT_MAX_BYTES} bytes were read: rebuild it from the disk with checkroom checkpoint --write (the old one is backed up first)`,
+    );
   }
   let text: string;
   try {

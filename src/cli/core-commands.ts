@@ -3,15 +3,17 @@ import { existsSync } from 'node:fs';
 import type { WorkspaceState } from '../types.js';
 import { loadWorkspace, readSources, stateOf, type Sources } from '../workspace.js';
 import { checkpointFromState } from '../checkpoint/from-state.js';
+import { workspaceLang } from '../checkpoint/lang.js';
 import { renderCheckpoint } from '../checkpoint/render.js';
 import { parseCheckpoint } from '../checkpoint/parse.js';
 import { writeCheckpoint } from '../checkpoint/io.js';
 import { claimsOf } from '../state/derive.js';
 import { copyBackup } from '../backups.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
-import { statusJson } from './json.js';
+import { statusJson, toJson } from './json.js';
 import { nextLine, noUnitsWhy, partialLine, renderStatus, type TextOptions } from './text.js';
 import { UsageError } from './args.js';
+import { sweepAtStart } from './sweep-at-start.js';
 
 // The headless faces of the engine: status, plan, partials, checkpoint --write.
 
@@ -27,13 +29,13 @@ export const dirArg = (positionals: string[], max = 1): string => {
 
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<WorkspaceState> {
   const state = await loadWorkspace(dirArg(positionals));
-  out.write(json ? JSON.stringify(statusJson(state), null, 2) + '\n' : renderStatus(state, o) + '\n');
+  out.write(json ? toJson(statusJson(state)) + '\n' : renderStatus(state, o) + '\n');
   return state;
 }
 
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
   const state = await loadWorkspace(dirArg(positionals));
-  if (json) return out.write(JSON.stringify(statusJson(state).next, null, 2) + '\n');
+  if (json) return out.write(toJson(statusJson(state).next) + '\n');
   if (state.next.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
   const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
   out.write(`${o.paint('bold', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
@@ -43,7 +45,7 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
   const state = await loadWorkspace(dirArg(positionals));
   if (json) {
     const { partials, suspects } = statusJson(state);
-    return out.write(JSON.stringify({ partials, suspects }, null, 2) + '\n');
+    return out.write(toJson({ partials, suspects }) + '\n');
   }
   const lines: string[] = [];
   lines.push(o.paint('bold', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));
@@ -65,7 +67,7 @@ export async function rewriteCheckpoint(
 ): Promise<{ path: string; backup: string | null; changed: number; text: string }> {
   const src = read ?? (await readSources(dir));
   const state = stateOf(src);
-  const doc = checkpointFromState(state, src.checkpoint);
+  const doc = checkpointFromState(state, src.checkpoint, now, await workspaceLang(src.root, state, src.checkpoint?.lang ?? null));
   const text = renderCheckpoint(doc, src.config.pipeline);
   const before = claimsOf(src.checkpoint);
   const after = claimsOf(parseCheckpoint(text, src.config.pipeline));
@@ -81,11 +83,16 @@ export async function checkpointCommand(positionals: string[], write: boolean, o
   const dir = dirArg(positionals);
   if (!write) {
     const src = await readSources(dir);
-    const text = renderCheckpoint(checkpointFromState(stateOf(src), src.checkpoint), src.config.pipeline);
+    const state = stateOf(src);
+    const text = renderCheckpoint(checkpointFromState(state, src.checkpoint, new Date(), await workspaceLang(src.root, state, src.checkpoint?.lang ?? null)), src.config.pipeline);
     // The preview quotes the old file's words (title, project name): escaped, as everywhere.
     out.write(sanitize(text) + o.paint('muted', '\n(preview: nothing written; add --write to replace checkpoint.md, the old one is backed up)\n'));
     return;
   }
-  const r = await rewriteCheckpoint(dir);
+  const src = await readSources(dir);
+  // About to write: temp files of killed atomic writes go first, said (issue 8 item 7).
+  const swept = await sweepAtStart(src.root, src.config, src.units);
+  if (swept) out.write(`${o.paint('warn', swept)}\n`);
+  const r = await rewriteCheckpoint(dir, undefined, src);
   out.write(`wrote ${sanitizeLine(r.path)} from the disk (${r.changed} cell${r.changed === 1 ? '' : 's'} changed)${r.backup ? `; the previous version is in ${r.backup}` : ''}\n`);
 }

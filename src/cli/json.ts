@@ -28,6 +28,8 @@ export function statusJson(s: WorkspaceState) {
       checkpoint: c.checkpoint,
       disk: c.disk,
       chars: c.chars,
+      // Only on files past the exact count (issue 8 item 3): `chars` is then a lower bound.
+      ...(c.charsAtLeast ? { charsAtLeast: true } : {}),
       bytes: c.bytes,
       marker: c.marker,
       verdict: c.triage?.verdict ?? null,
@@ -43,6 +45,7 @@ export function statusJson(s: WorkspaceState) {
           path: s.todos.path,
           ok: s.todos.ok,
           ready: s.todos.ready,
+          ready_contradicted: s.todos.readyContradicted,
           disagreements: s.todos.disagreements,
           dangling: s.todos.dangling,
           warnings: s.todos.warnings.map((w) => ({ source: w.source, line: w.line ?? null, message: w.message })),
@@ -75,3 +78,12 @@ export function counts(s: WorkspaceState) {
     suspects: s.suspects.length,
   };
 }
+
+// JSON.stringify escapes C0 controls but leaves DEL, the C1 controls (U+009B is a one-byte
+// CSI to many terminals) and the bidi overrides raw; `checkroom status --json` piped to a
+// terminal must be as safe as the text (issue 8 item 7). `\uXXXX` is the same JSON value.
+const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Indented JSON whose text holds no terminal control: what every `--json` prints. */
+export const toJson = (value: unknown): string =>
+  JSON.stringify(value, null, 2).replace(JSON_UNSAFE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);

@@ -13,7 +13,10 @@ import { recoverReport } from '../recover/report.js';
 import { renderRecover, formatAge } from '../recover/render.js';
 import { checkMemory } from '../memory/check.js';
 import { buildResume } from '../resume/build.js';
-import { writeResume } from '../resume/io.js';
+import { letterLang, writeResume } from '../resume/io.js';
+import { loadConfig } from '../pipeline/config.js';
+import { sweepAtStart } from './sweep-at-start.js';
+import { toJson } from './json.js';
 
 // The recovery commands: `resume`, `recover`, `backups`. Each returns the exit code
 // (0 ok, 1 runtime error); bad usage throws UsageError (exit 2 at the entry).
@@ -27,9 +30,11 @@ export async function resumeCommand(cli: Cli, o: TextOptions, out: Out): Promise
   const memory = await checkMemory(sources.root, state);
   const opts = { now, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: sources.config.sources.checkpoint };
   if (!cli.write) {
-    out.write(sanitize(buildResume(state, opts)) + o.paint('muted', `\n(preview: nothing written; add --write to write ${sources.config.sources.resume}, the old one is backed up)\n`));
+    out.write(sanitize(buildResume(state, { ...opts, lang: await letterLang(sources.root, state, sources.config.sources.resume) })) + o.paint('muted', `\n(preview: nothing written; add --write to write ${sources.config.sources.resume}, the old one is backed up)\n`));
     return 0;
   }
+  const swept = await sweepAtStart(sources.root, sources.config, sources.units);
+  if (swept) out.write(`${o.paint('warn', swept)}\n`);
   const r = await writeResume(sources.root, state, { ...opts, file: sources.config.sources.resume });
   out.write(`wrote ${sanitizeLine(r.path)}${r.backup ? `; the previous version is in ${sanitizeLine(r.backup)}` : ''}\n`);
   return 0;
@@ -41,8 +46,16 @@ export async function resumeCommand(cli: Cli, o: TextOptions, out: Out): Promise
  * exit 1 when a rebuild it had to do could not be done (the report says which and why).
  */
 export async function recoverCommand(cli: Cli, o: TextOptions, out: Out): Promise<number> {
-  const report = await recoverReport(dirArg(cli.positionals), { dryRun: cli.dryRun });
-  out.write(cli.json ? JSON.stringify(report, null, 2) + '\n' : renderRecover(report, o) + '\n');
+  const dir = dirArg(cli.positionals);
+  if (!cli.dryRun) {
+    // Recovery writes: temp files of killed atomic writes go first, said (issue 8 item 7);
+    // on stderr under --json, so the JSON stays one document.
+    const root = await assertWorkspace(dir);
+    const swept = await sweepAtStart(root, await loadConfig(root), []);
+    if (swept) (cli.json ? process.stderr : out).write(`${cli.json ? swept : o.paint('warn', swept)}\n`);
+  }
+  const report = await recoverReport(dir, { dryRun: cli.dryRun });
+  out.write(cli.json ? toJson(report) + '\n' : renderRecover(report, o) + '\n');
   return !report.dryRun && report.rebuilt.some((a) => a.blocked) ? 1 : 0;
 }
 
@@ -111,7 +124,7 @@ async function list(root: string, file: string, json: boolean, o: TextOptions, o
     }),
   );
   if (json) {
-    out.write(JSON.stringify({ file, current, backups: rows, ignored }, null, 2) + '\n');
+    out.write(toJson({ file, current, backups: rows, ignored }) + '\n');
     return 0;
   }
   const L = [o.paint('bold', `Backups of ${sanitizeLine(file)} (${rows.length})`) + (current ? '' : o.paint('warn', '  the file itself does not exist'))];
@@ -143,7 +156,7 @@ async function restore(root: string, file: string, backupArg: string, json: bool
   }
   if (original !== file) throw new UsageError(`${backupArg} is a backup of ${original}, not of ${file}`);
   const r = await restoreBackup(root, backup);
-  if (json) out.write(JSON.stringify({ restored: r.restored, from: backup, currentBackedUpTo: r.currentBackedUpTo }, null, 2) + '\n');
+  if (json) out.write(toJson({ restored: r.restored, from: backup, currentBackedUpTo: r.currentBackedUpTo }) + '\n');
   else
     out.write(
       `${o.paint('ok', 'restored')} ${sanitizeLine(r.restored)} from ${sanitizeLine(backup)}\n` +

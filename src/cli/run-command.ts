@@ -15,6 +15,8 @@ import { pickLaunches } from '../run/supervisor-autopilot.js';
 import { commandShown, commandShownEvent } from '../consent.js';
 import { cellKey } from '../types.js';
 import { refuseRun } from './run-preflight.js';
+import { sweepAtStart } from './sweep-at-start.js';
+import { watchEnd } from '../shutdown.js';
 
 // `checkroom run [dir] <unit> <step> [--force]` and `checkroom run [dir] --next [--auto]
 // [--max N]`: the headless face of the supervisor. Progress is streamed as sanitized lines;
@@ -75,7 +77,7 @@ const printer = (o: TextOptions, out: Out) => (e: SupervisorEvent): void => {
 const confirmCommand = async (s: Supervisor, config: WorkspaceConfig, unit: string, step: string, cli: Cli, o: TextOptions, out: Out): Promise<boolean> => {
   if (commandShown(s.snapshot().ledger, config)) return true;
   const p = s.describeCommand(unit, step);
-  out.write(`${o.paint('bold', `checkroom will run (agent ${p.agent}, in ${sanitizeLine(p.cwd)}):`)}\n  ${p.text}\n`);
+  out.write(`${o.paint('bold', `checkroom will run (agent ${sanitizeLine(p.agent)}, in ${sanitizeLine(p.cwd)}):`)}\n  ${sanitizeLine(p.text)}\n`);
   const tty = process.stdin.isTTY === true;
   if (!tty || cli.yes) {
     if (!tty) out.write(o.paint('muted', '(stdin is not a terminal: no prompt; running checkroom run from cron or CI implies consent to this command)\n'));
@@ -101,8 +103,11 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
   }
   const root = resolve(dir);
   const config = await loadConfig(root);
+  let units: readonly string[] = [];
   if (!cli.next) {
-    const why = refuseRun(root, config, await loadWorkspace(root, { config }), pos[0]!, pos[1]!, cli.force);
+    const state = await loadWorkspace(root, { config });
+    units = state.units;
+    const why = refuseRun(root, config, state, pos[0]!, pos[1]!, cli.force);
     if (why !== null) {
       out.write(`${o.paint('fail', 'cannot run')}: ${sanitizeLine(why)}\n`);
       return 2;
@@ -116,22 +121,27 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
     config,
     onEvent: (e) => {
       print(e);
-      if (e.type === 'failed') failures.push(`${e.unit} ${e.step}`);
+      if (e.type === 'failed') failures.push(sanitizeLine(`${e.unit} ${e.step}`));
       if (e.type === 'launch') steps.add(cellKey(e.unit, e.step));
     },
   });
-  const stop = (): void => {
-    out.write('interrupted: cancelling the runs in flight\n');
-    void s.close({ cancel: true });
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGINT, SIGTERM, SIGHUP (an SSH drop), lost output and a crash all cancel the runs in
+  // flight and journal why; none kills checkroom before its agents (issue 8 item 4).
+  const ends = watchEnd({ stdout: process.stdout, stderr: process.stderr });
+  let reason = 'quit';
+  void ends.first.then(({ reason: why }) => {
+    reason = why;
+    if (ends.terminalAlive()) out.write(`interrupted (${why}): cancelling the runs in flight\n`);
+    return s.close({ cancel: true, reason: why });
+  });
   try {
     const snap = s.snapshot();
     if (snap.role === 'readonly') {
       out.write(`${o.paint('fail', 'read-only')}: ${sanitizeLine(snap.readonlyReason ?? 'another checkroom drives this workspace')}\n`);
       return 1;
     }
+    // The driver, about to write: temp files of killed atomic writes go first (issue 8 item 7).
+    if (!cli.next) await sweepAndSay(root, config, units, o, out);
     if (!cli.next) return await runOne(s, config, pos[0]!, pos[1]!, cli, o, out);
     return await runNext(s, config, cli, o, out, failures, steps);
   } catch (err) {
@@ -141,10 +151,14 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
     }
     throw err;
   } finally {
-    process.removeListener('SIGINT', stop);
-    process.removeListener('SIGTERM', stop);
-    await s.close();
+    ends.off();
+    await s.close({ reason });
   }
+}
+
+async function sweepAndSay(root: string, config: WorkspaceConfig, units: readonly string[], o: TextOptions, out: Out): Promise<void> {
+  const swept = await sweepAtStart(root, config, units);
+  if (swept) out.write(`${o.paint('muted', clock())} ${o.paint('warn', swept)}\n`);
 }
 
 async function runOne(s: Supervisor, config: WorkspaceConfig, unit: string, step: string, cli: Cli, o: TextOptions, out: Out): Promise<number> {
@@ -154,13 +168,14 @@ async function runOne(s: Supervisor, config: WorkspaceConfig, unit: string, step
   }
   const r = await s.launch(unit, step, { reason: 'checkroom run' });
   const tone: Token = r.outcome === 'done' ? 'ok' : 'fail';
-  out.write(`${o.paint(tone, `${unit} ${step}: ${r.outcome}`)} after ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}${r.outcome === 'done' ? '' : ` — ${sanitizeLine(r.reason)}`}\n`);
+  out.write(`${o.paint(tone, `${sanitizeLine(unit)} ${sanitizeLine(step)}: ${r.outcome}`)} after ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}${r.outcome === 'done' ? '' : ` — ${sanitizeLine(r.reason)}`}\n`);
   return r.outcome === 'done' ? 0 : 1;
 }
 
 async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: TextOptions, out: Out, failures: string[], steps: ReadonlySet<string>): Promise<number> {
   const snap = s.snapshot();
   const state = await loadWorkspace(s.root, { config });
+  await sweepAndSay(s.root, config, state.units, o, out);
   const first = pickLaunches({ plan: state.next, ledger: snap.ledger, config, inFlight: new Map(), held: new Set(), budget: 1, redoHalfProducts: true }).launch[0];
   if (!first) {
     if (snap.autopilot.paused) {
@@ -192,7 +207,7 @@ async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: Text
       `steps launched: ${steps.size}; launches this session: ${end.launchesThisSession} of ${end.limits.maxLaunches} (retries included); consecutive failures: ${end.limits.consecutiveFailures} of ${end.limits.maxConsecutiveFailures}\n` +
       Object.values(l.agents)
         .filter((a) => a.view.state !== 'closed' || a.view.trips > 0)
-        .map((a) => `breaker ${a.agent}: ${a.view.state}${a.view.trips ? `, ${a.view.trips} trip${a.view.trips === 1 ? '' : 's'}` : ''}\n`)
+        .map((a) => `breaker ${sanitizeLine(a.agent)}: ${a.view.state}${a.view.trips ? `, ${a.view.trips} trip${a.view.trips === 1 ? '' : 's'}` : ''}\n`)
         .join('') +
       (failures.length ? `${o.paint('fail', `failed or escalated: ${failures.join(', ')}`)}\n` : ''),
   );

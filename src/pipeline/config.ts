@@ -1,11 +1,13 @@
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
 import { bookPreset } from './book-preset.js';
 import type { AgentDef, KubernetesOptions, SlurmOptions, WorkspaceConfig } from './config-types.js';
 import { gatesPreset } from './gates-preset.js';
+import { formatBytes, readTextCapped } from '../fs/read-capped.js';
+import { DETECTED_GATES, detectPreset } from './detect-preset.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_KUBERNETES, DEFAULT_LIMITS, DEFAULT_SLURM, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawAgent, type RawConfig, type RawKubernetes, type RawSlurm } from './schema.js';
 
@@ -17,6 +19,11 @@ export { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES } from '
 // ConfigError to exit code 2.
 
 export const CONFIG_FILE = 'checkroom.yaml';
+
+/** A pipeline definition is a few KB; 1 MB leaves room for long unit lists and comments
+ *  while a generated or pasted blob (a 55 MB file took 1.8 GB to parse, issue 8 item 7)
+ *  is refused before a byte of it is read. */
+export const CONFIG_MAX_BYTES = 1024 * 1024;
 
 export class ConfigError extends Error {
   readonly file: string;
@@ -161,7 +168,8 @@ const resolvePipeline = (src: Source, raw: RawConfig, base: PipelineDef): Pipeli
   const batches = raw.batches ?? base.batches;
   const [unitProblem] = findUnitProblems(units, batches);
   if (unitProblem) throw errorAt(src, unitProblem.path, unitProblem.problem, unitProblem.expected);
-  return { name: raw.name ?? base.name, phases, steps, units, batches, source: src.file };
+  const outside = raw.outside_roots?.map((p) => resolvePath(dirname(src.file), p));
+  return { name: raw.name ?? base.name, phases, steps, units, batches, source: src.file, ...(outside?.length ? { outsideRoots: outside } : {}) };
 };
 
 /** A graph problem is found on the merged pipeline; point at the YAML step that introduced it. */
@@ -221,8 +229,8 @@ const toAgent = (name: string, a: RawAgent, raw: RawConfig): AgentDef => ({
   kubernetes: toKubernetes(raw.kubernetes, a.kubernetes),
 });
 
-const resolve = (src: Source, raw: RawConfig): WorkspaceConfig => {
-  const preset = raw.preset ?? 'book';
+const resolve = (src: Source, raw: RawConfig, detected: 'gates' | null = null): WorkspaceConfig => {
+  const preset = raw.preset ?? detected ?? 'book';
   const pipeline = resolvePipeline(src, raw, preset === 'gates' ? gatesPreset() : bookPreset());
   const problems = findPipelineProblems(pipeline);
   if (problems.length > 0) throw pipelineError(src, raw, problems[0]);
@@ -241,6 +249,8 @@ const resolve = (src: Source, raw: RawConfig): WorkspaceConfig => {
   return {
     file: src.file,
     preset,
+    ...(raw.preset === undefined && detected ? { presetDetected: DETECTED_GATES } : {}),
+    ...(raw.language ? { language: raw.language } : {}),
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),
     limits: {
@@ -277,7 +287,7 @@ export const defaultConfig = (): WorkspaceConfig => ({
   sources: { ...DEFAULT_SOURCES },
 });
 
-export const parseConfig = (text: string, file: string): WorkspaceConfig => {
+export const parseConfig = (text: string, file: string, detected: 'gates' | null = null): WorkspaceConfig => {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const src: Source = { file, doc, lines };
@@ -295,7 +305,7 @@ export const parseConfig = (text: string, file: string): WorkspaceConfig => {
   }
   const parsed = rawConfigSchema.safeParse(data ?? {}, { error: describeExpected });
   if (!parsed.success) throw earliest(parsed.error.issues.map((iss) => issueError(src, data, iss)));
-  return resolve(src, parsed.data);
+  return resolve(src, parsed.data, detected);
 };
 
 /** Reads `<root>/checkroom.yaml`; a missing file means the defaults. */
@@ -303,18 +313,29 @@ export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
   const file = join(root, CONFIG_FILE);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const r = await readTextCapped(file, CONFIG_MAX_BYTES);
+    if (!r.ok) {
+      throw new ConfigError({
+        file,
+        line: null,
+        column: null,
+        problem: `the file is ${formatBytes(r.size)} (${r.size} bytes), over checkroom's ${formatBytes(r.cap)} cap for checkroom.yaml, and was not read`,
+        expected: `a config under ${formatBytes(r.cap)}: a pipeline definition is a few KB; look for a generated or pasted blob in it`,
+      });
+    }
+    text = r.text;
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new ConfigError({ file, line: null, column: null, problem: `cannot read the file (${code ?? (e as Error).message})`, expected: 'a readable file' });
+    if (code !== 'ENOENT') throw new ConfigError({ file, line: null, column: null, problem: code === 'ENOTREG' ? 'it is not a regular file (a FIFO, a socket or a device)' : `cannot read the file (${code ?? (e as Error).message})`, expected: 'a readable file' });
     // A config under the wrong name would otherwise be ignored without a word.
     const yml = join(root, 'checkroom.yml');
     if (await stat(yml).then(() => true, () => false)) {
       throw new ConfigError({ file: yml, line: null, column: null, problem: 'checkroom reads checkroom.yaml, not checkroom.yml', expected: 'the file renamed to checkroom.yaml' });
     }
-    return defaultConfig();
+    return (await detectPreset(root)) ? { ...defaultConfig(), preset: 'gates', pipeline: gatesPreset(), presetDetected: DETECTED_GATES } : defaultConfig();
   }
-  return parseConfig(text, file);
+  return parseConfig(text, file, await detectPreset(root));
 };
 
 /** Structural check of any pipeline (presets, adapters); throws the first problem. */

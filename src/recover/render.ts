@@ -63,13 +63,13 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   const cpState = cp.unreadable
     ? bad(`unreadable: ${sanitizeLine(cp.unreadable)}`)
     : cp.exists
-      ? `updated ${sanitizeLine(cp.lastUpdate ?? '?')}; ${cp.discrepancies ? warn(`${cp.discrepancies} discrepancies with the disk`) : ok('agrees with the disk')}${cp.unknownUnits.length ? warn(`; misses ${cp.unknownUnits.join(', ')}`) : ''}`
+      ? `updated ${sanitizeLine(cp.lastUpdate ?? '?')}; ${cp.discrepancies ? warn(`${cp.discrepancies} discrepancies with the disk`) : ok('agrees with the disk')}${cp.unknownUnits.length ? warn(`; misses ${cp.unknownUnits.map(sanitizeLine).join(', ')}`) : ''}`
       : bad('missing');
   if (!r.gates) L.push(line(`  ${pad(sanitizeLine(cp.path), 14)} ${cpState}`));
   if (s.todos) {
     const t = s.todos;
     const body = t.ok
-      ? `${t.ready.length} ready (${fit(t.ready.join(', ') || 'none', 40)}); ${t.disagreements.length ? warn(`${t.disagreements.length} disagree with the disk`) : ok('agrees with the disk')}${t.dangling.length ? warn(`; ${t.dangling.length} dangling dependencies`) : ''}`
+      ? `${t.ready.length} ready (${fit(t.ready.map(sanitizeLine).join(', ') || 'none', 40)})${t.readyContradicted.length ? warn(`, ${t.readyContradicted.length} contradicted by the disk (${fit(t.readyContradicted.map((x) => sanitizeLine(x.todoId)).join(', '), 40)})`) : ''}; ${t.disagreements.length ? warn(`${t.disagreements.length} disagree with the disk`) : ok('agrees with the disk')}${t.dangling.length ? warn(`; ${t.dangling.length} dangling dependencies`) : ''}`
       : warn(`unreadable: ${sanitizeLine(t.warnings[0]?.message ?? 'unknown error')}`);
     L.push(line(`  ${pad('todo table', 14)} ${sanitizeLine(t.path.startsWith(r.root) ? t.path.slice(r.root.length + 1) : t.path)}: ${body}`));
   } else L.push(line(`  ${pad('todo table', 14)} ${paint('muted', 'none (optional)')}`));
@@ -77,9 +77,13 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   const j = s.journal;
   L.push(
     line(
-      `  ${pad('journal', 14)} ${j.events ? `${j.events} event${j.events === 1 ? '' : 's'}, ${j.decisions} decision${j.decisions === 1 ? '' : 's'}` : paint('muted', 'none')}${j.breakers.length ? bad(`; breakers: ${j.breakers.map((b) => `${sanitizeLine(b.agent)} ${sanitizeLine(b.detail)}`).join(', ')}`) : ''}${j.orphans.length ? warn(`; ${j.orphans.length} run${j.orphans.length === 1 ? '' : 's'} died without reporting (${j.orphans.map((x) => `${x.unit} ${x.step}`).join(', ')})`) : ''}`,
+      `  ${pad('journal', 14)} ${j.events ? `${j.events} event${j.events === 1 ? '' : 's'}, ${j.decisions} decision${j.decisions === 1 ? '' : 's'}` : paint('muted', 'none')}${j.breakers.length ? bad(`; breakers: ${j.breakers.map((b) => `${sanitizeLine(b.agent)} ${sanitizeLine(b.detail)}`).join(', ')}`) : ''}${j.orphans.length ? warn(`; ${j.orphans.length} run${j.orphans.length === 1 ? '' : 's'} died without reporting (${j.orphans.map((x) => `${sanitizeLine(x.unit)} ${sanitizeLine(x.step)}`).join(', ')})`) : ''}${j.warnings.length ? warn(`; ${j.warnings.length} warning${j.warnings.length === 1 ? '' : 's'}`) : ''}`,
     ),
   );
+  // Lines the journal reader could not use are said here, not dropped without a word
+  // (issue 8 item 7); the file keeps every byte of them.
+  for (const x of j.warnings.slice(0, SHOW)) L.push(line(warn(`    ! ${sanitizeLine(x)}`)));
+  L.push(...more(j.warnings.length - SHOW, o));
 
   const sch = s.scheduler;
   if (sch) {
@@ -98,8 +102,8 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
       L.push(line(`  ${sanitizeLine(g.id)} ${sanitizeLine(g.name)}: last passed step ${g.lastPassed ?? 'none'} · next ${g.next ? `${g.next.number} ${sanitizeLine(g.next.agent)} (${sanitizeLine(g.next.name)})` : 'none'}`));
       for (const f of g.failedValidations) L.push(line(bad(`    failed validation: step ${f.step} (${f.class}): ${sanitizeLine(f.errors[0] ?? '')}`)));
       for (const a of g.missingArtifacts) L.push(line(warn(`    missing artifact: ${sanitizeLine(a.name)} (${sanitizeLine(a.path)})`)));
-      if (g.interrupted.length) L.push(line(warn(`    interrupted steps: ${g.interrupted.join(', ')}`)));
-      L.push(line(`    memory: ${g.memory.map((m) => `${m.file.split('/').pop()} ${m.present ? ok('present') : warn('missing')}`).join(', ')}`));
+      if (g.interrupted.length) L.push(line(warn(`    interrupted steps: ${g.interrupted.map(sanitizeLine).join(', ')}`)));
+      L.push(line(`    memory: ${g.memory.map((m) => `${sanitizeLine(m.file.split('/').pop() ?? '')} ${m.present ? ok('present') : warn('missing')}`).join(', ')}`));
       for (const x of g.warnings.slice(0, SHOW)) L.push(line(paint('muted', `    ! ${sanitizeLine(x.source)}: ${sanitizeLine(x.message)}`)));
       L.push(...more(g.warnings.length - SHOW, o));
     }
@@ -111,11 +115,11 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   L.push(
     line(
       `  ${st.phase === null ? 'every phase done' : `Phase ${st.phase} ${sanitizeLine(st.phaseName ?? '')}`}${st.batch !== null ? ` · Batch ${st.batch}` : ''}` +
-        ` · last done: ${st.lastDone ? `${st.lastDone.unit} ${st.lastDone.step} (${sanitizeLine(st.lastDone.path)})` : 'nothing'}`,
+        ` · last done: ${st.lastDone ? `${sanitizeLine(st.lastDone.unit)} ${sanitizeLine(st.lastDone.step)} (${sanitizeLine(st.lastDone.path)})` : 'nothing'}`,
     ),
   );
   if (st.inProgress.length)
-    L.push(line(`  in progress: ${st.inProgress.slice(0, 8).map((c) => `${c.unit} ${c.step} (${c.status.replace('_', ' ')})`).join(', ')}${st.inProgress.length > 8 ? ', …' : ''}`));
+    L.push(line(`  in progress: ${st.inProgress.slice(0, 8).map((c) => `${sanitizeLine(c.unit)} ${sanitizeLine(c.step)} (${c.status.replace('_', ' ')})`).join(', ')}${st.inProgress.length > 8 ? ', …' : ''}`));
 
   L.push('', paint('bold', `3 Half-products (${r.halfProducts.length})`) + (r.suspects.length ? paint('muted', ` · ${r.suspects.length} suspicious`) : ''));
   for (const p of [...r.halfProducts, ...r.suspects].slice(0, SHOW))

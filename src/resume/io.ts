@@ -1,8 +1,12 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { WorkspaceState } from '../types.js';
+import type { Lang, WorkspaceState } from '../types.js';
+import { LANGS } from '../checkpoint/i18n.js';
+import { workspaceLang } from '../checkpoint/lang.js';
+import { RESUME_VOCAB } from './vocab.js';
 import { copyBackup } from '../backups.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextCapped, tooLargeMessage } from '../fs/read-capped.js';
 import { buildResume, type ResumeOptions } from './build.js';
 import { resumeFacts } from './facts.js';
 import { parseResume, type ParsedResume } from './parse.js';
@@ -13,13 +17,17 @@ import { parseResume, type ParsedResume } from './parse.js';
 
 export const RESUME_FILE = 'RESUME.md';
 
+/** The letter is a page or two; past 1 MB it is not a letter any more and is not read
+ *  (issue 8 item 7: bounded input). */
+export const RESUME_MAX_BYTES = 1024 * 1024;
+
 export async function writeResume(
   root: string,
   state: WorkspaceState,
   opts: ResumeOptions & { file?: string },
 ): Promise<{ path: string; backup: string | null; text: string }> {
   const file = opts.file ?? RESUME_FILE;
-  const text = buildResume(state, opts);
+  const text = buildResume(state, { ...opts, lang: opts.lang ?? (await letterLang(root, state, file)) });
   let backup: string | null = null;
   try {
     await stat(join(root, file));
@@ -29,6 +37,24 @@ export async function writeResume(
   }
   await writeFileAtomic(join(root, file), text);
   return { path: file, backup, text };
+}
+
+/** The language an existing letter is written in (its title says), or null. */
+export async function resumeLang(root: string, file: string): Promise<Lang | null> {
+  // Capped like every read of RESUME.md: an oversized letter has no language to keep.
+  const r = await readTextCapped(join(root, file), RESUME_MAX_BYTES).catch(() => null);
+  const text = r?.ok ? r.text : null;
+  if (!text) return null;
+  const first = text.split('\n', 1)[0];
+  return LANGS.find((l) => first.includes(RESUME_VOCAB[l].title)) ?? null;
+}
+
+/**
+ * The language of a new letter (issue 8 item 6): the old letter's, else checkpoint.md's, else
+ * the workspace's content or `language:` in checkroom.yaml (workspaceLang).
+ */
+export async function letterLang(root: string, state: WorkspaceState, file = RESUME_FILE): Promise<Lang> {
+  return workspaceLang(root, state, (await resumeLang(root, file)) ?? (state.checkpoint.exists ? state.checkpoint.lang : null));
 }
 
 export interface ResumeDrift {
@@ -84,7 +110,12 @@ export async function resumeDrift(root: string, state: WorkspaceState, opts: { f
   try {
     const abs = join(root, file);
     mtimeMs = (await stat(abs)).mtimeMs;
-    text = await readFile(abs, 'utf8');
+    const r = await readTextCapped(abs, RESUME_MAX_BYTES);
+    if (!r.ok) {
+      const why = tooLargeMessage(file, r.size, r.cap, `write a fresh letter with checkroom resume --write (the old one is backed up first)`);
+      return { exists: true, ageMs: null, generatedAt: null, disagreements: [why], parsed: null };
+    }
+    text = r.text;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, ageMs: null, generatedAt: null, disagreements: [], parsed: null };
     return { exists: true, ageMs: null, generatedAt: null, disagreements: [`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`], parsed: null };

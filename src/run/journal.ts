@@ -1,8 +1,12 @@
-import { mkdir, open, stat } from 'node:fs/promises';
+import { appendFileSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { AttemptClass } from './classify.js';
 import type { ExecutorName, FailureClass } from '../pipeline/config-types.js';
+import { JournalParser, MB, tailStart } from './journal-read.js';
+
+export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './journal-read.js';
 
 // The append-only journal: the one source of truth for what checkroom launched, what came of
 // it and what the operator decided. Everything the UI shows is replayed from it (ledger.ts),
@@ -94,7 +98,27 @@ export interface SessionEvent extends Base {
   type: 'session';
   kind: 'start' | 'stop';
   pid: number;
+  // ---- session stop details (issue 8 item 4; written by the shutdown path, read by adoption) ----
+  /** kind 'stop' only: how the session ended — quit, SIGINT, SIGTERM, SIGHUP, terminal-closed, crash, or deadline (the shutdown ran out of time). */
+  reason?: string;
+  /** kind 'stop' only: the runs the operator chose to leave running; absent or empty when none were left. */
+  left?: LeftRunning[];
 }
+
+/** A run left running at a session stop: enough for the next checkroom to find it and follow its output. */
+export interface LeftRunning {
+  runId: string;
+  unit: string;
+  step: string;
+  /** The agent's pid and /proc start time (leader of its own process group). */
+  pid: number | null;
+  procStart: number | null;
+  /** Where its output keeps going: a relay process copies the agent's pipes to this log after checkroom left. */
+  logPath: string;
+  /** The relay's pid (it ends by itself when the agent's output ends); null when no relay could be started. */
+  relayPid: number | null;
+}
+// ---- end of session stop details ----
 
 export interface ReapedEvent extends Base {
   type: 'reaped';
@@ -103,11 +127,57 @@ export interface ReapedEvent extends Base {
   outcome: string;
 }
 
+/** A restarted checkroom (or an observer that took over) watches a run an earlier one left
+ *  running (issue 8 item 4): the run stays live in the ledger until its `exit`. */
+export interface AdoptedEvent extends Base {
+  type: 'adopted';
+  runId: string;
+  pid: number;
+  /** The checkroom process that adopted it. */
+  by: number;
+}
+
 export interface AutopilotEvent extends Base {
   type: 'autopilot';
   on: boolean;
   reason: string;
 }
+
+// ── Triage continuity (issue 8 item 8) ─────────────────────────────────────────────────
+// The operator's redo queue, skipped list and undo stack, kept in the journal so a restart
+// loses none of them (folded by ledger-fold.ts through triage-ledger.ts). A queued redo
+// leaves the queue when its cell is launched or its backup is undone.
+
+export interface RedoQueuedEvent extends Base {
+  type: 'redo_queued';
+  unit: string;
+  step: string;
+  /** Workspace-relative: the half-product moved aside, and where it went. */
+  path: string;
+  backup: string;
+}
+
+export interface SkipEvent extends Base {
+  type: 'skip';
+  /** Workspace-relative path hidden from the Partials view (`on: false` shows it again). */
+  path: string;
+  on: boolean;
+}
+
+export interface UndoPushedEvent extends Base {
+  type: 'undo_pushed';
+  /** Names the group for its undo_popped. */
+  id: string;
+  label: string;
+  moves: { path: string; backup: string }[];
+}
+
+export interface UndoPoppedEvent extends Base {
+  type: 'undo_popped';
+  id: string;
+}
+
+export type TriageJournalEvent = RedoQueuedEvent | SkipEvent | UndoPushedEvent | UndoPoppedEvent;
 
 export type JournalEvent =
   | LaunchEvent
@@ -118,7 +188,9 @@ export type JournalEvent =
   | DecisionEvent
   | SessionEvent
   | ReapedEvent
-  | AutopilotEvent;
+  | AdoptedEvent
+  | AutopilotEvent
+  | TriageJournalEvent;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What callers append: `v` is filled in. */
@@ -180,8 +252,22 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
   return next;
 };
 
+/**
+ * Append one event synchronously, for a shutdown that ran out of time (issue 8 item 4): the
+ * process exits right after, so there is no later turn of the event loop to wait for.
+ * Best effort: false when it could not be written.
+ */
+export const appendJournalNow = (root: string, event: NewJournalEvent): boolean => {
+  try {
+    appendFileSync(journalPath(root), `\n${JSON.stringify({ ...event, v: 1 })}\n`);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 // Required fields per type: enough to keep a malformed line from reaching the ledger.
-type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa';
+type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa' | 'mv';
 const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   launch: { runId: 's', unit: 's', step: 's', agent: 's', attempt: 'n', argv: 'sa', cwd: 's', logPath: 's', pid: 'n?', procStart: 'n?', outputPath: 's?' },
   exit: { runId: 's', unit: 's', step: 's', agent: 's', exitCode: 'n?', signal: 's?', class: 's', markerFound: 'b', cmdFp: 's', errFp: 's', keywords: 'sa', errorTail: 'sa', durationMs: 'n' },
@@ -191,7 +277,12 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   decision: { kind: 's' },
   session: { kind: 's', pid: 'n' },
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
+  adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
+  redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
+  skip: { path: 's', on: 'b' },
+  undo_pushed: { id: 's', label: 's', moves: 'mv' },
+  undo_popped: { id: 's' },
 };
 
 const fits = (v: unknown, kind: Kind): boolean => {
@@ -208,6 +299,8 @@ const fits = (v: unknown, kind: Kind): boolean => {
       return v === null || typeof v === 'string';
     case 'sa':
       return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'mv':
+      return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as { path?: unknown }).path === 'string' && typeof (x as { backup?: unknown }).backup === 'string');
   }
 };
 
@@ -225,84 +318,57 @@ export const validateEvent = (value: unknown): string | null => {
   return null;
 };
 
-/** Line-by-line parser, fed chunk by chunk so a huge journal never becomes one string. */
-class JournalParser {
-  readonly events: JournalEvent[] = [];
-  readonly warnings: string[] = [];
-  private rest = '';
-  private lineNo = 0;
-
-  feed(text: string): void {
-    const parts = (this.rest + text).split('\n');
-    this.rest = parts.pop() ?? '';
-    for (const line of parts) this.line(line, false);
-  }
-
-  end(): JournalRead {
-    // Text after the last newline is a line whose write never finished (kill -9 mid-append),
-    // unless it happens to be complete JSON.
-    if (this.rest !== '') this.line(this.rest, true);
-    this.rest = '';
-    return { events: this.events, warnings: this.warnings };
-  }
-
-  private line(raw: string, unterminated: boolean): void {
-    const n = ++this.lineNo;
-    if (raw.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      this.warnings.push(
-        unterminated ? `journal line ${n}: torn last line (${raw.length} chars), ignored` : `journal line ${n}: not JSON, ignored`,
-      );
-      return;
-    }
-    const problem = validateEvent(value);
-    if (problem) this.warnings.push(`journal line ${n}: ${problem}, ignored`);
-    else this.events.push(value as JournalEvent);
-  }
-}
-
 /** Parse journal text. Never throws on content: bad lines become warnings with line numbers. */
 export const parseJournal = (text: string): JournalRead => {
-  const parser = new JournalParser();
+  const parser = new JournalParser(validateEvent);
   parser.feed(text);
   return parser.end();
 };
 
 export const LARGE_JOURNAL_BYTES = 64 * 1024 * 1024;
 
-/** Read the journal of a workspace; a missing journal is an empty one. */
-export const readJournal = async (root: string): Promise<JournalRead> => {
+/** Past this size only the journal's newest part is read: replaying more would not fit the
+ *  control room's memory (issue 8 item 7). Nothing is cut from the file. */
+export const JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Read the journal of a workspace; a missing journal is an empty one. `maxBytes`: tests. */
+export const readJournal = async (root: string, opts: { maxBytes?: number } = {}): Promise<JournalRead> => {
   const file = journalPath(root);
+  const cap = opts.maxBytes ?? JOURNAL_MAX_BYTES;
   const warnings: string[] = [];
-  let size: number;
+  let fh;
   try {
-    size = (await stat(file)).size;
+    fh = await open(file, 'r');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { events: [], warnings: [] };
     return { events: [], warnings: [`journal ${file}: cannot read (${code ?? String(err)})`] };
   }
-  if (size > LARGE_JOURNAL_BYTES) {
-    warnings.push(`journal is ${Math.round(size / 1048576)} MB; consider archiving .checkroom/journal.jsonl`);
-  }
-  // Chunked read with a decoder: a multi-byte character split across chunks stays intact.
-  const fh = await open(file, 'r');
-  const decoder = new StringDecoder('utf8');
-  const parser = new JournalParser();
   try {
+    const size = (await fh.stat()).size;
+    if (size > cap) {
+      warnings.push(
+        `.checkroom/journal.jsonl is ${MB(size)} (${size} bytes), over checkroom's ${MB(cap)} cap; only its last ${MB(cap)} were read, so older launches, decisions and breaker history are not replayed: with no checkroom running, move it to .checkroom/journal-<date>.jsonl to archive it`,
+      );
+    } else if (size > LARGE_JOURNAL_BYTES) {
+      warnings.push(`journal is ${MB(size)}; consider archiving .checkroom/journal.jsonl`);
+    }
+    const offset = await tailStart(fh, size, cap);
+    // Chunked read with a decoder: a multi-byte character split across chunks stays intact.
+    const decoder = new StringDecoder('utf8');
+    const parser = new JournalParser(validateEvent, offset);
     const buf = Buffer.alloc(1 << 20);
+    let pos = offset;
     for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
+      pos += bytesRead;
       parser.feed(decoder.write(buf.subarray(0, bytesRead)));
     }
     parser.feed(decoder.end());
+    const parsed = parser.end();
+    return { events: parsed.events, warnings: [...warnings, ...parsed.warnings] };
   } finally {
     await fh.close();
   }
-  const parsed = parser.end();
-  return { events: parsed.events, warnings: [...warnings, ...parsed.warnings] };
 };

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { formatBytes, readTextCapped } from '../fs/read-capped.js';
+import { CHECKPOINT_MAX_BYTES } from '../checkpoint/io.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { Claim } from '../types.js';
 import { cellKey } from '../types.js';
@@ -16,9 +17,11 @@ import { formatMinute } from '../local-time.js';
 // one is backed up by rewriteCheckpoint) and the cell is set on the rebuilt text.
 
 
-const readText = async (path: string): Promise<string | null> => {
+/** The file's text; null when there is none; `too_large` past the checkpoint cap (issue 8 item 7). */
+const readText = async (path: string): Promise<string | null | { tooLarge: string }> => {
   try {
-    return await readFile(path, 'utf8');
+    const r = await readTextCapped(path, CHECKPOINT_MAX_BYTES);
+    return r.ok ? r.text : { tooLarge: `${basename(path)} is ${formatBytes(r.size)}, over the ${formatBytes(r.cap)} cap` };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
@@ -28,7 +31,7 @@ const readText = async (path: string): Promise<string | null> => {
 /** The claim checkpoint.md holds for a cell now (null: no file, no row). */
 export const readClaimOf = async (root: string, config: WorkspaceConfig, unit: string, step: string): Promise<Claim | null> => {
   const text = await readText(join(root, config.sources.checkpoint));
-  if (text === null) return null;
+  if (text === null || typeof text !== 'string') return null;
   return claimsOf(parseCheckpoint(text, config.pipeline)).get(cellKey(unit, step)) ?? null;
 };
 
@@ -42,10 +45,14 @@ export interface MarkResult {
 export const markCell = async (root: string, config: WorkspaceConfig, unit: string, step: string, claim: Claim, at: number): Promise<MarkResult> => {
   const path = join(root, config.sources.checkpoint);
   let rebuilt: string | null = null;
-  let text = await readText(path);
+  const read = await readText(path);
+  let text = typeof read === 'string' ? read : null;
   let edit = text === null ? null : updateCheckpointCell(text, unit, step, claim, config.pipeline);
   if (text === null || edit?.warning) {
-    rebuilt = text === null ? `no ${config.sources.checkpoint}: rebuilt from the disk` : `${edit!.warning}: rebuilt ${config.sources.checkpoint} from the disk`;
+    // An oversized file is not edited in place: it is rebuilt from the disk like a file
+    // without the cell's row, and the old one is backed up (nothing lost).
+    const why = read === null ? `no ${config.sources.checkpoint}` : typeof read === 'string' ? edit!.warning : read.tooLarge;
+    rebuilt = `${why}: rebuilt ${config.sources.checkpoint} from the disk`;
     text = (await rewriteCheckpoint(root)).text;
     edit = updateCheckpointCell(text, unit, step, claim, config.pipeline);
     if (edit.warning) return { changed: false, rebuilt: `${rebuilt}; still ${edit.warning}` };

@@ -4,6 +4,7 @@ import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
 import { infraBreakerOf } from './executors/infra.js';
+import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -35,6 +36,8 @@ export class LedgerFold {
   private launchesThisSession = 0;
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
+  /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
+  private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
 
   constructor(private readonly cfg: LedgerConfig) {}
@@ -43,6 +46,7 @@ export class LedgerFold {
   apply(events: Iterable<JournalEvent>): this {
     for (const e of events) {
       this.step(e);
+      this.triage = triageStep(this.triage, e);
       this.count++;
     }
     return this;
@@ -63,6 +67,7 @@ export class LedgerFold {
       paused: pausedReason !== null,
       pausedReason,
       decisions: shown.decisions,
+      triage: this.triage,
     };
   }
 
@@ -228,6 +233,14 @@ export class LedgerFold {
           this.cells.set(c.key, { ...newCell(e.unit, e.step), agent: c.agent, runId: c.runId, state: c.runId ? 'running' : 'idle' });
         }
         break;
+      case 'adopted': {
+        const run = this.live.get(e.runId);
+        if (run) {
+          this.live.set(e.runId, { ...run, adoptedBy: e.by });
+          this.liveChanged = true;
+        }
+        break;
+      }
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };
         // Turning autopilot back on is the operator's answer to a pause: start counting anew.

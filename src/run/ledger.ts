@@ -5,6 +5,7 @@ import type { AttemptClass } from './classify.js';
 import type { DecisionEvent, JournalEvent, LaunchEvent } from './journal.js';
 import { currentEpisode, type AttemptRecord } from './policy.js';
 import { LedgerFold } from './ledger-fold.js';
+import type { TriageLedger } from './triage-ledger.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
@@ -44,7 +45,10 @@ export interface AgentLedger {
 }
 
 /** A launch with no exit and no reaped event: a restarted checkroom must reap and triage it. */
-export type LiveRun = Omit<LaunchEvent, 'type' | 'v'>;
+export type LiveRun = Omit<LaunchEvent, 'type' | 'v'> & {
+  /** The checkroom (pid) that adopted this run after its launcher went away (issue 8 item 4). */
+  adoptedBy?: number;
+};
 
 export interface Ledger {
   cells: Record<string, CellLedger>;
@@ -60,6 +64,8 @@ export interface Ledger {
   paused: boolean;
   pausedReason: string | null;
   decisions: DecisionEvent[];
+  /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
+  triage: TriageLedger;
 }
 
 export interface LedgerConfig {

@@ -14,6 +14,7 @@ import { executorFor } from './executors/registry.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { buildCommand, ensureRunsDir, lastErrorLine, logPathOf, newRunId, type CellTarget } from './launch-spec.js';
 import { hasOwnOutput, provenDone } from './launch-proof.js';
+import { guardMemory, lossReason, lostEntries } from '../memory/guard.js';
 import { describeArgv } from './placeholders.js';
 import type { CommandPreview, RunResult, SupervisorEvent } from './supervisor-types.js';
 
@@ -57,6 +58,8 @@ export interface Flight {
   wait: { timer: NodeJS.Timeout; resolve: (go: boolean) => void; retryAt: number | null; reason: string } | null;
   /** Claim before the first ⏳, restored on an operator cancel of the first attempt. */
   prevClaim: Claim | null;
+  /** Left running by an earlier checkroom and watched from here (supervisor-adopt.ts). */
+  adopted?: boolean;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -171,6 +174,9 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
           backup = join(core.root, b.backup);
           core.emit({ type: 'notice', message: sanitizeLine(`${name}: backed up ${t.outputRel} to ${b.backup} before attempt ${attempt}`) });
         }
+        // Shared long-memory files: copied before the run, their entries checked after it (issue 8 item 6).
+        const memory = await guardMemory(core.root, core.config.pipeline, t.step, new Date(core.now()));
+        if (memory?.backups.length) core.emit({ type: 'notice', message: sanitizeLine(`${name}: copied ${memory.backups.map((b) => `${b.file} to ${b.backup}`).join(', ')} before attempt ${attempt}`) });
         const cell = l.cells[key];
         const built = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '' });
         const cmd = adopted ? { ...built, argv: adopted.argv } : built;
@@ -223,7 +229,8 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
         const outcome = await handle.result;
         off();
         flight.handle = null;
-        const markerFound = provenDone(core.root, core.config.pipeline, t, unit);
+        const lost = memory ? lostEntries(core.root, core.config.pipeline, memory) : [];
+        const markerFound = lost.length === 0 && provenDone(core.root, core.config.pipeline, t, unit);
         const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules });
         lastClass = cls;
         const tail = outcome.tail.slice(-20);
@@ -244,6 +251,13 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
           errorTail: cls === 'SUCCESS' ? [] : tail,
           durationMs: outcome.endedAt - outcome.startedAt,
         });
+        if (lost.length) {
+          // Not retried: another run would start from the damaged file (DOMAIN.md section 9).
+          const reason = lossReason(memory!, lost);
+          lastClass = 'VERIFICATION_FAILED';
+          await core.append({ type: 'escalate', at: core.now(), unit, step, class: lastClass, reason });
+          return await finalFailure('needs_human', reason);
+        }
         if (cls === 'SUCCESS') {
           await core.mark(unit, step, 'done');
           core.emit({ type: 'done', unit, step, runId, attempt, message: `${name}: done — ${t.marker ? `marker ${t.marker} is the last line` : 'entry written'} (${label})` });

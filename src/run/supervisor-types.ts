@@ -54,6 +54,11 @@ export interface LiveRunView {
   /** Issue 12: the cluster job running it, and what the scheduler says while it waits. */
   job?: { executor: string; id: string } | null;
   why?: string | null;
+  /**
+   * Who watches it (issue 8 items 4, 5): absent for our own launch; `adopted` for a run an
+   * earlier checkroom left running; `driver` for the driver's run as an observer sees it.
+   */
+  origin?: 'adopted' | 'driver';
 }
 
 export interface WaitingView {
@@ -85,6 +90,8 @@ export interface SupervisorSnapshot {
   launchesThisSession: number;
   limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'> & { consecutiveFailures: number; breakerThreshold: number };
   warnings: string[];
+  /** What this instance did about earlier runs and the lock (adopted, reaped, took over), newest last. */
+  notices: string[];
 }
 
 /** What happened, with a one-line `message` a headless caller can print as is (sanitized). */
@@ -141,7 +148,13 @@ export interface Supervisor {
   describeCommand(unit: string, step: string): CommandPreview;
   /** Record a journal decision (e.g. that the exact command was shown to the operator). */
   note(e: NewJournalEvent): Promise<void>;
-  /** Read-only instances: re-read the journal the driver writes. */
+  /** Read-only instances: re-read the journal the driver writes; take over when the driver's lock is stale. */
   refresh(): Promise<void>;
-  close(opts?: { cancel?: boolean }): Promise<void>;
+  /**
+   * cancel: stop the runs in flight; leave: hand them over and leave them running (journaled
+   * in the session stop's `left`); reason: how the session ended, journaled with the stop.
+   */
+  close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<void>;
+  /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */
+  closeNow(reason: string): void;
 }

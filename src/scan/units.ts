@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { CHECKPOINT_MAX_BYTES } from '../checkpoint/io.js';
 import { join, posix } from 'node:path';
 import type { PipelineDef, StepDef, Warning } from '../types.js';
 import { cleanUnit, headingIndex, isSeparatorRow, isTableLine, isUnitHeading, splitRow, unitMatcher } from '../checkpoint/table.js';
@@ -135,7 +136,9 @@ export function explainPatternMiss(root: string, pipeline: PipelineDef, checkpoi
   let text = '';
   try {
     // Only read when nothing was found: the everyday scan never pays for this.
-    text = readFileSync(join(root, checkpointFile), 'utf8');
+    // Past the checkpoint cap the scan already says so; this hint is not worth the read.
+    const abs = join(root, checkpointFile);
+    if (statSync(abs).size <= CHECKPOINT_MAX_BYTES) text = readFileSync(abs, 'utf8');
   } catch {
     // missing or unreadable: the scan already says so
   }
