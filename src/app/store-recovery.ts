@@ -190,7 +190,8 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
 
   const onWorkspace = (prev: WorkspaceState, next: WorkspaceState): void => {
     track(checkResume());
-    track(checkScheduler());
+    // Not tracked: a read of the scheduler is no write that quitting must wait for.
+    void checkScheduler();
     if (!session.milestones || get().readonly || prev.root !== next.root) return;
     const m = milestoneReached(prev, next);
     if (!m) return;
@@ -211,7 +212,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
       const unsubscribe = store.subscribe((s, prev) => {
         if (s.ws !== prev.ws) onWorkspace(prev.ws, s.ws);
       });
-      track(checkScheduler());
+      void checkScheduler();
       track(
         Promise.all([checkResume(), session.recoverOnStart ? readJournal(get().ws.root) : null]).then(([st, j]) => {
           if (j && interrupted(get().ws, st, lastSessionEnd(j.events, process.pid))) return openReport(true);
