@@ -45,6 +45,12 @@ function colsOf(it: SourceItem, ascii: boolean, root: string): Cols {
       return { where: 'dangling dep', whereTok: 'warn', note: `todo ${sanitizeLine(it.dep.todo_id)} depends on ${sanitizeLine(it.dep.depends_on)}, which does not exist` };
     case 'resume':
       return { where: 'RESUME.md', whereTok: 'warn', note: sanitizeLine(it.text) };
+    case 'scheduler': {
+      const f = it.f;
+      const where = f.kind === 'error' ? 'scheduler' : f.jobId ? `job ${f.jobId}` : `${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}`;
+      const cell = f.kind === 'error' || !f.jobId ? '' : `${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}: `;
+      return { where, whereTok: 'warn', note: `${cell}${sanitizeLine(f.note)}` };
+    }
     case 'warning': {
       const w = it.w;
       const src = w.source.startsWith(root) ? relative(root, w.source) || w.source : w.source;
@@ -88,10 +94,10 @@ function Row({ c, w, width }: { c: Cols; w: Widths; width: number }) {
 export const summaryRoom = (height: number): number => Math.max(1, Math.min(SUMMARY_ROWS, height - 1 - 3));
 
 export function SourcesView({ height, width }: { height: number; width: number }) {
-  const { ws, filter, cursor, ascii, resume } = useAppStore(
-    useShallow((s) => ({ ws: s.ws, filter: s.filter, cursor: s.cursors.sources, ascii: s.ascii, resume: s.recovery.resume })),
+  const { ws, filter, cursor, ascii, resume, scheduler } = useAppStore(
+    useShallow((s) => ({ ws: s.ws, filter: s.filter, cursor: s.cursors.sources, ascii: s.ascii, resume: s.recovery.resume, scheduler: s.recovery.scheduler ?? null })),
   );
-  const items = sourceItems(ws, filter, resume?.disagreements);
+  const items = sourceItems(ws, filter, resume?.disagreements, scheduler);
   const rows = items.map((it) => colsOf(it, ascii, ws.root));
   const w = widthsOf(rows);
   // On a short terminal the summary is cut from the bottom rather than squeezed: an overfull

@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +26,15 @@ async function main(): Promise<number> {
   // `npm start -- --gates`: the gate-file workflow demo (demo-workspace/gates-workflow, preset: gates).
   const args = process.argv.slice(2);
   const ws = args.includes('--gates') ? join(dir, 'gates-workflow') : dir;
-  const cli = parseCli([...args.filter((a) => a !== '--gates'), ws]);
+  // `npm start -- --slurm` (issue 12): every agent of the copy a job of the Slurm cluster the
+  // environment names (SLURM_CONF); refused with the reason when squeue cannot reach one.
+  if (args.includes('--slurm')) {
+    const q = spawnSync('squeue', ['-h', '--me'], { encoding: 'utf8', timeout: 30_000 });
+    if (q.status !== 0) throw new Error(`--slurm needs a reachable Slurm cluster (squeue: ${(q.stderr || q.error?.message || `exit ${q.status}`).trim().split('\n')[0]}); set SLURM_CONF`);
+    appendFileSync(join(dir, 'checkroom.yaml'), '\n# npm start -- --slurm\nexecutor: slurm\n');
+    process.stdout.write('checkroom demo: every agent runs as a Slurm job (executor: slurm)\n');
+  }
+  const cli = parseCli([...args.filter((a) => a !== '--gates' && a !== '--slurm'), ws]);
   const o: TextOptions = {
     paint: makePaint(colorEnabled(process.stdout, process.env)),
     ascii: wantsAscii(process.env, cli.ascii),

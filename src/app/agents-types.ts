@@ -46,6 +46,8 @@ export interface FlightItem {
   retryAt: number | null;
   reason: string;
   logPath: string | null;
+  /** Issue 12: "slurm job 12" when a cluster runs it. */
+  job?: string;
   /** Adopted after a restart, or the driver's as an observer sees it (issue 8 items 4, 5). */
   origin?: 'adopted' | 'driver';
 }

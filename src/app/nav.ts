@@ -22,7 +22,7 @@ export function listKeys(s: NavState, view: ViewId): string[] {
     case 'plan':
       return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents)).map(planKey);
     case 'sources':
-      return sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements).map(sourceKey);
+      return sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements, s.recovery?.scheduler ?? null).map(sourceKey);
     case 'health':
       return healthItems(s.agents).map(healthKey);
   }

@@ -32,6 +32,8 @@ export const sourceKey = (i: SourceItem): string => {
       return `r:${i.text}`;
     case 'warning':
       return `w:${i.w.source}:${i.w.line ?? ''}:${i.w.message}`;
+    case 'scheduler':
+      return `s:${i.f.kind}:${i.f.jobId ?? cellKey(i.f.unit, i.f.step)}`;
   }
 };
 

@@ -1,3 +1,4 @@
+import { schedulerCheck } from './scheduler-check.js';
 import type { StoreApi } from 'zustand/vanilla';
 import type { WorkspaceState } from '../types.js';
 import { loadConfig } from '../pipeline/config.js';
@@ -54,6 +55,8 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
       return null;
     }
   };
+
+  const checkScheduler = schedulerCheck(() => get().ws, (scheduler) => ur({ scheduler }), now);
 
   const openReport = (quiet: boolean): Promise<void> =>
     recoverReport(get().ws.root, { dryRun: true, now: now() }).then(
@@ -187,6 +190,8 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
 
   const onWorkspace = (prev: WorkspaceState, next: WorkspaceState): void => {
     track(checkResume());
+    // Not tracked: a read of the scheduler is no write that quitting must wait for.
+    void checkScheduler();
     if (!session.milestones || get().readonly || prev.root !== next.root) return;
     const m = milestoneReached(prev, next);
     if (!m) return;
@@ -207,6 +212,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
       const unsubscribe = store.subscribe((s, prev) => {
         if (s.ws !== prev.ws) onWorkspace(prev.ws, s.ws);
       });
+      void checkScheduler();
       track(
         Promise.all([checkResume(), session.recoverOnStart ? readJournal(get().ws.root) : null]).then(([st, j]) => {
           if (j && interrupted(get().ws, st, lastSessionEnd(j.events, process.pid))) return openReport(true);

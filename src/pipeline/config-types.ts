@@ -15,7 +15,11 @@ export type FailureClass =
   | 'STALLED'
   | 'INVALID_INPUT'
   | 'PERMISSION'
-  | 'TOOL_NOT_FOUND';
+  | 'TOOL_NOT_FOUND'
+  // Issue 12: faults of the cluster, not of the agent (a node failed, the job was preempted,
+  // the image could not be pulled); and a pod killed for memory.
+  | 'INFRA'
+  | 'OOM_KILLED';
 
 export interface FailureRule {
   /** Regex source matched (case-insensitive) against the attempt's output tail. */
@@ -36,6 +40,36 @@ export interface AgentDef {
   graceMs: number;
   concurrency: number;
   rules: FailureRule[];
+  /** Where the agent runs (issue 12); `local` is a process group on this machine. */
+  executor: ExecutorName;
+  slurm: SlurmOptions;
+  kubernetes: KubernetesOptions;
+}
+
+// ── executors (issue 12) ────────────────────────────────────────────────────────────────
+
+export type ExecutorName = 'local' | 'slurm' | 'kubernetes';
+
+export interface SlurmOptions {
+  partition: string | null;
+  account: string | null;
+  /** More sbatch arguments, each one argument (never split by a shell). */
+  extraArgs: string[];
+  /** How often squeue is asked, ms (1–2 s; sbatch --wait polls far slower). */
+  pollMs: number;
+}
+
+export interface KubernetesOptions {
+  /** The kubectl argv prefix, e.g. [kubectl, --context, prod]. */
+  kubectl: string[];
+  namespace: string | null;
+  image: string | null;
+  /** ReadWriteMany claim that holds the workspace; mounted at the workspace's own path. */
+  pvc: string | null;
+  serviceAccount: string | null;
+  cpu: string | null;
+  memory: string | null;
+  pollMs: number;
 }
 
 export interface Limits {

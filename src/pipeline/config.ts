@@ -4,12 +4,12 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml
 import type { z } from 'zod';
 import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
 import { bookPreset } from './book-preset.js';
-import type { AgentDef, WorkspaceConfig } from './config-types.js';
+import type { AgentDef, KubernetesOptions, SlurmOptions, WorkspaceConfig } from './config-types.js';
 import { gatesPreset } from './gates-preset.js';
 import { formatBytes, readTextCapped } from '../fs/read-capped.js';
 import { DETECTED_GATES, detectPreset } from './detect-preset.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
-import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawAgent, type RawConfig } from './schema.js';
+import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_KUBERNETES, DEFAULT_LIMITS, DEFAULT_SLURM, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawAgent, type RawConfig, type RawKubernetes, type RawSlurm } from './schema.js';
 
 export { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES } from './schema.js';
 
@@ -189,7 +189,32 @@ const pipelineError = (src: Source, raw: RawConfig, pr: PipelineProblem): Config
   return errorAt(src, path, pr.problem, pr.expected);
 };
 
-const toAgent = (name: string, a: RawAgent): AgentDef => ({
+const toSlurm = (top: RawSlurm | undefined, own: RawSlurm | undefined): SlurmOptions => {
+  const m = { ...top, ...own };
+  return {
+    partition: m.partition ?? DEFAULT_SLURM.partition,
+    account: m.account ?? DEFAULT_SLURM.account,
+    extraArgs: [...(m.extra_args ?? DEFAULT_SLURM.extraArgs)],
+    pollMs: m.poll ?? DEFAULT_SLURM.pollMs,
+  };
+};
+
+const toKubernetes = (top: RawKubernetes | undefined, own: RawKubernetes | undefined): KubernetesOptions => {
+  const m = { ...top, ...own };
+  const d = DEFAULT_KUBERNETES;
+  return {
+    kubectl: [...(m.kubectl ?? d.kubectl)],
+    namespace: m.namespace ?? d.namespace,
+    image: m.image ?? d.image,
+    pvc: m.pvc ?? d.pvc,
+    serviceAccount: m.service_account ?? d.serviceAccount,
+    cpu: m.cpu ?? d.cpu,
+    memory: m.memory ?? d.memory,
+    pollMs: m.poll ?? d.pollMs,
+  };
+};
+
+const toAgent = (name: string, a: RawAgent, raw: RawConfig): AgentDef => ({
   name,
   command: [...a.command],
   env: { ...(a.env ?? {}) },
@@ -199,6 +224,9 @@ const toAgent = (name: string, a: RawAgent): AgentDef => ({
   graceMs: a.grace ?? DEFAULT_AGENT.graceMs,
   concurrency: a.concurrency ?? DEFAULT_AGENT.concurrency,
   rules: (a.rules ?? []).map((r) => ({ ...(r.match !== undefined ? { match: r.match } : {}), ...(r.exit_code !== undefined ? { exitCode: r.exit_code } : {}), class: r.class })),
+  executor: a.executor ?? raw.executor ?? 'local',
+  slurm: toSlurm(raw.slurm, a.slurm),
+  kubernetes: toKubernetes(raw.kubernetes, a.kubernetes),
 });
 
 const resolve = (src: Source, raw: RawConfig, detected: 'gates' | null = null): WorkspaceConfig => {
@@ -224,7 +252,7 @@ const resolve = (src: Source, raw: RawConfig, detected: 'gates' | null = null): 
     ...(raw.preset === undefined && detected ? { presetDetected: DETECTED_GATES } : {}),
     ...(raw.language ? { language: raw.language } : {}),
     pipeline,
-    agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a)])),
+    agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),
     limits: {
       maxLaunches: l.max_launches ?? DEFAULT_LIMITS.maxLaunches,
       maxConsecutiveFailures: l.max_consecutive_failures ?? DEFAULT_LIMITS.maxConsecutiveFailures,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BreakerConfig, FailureClass, Limits, SourcesConfig } from './config-types.js';
+import type { BreakerConfig, FailureClass, KubernetesOptions, Limits, SlurmOptions, SourcesConfig } from './config-types.js';
 import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from './duration.js';
 
 // The shape of checkroom.yaml, snake_case as written. Every object is strict so a typo
@@ -22,6 +22,10 @@ export const DEFAULT_CAPS: Record<FailureClass, number> = {
   INVALID_INPUT: 0,
   PERMISSION: 0,
   TOOL_NOT_FOUND: 0,
+  // Issue 12: a cluster fault is retried without touching the agent's budgets; the cap only
+  // keeps the path finite, and the executor's own breaker stops a broken cluster sooner.
+  INFRA: 6,
+  OOM_KILLED: 1,
 };
 
 export const FAILURE_CLASSES = Object.keys(DEFAULT_CAPS) as [FailureClass, ...FailureClass[]];
@@ -44,6 +48,9 @@ export const DEFAULT_SOURCES: SourcesConfig = {
 };
 
 export const DEFAULT_AGENT = { idleTimeoutMs: 120_000, timeoutMs: 1_800_000, graceMs: 5_000, concurrency: 1 };
+
+export const DEFAULT_SLURM: SlurmOptions = { partition: null, account: null, extraArgs: [], pollMs: 1_000 };
+export const DEFAULT_KUBERNETES: KubernetesOptions = { kubectl: ['kubectl'], namespace: null, image: null, pvc: null, serviceAccount: null, cpu: null, memory: null, pollMs: 2_000 };
 
 export const MARKER_RE = /^[A-Z][A-Z0-9_]*$/;
 export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -143,7 +150,36 @@ const commandSchema = z
   // zod runs refinements after a failed .min() too: an empty array must not reach argv[0].
   .refine((argv) => argv.length === 0 || argv[0].length > 0, { error: 'a program name as the first element' });
 
+// Issue 12: where agents run. Options sit at the top level (for every agent) and may be
+// overridden per agent; extra sbatch arguments are a list, one argument each.
+const executorSchema = z.enum(['local', 'slurm', 'kubernetes']);
+const pollSchema = z.union([z.number(), z.string()], { error: 'a duration from 250ms to 1m' }).transform((value, ctx) => {
+  const ms = parseDuration(value);
+  if (ms !== null && ms >= 250 && ms <= 60_000) return ms;
+  ctx.issues.push({ code: 'custom', input: value, message: 'a duration from 250ms to 1m' });
+  return z.NEVER;
+});
+const slurmSchema = z.strictObject({
+  partition: text.optional(),
+  account: text.optional(),
+  extra_args: textList.optional(),
+  poll: pollSchema.optional(),
+});
+const kubernetesSchema = z.strictObject({
+  kubectl: z.array(text, { error: 'an argument array like [kubectl, --context, prod]' }).min(1, { error: 'a non-empty argument array' }).optional(),
+  namespace: text.optional(),
+  image: text.optional(),
+  pvc: text.optional(),
+  service_account: text.optional(),
+  cpu: text.optional(),
+  memory: text.optional(),
+  poll: pollSchema.optional(),
+});
+
 const agentSchema = z.strictObject({
+  executor: executorSchema.optional(),
+  slurm: slurmSchema.optional(),
+  kubernetes: kubernetesSchema.optional(),
   command: commandSchema,
   env: z.record(z.string(), z.string({ error: 'a string (quote numbers and booleans)' }), { error: 'a mapping of names to strings' }).optional(),
   cwd: text.nullable().optional(),
@@ -206,6 +242,9 @@ export const rawConfigSchema = z.strictObject(
     limits: limitsSchema.optional(),
     breaker: breakerSchema.optional(),
     sources: sourcesSchema.optional(),
+    executor: executorSchema.optional(),
+    slurm: slurmSchema.optional(),
+    kubernetes: kubernetesSchema.optional(),
     outside_roots: z.array(outsideRoot, { error: 'a list of directory paths' }).optional(),
     // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says (issue 8 item 6).
     language: z.enum(['en', 'zh', 'ja']).optional(),
@@ -218,6 +257,8 @@ export type RawConfig = z.output<typeof rawConfigSchema>;
 export type RawStep = NonNullable<RawConfig['steps']>[number];
 export type RawPhase = NonNullable<RawConfig['phases']>[number];
 export type RawAgent = NonNullable<RawConfig['agents']>[string];
+export type RawSlurm = NonNullable<RawConfig['slurm']>;
+export type RawKubernetes = NonNullable<RawConfig['kubernetes']>;
 
 const TYPE_NAMES: Record<string, string> = {
   object: 'a mapping',

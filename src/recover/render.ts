@@ -85,6 +85,17 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   for (const x of j.warnings.slice(0, SHOW)) L.push(line(warn(`    ! ${sanitizeLine(x)}`)));
   L.push(...more(j.warnings.length - SHOW, o));
 
+  const sch = s.scheduler;
+  if (sch) {
+    // Issue 12: the scheduler as a fourth source.
+    const body = sch.error
+      ? warn(`cannot be asked: ${sanitizeLine(sch.error)}`)
+      : `${sch.jobs.length} job${sch.jobs.length === 1 ? '' : 's'} of this workspace; ${sch.findings.length ? warn(`${sch.findings.length} disagree with the cells`) : ok('agrees with the disk')}`;
+    L.push(line(`  ${pad(sch.executor, 14)} ${body}`));
+    for (const f of sch.findings.slice(0, SHOW)) L.push(line(paint('muted', `    - ${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}: ${sanitizeLine(f.note)}`)));
+    L.push(...more(sch.findings.length - SHOW, o));
+  }
+
   if (r.gates) {
     L.push('', paint('title', '2 Workflows (gate files)'));
     for (const g of r.gates) {

@@ -6,6 +6,7 @@ import { rewriteCheckpoint } from '../cli/core-commands.js';
 import { scanGateWorkspace } from '../gates/index.js';
 import type { GateWorkflow } from '../gates/types.js';
 import { provenTodoIds } from '../sources/level2.js';
+import { readScheduler, type SchedulerSource } from '../sources/scheduler.js';
 import { stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { loadRecoveryState, type JournalFacts } from './load.js';
@@ -67,6 +68,8 @@ export interface RecoverReport {
     scan: { units: number; cells: number; files: number; scannedAt: number };
     journal: { events: number; decisions: number; breakers: JournalFacts['breakers']; orphans: JournalFacts['orphans']; warnings: string[] };
     gates: boolean;
+    /** Issue 12: the cluster's jobs of this workspace against its cells; null when no agent runs on one. */
+    scheduler?: SchedulerSource | null;
   };
   stop: {
     phase: number | null;
@@ -178,6 +181,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
       scan: { units: state.units.length, cells: state.cells.length, files: state.cells.filter((c) => c.exists && c.disk !== 'missing').length, scannedAt: state.scannedAt },
       journal: { events: journal.events, decisions: journal.decisions.length, breakers: journal.breakers, orphans: journal.orphans, warnings: journal.warnings },
       gates: preset === 'gates',
+      scheduler: await readScheduler(root, src.config, state.cells).catch((err: Error) => ({ executor: 'slurm' as const, jobs: [], findings: [], error: err.message })),
     },
     stop: stopOf(state),
     halfProducts: state.partials,

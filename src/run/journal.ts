@@ -3,7 +3,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { AttemptClass } from './classify.js';
-import type { FailureClass } from '../pipeline/config-types.js';
+import type { ExecutorName, FailureClass } from '../pipeline/config-types.js';
 import { JournalParser, MB, tailStart } from './journal-read.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './journal-read.js';
@@ -32,6 +32,11 @@ export interface LaunchEvent extends Base {
   pid: number | null;
   procStart: number | null;
   outputPath: string | null;
+  // ── issue 12 (executors): optional, absent on local launches and older journals ──
+  /** Where the run went: local (absent), slurm or kubernetes. */
+  executor?: ExecutorName;
+  /** The cluster's id of the job (Slurm job id, Kubernetes Job name): adopted after a restart. */
+  jobId?: string | null;
 }
 
 export interface ExitEvent extends Base {

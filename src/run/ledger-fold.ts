@@ -3,6 +3,7 @@ import { breakerInit, breakerReduce, type BreakerEvent, type BreakerState } from
 import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
+import { infraBreakerOf } from './executors/infra.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
@@ -152,6 +153,8 @@ export class LedgerFold {
         c.runId = e.runId;
         c.nextRetryAt = null;
         this.feed(e.agent, { type: 'launch', at: e.at });
+        const infra = infraBreakerOf(e.executor);
+        if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'launch', at: e.at });
         break;
       }
       case 'exit': {
@@ -172,12 +175,23 @@ export class LedgerFold {
           // An operator cancel is not a fault: no counter moves (section 9, classify first).
           c.state = 'idle';
           this.feed(e.agent, { type: 'abandon', at: e.at });
+        } else if (e.class === 'INFRA') {
+          // Issue 12: a cluster fault is not the agent's: its breaker and the global
+          // consecutive-failure count stay as they were; the executor's own breaker counts it.
+          c.state = 'idle';
+          c.lastErrorTail = e.errorTail;
+          this.feed(e.agent, { type: 'abandon', at: e.at });
+          const infra = infraBreakerOf(run?.executor);
+          if (infra) this.feed(infra, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
         } else {
           c.state = 'idle';
           c.lastErrorTail = e.errorTail;
           this.consecutiveFailures++;
           this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
         }
+        // The cluster ran the job (whatever the agent made of it): its infra breaker closes.
+        const infra = infraBreakerOf(run?.executor);
+        if (infra && e.class !== 'INFRA' && this.breakers.has(infra)) this.feed(infra, { type: e.class === 'CANCELLED' ? 'abandon' : 'success', at: e.at });
         break;
       }
       case 'reaped': {

@@ -23,6 +23,8 @@ export interface AdoptDeps {
   running: Map<string, Promise<RunResult>>;
   /** A cell left the flights: autopilot may look again. */
   tick(): void;
+  /** Issue 12: adopt runs whose job a cluster runs (supervisor-adopt-jobs.ts). */
+  adoptJobs?(runs: LiveRun[]): Promise<void>;
 }
 
 /** A run can be adopted when its cell is not in flight here and its step is still configured. */

@@ -9,8 +9,9 @@ import { commandFingerprint, errorFingerprint, keywords } from './fingerprint.js
 import type { NewJournalEvent } from './journal.js';
 import type { Ledger } from './ledger.js';
 import { attemptLabel, decideNext } from './policy.js';
-import { startProcess } from './process.js';
 import type { RunHandle } from './types.js';
+import { executorFor } from './executors/registry.js';
+import { infraBreakerOf } from './executors/infra.js';
 import { buildCommand, ensureRunsDir, lastErrorLine, logPathOf, newRunId, type CellTarget } from './launch-spec.js';
 import { hasOwnOutput, provenDone } from './launch-proof.js';
 import { guardMemory, lossReason, lostEntries } from '../memory/guard.js';
@@ -106,7 +107,18 @@ export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: str
   return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };
 };
 
-export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Promise<RunResult> {
+/** A run an earlier checkroom launched, re-attached through its executor (issue 12). */
+export interface AdoptedRun {
+  handle: RunHandle;
+  runId: string;
+  attempt: number;
+  argv: string[];
+  logPath: string;
+  startedAt: number;
+}
+
+export async function runCell(core: CellCore, flight: Flight, t: CellTarget, adoptedRun: AdoptedRun | null = null): Promise<RunResult> {
+  let adopted = adoptedRun;
   const { unit, step } = flight;
   const key = cellKey(unit, step);
   const name = `${unit} ${step}`;
@@ -144,18 +156,19 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
   try {
     for (;;) {
       if (flight.cancelled) return await cancelled();
-      const noBudget = core.reserveLaunch();
+      // An adopted run was launched (and counted) by the checkroom that died.
+      const noBudget = adopted ? null : core.reserveLaunch();
       if (noBudget) {
         if (launched === 0) return result('failed', noBudget);
         return await finalFailure('failed', noBudget);
       }
-      let reserved = true;
+      let reserved = adopted === null;
       try {
         const l = core.ledger();
-        const attempt = nextAttempt(l, key);
+        const attempt = adopted?.attempt ?? nextAttempt(l, key);
         flight.attempt = attempt;
         let backup = lastBackupOf(core.root, l, unit, step);
-        if (hasOwnOutput(t)) {
+        if (!adopted && hasOwnOutput(t)) {
           // Never launch over an existing output: move it aside (file.bak.<stamp>) first.
           const b = await backupFile(core.root, t.outputRel, new Date(core.now()));
           await core.append({ type: 'decision', at: core.now(), kind: 'backup', unit, step, path: t.outputRel, backupPath: b.backup, note: `before attempt ${attempt}` });
@@ -166,34 +179,51 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
         const memory = await guardMemory(core.root, core.config.pipeline, t.step, new Date(core.now()));
         if (memory?.backups.length) core.emit({ type: 'notice', message: sanitizeLine(`${name}: copied ${memory.backups.map((b) => `${b.file} to ${b.backup}`).join(', ')} before attempt ${attempt}`) });
         const cell = l.cells[key];
-        const cmd = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '' });
-        await core.mark(unit, step, 'in_progress');
+        const built = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '' });
+        const cmd = adopted ? { ...built, argv: adopted.argv } : built;
+        if (!adopted) await core.mark(unit, step, 'in_progress');
         if (flight.cancelled) return await cancelled();
-        const at = core.now();
-        const runId = newRunId(unit, step, attempt, at);
-        const logPath = logPathOf(core.root, runId);
+        const at = adopted?.startedAt ?? core.now();
+        const runId = adopted?.runId ?? newRunId(unit, step, attempt, at);
+        const logPath = adopted?.logPath ?? logPathOf(core.root, runId);
         ensureRunsDir(core.root);
-        const handle = startProcess({
-          runId,
-          argv: cmd.argv,
-          cwd: cmd.cwd,
-          env: cmd.env,
-          logPath,
-          outputPath: t.outputAbs,
-          idleTimeoutMs: t.agent.idleTimeoutMs,
-          timeoutMs: t.agent.timeoutMs,
-          graceMs: t.agent.graceMs,
-        });
+        // Issue 12: the agent's executor runs it (local process group, Slurm job, Kubernetes Job).
+        const executor = executorFor(t.agent);
+        const handle =
+          adopted?.handle ??
+          (await executor.start({
+            runId,
+            argv: cmd.argv,
+            cwd: cmd.cwd,
+            env: cmd.env,
+            logPath,
+            outputPath: t.outputAbs,
+            idleTimeoutMs: t.agent.idleTimeoutMs,
+            timeoutMs: t.agent.timeoutMs,
+            graceMs: t.agent.graceMs,
+            root: core.root,
+            unit,
+            step,
+            attempt,
+            agent: t.agent,
+            proven: () => provenDone(core.root, core.config.pipeline, t, unit),
+          }));
         Object.assign(flight, { handle, runId, logPath, startedAt: at });
         launched++;
         try {
-          await core.append({ type: 'launch', at, runId, unit, step, agent: t.agent.name, attempt, argv: cmd.argv, cwd: cmd.cwd, logPath, pid: handle.pid, procStart: handle.procStart, outputPath: t.outputAbs });
+          // The executor is recorded even when the cluster refused the job (no job id): its
+          // INFRA faults must reach that executor's breaker.
+          const job = executor.name === 'local' ? {} : { executor: executor.name, jobId: handle.job?.id ?? null };
+          if (!adopted) await core.append({ type: 'launch', at, runId, unit, step, agent: t.agent.name, attempt, argv: cmd.argv, cwd: cmd.cwd, logPath, pid: handle.pid, procStart: handle.procStart, outputPath: t.outputAbs, ...job });
         } finally {
-          core.releaseLaunch();
+          if (reserved) core.releaseLaunch();
           reserved = false;
         }
+        const wasAdopted = adopted !== null;
+        adopted = null;
         const label = maxAttempts ? attemptLabel(attempt, Math.max(maxAttempts, attempt)) : `attempt ${attempt}`;
-        core.emit({ type: 'launch', unit, step, runId, attempt, agent: t.agent.name, logPath, message: sanitizeLine(`${name}: ${label} started (${t.agent.name}, pid ${handle.pid ?? '-'}); log ${logPath}`) });
+        const where = handle.job ? `${handle.job.executor} job ${handle.job.id}` : `pid ${handle.pid ?? '-'}`;
+        core.emit({ type: 'launch', unit, step, runId, attempt, agent: t.agent.name, logPath, message: sanitizeLine(`${name}: ${label} ${wasAdopted ? 'adopted' : 'started'} (${t.agent.name}, ${where}); log ${logPath}`) });
         const off = handle.onLine((line) => core.emit({ type: 'output', unit, step, runId, line, message: `${name} │ ${line}` }));
         // A cancel that raced the start reaches the process now.
         if (flight.cancelled) handle.cancel();
@@ -265,6 +295,11 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
         const blocked = await core.waitForBreaker(flight, t.agent.name);
         if (flight.cancelled) return await cancelled();
         if (blocked) return await finalFailure('failed', blocked);
+        // Issue 12: a cluster that keeps failing has its own breaker; wait for it too.
+        const infra = infraBreakerOf(t.agent.executor);
+        const down = infra ? await core.waitForBreaker(flight, infra) : null;
+        if (flight.cancelled) return await cancelled();
+        if (down) return await finalFailure('failed', down);
       } finally {
         if (reserved) core.releaseLaunch();
       }

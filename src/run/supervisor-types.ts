@@ -51,6 +51,9 @@ export interface LiveRunView {
   startedAt: number;
   /** Ring-buffer lines (sanitized, bounded). */
   lines: string[];
+  /** Issue 12: the cluster job running it, and what the scheduler says while it waits. */
+  job?: { executor: string; id: string } | null;
+  why?: string | null;
   /**
    * Who watches it (issue 8 items 4, 5): absent for our own launch; `adopted` for a run an
    * earlier checkroom left running; `driver` for the driver's run as an observer sees it.

@@ -9,11 +9,13 @@ import { createRole } from './supervisor-role.js';
 import type { AdoptDeps } from './supervisor-adopt.js';
 import { driverView } from './supervisor-observe.js';
 import { leaveFlights } from './supervisor-leave.js';
-import { targetOf } from './launch-spec.js';
+import { targetOf, type CellTarget } from './launch-spec.js';
+import { adoptRuns } from './supervisor-adopt-jobs.js';
+import { infraBreakerOf } from './executors/infra.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
 import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
-import { previewCommand, runCell, type CellCore, type Flight } from './supervisor-cell.js';
+import { previewCommand, runCell, type AdoptedRun, type CellCore, type Flight } from './supervisor-cell.js';
 import { breakerMessage } from './supervisor-words.js';
 import { retryStopOf } from './retry-stop.js';
 import { createSupervisorJournal } from './supervisor-journal.js';
@@ -120,7 +122,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     pauseFor: (reason) => pilot.pauseFor(reason),
   };
 
-  const adoption = (): AdoptDeps => ({ core, flights, running, tick: () => void tick() });
+  // Issue 12: runs of an earlier checkroom that went to a cluster are adopted through their executor.
+  const adoption = (): AdoptDeps => ({ core, flights, running, tick: () => void tick(), adoptJobs: (runs) => adoptRuns(root, config, runs, { now, append, emit, fly }) });
   const init = async (): Promise<void> => {
     warnings.push(...(await journal.load()));
     if (role.isDriver) await role.drive(adoption());
@@ -172,12 +175,21 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     // registered, so two launches of cells sharing a file cannot both pass.
     const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...flights.values(), ...ledger().liveRuns]), unit, step);
     if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
-    const flight: Flight = { unit, step, agent: t.agent.name, handle: null, runId: null, attempt: 0, logPath: null, startedAt: now(), cancelled: false, wait: null, prevClaim: null };
+    return fly(unit, step, t, null);
+  };
+
+  const fly = (unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null): Promise<RunResult> => {
+    const key = cellKey(unit, step);
+    const flight: Flight = { unit, step, agent: t.agent.name, handle: adopted?.handle ?? null, runId: adopted?.runId ?? null, attempt: adopted?.attempt ?? 0, logPath: adopted?.logPath ?? null, startedAt: adopted?.startedAt ?? now(), cancelled: false, wait: null, prevClaim: null };
     flights.set(key, flight);
     operatorHeld.delete(key);
     const p = (async () => {
       flight.prevClaim = await readClaimOf(root, config, unit, step).catch(() => null);
-      return runCell(core, flight, t);
+      const r = await runCell(core, flight, t, adopted);
+      // A job cancelled outside checkroom (scancel) is someone's decision too: autopilot
+      // leaves the cell alone until it is launched again (issue 12).
+      if (r.outcome === 'cancelled') operatorHeld.add(key);
+      return r;
     })().finally(() => {
       flights.delete(key);
       running.delete(key);
@@ -203,7 +215,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const breakerAction = async (agent: string, event: 'reset' | 'hold' | 'release'): Promise<void> => {
     await ready;
     refuse(`${event} a breaker`);
-    if (!config.agents[agent]) throw new SupervisorError(`no agent '${agent}' in checkroom.yaml`);
+    // Issue 12: an executor's infra breaker ("slurm:infra") is the operator's to reset too.
+    const infra = Object.values(config.agents).some((a) => infraBreakerOf(a.executor) === agent);
+    if (!config.agents[agent] && !infra) throw new SupervisorError(`no agent '${agent}' in checkroom.yaml`);
     await append({ type: 'breaker', at: now(), agent, event });
     void tick();
   };
@@ -226,7 +240,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     const autopilot = pilot.view();
     const own = [...flights.values()]
       .filter((f) => f.handle && f.runId)
-      .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, lines: f.handle!.lines(), ...(f.adopted ? { origin: 'adopted' as const } : {}) }));
+      .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, lines: f.handle!.lines(), ...(f.adopted ? { origin: 'adopted' as const } : {}), job: f.handle!.job ?? null, why: f.handle!.why?.() ?? null }));
     const ownWaiting = [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason }));
     // An observer sees the driver's runs and countdowns, replayed from the driver's journal.
     const mine = new Set([...flights.values()].flatMap((f) => (f.runId ? [f.runId] : [])));
