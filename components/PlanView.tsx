@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { columnWidth, fit, noUnitsWhy, pad, whereOf } from '../src/cli/text.js';
+import { columnWidth, fit, noUnitsWhy, pad, whereOf } from '../src/app/layout.js';
 import { planItems, type PlanItem } from '../src/app/select.js';
 import { entryLiveState, flightItems, flightState } from '../src/app/agents.js';
 import { wrapLine } from '../src/app/wrap.js';

@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
 import { CLAIM_ASCII, CLAIM_EMOJI } from '../src/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { columnWidth, fit, pad } from '../src/cli/text.js';
+import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { sourceItems, type SourceItem } from '../src/app/select.js';
 import type { DiskState } from '../src/types.js';
 import type { Token } from '../src/app/theme.js';

@@ -1,5 +1,5 @@
 import { CLAIM_ASCII, CLAIM_EMOJI } from '../glyphs.js';
-import { rewriteCheckpoint } from '../cli/core-commands.js';
+import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import type { Claim } from '../types.js';
 import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
 import { checkpointDiff } from './checkpoint-diff.js';

@@ -1,7 +1,7 @@
 import type { WorkspaceState } from '../types.js';
 import { readSources, stateOf, type Sources } from '../workspace.js';
 import { readJournal, type DecisionEvent } from '../run/journal.js';
-import { replayJournal } from '../run/ledger.js';
+import { replayJournal } from '../run/ledger-fold.js';
 import { lastSessionEnd, type LastSession } from './session-end.js';
 
 // Everything recovery reads, in the order of the seed's flow (000_…, section 8, step 1):

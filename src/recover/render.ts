@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
-import type { TextOptions } from '../cli/text.js';
-import { fit, nextLine, pad } from '../cli/text.js';
+import type { TextOptions } from '../app/layout.js';
+import { fit, nextLine, pad } from '../app/layout.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { RecoverReport } from './report.js';
 

@@ -2,7 +2,7 @@ import { join, relative } from 'node:path';
 import type { NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { checkMemory, type MemoryCheck } from '../memory/check.js';
 import { resumeDrift, resumeLang, writeResume, type ResumeDrift } from '../resume/io.js';
-import { rewriteCheckpoint } from '../cli/core-commands.js';
+import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import { scanGateWorkspace } from '../gates/index.js';
 import type { GateWorkflow } from '../gates/types.js';
 import { provenTodoIds } from '../sources/level2.js';

@@ -235,3 +235,6 @@ export class LedgerFold {
     }
   }
 }
+
+/** The ledger of a whole journal at `now` (a restart, a read-only instance): the fold, from the start. */
+export const replayJournal = (events: readonly JournalEvent[], now: number, cfg: LedgerConfig): Ledger => new LedgerFold(cfg).apply(events).at(now);
