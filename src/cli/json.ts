@@ -7,6 +7,9 @@ import { counts } from '../state/counts.js';
 
 export const STATUS_JSON_VERSION = 1;
 
+/** What `checkroom status --json` prints, as a type (tests read the output through it). */
+export type StatusJson = ReturnType<typeof statusJson>;
+
 export function statusJson(s: WorkspaceState) {
   return {
     version: STATUS_JSON_VERSION,

@@ -89,7 +89,11 @@ export function planNext(input: PlanInput): NextStep[] {
     if (hit) return hit;
     const out: string[] = [];
     const walk = (id: string): void => {
-      for (const next of dependents.get(id) ?? []) if (!out.includes(next)) (out.push(next), walk(next));
+      for (const next of dependents.get(id) ?? []) {
+        if (out.includes(next)) continue;
+        out.push(next);
+        walk(next);
+      }
     };
     walk(stepId);
     out.sort((a, b) => (stepIndex.get(a) ?? 0) - (stepIndex.get(b) ?? 0));

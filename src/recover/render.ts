@@ -38,6 +38,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   const { paint } = o;
   const w = o.width;
   // Fit the plain text when a line is too wide: cutting a coloured line could split an escape sequence.
+// eslint-disable-next-line no-control-regex -- it strips the SGR sequences this renderer painted
   const line = (s: string): string => (stringWidth(s) <= w ? s : fit(s.replace(/\u001b\[[0-9;]*m/g, ''), w));
   const L: string[] = [];
   const ok = (s: string) => paint('ok', s);

@@ -1,4 +1,4 @@
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { checkMemory, type MemoryCheck } from '../memory/check.js';
 import { resumeDrift, resumeLang, writeResume, type ResumeDrift } from '../resume/io.js';
@@ -154,7 +154,9 @@ const gateSummary = (w: GateWorkflow): GateSummary => ({
 
 export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date } = { dryRun: true }): Promise<RecoverReport> {
   const now = opts.now ?? new Date();
-  let { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime());
+  const loaded = await loadRecoveryState(dir, now.getTime());
+  const journal = loaded.journal;
+  let { sources: src, state } = loaded;
   // Refuses (exit 2, nothing written) a directory that is no workspace, or an empty view of one.
   guardRecovery(dir, src, state, journal);
   const root = src.root;
