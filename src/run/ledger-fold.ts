@@ -133,6 +133,45 @@ export class LedgerFold {
     return run;
   }
 
+  private launched(e: Extract<JournalEvent, { type: 'launch' }>): void {
+    const { type: _t, v: _v, ...run } = e;
+    this.live.set(e.runId, run);
+    this.liveChanged = true;
+    this.launchesThisSession++;
+    const c = this.cell(e.unit, e.step);
+    c.agent = e.agent;
+    c.state = 'running';
+    c.runId = e.runId;
+    c.nextRetryAt = null;
+    this.feed(e.agent, { type: 'launch', at: e.at });
+  }
+
+  private exited(e: Extract<JournalEvent, { type: 'exit' }>): void {
+    const run = this.endRun(e.runId);
+    const c = this.cell(e.unit, e.step);
+    const attempt = run?.attempt ?? c.attempts.length + 1;
+    c.attempts.push({ attempt, class: e.class, cmdFp: e.cmdFp, errFp: e.errFp, keywords: e.keywords, at: e.at });
+    c.agent = e.agent;
+    c.lastClass = e.class;
+    if (c.runId === e.runId) c.runId = null;
+    if (e.class === 'SUCCESS') {
+      c.state = 'done';
+      c.escalation = null;
+      c.reason = null;
+      this.consecutiveFailures = 0;
+      this.feed(e.agent, { type: 'success', at: e.at });
+    } else if (e.class === 'CANCELLED') {
+      // An operator cancel is not a fault: no counter moves (section 9, classify first).
+      c.state = 'idle';
+      this.feed(e.agent, { type: 'abandon', at: e.at });
+    } else {
+      c.state = 'idle';
+      c.lastErrorTail = e.errorTail;
+      this.consecutiveFailures++;
+      this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
+    }
+  }
+
   private step(e: JournalEvent): void {
     switch (e.type) {
       case 'session':
@@ -141,45 +180,12 @@ export class LedgerFold {
           this.sessionStartedAt = e.at;
         }
         break;
-      case 'launch': {
-        const { type: _t, v: _v, ...run } = e;
-        this.live.set(e.runId, run);
-        this.liveChanged = true;
-        this.launchesThisSession++;
-        const c = this.cell(e.unit, e.step);
-        c.agent = e.agent;
-        c.state = 'running';
-        c.runId = e.runId;
-        c.nextRetryAt = null;
-        this.feed(e.agent, { type: 'launch', at: e.at });
+      case 'launch':
+        this.launched(e);
         break;
-      }
-      case 'exit': {
-        const run = this.endRun(e.runId);
-        const c = this.cell(e.unit, e.step);
-        const attempt = run?.attempt ?? c.attempts.length + 1;
-        c.attempts.push({ attempt, class: e.class, cmdFp: e.cmdFp, errFp: e.errFp, keywords: e.keywords, at: e.at });
-        c.agent = e.agent;
-        c.lastClass = e.class;
-        if (c.runId === e.runId) c.runId = null;
-        if (e.class === 'SUCCESS') {
-          c.state = 'done';
-          c.escalation = null;
-          c.reason = null;
-          this.consecutiveFailures = 0;
-          this.feed(e.agent, { type: 'success', at: e.at });
-        } else if (e.class === 'CANCELLED') {
-          // An operator cancel is not a fault: no counter moves (section 9, classify first).
-          c.state = 'idle';
-          this.feed(e.agent, { type: 'abandon', at: e.at });
-        } else {
-          c.state = 'idle';
-          c.lastErrorTail = e.errorTail;
-          this.consecutiveFailures++;
-          this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
-        }
+      case 'exit':
+        this.exited(e);
         break;
-      }
       case 'reaped': {
         const run = this.endRun(e.runId);
         if (run) {
