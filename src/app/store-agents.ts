@@ -22,6 +22,7 @@ interface Deps {
   track: (p: Promise<unknown>) => void;
 }
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the agents slice's state and its effects; issue 9 item 3 splits slices into pure planners plus an effects table
 export function createAgents({ set, get, opts, track }: Deps) {
   const { sup, config } = opts;
   const say = (text: string, tone: Tone = 'info'): void => set({ message: { text: sanitizeLine(text), tone } });

@@ -26,6 +26,7 @@ interface Deps extends DiskDeps {
 
 const hhmmss = (d: Date): string => d.toTimeString().slice(0, 8);
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the triage slice's dialogs and their effects; issue 9 item 3 splits slices into pure planners plus an effects table
 export function createTriage({ set, get, live, now, track, decide, journal }: Deps) {
   const { act, rescan } = diskActions({ set, get, live, track });
   /** Journal what was done; the disk change stands even when the journal cannot be written (read-only, full disk). */

@@ -45,6 +45,7 @@ export interface LiveOptions {
 
 const CONFIG_FILES = new Set(['checkroom.yaml', 'checkroom.yml']);
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the watcher, the sources read and the subscribers; its state is shared by every handler, so a split is the redesign of issue 9 item 4 (one port)
 export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): Promise<LiveWorkspace> {
   let src: Sources = await readSources(dir);
   let running: ReadonlySet<string> = new Set();

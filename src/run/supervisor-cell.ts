@@ -105,6 +105,7 @@ export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: str
   return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };
 };
 
+// eslint-disable-next-line max-lines-per-function -- the attempt loop of one cell; issue 9 item 3 splits it into one attempt plus a pure nextMove(outcome, ledger)
 export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Promise<RunResult> {
   const { unit, step } = flight;
   const key = cellKey(unit, step);
