@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import { CLAIM_ASCII, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit } from '../src/cli/text.js';
+import { fit } from '../src/app/layout.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
 import { gateDetailLines, isGateCell } from '../src/gates/cell-detail.js';
 import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';

@@ -1,6 +1,6 @@
 import { Box } from 'ink';
-import { counts } from '../src/cli/json.js';
-import { bar, fit } from '../src/cli/text.js';
+import { counts } from '../src/state/counts.js';
+import { bar, fit } from '../src/app/layout.js';
 import { sanitizeLine } from '../src/sanitize.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';

@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { columnWidth, fit, pad } from '../src/cli/text.js';
+import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { breakerWords, cellStateWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
 import type { AgentsUi } from '../src/app/agents-types.js';
 import type { Token } from '../src/app/theme.js';

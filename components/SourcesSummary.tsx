@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit, pad } from '../src/cli/text.js';
+import { fit, pad } from '../src/app/layout.js';
 import { formatAge } from '../src/recover/render.js';
 import { provenTodoIds } from '../src/sources/level2.js';
 import type { WorkspaceState } from '../src/types.js';

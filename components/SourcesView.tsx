@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { CLAIM_ASCII } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { columnWidth, fit, pad } from '../src/cli/text.js';
+import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { sourceItems, type SourceItem } from '../src/app/select.js';
 import type { DiskState } from '../src/types.js';
 import type { Token } from '../src/app/theme.js';

@@ -4,7 +4,7 @@ import { VIEWS, type ViewId } from '../src/app/views.js';
 import { partialItems, planItems, sourceItems } from '../src/app/select.js';
 import { flightItems } from '../src/app/agents.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit } from '../src/cli/text.js';
+import { fit } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { HELP, parseCli, UsageError, type Cli } from './cli/args.js';
-import { colorEnabled, makePaint, outputWidth } from './cli/paint.js';
+import { colorEnabled, makePaint, outputWidth } from './app/paint.js';
 import { wantsAscii } from './glyphs.js';
 import { ConfigError } from './pipeline/config.js';
 import { WorkspaceError } from './workspace.js';
 import { checkpointCommand, partialsCommand, planCommand, statusCommand } from './cli/core-commands.js';
-import type { TextOptions } from './cli/text.js';
+import type { TextOptions } from './app/layout.js';
 import { extraCommands } from './cli/extra-commands.js';
 import { sanitize } from './sanitize.js';
 import { loadControlRoom } from './ui-load.js';

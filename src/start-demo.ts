@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCli } from './cli/args.js';
-import { colorEnabled, makePaint, outputWidth } from './cli/paint.js';
+import { colorEnabled, makePaint, outputWidth } from './app/paint.js';
 import { statusCommand } from './cli/core-commands.js';
 import { wantsAscii } from './glyphs.js';
-import type { TextOptions } from './cli/text.js';
+import type { TextOptions } from './app/layout.js';
 import { loadControlRoom } from './ui-load.js';
 
 // `npm start`: the demo workspace, copied to a fresh temp directory (without its

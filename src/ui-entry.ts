@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { render } from 'ink';
 import type { Cli } from './cli/args.js';
 import { UsageError } from './cli/args.js';
-import type { TextOptions } from './cli/text.js';
+import type { TextOptions } from './app/layout.js';
 import { createLiveWorkspace } from './live/live-workspace.js';
 import { createAppStore, disposeStore } from './app/store.js';
 import { themeFor } from './app/theme.js';

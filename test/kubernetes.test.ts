@@ -54,6 +54,7 @@ agents:
 describe('the Kubernetes Job of an attempt', () => {
   it('owns no retries, carries the timeout, the labels, the claim and the options; the argv is the command', () => {
     const spec = specFor(YAML);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a manifest is walked by path in the assertions below
     const m = kubeJobManifest({ spec, name: kubeJobName(spec.runId) }) as any;
     expect(m).toMatchObject({ apiVersion: 'batch/v1', kind: 'Job', metadata: { namespace: 'books' } });
     expect(m.spec.backoffLimit).toBe(0);

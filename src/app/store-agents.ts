@@ -18,6 +18,7 @@ interface Deps extends KitDeps {
   opts: AgentsOptions;
 }
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the agents slice's state and its effects; issue 9 item 3 splits slices into pure planners plus an effects table
 export function createAgents({ set, get, opts, track }: Deps) {
   const { sup, config } = opts;
   const kit = storeKit({ set, get, track });

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the recovery slice's one factory (RESUME.md, todos, report, backups, scheduler); issue 9 item 3 splits it into planners plus effects */
 import { schedulerCheck } from './scheduler-check.js';
 import type { StoreApi } from 'zustand/vanilla';
 import type { WorkspaceState } from '../types.js';
@@ -34,6 +35,7 @@ interface Deps extends DiskDeps {
 /** Lines of the recover report the store scrolls over (the view draws at its own width). */
 const REPORT_SCROLL = 200;
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the recovery slice's dialogs and their effects; issue 9 item 3 splits slices into pure planners plus an effects table
 export function createRecovery({ set, get, live, now, track, session }: Deps) {
   const ur = (patch: Partial<RecoveryUi> | ((r: RecoveryUi) => Partial<RecoveryUi>)): void =>
     set((s) => ({ recovery: { ...s.recovery, ...(typeof patch === 'function' ? patch(s.recovery) : patch) } }));

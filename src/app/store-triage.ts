@@ -1,6 +1,6 @@
 import { CLAIM_ASCII } from '../glyphs.js';
 import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
-import { rewriteCheckpoint } from '../cli/core-commands.js';
+import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import type { Claim } from '../types.js';
 import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
 import { checkpointDiff } from './checkpoint-diff.js';
@@ -25,6 +25,7 @@ interface Deps extends DiskDeps {
 
 const hhmmss = (d: Date): string => d.toTimeString().slice(0, 8);
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the triage slice's dialogs and their effects; issue 9 item 3 splits slices into pure planners plus an effects table
 export function createTriage({ set, get, live, now, track, decide, journal }: Deps) {
   const { say, sayClean, ask, act } = storeKit({ set, get, track });
   const rescan = rescanner({ get, live });

@@ -47,6 +47,7 @@ const initialUi = (): UiState => ({
   recovery: initialRecovery(),
 });
 
+// eslint-disable-next-line max-lines-per-function -- the factory wires every slice into one store; it shrinks with the slices and the command table of issue 9 items 2 and 3
 export function createAppStore(opts: StoreOptions): AppStore {
   const inflight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>): void => {
@@ -56,6 +57,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
 
   let agentActions: AgentsActions | null = null;
   let recoveryActions: RecoveryActions | null = null;
+  // eslint-disable-next-line max-lines-per-function -- the store's body, see createAppStore above
   const store = createStore<AppState>()((set, get) => {
     const sup = opts.agents?.sup;
     const decide = sup ? (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => sup.note({ type: 'decision', at: (opts.now?.() ?? new Date()).getTime(), ...e }) : undefined;
@@ -111,6 +113,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       );
     };
 
+    // eslint-disable-next-line max-lines-per-function -- the key dispatch switch; issue 9 item 2 turns it into command handlers in a table beside KEYMAP
     const run = (id: CommandId): void => {
       const s = get();
       if (s.quit) return;

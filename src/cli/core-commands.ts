@@ -1,17 +1,13 @@
-import { join } from 'node:path';
-import { existsSync } from 'node:fs';
 import type { WorkspaceState } from '../types.js';
-import { loadWorkspace, readSources, stateOf, type Sources } from '../workspace.js';
+import { loadWorkspace, readSources, stateOf } from '../workspace.js';
 import { checkpointFromState } from '../checkpoint/from-state.js';
 import { workspaceLang } from '../checkpoint/lang.js';
 import { renderCheckpoint } from '../checkpoint/render.js';
-import { parseCheckpoint } from '../checkpoint/parse.js';
-import { writeCheckpoint } from '../checkpoint/io.js';
-import { claimsOf } from '../state/derive.js';
-import { copyBackup } from '../backups.js';
+import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
+import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../app/layout.js';
 import { statusJson, toJson } from './json.js';
-import { nextLine, noUnitsWhy, partialLine, renderStatus, type TextOptions } from './text.js';
+import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
 import { sweepAtStart } from './sweep-at-start.js';
 
@@ -56,27 +52,6 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
     for (const p of state.suspects) lines.push(...partialLine(p, o));
   }
   out.write(lines.join('\n') + '\n');
-}
-
-/** Rebuild checkpoint.md from the reconciled state; the old file is backed up first. A caller
- *  that has just read the workspace passes what it read instead of a second full scan. */
-export async function rewriteCheckpoint(
-  dir: string,
-  now?: Date,
-  read?: Sources,
-): Promise<{ path: string; backup: string | null; changed: number; text: string }> {
-  const src = read ?? (await readSources(dir));
-  const state = stateOf(src);
-  const doc = checkpointFromState(state, src.checkpoint, now, await workspaceLang(src.root, state, src.checkpoint?.lang ?? null));
-  const text = renderCheckpoint(doc, src.config.pipeline);
-  const before = claimsOf(src.checkpoint);
-  const after = claimsOf(parseCheckpoint(text, src.config.pipeline));
-  let changed = 0;
-  for (const [k, v] of after) if (before.get(k) !== v) changed++;
-  const file = src.config.sources.checkpoint;
-  const backup = existsSync(join(src.root, file)) ? (await copyBackup(src.root, file, now)).backup : null;
-  await writeCheckpoint(src.root, text, file);
-  return { path: file, backup, changed, text };
 }
 
 export async function checkpointCommand(positionals: string[], write: boolean, o: TextOptions, out: Out): Promise<void> {

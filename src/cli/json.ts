@@ -1,10 +1,14 @@
 import type { WorkspaceState } from '../types.js';
+import { counts } from '../state/counts.js';
 
 // The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
 // it: fields are only ever added, never renamed or removed, and `version` changes if that
 // promise ever has to be broken.
 
 export const STATUS_JSON_VERSION = 1;
+
+/** What `checkroom status --json` prints, as a type (tests read the output through it). */
+export type StatusJson = ReturnType<typeof statusJson>;
 
 export function statusJson(s: WorkspaceState) {
   return {
@@ -63,21 +67,6 @@ const partialJson = (p: WorkspaceState['partials'][number]) => ({
   verdict: p.verdict,
   reason: p.reason,
 });
-
-export function counts(s: WorkspaceState) {
-  const by = (st: string) => s.cells.filter((c) => c.status === st).length;
-  return {
-    total: s.cells.length,
-    done: by('done'),
-    partial: by('partial'),
-    failed: by('failed'),
-    needsHuman: by('needs_human'),
-    running: by('running'),
-    notStarted: by('not_started'),
-    discrepancies: s.discrepancies.length,
-    suspects: s.suspects.length,
-  };
-}
 
 // JSON.stringify escapes C0 controls but leaves DEL, the C1 controls (U+009B is a one-byte
 // CSI to many terminals) and the bidi overrides raw; `checkroom status --json` piped to a

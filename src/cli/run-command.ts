@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Cli } from './args.js';
 import { UsageError } from './args.js';
-import type { TextOptions } from './text.js';
+import type { TextOptions } from '../app/layout.js';
 import type { Out } from './core-commands.js';
 import type { Token } from '../app/theme.js';
 import { loadConfig } from '../pipeline/config.js';

@@ -114,6 +114,7 @@ export interface GateStateOptions {
   now?: number;
 }
 
+// eslint-disable-next-line max-lines-per-function -- the gates preset's whole state derivation in one pass over its workflows; issue 9 item 1 moves it into the gates preset
 export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateStateOptions = {}): WorkspaceState {
   const pipeline = pipelineOf(gw.workflows, opts.pipeline ?? gatesPreset());
   const running = opts.running ?? new Set<string>();

@@ -45,6 +45,7 @@ export interface LiveOptions {
 
 const CONFIG_FILES = new Set(['checkroom.yaml', 'checkroom.yml']);
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the watcher, the sources read and the subscribers; its state is shared by every handler, so a split is the redesign of issue 9 item 4 (one port)
 export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): Promise<LiveWorkspace> {
   let src: Sources = await readSources(dir);
   let running: ReadonlySet<string> = new Set();
@@ -102,7 +103,10 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       if (rel === posix.normalize(sources.checkpoint)) {
         src.checkpoint = await readCheckpoint(src.root, pipeline, sources.checkpoint);
         for (const u of (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit))) {
-          if (!src.units.includes(u)) (src.units.push(u), (unitsChanged = true));
+          if (!src.units.includes(u)) {
+            src.units.push(u);
+            unitsChanged = true;
+          }
         }
         continue;
       }
@@ -137,7 +141,10 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     const gone = [...paths].some((p) => p === posix.normalize(sources.checkpoint) || src.scan.files.get(p)?.exists === false);
     if (gone && !pipeline.units.list) {
       const fresh = collectUnits(src.root, pipeline, (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit)), batchesOf(pipeline, src.checkpoint).flatMap((b) => b.units));
-      if (fresh.join() !== src.units.join()) ((src.units = fresh), (unitsChanged = true));
+      if (fresh.join() !== src.units.join()) {
+        src.units = fresh;
+        unitsChanged = true;
+      }
     }
     if (unitsChanged) {
       src.units.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
@@ -226,7 +233,11 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       // A step directory created after start (chapters/, publish/, or the parent of a nested
       // one), or deleted and created again: (re)watch everything under it, then re-read.
       if (d === '.' && [...watchedDirs].some((w) => w === name || w.startsWith(`${name}/`))) {
-        for (const w of watchedDirs) if (w === name || w.startsWith(`${name}/`)) (watcher?.remove(w), watchDir(w));
+        for (const w of watchedDirs) {
+          if (w !== name && !w.startsWith(`${name}/`)) continue;
+          watcher?.remove(w);
+          watchDir(w);
+        }
         return void refresh().catch(() => {});
       }
       enqueue(rel);

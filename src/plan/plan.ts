@@ -66,6 +66,7 @@ export function halfProductEntry(p: PartialFile, waits: readonly string[]): { ac
   return { action, ...said(decision === 'waits' ? { k: 'waits_first', path: p.path, then: p.why, waits: [...waits] } : { k: 'at_path', path: p.path, then: p.why }) };
 }
 
+// eslint-disable-next-line max-lines-per-function -- the plan's rules in priority order over one walk of the cells (DOMAIN.md: the next-step plan); splitting it would separate rules that share that walk
 export function planNext(input: PlanInput): NextStep[] {
   const { pipeline, units, cells } = input;
   const stepIndex = new Map(pipeline.steps.map((s, i) => [s.id, i]));
@@ -89,7 +90,11 @@ export function planNext(input: PlanInput): NextStep[] {
     if (hit) return hit;
     const out: string[] = [];
     const walk = (id: string): void => {
-      for (const next of dependents.get(id) ?? []) if (!out.includes(next)) (out.push(next), walk(next));
+      for (const next of dependents.get(id) ?? []) {
+        if (out.includes(next)) continue;
+        out.push(next);
+        walk(next);
+      }
     };
     walk(stepId);
     out.sort((a, b) => (stepIndex.get(a) ?? 0) - (stepIndex.get(b) ?? 0));

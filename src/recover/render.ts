@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
-import type { TextOptions } from '../cli/text.js';
-import { fit, nextLine, pad } from '../cli/text.js';
+import type { TextOptions } from '../app/layout.js';
+import { fit, nextLine, pad } from '../app/layout.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { RecoverReport } from './report.js';
 
@@ -34,17 +34,20 @@ function wrap(text: string, w: number): string[] {
 
 const more = (n: number, o: TextOptions): string[] => (n > 0 ? [o.paint('muted', `    … ${n} more`)] : []);
 
-export function renderRecover(r: RecoverReport, o: TextOptions): string {
+/** Fit the plain text when a line is too wide: cutting a coloured line could split an escape sequence. */
+const fitLine =
+  (w: number) =>
+  (s: string): string =>
+    // eslint-disable-next-line no-control-regex -- it strips the SGR sequences this renderer painted
+    stringWidth(s) <= w ? s : fit(s.replace(/\u001b\[[0-9;]*m/g, ''), w);
+
+/** Section 1 of the report: each source of truth, how fresh it is and whether the disk agrees. */
+function sourceLines(r: RecoverReport, o: TextOptions, line: (s: string) => string): string[] {
   const { paint } = o;
-  const w = o.width;
-  // Fit the plain text when a line is too wide: cutting a coloured line could split an escape sequence.
-  const line = (s: string): string => (stringWidth(s) <= w ? s : fit(s.replace(/\u001b\[[0-9;]*m/g, ''), w));
   const L: string[] = [];
   const ok = (s: string) => paint('ok', s);
   const warn = (s: string) => paint('warn', s);
   const bad = (s: string) => paint('fail', s);
-  L.push(paint('title', `checkroom recover · ${sanitizeLine(r.name)}`) + (r.dryRun ? paint('warn', '  (dry run: nothing was changed)') : ''));
-  L.push(r.interrupted ? warn('The last session was interrupted: recovering from disk.') : ok('No sign of an interruption.'));
   L.push('', paint('title', '1 Sources'));
   const s = r.sources;
   L.push(
@@ -84,8 +87,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   // (issue 8 item 7); the file keeps every byte of them.
   for (const x of j.warnings.slice(0, SHOW)) L.push(line(warn(`    ! ${sanitizeLine(x)}`)));
   L.push(...more(j.warnings.length - SHOW, o));
-
-  const sch = s.scheduler;
+  const sch = r.sources.scheduler;
   if (sch) {
     // Issue 12: the scheduler as a fourth source.
     const body = sch.error
@@ -95,6 +97,20 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
     for (const f of sch.findings.slice(0, SHOW)) L.push(line(paint('muted', `    - ${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}: ${sanitizeLine(f.note)}`)));
     L.push(...more(sch.findings.length - SHOW, o));
   }
+  return L;
+}
+
+export function renderRecover(r: RecoverReport, o: TextOptions): string {
+  const { paint } = o;
+  const w = o.width;
+  const line = fitLine(w);
+  const L: string[] = [];
+  const ok = (s: string) => paint('ok', s);
+  const warn = (s: string) => paint('warn', s);
+  const bad = (s: string) => paint('fail', s);
+  L.push(paint('title', `checkroom recover · ${sanitizeLine(r.name)}`) + (r.dryRun ? paint('warn', '  (dry run: nothing was changed)') : ''));
+  L.push(r.interrupted ? warn('The last session was interrupted: recovering from disk.') : ok('No sign of an interruption.'));
+  L.push(...sourceLines(r, o, line));
 
   if (r.gates) {
     L.push('', paint('title', '2 Workflows (gate files)'));

@@ -1,8 +1,8 @@
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { checkMemory, type MemoryCheck } from '../memory/check.js';
 import { resumeDrift, resumeLang, writeResume, type ResumeDrift } from '../resume/io.js';
-import { rewriteCheckpoint } from '../cli/core-commands.js';
+import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import { scanGateWorkspace } from '../gates/index.js';
 import type { GateWorkflow } from '../gates/types.js';
 import { provenTodoIds } from '../sources/level2.js';
@@ -155,9 +155,12 @@ const gateSummary = (w: GateWorkflow): GateSummary => ({
   warnings: w.warnings,
 });
 
+// eslint-disable-next-line max-lines-per-function -- the recovery flow's steps in their order (DOMAIN.md: recovery), each reading what the one before rebuilt
 export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date } = { dryRun: true }): Promise<RecoverReport> {
   const now = opts.now ?? new Date();
-  let { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime());
+  const loaded = await loadRecoveryState(dir, now.getTime());
+  const journal = loaded.journal;
+  let { sources: src, state } = loaded;
   // Refuses (exit 2, nothing written) a directory that is no workspace, or an empty view of one.
   guardRecovery(dir, src, state, journal);
   const root = src.root;

@@ -117,6 +117,7 @@ export interface AdoptedRun {
   startedAt: number;
 }
 
+// eslint-disable-next-line max-lines-per-function -- the attempt loop of one cell; issue 9 item 3 splits it into one attempt plus a pure nextMove(outcome, ledger)
 export async function runCell(core: CellCore, flight: Flight, t: CellTarget, adoptedRun: AdoptedRun | null = null): Promise<RunResult> {
   let adopted = adoptedRun;
   const { unit, step } = flight;

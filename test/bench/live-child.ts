@@ -23,7 +23,10 @@ for (const c of targets) {
   const marker = live.state.pipeline.steps.find((s) => s.id === c.step)!.marker!;
   const seen = new Promise<number>((resolve) => {
     const off = live.subscribe((s) => {
-      if (s.cells.find((x) => cellKey(x.unit, x.step) === key)?.status === 'done') (off(), resolve(performance.now()));
+      if (s.cells.find((x) => cellKey(x.unit, x.step) === key)?.status === 'done') {
+        off();
+        resolve(performance.now());
+      }
     });
   });
   const start = performance.now();

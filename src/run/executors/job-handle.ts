@@ -43,6 +43,7 @@ const signatureOf = (path: string | null): string => {
   }
 };
 
+// eslint-disable-next-line max-lines-per-function -- one closure over a job's poll loop, log follow and watchdog, like startProcess; issue 9 item 3 splits them together
 export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions): RunHandle {
   const now = o.now ?? Date.now;
   const startedAt = now();
