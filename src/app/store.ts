@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { join } from 'node:path';
 import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
+import { presetOf } from '../pipeline/presets/index.js';
 import { commandById, matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
 import { clampCursors, isNav, navigate, sameCursors } from './nav.js';
@@ -178,8 +179,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
         case 'undo':
           return triage.requestUndo();
         case 'checkpoint.write':
-          // A gate-file workflow keeps its record in its gates: there is no checkpoint.md to write.
-          if (s.ws.preset === 'gates') return set({ message: { text: 'gate-file workflows have no checkpoint.md: the gate files are their record', tone: 'warn' } });
+          // A preset without checkpoint.md (gate files keep their own record) has nothing to write.
+          if (!presetOf(s.ws.preset).has.checkpoint) return set({ message: { text: presetOf(s.ws.preset).words.noCheckpoint, tone: 'warn' } });
           return triage.requestCheckpoint();
         case 'dialog.confirm':
           return confirmChecked();
