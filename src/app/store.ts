@@ -7,6 +7,7 @@ import { commandById, matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
 import { clampCursors, isNav, navigate, sameCursors } from './nav.js';
 import { noPicks } from './picked.js';
+import { initialCursors } from './views.js';
 import { parseCommandLine } from './command-line.js';
 import { goneUpdate, selectedPartial, selectedRow } from './selected.js';
 import { recheck } from './confirm-guard.js';
@@ -30,7 +31,7 @@ export type AppStore = StoreApi<AppState>;
 
 const initialUi = (): UiState => ({
   view: 'progress',
-  cursors: { progress: 0, partials: 0, plan: 0, sources: 0, health: 0 },
+  cursors: initialCursors(),
   picked: noPicks(),
   cell: { row: 0, col: 0 },
   detail: null,
