@@ -7,12 +7,9 @@ import { VIEWS, type ViewId } from './views.js';
 // `?` overlay (helpRows). `dangerous` marks every action that writes to the workspace:
 // it always confirms first, and `--readonly` strips it (k9s' lesson).
 
+// A view's own command comes from the view registry (views.ts): one row adds both.
 export type CommandId =
-  | 'view.progress'
-  | 'view.partials'
-  | 'view.plan'
-  | 'view.sources'
-  | 'view.health'
+  | `view.${ViewId}`
   | 'view.next'
   | 'view.prev'
   | 'move.up'

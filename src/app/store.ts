@@ -5,8 +5,10 @@ import { commandById, matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
 import { clampCursors, isNav, navigate, sameCursors } from './nav.js';
 import { noPicks } from './picked.js';
+import { initialCursors } from './views.js';
 import { parseCommandLine } from './command-line.js';
-import { goneUpdate, selectedPartial, selectedRow } from './selected.js';
+import { goneUpdate, selectedRow } from './selected.js';
+import { handlerOf, type CommandKit } from './command-handlers.js';
 import { recheck } from './confirm-guard.js';
 import type { AppState, StoreOptions, UiState } from './store-types.js';
 import { readWorkspaceTail } from './tail.js';
@@ -28,7 +30,7 @@ export type AppStore = StoreApi<AppState>;
 
 const initialUi = (): UiState => ({
   view: 'progress',
-  cursors: { progress: 0, partials: 0, plan: 0, sources: 0, health: 0 },
+  cursors: initialCursors(),
   picked: noPicks(),
   cell: { row: 0, col: 0 },
   detail: null,
@@ -67,7 +69,6 @@ export function createAppStore(opts: StoreOptions): AppStore {
     agentActions = agents;
     const recovery = createRecovery({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, session: opts.session ?? {} });
     recoveryActions = recovery;
-    const noAgents = (): void => set({ message: { text: `no agent supervisor: ${get().agents.why ?? 'not available'}`, tone: 'warn' } });
 
     const openDetail = (): void => {
       const s = get();
@@ -113,7 +114,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       );
     };
 
-    // eslint-disable-next-line max-lines-per-function -- the key dispatch switch; issue 9 item 2 turns it into command handlers in a table beside KEYMAP
+    const kit: CommandKit = { get, set, triage, agents, recovery, note: sup ? (e) => sup.note(e) : null, now: opts.now ?? (() => new Date()), track, openDetail, confirmChecked };
     const run = (id: CommandId): void => {
       const s = get();
       if (s.quit) return;
@@ -131,80 +132,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
         if (id.startsWith('view.')) set({ detail: null });
         return;
       }
-      switch (id) {
-        case 'open':
-          return openDetail();
-        case 'back': {
-          if (s.help.open) return set({ help: { open: false, offset: 0 } });
-          if (s.detail) return set({ detail: null });
-          if (s.filter) return set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }, true) }));
-          return set({ message: null });
-        }
-        case 'help':
-          return set({ help: { open: !s.help.open, offset: 0 } });
-        case 'filter':
-          return set({ prompt: { kind: 'filter', text: s.filter } });
-        case 'command':
-          return set({ prompt: { kind: 'command', text: '' } });
-        case 'quit':
-          return agents?.requestQuit(false) ? undefined : recovery.quit();
-        case 'refresh':
-          return triage.refresh();
-        case 'partial.skip': {
-          const p = selectedPartial(s);
-          if (!p) return set({ message: { text: 'nothing selected', tone: 'warn' } });
-          if ('gone' in p) return set(goneUpdate(s, 'partials', p.gone));
-          const item = p.item;
-          // Journalled, so the skip survives a restart (issue 8 item 8).
-          if (sup) track(sup.note({ type: 'skip', at: (opts.now?.() ?? new Date()).getTime(), path: item.file.path, on: true }).catch(() => undefined));
-          return set((st) => {
-            const skipped = [...st.skipped, item.file.path];
-            return { skipped, message: { text: `skipped ${item.file.path}${sup ? ' (kept across restarts; the journal records it)' : ' for this session'}`, tone: 'info' }, ...clampCursors({ ...st, skipped }, true) };
-          });
-        }
-        case 'partial.unskip': {
-          if (s.skipped.length === 0) return set({ message: { text: 'nothing is skipped', tone: 'info' } });
-          const at = (opts.now?.() ?? new Date()).getTime();
-          if (sup) for (const path of s.skipped) track(sup.note({ type: 'skip', at, path, on: false }).catch(() => undefined));
-          return set((st) => ({ skipped: [], message: { text: `${st.skipped.length} skipped partial${st.skipped.length === 1 ? '' : 's'} shown again`, tone: 'info' }, ...clampCursors({ ...st, skipped: [] }, true) }));
-        }
-        case 'partial.backup':
-          return triage.requestMove(false);
-        case 'partial.redo':
-          return triage.requestMove(true);
-        case 'partial.keep':
-          return triage.requestKeep();
-        case 'partial.conservative':
-          return triage.requestConservative();
-        case 'undo':
-          return triage.requestUndo();
-        case 'checkpoint.write':
-          // A gate-file workflow keeps its record in its gates: there is no checkpoint.md to write.
-          if (s.ws.preset === 'gates') return set({ message: { text: 'gate-file workflows have no checkpoint.md: the gate files are their record', tone: 'warn' } });
-          return triage.requestCheckpoint();
-        case 'dialog.confirm':
-          return confirmChecked();
-        case 'dialog.leave':
-          return agents?.leave();
-        case 'run.launch':
-          return agents ? agents.launchSelected() : noAgents();
-        case 'run.autopilot':
-          return agents ? agents.toggleAutopilot() : noAgents();
-        case 'run.cancel':
-          return agents ? agents.requestCancel() : noAgents();
-        case 'run.log':
-          return set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } }));
-        case 'breaker.reset':
-          return agents ? agents.requestBreaker('reset') : noAgents();
-        case 'breaker.hold':
-          return agents ? agents.requestBreaker('hold') : noAgents();
-        case 'cell.reset':
-          return agents ? agents.requestResetCell() : noAgents();
-        case 'dialog.cancel':
-          return set({ dialog: null, message: { text: 'cancelled: nothing was changed', tone: 'info' } });
-        default:
-          return recovery.run(id);
-      }
+      handlerOf(id)?.(kit, s, id);
     };
 
     const feedPrompt = (t: KeyToken): void => {

@@ -10,7 +10,7 @@ import { collectUnits, fileNameMatcher, unitPath } from '../scan/units.js';
 import { batchesOf } from '../state/derive.js';
 import { idleCollector } from './idle-gc.js';
 import { createDirWatcher, WatchLimitError, type DirWatcher } from './dir-watcher.js';
-import { gateWatchDirs } from '../gates/state.js';
+import { presetOf } from '../pipeline/presets/index.js';
 
 // The live model behind the control room: the sources read once, then kept true by file
 // events. An event re-reads only the file it names (never the whole tree), re-derives the
@@ -91,8 +91,9 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     // One confinement per batch of events: symlinks out of the workspace stay unread (issue 8 item 7).
     const confine = confineOf(src.root, pipeline);
     if ([...paths].some((p) => CONFIG_FILES.has(p))) return reload();
-    // Gate-file workflows (preset: gates) are small: any change under .claude/ re-reads them all.
-    if (src.gates) return [...paths].some((p) => p === '.claude' || p.startsWith('.claude/')) ? reload() : undefined;
+    // A preset's own files (gate-file workflows are small: anything under .claude/) are re-read whole.
+    const layout = presetOf(src.config.preset).source;
+    if (!layout.incremental) return [...paths].some((p) => layout.owns(p)) ? reload() : undefined;
     let unitsChanged = false;
     const todoDb = src.todos ? posix.normalize(posix.relative(src.root, src.todos.path)) : null;
     for (const rel of paths) {
@@ -228,8 +229,9 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     watcher = createDirWatcher(src.root, (d, name) => {
       if (name === null) return enqueue(d);
       const rel = d === '.' ? name : `${d}/${name}`;
-      // A workflow directory created after start: watch it too (add is idempotent).
-      if (src.gates && (rel === '.claude' || rel.startsWith('.claude/'))) for (const g of gateWatchDirs(src.gates)) watchDir(g);
+      // A directory of the preset's own created after start (a new workflow): watch it too (add is idempotent).
+      const layout = presetOf(src.config.preset).source;
+      if (layout.owns(rel)) for (const g of layout.watchDirs(src)) watchDir(g);
       // A step directory created after start (chapters/, publish/, or the parent of a nested
       // one), or deleted and created again: (re)watch everything under it, then re-read.
       if (d === '.' && [...watchedDirs].some((w) => w === name || w.startsWith(`${name}/`))) {
@@ -245,7 +247,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     watching.mode = 'watch';
     watchDir('.');
     for (const d of watchedDirs) watchDir(d);
-    if (src.gates) for (const d of gateWatchDirs(src.gates)) watchDir(d);
+    for (const d of presetOf(src.config.preset).source.watchDirs(src)) watchDir(d);
   }
 
   return {

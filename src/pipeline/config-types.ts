@@ -101,7 +101,8 @@ export interface SourcesConfig {
 export interface WorkspaceConfig {
   /** Path of checkroom.yaml, or null when the built-in preset is used unchanged. */
   file: string | null;
-  preset: 'book' | 'gates';
+  /** A registered preset's name (src/pipeline/presets/index.ts) or the path of a preset file, as written. */
+  preset: string;
   /**
    * Set when no `preset` was written and the workspace's layout chose it (a gate-file
    * workflow's `.claude/context/history/gates/`): the sentence that says so.

@@ -229,15 +229,18 @@ const sourcesSchema = z.strictObject({
   todo_pattern: regexSource('', ['unit', 'step']).optional(),
 });
 
+const batchesSchema = z.array(z.strictObject({ id: intIn(1, 9_999), units: textList.min(1, { error: 'at least one unit' }) }), { error: 'a list of batches' });
+
 export const rawConfigSchema = z.strictObject(
   {
-    preset: z.enum(['book', 'gates']).optional(),
+    // A registered preset's name or a preset file's path: config.ts checks it against the registry (issue 9 item 1).
+    preset: text.optional(),
     replace: z.boolean({ error: 'true or false' }).optional(),
     name: text.optional(),
     phases: z.array(phaseSchema, { error: 'a list of phases' }).optional(),
     steps: z.array(stepSchema, { error: 'a list of steps' }).optional(),
     units: z.strictObject({ pattern: regexSource('').optional(), list: textList.optional() }).optional(),
-    batches: z.array(z.strictObject({ id: intIn(1, 9_999), units: textList.min(1, { error: 'at least one unit' }) }), { error: 'a list of batches' }).optional(),
+    batches: batchesSchema.optional(),
     agents: z.record(z.string(), agentSchema, { error: 'a mapping of agent names to agents' }).optional(),
     limits: limitsSchema.optional(),
     breaker: breakerSchema.optional(),
@@ -252,6 +255,18 @@ export const rawConfigSchema = z.strictObject(
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },
 );
+
+/**
+ * A preset file (issue 9 item 1): a whole pipeline, so what checkroom.yaml may leave to a
+ * preset is required here — each phase's name, each step's path and phase, the unit pattern.
+ */
+export const presetFileSchema = z.strictObject({
+  name: text,
+  phases: z.array(phaseSchema.extend({ name: text }), { error: 'a list of phases' }).min(1, { error: 'at least one phase' }),
+  steps: z.array(stepSchema.extend({ path: relPath, phase: intIn(1, 99) }), { error: 'a list of steps' }).min(1, { error: 'at least one step' }),
+  units: z.strictObject({ pattern: regexSource(''), list: textList.optional() }),
+  batches: batchesSchema.optional(),
+});
 
 export type RawConfig = z.output<typeof rawConfigSchema>;
 export type RawStep = NonNullable<RawConfig['steps']>[number];
