@@ -4,10 +4,11 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml
 import type { z } from 'zod';
 import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
 import { bookPreset } from './book-preset.js';
-import type { AgentDef, WorkspaceConfig } from './config-types.js';
+import type { WorkspaceConfig } from './config-types.js';
 import { gatesPreset } from './gates-preset.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
-import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawAgent, type RawConfig } from './schema.js';
+import { toAgent, toBudget } from './config-agent.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawConfig } from './schema.js';
 
 export { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES } from './schema.js';
 
@@ -181,18 +182,6 @@ const pipelineError = (src: Source, raw: RawConfig, pr: PipelineProblem): Config
   return errorAt(src, path, pr.problem, pr.expected);
 };
 
-const toAgent = (name: string, a: RawAgent): AgentDef => ({
-  name,
-  command: [...a.command],
-  env: { ...(a.env ?? {}) },
-  cwd: a.cwd ?? null,
-  idleTimeoutMs: a.idle_timeout ?? DEFAULT_AGENT.idleTimeoutMs,
-  timeoutMs: a.timeout ?? DEFAULT_AGENT.timeoutMs,
-  graceMs: a.grace ?? DEFAULT_AGENT.graceMs,
-  concurrency: a.concurrency ?? DEFAULT_AGENT.concurrency,
-  rules: (a.rules ?? []).map((r) => ({ ...(r.match !== undefined ? { match: r.match } : {}), ...(r.exit_code !== undefined ? { exitCode: r.exit_code } : {}), class: r.class })),
-});
-
 const resolve = (src: Source, raw: RawConfig): WorkspaceConfig => {
   const preset = raw.preset ?? 'book';
   const pipeline = resolvePipeline(src, raw, preset === 'gates' ? gatesPreset() : bookPreset());
@@ -221,6 +210,7 @@ const resolve = (src: Source, raw: RawConfig): WorkspaceConfig => {
       caps: { ...DEFAULT_LIMITS.caps, ...Object.fromEntries(Object.entries(l.caps ?? {}).filter(([, v]) => v !== undefined)) },
       backoffBaseMs: l.backoff_base ?? DEFAULT_LIMITS.backoffBaseMs,
       backoffMaxMs: l.backoff_max ?? DEFAULT_LIMITS.backoffMaxMs,
+      ...(toBudget(l) ? { budget: toBudget(l) } : {}),
     },
     breaker: {
       threshold: b.threshold ?? DEFAULT_BREAKER.threshold,

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { AttemptClass } from './classify.js';
 import type { FailureClass } from '../pipeline/config-types.js';
+import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './journal-agent.js';
 
 // The append-only journal: the one source of truth for what checkroom launched, what came of
 // it and what the operator decided. Everything the UI shows is replayed from it (ledger.ts),
@@ -104,7 +105,12 @@ export interface AutopilotEvent extends Base {
   reason: string;
 }
 
+// --- issue 11: agent adapter events (sessions, money, tokens, continue) live in journal-agent.ts
+export type { AgentFactsEvent, ContinueEvent } from './journal-agent.js';
+// --- end issue 11
+
 export type JournalEvent =
+  | AgentJournalEvent
   | LaunchEvent
   | ExitEvent
   | RetryScheduledEvent
@@ -187,6 +193,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   session: { kind: 's', pid: 'n' },
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   autopilot: { on: 'b', reason: 's' },
+  ...AGENT_EVENT_FIELDS, // issue 11
 };
 
 const fits = (v: unknown, kind: Kind): boolean => {

@@ -3,6 +3,7 @@ import { breakerInit, breakerReduce, type BreakerEvent, type BreakerState } from
 import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
+import { budgetReasonOf, CostFold } from './costs.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -35,6 +36,7 @@ export class LedgerFold {
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
+  private readonly costs = new CostFold();
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -50,7 +52,8 @@ export class LedgerFold {
   /** The ledger at `now`: what replayJournal gives for the same events and clock. */
   at(now: number): Ledger {
     const shown = this.show();
-    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg);
+    const costs = this.costs.view();
+    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg) ?? budgetReasonOf(costs, this.cfg.limits.budget);
     return {
       cells: shown.cells,
       agents: agentsAt(this.breakers, now, this.cfg),
@@ -62,6 +65,7 @@ export class LedgerFold {
       paused: pausedReason !== null,
       pausedReason,
       decisions: shown.decisions,
+      costs,
     };
   }
 
@@ -134,7 +138,11 @@ export class LedgerFold {
         if (e.kind === 'start') {
           this.launchesThisSession = 0;
           this.sessionStartedAt = e.at;
+          this.costs.sessionStart();
         }
+        break;
+      case 'agent_facts':
+        this.costs.facts(e);
         break;
       case 'launch': {
         const { type: _t, v: _v, ...run } = e;

@@ -5,6 +5,7 @@ import type { AttemptClass } from './classify.js';
 import type { DecisionEvent, JournalEvent, LaunchEvent } from './journal.js';
 import { currentEpisode, type AttemptRecord } from './policy.js';
 import { LedgerFold } from './ledger-fold.js';
+import type { CostLedger } from './costs.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
@@ -60,11 +61,13 @@ export interface Ledger {
   paused: boolean;
   pausedReason: string | null;
   decisions: DecisionEvent[];
+  /** Money, tokens and sessions of agent attempts (issue 11). */
+  costs: CostLedger;
 }
 
 export interface LedgerConfig {
   breaker: BreakerConfig;
-  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'>;
+  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures' | 'budget'>;
 }
 
 export const newCell = (unit: string, step: string): CellLedger => ({

@@ -13,6 +13,8 @@ import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
 import { previewCommand, runCell, type CellCore, type Flight } from './supervisor-cell.js';
 import { breakerMessage } from './supervisor-words.js';
+import { continueFor, liveAgentView } from './supervisor-agent.js';
+import { budgetReasonOf } from './costs.js';
 import { createSupervisorJournal } from './supervisor-journal.js';
 import { SupervisorError, type RunResult, type Supervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorSnapshot } from './supervisor-types.js';
 
@@ -111,7 +113,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         return `${l.consecutiveFailures} consecutive failures across agents (limit ${config.limits.maxConsecutiveFailures}, limits.max_consecutive_failures)`;
       }
       if (budgetLeft(l) <= 0) return `launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches})`;
-      return null;
+      // Issue 11: a money or token budget is a global limit like the launch budget.
+      return budgetReasonOf(l.costs, config.limits.budget);
     },
     waitForBreaker: journal.waitForBreaker,
     pauseFor: (reason) => pilot.pauseFor(reason),
@@ -147,7 +150,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   });
   const tick = pilot.tick;
 
-  const launch = async (unit: string, step: string, o: { reason?: string; reset?: boolean } = {}): Promise<RunResult> => {
+  const launch = async (unit: string, step: string, o: { reason?: string; reset?: boolean; continue?: boolean } = {}): Promise<RunResult> => {
     await ready;
     refuse('launch');
     const t = targetOf(root, config, unit, step);
@@ -164,7 +167,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     if (budgetLeft(l) <= 0) throw new SupervisorError(`launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches}); raise limits.max_launches or start a new session`);
     const br = l.agents[t.agent.name];
     if (br && !br.canLaunch) throw new SupervisorError(breakerMessage(br, config.breaker) + (br.view.state === 'held' ? '; release it to launch' : '; reset it to launch now'));
-    const flight: Flight = { unit, step, agent: t.agent.name, handle: null, runId: null, attempt: 0, logPath: null, startedAt: now(), cancelled: false, wait: null, prevClaim: null };
+    if (o.continue && !continueFor(l, t, unit, true)) throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
+    const flight: Flight = { unit, step, agent: t.agent.name, handle: null, runId: null, attempt: 0, logPath: null, startedAt: now(), cancelled: false, wait: null, prevClaim: null, continueAsked: o.continue === true };
     flights.set(key, flight);
     operatorHeld.delete(key);
     const p = (async () => {
@@ -223,7 +227,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       ledger: l,
       runs: [...flights.values()]
         .filter((f) => f.handle && f.runId)
-        .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, lines: f.handle!.lines() })),
+        .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, ...liveAgentView(f.watch ?? null, f.handle!.lines()) })),
       waiting: [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason })),
       autopilot: { on: autopilot.on, paused: autopilot.paused || l.paused, reason: autopilot.paused ? autopilot.reason : (l.pausedReason ?? autopilot.reason) },
       launchesThisSession: l.launchesThisSession,
@@ -253,7 +257,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       listeners.add(fn);
       return () => void listeners.delete(fn);
     },
-    describeCommand: (unit, step) => previewCommand(root, ledger(), targetOf(root, config, unit, step), unit, step),
+    describeCommand: (unit, step, o = {}) => previewCommand(root, ledger(), targetOf(root, config, unit, step), unit, step, o.continue === true),
+    continuable: (unit, step) => continueFor(ledger(), targetOf(root, config, unit, step), unit, true),
     async note(e) {
       await ready;
       refuse('write the journal');
