@@ -47,7 +47,7 @@ export const watchLine = (w: AttemptWatch, line: string, onSession: (f: AgentFac
   const had = w.facts.sessionId;
   w.facts = w.adapter.read(w.facts, line);
   if (had === null && w.facts.sessionId !== null) onSession(w.facts);
-  return w.adapter.render(line);
+  return w.adapter.render(line, w.facts);
 };
 
 export const newWatch = (t: CellTarget): AttemptWatch => ({ adapter: adapterFor(t.agent), facts: emptyFacts() });
@@ -106,7 +106,7 @@ export const liveAgentView = (w: AttemptWatch | null, raw: string[]): { lines: s
   if (!w || w.adapter.id === 'command') return { lines: raw, activity: null, sessionId: null, costUsd: null };
   const lines: string[] = [];
   for (const l of raw) {
-    const shown = w.adapter.render(l);
+    const shown = w.adapter.render(l, w.facts);
     if (shown !== null) lines.push(shown);
   }
   return { lines, activity: w.facts.activity, sessionId: w.facts.sessionId, costUsd: w.facts.costUsd };

@@ -2,7 +2,7 @@ import type { FailureClass } from '../../pipeline/config-types.js';
 import { sanitizeLine } from '../../sanitize.js';
 import { expandArgv } from '../placeholders.js';
 import { describeToolUse, readClaudeLine } from './claude-facts.js';
-import { getPath, num, oneLine, prefixString, readLine, str, type JsonObject } from './json-line.js';
+import { getPath, num, oneLine, prefixNumber, prefixString, readLine, str, type JsonObject } from './json-line.js';
 import { continuePrompt, type AgentAdapter, type AgentFacts } from './types.js';
 
 // `adapter: claude-code` (issue 11): the real Claude Code CLI in print mode with its
@@ -35,7 +35,7 @@ export const classifyClaude = (f: AgentFacts, markerFound: boolean): FailureClas
 
 const money = (usd: number | null): string => (usd === null ? '' : ` · $${usd.toFixed(4)}`);
 
-const renderJson = (v: JsonObject): string | null => {
+const renderJson = (v: JsonObject, cwd: string | null): string | null => {
   if (v.type === 'system') {
     if (v.subtype === 'init') return `[session ${str(v.session_id) ?? '?'} · model ${str(v.model) ?? '?'} · ${str(v.permissionMode) ?? ''}]`;
     if (v.subtype === 'api_retry') return `[api retry ${num(v.attempt) ?? '?'} of ${num(v.max_retries) ?? '?'} in ${((num(v.retry_delay_ms) ?? 0) / 1000).toFixed(1)} s: ${num(v.error_status) ?? '-'} ${str(v.error) ?? ''}]`;
@@ -47,7 +47,7 @@ const renderJson = (v: JsonObject): string | null => {
     const out: string[] = [];
     for (const b of Array.isArray(blocks) ? (blocks as JsonObject[]) : []) {
       if (b?.type === 'text' && str(b.text)) out.push(`${v.type === 'assistant' ? 'claude' : 'user'}: ${oneLine(str(b.text)!)}`);
-      if (b?.type === 'tool_use') out.push(`-> ${describeToolUse(str(b.name) ?? 'tool', b.input)}`);
+      if (b?.type === 'tool_use') out.push(`-> ${describeToolUse(str(b.name) ?? 'tool', b.input, cwd)}`);
       if (b?.type === 'tool_result') {
         const c = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
         out.push(`<- ${b.is_error === true ? 'error: ' : ''}${oneLine(c, 120)}`);
@@ -62,6 +62,22 @@ const renderJson = (v: JsonObject): string | null => {
     return `[result: ${verdict.replace(/\s+/g, ' ')} · ${turns ?? '?'} turns${money(num(v.total_cost_usd))} · ${tokens}]`;
   }
   return null;
+};
+
+/** A line cut at the pane's line limit: init and result lines are long; their head says enough. */
+const renderTorn = (prefix: string, cwd: string | null): string => {
+  const type = prefixString(prefix, 'type');
+  const sub = prefixString(prefix, 'subtype');
+  if (type === 'system' && sub === 'init') return `[session ${prefixString(prefix, 'session_id') ?? '?'} · model ${prefixString(prefix, 'model') ?? '?'}]`;
+  if (type === 'result' || prefix.startsWith('{"duration_api_ms"')) {
+    const reason = prefixString(prefix, 'terminal_reason') ?? 'finished';
+    return `[result: ${reason}${money(prefixNumber(prefix, 'total_cost_usd'))} · ${prefixNumber(prefix, 'input_tokens') ?? 0} in / ${prefixNumber(prefix, 'output_tokens') ?? 0} out tokens]`;
+  }
+  if (type === 'assistant') {
+    const m = /"type"\s*:\s*"tool_use"\s*,\s*"id"\s*:\s*"[^"]+"\s*,\s*"name"\s*:\s*"([^"]+)"/.exec(prefix);
+    if (m) return `-> ${describeToolUse(m[1]!, { file_path: prefixString(prefix.slice(m.index), 'file_path') ?? undefined }, cwd)}`;
+  }
+  return `[long ${type ?? 'JSON'} line cut; the log keeps it whole]`;
 };
 
 export const claudeCodeAdapter: AgentAdapter = {
@@ -86,11 +102,11 @@ export const claudeCodeAdapter: AgentAdapter = {
     return { argv, env: { CLAUDE_CODE_MAX_RETRIES: CLAUDE_RETRIES }, volatile };
   },
   read: readClaudeLine,
-  render(line) {
+  render(line, facts) {
     const r = readLine(line);
     if (r.kind === 'text') return line;
-    if (r.kind === 'torn') return `[long ${prefixString(r.prefix, 'type') ?? 'JSON'} line cut; the log keeps it whole]`;
-    const shown = renderJson(r.value);
+    if (r.kind === 'torn') return sanitizeLine(renderTorn(r.prefix, facts.cwd));
+    const shown = renderJson(r.value, facts.cwd ?? (r.value.subtype === 'init' ? str(r.value.cwd) : null));
     return shown === null ? null : sanitizeLine(shown);
   },
   classify: (facts, _outcome, markerFound) => classifyClaude(facts, markerFound),

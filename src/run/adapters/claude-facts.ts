@@ -9,16 +9,17 @@ import type { AgentFacts, TokenCounts } from './types.js';
 // error), system/permission_denied, result (is_error, api_error_status, terminal_reason,
 // total_cost_usd, usage, permission_denials, num_turns, session_id).
 
-const short = (p: string): string => {
+const short = (p: string, cwd: string | null): string => {
+  if (cwd && p.startsWith(`${cwd.replace(/\/+$/, '')}/`)) return p.slice(cwd.replace(/\/+$/, '').length + 1);
   const parts = p.split('/').filter(Boolean);
-  return parts.length > 3 ? parts.slice(-3).join('/') : p;
+  return parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : p;
 };
 
 /** "Write drafts/ch05-draft.md", "Bash npm test": what a tool call is doing, in one line. */
-export const describeToolUse = (name: string, input: unknown): string => {
+export const describeToolUse = (name: string, input: unknown, cwd: string | null = null): string => {
   const i = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
   const target = str(i.file_path) ?? str(i.notebook_path) ?? str(i.path);
-  const detail = target ? short(target) : (str(i.command) ?? str(i.pattern) ?? str(i.url) ?? str(i.description) ?? '');
+  const detail = target ? short(target, cwd) : (str(i.command) ?? str(i.pattern) ?? str(i.url) ?? str(i.description) ?? '');
   return sanitizeLine(oneLine(detail ? `${name} ${detail}` : name, 120));
 };
 
@@ -62,12 +63,12 @@ const onJson = (f: AgentFacts, v: JsonObject): AgentFacts => {
         const delay = num(v.retry_delay_ms);
         return { ...f, sessionId, apiRetries: f.apiRetries + 1, retryDelayMs: delay === null ? f.retryDelayMs : Math.max(delay, f.retryDelayMs ?? 0) };
       }
-      return { ...f, sessionId };
+      return { ...f, sessionId, cwd: v.subtype === 'init' ? (str(v.cwd) ?? f.cwd) : f.cwd };
     case 'assistant': {
       let { activity, openToolCall } = f;
       for (const b of content(v)) {
         if (b.type === 'tool_use') {
-          activity = describeToolUse(str(b.name) ?? 'tool', b.input);
+          activity = describeToolUse(str(b.name) ?? 'tool', b.input, f.cwd);
           openToolCall = str(b.id) ?? openToolCall;
         }
       }
@@ -88,8 +89,9 @@ const onJson = (f: AgentFacts, v: JsonObject): AgentFacts => {
 /** A torn line still gives its session, and for a result the numbers written before the cut. */
 const onTorn = (f: AgentFacts, prefix: string): AgentFacts => {
   const sessionId = prefixString(prefix, 'session_id') ?? f.sessionId;
-  const next = { ...f, sessionId, tornLines: f.tornLines + 1 };
   const type = prefixString(prefix, 'type');
+  const cwd = type === 'system' && prefixString(prefix, 'subtype') === 'init' ? (prefixString(prefix, 'cwd') ?? f.cwd) : f.cwd;
+  const next = { ...f, sessionId, cwd, tornLines: f.tornLines + 1 };
   if (type === 'result' || /^\{"(?:duration_api_ms|type":"result)/.test(prefix)) {
     const cost = prefixNumber(prefix, 'total_cost_usd');
     const input = prefixNumber(prefix, 'input_tokens');
@@ -97,7 +99,7 @@ const onTorn = (f: AgentFacts, prefix: string): AgentFacts => {
   }
   if (type === 'assistant') {
     const m = /"type"\s*:\s*"tool_use"\s*,\s*"id"\s*:\s*"([^"]+)"\s*,\s*"name"\s*:\s*"([^"]+)"/.exec(prefix);
-    if (m) return { ...next, openToolCall: m[1]!, activity: describeToolUse(m[2]!, { file_path: prefixString(prefix.slice(m.index), 'file_path') ?? undefined }) };
+    if (m) return { ...next, openToolCall: m[1]!, activity: describeToolUse(m[2]!, { file_path: prefixString(prefix.slice(m.index), 'file_path') ?? undefined }, f.cwd) };
   }
   return next;
 };

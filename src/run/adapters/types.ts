@@ -18,6 +18,8 @@ export interface TokenCounts {
 /** What an agent's own stream says about one attempt. Plain data, bounded. */
 export interface AgentFacts {
   sessionId: string | null;
+  /** The agent's working directory as it reported it: tool paths are shown relative to it. */
+  cwd: string | null;
   /** "Doing now": the last tool call (`Write drafts/ch05-draft.md`), or null. */
   activity: string | null;
   costUsd: number | null;
@@ -44,6 +46,7 @@ export interface AgentFacts {
 
 export const emptyFacts = (): AgentFacts => ({
   sessionId: null,
+  cwd: null,
   activity: null,
   costUsd: null,
   tokens: null,
@@ -79,8 +82,8 @@ export interface AgentAdapter {
   build(agent: AgentDef, values: PlaceholderValues, resume: ResumeSpec | null): AdapterCommand;
   /** Fold one output line into the facts. Pure, never throws, bounded whatever the line. */
   read(facts: AgentFacts, line: string): AgentFacts;
-  /** A readable line for the log pane, or null to leave the line out of the pane. */
-  render(line: string): string | null;
+  /** A readable line for the log pane (given the facts so far), or null to leave it out. */
+  render(line: string, facts: AgentFacts): string | null;
   /** A class from facts; null when the facts say nothing and the regex rules decide. */
   classify(facts: AgentFacts, outcome: ProcessOutcome, markerFound: boolean): AttemptClass | null;
   /** Whether this adapter can continue a session (`--resume`). */
