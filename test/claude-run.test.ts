@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { readJournal, type JournalEvent } from '../src/run/journal.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
+import { bookResponder } from '../src/demo/model-server.js';
+import { statusJson } from '../src/cli/json.js';
+import { readSpend } from '../src/cli/json-spend.js';
+import { loadWorkspace } from '../src/workspace.js';
 import { claudeWorkspace, finished, writeReply, type ClaudeWs } from './helpers/claude.js';
 
 // The real Claude Code CLI through the claude-code adapter (issue 11 item 8), against the
@@ -48,5 +52,50 @@ describe('claude-code adapter, real CLI', () => {
     const costs = s.snapshot().ledger.costs;
     expect(costs.cells['ch01/research']!.costUsd).toBeCloseTo(0.0216, 6);
     expect(costs.session.tokensIn + costs.session.tokensOut).toBe(3000);
+  });
+});
+
+const idle = (s: Supervisor): Promise<string> =>
+  new Promise((resolve) => {
+    const off = s.subscribe((e) => {
+      if (e.type === 'idle') {
+        off();
+        resolve(e.reason);
+      }
+    });
+  });
+
+describe('claude-code money: totals and the budget', () => {
+  it('limits.max_cost_usd pauses autopilot with one alarm; spend survives a restart and reaches status --json', async () => {
+    // Every attempt costs $0.0216 on the scripted model: the first one uses the whole budget.
+    const responder = bookResponder();
+    const ws = await claudeWorkspace(() => Array.from({ length: 40 }, () => responder), { units: ['ch01', 'ch02', 'ch03'], limits: ['max_cost_usd: { session: 0.02, workspace: 0.02 }'] });
+    const events: SupervisorEvent[] = [];
+    const s = await start(ws, events);
+    const done = idle(s);
+    await s.setAutopilot(true);
+    expect(await done).toMatch(/cost budget of this session used \(\$0\.02 of \$0\.02, limits\.max_cost_usd\)/);
+    const exits = await all(ws.root, 'exit');
+    expect(exits.map((e) => e.class)).toEqual(['SUCCESS']);
+    const alarms = events.filter((e) => e.type === 'autopilot' && e.paused);
+    expect(alarms).toHaveLength(1);
+    const snap = s.snapshot();
+    expect(snap.autopilot.paused).toBe(true);
+    expect(snap.ledger.costs.session.costUsd).toBeCloseTo(0.0216, 6);
+    await s.close();
+    opened.splice(0);
+
+    // A new checkroom session: its own spend starts at 0, the workspace's does not.
+    const again = await start(ws);
+    const l = again.snapshot().ledger;
+    expect(l.costs.session.costUsd).toBe(0);
+    expect(l.costs.workspace.costUsd).toBeCloseTo(0.0216, 6);
+    expect(l.pausedReason).toMatch(/cost budget of this workspace used/);
+    const json = statusJson(await loadWorkspace(ws.root), await readSpend(ws.root, Date.now()));
+    expect(json.cost_usd).toBeCloseTo(0.0216, 6);
+    expect(json.tokens).toEqual({ input: 2400, output: 600, total: 3000 });
+    expect(json.cells.filter((c) => c.cost_usd > 0).map((c) => `${c.unit}/${c.step}`)).toEqual(['ch01/research']);
+    expect(json.cells.find((c) => c.unit === 'ch01' && c.step === 'research')!.tokens).toEqual({ input: 2400, output: 600, total: 3000 });
+    expect(json.spend.agents.researcher?.attempts).toBe(1);
   });
 });

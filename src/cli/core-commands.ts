@@ -10,6 +10,7 @@ import { claimsOf } from '../state/derive.js';
 import { copyBackup } from '../backups.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
 import { statusJson } from './json.js';
+import { readSpend } from './json-spend.js';
 import { nextLine, noUnitsWhy, partialLine, renderStatus, type TextOptions } from './text.js';
 import { UsageError } from './args.js';
 
@@ -27,7 +28,7 @@ export const dirArg = (positionals: string[], max = 1): string => {
 
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<WorkspaceState> {
   const state = await loadWorkspace(dirArg(positionals));
-  out.write(json ? JSON.stringify(statusJson(state), null, 2) + '\n' : renderStatus(state, o) + '\n');
+  out.write(json ? JSON.stringify(statusJson(state, await readSpend(state.root, Date.now())), null, 2) + '\n' : renderStatus(state, o) + '\n');
   return state;
 }
 

@@ -1,4 +1,6 @@
 import type { WorkspaceState } from '../types.js';
+import type { CostLedger } from '../run/costs.js';
+import { spendJson } from './json-spend.js';
 
 // The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
 // it: fields are only ever added, never renamed or removed, and `version` changes if that
@@ -6,7 +8,8 @@ import type { WorkspaceState } from '../types.js';
 
 export const STATUS_JSON_VERSION = 1;
 
-export function statusJson(s: WorkspaceState) {
+export function statusJson(s: WorkspaceState, costs?: CostLedger) {
+  const total = spendJson(costs?.workspace);
   return {
     version: STATUS_JSON_VERSION,
     workspace: s.root,
@@ -32,7 +35,17 @@ export function statusJson(s: WorkspaceState) {
       marker: c.marker,
       verdict: c.triage?.verdict ?? null,
       blockedBy: c.blockedBy,
+      // Issue 11: what this cell's agent attempts cost, from the journal.
+      cost_usd: spendJson(costs?.cells[`${c.unit}/${c.step}`]).cost_usd,
+      tokens: spendJson(costs?.cells[`${c.unit}/${c.step}`]).tokens,
     })),
+    cost_usd: total.cost_usd,
+    tokens: total.tokens,
+    spend: {
+      workspace: total,
+      session: spendJson(costs?.session),
+      agents: Object.fromEntries(Object.entries(costs?.agents ?? {}).map(([a, v]) => [a, spendJson(v)])),
+    },
     partials: s.partials.map(partialJson),
     suspects: s.suspects.map(partialJson),
     discrepancies: s.discrepancies.map((d) => ({ unit: d.unit, step: d.step, checkpoint: d.checkpoint, disk: d.disk, note: d.note })),

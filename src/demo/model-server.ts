@@ -235,3 +235,21 @@ export const claudeEnv = (url: string, home: string, maxRetries = 0): Record<str
   HOME: home,
   XDG_CONFIG_HOME: `${home}/.config`,
 });
+
+const TARGET = /(?:Write the file|The file) (\/\S+?)(?:[ ,]|\.\s|$)/;
+const MARKER = /<!-- ([A-Z][A-Z0-9_]*) -->/;
+
+/**
+ * A model for the book demo: asked to write a file with a marker (checkroom's prompt, or
+ * its continue prompt), it writes the file with a short body and the marker last; given the
+ * tool's result, it says it is done. `body` makes the text of each file.
+ */
+export const bookResponder =
+  (body: (path: string) => string = (p) => `Notes for ${p.split('/').pop()}.\n\nA short, finished section written by the scripted model.`) =>
+  (req: SeenRequest): ModelReply => {
+    if (req.toolResults.length > 0) return { kind: 'text', text: 'Written, with the marker as its last line.' };
+    const target = TARGET.exec(req.lastUserText)?.[1];
+    const marker = MARKER.exec(req.lastUserText)?.[1];
+    if (!target) return { kind: 'text', text: 'Nothing to write: the prompt names no file.' };
+    return { kind: 'tool', name: 'Write', text: `Writing ${target.split('/').slice(-2).join('/')}.`, input: { file_path: target, content: `# ${target.split('/').pop()}\n\n${body(target)}\n${marker ? `\n<!-- ${marker} -->\n` : ''}` } };
+  };

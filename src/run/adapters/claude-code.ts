@@ -85,7 +85,8 @@ export const claudeCodeAdapter: AgentAdapter = {
   build(agent, values, resume) {
     const cli = agent.cli;
     if (!cli?.prompt) throw new Error('adapter claude-code needs a prompt:');
-    const prompt = resume ? continuePrompt(resume, values.marker ?? '') : expandArgv([cli.prompt], values)[0]!;
+    // The continue prompt names the half-product by its absolute path (the agent's tools need one).
+    const prompt = resume ? continuePrompt({ ...resume, halfProduct: values.output || resume.halfProduct }, values.marker ?? '') : expandArgv([cli.prompt], values)[0]!;
     const argv = [cli.bin ?? 'claude', ...fixedArgs];
     if (cli.model) argv.push('--model', cli.model);
     if (cli.permissionMode) argv.push('--permission-mode', cli.permissionMode);
