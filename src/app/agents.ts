@@ -37,6 +37,7 @@ export function flightItems(a: AgentsUi): FlightItem[] {
     retryAt: null,
     reason: '',
     logPath: r.logPath,
+    ...(r.activity ? { activity: r.activity } : {}),
   }));
   const seen = new Set(out.map((f) => f.key));
   for (const w of snap.waiting) {
@@ -62,7 +63,7 @@ export function flightState(f: FlightItem, a: AgentsUi): string {
   if (f.state === 'running') {
     // The ledger holds the attempts before this one: the label is "this attempt of M".
     const label = f.attempt > 1 ? (nextAttemptLabel(cell, a.limits) ?? `attempt ${f.attempt}`) : 'attempt 1';
-    return `running pid ${f.pid ?? '-'} · ${duration(a.at - (f.startedAt ?? a.at))} · ${label}`;
+    return `running pid ${f.pid ?? '-'} · ${duration(a.at - (f.startedAt ?? a.at))} · ${label}${f.activity ? ` · now: ${f.activity}` : ''}`;
   }
   if (f.retryAt !== null) {
     const label = nextAttemptLabel(cell, a.limits) ?? `attempt ${f.attempt + 1}`;

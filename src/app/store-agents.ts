@@ -4,13 +4,17 @@ import { sanitizeLine } from '../sanitize.js';
 import { cellKey, type NextStep } from '../types.js';
 import type { AgentAction, AgentsOptions } from './agents-types.js';
 import { breakerWords, classCounts, flightItems, flightState, healthItems } from './agents.js';
-import { planItems } from './select.js';
+import { partialItems, planItems } from './select.js';
 import type { AppState, Tone } from './store-types.js';
 
 // The store's supervisor actions (issue "Launch agents from the plan"). Each one that
 // changes what agents do asks first when it is dangerous (cancel, breaker, reset); the
 // first launch from a config shows the exact command (consent recorded in the journal,
 // shared with `checkroom run`). Refusals (breaker open, budget, read-only) are messages.
+
+/** The cell a Plan item names, for C (continue). */
+const continueTarget = (item: ReturnType<typeof planItems>[number] | null): { unit: string | null; step: string | null } | null =>
+  !item ? null : item.kind === 'flight' ? item.flight : item.kind === 'queued' ? item.redo : { unit: item.step.unit, step: item.step.step };
 
 interface Deps {
   set: (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
@@ -42,6 +46,13 @@ export function createAgents({ set, get, opts, track }: Deps) {
     const s = get();
     return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents))[s.cursors.plan] ?? null;
   };
+  const continueLines = (unit: string, step: string, c: { sessionId: string; halfProduct: string }): string[] => [
+    `Session ${c.sessionId} is resumed (--resume) with a prompt naming the half-product ${c.halfProduct}:`,
+    `  ${sup.describeCommand(unit, step, { continue: true }).text}`,
+    'The half-product stays in place for the agent to complete (no backup, no fresh start);',
+    'the attempt is journalled and counted against the same caps as any other.',
+  ];
+
   const selectedHealth = () => {
     const s = get();
     return healthItems(s.agents)[s.cursors.health] ?? null;
@@ -239,9 +250,29 @@ export function createAgents({ set, get, opts, track }: Deps) {
         }
         case 'reset_cell':
           return act(() => sup.resetCell(a.unit, a.step), `${a.unit} ${a.step}: counters reset`);
+        case 'continue':
+          say(`continuing ${a.unit} ${a.step}…`);
+          sup.launch(a.unit, a.step, { reason: 'continued from the control room', continue: true }).catch(fail);
+          return;
         case 'quit':
           return set((st) => ({ quit: true, agents: { ...st.agents, quitMode: 'cancel' } }));
       }
+    },
+
+    /** C in Partials or Plan (issue 11): preview, then resume the interrupted session. */
+    requestContinue(): void {
+      const s = get();
+      const cell = s.view === 'partials' ? partialItems(s.ws, s.filter, s.skipped)[s.cursors.partials]?.file : continueTarget(selectedPlan());
+      if (!cell?.unit || !cell.step) return say('select a cell with a half-product (Partials) or a step (Plan)', 'warn');
+      const { unit, step } = cell;
+      let c: ReturnType<typeof sup.continuable>;
+      try {
+        c = sup.continuable(unit, step);
+      } catch (err) {
+        return fail(err);
+      }
+      if (!c) return say(`${unit} ${step}: no interrupted agent session to continue (needs adapter claude-code and a journalled session); enter or d starts over`, 'warn');
+      ask(`Continue ${unit} ${step}: resume its session`, continueLines(unit, step, c), { kind: 'continue', unit, step });
     },
 
     launchQueued,

@@ -146,6 +146,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
           return agents ? agents.toggleAutopilot() : noAgents();
         case 'run.cancel':
           return agents ? agents.requestCancel() : noAgents();
+        case 'run.continue':
+          return agents ? agents.requestContinue() : noAgents();
         case 'run.log':
           return set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } }));
         case 'breaker.reset':
