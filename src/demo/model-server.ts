@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { geminiReply, geminiSide, isGeminiPath, isGeminiSide } from './gemini-wire.js';
 
 // A scripted stand-in for the Messages API (issue 11), so the real Claude Code CLI can be
 // driven offline: for tests, and for `npm start -- --claude`. Loopback only, bounded (body
@@ -62,8 +63,21 @@ const textOf = (content: unknown): string => {
     .join('\n');
 };
 
+type GeminiPart = { text?: string; functionResponse?: { id?: string; name?: string } };
+
+/** Gemini's `contents` as Messages-API turns, so one script serves both wires. */
+const fromGemini = (contents: { role?: string; parts?: GeminiPart[] }[]): { role?: string; content?: unknown }[] =>
+  contents.map((c) => ({
+    role: c.role === 'model' ? 'assistant' : 'user',
+    content: (c.parts ?? []).map((p) => (p.functionResponse ? { type: 'tool_result', tool_use_id: p.functionResponse.id ?? p.functionResponse.name, content: '' } : { type: 'text', text: p.text ?? '' })),
+  }));
+
 export const describeRequest = (n: number, path: string, body: Record<string, unknown>): SeenRequest => {
-  const messages = Array.isArray(body.messages) ? (body.messages as { role?: string; content?: unknown }[]) : [];
+  const messages = Array.isArray(body.messages)
+    ? (body.messages as { role?: string; content?: unknown }[])
+    : Array.isArray(body.contents)
+      ? fromGemini(body.contents as { role?: string; parts?: GeminiPart[] }[])
+      : [];
   const users = messages.filter((m) => m?.role === 'user');
   const last = users[users.length - 1];
   const toolResults = Array.isArray(last?.content) ? (last.content as { type?: string; tool_use_id?: string }[]).filter((b) => b?.type === 'tool_result').map((b) => String(b.tool_use_id)) : [];
@@ -71,7 +85,7 @@ export const describeRequest = (n: number, path: string, body: Record<string, un
     n,
     path,
     model: String(body.model ?? ''),
-    stream: body.stream === true,
+    stream: body.stream === true || /:streamGenerateContent$/.test(path),
     lastUserText: textOf(last?.content),
     allText: messages.map((m) => textOf(m?.content)).join('\n'),
     toolResults,
@@ -163,7 +177,9 @@ export async function startModelServer(opts: ModelServerOptions): Promise<ModelS
     const path = (req.url ?? '/').split('?')[0]!;
     const raw = req.method === 'POST' ? await readBody(req) : '';
     if (raw === null) return void res.writeHead(413).end();
-    if (req.method !== 'POST' || !path.endsWith('/v1/messages')) {
+    if (req.method === 'POST' && isGeminiPath(path) && isGeminiSide(path)) return geminiSide(res, path);
+    const gemini = req.method === 'POST' && isGeminiPath(path);
+    if (!gemini && (req.method !== 'POST' || !path.endsWith('/v1/messages'))) {
       // count_tokens and anything else the CLI may probe: a harmless answer, not a reply.
       res.writeHead(path.endsWith('/count_tokens') ? 200 : 404, { 'content-type': 'application/json' });
       return void res.end(path.endsWith('/count_tokens') ? '{"input_tokens":1200}' : '{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
@@ -182,6 +198,7 @@ export async function startModelServer(opts: ModelServerOptions): Promise<ModelS
     }
     const next = script.length > 0 ? script.shift()! : fallback;
     const reply = typeof next === 'function' ? next(seen) : next;
+    if (gemini) return geminiReply(res, reply);
     if (reply.kind === 'error') {
       // Like the real API: only transient answers invite the client to retry.
       const transient = reply.status === 429 || reply.status >= 500;

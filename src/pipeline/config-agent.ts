@@ -21,7 +21,7 @@ export const toAgent = (name: string, a: RawAgent): AgentDef => {
     agent.adapter = a.adapter;
     const f = a.fields;
     const jsonl: JsonlFields | null = f
-      ? { session: f.session, activity: f.activity, cost: f.cost, tokensIn: f.tokens_in, tokensOut: f.tokens_out, isError: f.is_error, errorStatus: f.error_status, errorText: f.error_text, final: f.final }
+      ? { session: f.session, activity: f.activity, activityDetail: f.activity_detail, cost: f.cost, tokensIn: f.tokens_in, tokensOut: f.tokens_out, isError: f.is_error, errorStatus: f.error_status, errorText: f.error_text, final: f.final }
       : null;
     agent.cli = {
       prompt: a.prompt ?? null,

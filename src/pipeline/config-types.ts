@@ -63,6 +63,8 @@ export interface CliOptions {
 export interface JsonlFields {
   session?: string;
   activity?: string;
+  /** Appended to the activity: the tool's target (`parameters.file_path`). */
+  activityDetail?: string;
   cost?: string;
   tokensIn?: string;
   tokensOut?: string;

@@ -140,6 +140,7 @@ const fieldPath = z.string({ error: 'a dotted field path like usage.input_tokens
 const jsonlFieldsSchema = z.strictObject({
   session: fieldPath.optional(),
   activity: fieldPath.optional(),
+  activity_detail: fieldPath.optional(),
   cost: fieldPath.optional(),
   tokens_in: fieldPath.optional(),
   tokens_out: fieldPath.optional(),

@@ -8,7 +8,15 @@ import type { AgentAdapter, AgentFacts } from './types.js';
 // dotted field paths in checkroom.yaml (`fields:`). The command is the agent's `command:`;
 // each line is looked at for every configured path, and what it has, counts.
 
-const truthy = (v: unknown): boolean => v === true || v === 'true' || (typeof v === 'number' && v !== 0);
+/** `final:` counts when its field is there at all; `is_error:` when it says so (true, "error", an error object). */
+const present = (v: unknown): boolean => v !== undefined && v !== null && v !== false;
+const saysError = (v: unknown): boolean => v === true || v === 'true' || v === 'error' || v === 'failed' || (typeof v === 'number' && v !== 0) || (typeof v === 'object' && v !== null);
+
+/** An HTTP status named in an error text (`"code":429`, `429 Too Many Requests`). */
+const statusIn = (text: string): number | null => {
+  const m = /"code"\s*:\s*(\d{3})\b/.exec(text) ?? /\b(429|529|503|502|500|401|403)\b/.exec(text);
+  return m ? Number(m[1]) : null;
+};
 
 const statusClass = (status: number): FailureClass | null =>
   status === 429 ? 'RATE_LIMITED' : status === 529 || status === 503 ? 'OVERLOADED' : status === 401 || status === 403 ? 'PERMISSION' : status >= 500 ? 'NETWORK' : null;
@@ -22,20 +30,23 @@ export const readJsonlLine = (fields: JsonlFields, f: AgentFacts, line: string):
   const session = str(at(fields.session));
   if (session) next.sessionId = session;
   const activity = at(fields.activity);
-  if (typeof activity === 'string' && activity.trim() !== '') next.activity = sanitizeLine(oneLine(activity, 120));
+  if (typeof activity === 'string' && activity.trim() !== '') {
+    const detail = str(at(fields.activityDetail));
+    next.activity = sanitizeLine(oneLine(detail ? `${activity} ${detail}` : activity, 120));
+  }
   const cost = num(at(fields.cost));
   if (cost !== null) next.costUsd = cost;
   const tin = num(at(fields.tokensIn));
   const tout = num(at(fields.tokensOut));
   if (tin !== null || tout !== null) next.tokens = { input: tin ?? f.tokens?.input ?? 0, output: tout ?? f.tokens?.output ?? 0, cacheRead: 0, cacheWrite: 0 };
-  const isFinal = fields.final ? truthy(at(fields.final)) : false;
+  const isFinal = fields.final ? present(at(fields.final)) : false;
   const isError = at(fields.isError);
   const status = num(at(fields.errorStatus));
   if (isFinal || isError !== undefined || status !== null) {
     const text = str(at(fields.errorText)) ?? f.result?.text ?? '';
     next.result = {
-      isError: truthy(isError) || (status !== null && status >= 400),
-      apiErrorStatus: status ?? f.result?.apiErrorStatus ?? null,
+      isError: saysError(isError) || (status !== null && status >= 400),
+      apiErrorStatus: status ?? statusIn(text) ?? f.result?.apiErrorStatus ?? null,
       terminalReason: null,
       text: sanitizeLine(oneLine(text, 400)),
       permissionDenials: 0,
