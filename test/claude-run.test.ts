@@ -94,7 +94,7 @@ describe('claude-code money: totals and the budget', () => {
     const json = statusJson(await loadWorkspace(ws.root), await readSpend(ws.root, Date.now()));
     expect(json.cost_usd).toBeCloseTo(0.0216, 6);
     expect(json.tokens).toEqual({ input: 2400, output: 600, total: 3000 });
-    expect(json.cells.filter((c) => c.cost_usd > 0).map((c) => `${c.unit}/${c.step}`)).toEqual(['ch01/research']);
+    expect(json.cells.filter((c) => (c.cost_usd ?? 0) > 0).map((c) => `${c.unit}/${c.step}`)).toEqual(['ch01/research']);
     expect(json.cells.find((c) => c.unit === 'ch01' && c.step === 'research')!.tokens).toEqual({ input: 2400, output: 600, total: 3000 });
     expect(json.spend.agents.researcher?.attempts).toBe(1);
   });

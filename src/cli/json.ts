@@ -35,9 +35,9 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger) {
       marker: c.marker,
       verdict: c.triage?.verdict ?? null,
       blockedBy: c.blockedBy,
-      // Issue 11: what this cell's agent attempts cost, from the journal.
-      cost_usd: spendJson(costs?.cells[`${c.unit}/${c.step}`]).cost_usd,
-      tokens: spendJson(costs?.cells[`${c.unit}/${c.step}`]).tokens,
+      // Issue 11: what this cell's agent attempts cost, from the journal; present on the cells
+      // an adapter reported money or tokens for, so cells of plain command agents keep their shape.
+      ...cellSpend(costs, `${c.unit}/${c.step}`),
     })),
     cost_usd: total.cost_usd,
     tokens: total.tokens,
@@ -63,6 +63,13 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger) {
       : null,
   };
 }
+
+const cellSpend = (costs: CostLedger | undefined, key: string): { cost_usd?: number; tokens?: ReturnType<typeof spendJson>['tokens'] } => {
+  const s = costs?.cells[key];
+  if (!s || s.attempts === 0) return {};
+  const j = spendJson(s);
+  return { cost_usd: j.cost_usd, tokens: j.tokens };
+};
 
 const partialJson = (p: WorkspaceState['partials'][number]) => ({
   path: p.path,
