@@ -19,7 +19,12 @@ const INTERRUPTED: ReadonlySet<string> = new Set(['STALLED', 'CANCELLED']);
 export interface AttemptWatch {
   adapter: AgentAdapter;
   facts: AgentFacts;
+  /** Lines as the adapter rendered them when they arrived (bounded like the ring buffer). */
+  shown: string[];
 }
+
+/** As many rendered lines as the process ring buffer keeps raw ones. */
+const SHOWN_LINES = 1000;
 
 const factsEvent = (at: number, runId: string, t: CellTarget, unit: string, f: AgentFacts): NewJournalEvent => ({
   type: 'agent_facts',
@@ -47,10 +52,16 @@ export const watchLine = (w: AttemptWatch, line: string, onSession: (f: AgentFac
   const had = w.facts.sessionId;
   w.facts = w.adapter.read(w.facts, line);
   if (had === null && w.facts.sessionId !== null) onSession(w.facts);
-  return w.adapter.render(line, w.facts);
+  const shown = w.adapter.render(line, w.facts);
+  if (shown !== null) {
+    w.shown.push(shown);
+    // Rendered once, kept bounded: a snapshot every flush must not re-parse a thousand lines.
+    if (w.shown.length > SHOWN_LINES * 1.2) w.shown = w.shown.slice(-SHOWN_LINES);
+  }
+  return shown;
 };
 
-export const newWatch = (t: CellTarget): AttemptWatch => ({ adapter: adapterFor(t.agent), facts: emptyFacts() });
+export const newWatch = (t: CellTarget): AttemptWatch => ({ adapter: adapterFor(t.agent), facts: emptyFacts(), shown: [] });
 
 export const journalSession = (append: (e: NewJournalEvent) => Promise<void>, now: number, runId: string, t: CellTarget, unit: string, f: AgentFacts): void => {
   append(factsEvent(now, runId, t, unit, f)).catch(() => undefined);
@@ -104,10 +115,5 @@ export const continueFor = (l: Ledger, t: CellTarget, unit: string, asked: boole
 /** A live run as the control room shows it: lines rendered by the adapter, the "doing now" line. */
 export const liveAgentView = (w: AttemptWatch | null, raw: string[]): { lines: string[]; activity: string | null; sessionId: string | null; costUsd: number | null } => {
   if (!w || w.adapter.id === 'command') return { lines: raw, activity: null, sessionId: null, costUsd: null };
-  const lines: string[] = [];
-  for (const l of raw) {
-    const shown = w.adapter.render(l, w.facts);
-    if (shown !== null) lines.push(shown);
-  }
-  return { lines, activity: w.facts.activity, sessionId: w.facts.sessionId, costUsd: w.facts.costUsd };
+  return { lines: w.shown.slice(-SHOWN_LINES), activity: w.facts.activity, sessionId: w.facts.sessionId, costUsd: w.facts.costUsd };
 };
