@@ -4,6 +4,7 @@ import { sanitizeLine } from '../src/sanitize.js';
 import { fit } from '../src/cli/text.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
 import { gateDetailLines, isGateCell } from '../src/gates/cell-detail.js';
+import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { cellSpendLines } from '../src/app/spend.js';
 import { Line, T } from './Styled.js';
@@ -22,22 +23,25 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const ascii = useAppStore((s) => s.ascii);
   // Issue 11: what this cell's agent attempts cost, when an adapter reported it.
   const spent = useAppStore((s) => (detail ? (cellSpendLines(s.agents.snap?.ledger.costs, `${detail.unit}/${detail.step}`)[0]?.trim() ?? '') : ''));
+  const agents = useAppStore((s) => s.agents);
   if (!detail) return null;
   const cell = ws.cells.find((c) => c.unit === detail.unit && c.step === detail.step);
   const step = ws.pipeline.steps.find((s) => s.id === detail.step);
   if (!cell) return <Line tok="muted">this cell is gone after the last scan (esc goes back)</Line>;
   const g = glyphsFor(ascii);
+  const writer = writerOf(liveWriters({ ws, agents }), cell);
+  const status = writer && writer.unit === cell.unit && writer.step === cell.step ? 'running' : cell.status;
   const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_EMOJI[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
   const gate = isGateCell(cell) ? gateDetailLines(cell, claim) : null;
   const unreadable = cell.disk === 'unreadable';
   const facts: [string, string][] = [
     ['path', sanitizeLine(cell.path)],
-    ['size', gate ? gate.size : unreadable ? 'unknown: checkroom cannot read it' : cell.exists ? `${cell.bytes} bytes · ${cell.chars} characters` : 'no file on disk'],
+    ['size', gate ? gate.size : unreadable ? 'unknown: checkroom cannot read it' : cell.exists ? `${cell.bytes} bytes · ${cell.charsAtLeast ? 'at least ' : ''}${cell.chars} characters` : 'no file on disk'],
     gate
       ? ['gate', gate.gate]
       : ['marker', unreadable && step?.marker ? `unknown (cannot read the file): <!-- ${sanitizeLine(step.marker)} -->` : step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${sanitizeLine(step.marker)} -->` : 'this step has no marker (an entry in a shared file)'],
     ['claims', gate ? gate.claims : `checkpoint.md: ${claim ?? 'no row in checkpoint.md'}   disk: ${DISK_WORD[cell.disk]}`],
-    ['verdict', cell.triage ? `${cell.triage.verdict}: ${sanitizeLine(cell.triage.reason)}` : cell.error ? `cannot read it: ${sanitizeLine(cell.error)}` : '—'],
+    ['verdict', writer ? sanitizeLine(writingWhy(writer, cell)) : cell.triage ? `${cell.triage.verdict}: ${sanitizeLine(cell.triage.reason)}` : cell.error ? `cannot read it: ${sanitizeLine(cell.error)}` : '—'],
     ['blocked by', cell.blockedBy.length ? cell.blockedBy.map(sanitizeLine).join(', ') : 'nothing'],
     ...(spent ? [['agent', sanitizeLine(spent)] as [string, string]] : []),
   ];
@@ -48,7 +52,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
         <T tok="title">{`${sanitizeLine(cell.unit)} · ${sanitizeLine(step?.label ?? cell.step)}`}</T>
-        {cell.batch !== null ? ` · batch ${cell.batch}` : ''} · <T tok={STATUS_TOKEN[cell.status]}>{`${g[cell.status].trim()} ${STATUS_WORD[cell.status]}`}</T>
+        {cell.batch !== null ? ` · batch ${cell.batch}` : ''} · <T tok={STATUS_TOKEN[status]}>{`${g[status].trim()} ${STATUS_WORD[status]}`}</T>
         <T tok="muted"> (esc back, arrows move)</T>
       </Line>
       {facts.map(([k, v]) => (

@@ -4,6 +4,8 @@ import { glyphsFor, STATUS_WORD } from '../src/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
 import { columnLabels, fit, pad } from '../src/cli/text.js';
 import { matrixOf } from '../src/app/select.js';
+import { liveWriters, writingCells } from '../src/app/live-writers.js';
+import { cellKey } from '../src/types.js';
 import { scrollWindow } from '../src/app/window.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -16,7 +18,9 @@ import { Line, T } from './Styled.js';
 const COL = 4;
 
 export function Matrix({ height, width }: { height: number; width: number }) {
-  const { ws, filter, cell, ascii } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, cell: s.cell, ascii: s.ascii })));
+  const { ws, filter, cell, ascii, agents } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, cell: s.cell, ascii: s.ascii, agents: s.agents })));
+  // A cell another instance (or an adopted run) writes shows running too (issue 8 item 1).
+  const writing = writingCells(liveWriters({ ws, agents }));
   const g = glyphsFor(ascii);
   const m = matrixOf(ws, filter);
   const labels = m.rows.map((r) => `${sanitizeLine(r.unit)}${r.batch !== null ? ` B${r.batch}` : ''}`);
@@ -43,9 +47,10 @@ export function Matrix({ height, width }: { height: number; width: number }) {
             <T tok={here ? 'accent' : undefined}>{pad(`${here ? '›' : ' '}${fit(labels[rowIdx], labelW - 2)}`, labelW)}</T>
             {r.cells.slice(cols.start, cols.end).map((c, j) => {
               const sel = here && cols.start + j === cell.col;
-              const glyph = g[c.status];
+              const status = writing.has(cellKey(c.unit, c.step)) ? 'running' : c.status;
+              const glyph = g[status];
               return (
-                <T key={c.step} tok={sel ? 'selected' : STATUS_TOKEN[c.status]}>
+                <T key={c.step} tok={sel ? 'selected' : STATUS_TOKEN[status]}>
                   {sel ? `[${glyph}]` : ` ${glyph} `}
                 </T>
               );

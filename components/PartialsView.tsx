@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
 import { fit, pad } from '../src/cli/text.js';
 import { partialItems, type PartialItem } from '../src/app/select.js';
+import { liveWriters, writerOf, writerWord, writingWhy } from '../src/app/live-writers.js';
 import type { Token } from '../src/app/theme.js';
 import type { Verdict } from '../src/types.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -30,11 +31,14 @@ function rowsOf(items: PartialItem[]): Row[] {
 }
 
 export function PartialsView({ height, width }: { height: number; width: number }) {
-  const { ws, filter, skipped, cursor } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, skipped: s.skipped, cursor: s.cursors.partials })));
+  const { ws, filter, skipped, cursor, agents } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, skipped: s.skipped, cursor: s.cursors.partials, agents: s.agents })));
   const items = partialItems(ws, filter, skipped);
+  // A file with a live writer is shown as being written, not as a verdict (issue 8 item 1).
+  const writers = liveWriters({ ws, agents });
+  const writerAt = (i: PartialItem) => writerOf(writers, i.file);
   const rows = rowsOf(items);
   const sel = items[Math.min(cursor, items.length - 1)] ?? null;
-  const { tail, note } = useFileTail(ws.root, sel?.file.path ?? null, ws.scannedAt);
+  const { tail, note } = useFileTail(ws.root, sel?.file.path ?? null, ws.scannedAt, ws.pipeline.outsideRoots);
   const previewH = items.length ? Math.min(8, Math.max(3, Math.floor(height / 2))) : 0;
   const listH = Math.max(1, height - 1 - previewH);
   const selRow = rows.findIndex((r) => r.kind === 'item' && r.index === cursor);
@@ -45,7 +49,8 @@ export function PartialsView({ height, width }: { height: number; width: number 
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">
         {`${ws.partials.length} half-product${ws.partials.length === 1 ? '' : 's'} · ${ws.suspects.length} suspicious`}
-        {skipped.length ? ` · ${skipped.length} skipped this session` : ''}
+        {/* With a supervisor the journal keeps skips across restarts (issue 8 item 8). */}
+        {skipped.length ? ` · ${skipped.length} skipped${agents.enabled ? '' : ' this session'}` : ''}
         {filter ? ` · ${items.length} match the filter` : ''}
       </Line>
       <Box flexDirection="column" height={listH}>
@@ -60,7 +65,7 @@ export function PartialsView({ height, width }: { height: number; width: number 
           ) : (
             <Line key={r.item.file.path}>
               <T tok={r.index === cursor ? 'accent' : undefined}>{r.index === cursor ? '› ' : '  '}</T>
-              <T tok={VERDICT_TOKEN[r.item.file.verdict]}>{pad(r.item.file.verdict, 25)}</T>
+              {writerAt(r.item) ? <T tok="accent">{pad(writerWord(writerAt(r.item)!), 25)}</T> : <T tok={VERDICT_TOKEN[r.item.file.verdict]}>{pad(r.item.file.verdict, 25)}</T>}
               {pad(String(r.item.file.chars), 7)}
               <T tok={r.index === cursor ? 'selected' : undefined}>{fit(sanitizeLine(r.item.file.path), Math.max(10, width - 35))}</T>
             </Line>
@@ -69,7 +74,7 @@ export function PartialsView({ height, width }: { height: number; width: number 
       </Box>
       {sel ? (
         <Box flexDirection="column" height={previewH}>
-          <Line tok="muted">{fit(`── ${sanitizeLine(sel.file.unit)} ${sanitizeLine(sel.file.step)}: ${sanitizeLine(sel.file.reason)}`, width)}</Line>
+          <Line tok="muted">{fit(`── ${sanitizeLine(sel.file.unit)} ${sanitizeLine(sel.file.step)}: ${sanitizeLine(writerAt(sel) ? writingWhy(writerAt(sel)!, sel.file) : sel.file.reason)}`, width)}</Line>
           <Line tok="muted">{note ?? `── last lines of ${fit(sanitizeLine(sel.file.path), Math.max(10, width - 20))}`}</Line>
           {tailLines.slice(Math.max(0, tailLines.length - tailRoom)).map((l, i) => (
             <Line key={i}>{fit(l, width) || ' '}</Line>

@@ -6,6 +6,7 @@ import { columnWidth, fit, noUnitsWhy, pad, whereOf } from '../src/cli/text.js';
 import { planItems, type PlanItem } from '../src/app/select.js';
 import { entryLiveState, flightItems, flightState } from '../src/app/agents.js';
 import { wrapLine } from '../src/app/wrap.js';
+import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';
 import { glyphsFor } from '../src/glyphs.js';
 import { cellKey } from '../src/types.js';
 import type { Token } from '../src/app/theme.js';
@@ -38,11 +39,20 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const flights = flightItems(agents);
   const items = planItems(ws, filter, redoQueue, flights);
   const agentOf = (step: string) => ws.pipeline.steps.find((s) => s.id === step)?.agent;
+  // A plan entry whose file has a live writer (another instance's run, an adopted one, or a
+  // memory step on the shared file) says so instead of its reason (issue 8 item 1).
+  const writers = liveWriters({ ws, agents });
+  const writerWhy = (n: { unit: string | null; step: string | null }): string | null => {
+    if (n.unit === null || n.step === null) return null;
+    const c = ws.cells.find((x) => x.unit === n.unit && x.step === n.step);
+    const w = c ? writerOf(writers, c) : null;
+    return w && c ? writingWhy(w, c) : null;
+  };
   const sel = items[cursor];
   const selKey = keyOf(sel);
   const hasLog = !!selKey && (sel?.kind === 'flight' || agents.recent.some((r) => r.key === selKey));
   const logH = !agents.enabled ? 0 : agents.logOpen ? Math.max(4, Math.floor(height * 0.55)) : hasLog ? Math.min(7, Math.max(3, Math.floor(height / 2.5))) : 0;
-  const full = !sel ? '' : sel.kind === 'flight' ? withReason(flightState(sel.flight, agents), sel.flight.reason) : sel.kind === 'queued' ? `queued redo: ${sel.redo.path} was backed up to ${sel.redo.backup}; enter relaunches it` : sel.step.reason;
+  const full = !sel ? '' : sel.kind === 'flight' ? withReason(flightState(sel.flight, agents), sel.flight.reason) : sel.kind === 'queued' ? `queued redo: ${sel.redo.path} was backed up to ${sel.redo.backup}; enter relaunches it` : (writerWhy(sel.step) ?? sel.step.reason);
   // Rows from the top: the heading, at least one list row, then the reason and the log pane,
   // each cut to what is left, so the view never grows past its height (an overfull column
   // box makes Ink shrink and overlap its rows).
@@ -104,7 +114,8 @@ export function PlanView({ height, width }: { height: number; width: number }) {
             );
           }
           const n = it.step;
-          const live = entryLiveState(n, agents, agentOf);
+          const writing = writerWhy(n);
+          const live = writing ? { text: writing, tone: 'warn' as const } : entryLiveState(n, agents, agentOf);
           return (
             <Line key={`n${win.start + i}`}>
               {mark}

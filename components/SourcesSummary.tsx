@@ -67,6 +67,8 @@ export function SourcesSummary({ width }: { width: number }) {
   const cp = ws.checkpoint;
   const nd = ws.discrepancies.length;
   const ready = ws.todos?.ok ? ws.todos.ready : [];
+  // Issue 8 item 6: a ready todo the disk contradicts is named, not listed as plainly ready.
+  const contradicted = ws.todos?.ok ? ws.todos.readyContradicted : [];
   return (
     <Box flexDirection="column">
       <Line>
@@ -95,7 +97,14 @@ export function SourcesSummary({ width }: { width: number }) {
           </T>
         )}
       </Line>
-      <Line tok="muted">{fit(ws.todos ? `ready todos: ${ready.length ? ready.map(sanitizeLine).join(', ') : 'none'}` : 'ready todos: no todo table', width)}</Line>
+      <Line tok={contradicted.length ? 'warn' : 'muted'}>
+        {fit(
+          ws.todos
+            ? `ready todos: ${ready.length ? ready.map(sanitizeLine).join(', ') : 'none'}${contradicted.length ? ` · the disk contradicts ${contradicted.map((x) => sanitizeLine(x.todoId)).join(', ')}` : ''}`
+            : 'ready todos: no todo table',
+          width,
+        )}
+      </Line>
     </Box>
   );
 }

@@ -38,6 +38,8 @@ function colsOf(it: SourceItem, ascii: boolean, root: string): Cols {
       const t = it.t;
       return { where: `todo ${sanitizeLine(t.todoId)}`, claim: sanitizeLine(t.todo), disk: sanitizeLine(t.disk), note: sanitizeLine(t.note) };
     }
+    case 'ready':
+      return { where: `ready ${sanitizeLine(it.r.todoId)}`, whereTok: 'warn', note: sanitizeLine(it.r.note) };
     case 'dangling':
       return { where: 'dangling dep', whereTok: 'warn', note: `todo ${sanitizeLine(it.dep.todo_id)} depends on ${sanitizeLine(it.dep.depends_on)}, which does not exist` };
     case 'resume':

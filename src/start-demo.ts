@@ -20,7 +20,7 @@ const DEMO = fileURLToPath(new URL('../../demo-workspace', import.meta.url));
 const CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
 
 /** `--claude`: the real Claude Code CLI against a scripted model on 127.0.0.1 (issue 11). */
-async function useClaude(ws: string): Promise<ModelServer> {
+async function startClaudeDemo(ws: string): Promise<ModelServer> {
   if (!existsSync(CLAUDE)) throw new Error(`--claude needs the Claude Code CLI: npm install -D @anthropic-ai/claude-code (looked for ${CLAUDE})`);
   const server = await startModelServer({ script: [], fallback: claudeDemoScript(), lifetimeMs: 4 * 3_600_000, maxRequests: 5_000 });
   const home = mkdtempSync(join(tmpdir(), 'checkroom-demo-claude-home-'));
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
   // `npm start -- --gates`: the gate-file workflow demo (demo-workspace/gates-workflow, preset: gates).
   const args = process.argv.slice(2);
   const ws = args.includes('--gates') ? join(dir, 'gates-workflow') : dir;
-  const server = args.includes('--claude') ? await useClaude(ws) : null;
+  const server = args.includes('--claude') ? await startClaudeDemo(ws) : null;
   const cli = parseCli([...args.filter((a) => a !== '--gates' && a !== '--claude'), ws]);
   const o: TextOptions = {
     paint: makePaint(colorEnabled(process.stdout, process.env)),

@@ -71,6 +71,8 @@ export interface PipelineDef {
   batches: BatchDef[];
   /** Where config came from, for messages. */
   source: string;
+  /** checkroom.yaml `outside_roots`, absolute: artifacts may be symlinks into these (issue 8 item 7). */
+  outsideRoots?: string[];
 }
 
 export interface FileFacts {
@@ -91,6 +93,10 @@ export interface FileFacts {
   error?: string;
   /** The file could not be read at all (permission, not a regular file): its state is unknown. */
   unreadable?: boolean;
+  /** `chars` is a lower bound: counting stopped once every verdict was settled (issue 8 item 3). */
+  charsAtLeast?: boolean;
+  /** The last line looks like a marker but is not this step's (issue 8 item 6). */
+  markerShape?: { shape: 'other' | 'inline' | 'case' | 'bare'; expected: string };
 }
 
 export interface Triage {
@@ -112,6 +118,8 @@ export interface Cell {
   exists: boolean;
   bytes: number;
   chars: number;
+  /** `chars` is a lower bound: the count stopped once every verdict was settled (issue 8 item 3). */
+  charsAtLeast?: boolean;
   marker: boolean;
   mtimeMs: number;
   triage: Triage | null;
@@ -212,6 +220,8 @@ export interface TodoView {
   /** False when the database could not be read (see warnings). */
   ok: boolean;
   ready: string[];
+  /** Ready todos the disk contradicts (a dependency without its marker, a cell already done or being written). */
+  readyContradicted: { todoId: string; unit: string | null; step: string | null; note: string }[];
   disagreements: { unit: string; step: string; todoId: string; todo: string; disk: string; note: string }[];
   dangling: { todo_id: string; depends_on: string }[];
   warnings: Warning[];

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { WorkspaceState, Warning } from './types.js';
 import type { WorkspaceConfig } from './pipeline/config-types.js';
 import type { CheckpointDoc } from './checkpoint/types.js';
-import { loadConfig } from './pipeline/config.js';
+import { CONFIG_FILE, loadConfig } from './pipeline/config.js';
 import { readCheckpoint } from './checkpoint/io.js';
 import { scanArtifacts, type ScanResult } from './scan/scan.js';
 import { collectUnits, unitPatternWarnings } from './scan/units.js';
@@ -56,7 +56,9 @@ export async function readSources(dir: string, config?: WorkspaceConfig): Promis
     // Steps are not known in advance: they come from the plans and gate files.
     const gates = await scanGateWorkspace(root);
     const scan = scanArtifacts(root, cfg.pipeline, []);
-    return { root, config: cfg, checkpoint: null, units: gates.workflows.map((w) => w.id), scan, todos: null, warnings: [], gates };
+    // A preset the layout chose is said, so an operator who expected the book knows why (issue 8 item 6).
+    const warnings = cfg.presetDetected ? [{ source: CONFIG_FILE, message: cfg.presetDetected }] : [];
+    return { root, config: cfg, checkpoint: null, units: gates.workflows.map((w) => w.id), scan, todos: null, warnings, gates };
   }
   const checkpoint = await readCheckpoint(root, cfg.pipeline, cfg.sources.checkpoint);
   const batches = batchesOf(cfg.pipeline, checkpoint);

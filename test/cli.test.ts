@@ -69,7 +69,9 @@ describe('checkroom CLI', () => {
     const r = run(['checkpoint', root, '--write']);
     expect(r.code).toBe(0);
     const doc = parseCheckpoint(readFileSync(join(root, 'checkpoint.md'), 'utf8'), bookPreset());
-    expect(doc.lang).toBe('en');
+    // No old file: the workspace's own text decides, and prose() is Han (issue 8 item 6: a
+    // rebuilt checkpoint.md came out in English for a Chinese workspace).
+    expect(doc.lang).toBe('zh');
     const row = doc.batches.flatMap((b) => b.rows).find((x) => x.unit === 'ch01')!;
     expect(row.claims).toMatchObject({ research: 'done', draft: 'in_progress', r1: 'not_started' });
     // A second rewrite keeps the first file as a backup.

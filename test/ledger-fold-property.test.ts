@@ -55,12 +55,21 @@ const decision: fc.Arbitrary<Shape> = fc
   .record({ kind: pick(['backup', 'reset_cell', 'command_shown', 'skip'] as const), cell: fc.option(cellArb, { nil: undefined }) })
   .map(({ kind, cell }) => ({ type: 'decision', kind, ...(cell ?? {}) }));
 const autopilot: fc.Arbitrary<Shape> = fc.boolean().map((on) => ({ type: 'autopilot', on, reason: on ? 'on' : 'off' }));
+// Triage continuity (issue 8 item 8): the redo queue, skips and undo stack are folded too.
+const PATHS = ['drafts/ch01-draft.md', 'drafts/ch02-draft.md', 'reviews/ch01-r1.md'];
+const GROUPS = ['g1', 'g2', 'g3'];
+const triage: fc.Arbitrary<Shape> = fc.oneof(
+  fc.record({ cell: cellArb, path: pick(PATHS) }).map(({ cell, path }) => ({ type: 'redo_queued', ...cell, path, backup: `${path}.bak.1` }) as Shape),
+  fc.record({ path: pick(PATHS), on: fc.boolean() }).map(({ path, on }) => ({ type: 'skip', path, on }) as Shape),
+  fc.record({ id: pick(GROUPS), paths: fc.subarray(PATHS, { minLength: 1 }) }).map(({ id, paths }) => ({ type: 'undo_pushed', id, label: id, moves: paths.map((p) => ({ path: p, backup: `${p}.bak.${id}` })) }) as Shape),
+  pick(GROUPS).map((id) => ({ type: 'undo_popped', id }) as Shape),
+);
 
 // Launches and exits dominate, as in a real journal, so breakers trip and limits pause.
 const shapeArb = fc.oneof(
   { weight: 4, arbitrary: launch },
   { weight: 5, arbitrary: exit },
-  ...[session, reaped, retry, escalate, breaker, decision, autopilot].map((arbitrary) => ({ weight: 1, arbitrary })),
+  ...[session, reaped, retry, escalate, breaker, decision, autopilot, triage].map((arbitrary) => ({ weight: 1, arbitrary })),
 );
 
 /** A journal in time order; gaps span the breaker cooldowns so the clock matters. */

@@ -6,6 +6,7 @@ import chalk from 'chalk';
 import Database from 'better-sqlite3';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
 import { createAppStore } from '../src/app/store.js';
+import { appendJournal } from '../src/run/journal.js';
 import type { SessionOptions } from '../src/app/recovery-types.js';
 import { NO_COLOR_THEME } from '../src/app/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
@@ -157,6 +158,25 @@ describe('the recover report on start', () => {
     expect(m.frame()).toContain('[1 Progress]');
     await m.press(':', ...'recover', '\r');
     await m.waitFor('checkroom recover');
+  });
+
+  it('does not open after a clean quit, though the demo has half-products (issue 8 item 6)', async () => {
+    const dir = copyDemo();
+    await appendJournal(dir, { type: 'session', at: 1, kind: 'start', pid: 4242 });
+    await appendJournal(dir, { type: 'session', at: 2, kind: 'stop', pid: 4242 });
+    const m = await mount(dir, { session: { recoverOnStart: true } });
+    await m.idle();
+    await tick(100);
+    expect(m.ws().partials.length).toBeGreaterThan(0);
+    expect(m.store.getState().recovery.recover).toBeNull();
+    expect(m.frame()).not.toContain('checkroom recover');
+  });
+
+  it('opens when the last journaled session never stopped', async () => {
+    const dir = copyDemo();
+    await appendJournal(dir, { type: 'session', at: 1, kind: 'start', pid: 4242 });
+    const m = await mount(dir, { session: { recoverOnStart: true } });
+    await m.waitFor('The last session was interrupted');
   });
 
   it('does not open on a clean workspace', async () => {

@@ -2,6 +2,7 @@ import { loadConfig } from '../pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../run/supervisor.js';
 import type { LiveWorkspace } from '../live/live-workspace.js';
 import type { AgentsOptions } from './agents-types.js';
+import { killLiveRunsNow } from '../run/live-runs.js';
 
 // The entry's side of the supervisor: open it beside the live workspace (the driver lock
 // decides driver or read-only), and close it on the way out — cancelling what is in flight,
@@ -10,11 +11,14 @@ import type { AgentsOptions } from './agents-types.js';
 export interface OpenedAgents {
   options: AgentsOptions | undefined;
   why: string | null;
-  close(mode: 'cancel' | 'leave' | null, say: (line: string) => void): Promise<void>;
+  /** `reason`: how the session ended (quit, a signal, a closed terminal, a crash), journaled with the stop. */
+  close(mode: 'cancel' | 'leave' | null, say: (line: string) => void, reason?: string): Promise<void>;
+  /** A shutdown out of time (issue 8 item 4): kill the runs (unless left running), journal the stop, release the lock — synchronously. */
+  closeNow(mode: 'cancel' | 'leave' | null, reason: string): void;
 }
 
 export async function openAgents(live: Pick<LiveWorkspace, 'state' | 'setRunning' | 'touch'>, readonly: boolean): Promise<OpenedAgents> {
-  const none = (why: string): OpenedAgents => ({ options: undefined, why, close: async () => undefined });
+  const none = (why: string): OpenedAgents => ({ options: undefined, why, close: async () => undefined, closeNow: () => undefined });
   let sup: Supervisor;
   let config;
   try {
@@ -28,17 +32,21 @@ export async function openAgents(live: Pick<LiveWorkspace, 'state' | 'setRunning
   return {
     options: { sup, config, setRunning: (keys) => live.setRunning(keys), touch: (paths) => live.touch(paths) },
     why: null,
-    async close(mode, say) {
+    async close(mode, say, reason = 'quit') {
       const snap = sup.snapshot();
       const n = snap.runs.length + snap.waiting.length;
       if (mode === 'leave' && n > 0) {
         say(`checkroom: ${n} run${n === 1 ? '' : 's'} left running; the next checkroom on this workspace reaps ${n === 1 ? 'it' : 'them'} and triages the output`);
-        // Their pipes would keep this process alive: leave without waiting for them.
-        setTimeout(() => process.exit(process.exitCode ?? 0), 300);
+        // Handed to relays and journaled with the stop; nothing of theirs keeps this process alive.
+        await sup.close({ leave: true, reason });
         return;
       }
       if (n > 0) say(`checkroom: cancelling ${n} run${n === 1 ? '' : 's'} in flight…`);
-      await sup.close({ cancel: true });
+      await sup.close({ cancel: true, reason });
+    },
+    closeNow(mode, reason) {
+      if (mode !== 'leave') killLiveRunsNow();
+      sup.closeNow(reason);
     },
   };
 }

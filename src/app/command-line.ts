@@ -16,6 +16,7 @@ const NAMES: Record<string, CommandId> = {
   'write-todos': 'todos.writeback',
   backups: 'backups.open',
   undo: 'undo',
+  unskip: 'partial.unskip',
 };
 
 export const COMMAND_NAMES = Object.keys(NAMES);
@@ -24,5 +25,5 @@ export function parseCommandLine(text: string): { id: CommandId } | { error: str
   const name = text.trim().replace(/^:/, '').toLowerCase();
   if (name === '') return { error: 'empty command; try :help' };
   const id = NAMES[name];
-  return id ? { id } : { error: `unknown command ":${name}" — try ${VIEWS.map((v) => `:${v.id}`).join(' ')} :recover :backups :write-checkpoint :write-resume :write-todos :refresh :help :q` };
+  return id ? { id } : { error: `unknown command ":${name}" — try ${COMMAND_NAMES.filter((n) => n !== 'quit').map((n) => `:${n}`).join(' ')}` };
 }

@@ -1,4 +1,5 @@
 import type { KeyName, KeyToken } from './keys.js';
+import { COMMAND_NAMES } from './command-line.js';
 import { VIEWS, type ViewId } from './views.js';
 
 // The one key table (STYLE.md idiom 3): command → bindings → description → dangerous.
@@ -33,6 +34,7 @@ export type CommandId =
   | 'partial.keep'
   | 'partial.redo'
   | 'partial.skip'
+  | 'partial.unskip'
   | 'partial.conservative'
   | 'undo'
   | 'checkpoint.write'
@@ -121,7 +123,8 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'partial.backup', keys: [{ ch: 'b' }], label: 'b', hint: 'back up', description: 'back up the selected file (moved to file.bak.<time>)', dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.keep', keys: [{ ch: 'm' }], label: 'm', hint: 'keep', description: "keep: it is complete, append the step's marker", dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.redo', keys: [{ ch: 'd' }], label: 'd', hint: 'redo', description: 'redo: back up and queue the step for relaunch', dangerous: true, views: ['partials'], footer: true }),
-  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], label: 's', hint: 'skip', description: 'skip: hide from the list for this session', views: ['partials'], footer: true }),
+  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], label: 's', hint: 'skip', description: 'skip: hide from the list (the journal keeps it; :unskip shows it again)', views: ['partials'], footer: true }),
+  cmd({ id: 'partial.unskip', keys: [], label: ':unskip', hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
   cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], label: 'c', hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'undo', keys: [{ ch: 'u' }], label: 'u', hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
   cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], label: 'w', hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
@@ -135,7 +138,7 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], label: 'H', hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], label: 'Z', hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], label: '/', hint: 'filter', description: 'filter by unit, step or status', footer: true }),
-  cmd({ id: 'command', keys: [{ ch: ':' }], label: ':', hint: 'command', description: 'command line: :progress :partials :plan :sources :health :recover :backups :write-checkpoint :write-resume :write-todos :refresh :help :q' }),
+  cmd({ id: 'command', keys: [{ ch: ':' }], label: ':', hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}` }),
   cmd({ id: 'refresh', keys: [{ ch: 'r' }], label: 'r', hint: 'refresh', description: 'full rescan of the workspace' }),
   cmd({ id: 'help', keys: [{ ch: '?' }], label: '?', hint: 'help', description: 'all keys', footer: true }),
   cmd({ id: 'quit', keys: [{ ch: 'q' }, { ch: 'c', ctrl: true }], label: 'q', hint: 'quit', description: 'quit (ctrl-c too)', footer: true }),

@@ -5,26 +5,32 @@ import { flightItems, healthItems } from './agents.js';
 import type { UiState } from './store-types.js';
 import { nextView, type ViewId } from './views.js';
 import { clamp } from './window.js';
+import { healthKey, partialKey, planKey, rowKey, sourceKey, type Picks } from './picked.js';
 
 // Pure navigation: cursor moves, paging, view switches. State in, state change out; the
 // store applies it with a functional update, so a burst of keys never reads a stale state.
 
-export type NavState = Pick<UiState, 'view' | 'cursors' | 'cell' | 'filter' | 'skipped' | 'redoQueue' | 'pageSize' | 'help' | 'agents'> & { ws: WorkspaceState } & Partial<Pick<UiState, 'recovery'>>;
+export type NavState = Pick<UiState, 'view' | 'cursors' | 'cell' | 'filter' | 'skipped' | 'redoQueue' | 'pageSize' | 'help' | 'agents'> & { ws: WorkspaceState } & Partial<Pick<UiState, 'recovery' | 'picked'>>;
 
-export function listLength(s: NavState, view: ViewId): number {
+/** The keys of a view's items, in list order (picked.ts: what identity means per list). */
+export function listKeys(s: NavState, view: ViewId): string[] {
   switch (view) {
     case 'progress':
-      return matrixOf(s.ws, s.filter).rows.length;
+      return matrixOf(s.ws, s.filter).rows.map(rowKey);
     case 'partials':
-      return partialItems(s.ws, s.filter, s.skipped).length;
+      return partialItems(s.ws, s.filter, s.skipped).map(partialKey);
     case 'plan':
-      return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents)).length;
+      return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents)).map(planKey);
     case 'sources':
-      return sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements).length;
+      return sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements).map(sourceKey);
     case 'health':
-      return healthItems(s.agents).length;
+      return healthItems(s.agents).map(healthKey);
   }
 }
+
+export const listLength = (s: NavState, view: ViewId): number => listKeys(s, view).length;
+
+const picksOf = (s: NavState): Picks => s.picked ?? { progress: null, partials: null, plan: null, sources: null, health: null };
 
 const NAV: readonly CommandId[] = ['move.up', 'move.down', 'move.left', 'move.right', 'move.top', 'move.bottom', 'page.up', 'page.down'];
 
@@ -59,24 +65,53 @@ export function navigate(s: NavState, id: CommandId): Partial<UiState> {
     const rows = helpRows(false).length;
     return { help: { open: true, offset: Math.min(Math.max(0, delta(id, page, rows, s.help.offset)), Math.max(0, rows - page)) } };
   }
-  const len = listLength(s, s.view);
+  const keys = listKeys(s, s.view);
+  const len = keys.length;
+  // A movement picks the item it lands on: from now on the cursor follows that item's key.
+  const pick = (at: number): Picks => ({ ...picksOf(s), [s.view]: keys[at] ?? null });
   if (s.view === 'progress') {
     const cols = s.ws.pipeline.steps.length;
     if (id === 'move.left' || id === 'move.right') {
-      return { cell: { row: clamp(s.cell.row, 0, Math.max(0, len - 1)), col: clamp(s.cell.col + (id === 'move.left' ? -1 : 1), 0, Math.max(0, cols - 1)) } };
+      const row = clamp(s.cell.row, 0, Math.max(0, len - 1));
+      return { cell: { row, col: clamp(s.cell.col + (id === 'move.left' ? -1 : 1), 0, Math.max(0, cols - 1)) }, picked: pick(row) };
     }
     const row = clamp(delta(id, page, len, clamp(s.cell.row, 0, Math.max(0, len - 1))), 0, Math.max(0, len - 1));
-    return { cell: { row, col: clamp(s.cell.col, 0, Math.max(0, cols - 1)) } };
+    return { cell: { row, col: clamp(s.cell.col, 0, Math.max(0, cols - 1)) }, picked: pick(row) };
   }
   const at = clamp(s.cursors[s.view], 0, Math.max(0, len - 1));
-  return { cursors: { ...s.cursors, [s.view]: clamp(delta(id, page, len, at), 0, Math.max(0, len - 1)) } };
+  const to = clamp(delta(id, page, len, at), 0, Math.max(0, len - 1));
+  return { cursors: { ...s.cursors, [s.view]: to }, picked: pick(to) };
 }
 
-/** Cursors pulled back inside their lists after the lists shrank (a rescan, a filter, a skip). */
-export function clampCursors(s: NavState): Partial<UiState> {
-  const fit = (v: ViewId, n: number) => clamp(n, 0, Math.max(0, listLength(s, v) - 1));
-  return {
-    cursors: { progress: 0, partials: fit('partials', s.cursors.partials), plan: fit('plan', s.cursors.plan), sources: fit('sources', s.cursors.sources), health: fit('health', s.cursors.health) },
-    cell: { row: fit('progress', s.cell.row), col: s.cell.col },
-  };
+const VIEW_IDS: readonly ViewId[] = ['progress', 'partials', 'plan', 'sources', 'health'];
+
+/**
+ * After a list changed (a rescan, a flush of the runs, a filter, a skip, the redo queue): each
+ * cursor moves to where its picked key now is. A picked key that left the list keeps its
+ * clamped index and stays picked, so a key then refuses instead of acting on the row that
+ * slid under the cursor; an empty pick takes the row under the cursor. `own`: the operator
+ * changed the list (typed a filter, skipped a file), so a lost pick takes the row under the
+ * cursor, as a movement would.
+ */
+export function clampCursors(s: NavState, own = false): Partial<UiState> {
+  const picked = { ...picksOf(s) };
+  const at: Record<ViewId, number> = { ...s.cursors, progress: s.cell.row };
+  for (const v of VIEW_IDS) {
+    const keys = listKeys(s, v);
+    const found = picked[v] === null ? -1 : keys.indexOf(picked[v]!);
+    at[v] = found >= 0 ? found : clamp(at[v], 0, Math.max(0, keys.length - 1));
+    if (picked[v] === null || (own && found < 0)) picked[v] = keys[at[v]] ?? null;
+  }
+  return { cursors: { ...at, progress: 0 }, cell: { row: at.progress, col: s.cell.col }, picked };
 }
+
+/** The pick moved to the row now under the cursor (after a refusal said the old one left). */
+export function repick(s: NavState, view: ViewId): Partial<UiState> {
+  const keys = listKeys(s, view);
+  const at = view === 'progress' ? s.cell.row : s.cursors[view];
+  return { picked: { ...picksOf(s), [view]: keys[at] ?? null } };
+}
+
+/** Whether a follow changed nothing (the store then skips the update). */
+export const sameCursors = (s: Pick<UiState, 'cursors' | 'cell' | 'picked'>, n: Partial<UiState>): boolean =>
+  VIEW_IDS.every((v) => (v === 'progress' || s.cursors[v] === n.cursors?.[v]) && s.picked[v] === n.picked?.[v]) && s.cell.row === n.cell?.row;

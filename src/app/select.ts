@@ -70,6 +70,7 @@ export function planItems(ws: WorkspaceState, filter: string, redoQueue: readonl
 export type SourceItem =
   | { kind: 'discrepancy'; d: Discrepancy }
   | { kind: 'todo'; t: TodoView['disagreements'][number] }
+  | { kind: 'ready'; r: TodoView['readyContradicted'][number] }
   | { kind: 'dangling'; dep: TodoView['dangling'][number] }
   | { kind: 'resume'; text: string }
   | { kind: 'warning'; w: Warning };
@@ -80,6 +81,7 @@ export function sourceItems(ws: WorkspaceState, filter: string, resume: readonly
   return [
     ...ws.discrepancies.filter((d) => matchesFilter(filter, d.unit, d.step, d.checkpoint, d.disk, d.note)).map((d) => ({ kind: 'discrepancy' as const, d })),
     ...(todos?.disagreements ?? []).filter((t) => matchesFilter(filter, t.unit, t.step, t.todoId, t.todo, t.disk, t.note, 'todo')).map((t) => ({ kind: 'todo' as const, t })),
+    ...(todos?.readyContradicted ?? []).filter((r) => matchesFilter(filter, r.unit ?? '', r.step ?? '', r.todoId, r.note, 'ready')).map((r) => ({ kind: 'ready' as const, r })),
     ...(todos?.dangling ?? []).filter((d) => matchesFilter(filter, d.todo_id, d.depends_on, 'dangling')).map((dep) => ({ kind: 'dangling' as const, dep })),
     ...resume.filter((text) => matchesFilter(filter, text, 'resume')).map((text) => ({ kind: 'resume' as const, text })),
     ...[...(todos?.warnings ?? []), ...ws.warnings].filter((w) => matchesFilter(filter, w.source, w.message, 'warning')).map((w) => ({ kind: 'warning' as const, w })),

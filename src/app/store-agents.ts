@@ -3,8 +3,11 @@ import { pickLaunches } from '../run/supervisor-autopilot.js';
 import { sanitizeLine } from '../sanitize.js';
 import { cellKey, type NextStep } from '../types.js';
 import type { AgentAction, AgentsOptions } from './agents-types.js';
-import { breakerWords, classCounts, flightItems, flightState, healthItems } from './agents.js';
-import { partialItems, planItems } from './select.js';
+import { breakerWords, classCounts, flightItems, flightState, type HealthItem } from './agents.js';
+import type { PlanItem } from './select.js';
+import { seeFilesNow, type Seen } from './confirm-guard.js';
+import { outputOf } from '../run/writers.js';
+import { goneUpdate, selectedHealth as pickHealth, selectedPartial as pickPartial, selectedPlan as pickPlan } from './selected.js';
 import type { AppState, Tone } from './store-types.js';
 
 // The store's supervisor actions (issue "Launch agents from the plan"). Each one that
@@ -13,7 +16,7 @@ import type { AppState, Tone } from './store-types.js';
 // shared with `checkroom run`). Refusals (breaker open, budget, read-only) are messages.
 
 /** The cell a Plan item names, for C (continue). */
-const continueTarget = (item: ReturnType<typeof planItems>[number] | null): { unit: string | null; step: string | null } | null =>
+const continueTarget = (item: PlanItem | null): { unit: string | null; step: string | null } | null =>
   !item ? null : item.kind === 'flight' ? item.flight : item.kind === 'queued' ? item.redo : { unit: item.step.unit, step: item.step.step };
 
 interface Deps {
@@ -30,8 +33,13 @@ export function createAgents({ set, get, opts, track }: Deps) {
   const agentOf = (step: string): string | undefined => config.pipeline.steps.find((s) => s.id === step)?.agent;
   const needsConsent = (): boolean => !commandShown(sup.snapshot().ledger, config);
 
-  const ask = (title: string, lines: string[], action: AgentAction): void =>
-    set({ dialog: { title, lines, pending: { type: 'agents', action }, at: Date.now() } });
+  const ask = (title: string, lines: string[], action: AgentAction, seen?: Seen[]): void =>
+    set({ dialog: { title, lines, pending: { type: 'agents', action }, at: Date.now(), ...(seen ? { seen } : {}) } });
+  /** A relaunch confirms against the output as it was shown (issue 8 item 1: confirm-guard.ts). */
+  const outputSeen = (unit: string, step: string): Seen[] => {
+    const path = get().ws.cells.find((c) => c.unit === unit && c.step === step)?.path ?? outputOf(config.pipeline, unit, step);
+    return path === null ? [] : seeFilesNow(get().ws.root, [{ unit, step, path }]);
+  };
 
   const consentLines = (unit: string, step: string): string[] => {
     const p = sup.describeCommand(unit, step);
@@ -42,9 +50,11 @@ export function createAgents({ set, get, opts, track }: Deps) {
     ];
   };
 
-  const selectedPlan = () => {
-    const s = get();
-    return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents))[s.cursors.plan] ?? null;
+  // undefined: the picked item left the list; the refusal is already said (issue 8 item 2).
+  const selectedPlan = (): PlanItem | null | undefined => {
+    const p = pickPlan(get());
+    if (p && 'gone' in p) return void set(goneUpdate(get(), 'plan', p.gone));
+    return p?.item ?? null;
   };
   const continueLines = (unit: string, step: string, c: { sessionId: string; halfProduct: string }): string[] => [
     `Session ${c.sessionId} is resumed (--resume) with a prompt naming the half-product ${c.halfProduct}:`,
@@ -53,9 +63,10 @@ export function createAgents({ set, get, opts, track }: Deps) {
     'the attempt is journalled and counted against the same caps as any other.',
   ];
 
-  const selectedHealth = () => {
-    const s = get();
-    return healthItems(s.agents)[s.cursors.health] ?? null;
+  const selectedHealth = (): HealthItem | null | undefined => {
+    const p = pickHealth(get());
+    if (p && 'gone' in p) return void set(goneUpdate(get(), 'health', p.gone));
+    return p?.item ?? null;
   };
 
   // A queued redo leaves the queue when its launch event arrives (agents-feed.ts), not
@@ -73,7 +84,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
     if (!consent && !reset && !o.why) return doLaunch(unit, step, false);
     const lines = [...(o.why ?? []), ...(consent ? consentLines(unit, step) : [`checkroom will run: ${sup.describeCommand(unit, step).text}`])];
     const title = reset ? `Reset ${unit} ${step} and relaunch it` : consent ? `Launch ${unit} ${step}: the exact command` : `Launch ${unit} ${step}`;
-    ask(title, lines, { kind: 'launch', unit, step, reset, consent, redo: !!o.redo });
+    ask(title, lines, { kind: 'launch', unit, step, reset, consent, redo: !!o.redo }, outputSeen(unit, step));
   };
 
   const launchNext = (n: NextStep): void => {
@@ -127,6 +138,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
   return {
     launchSelected(): void {
       const item = selectedPlan();
+      if (item === undefined) return;
       if (!item) return say('nothing selected', 'warn');
       if (item.kind === 'flight') {
         set((st) => ({ agents: { ...st.agents, logOpen: true } }));
@@ -152,6 +164,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
       const s = get();
       const flights = flightItems(s.agents);
       const item = selectedPlan();
+      if (item === undefined) return;
       const f = item?.kind === 'flight' ? item.flight : flights.length === 1 ? flights[0] : null;
       if (!f) return say(flights.length === 0 ? 'nothing is running' : 'select a run to cancel (runs are listed first in the Plan view)', 'warn');
       ask(
@@ -167,6 +180,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
 
     requestBreaker(op: 'reset' | 'hold'): void {
       const item = selectedHealth();
+      if (item === undefined) return;
       if (!item || item.kind !== 'agent') return say('select an agent (the Health view lists agents first)', 'warn');
       const v = item.ledger?.view;
       const now = `breaker ${item.agent}: ${breakerWords(item.ledger)}; ${v?.consecutiveFailures ?? 0} consecutive failures (threshold ${v?.threshold ?? config.breaker.threshold}), ${v?.trips ?? 0} trips`;
@@ -179,6 +193,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
 
     requestResetCell(): void {
       const item = selectedHealth();
+      if (item === undefined) return;
       if (!item || item.kind !== 'cell') return say('select a cell (below the agents in the Health view)', 'warn');
       const c = item.cell;
       ask(
@@ -262,7 +277,12 @@ export function createAgents({ set, get, opts, track }: Deps) {
     /** C in Partials or Plan (issue 11): preview, then resume the interrupted session. */
     requestContinue(): void {
       const s = get();
-      const cell = s.view === 'partials' ? partialItems(s.ws, s.filter, s.skipped)[s.cursors.partials]?.file : continueTarget(selectedPlan());
+      let cell: { unit: string | null; step: string | null } | null | undefined;
+      if (s.view === 'partials') {
+        const p = pickPartial(s);
+        if (p && 'gone' in p) return void set(goneUpdate(s, 'partials', p.gone));
+        cell = p?.item.file;
+      } else cell = continueTarget(selectedPlan() ?? null);
       if (!cell?.unit || !cell.step) return say('select a cell with a half-product (Partials) or a step (Plan)', 'warn');
       const { unit, step } = cell;
       let c: ReturnType<typeof sup.continuable>;

@@ -2,6 +2,8 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { WorkspaceState } from '../types.js';
 import { loadConfig } from '../pipeline/config.js';
 import { interrupted, recoverReport } from '../recover/report.js';
+import { lastSessionEnd } from '../recover/session-end.js';
+import { readJournal } from '../run/journal.js';
 import { milestoneReached } from '../resume/milestone.js';
 import { diffBackup, restoreBackup } from '../backups.js';
 import { exists, inside } from '../backups-fs.js';
@@ -10,7 +12,8 @@ import { sanitizeLine } from '../sanitize.js';
 import { matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
 import { delta, isNav } from './nav.js';
-import { matrixOf, partialItems } from './select.js';
+import { goneUpdate, selectedFile as pickFile } from './selected.js';
+import { seeFiles, type Seen } from './confirm-guard.js';
 import type { AppState, Confirm } from './store-types.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
 import { backupRows, resumeStatus, writeBackLines, writeLetter } from './recovery-plan.js';
@@ -35,8 +38,8 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
     set((s) => ({ recovery: { ...s.recovery, ...(typeof patch === 'function' ? patch(s.recovery) : patch) } }));
   const say = (text: string, tone: 'info' | 'ok' | 'warn' | 'fail' = 'info') => set({ message: { text, tone } });
   const { fail, act, rescan } = diskActions({ set, get, live, track });
-  const ask = (title: string, lines: string[], action: RecoveryPending, at: Date): void =>
-    set({ dialog: { title, lines, pending: { type: 'recovery', action }, at: at.getTime() } satisfies Confirm });
+  const ask = (title: string, lines: string[], action: RecoveryPending, at: Date, seen?: Seen[]): void =>
+    set({ dialog: { title, lines, pending: { type: 'recovery', action }, at: at.getTime(), ...(seen ? { seen } : {}) } satisfies Confirm });
 
   // RESUME.md against the disk, re-checked after every change; the newest check wins.
   let resumeSeq = 0;
@@ -63,16 +66,11 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
       (err: Error) => (quiet ? undefined : fail(err)),
     );
 
-  const selectedFile = (): string | null => {
-    const s = get();
-    if (s.view === 'partials') return partialItems(s.ws, s.filter, s.skipped)[s.cursors.partials]?.file.path ?? null;
-    if (s.view === 'progress') {
-      const cell = s.detail
-        ? s.ws.cells.find((c) => c.unit === s.detail!.unit && c.step === s.detail!.step)
-        : matrixOf(s.ws, s.filter).rows[s.cell.row]?.cells[s.cell.col];
-      return cell?.path ?? null;
-    }
-    return null;
+  /** The picked file (issue 8 item 2); undefined when the picked row left its list (said). */
+  const selectedFile = (): string | null | undefined => {
+    const p = pickFile(get());
+    if (p && 'gone' in p) return void set(goneUpdate(get(), get().view, p.gone));
+    return p?.item ?? null;
   };
 
   const loadHunks = (file: string, backup: string): void => {
@@ -84,9 +82,10 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
     );
   };
 
-  const loadBackups = async (file: string, cursor = 0): Promise<void> => {
+  /** `keep`: the backup that was selected; a restore adds a backup, so the list reorders and the cursor follows it. */
+  const loadBackups = async (file: string, keep: string | null = null): Promise<void> => {
     const rows = await backupRows(get().ws.root, file, now().getTime());
-    const at = Math.max(0, Math.min(cursor, rows.length - 1));
+    const at = Math.max(0, keep === null ? 0 : rows.findIndex((r) => r.path === keep));
     ur({ backups: { file, rows, cursor: at, hunks: rows.length ? null : [], offset: 0, note: rows.length ? null : `no backups of ${file} (backups are named ${file}.bak.<time>)` } });
     if (rows.length) loadHunks(file, rows[at].path);
   };
@@ -167,7 +166,10 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
       const root = get().ws.root;
       const current = (await exists(inside(root, b.file))) ? await predictBackup(root, b.file, at) : null;
       const lines = [current ? `${b.file} → ${current} (the current version is kept)` : `${b.file} does not exist now: nothing to keep`, `${row.path} → ${b.file} (copied back; the backup stays)`];
-      ask(`Restore ${b.file} from ${row.path.slice(b.file.length + 1)}`, lines, { kind: 'restore', backup: row.path, file: b.file, currentBackup: current }, at);
+      // Confirm refuses if the file got a live writer or changed meanwhile (issue 8 item 1).
+      const cell = get().ws.cells.find((c) => c.path === b.file);
+      const seen = await seeFiles(root, [{ unit: cell?.unit ?? '', step: cell?.step ?? '', path: b.file }]);
+      ask(`Restore ${b.file} from ${row.path.slice(b.file.length + 1)}`, lines, { kind: 'restore', backup: row.path, file: b.file, currentBackup: current }, at, seen);
     });
   };
 
@@ -206,8 +208,8 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
         if (s.ws !== prev.ws) onWorkspace(prev.ws, s.ws);
       });
       track(
-        checkResume().then((st) => {
-          if (session.recoverOnStart && interrupted(get().ws, st)) return openReport(true);
+        Promise.all([checkResume(), session.recoverOnStart ? readJournal(get().ws.root) : null]).then(([st, j]) => {
+          if (j && interrupted(get().ws, st, lastSessionEnd(j.events, process.pid))) return openReport(true);
         }),
       );
       return unsubscribe;
@@ -263,6 +265,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
           return requestRebuild();
         case 'backups.open': {
           const file = selectedFile();
+          if (file === undefined) return;
           if (!file) return say('select a file first (a partial, or a cell of the matrix)', 'warn');
           return act(`listing backups of ${file}`, () => loadBackups(file));
         }
@@ -324,7 +327,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
             say(`restored ${r.restored} from ${p.backup}${r.currentBackedUpTo ? `; the version it replaced is in ${r.currentBackedUpTo}` : ''}`, 'ok');
             await rescan();
             const b = get().recovery.backups;
-            if (b) await loadBackups(b.file, b.cursor);
+            if (b) await loadBackups(b.file, b.rows[b.cursor]?.path ?? null);
           });
       }
     },

@@ -1,10 +1,14 @@
 import { CLAIM_ASCII, CLAIM_EMOJI } from '../glyphs.js';
 import { rewriteCheckpoint } from '../cli/core-commands.js';
 import type { Claim } from '../types.js';
-import type { DecisionEvent } from '../run/journal.js';
+import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
 import { checkpointDiff } from './checkpoint-diff.js';
-import { partialItems } from './select.js';
+import { partialItems, type PartialItem } from './select.js';
 import type { Confirm, Pending } from './store-types.js';
+import { seeFiles, type Seen } from './confirm-guard.js';
+import { liveWriters, writerOf, writingWhy } from './live-writers.js';
+import { goneUpdate, selectedPartial } from './selected.js';
+import { sanitizeLine } from '../sanitize.js';
 import { diskActions, type DiskDeps } from './store-disk.js';
 import { planMoves, predictBackup, runKeep, runMoves, undoMoves } from './triage-actions.js';
 
@@ -16,27 +20,42 @@ interface Deps extends DiskDeps {
   now: () => Date;
   /** Records the operator's decision in the journal (RESUME.md's key decisions, an agent's {backup}); absent without a supervisor. */
   decide?: (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => Promise<void>;
+  /** Appends a triage event (redo queue, undo stack) so a restart keeps them (issue 8 item 8); absent without a supervisor. */
+  journal?: (e: NewJournalEvent) => Promise<void>;
 }
 
 const hhmmss = (d: Date): string => d.toTimeString().slice(0, 8);
 
-export function createTriage({ set, get, live, now, track, decide }: Deps) {
+export function createTriage({ set, get, live, now, track, decide, journal }: Deps) {
   const { act, rescan } = diskActions({ set, get, live, track });
   /** Journal what was done; the disk change stands even when the journal cannot be written (read-only, full disk). */
   const record = async (events: Omit<DecisionEvent, 'v' | 'at' | 'type'>[]): Promise<void> => {
     if (!decide) return;
     for (const e of events) await decide(e).catch(() => undefined);
   };
+  /** Same for the triage state: the disk change stands, the session keeps it in memory. */
+  const keep = async (events: NewJournalEvent[]): Promise<void> => {
+    if (!journal) return;
+    for (const e of events) await journal(e).catch(() => undefined);
+  };
   const cellOf = (path: string): { unit?: string; step?: string } => {
     const c = get().ws.cells.find((x) => x.path === path);
     return c ? { unit: c.unit, step: c.step } : {};
   };
 
-  const ask = (title: string, lines: string[], pending: Pending, at: Date): void => set({ dialog: { title, lines, pending, at: at.getTime() } satisfies Confirm });
+  const ask = (title: string, lines: string[], pending: Pending, at: Date, seen?: Seen[]): void =>
+    set({ dialog: { title, lines, pending, at: at.getTime(), ...(seen ? { seen } : {}) } satisfies Confirm });
 
-  const selected = () => {
+  /** The picked partial (issue 8 item 2), or null after saying why there is none to act on. */
+  const selected = (): PartialItem | null => {
     const s = get();
-    return partialItems(s.ws, s.filter, s.skipped)[s.cursors.partials] ?? null;
+    const p = selectedPartial(s);
+    if (!p) return set({ message: { text: 'nothing selected', tone: 'warn' } }), null;
+    if ('gone' in p) return set(goneUpdate(s, 'partials', p.gone)), null;
+    // A live writer makes the file untouchable until it stops (issue 8 item 1).
+    const w = writerOf(liveWriters(s), p.item.file);
+    if (w) return set({ message: { text: sanitizeLine(writingWhy(w, p.item.file)), tone: 'warn' } }), null;
+    return p.item;
   };
 
   const claimGlyph = (c: Claim | null): string => (c === null ? '(none)' : get().ascii ? CLAIM_ASCII[c] : CLAIM_EMOJI[c]);
@@ -50,42 +69,50 @@ export function createTriage({ set, get, live, now, track, decide }: Deps) {
 
     requestMove: (redo: boolean): void => {
       const item = selected();
-      if (!item) return set({ message: { text: 'nothing selected', tone: 'warn' } });
+      if (!item) return;
       const at = now();
       const { path, unit, step } = item.file;
       act('planning', async () => {
+        const seen = await seeFiles(get().ws.root, [item.file]);
         const moves = await planMoves(get().ws.root, [path], at);
         const lines = moves.map((m) => `${m.path} → ${m.backup}`);
         if (redo) lines.push(`queue ${unit} ${step} for relaunch (shown in the Plan view)`);
-        ask(redo ? `Redo ${unit} ${step}: back up the file and queue the step` : `Back up ${path}`, lines, { type: 'moves', moves, redo: redo ? [{ unit, step, path }] : [] }, at);
+        ask(redo ? `Redo ${unit} ${step}: back up the file and queue the step` : `Back up ${path}`, lines, { type: 'moves', moves, redo: redo ? [{ unit, step, path }] : [] }, at, seen);
       });
     },
 
     requestConservative: (): void => {
       const s = get();
-      const targets = partialItems(s.ws, s.filter, s.skipped).filter((i) => i.section === 'partial' && i.file.verdict === 'almost_certainly_partial');
-      if (targets.length === 0) return set({ message: { text: 'conservative strategy: no almost_certainly_partial file to back up', tone: 'info' } });
+      const writers = liveWriters(s);
+      const all = partialItems(s.ws, s.filter, s.skipped).filter((i) => i.section === 'partial' && i.file.verdict === 'almost_certainly_partial');
+      // Files with a live writer are left alone (issue 8 item 1), and the dialog says so.
+      const targets = all.filter((i) => !writerOf(writers, i.file));
+      const writing = all.length - targets.length;
+      const left = writing ? `${writing} being written, left alone` : '';
+      if (targets.length === 0) return set({ message: { text: `conservative strategy: no almost_certainly_partial file to back up${left ? ` (${left})` : ''}`, tone: 'info' } });
       const at = now();
       act('planning', async () => {
+        const seen = await seeFiles(get().ws.root, targets.map((t) => t.file));
         const moves = await planMoves(get().ws.root, targets.map((t) => t.file.path), at);
-        const lines = [...moves.map((m) => `${m.path} → ${m.backup}`), `queue ${targets.length} step${targets.length === 1 ? '' : 's'} for relaunch (shown in the Plan view)`];
+        const lines = [...moves.map((m) => `${m.path} → ${m.backup}`), `queue ${targets.length} step${targets.length === 1 ? '' : 's'} for relaunch (shown in the Plan view)`, ...(left ? [`${left} until it stops`] : [])];
         const redo = targets.map((t) => ({ unit: t.file.unit, step: t.file.step, path: t.file.path }));
-        ask(`Conservative strategy: back up ${moves.length} almost-certain partial${moves.length === 1 ? '' : 's'} and redo`, lines, { type: 'moves', moves, redo }, at);
+        ask(`Conservative strategy: back up ${moves.length} almost-certain partial${moves.length === 1 ? '' : 's'} and redo`, lines, { type: 'moves', moves, redo }, at, seen);
       });
     },
 
     requestKeep: (): void => {
       const item = selected();
-      if (!item) return set({ message: { text: 'nothing selected', tone: 'warn' } });
+      if (!item) return;
       if (item.section === 'suspect') return set({ message: { text: `${item.file.path} already ends with its marker; back it up or redo it instead`, tone: 'warn' } });
       const step = get().ws.pipeline.steps.find((st) => st.id === item.file.step);
       if (!step?.marker) return set({ message: { text: `step ${item.file.step} has no marker to append`, tone: 'warn' } });
       const marker = step.marker;
       const at = now();
       act('planning', async () => {
+        const seen = await seeFiles(get().ws.root, [item.file]);
         const backup = await predictBackup(get().ws.root, item.file.path, at);
         const lines = [`${item.file.path} → ${backup} (a copy; the file stays)`, `${item.file.path}: append "<!-- ${marker} -->" as the last line`];
-        ask(`Keep ${item.file.path}: mark it complete`, lines, { type: 'keep', move: { path: item.file.path, backup }, marker }, at);
+        ask(`Keep ${item.file.path}: mark it complete`, lines, { type: 'keep', move: { path: item.file.path, backup }, marker }, at, seen);
       });
     },
 
@@ -93,7 +120,12 @@ export function createTriage({ set, get, live, now, track, decide }: Deps) {
       const group = get().undo.at(-1);
       if (!group) return set({ message: { text: 'nothing to undo: no backup was made in this session', tone: 'info' } });
       const lines = [...group.moves].reverse().map((m) => `${m.backup} → ${m.path}`);
-      ask(`Undo: ${group.label}`, lines, { type: 'undo', group }, now());
+      const at = now();
+      act('planning', async () => {
+        // A file that reappeared or got a writer since (a relaunched redo) makes confirm refuse.
+        const seen = await seeFiles(get().ws.root, group.moves.map((m) => ({ unit: '', step: '', ...cellOf(m.path), path: m.path })));
+        ask(`Undo: ${group.label}`, lines, { type: 'undo', group }, at, seen);
+      });
     },
 
     requestCheckpoint: (): void => {
@@ -131,9 +163,15 @@ export function createTriage({ set, get, live, now, track, decide }: Deps) {
               }),
             );
             const label = done.length === 1 ? `backup of ${done[0].path}` : `${done.length} backups`;
-            const queued = p.redo.map((r) => ({ ...r, backup: done.find((m) => m.path === r.path)?.backup ?? '', queuedAt: Date.now() }));
+            const queuedAt = now().getTime();
+            const queued = p.redo.map((r) => ({ ...r, backup: done.find((m) => m.path === r.path)?.backup ?? '', queuedAt }));
+            const group = { id: `${at.getTime()}:${done.map((m) => m.backup).join(',')}`, label, moves: done };
+            await keep([
+              ...queued.map((q): NewJournalEvent => ({ type: 'redo_queued', at: queuedAt, unit: q.unit, step: q.step, path: q.path, backup: q.backup })),
+              ...(done.length ? [{ type: 'undo_pushed', at: queuedAt, id: group.id, label, moves: done } satisfies NewJournalEvent] : []),
+            ]);
             set((s) => ({
-              undo: [...s.undo, { label, moves: done }],
+              undo: [...s.undo, group],
               redoQueue: [...s.redoQueue.filter((q) => !queued.some((r) => r.unit === q.unit && r.step === q.step)), ...queued],
               // Short enough for 80 columns: the backup name is the path plus a suffix.
               message: {
@@ -153,6 +191,7 @@ export function createTriage({ set, get, live, now, track, decide }: Deps) {
         case 'undo':
           return act('undoing', async () => {
             const restored = await undoMoves(root, p.group.moves);
+            await keep([{ type: 'undo_popped', at: now().getTime(), id: p.group.id }]);
             await record(restored.map((path) => ({ kind: 'restore', ...cellOf(path), path, note: 'undo: moved back under its name' })));
             set((s) => ({
               undo: s.undo.filter((g) => g !== p.group),

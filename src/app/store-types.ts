@@ -7,6 +7,8 @@ import type { Tail } from './tail.js';
 import type { Move } from './triage-actions.js';
 import type { CheckpointDiff } from './checkpoint-diff.js';
 import type { ViewId } from './views.js';
+import type { Picks } from './picked.js';
+import type { Seen } from './confirm-guard.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
 import type { AgentAction, AgentsOptions, AgentsUi } from './agents-types.js';
 
@@ -42,9 +44,13 @@ export interface Confirm {
   pending: Pending;
   /** The clock reading the backup names were planned with; the run uses the same. */
   at: number;
+  /** The files it touches as they were when it was shown; confirm refuses if one changed or has a live writer (confirm-guard.ts). */
+  seen?: Seen[];
 }
 
 export interface UndoGroup {
+  /** Names it in the journal (undo_pushed / undo_popped: issue 8 item 8). */
+  id: string;
   label: string;
   moves: Move[];
 }
@@ -57,6 +63,8 @@ export interface Prompt {
 export interface UiState {
   view: ViewId;
   cursors: Record<ViewId, number>;
+  /** The key of the item each cursor was put on; the cursor follows it through live reorders (picked.ts). */
+  picked: Picks;
   cell: { row: number; col: number };
   detail: Detail | null;
   help: { open: boolean; offset: number };

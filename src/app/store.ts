@@ -4,18 +4,22 @@ import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
 import { commandById, matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
-import { clampCursors, isNav, navigate } from './nav.js';
+import { clampCursors, isNav, navigate, sameCursors } from './nav.js';
+import { noPicks } from './picked.js';
 import { parseCommandLine } from './command-line.js';
-import { matrixOf, partialItems } from './select.js';
+import { goneUpdate, selectedPartial, selectedRow } from './selected.js';
+import { recheck } from './confirm-guard.js';
 import type { AppState, StoreOptions, UiState } from './store-types.js';
 import { readTail } from './tail.js';
+import { Confine } from '../scan/confine.js';
 import { createTriage } from './store-triage.js';
 import { createAgents, type AgentsActions } from './store-agents.js';
 import { agentsInitial, startAgentsFeed } from './agents-feed.js';
 import { initialAgents } from './agents-types.js';
 import { createRecovery, type RecoveryActions } from './store-recovery.js';
 import { initialRecovery } from './recovery-types.js';
-import type { DecisionEvent } from '../run/journal.js';
+import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
+import { fromLedger } from './triage-continuity.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -26,6 +30,7 @@ export type AppStore = StoreApi<AppState>;
 const initialUi = (): UiState => ({
   view: 'progress',
   cursors: { progress: 0, partials: 0, plan: 0, sources: 0, health: 0 },
+  picked: noPicks(),
   cell: { row: 0, col: 0 },
   detail: null,
   help: { open: false, offset: 0 },
@@ -55,7 +60,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
   const store = createStore<AppState>()((set, get) => {
     const sup = opts.agents?.sup;
     const decide = sup ? (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => sup.note({ type: 'decision', at: (opts.now?.() ?? new Date()).getTime(), ...e }) : undefined;
-    const triage = createTriage({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, decide });
+    const journal = sup ? (e: NewJournalEvent) => sup.note(e) : undefined;
+    const triage = createTriage({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, decide, journal });
     const agents = opts.agents ? createAgents({ set, get, opts: opts.agents, track }) : null;
     agentActions = agents;
     const recovery = createRecovery({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, session: opts.session ?? {} });
@@ -64,16 +70,45 @@ export function createAppStore(opts: StoreOptions): AppStore {
 
     const openDetail = (): void => {
       const s = get();
-      const row = matrixOf(s.ws, s.filter).rows[s.cell.row];
-      const cell = row?.cells[s.cell.col];
+      const picked = selectedRow(s);
+      if (picked && 'gone' in picked) return set(goneUpdate(s, 'progress', picked.gone));
+      const cell = picked?.item.cells[s.cell.col];
       if (!cell) return set({ message: { text: 'no cell here (the filter hides every row?)', tone: 'warn' } });
       const want = cellKey(cell.unit, cell.step);
       set({ detail: { unit: cell.unit, step: cell.step, tail: null, note: null, loading: cell.exists } });
       if (!cell.exists) return set((st) => (st.detail ? { detail: { ...st.detail, note: 'no file on disk', loading: false } } : {}));
       track(
-        readTail(join(s.ws.root, cell.path)).then(
+        readTail(join(s.ws.root, cell.path), new Confine(s.ws.root, s.ws.pipeline.outsideRoots)).then(
           (tail) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, tail, loading: false } } : {})),
           (err: Error) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, note: `cannot read: ${err.message}`, loading: false } } : {})),
+        ),
+      );
+    };
+
+    const dispatchConfirm = (): void => {
+      const t = get().dialog?.pending.type;
+      return t === 'agents' ? agents?.confirm() : t === 'recovery' ? recovery.confirm() : triage.confirm();
+    };
+    /**
+     * A dialog that recorded its files runs only if none of them changed or got a live writer
+     * since it was shown (issue 8 item 1); otherwise it refuses and says why. While the files
+     * are looked at, the dialog is closed and `busy` holds every other writing key back.
+     */
+    const confirmChecked = (): void => {
+      const d = get().dialog;
+      if (!d) return;
+      if (!d.seen?.length) return dispatchConfirm();
+      set({ dialog: null, busy: 'checking that the files did not change since the dialog was shown' });
+      track(
+        recheck(get(), d.seen).then(
+          (why) => {
+            set({ busy: null });
+            if (why) return set({ message: { text: sanitizeLine(`not done: ${why}`), tone: 'warn' } });
+            if (get().dialog) return set({ message: { text: 'not done: another dialog opened meanwhile; confirm again', tone: 'warn' } });
+            set({ dialog: d });
+            dispatchConfirm();
+          },
+          (err: Error) => set({ busy: null, message: { text: sanitizeLine(`not done: ${err.message}`), tone: 'fail' } }),
         ),
       );
     };
@@ -101,7 +136,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
         case 'back': {
           if (s.help.open) return set({ help: { open: false, offset: 0 } });
           if (s.detail) return set({ detail: null });
-          if (s.filter) return set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }) }));
+          if (s.filter) return set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }, true) }));
           return set({ message: null });
         }
         case 'help':
@@ -115,12 +150,22 @@ export function createAppStore(opts: StoreOptions): AppStore {
         case 'refresh':
           return triage.refresh();
         case 'partial.skip': {
-          const item = partialItems(s.ws, s.filter, s.skipped)[s.cursors.partials];
-          if (!item) return set({ message: { text: 'nothing selected', tone: 'warn' } });
+          const p = selectedPartial(s);
+          if (!p) return set({ message: { text: 'nothing selected', tone: 'warn' } });
+          if ('gone' in p) return set(goneUpdate(s, 'partials', p.gone));
+          const item = p.item;
+          // Journalled, so the skip survives a restart (issue 8 item 8).
+          if (sup) track(sup.note({ type: 'skip', at: (opts.now?.() ?? new Date()).getTime(), path: item.file.path, on: true }).catch(() => undefined));
           return set((st) => {
             const skipped = [...st.skipped, item.file.path];
-            return { skipped, message: { text: `skipped ${item.file.path} for this session`, tone: 'info' }, ...clampCursors({ ...st, skipped }) };
+            return { skipped, message: { text: `skipped ${item.file.path}${sup ? ' (kept across restarts; the journal records it)' : ' for this session'}`, tone: 'info' }, ...clampCursors({ ...st, skipped }, true) };
           });
+        }
+        case 'partial.unskip': {
+          if (s.skipped.length === 0) return set({ message: { text: 'nothing is skipped', tone: 'info' } });
+          const at = (opts.now?.() ?? new Date()).getTime();
+          if (sup) for (const path of s.skipped) track(sup.note({ type: 'skip', at, path, on: false }).catch(() => undefined));
+          return set((st) => ({ skipped: [], message: { text: `${st.skipped.length} skipped partial${st.skipped.length === 1 ? '' : 's'} shown again`, tone: 'info' }, ...clampCursors({ ...st, skipped: [] }, true) }));
         }
         case 'partial.backup':
           return triage.requestMove(false);
@@ -137,7 +182,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
           if (s.ws.preset === 'gates') return set({ message: { text: 'gate-file workflows have no checkpoint.md: the gate files are their record', tone: 'warn' } });
           return triage.requestCheckpoint();
         case 'dialog.confirm':
-          return s.dialog?.pending.type === 'agents' ? agents?.confirm() : s.dialog?.pending.type === 'recovery' ? recovery.confirm() : triage.confirm();
+          return confirmChecked();
         case 'dialog.leave':
           return agents?.leave();
         case 'run.launch':
@@ -167,7 +212,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       const p = get().prompt!;
       const c = matchCommand(t, 'prompt', get().view);
       if (c?.id === 'prompt.cancel') {
-        return set((st) => (p.kind === 'filter' ? { prompt: null, filter: '', ...clampCursors({ ...st, filter: '' }) } : { prompt: null }));
+        return set((st) => (p.kind === 'filter' ? { prompt: null, filter: '', ...clampCursors({ ...st, filter: '' }, true) } : { prompt: null }));
       }
       if (c?.id === 'prompt.submit') {
         set({ prompt: null });
@@ -180,11 +225,13 @@ export function createAppStore(opts: StoreOptions): AppStore {
       else if (t.name === null && !t.ctrl && t.ch) text += t.ch;
       else return;
       // The filter applies as you type.
-      set((st) => (p.kind === 'filter' ? { prompt: { ...p, text }, filter: text, ...clampCursors({ ...st, filter: text }) } : { prompt: { ...p, text } }));
+      set((st) => (p.kind === 'filter' ? { prompt: { ...p, text }, filter: text, ...clampCursors({ ...st, filter: text }, true) } : { prompt: { ...p, text } }));
     };
 
     return {
       ...initialUi(),
+      // The redo queue, skips and undo stack of earlier sessions, from the journal.
+      ...fromLedger(sup?.snapshot().ledger.triage),
       ws: opts.live.state,
       watching: { ...opts.live.watching },
       readonly: !!opts.readonly || opts.agents?.sup.snapshot().role === 'readonly',
@@ -218,11 +265,21 @@ export function createAppStore(opts: StoreOptions): AppStore {
   });
 
   const unsubscribe = opts.live.subscribe((ws) => store.getState().setWorkspace(ws, opts.live.watching));
+  // Whatever changed a list (the redo queue, a launch event, RESUME.md drift), the cursors
+  // follow their picked items before the next key is read (issue 8 item 2).
+  const unfollow = store.subscribe((st, prev) => {
+    if (st.ws === prev.ws && st.agents === prev.agents && st.filter === prev.filter && st.skipped === prev.skipped && st.redoQueue === prev.redoQueue && st.recovery.resume === prev.recovery.resume) return;
+    // The same update already placed the cursors (setWorkspace, the agents feed, a filter).
+    if (st.picked !== prev.picked) return;
+    const next = clampCursors(st);
+    if (!sameCursors(st, next)) store.setState(next);
+  });
   const stopFeed = opts.agents ? startAgentsFeed(store, opts.agents, () => agentActions?.launchQueued()) : null;
   const stopRecovery = recoveryActions!.attach(store);
   // Keep the unsubscribe reachable for the entry's cleanup.
   (store as AppStore & { dispose?: () => void }).dispose = () => {
     unsubscribe();
+    unfollow();
     stopFeed?.();
     stopRecovery();
   };

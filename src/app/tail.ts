@@ -1,10 +1,15 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, read } from 'node:fs';
+import { promisify } from 'node:util';
 import { sanitize } from '../sanitize.js';
+import { Confine } from '../scan/confine.js';
 
 // The last lines of a file, for the cell detail and the partial preview: read on demand
-// (the last ~4 KB, never the whole file), decoded, sanitized, split into lines.
+// (the last ~4 KB, never the whole file), decoded, sanitized, split into lines. Opened the
+// way the scan opens artifacts (issue 8 item 7): a symlink out of the workspace is not read
+// or quoted, and a FIFO under an artifact's name cannot block the read.
 
 export const TAIL_READ_BYTES = 4096;
+const readAt = promisify(read);
 
 export interface Tail {
   lines: string[];
@@ -12,13 +17,17 @@ export interface Tail {
   cut: boolean;
 }
 
-export async function readTail(abs: string, bytes = TAIL_READ_BYTES): Promise<Tail> {
-  const fh = await open(abs, 'r');
+/** `confine`: the workspace (and checkroom.yaml's outside_roots) the file must resolve into. */
+export async function readTail(abs: string, confine: Confine, bytes = TAIL_READ_BYTES): Promise<Tail> {
+  const fd = confine.open(abs);
+  if (typeof fd !== 'number') throw new Error(fd.refused);
   try {
-    const { size } = await fh.stat();
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error('not a regular file');
+    const size = st.size;
     const start = Math.max(0, size - bytes);
     const buf = Buffer.alloc(size - start);
-    await fh.read(buf, 0, buf.length, start);
+    await readAt(fd, buf, 0, buf.length, start);
     let text = buf.toString('utf8');
     let lines = text.split('\n');
     // Starting mid-file means the first line (and maybe a UTF-8 sequence) is cut: drop it.
@@ -27,6 +36,6 @@ export async function readTail(abs: string, bytes = TAIL_READ_BYTES): Promise<Ta
     text = lines.join('\n').replace(/\r\n/g, '\n').replace(/\n+$/, '');
     return { lines: text === '' ? [] : sanitize(text).split('\n'), cut: start > 0 };
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }

@@ -1,11 +1,11 @@
-import type { CellStatus, Claim, WorkspaceState } from '../types.js';
+import type { CellStatus, Claim, Lang, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
 import type { CheckpointDoc } from './types.js';
 import { buildCheckpointDoc } from './render.js';
 import { formatMinute } from '../local-time.js';
 
 // checkpoint.md rebuilt from the reconciled state (scenario 4, and the Sources view's
-// rewrite): same language and layout as the file it replaces (English for a new one);
+// rewrite): same language and layout as the file it replaces (the workspace's for a new one);
 // the matrix holds the per-chapter steps, as in the source document.
 
 export const CLAIM_OF: Record<CellStatus, Claim> = {
@@ -18,33 +18,47 @@ export const CLAIM_OF: Record<CellStatus, Claim> = {
 };
 
 
-export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc | null, now = new Date()): CheckpointDoc {
+/** `lang`: the workspace's language (lang.ts workspaceLang) for a checkpoint with no old file. */
+export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc | null, now = new Date(), lang: Lang = 'en'): CheckpointDoc {
   const batchedPhase = Math.min(...state.pipeline.steps.map((s) => s.phase));
   const columns = prev?.batches[0]?.columns.length
     ? prev.batches[0].columns
     : state.pipeline.steps.filter((s) => s.phase === batchedPhase).map((s) => s.id);
   // A file checkroom cannot read proves nothing either way: the old claim stays.
   const claim = new Map(state.cells.map((c) => [cellKey(c.unit, c.step), c.disk === 'unreadable' && c.checkpoint !== null ? c.checkpoint : CLAIM_OF[c.status]]));
+  // Columns checkroom does not know keep their values, by unit, and their place (issue 8 item 6).
+  const oldExtra = new Map((prev?.batches ?? []).flatMap((b) => b.rows.filter((r) => r.extra).map((r) => [r.unit, r.extra!] as const)));
+  const extraOf = new Map((prev?.batches ?? []).map((b) => [b.id, b.extra ?? []]));
+  const unheaded = new Set((prev?.batches ?? []).filter((b) => b.unheaded).map((b) => b.id));
   const rowOf = (unit: string) => ({
     unit,
     claims: Object.fromEntries(columns.map((step) => [step, claim.get(cellKey(unit, step)) ?? 'not_started'])),
+    ...(oldExtra.has(unit) ? { extra: { ...oldExtra.get(unit)! } } : {}),
   });
   const batches = state.batches
     .filter((b) => b.id !== null)
-    .map((b) => ({ id: b.id as number, status: b.status === 'in_progress' || b.status === 'done' ? null : b.status, rows: b.units.map(rowOf) }));
-  // Units the old checkpoint never knew (disk-only chapters) get a batch of their own.
+    .map((b) => ({
+      id: b.id as number,
+      status: b.status === 'in_progress' || b.status === 'done' ? null : b.status,
+      rows: b.units.map(rowOf),
+      extra: extraOf.get(b.id as number) ?? [],
+      ...(unheaded.has(b.id as number) ? { unheaded: true as const } : {}),
+    }));
+  // Units of no batch (disk-only chapters, or a file with no batches) stay in no batch: a
+  // table under no heading, never an invented `### Batch N` (issue 8 item 6).
   const known = new Set(batches.flatMap((b) => b.rows.map((r) => r.unit)));
   const rest = state.units.filter((u) => !known.has(u));
   if (rest.length) {
-    const id = batches.reduce((m, b) => Math.max(m, b.id), 0) + 1;
-    batches.push({ id, status: null, rows: rest.map(rowOf) });
+    const none = batches.find((b) => b.unheaded);
+    if (none) none.rows.push(...rest.map(rowOf));
+    else batches.unshift({ id: batches.some((b) => b.id === 0) ? -1 : 0, status: null, rows: rest.map(rowOf), extra: [], unheaded: true });
   }
   const doc = buildCheckpointDoc({
     project: prev?.project ?? state.name,
-    lang: prev?.lang ?? 'en',
+    lang: prev?.lang ?? lang,
     lastUpdate: formatMinute(now),
     currentPhase: state.currentPhase,
-    currentBatch: state.currentBatch ?? (batches.length && rest.length ? batches[batches.length - 1].id : null),
+    currentBatch: state.currentBatch,
     phases: state.phases.map((p) => ({ id: p.id, name: prev?.phases.find((q) => q.id === p.id)?.name ?? p.name, status: p.status })),
     batches,
     columns,

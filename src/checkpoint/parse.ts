@@ -81,6 +81,8 @@ class Parser {
   private batch: CheckpointBatch | null = null;
   private cols: RowColumns | null = null;
   private lastCols: RowColumns | null = null;
+  /** Heading per cell index of the current table for columns that are no step; null elsewhere. */
+  private extraCols: (string | null)[] = [];
   private inTable = false;
   private readonly units = new Map<string, number>();
 
@@ -200,6 +202,7 @@ class Parser {
     if (this.batch) return this.batch;
     this.warn(ln, 'table is not under a "### Batch N" heading; its rows are filed under batch 0');
     this.batchHeading(0, '', ln);
+    if (this.batch!.line === ln) this.batch!.unheaded = true;
     return this.batch!;
   }
 
@@ -223,14 +226,23 @@ class Parser {
   private headerRow(cells: RowCell[], ln: number): void {
     const batch = this.tableBatch(ln);
     const cols: RowColumns = [null];
+    const extra: (string | null)[] = [null];
+    let after: string | null = null;
     for (const cell of cells.slice(1)) {
       const step = this.headings.get(norm(cell.text)) ?? null;
-      if (step === null) this.warn(ln, `unknown column "${cell.text}"; column ignored`);
-      else if (cols.includes(step)) this.warn(ln, `column "${cell.text}" repeats step ${step}; column ignored`);
-      cols.push(step !== null && !cols.includes(step) ? step : null);
+      const known = step !== null && !cols.includes(step);
+      if (step === null) this.warn(ln, `unknown column "${cell.text}"; kept as written when checkroom rewrites the file, not read as claims`);
+      else if (!known) this.warn(ln, `column "${cell.text}" repeats step ${step}; column ignored`);
+      cols.push(known ? step : null);
+      // An unknown column keeps its values and its place (issue 8 item 6); a repeated step is dropped.
+      const keep = step === null && cell.text !== '' && !extra.includes(cell.text);
+      extra.push(keep ? cell.text : null);
+      if (keep && !(batch.extra ?? []).some((x) => x.heading === cell.text)) (batch.extra ??= []).push({ heading: cell.text, after });
+      if (known) after = step;
     }
     this.cols = cols;
     this.lastCols = cols;
+    this.extraCols = extra;
     this.addColumns(batch, cols);
   }
 
@@ -239,6 +251,7 @@ class Parser {
       this.warn(ln, 'table has no header row; assuming the columns of the previous table');
       return this.lastCols;
     }
+    this.extraCols = [];
     const phase = this.pipeline.steps[0]?.phase;
     const cols = [null, ...this.pipeline.steps.filter((s) => s.phase === phase).map((s) => s.id)];
     this.warn(ln, `table has no header row; assuming the pipeline's steps (${cols.slice(1).join(', ')})`);
@@ -264,7 +277,11 @@ class Parser {
       if (c === undefined) this.warn(ln, `unknown glyph "${cells[j].text}" for ${unit}/${step}; cell ignored`);
       else if (c !== '?') claims[step] = c;
     }
-    batch.rows.push({ unit, claims, line: ln });
+    const extra: Record<string, string> = {};
+    this.extraCols.forEach((h, j) => {
+      if (h !== null && j < cells.length) extra[h] = cells[j].text;
+    });
+    batch.rows.push(Object.keys(extra).length ? { unit, claims, extra, line: ln } : { unit, claims, line: ln });
     this.rowColumns.set(ln, cols);
   }
 }

@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import type { Claim, Lang, PhaseStatus, PipelineDef } from '../types.js';
-import type { CheckpointBatch, CheckpointDoc, CheckpointPhase } from './types.js';
+import type { CheckpointBatch, CheckpointDoc, CheckpointPhase, ExtraColumn } from './types.js';
 import { norm, phaseName, stepHeading, VOCAB } from './i18n.js';
 import { CLAIM_GLYPH, UNKNOWN_GLYPH, statusText } from './glyphs.js';
 
@@ -16,7 +16,14 @@ export interface CheckpointInput {
   currentBatch: number | null;
   phases: { id: number; name: string; status: PhaseStatus | null }[];
   /** A batch may override `columns` (step ids) for its own table. */
-  batches: { id: number; status: PhaseStatus | null; rows: { unit: string; claims: Record<string, Claim> }[]; columns?: string[] }[];
+  batches: {
+    id: number;
+    status: PhaseStatus | null;
+    rows: { unit: string; claims: Record<string, Claim>; extra?: Record<string, string> }[];
+    columns?: string[];
+    extra?: ExtraColumn[];
+    unheaded?: true;
+  }[];
   columns: string[];
   layout?: Partial<CheckpointDoc['layout']>;
 }
@@ -34,7 +41,9 @@ export function buildCheckpointDoc(input: CheckpointInput): CheckpointDoc {
       id: b.id,
       status: b.status,
       columns: [...(b.columns ?? input.columns)],
-      rows: b.rows.map((r) => ({ unit: r.unit, claims: { ...r.claims }, line: 0 })),
+      ...(b.extra?.length ? { extra: b.extra.map((x) => ({ ...x })) } : {}),
+      ...(b.unheaded ? { unheaded: true as const } : {}),
+      rows: b.rows.map((r) => ({ unit: r.unit, claims: { ...r.claims }, ...(r.extra && Object.keys(r.extra).length ? { extra: { ...r.extra } } : {}), line: 0 })),
       line: 0,
     })),
     layout: { eol: input.layout?.eol ?? '\n', bom: input.layout?.bom ?? false },
@@ -68,12 +77,29 @@ export function renderTable(rows: string[][]): string[] {
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)];
 }
 
+type Column = { step: string } | { extra: string };
+
+/** Step columns in order, each unknown column right after the step it followed (or first). */
+function tableColumns(b: CheckpointBatch): Column[] {
+  const extras = b.extra ?? [];
+  const after = (at: string | null): Column[] => extras.filter((x) => x.after === at || (at === null && x.after !== null && !b.columns.includes(x.after))).map((x) => ({ extra: x.heading }));
+  return [...after(null), ...b.columns.flatMap((step) => [{ step }, ...after(step)])];
+}
+
+// A cell must not open a new column or row: a pipe is escaped, line breaks become spaces.
+const cellText = (s: string): string => s.replace(/[\r\n]+/g, ' ').replace(/(?<!\\)\|/g, '\\|');
+
 function batchBlock(b: CheckpointBatch, pipeline: PipelineDef, lang: Lang): string[] {
   const v = VOCAB[lang];
   const heading = b.status ? `### Batch ${b.id} — ${statusText(b.status, v.status[b.status])}` : `### Batch ${b.id}`;
-  const header = [v.unitColumn, ...b.columns.map((id) => stepHeading(pipeline.steps.find((s) => s.id === id), id, lang))];
-  const rows = b.rows.map((r) => [r.unit, ...b.columns.map((c) => (r.claims[c] ? CLAIM_GLYPH[r.claims[c]] : UNKNOWN_GLYPH))]);
-  return [heading, ...renderTable([header, ...rows])];
+  const cols = tableColumns(b);
+  const header = [v.unitColumn, ...cols.map((c) => ('step' in c ? stepHeading(pipeline.steps.find((s) => s.id === c.step), c.step, lang) : cellText(c.extra)))];
+  const rows = b.rows.map((r) => [
+    r.unit,
+    ...cols.map((c) => ('step' in c ? (r.claims[c.step] ? CLAIM_GLYPH[r.claims[c.step]] : UNKNOWN_GLYPH) : cellText(r.extra?.[c.extra] ?? ''))),
+  ]);
+  // The chapters of no batch: a table under no heading, as it was read (issue 8 item 6).
+  return [...(b.unheaded ? [] : [heading]), ...renderTable([header, ...rows])];
 }
 
 /** The phase whose steps the batch tables hold (phase 3 of the book). */
@@ -106,7 +132,9 @@ export function renderCheckpoint(doc: CheckpointDoc, pipeline: PipelineDef): str
   const line = (p: CheckpointPhase): string => phaseLine(p, pipeline, lang);
   blocks.push(doc.phases.slice(0, cut).map(line));
   if (at >= 0) blocks.push([line(doc.phases[at])]);
-  for (const b of doc.batches) blocks.push(batchBlock(b, pipeline, lang));
+  // The table of no batch first: after a `### Batch N` heading it would be read as that batch's.
+  const ordered = [...doc.batches.filter((b) => b.unheaded), ...doc.batches.filter((b) => !b.unheaded)];
+  for (const b of ordered) blocks.push(batchBlock(b, pipeline, lang));
   blocks.push(doc.phases.slice(at >= 0 ? at + 1 : cut).map(line));
   blocks.push([v.legend]);
   const lines = blocks.filter((b) => b.length > 0).flatMap((b, i) => (i === 0 ? b : ['', ...b]));

@@ -4,15 +4,33 @@ export interface CheckpointRow {
   unit: string;
   /** step id → claim, for the columns present in this table. */
   claims: Record<string, Claim>;
+  /** Column heading → cell text as written, for columns that are no step (ExtraColumn). */
+  extra?: Record<string, string>;
   line: number;
+}
+
+/**
+ * A column checkroom does not know (`备注`, `Owner`): kept with its values when the file is
+ * rewritten, in its place — after the step column `after`, or first when null (issue 8 item 6).
+ */
+export interface ExtraColumn {
+  heading: string;
+  after: string | null;
 }
 
 export interface CheckpointBatch {
   id: number;
+  /**
+   * A table under no `### Batch N` heading (filed as batch 0): the chapters of no batch. It is
+   * written back the same way, never under an invented heading (issue 8 item 6).
+   */
+  unheaded?: true;
   /** Status suffix of the `### Batch N — 未开始` heading, if any. */
   status: PhaseStatus | null;
   /** Step ids of the table columns, in order. */
   columns: string[];
+  /** Columns that are no step, with where they stand; absent when there are none. */
+  extra?: ExtraColumn[];
   rows: CheckpointRow[];
   line: number;
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { WorkspaceState } from '../types.js';
 import { loadWorkspace, readSources, stateOf, type Sources } from '../workspace.js';
 import { checkpointFromState } from '../checkpoint/from-state.js';
+import { workspaceLang } from '../checkpoint/lang.js';
 import { renderCheckpoint } from '../checkpoint/render.js';
 import { parseCheckpoint } from '../checkpoint/parse.js';
 import { writeCheckpoint } from '../checkpoint/io.js';
@@ -66,7 +67,7 @@ export async function rewriteCheckpoint(
 ): Promise<{ path: string; backup: string | null; changed: number; text: string }> {
   const src = read ?? (await readSources(dir));
   const state = stateOf(src);
-  const doc = checkpointFromState(state, src.checkpoint);
+  const doc = checkpointFromState(state, src.checkpoint, now, await workspaceLang(src.root, state, src.checkpoint?.lang ?? null));
   const text = renderCheckpoint(doc, src.config.pipeline);
   const before = claimsOf(src.checkpoint);
   const after = claimsOf(parseCheckpoint(text, src.config.pipeline));
@@ -82,7 +83,8 @@ export async function checkpointCommand(positionals: string[], write: boolean, o
   const dir = dirArg(positionals);
   if (!write) {
     const src = await readSources(dir);
-    const text = renderCheckpoint(checkpointFromState(stateOf(src), src.checkpoint), src.config.pipeline);
+    const state = stateOf(src);
+    const text = renderCheckpoint(checkpointFromState(state, src.checkpoint, new Date(), await workspaceLang(src.root, state, src.checkpoint?.lang ?? null)), src.config.pipeline);
     // The preview quotes the old file's words (title, project name): escaped, as everywhere.
     out.write(sanitize(text) + o.paint('muted', '\n(preview: nothing written; add --write to replace checkpoint.md, the old one is backed up)\n'));
     return;

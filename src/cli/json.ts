@@ -31,6 +31,8 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger) {
       checkpoint: c.checkpoint,
       disk: c.disk,
       chars: c.chars,
+      // Only on files past the exact count (issue 8 item 3): `chars` is then a lower bound.
+      ...(c.charsAtLeast ? { charsAtLeast: true } : {}),
       bytes: c.bytes,
       marker: c.marker,
       verdict: c.triage?.verdict ?? null,
@@ -56,6 +58,7 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger) {
           path: s.todos.path,
           ok: s.todos.ok,
           ready: s.todos.ready,
+          ready_contradicted: s.todos.readyContradicted,
           disagreements: s.todos.disagreements,
           dangling: s.todos.dangling,
           warnings: s.todos.warnings.map((w) => ({ source: w.source, line: w.line ?? null, message: w.message })),

@@ -13,7 +13,7 @@ import { recoverReport } from '../recover/report.js';
 import { renderRecover, formatAge } from '../recover/render.js';
 import { checkMemory } from '../memory/check.js';
 import { buildResume } from '../resume/build.js';
-import { writeResume } from '../resume/io.js';
+import { letterLang, writeResume } from '../resume/io.js';
 
 // The recovery commands: `resume`, `recover`, `backups`. Each returns the exit code
 // (0 ok, 1 runtime error); bad usage throws UsageError (exit 2 at the entry).
@@ -27,7 +27,7 @@ export async function resumeCommand(cli: Cli, o: TextOptions, out: Out): Promise
   const memory = await checkMemory(sources.root, state);
   const opts = { now, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: sources.config.sources.checkpoint };
   if (!cli.write) {
-    out.write(sanitize(buildResume(state, opts)) + o.paint('muted', `\n(preview: nothing written; add --write to write ${sources.config.sources.resume}, the old one is backed up)\n`));
+    out.write(sanitize(buildResume(state, { ...opts, lang: await letterLang(sources.root, state, sources.config.sources.resume) })) + o.paint('muted', `\n(preview: nothing written; add --write to write ${sources.config.sources.resume}, the old one is backed up)\n`));
     return 0;
   }
   const r = await writeResume(sources.root, state, { ...opts, file: sources.config.sources.resume });

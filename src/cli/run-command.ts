@@ -15,6 +15,7 @@ import { pickLaunches } from '../run/supervisor-autopilot.js';
 import { commandShown, commandShownEvent } from '../consent.js';
 import { cellKey } from '../types.js';
 import { refuseRun } from './run-preflight.js';
+import { watchEnd } from '../shutdown.js';
 
 // `checkroom run [dir] <unit> <step> [--force]` and `checkroom run [dir] --next [--auto]
 // [--max N]`: the headless face of the supervisor. Progress is streamed as sanitized lines;
@@ -120,12 +121,15 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
       if (e.type === 'launch') steps.add(cellKey(e.unit, e.step));
     },
   });
-  const stop = (): void => {
-    out.write('interrupted: cancelling the runs in flight\n');
-    void s.close({ cancel: true });
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGINT, SIGTERM, SIGHUP (an SSH drop), lost output and a crash all cancel the runs in
+  // flight and journal why; none kills checkroom before its agents (issue 8 item 4).
+  const ends = watchEnd({ stdout: process.stdout, stderr: process.stderr });
+  let reason = 'quit';
+  void ends.first.then(({ reason: why }) => {
+    reason = why;
+    if (ends.terminalAlive()) out.write(`interrupted (${why}): cancelling the runs in flight\n`);
+    return s.close({ cancel: true, reason: why });
+  });
   try {
     const snap = s.snapshot();
     if (snap.role === 'readonly') {
@@ -141,9 +145,8 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
     }
     throw err;
   } finally {
-    process.removeListener('SIGINT', stop);
-    process.removeListener('SIGTERM', stop);
-    await s.close();
+    ends.off();
+    await s.close({ reason });
   }
 }
 

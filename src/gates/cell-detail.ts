@@ -23,6 +23,7 @@ export function describeProof(p: GateProof): string {
   const first = p.errors[0] === undefined ? '' : sanitizeLine(p.errors[0]);
   switch (p.kind) {
     case 'passed':
+      if (p.provenBy?.length) return `cut off mid-write, counted as passed: ${p.provenBy.map(sanitizeLine).join('; ')}`;
       return `passed (file, ${p.shape ?? 'gate'} gate)${p.timestamp ? ` · validated ${sanitizeLine(p.timestamp)}` : ''}`;
     case 'skipped':
       return 'skipped (file): settled without running';

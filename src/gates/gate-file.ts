@@ -92,3 +92,18 @@ export function classifyGate(gate: Gate): FailureClass {
   if (/token limit|context (window|length)|maximum context|max(imum)? length exceeded/i.test(text)) return 'CONTEXT_EXHAUSTED';
   return gate.errors.length > 0 ? 'VERIFICATION_FAILED' : 'UNKNOWN';
 }
+
+/**
+ * What the first bytes of a cut-off gate say, before the artifact copy (`validated_data`) that
+ * may hold `status` fields of its own: true (pass), false (fail) or null (not written yet).
+ */
+export function cutOffVerdict(head: string): boolean | null {
+  const at = head.indexOf('"validated_data"');
+  const t = at >= 0 ? head.slice(0, at) : head;
+  const m =
+    /"validation_status"\s*:\s*"(pass|passed|fail|failed)"/i.exec(t) ??
+    /"(?:valid|allowed)"\s*:\s*(true|false)\b/.exec(t) ??
+    /"status"\s*:\s*"(pass|fixed|fail|fail_after_fix)"/i.exec(t);
+  if (!m) return null;
+  return /^(pass|passed|fixed|true)$/i.test(m[1]);
+}

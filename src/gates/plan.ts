@@ -15,14 +15,30 @@ export const ARTIFACTS_DIR = '.claude/context/artifacts';
 
 const text = (v: unknown): string => sanitizeLine(str(v) ?? '');
 
-/** One step or task, whichever case it is written in; `index` numbers tasks without a number. */
-function toStep(raw: Record<string, unknown>, index: number, phase: string | null, ids: Map<string, string>): PlanStep {
-  const stepNo = raw.step_number ?? raw.stepNumber ?? raw.step;
+/** Fields that name the workflow step a step, a task or a whole phase plan belongs to. */
+const STEP_FIELDS = ['step_number', 'stepNumber', 'step', 'workflow_step', 'workflowStep', 'step_id', 'stepId', 'parent_step', 'parentStep'] as const;
+
+/** The workflow step an object names (`"step-4"`, `4`, `"04.5"`), or null. */
+export function namedStep(o: Record<string, unknown>): string | null {
+  for (const f of STEP_FIELDS) if (o[f] !== undefined && stepKey(o[f]) !== null) return stepKey(o[f]);
+  return null;
+}
+
+/** A plan step, and whether it is a phase-plan task folded into a workflow step. */
+type Read = PlanStep & { folded: boolean };
+
+/**
+ * One step or task, whichever case it is written in. `step` is the workflow step its phase
+ * plan belongs to, if the plans say; `index` places a task nothing numbers.
+ */
+function toStep(raw: Record<string, unknown>, index: number, phase: string | null, step: string | null | undefined, ids: Map<string, string>): Read {
   const taskId = str(raw.taskId) ?? str(raw.task_id) ?? str(raw.id);
-  const id = str(stepNo) ?? taskId;
+  const own = namedStep(raw);
+  const id = own !== null ? (str(raw.step_number ?? raw.stepNumber ?? raw.step) ?? taskId) : taskId;
   // A step number may be `4`, `"04.5"` or `"step-4"`; a task id is a number only when it is
-  // plainly one — `task-1-2` must not become step 2.
-  let number = stepNo !== undefined ? stepKey(stepNo) : /^\s*\d+(\.\d+)?\s*$/.test(taskId ?? '') ? stepKey(taskId) : null;
+  // plainly one — `task-1-2` must not become step 2. A task of a phase plan that belongs to
+  // workflow step 4 is part of step 4 (issue 8 item 6), not a step of its own.
+  let number = own ?? step ?? (/^\s*\d+(\.\d+)?\s*$/.test(taskId ?? '') ? stepKey(taskId) : null);
   // A task id like `task-a` or `P1-T2` has no step number: place it by phase and position.
   if (number === null) number = phase !== null ? `${phase}.${index + 1}` : String(index);
   for (const k of [id, taskId]) if (k) ids.set(k, number);
@@ -34,7 +50,48 @@ function toStep(raw: Record<string, unknown>, index: number, phase: string | nul
     // Resolved to keys after all steps are known (a dependency may name a taskId).
     dependencies: deps.map((d) => str(d) ?? '').filter(Boolean),
     status: str(raw.status),
+    // `step` is undefined for the top plan's own steps: only phase-plan tasks fold.
+    folded: step !== undefined && (own !== null || step !== null),
   };
+}
+
+/** The status of a step made of tasks: every task completed, any blocked, any started. */
+function foldStatus(list: (string | null)[]): string | null {
+  if (list.every((x) => x === 'completed')) return 'completed';
+  if (list.includes('blocked')) return 'blocked';
+  if (list.some((x) => x === 'in_progress' || x === 'completed')) return 'in_progress';
+  return list.every((x) => x === null) ? null : 'pending';
+}
+
+/**
+ * Tasks of phase plans that belong to one workflow step become that step: the top plan's
+ * step when it lists it (its name, agent and status stand), else one step named after the
+ * phase plan. Gates are written per workflow step (`04-developer.json`), never per task.
+ */
+function foldTasks(steps: Read[], phaseNames: Map<string, string | null>): PlanStep[] {
+  const out: PlanStep[] = [];
+  const byNumber = new Map<string, PlanStep>();
+  for (const s of steps.filter((x) => !x.folded)) {
+    const { folded: _f, ...step } = s;
+    out.push(step);
+    if (!byNumber.has(s.number)) byNumber.set(s.number, step);
+  }
+  const groups = new Map<string, Read[]>();
+  for (const s of steps.filter((x) => x.folded)) groups.set(s.number, [...(groups.get(s.number) ?? []), s]);
+  for (const [number, tasks] of groups) {
+    const deps = [...new Set(tasks.flatMap((t) => t.dependencies))];
+    const names = tasks.map((t) => t.name);
+    const top = byNumber.get(number);
+    if (top) {
+      top.tasks = [...(top.tasks ?? []), ...names];
+      top.dependencies = [...new Set([...top.dependencies, ...deps])];
+      top.status ??= foldStatus(tasks.map((t) => t.status));
+      continue;
+    }
+    const name = phaseNames.get(number) ?? (tasks.length === 1 ? names[0] : `${names[0]} (+${tasks.length - 1} tasks)`);
+    out.push({ number, name, agent: tasks[0].agent, dependencies: deps, status: foldStatus(tasks.map((t) => t.status)), tasks: names });
+  }
+  return out;
 }
 
 /** Where a phase plan is: as written, under the workspace, under artifacts/, or by basename. */
@@ -46,39 +103,40 @@ function locate(root: string, p: string): string | null {
 export async function readPlan(root: string, id: string, phaseFiles: string[], warnings: Warning[]): Promise<Plan | null> {
   const rel = `${ARTIFACTS_DIR}/plan-${id}.json`;
   const top = await readJson(join(root, rel));
-  const steps: PlanStep[] = [];
+  const steps: Read[] = [];
   const files: string[] = [];
   const ids = new Map<string, string>();
   let name: string | null = null;
   let status: string | null = null;
-  const phasePaths: string[] = [];
+  // Each phase plan the top plan names, with the workflow step it says the phase belongs to.
+  const phasePaths: { path: string; step: string | null }[] = [];
   if (top.kind === 'ok' && isRecord(top.value)) {
     files.push(rel);
     name = str(top.value.name) !== null ? text(top.value.name) : null;
     status = str(top.value.status);
     const list = Array.isArray(top.value.steps) ? top.value.steps : Array.isArray(top.value.tasks) ? top.value.tasks : [];
-    list.forEach((s, i) => isRecord(s) && steps.push(toStep(s, i, null, ids)));
-    if (Array.isArray(top.value.phases)) {
-      for (const ph of top.value.phases) {
-        const p = isRecord(ph) ? str(ph.phase_plan_path) ?? str(ph.phasePlanPath) : null;
-        if (p) phasePaths.push(p);
-      }
+    list.forEach((s, i) => isRecord(s) && steps.push(toStep(s, i, null, undefined, ids)));
+    // A phase entry, or a step, that points to a phase plan: `{ step: "step-4", phase_plan_path }`.
+    for (const ph of [...(Array.isArray(top.value.phases) ? top.value.phases : []), ...list]) {
+      const p = isRecord(ph) ? str(ph.phase_plan_path) ?? str(ph.phasePlanPath) : null;
+      if (p && isRecord(ph)) phasePaths.push({ path: p, step: namedStep(ph) });
     }
   } else if (top.kind !== 'missing') {
     warnings.push({ source: rel, message: `plan ${top.kind === 'ok' ? 'is not a JSON object' : `cannot be read (${top.kind}: ${'message' in top ? top.message : ''})`}; steps come from the gate files only — ask the planner to rewrite the plan` });
   }
   // Phase plans named by the top plan, plus any `plan-{id}-phase-{n}.json` it does not name.
-  const located = new Set<string>();
-  for (const p of phasePaths) {
+  const located = new Map<string, string | null>();
+  for (const { path: p, step } of phasePaths) {
     const abs = locate(root, p);
     if (!abs) warnings.push({ source: rel, message: `phase plan ${sanitizeLine(p)} is listed but not found on disk; its tasks are missing from the plan` });
     else {
       if (isAbsolute(p) && abs !== p) warnings.push({ source: rel, message: `phase plan path ${sanitizeLine(p)} is from another machine; read ${relative(root, abs)} instead` });
-      located.add(abs);
+      located.set(abs, located.get(abs) ?? step);
     }
   }
-  for (const f of phaseFiles) located.add(join(root, ARTIFACTS_DIR, f));
-  for (const abs of [...located].sort()) {
+  for (const f of phaseFiles) if (!located.has(join(root, ARTIFACTS_DIR, f))) located.set(join(root, ARTIFACTS_DIR, f), null);
+  const phaseNames = new Map<string, string | null>();
+  for (const abs of [...located.keys()].sort()) {
     const prel = relative(root, abs).split('\\').join('/');
     const ph = await readJson(abs);
     if (ph.kind !== 'ok' || !isRecord(ph.value)) {
@@ -88,11 +146,18 @@ export async function readPlan(root: string, id: string, phaseFiles: string[], w
     files.push(prel);
     const meta = isRecord(ph.value.metadata) ? ph.value.metadata : {};
     const phase = stepKey(meta.phaseId ?? meta.phase_id ?? ph.value.phaseId ?? /-phase-(\d+)\.json$/.exec(abs)?.[1]);
+    // The workflow step of the whole phase plan: its metadata, its top level, or the top plan's entry.
+    const step = namedStep(meta) ?? namedStep(ph.value) ?? located.get(abs) ?? null;
+    const title = str(meta.name) ?? str(meta.title) ?? str(ph.value.name) ?? str(ph.value.title);
+    if (step !== null && title !== null && !phaseNames.has(step)) phaseNames.set(step, text(title));
     const list = Array.isArray(ph.value.tasks) ? ph.value.tasks : Array.isArray(ph.value.steps) ? ph.value.steps : [];
-    list.forEach((t, i) => isRecord(t) && steps.push(toStep(t, i, phase, ids)));
+    list.forEach((t, i) => isRecord(t) && steps.push(toStep(t, i, phase, step, ids)));
   }
   if (files.length === 0) return null;
   for (const s of steps) s.dependencies = s.dependencies.map((d) => ids.get(d) ?? stepKey(d) ?? d);
-  steps.sort((a, b) => compareSteps(a.number, b.number));
-  return { id, name, status, steps, files };
+  const folded = foldTasks(steps, phaseNames);
+  // A task's dependency on a task of its own step is inside the step, not on it.
+  for (const s of folded) s.dependencies = s.dependencies.filter((d) => d !== s.number);
+  folded.sort((a, b) => compareSteps(a.number, b.number));
+  return { id, name, status, steps: folded, files };
 }

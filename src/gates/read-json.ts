@@ -7,12 +7,15 @@ import { readFile, stat } from 'node:fs/promises';
 export type JsonRead =
   | { kind: 'ok'; value: unknown; bytes: number }
   | { kind: 'missing' }
-  | { kind: 'truncated'; message: string; bytes: number }
+  | { kind: 'truncated'; message: string; bytes: number; head: string }
   | { kind: 'malformed'; message: string; bytes: number }
   | { kind: 'error'; message: string };
 
 /** Gates embed a full copy of the artifact (`validated_data`); past this, refuse to parse. */
 const MAX_BYTES = 32 * 1024 * 1024;
+
+/** What a cut-off file keeps of its text: the verdict fields come first (gate-file.ts cutOffVerdict). */
+const HEAD_CHARS = 8192;
 
 /** True when the text is a prefix of some valid JSON document: brackets or a string left open. */
 export function looksTruncated(text: string): boolean {
@@ -50,7 +53,7 @@ export async function readJson(abs: string): Promise<JsonRead> {
     return { kind: 'ok', value: JSON.parse(text.replace(/^\uFEFF/, '')), bytes };
   } catch (err) {
     const message = (err as Error).message;
-    return looksTruncated(text) ? { kind: 'truncated', message, bytes } : { kind: 'malformed', message, bytes };
+    return looksTruncated(text) ? { kind: 'truncated', message, bytes, head: text.slice(0, HEAD_CHARS) } : { kind: 'malformed', message, bytes };
   }
 }
 

@@ -4,6 +4,7 @@ import { sanitizeLine } from '../sanitize.js';
 import type { Warning } from '../types.js';
 import { ARTIFACTS_DIR } from './plan.js';
 import { isRecord, readJson, str } from './read-json.js';
+import { stepKey } from './gate-file.js';
 
 // The artifact registry (DOMAIN.md section 7; seed 001_… step 1.3: "check that the artifact
 // files exist"). `artifacts` is a map name → entry, or an array in older tools. Paths are
@@ -15,6 +16,14 @@ export interface RegistryCheck {
   present: boolean;
   artifacts: number;
   missing: { name: string; path: string }[];
+  /** Artifacts found on disk, with the step that produced them (canonical key) when the entry says. */
+  onDisk: RegistryArtifact[];
+}
+
+export interface RegistryArtifact {
+  name: string;
+  path: string;
+  step: string | null;
 }
 
 function entries(artifacts: unknown): [string, Record<string, unknown>][] {
@@ -26,13 +35,14 @@ function entries(artifacts: unknown): [string, Record<string, unknown>][] {
 export async function checkRegistry(root: string, id: string, warnings: Warning[]): Promise<RegistryCheck> {
   const rel = `${ARTIFACTS_DIR}/registry-${id}.json`;
   const read = await readJson(join(root, rel));
-  if (read.kind === 'missing') return { present: false, artifacts: 0, missing: [] };
+  if (read.kind === 'missing') return { present: false, artifacts: 0, missing: [], onDisk: [] };
   if (read.kind !== 'ok' || !isRecord(read.value)) {
     warnings.push({ source: rel, message: `registry cannot be read (${read.kind}); artifacts are not checked — rebuild it from the gate files` });
-    return { present: true, artifacts: 0, missing: [] };
+    return { present: true, artifacts: 0, missing: [], onDisk: [] };
   }
   const list = entries(read.value.artifacts);
   const missing: { name: string; path: string }[] = [];
+  const onDisk: RegistryArtifact[] = [];
   for (const [key, a] of list) {
     const name = sanitizeLine(str(a.name) ?? key);
     const p = str(a.path) ?? str(a.file_path) ?? str(a.filePath);
@@ -41,17 +51,23 @@ export async function checkRegistry(root: string, id: string, warnings: Warning[
       continue;
     }
     const shown = sanitizeLine(p);
+    const found = { name, path: shown, step: stepKey(a.step ?? a.step_number ?? a.stepNumber) };
     if (!isAbsolute(p)) {
       if (!existsSync(resolve(root, p))) missing.push({ name, path: shown });
+      else onDisk.push(found);
       continue;
     }
-    if (existsSync(p)) continue;
+    if (existsSync(p)) {
+      onDisk.push(found);
+      continue;
+    }
     const local = join(root, ARTIFACTS_DIR, basename(p));
     if (existsSync(local)) {
       warnings.push({ source: rel, message: `artifact ${name} has an absolute path from another machine (${shown}); found by name at ${ARTIFACTS_DIR}/${sanitizeLine(basename(p))} — check it is the same file` });
+      onDisk.push({ ...found, path: `${ARTIFACTS_DIR}/${sanitizeLine(basename(p))}` });
     } else {
       missing.push({ name, path: shown });
     }
   }
-  return { present: true, artifacts: list.length, missing };
+  return { present: true, artifacts: list.length, missing, onDisk };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sanitizeLine } from '../sanitize.js';
 import { readFileFacts } from '../scan/file-facts.js';
 import type { Warning } from '../types.js';
-import { brokenGate, normaliseGate, parseStepFile } from './gate-file.js';
+import { brokenGate, cutOffVerdict, normaliseGate, parseStepFile } from './gate-file.js';
 import { ARTIFACTS_DIR, readPlan } from './plan.js';
 import { readJson } from './read-json.js';
 import { REASONING_DIR, readReasoning } from './reasoning.js';
@@ -56,8 +56,9 @@ async function readGates(root: string, id: string, warnings: Warning[]): Promise
         out.push({ number: named.number, gate: brokenGate(rel, agent, 'malformed', 'no known gate shape'), file });
       }
     } else if (read.kind === 'truncated') {
-      warnings.push({ source: rel, message: `gate is cut off mid-write (${read.bytes} bytes, ${read.message}); step treated as not passed — re-run its validation` });
-      out.push({ number: named.number, gate: brokenGate(rel, agent, 'truncated', `cut off mid-write: ${read.message}`), file });
+      // Whether other proof makes it a pass is decided with the whole workflow (workflow.ts).
+      const gate = { ...brokenGate(rel, agent, 'truncated', `cut off mid-write: ${read.message}`), cutVerdict: cutOffVerdict(read.head) };
+      out.push({ number: named.number, gate, file, cutOff: `${read.bytes} bytes, ${read.message}` });
     } else {
       const message = read.message;
       warnings.push({ source: rel, message: `gate cannot be read (${message}); step treated as not passed — re-run its validation` });
@@ -108,7 +109,7 @@ export async function scanGateWorkspace(root: string): Promise<GateWorkspace> {
     const reasoning = await readReasoning(root, id, w);
     const registry = await checkRegistry(root, id, w);
     if (!registry.present) w.push({ source: `${ARTIFACTS_DIR}/registry-${id}.json`, message: 'no artifact registry; artifacts cannot be checked on disk' });
-    workflows.push(buildWorkflow({ id: sanitizeLine(id), plan, gates, reasoning, missingArtifacts: registry.missing, memory, warnings: w }));
+    workflows.push(buildWorkflow({ id: sanitizeLine(id), plan, gates, reasoning, missingArtifacts: registry.missing, artifactsOnDisk: registry.onDisk, memory, warnings: w }));
   }
   if (workflows.length === 0) warnings.push({ source: GATES_DIR, message: `no gate-file workflow found (looked in ${GATES_DIR}, ${ARTIFACTS_DIR}, ${REASONING_DIR})` });
   return { root, workflows, memory, warnings };

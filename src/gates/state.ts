@@ -62,6 +62,7 @@ export function proofOf(s: GateStep): GateProof {
     errors: g?.errors ?? [],
     timestamp: g?.timestamp ?? null,
     reasoning: s.reasoning,
+    ...(g?.provenBy?.length ? { provenBy: g.provenBy } : {}),
   };
 }
 

@@ -15,6 +15,14 @@ export interface Gate {
   shape: GateShape;
   errors: string[];
   timestamp: string | null;
+  /** A cut-off gate: what its first bytes say (true pass, false fail, null not written yet). */
+  cutVerdict?: boolean | null;
+  /**
+   * A cut-off gate counted as passed: the other proof, one sentence each (issue 8 item 6).
+   * Only disk evidence counts (an artifact of the step on disk, a later step's passing gate);
+   * the plan's `completed` is listed with it, never alone: it is a claim.
+   */
+  provenBy?: string[];
 }
 
 export type GateStepStatus = 'done' | 'partial' | 'failed' | 'not_started' | 'skipped';
@@ -54,6 +62,8 @@ export interface PlanStep {
   agent: string;
   dependencies: string[];
   status: string | null;
+  /** Names of the phase-plan tasks folded into this workflow step, if any. */
+  tasks?: string[];
 }
 
 export interface Plan {
@@ -119,6 +129,8 @@ export interface GateProof {
   timestamp: string | null;
   /** Reasoning file of the step, if any (the evidence of an interrupted step). */
   reasoning: string | null;
+  /** A cut-off gate counted as passed: which proof (Gate.provenBy). */
+  provenBy?: string[];
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { Warning } from '../types.js';
 import { classifyGate, compareSteps, displayStep } from './gate-file.js';
+import { cutOffProof, cutOffWarning } from './cut-off.js';
+import type { RegistryArtifact } from './registry.js';
 import type { Gate, GateFileFacts, GateStep, GateStepStatus, GateWorkflow, MemoryFile, Plan, ReasoningNote } from './types.js';
 
 // Putting one workflow together from what was read (pure). Seed 001_… step 1: "the highest
@@ -12,6 +14,8 @@ export interface NumberedGate {
   gate: Gate;
   /** Disk facts of the gate file, when they were read. */
   file?: GateFileFacts;
+  /** A gate cut off mid-write: its size and the parse error, for the warning. */
+  cutOff?: string;
 }
 
 export interface WorkflowInput {
@@ -20,12 +24,15 @@ export interface WorkflowInput {
   gates: NumberedGate[];
   reasoning: ReasoningNote[];
   missingArtifacts: { name: string; path: string }[];
+  /** Registry artifacts found on disk: proof for a cut-off gate of their step. */
+  artifactsOnDisk?: RegistryArtifact[];
   memory: MemoryFile[];
   warnings: Warning[];
 }
 
 function statusOf(gate: Gate | null, interrupted: boolean): GateStepStatus {
   if (!gate) return interrupted ? 'partial' : 'not_started';
+  if (gate.provenBy?.length) return 'done';
   if (gate.shape === 'truncated' || gate.shape === 'malformed') return 'partial';
   if (gate.skipped) return 'skipped';
   return gate.passed ? 'done' : 'failed';
@@ -67,6 +74,17 @@ export function buildWorkflow(input: WorkflowInput): GateWorkflow {
     if (!decided.has(r.number) && !rows.some((x) => x.key === r.number)) add(r.number, r.agent, r.agent, null, [], null, false);
   }
   rows.sort((a, b) => compareSteps(a.key, b.key));
+  // Cut-off gates: passed when the rest of the disk proves it, and the warning says which proof.
+  const cutOff = new Map(input.gates.filter((g) => g.cutOff).map((g) => [g.gate, g.cutOff!]));
+  for (const r of rows) {
+    const note = r.gate ? cutOff.get(r.gate) : undefined;
+    if (!r.gate || note === undefined) continue;
+    const proof = cutOffProof(r, rows, input.artifactsOnDisk ?? []);
+    warnings.push({ source: r.gate.file, message: cutOffWarning(note, proof, r.gate.cutVerdict) });
+    if (proof.length === 0) continue;
+    r.gate = { ...r.gate, passed: true, provenBy: proof };
+    r.status = 'done';
+  }
 
   if (!plan) warnings.push({ source: `plan-${id}.json`, message: 'no plan found; steps come from the gate files only and the next step is unknown past them — ask the planner to recreate the plan' });
   for (const r of rows) {

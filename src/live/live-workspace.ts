@@ -4,7 +4,7 @@ import type { StepDef, WorkspaceState } from '../types.js';
 import { readSources, stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { readLevel2 } from '../sources/level2.js';
-import { readEntries, scanStep } from '../scan/scan.js';
+import { confineOf, readEntries, scanStep } from '../scan/scan.js';
 import { readFileFacts } from '../scan/file-facts.js';
 import { collectUnits, fileNameMatcher } from '../scan/units.js';
 import { batchesOf } from '../state/derive.js';
@@ -87,6 +87,8 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
   /** Apply a batch of changed paths; returns true when a full reload was needed instead. */
   const apply = async (paths: Set<string>): Promise<void> => {
     const { pipeline, sources } = src.config;
+    // One confinement per batch of events: symlinks out of the workspace stay unread (issue 8 item 7).
+    const confine = confineOf(src.root, pipeline);
     if ([...paths].some((p) => CONFIG_FILES.has(p))) return reload();
     // Gate-file workflows (preset: gates) are small: any change under .claude/ re-reads them all.
     if (src.gates) return [...paths].some((p) => p === '.claude' || p.startsWith('.claude/')) ? reload() : undefined;
@@ -105,13 +107,13 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
         continue;
       }
       if (src.scan.artifacts.has(rel)) {
-        const f = readFileFacts(join(src.root, rel), rel, null);
+        const f = readFileFacts(join(src.root, rel), rel, null, { confine });
         src.scan.artifacts.set(rel, f.exists && f.bytes > 0 && !f.error);
       }
       for (const step of pipeline.steps) {
         if (step.kind === 'entry') {
           if (step.path === rel) {
-            const { facts, units } = readEntries(src.root, rel, pipeline.units.pattern);
+            const { facts, units } = readEntries(src.root, rel, pipeline.units.pattern, confine);
             src.scan.entries.set(rel, units);
             src.scan.entryFiles.set(rel, facts);
           }
@@ -127,7 +129,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
           src.units.push(unit);
           unitsChanged = true;
         }
-        const facts = scanStep(src.root, step, unit);
+        const facts = scanStep(src.root, step, unit, confine);
         src.scan.files.set(facts.path, facts);
       }
     }
@@ -143,7 +145,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       for (const unit of src.units)
         for (const step of pipeline.steps)
           if (step.kind === 'file' && !src.scan.files.has(step.path.split('{unit}').join(unit))) {
-            const facts = scanStep(src.root, step, unit);
+            const facts = scanStep(src.root, step, unit, confine);
             src.scan.files.set(facts.path, facts);
           }
     }

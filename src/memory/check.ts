@@ -1,4 +1,6 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, read } from 'node:fs';
+import { promisify } from 'node:util';
+import { Confine } from '../scan/confine.js';
 import { join } from 'node:path';
 import type { Cell, StepDef, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
@@ -45,25 +47,29 @@ export interface MemoryCheck {
 }
 
 const MAX_BYTES = 4 * 1024 * 1024;
+const readAt = promisify(read);
 
-async function readText(abs: string): Promise<{ text: string; error?: string } | null> {
-  let fh;
+/** Opened the way the scan opens artifacts (issue 8 item 7): no symlink out of the workspace, no blocking FIFO. */
+async function readText(abs: string, confine: Confine): Promise<{ text: string; error?: string } | null> {
+  let fd: number;
   try {
-    fh = await open(abs, 'r');
+    const opened = confine.open(abs);
+    if (typeof opened !== 'number') return { text: '', error: opened.refused };
+    fd = opened;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? null : { text: '', error: `cannot read it (${code ?? String(err)})` };
+    return code === 'ENOENT' || code === 'ENOTDIR' ? null : { text: '', error: `cannot read it (${code ?? String(err)})` };
   }
   try {
-    const st = await fh.stat();
+    const st = fstatSync(fd);
     if (!st.isFile()) return { text: '', error: 'not a file' };
     const buf = Buffer.alloc(Math.min(st.size, MAX_BYTES));
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const { bytesRead } = await readAt(fd, buf, 0, buf.length, 0);
     return { text: buf.subarray(0, bytesRead).toString('utf8') };
   } catch (err) {
     return { text: '', error: `cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
@@ -109,8 +115,9 @@ export async function checkMemory(root: string, state: WorkspaceState): Promise<
   // File-level integrity.
   const texts = new Map<string, string>();
   const brokenFiles: string[] = [];
+  const confine = new Confine(root, state.pipeline.outsideRoots);
   for (const file of files) {
-    const read = await readText(join(root, file));
+    const read = await readText(join(root, file), confine);
     if (!read) {
       if (started) {
         issues.push(issue({ file, kind: 'missing' }, { k: 'mem_absent', file }));

@@ -107,6 +107,13 @@ export interface WorkspaceConfig {
   /** Path of checkroom.yaml, or null when the built-in preset is used unchanged. */
   file: string | null;
   preset: 'book' | 'gates';
+  /**
+   * Set when no `preset` was written and the workspace's layout chose it (a gate-file
+   * workflow's `.claude/context/history/gates/`): the sentence that says so.
+   */
+  presetDetected?: string;
+  /** `language:` in checkroom.yaml: the last resort for the language of rebuilt files. */
+  language?: 'en' | 'zh' | 'ja';
   pipeline: PipelineDef;
   agents: Record<string, AgentDef>;
   limits: Limits;

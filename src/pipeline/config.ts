@@ -1,11 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
 import { bookPreset } from './book-preset.js';
 import type { WorkspaceConfig } from './config-types.js';
 import { gatesPreset } from './gates-preset.js';
+import { DETECTED_GATES, detectPreset } from './detect-preset.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { toAgent, toBudget } from './config-agent.js';
 import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawConfig } from './schema.js';
@@ -162,7 +163,8 @@ const resolvePipeline = (src: Source, raw: RawConfig, base: PipelineDef): Pipeli
   const batches = raw.batches ?? base.batches;
   const [unitProblem] = findUnitProblems(units, batches);
   if (unitProblem) throw errorAt(src, unitProblem.path, unitProblem.problem, unitProblem.expected);
-  return { name: raw.name ?? base.name, phases, steps, units, batches, source: src.file };
+  const outside = raw.outside_roots?.map((p) => resolvePath(dirname(src.file), p));
+  return { name: raw.name ?? base.name, phases, steps, units, batches, source: src.file, ...(outside?.length ? { outsideRoots: outside } : {}) };
 };
 
 /** A graph problem is found on the merged pipeline; point at the YAML step that introduced it. */
@@ -182,8 +184,8 @@ const pipelineError = (src: Source, raw: RawConfig, pr: PipelineProblem): Config
   return errorAt(src, path, pr.problem, pr.expected);
 };
 
-const resolve = (src: Source, raw: RawConfig): WorkspaceConfig => {
-  const preset = raw.preset ?? 'book';
+const resolve = (src: Source, raw: RawConfig, detected: 'gates' | null = null): WorkspaceConfig => {
+  const preset = raw.preset ?? detected ?? 'book';
   const pipeline = resolvePipeline(src, raw, preset === 'gates' ? gatesPreset() : bookPreset());
   const problems = findPipelineProblems(pipeline);
   if (problems.length > 0) throw pipelineError(src, raw, problems[0]);
@@ -202,6 +204,8 @@ const resolve = (src: Source, raw: RawConfig): WorkspaceConfig => {
   return {
     file: src.file,
     preset,
+    ...(raw.preset === undefined && detected ? { presetDetected: DETECTED_GATES } : {}),
+    ...(raw.language ? { language: raw.language } : {}),
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a)])),
     limits: {
@@ -239,7 +243,7 @@ export const defaultConfig = (): WorkspaceConfig => ({
   sources: { ...DEFAULT_SOURCES },
 });
 
-export const parseConfig = (text: string, file: string): WorkspaceConfig => {
+export const parseConfig = (text: string, file: string, detected: 'gates' | null = null): WorkspaceConfig => {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const src: Source = { file, doc, lines };
@@ -257,7 +261,7 @@ export const parseConfig = (text: string, file: string): WorkspaceConfig => {
   }
   const parsed = rawConfigSchema.safeParse(data ?? {}, { error: describeExpected });
   if (!parsed.success) throw earliest(parsed.error.issues.map((iss) => issueError(src, data, iss)));
-  return resolve(src, parsed.data);
+  return resolve(src, parsed.data, detected);
 };
 
 /** Reads `<root>/checkroom.yaml`; a missing file means the defaults. */
@@ -274,9 +278,9 @@ export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
     if (await stat(yml).then(() => true, () => false)) {
       throw new ConfigError({ file: yml, line: null, column: null, problem: 'checkroom reads checkroom.yaml, not checkroom.yml', expected: 'the file renamed to checkroom.yaml' });
     }
-    return defaultConfig();
+    return (await detectPreset(root)) ? { ...defaultConfig(), preset: 'gates', pipeline: gatesPreset(), presetDetected: DETECTED_GATES } : defaultConfig();
   }
-  return parseConfig(text, file);
+  return parseConfig(text, file, await detectPreset(root));
 };
 
 /** Structural check of any pipeline (presets, adapters); throws the first problem. */

@@ -62,6 +62,14 @@ const relPath = text.refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test
   error: "a path relative to the workspace, without '..'",
 });
 
+/**
+ * A root outside the workspace that artifact symlinks may point into (issue 8 item 7):
+ * absolute, or relative to the workspace. Never the filesystem root, which would allow all.
+ */
+const outsideRoot = text.refine((p) => !p.includes('\0') && p.replace(/[\\/]+$/, '') !== '' && !/^[A-Za-z]:[\\/]*$/.test(p), {
+  error: 'a directory path (absolute, or relative to the workspace), not the filesystem root',
+});
+
 const duration = (minMs: number) => {
   const expected = `a finite duration${minMs > 0 ? ' above 0' : ''} of at most 24 days: ${DURATION_HINT}`;
   return z.union([z.number(), z.string()], { error: expected }).transform((value, ctx) => {
@@ -246,6 +254,9 @@ export const rawConfigSchema = z.strictObject(
     limits: limitsSchema.optional(),
     breaker: breakerSchema.optional(),
     sources: sourcesSchema.optional(),
+    outside_roots: z.array(outsideRoot, { error: 'a list of directory paths' }).optional(),
+    // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says (issue 8 item 6).
+    language: z.enum(['en', 'zh', 'ja']).optional(),
   },
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },

@@ -53,6 +53,19 @@ export function cellIndex(cells: readonly Cell[], units: readonly string[], pipe
 const settled = (c: Cell): boolean =>
   c.status === 'done' || c.status === 'needs_human' || c.blockedBy.length > 0 || (c.status === 'partial' && c.triage?.verdict === 'maybe_complete');
 
+/**
+ * What to do with a half-product, and why, from one decision (issue 8 item 6: the plan said
+ * `decide` while its reason said "back up and redo"). Redoing is launchable work: with a
+ * dependency not done only a human can decide, and the reason says so instead of the
+ * finding's own advice. A file that looks complete is the operator's keep-or-redo call.
+ */
+export function halfProductEntry(p: PartialFile, waits: readonly string[]): { action: PlanAction; reason: string; why?: Why } {
+  const decision: 'redo' | 'keep_or_redo' | 'waits' = p.verdict === 'maybe_complete' ? 'keep_or_redo' : waits.length ? 'waits' : 'redo';
+  const action: PlanAction = decision === 'redo' ? 'backup_redo' : 'decide';
+  if (!p.why) return { action, reason: `${p.path}: ${p.reason}${decision === 'waits' ? `; it cannot be redone before ${waits.join(', ')} ${waits.length === 1 ? 'is' : 'are'} done: decide` : ''}` };
+  return { action, ...said(decision === 'waits' ? { k: 'waits_first', path: p.path, then: p.why, waits: [...waits] } : { k: 'at_path', path: p.path, then: p.why }) };
+}
+
 export function planNext(input: PlanInput): NextStep[] {
   const { pipeline, units, cells } = input;
   const stepIndex = new Map(pipeline.steps.map((s, i) => [s.id, i]));
@@ -144,11 +157,8 @@ export function planNext(input: PlanInput): NextStep[] {
     .filter(({ c }) => c && c.status === 'partial')
     .sort((a, b) => rank(a.c) - rank(b.c));
   for (const { p, c } of p2) {
-    // Redoing is launchable work too: with a dependency not done, only a human can decide.
-    const depsDone = (stepById.get(c.step)?.dependsOn ?? []).every((d) => at(c.unit, d)?.status === 'done');
-    const action: PlanAction = p.verdict === 'maybe_complete' || !depsDone ? 'decide' : 'backup_redo';
-    const how = p.why ? said({ k: 'at_path', path: p.path, then: p.why }) : { reason: `${p.path}: ${p.reason}` };
-    plan.push({ priority: 2, unit: p.unit, step: p.step, action, ...how, blocks: downstream(p.step).length });
+    const waits = (stepById.get(c.step)?.dependsOn ?? []).filter((d) => at(c.unit, d)?.status !== 'done');
+    plan.push({ priority: 2, unit: p.unit, step: p.step, ...halfProductEntry(p, waits), blocks: downstream(p.step).length });
   }
 
   // Priority 3: ready, not-started work, gated by phases and batches.

@@ -1,6 +1,15 @@
 import type { Catalog } from './say.js';
 
 const s = (n: number): string => (n === 1 ? '' : 's');
+/** A count that stopped once the verdict was settled (issue 8 item 3) is a lower bound. */
+const n = (w: { chars: number; atLeast?: true }): string => (w.atLeast ? `at least ${w.chars}` : String(w.chars));
+
+const SHAPE: Catalog['shape'] = {
+  other: (w) => `the last line is another marker ("${w.line}"), not this step's <!-- ${w.expected} -->: the agent may have written the wrong file or the wrong marker`,
+  inline: (w) => `the marker stands at the end of a prose line ("${w.line}") instead of on a line of its own, so it does not count`,
+  case: (w) => `the last line "${w.line}" is the marker in the wrong case (expected <!-- ${w.expected} -->), so it does not count`,
+  bare: (w) => `the last line "${w.line}" names the marker without its comment brackets (expected <!-- ${w.expected} -->), so it does not count`,
+};
 
 const sign: Catalog['sign'] = {
   fence: () => 'a code fence is opened and never closed',
@@ -26,16 +35,25 @@ const entry: Catalog['entry'] = {
 const source: Catalog['source'] = (x) =>
   x.from === 'final' ? `${x.source} (final)` : x.from === 'draft' ? `${x.source} (marked)` : 'nothing usable: redo the chapter';
 
+const FACTS: Catalog['facts'] = {
+  unreadable: (w) => `${w.error}`,
+  short: (w) => `only ${w.chars} characters (under ${w.limit}) and no marker: cut off early`,
+  cut: (w) => `${n(w)} characters, no marker, and the end is cut: ${sign[w.sign.k](w.sign as never)}`,
+};
+
 export const EN: Catalog = {
   sign,
+  shape: SHAPE,
   entry,
   source,
   error: (e) => e,
+  facts: FACTS,
   why: {
-    unreadable: (w) => `${w.error}; back up and redo`,
-    short: (w) => `only ${w.chars} characters (under ${w.limit}) and no marker: cut off early; back up and redo`,
-    cut: (w) => `${w.chars} characters, no marker, and the end is cut: ${sign[w.sign.k](w.sign as never)}; back up and redo`,
-    clean: (w) => `${w.chars} characters, ends cleanly ("${w.line}"), only the marker is missing: keep (append the marker) or redo`,
+    unreadable: (w) => `${FACTS.unreadable(w)}; back up and redo`,
+    short: (w) => `${FACTS.short(w)}; back up and redo`,
+    cut: (w) => `${FACTS.cut(w)}; back up and redo`,
+    clean: (w) => `${n(w)} characters, ends cleanly ("${w.line}"), only the marker is missing: keep (append the marker) or redo`,
+    marker_shaped: (w) => `${n(w)} characters; ${SHAPE[w.shape](w)}: read the end, then fix the marker by hand or redo`,
     suspicious: (w) => `has its marker but the body is only ${w.body} characters (expected at least ${w.min}): the agent may have marked bad work; review or redo`,
     marker_not_last: (w, say) =>
       w.then.k === 'clean'
@@ -51,6 +69,7 @@ export const EN: Catalog = {
     rebuild_entry: (w) =>
       `${w.src.from === 'redo' ? `redo ${w.unit} to rebuild its entry in ${w.file}: ${source(w.src)}` : `rebuild ${w.unit}'s entry in ${w.file} from ${source(w.src)}`}; ${entry[w.because.k](w.because as never)}`,
     at_path: (w, say) => `${w.path}: ${say(w.then)}`,
+    waits_first: (w, _say, facts) => `${w.path}: ${facts(w.then)}; it cannot be redone before ${w.waits.join(', ')} ${w.waits.length === 1 ? 'is' : 'are'} done: decide (finish ${w.waits.length === 1 ? 'it' : 'them'} first, or look at the file)`,
     ready: (w) => (w.deps.length ? `ready: ${w.deps.join(', ')} done` : 'ready: no dependencies'),
     mem_absent: (w) => `${w.file} does not exist although chapter work has started`,
     mem_unreadable: (w) => `${w.file}: ${w.error}`,

@@ -16,6 +16,15 @@ const sign: Catalog['sign'] = {
     `他の ${x.of} 項目のうち ${x.closed} 項目には句点があるのに、最後の項目にはない${x.noEol ? '。ファイル末尾に改行もない' : ''}（「${x.line}」）`,
 };
 
+const n = (w: { chars: number; atLeast?: true }): string => (w.atLeast ? `${w.chars} 以上の` : `${w.chars} `);
+
+const SHAPE: Catalog['shape'] = {
+  other: (w) => `最後の行は別のマーカー（「${w.line}」）で、このステップの <!-- ${w.expected} --> ではない：agent がファイルかマーカーを取り違えた恐れ`,
+  inline: (w) => `マーカーが本文の行末にあり（「${w.line}」）、独立した行になっていないので、完了とは数えない`,
+  case: (w) => `最後の行「${w.line}」は大文字・小文字の違うマーカー（正しくは <!-- ${w.expected} -->）なので、完了とは数えない`,
+  bare: (w) => `最後の行「${w.line}」はマーカー名だがコメントの括弧がない（正しくは <!-- ${w.expected} -->）ので、完了とは数えない`,
+};
+
 const entry: Catalog['entry'] = {
   claimed: () => 'checkpoint.md は ✅ としているが、エントリがない',
   later_exists: (e) => `${e.path} は存在するが、エントリがない`,
@@ -31,18 +40,33 @@ const ERRORS: Record<string, string> = {
   'not a file': 'ファイルではない',
   'not a regular file': '通常のファイルではない',
 };
-const error = (e: string): string => ERRORS[e] ?? e.replace(/^cannot read it \((.*)\)$/, '読めない（$1）').replace(/^cannot read: /, '読めない：');
+const error = (e: string): string =>
+  ERRORS[e] ??
+  e
+    .replace(/^cannot read it \((.*)\)$/, '読めない（$1）')
+    .replace(/^cannot read: /, '読めない：')
+    .replace(/^a symlink out of the workspace \(to (.*)\): not read; .*$/, 'ワークスペースの外を指すシンボリックリンク（$1 へ）：読んでいない。許可するには checkroom.yaml の outside_roots にそのルートを書く')
+    .replace(/^a symlink loop: .*$/, 'シンボリックリンクのループ：自分自身を指していて読めない');
+
+const FACTS: Catalog['facts'] = {
+  unreadable: (w) => `${error(w.error)}`,
+  short: (w) => `${w.chars} 文字しかなく（${w.limit} 未満）マーカーもない：早くに途切れた`,
+  cut: (w) => `${n(w)}文字、マーカーなし、末尾が途切れている：${sign[w.sign.k](w.sign as never)}`,
+};
 
 export const JA: Catalog = {
   sign,
+  shape: SHAPE,
   entry,
   source,
   error,
+  facts: FACTS,
   why: {
-    unreadable: (w) => `${error(w.error)}。バックアップしてやり直す`,
-    short: (w) => `${w.chars} 文字しかなく（${w.limit} 未満）マーカーもない：早くに途切れた。バックアップしてやり直す`,
-    cut: (w) => `${w.chars} 文字、マーカーなし、末尾が途切れている：${sign[w.sign.k](w.sign as never)}。バックアップしてやり直す`,
-    clean: (w) => `${w.chars} 文字、きれいに終わっていて（「${w.line}」）、マーカーだけがない：保持（マーカーを追記）かやり直し`,
+    unreadable: (w) => `${FACTS.unreadable(w)}。バックアップしてやり直す`,
+    short: (w) => `${FACTS.short(w)}。バックアップしてやり直す`,
+    cut: (w) => `${FACTS.cut(w)}。バックアップしてやり直す`,
+    clean: (w) => `${n(w)}文字、きれいに終わっていて（「${w.line}」）、マーカーだけがない：保持（マーカーを追記）かやり直し`,
+    marker_shaped: (w) => `${n(w)}文字。${SHAPE[w.shape](w)}。末尾を確認し、マーカーを手で直すかやり直す`,
     suspicious: (w) => `マーカーはあるが本文が ${w.body} 文字しかない（少なくとも ${w.min} のはず）：agent が不十分な成果にマーカーを付けた恐れ。確認かやり直し`,
     marker_not_last: (w, say) =>
       w.then.k === 'clean'
@@ -57,6 +81,7 @@ export const JA: Catalog = {
     rebuild_entry: (w) =>
       `${w.src.from === 'redo' ? `${w.unit} をやり直して ${w.file} のエントリを再構築する：${source(w.src)}` : `${source(w.src)}から ${w.unit} の ${w.file} のエントリを再構築する`}。${entry[w.because.k](w.because as never)}`,
     at_path: (w, say) => `${w.path}：${say(w.then)}`,
+    waits_first: (w, _say, facts) => `${w.path}：${facts(w.then)}。${w.waits.join('、')} が完了するまでやり直せない：判断する（先にそれを終えるか、ファイルを確認する）`,
     ready: (w) => (w.deps.length ? `着手可能：${w.deps.join('、')} は完了` : '着手可能：依存なし'),
     mem_absent: (w) => `章の作業が始まっているのに ${w.file} がない`,
     mem_unreadable: (w) => `${w.file}：${error(w.error)}`,

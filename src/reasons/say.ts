@@ -8,8 +8,15 @@ import { JA } from './ja.js';
 // exact sentences the UI and `--json` have always shown.
 
 export interface Catalog {
-  why: { [K in Why['k']]: (w: WhyOf<K>, say: (w: Why) => string) => string };
+  why: { [K in Why['k']]: (w: WhyOf<K>, say: (w: Why) => string, facts: (w: Why) => string) => string };
+  /**
+   * The facts of the findings whose advice is "back up and redo", without that advice: a plan
+   * entry that decides otherwise (issue 8 item 6) says its own advice after them.
+   */
+  facts: { [K in 'unreadable' | 'short' | 'cut']: (w: WhyOf<K>) => string };
   sign: { [K in Sign['k']]: (s: SignOf<K>) => string };
+  /** How a marker-shaped last line differs from the marker (issue 8 item 6). */
+  shape: { [K in WhyOf<'marker_shaped'>['shape']]: (w: WhyOf<'marker_shaped'>) => string };
   entry: { [K in EntryWhy['k']]: (e: Extract<EntryWhy, { k: K }>) => string };
   source: (s: Source) => string;
   /** FileFacts.error sentences (file-facts.ts), said again in this language. */
@@ -20,7 +27,14 @@ const CATALOGS: Record<Lang, Catalog> = { en: EN, zh: ZH, ja: JA };
 
 export function say(why: Why, lang: Lang = 'en'): string {
   const c = CATALOGS[lang];
-  const rec = (w: Why): string => (c.why[w.k] as (w: Why, say: (w: Why) => string) => string)(w, rec);
+  type Say = (w: Why) => string;
+  const facts: Say = (w) => {
+    if (w.k === 'unreadable' || w.k === 'short' || w.k === 'cut') return (c.facts[w.k] as (w: Why) => string)(w);
+    // The wrapped finding is said without its advice too.
+    if (w.k === 'marker_not_last') return c.why.marker_not_last(w, facts, facts);
+    return rec(w);
+  };
+  const rec: Say = (w) => (c.why[w.k] as (w: Why, say: Say, facts: Say) => string)(w, rec, facts);
   return rec(why);
 }
 

@@ -33,8 +33,11 @@ export type Why =
   // Triage of one artifact (DOMAIN.md section 4).
   | { k: 'unreadable'; error: string }
   | { k: 'short'; chars: number; limit: number }
-  | { k: 'cut'; chars: number; sign: Sign }
-  | { k: 'clean'; chars: number; line: string }
+  | { k: 'cut'; chars: number; sign: Sign; atLeast?: true }
+  | { k: 'clean'; chars: number; line: string; atLeast?: true }
+  // The last line looks like a marker but is not this step's (issue 8 item 6): another
+  // step's marker, the marker inline at the end of prose, in the wrong case, or bare.
+  | { k: 'marker_shaped'; shape: 'other' | 'inline' | 'case' | 'bare'; chars: number; line: string; expected: string; atLeast?: true }
   | { k: 'suspicious'; body: number; min: number }
   | { k: 'marker_not_last'; then: Why }
   // Plan entries.
@@ -42,6 +45,8 @@ export type Why =
   | { k: 'blocked'; unit: string; step: string; failed: boolean; held: string[]; waits: string[]; cause?: string }
   | { k: 'rebuild_entry'; unit: string; file: string; src: Source; because: EntryWhy }
   | { k: 'at_path'; path: string; then: Why }
+  // A half-product that cannot be redone yet: the finding without its advice, and what it waits on.
+  | { k: 'waits_first'; path: string; then: Why; waits: string[] }
   | { k: 'ready'; deps: string[] }
   // Long-memory integrity.
   | { k: 'mem_absent'; file: string }

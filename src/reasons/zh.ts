@@ -16,6 +16,15 @@ const sign: Catalog['sign'] = {
     `最后一项没有结束标点，而其他 ${x.of} 项中有 ${x.closed} 项有${x.noEol ? '，并且文件末尾没有换行' : ''}（“${x.line}”）`,
 };
 
+const n = (w: { chars: number; atLeast?: true }): string => (w.atLeast ? `至少 ${w.chars}` : String(w.chars));
+
+const SHAPE: Catalog['shape'] = {
+  other: (w) => `最后一行是另一个标记（“${w.line}”），不是本步骤的 <!-- ${w.expected} -->：agent 可能写错了文件或标记`,
+  inline: (w) => `标记写在一行正文的末尾（“${w.line}”），没有单独成行，所以不算数`,
+  case: (w) => `最后一行“${w.line}”是大小写不对的标记（应为 <!-- ${w.expected} -->），所以不算数`,
+  bare: (w) => `最后一行“${w.line}”写了标记名，却缺少注释括号（应为 <!-- ${w.expected} -->），所以不算数`,
+};
+
 const entry: Catalog['entry'] = {
   claimed: () => 'checkpoint.md 标为 ✅，但条目不存在',
   later_exists: (e) => `${e.path} 已存在，但条目不存在`,
@@ -31,18 +40,33 @@ const ERRORS: Record<string, string> = {
   'not a file': '不是文件',
   'not a regular file': '不是普通文件',
 };
-const error = (e: string): string => ERRORS[e] ?? e.replace(/^cannot read it \((.*)\)$/, '无法读取（$1）').replace(/^cannot read: /, '无法读取：');
+const error = (e: string): string =>
+  ERRORS[e] ??
+  e
+    .replace(/^cannot read it \((.*)\)$/, '无法读取（$1）')
+    .replace(/^cannot read: /, '无法读取：')
+    .replace(/^a symlink out of the workspace \(to (.*)\): not read; .*$/, '指向工作区之外的符号链接（指向 $1）：未读取；如需允许，请在 checkroom.yaml 的 outside_roots 中列出其根目录')
+    .replace(/^a symlink loop: .*$/, '符号链接循环：它指回自身，无法读取');
+
+const FACTS: Catalog['facts'] = {
+  unreadable: (w) => `${error(w.error)}`,
+  short: (w) => `只有 ${w.chars} 个字符（不足 ${w.limit}）且没有标记：过早中断`,
+  cut: (w) => `${n(w)} 个字符，没有标记，结尾被截断：${sign[w.sign.k](w.sign as never)}`,
+};
 
 export const ZH: Catalog = {
   sign,
+  shape: SHAPE,
   entry,
   source,
   error,
+  facts: FACTS,
   why: {
-    unreadable: (w) => `${error(w.error)}；备份后重做`,
-    short: (w) => `只有 ${w.chars} 个字符（不足 ${w.limit}）且没有标记：过早中断；备份后重做`,
-    cut: (w) => `${w.chars} 个字符，没有标记，结尾被截断：${sign[w.sign.k](w.sign as never)}；备份后重做`,
-    clean: (w) => `${w.chars} 个字符，结尾完整（“${w.line}”），只缺标记：保留（补上标记）或重做`,
+    unreadable: (w) => `${FACTS.unreadable(w)}；备份后重做`,
+    short: (w) => `${FACTS.short(w)}；备份后重做`,
+    cut: (w) => `${FACTS.cut(w)}；备份后重做`,
+    clean: (w) => `${n(w)} 个字符，结尾完整（“${w.line}”），只缺标记：保留（补上标记）或重做`,
+    marker_shaped: (w) => `${n(w)} 个字符；${SHAPE[w.shape](w)}：先看结尾，再手工改正标记或重做`,
     suspicious: (w) => `有标记，但正文只有 ${w.body} 个字符（至少应有 ${w.min}）：agent 可能给不合格的产出打了标记；复核或重做`,
     marker_not_last: (w, say) =>
       w.then.k === 'clean'
@@ -57,6 +81,7 @@ export const ZH: Catalog = {
     rebuild_entry: (w) =>
       `${w.src.from === 'redo' ? `重做 ${w.unit} 以重建它在 ${w.file} 中的条目：${source(w.src)}` : `根据 ${source(w.src)}重建 ${w.unit} 在 ${w.file} 中的条目`}；${entry[w.because.k](w.because as never)}`,
     at_path: (w, say) => `${w.path}：${say(w.then)}`,
+    waits_first: (w, _say, facts) => `${w.path}：${facts(w.then)}；在 ${w.waits.join('、')} 完成之前无法重做：由人决定（先完成依赖，或查看文件）`,
     ready: (w) => (w.deps.length ? `可以开始：${w.deps.join('、')} 已完成` : '可以开始：没有依赖'),
     mem_absent: (w) => `${w.file} 不存在，而章节工作已经开始`,
     mem_unreadable: (w) => `${w.file}：${error(w.error)}`,

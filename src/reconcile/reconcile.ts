@@ -151,6 +151,7 @@ function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[]): Uni
       exists: facts.exists,
       bytes: facts.bytes,
       chars: facts.chars,
+      ...(facts.charsAtLeast ? { charsAtLeast: true } : {}),
       marker: disk === 'done',
       mtimeMs: facts.mtimeMs,
       triage,

@@ -2,6 +2,7 @@ import type { WorkspaceState } from '../types.js';
 import { readSources, stateOf, type Sources } from '../workspace.js';
 import { readJournal, type DecisionEvent } from '../run/journal.js';
 import { replayJournal } from '../run/ledger.js';
+import { lastSessionEnd, type LastSession } from './session-end.js';
 
 // Everything recovery reads, in the order of the seed's flow (000_…, section 8, step 1):
 // the three sources (checkpoint.md, the todo table, the filesystem) reconciled into one
@@ -17,6 +18,8 @@ export interface JournalFacts {
   /** Launches with no exit whose process is gone: a session died mid-step. */
   orphans: { unit: string; step: string; pid: number | null }[];
   warnings: string[];
+  /** How the session before this process ended (a clean quit is no interruption). */
+  lastSession: LastSession;
 }
 
 const alive = (pid: number | null): boolean => {
@@ -45,7 +48,7 @@ export async function readJournalFacts(root: string, src: Sources, now: number):
     if (alive(r.pid)) live.add(`${r.unit}/${r.step}`);
     else orphans.push({ unit: r.unit, step: r.step, pid: r.pid });
   }
-  return { events: j.events.length, decisions, breakers, live, orphans, warnings: j.warnings };
+  return { events: j.events.length, decisions, breakers, live, orphans, warnings: j.warnings, lastSession: lastSessionEnd(j.events, process.pid) };
 }
 
 export interface RecoveryState {

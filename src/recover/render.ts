@@ -69,7 +69,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   if (s.todos) {
     const t = s.todos;
     const body = t.ok
-      ? `${t.ready.length} ready (${fit(t.ready.join(', ') || 'none', 40)}); ${t.disagreements.length ? warn(`${t.disagreements.length} disagree with the disk`) : ok('agrees with the disk')}${t.dangling.length ? warn(`; ${t.dangling.length} dangling dependencies`) : ''}`
+      ? `${t.ready.length} ready (${fit(t.ready.join(', ') || 'none', 40)})${t.readyContradicted.length ? warn(`, ${t.readyContradicted.length} contradicted by the disk (${fit(t.readyContradicted.map((x) => x.todoId).join(', '), 40)})`) : ''}; ${t.disagreements.length ? warn(`${t.disagreements.length} disagree with the disk`) : ok('agrees with the disk')}${t.dangling.length ? warn(`; ${t.dangling.length} dangling dependencies`) : ''}`
       : warn(`unreadable: ${sanitizeLine(t.warnings[0]?.message ?? 'unknown error')}`);
     L.push(line(`  ${pad('todo table', 14)} ${sanitizeLine(t.path.startsWith(r.root) ? t.path.slice(r.root.length + 1) : t.path)}: ${body}`));
   } else L.push(line(`  ${pad('todo table', 14)} ${paint('muted', 'none (optional)')}`));

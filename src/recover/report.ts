@@ -1,18 +1,16 @@
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { Lang, NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
+import type { NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { checkMemory, type MemoryCheck } from '../memory/check.js';
-import { resumeDrift, writeResume, type ResumeDrift } from '../resume/io.js';
-import { RESUME_VOCAB } from '../resume/vocab.js';
+import { resumeDrift, resumeLang, writeResume, type ResumeDrift } from '../resume/io.js';
 import { rewriteCheckpoint } from '../cli/core-commands.js';
 import { scanGateWorkspace } from '../gates/index.js';
 import type { GateWorkflow } from '../gates/types.js';
 import { provenTodoIds } from '../sources/level2.js';
-import { LANGS } from '../checkpoint/i18n.js';
 import { stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { loadRecoveryState, type JournalFacts } from './load.js';
 import { guardRecovery, notReplaceable } from './guard.js';
+import type { LastSession } from './session-end.js';
 
 // `checkroom recover`: the seed's recovery flow (000_…, section 8) as one report — which
 // sources exist and how fresh they are, where the pipeline stopped, the half-products, the
@@ -92,9 +90,13 @@ export const PLAN_TOP = 10;
 
 /**
  * Evidence that a session was interrupted, so the control room opens on the recovery report:
- * half-products, ⏳ claims with no live run, checkpoint/disk discrepancies, a stale RESUME.md.
+ * the journal's last session started and never stopped; with no session journaled, the disk's
+ * signs: half-products, ⏳ claims with no live run, checkpoint/disk discrepancies, a stale RESUME.md.
  */
-export function interrupted(state: WorkspaceState, drift?: Pick<ResumeDrift, 'disagreements'> | null): boolean {
+export function interrupted(state: WorkspaceState, drift?: Pick<ResumeDrift, 'disagreements'> | null, last: LastSession = 'none'): boolean {
+  // The journal knows how the last session ended; the disk's look decides only when no
+  // checkroom session was ever journaled (issue 8 item 6: no report after a clean quit).
+  if (last !== 'none') return last === 'interrupted';
   if (state.partials.length > 0 || state.discrepancies.length > 0) return true;
   if (state.cells.some((c) => c.checkpoint === 'in_progress' && c.status !== 'running')) return true;
   return (drift?.disagreements.length ?? 0) > 0;
@@ -135,12 +137,7 @@ function unreadableCheckpoint(src: Pick<Sources, 'checkpoint'>): string | null {
 }
 
 /** The language of an existing RESUME.md (its title), so a rewrite keeps it. */
-export async function resumeLang(root: string, file: string): Promise<Lang | null> {
-  const text = await readFile(join(root, file), 'utf8').catch(() => null);
-  if (!text) return null;
-  const first = text.split('\n', 1)[0];
-  return LANGS.find((l) => first.includes(RESUME_VOCAB[l].title)) ?? null;
-}
+export { resumeLang };
 
 const gateSummary = (w: GateWorkflow): GateSummary => ({
   id: w.id,
@@ -190,7 +187,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
     plan: state.next.slice(0, PLAN_TOP),
     planTotal: state.next.length,
     gates: null,
-    interrupted: interrupted(state, drift) || journal.orphans.length > 0,
+    interrupted: journal.lastSession === 'clean' ? false : interrupted(state, drift, journal.lastSession) || journal.orphans.length > 0,
     warnings: state.warnings,
   };
 

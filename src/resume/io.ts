@@ -1,6 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { WorkspaceState } from '../types.js';
+import type { Lang, WorkspaceState } from '../types.js';
+import { LANGS } from '../checkpoint/i18n.js';
+import { workspaceLang } from '../checkpoint/lang.js';
+import { RESUME_VOCAB } from './vocab.js';
 import { copyBackup } from '../backups.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { buildResume, type ResumeOptions } from './build.js';
@@ -19,7 +22,7 @@ export async function writeResume(
   opts: ResumeOptions & { file?: string },
 ): Promise<{ path: string; backup: string | null; text: string }> {
   const file = opts.file ?? RESUME_FILE;
-  const text = buildResume(state, opts);
+  const text = buildResume(state, { ...opts, lang: opts.lang ?? (await letterLang(root, state, file)) });
   let backup: string | null = null;
   try {
     await stat(join(root, file));
@@ -29,6 +32,22 @@ export async function writeResume(
   }
   await writeFileAtomic(join(root, file), text);
   return { path: file, backup, text };
+}
+
+/** The language an existing letter is written in (its title says), or null. */
+export async function resumeLang(root: string, file: string): Promise<Lang | null> {
+  const text = await readFile(join(root, file), 'utf8').catch(() => null);
+  if (!text) return null;
+  const first = text.split('\n', 1)[0];
+  return LANGS.find((l) => first.includes(RESUME_VOCAB[l].title)) ?? null;
+}
+
+/**
+ * The language of a new letter (issue 8 item 6): the old letter's, else checkpoint.md's, else
+ * the workspace's content or `language:` in checkroom.yaml (workspaceLang).
+ */
+export async function letterLang(root: string, state: WorkspaceState, file = RESUME_FILE): Promise<Lang> {
+  return workspaceLang(root, state, (await resumeLang(root, file)) ?? (state.checkpoint.exists ? state.checkpoint.lang : null));
 }
 
 export interface ResumeDrift {

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -90,7 +91,27 @@ export interface SessionEvent extends Base {
   type: 'session';
   kind: 'start' | 'stop';
   pid: number;
+  // ---- session stop details (issue 8 item 4; written by the shutdown path, read by adoption) ----
+  /** kind 'stop' only: how the session ended — quit, SIGINT, SIGTERM, SIGHUP, terminal-closed, crash, or deadline (the shutdown ran out of time). */
+  reason?: string;
+  /** kind 'stop' only: the runs the operator chose to leave running; absent or empty when none were left. */
+  left?: LeftRunning[];
 }
+
+/** A run left running at a session stop: enough for the next checkroom to find it and follow its output. */
+export interface LeftRunning {
+  runId: string;
+  unit: string;
+  step: string;
+  /** The agent's pid and /proc start time (leader of its own process group). */
+  pid: number | null;
+  procStart: number | null;
+  /** Where its output keeps going: a relay process copies the agent's pipes to this log after checkroom left. */
+  logPath: string;
+  /** The relay's pid (it ends by itself when the agent's output ends); null when no relay could be started. */
+  relayPid: number | null;
+}
+// ---- end of session stop details ----
 
 export interface ReapedEvent extends Base {
   type: 'reaped';
@@ -105,12 +126,44 @@ export interface AutopilotEvent extends Base {
   reason: string;
 }
 
-// --- issue 11: agent adapter events (sessions, money, tokens, continue) live in journal-agent.ts
-export type { AgentFactsEvent, ContinueEvent } from './journal-agent.js';
-// --- end issue 11
+// ── Triage continuity (issue 8 item 8) ─────────────────────────────────────────────────
+// The operator's redo queue, skipped list and undo stack, kept in the journal so a restart
+// loses none of them (folded by ledger-fold.ts through triage-ledger.ts). A queued redo
+// leaves the queue when its cell is launched or its backup is undone.
+
+export interface RedoQueuedEvent extends Base {
+  type: 'redo_queued';
+  unit: string;
+  step: string;
+  /** Workspace-relative: the half-product moved aside, and where it went. */
+  path: string;
+  backup: string;
+}
+
+export interface SkipEvent extends Base {
+  type: 'skip';
+  /** Workspace-relative path hidden from the Partials view (`on: false` shows it again). */
+  path: string;
+  on: boolean;
+}
+
+export interface UndoPushedEvent extends Base {
+  type: 'undo_pushed';
+  /** Names the group for its undo_popped. */
+  id: string;
+  label: string;
+  moves: { path: string; backup: string }[];
+}
+
+export interface UndoPoppedEvent extends Base {
+  type: 'undo_popped';
+  id: string;
+}
+
+export type TriageJournalEvent = RedoQueuedEvent | SkipEvent | UndoPushedEvent | UndoPoppedEvent;
 
 export type JournalEvent =
-  | AgentJournalEvent
+  | AgentJournalEvent // issue 11: journal-agent.ts (sessions, money, tokens, continue)
   | LaunchEvent
   | ExitEvent
   | RetryScheduledEvent
@@ -119,7 +172,8 @@ export type JournalEvent =
   | DecisionEvent
   | SessionEvent
   | ReapedEvent
-  | AutopilotEvent;
+  | AutopilotEvent
+  | TriageJournalEvent;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What callers append: `v` is filled in. */
@@ -181,8 +235,22 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
   return next;
 };
 
+/**
+ * Append one event synchronously, for a shutdown that ran out of time (issue 8 item 4): the
+ * process exits right after, so there is no later turn of the event loop to wait for.
+ * Best effort: false when it could not be written.
+ */
+export const appendJournalNow = (root: string, event: NewJournalEvent): boolean => {
+  try {
+    appendFileSync(journalPath(root), `\n${JSON.stringify({ ...event, v: 1 })}\n`);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 // Required fields per type: enough to keep a malformed line from reaching the ledger.
-type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa';
+type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa' | 'mv';
 const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   launch: { runId: 's', unit: 's', step: 's', agent: 's', attempt: 'n', argv: 'sa', cwd: 's', logPath: 's', pid: 'n?', procStart: 'n?', outputPath: 's?' },
   exit: { runId: 's', unit: 's', step: 's', agent: 's', exitCode: 'n?', signal: 's?', class: 's', markerFound: 'b', cmdFp: 's', errFp: 's', keywords: 'sa', errorTail: 'sa', durationMs: 'n' },
@@ -194,6 +262,10 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   autopilot: { on: 'b', reason: 's' },
   ...AGENT_EVENT_FIELDS, // issue 11
+  redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
+  skip: { path: 's', on: 'b' },
+  undo_pushed: { id: 's', label: 's', moves: 'mv' },
+  undo_popped: { id: 's' },
 };
 
 const fits = (v: unknown, kind: Kind): boolean => {
@@ -210,6 +282,8 @@ const fits = (v: unknown, kind: Kind): boolean => {
       return v === null || typeof v === 'string';
     case 'sa':
       return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'mv':
+      return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as { path?: unknown }).path === 'string' && typeof (x as { backup?: unknown }).backup === 'string');
   }
 };
 

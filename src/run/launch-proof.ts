@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import type { PipelineDef } from '../types.js';
 import { readFileFacts } from '../scan/file-facts.js';
-import { readEntries } from '../scan/scan.js';
+import { confineOf, readEntries } from '../scan/scan.js';
 import type { CellTarget } from './launch-spec.js';
 
 // Only the marker proves success (DOMAIN.md section 2): exit 0 is a claim, the last line of
@@ -9,8 +9,9 @@ import type { CellTarget } from './launch-spec.js';
 // the unit's entry in the shared file, exactly as the scan reads it.
 
 export const provenDone = (root: string, pipeline: PipelineDef, t: CellTarget, unit: string): boolean => {
-  if (t.step.kind === 'entry') return readEntries(root, t.outputRel, pipeline.units.pattern).units.has(unit);
-  return readFileFacts(t.outputAbs, t.outputRel, t.step.marker).marker;
+  const confine = confineOf(root, pipeline);
+  if (t.step.kind === 'entry') return readEntries(root, t.outputRel, pipeline.units.pattern, confine).units.has(unit);
+  return readFileFacts(t.outputAbs, t.outputRel, t.step.marker, { confine }).marker;
 };
 
 /** A per-unit output file is there (a half-product unless proven): back it up before a relaunch.

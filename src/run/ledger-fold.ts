@@ -4,6 +4,7 @@ import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
 import { budgetReasonOf, CostFold } from './costs.js';
+import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -35,6 +36,8 @@ export class LedgerFold {
   private launchesThisSession = 0;
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
+  /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
+  private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
   private readonly costs = new CostFold();
 
@@ -44,6 +47,7 @@ export class LedgerFold {
   apply(events: Iterable<JournalEvent>): this {
     for (const e of events) {
       this.step(e);
+      this.triage = triageStep(this.triage, e);
       this.count++;
     }
     return this;
@@ -66,6 +70,7 @@ export class LedgerFold {
       pausedReason,
       decisions: shown.decisions,
       costs,
+      triage: this.triage,
     };
   }
 

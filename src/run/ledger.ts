@@ -6,6 +6,7 @@ import type { DecisionEvent, JournalEvent, LaunchEvent } from './journal.js';
 import { currentEpisode, type AttemptRecord } from './policy.js';
 import { LedgerFold } from './ledger-fold.js';
 import type { CostLedger } from './costs.js';
+import type { TriageLedger } from './triage-ledger.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
@@ -63,6 +64,8 @@ export interface Ledger {
   decisions: DecisionEvent[];
   /** Money, tokens and sessions of agent attempts (issue 11). */
   costs: CostLedger;
+  /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
+  triage: TriageLedger;
 }
 
 export interface LedgerConfig {

@@ -1,9 +1,14 @@
 import { execa } from 'execa';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import { procStartTime, terminateGroup } from './proc.js';
+import { procStartTime } from './proc.js';
+import { drainStreams, DRAIN_MS } from './run-drain.js';
+import { forgetLiveRun, noteLiveRun } from './live-runs.js';
+import { handOver } from './relay.js';
+import { pipesOf, RUN_TOKEN_VAR, terminateRun, type RunTag } from './run-members.js';
 import { LineRing, LineSplitter, DEFAULT_LINE_CHARS } from './ring-buffer.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { ProcessOutcome, ProcessSpec, RunHandle } from './types.js';
@@ -11,7 +16,8 @@ import type { ProcessOutcome, ProcessSpec, RunHandle } from './types.js';
 // Launch one agent attempt and watch it (DOMAIN.md section 9): the dangerous failure is the
 // silent hang, so an idle watchdog treats both output and growth of the step's output file
 // as liveness. Every kill targets the whole process group (`detached: true` makes the agent
-// a group leader) so helpers it spawned — even ones ignoring SIGTERM — die with it.
+// a group leader) so helpers it spawned — even ones ignoring SIGTERM — die with it, and so
+// do descendants that escaped the group with setsid (run-members.ts, issue 8 item 4).
 
 type EndReason = 'exit' | 'stalled' | 'timeout' | 'cancelled';
 
@@ -108,11 +114,13 @@ export function startProcess(spec: ProcessSpec): RunHandle {
 
   let subprocess: ReturnType<typeof execa> | null = null;
   let syncError: string | null = null;
+  // Inherited by every descendant: how one that left the group is still found (run-members.ts).
+  const token = `${spec.runId}.${randomBytes(6).toString('hex')}`;
   try {
     if (spec.argv.length === 0) throw Object.assign(new Error('empty command'), { code: 'EINVAL' });
     subprocess = execa(spec.argv[0]!, spec.argv.slice(1), {
       cwd: spec.cwd,
-      env: spec.env,
+      env: { ...spec.env, [RUN_TOKEN_VAR]: token },
       shell: false,
       detached: true,
       reject: false,
@@ -130,18 +138,20 @@ export function startProcess(spec: ProcessSpec): RunHandle {
 
   const pid = subprocess?.pid ?? null;
   const procStart = pid ? procStartTime(pid) : null;
-  writeLog(`[checkroom] start ${new Date(startedAt).toISOString()} run=${spec.runId} pid=${pid ?? '-'} procStart=${procStart ?? '-'} cwd=${JSON.stringify(spec.cwd)} argv=${JSON.stringify(spec.argv)}\n`);
+  const tag: RunTag | null = pid === null ? null : { pgid: pid, procStart, token, pipes: pipesOf(pid) };
+  if (tag) noteLiveRun(spec.runId, tag);
+  writeLog(`[checkroom] start ${new Date(startedAt).toISOString()} run=${spec.runId} pid=${pid ?? '-'} procStart=${procStart ?? '-'} token=${token} cwd=${JSON.stringify(spec.cwd)} argv=${JSON.stringify(spec.argv)}\n`);
 
-  // Group members started before our leader cannot be its descendants.
-  const isOurs = (m: { start: number }): boolean => procStart === null || m.start >= procStart;
   let lastActivity = Date.now();
   let endsWithNewline = true;
   let lastSignature = outputSignature(spec.outputPath);
-  let killing: Promise<void> | null = null;
+  let killing: Promise<number[]> | null = null;
+  // Left running (the operator's choice at quit): this process no longer watches or kills it.
+  let left = false;
   const kill = (why: EndReason): void => {
-    if (finished || killing || pid === null) return;
+    if (finished || killing || left || tag === null) return;
     reason = why;
-    killing = terminateGroup(pid, spec.graceMs, isOurs);
+    killing = terminateRun(tag, spec.graceMs);
   };
 
   const wire = (stream: Readable | null | undefined, splitter: LineSplitter): void => {
@@ -188,24 +198,38 @@ export function startProcess(spec: ProcessSpec): RunHandle {
       : null;
   const deadline = spec.timeoutMs > 0 && pid !== null ? setTimeout(() => kill('timeout'), spec.timeoutMs) : null;
 
-  // When the leader exits on its own, helpers left in its group would keep the pipes open
-  // (and the result pending) forever; a run's group lives exactly as long as the run.
-  subprocess?.once('exit', () => {
-    if (pid !== null && !killing) killing = terminateGroup(pid, spec.graceMs, isOurs);
+  // When the leader exits on its own, helpers left behind (in its group or escaped from it)
+  // would keep the pipes open (and the result pending) forever; a run's processes live
+  // exactly as long as the run. The exit is taken from the leader itself, not from the end of
+  // its output, which whoever still holds a pipe could delay without bound.
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    subprocess?.once('exit', (code, signal) => {
+      if (tag !== null && !killing && !left) killing = terminateRun(tag, spec.graceMs);
+      resolve({ code, signal });
+    });
   });
 
   const result = (async (): Promise<ProcessOutcome> => {
     let exitCode: number | null = null;
     let signal: string | null = null;
     let spawnError: string | null = syncError;
-    if (subprocess) {
-      const r = await subprocess;
-      exitCode = r.exitCode ?? null;
-      signal = r.signal ?? null;
-      const code = (r as { code?: unknown }).code;
-      if (pid === null) spawnError = typeof code === 'string' ? code : 'ESPAWN';
+    if (subprocess && pid === null) {
+      const code = (await subprocess as { code?: unknown }).code;
+      spawnError = typeof code === 'string' ? code : 'ESPAWN';
+    } else if (subprocess) {
+      const ex = await exited;
+      // A run left running is the next checkroom's to decide (its exit is not ours to journal).
+      if (left) return new Promise<never>(() => undefined);
+      exitCode = ex.code;
+      signal = ex.signal;
+      if (killing) await killing;
+      // Bounded drain: output still in the pipes is read; a holder we could not stop (another
+      // user's process, say) makes us stop reading instead of waiting forever.
+      const held = await drainStreams([subprocess.stdout, subprocess.stderr], DRAIN_MS);
+      if (held) note(`the output pipes were still held open ${DRAIN_MS} ms after the agent exited; stopped reading them`);
+      await subprocess.catch(() => undefined);
     }
-    if (killing) await killing;
+    if (tag) forgetLiveRun(spec.runId);
     finished = true;
     clearInterval(flushTimer);
     if (watchdog) clearInterval(watchdog);
@@ -249,12 +273,25 @@ export function startProcess(spec: ProcessSpec): RunHandle {
     };
   })();
 
+  const leave = async (): Promise<number | null> => {
+    if (finished || left || killing || !subprocess || tag === null) return null;
+    left = true;
+    forgetLiveRun(spec.runId);
+    clearInterval(flushTimer);
+    if (watchdog) clearInterval(watchdog);
+    if (deadline) clearTimeout(deadline);
+    // The agent must not keep this process alive, nor die when it exits (relay.ts).
+    subprocess.unref();
+    return handOver([subprocess.stdout, subprocess.stderr], log, spec.logPath, Math.max(0, logMax - logged));
+  };
+
   return {
     runId: spec.runId,
     pid,
     procStart,
     result,
     cancel: () => kill('cancelled'),
+    leave,
     onLine(fn) {
       subscribers.add(fn);
       return () => {

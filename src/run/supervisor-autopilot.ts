@@ -2,6 +2,7 @@ import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { NextStep } from '../types.js';
 import { cellKey } from '../types.js';
 import type { Ledger } from './ledger.js';
+import { pathTakenBy, takenWhy, writersByPath, type CellRef } from './writers.js';
 
 // Which plan entries autopilot may start now: a pure choice over the plan, the ledger and
 // what is in flight, so it is tested without processes. Failures that block downstream work
@@ -53,6 +54,11 @@ export const pickLaunches = (input: PickInput): Pick => {
   // A half-open breaker lets exactly one probe through.
   const probing = new Set<string>();
   const steps = new Map(config.pipeline.steps.map((s) => [s.id, s]));
+  // Path-keyed exclusion (issue 8 item 1): cells in flight, runs the journal shows alive
+  // (another instance's, or adopted ones) and this pick's own launches each hold their output
+  // path; whatever the concurrency allows, a second writer on that path waits.
+  const cellOfKey = (key: string): CellRef => ({ unit: key.slice(0, key.lastIndexOf('/')), step: key.slice(key.lastIndexOf('/') + 1) });
+  const writing = writersByPath(config.pipeline, [...[...input.inFlight.keys()].map(cellOfKey), ...ledger.liveRuns]);
 
   for (const n of input.plan) {
     if (!eligible(n, input.redoHalfProducts)) continue;
@@ -86,8 +92,14 @@ export const pickLaunches = (input: PickInput): Pick => {
       blocked.push({ unit, step, why, retryInMs: v.state === 'open' ? v.remainingMs : null });
       continue;
     }
+    const taken = pathTakenBy(config.pipeline, writing, unit, step);
+    if (taken) {
+      blocked.push({ unit, step, why: takenWhy(config.pipeline, taken, unit, step), retryInMs: null });
+      continue;
+    }
     if ((perAgent.get(agent) ?? 0) >= config.agents[agent].concurrency) continue;
     if (launch.length >= input.budget) break;
+    for (const [path, w] of writersByPath(config.pipeline, [{ unit, step }])) writing.set(path, w);
     if (br?.view.state === 'half_open') probing.add(agent);
     perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
     launch.push({ unit, step, agent, reason: n.reason });

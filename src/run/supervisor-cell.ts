@@ -13,6 +13,7 @@ import { startProcess } from './process.js';
 import type { RunHandle } from './types.js';
 import { buildCommand, ensureRunsDir, lastErrorLine, logPathOf, newRunId, type CellTarget } from './launch-spec.js';
 import { hasOwnOutput, provenDone } from './launch-proof.js';
+import { guardMemory, lossReason, lostEntries } from '../memory/guard.js';
 import { describeArgv } from './placeholders.js';
 import type { CommandPreview, RunResult, SupervisorEvent } from './supervisor-types.js';
 import { concludeAttempt, continueFor, honourDelay, journalSession, newWatch, watchLine, type AttemptWatch } from './supervisor-agent.js';
@@ -172,6 +173,9 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
           backup = join(core.root, b.backup);
           core.emit({ type: 'notice', message: sanitizeLine(`${name}: backed up ${t.outputRel} to ${b.backup} before attempt ${attempt}`) });
         }
+        // Shared long-memory files: copied before the run, their entries checked after it (issue 8 item 6).
+        const memory = await guardMemory(core.root, core.config.pipeline, t.step, new Date(core.now()));
+        if (memory?.backups.length) core.emit({ type: 'notice', message: sanitizeLine(`${name}: copied ${memory.backups.map((b) => `${b.file} to ${b.backup}`).join(', ')} before attempt ${attempt}`) });
         const cell = l.cells[key];
         const cmd = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '', resume });
         await core.mark(unit, step, 'in_progress');
@@ -212,7 +216,8 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
         const outcome = await handle.result;
         off();
         flight.handle = null;
-        const markerFound = provenDone(core.root, core.config.pipeline, t, unit);
+        const lost = memory ? lostEntries(core.root, core.config.pipeline, memory) : [];
+        const markerFound = lost.length === 0 && provenDone(core.root, core.config.pipeline, t, unit);
         const { facts, fromFacts } = await concludeAttempt(watch, logPath, outcome, markerFound, core.append, core.now(), runId, t, unit);
         const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules, fromFacts });
         lastClass = cls;
@@ -234,6 +239,13 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
           errorTail: cls === 'SUCCESS' ? [] : tail,
           durationMs: outcome.endedAt - outcome.startedAt,
         });
+        if (lost.length) {
+          // Not retried: another run would start from the damaged file (DOMAIN.md section 9).
+          const reason = lossReason(memory!, lost);
+          lastClass = 'VERIFICATION_FAILED';
+          await core.append({ type: 'escalate', at: core.now(), unit, step, class: lastClass, reason });
+          return await finalFailure('needs_human', reason);
+        }
         if (cls === 'SUCCESS') {
           await core.mark(unit, step, 'done');
           core.emit({ type: 'done', unit, step, runId, attempt, message: `${name}: done — ${t.marker ? `marker ${t.marker} is the last line` : 'entry written'} (${label})` });

@@ -147,5 +147,11 @@ export interface Supervisor {
   note(e: NewJournalEvent): Promise<void>;
   /** Read-only instances: re-read the journal the driver writes. */
   refresh(): Promise<void>;
-  close(opts?: { cancel?: boolean }): Promise<void>;
+  /**
+   * cancel: stop the runs in flight; leave: hand them over and leave them running (journaled
+   * in the session stop's `left`); reason: how the session ended, journaled with the stop.
+   */
+  close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<void>;
+  /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */
+  closeNow(reason: string): void;
 }

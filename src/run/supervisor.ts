@@ -3,10 +3,11 @@ import { resolve } from 'node:path';
 import type { Claim } from '../types.js';
 import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
-import { appendJournal } from './journal.js';
+import { appendJournal, appendJournalNow, type LeftRunning } from './journal.js';
 import type { Ledger } from './ledger.js';
 import { acquireDriverLock, type DriverLock } from './lock.js';
 import { reapDeadRuns } from './supervisor-restart.js';
+import { leaveFlights } from './supervisor-leave.js';
 import { targetOf } from './launch-spec.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
 import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
@@ -16,6 +17,7 @@ import { breakerMessage } from './supervisor-words.js';
 import { continueFor, liveAgentView } from './supervisor-agent.js';
 import { budgetReasonOf } from './costs.js';
 import { createSupervisorJournal } from './supervisor-journal.js';
+import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
 import { SupervisorError, type RunResult, type Supervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorSnapshot } from './supervisor-types.js';
 
 export * from './supervisor-types.js';
@@ -47,6 +49,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const operatorHeld = new Set<string>();
   let reserved = 0;
   let closed = false;
+  let stopped = false;
   let checkpointQueue: Promise<void> = Promise.resolve();
 
   const emit = (raw: SupervisorEvent): void => {
@@ -167,7 +170,11 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     if (budgetLeft(l) <= 0) throw new SupervisorError(`launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches}); raise limits.max_launches or start a new session`);
     const br = l.agents[t.agent.name];
     if (br && !br.canLaunch) throw new SupervisorError(breakerMessage(br, config.breaker) + (br.view.state === 'held' ? '; release it to launch' : '; reset it to launch now'));
-    if (o.continue && !continueFor(l, t, unit, true)) throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
+    // One writer per output path (issue 8 item 1): checked with no await before the flight is
+    // registered, so two launches of cells sharing a file cannot both pass.
+    const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...flights.values(), ...ledger().liveRuns]), unit, step);
+    if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
+    if (o.continue && !continueFor(ledger(), t, unit, true)) throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
     const flight: Flight = { unit, step, agent: t.agent.name, handle: null, runId: null, attempt: 0, logPath: null, startedAt: now(), cancelled: false, wait: null, prevClaim: null, continueAsked: o.continue === true };
     flights.set(key, flight);
     operatorHeld.delete(key);
@@ -273,16 +280,36 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       if (closed) return;
       await ready.catch(() => undefined);
       await pilot.close();
+      if (o.leave && isDriver) {
+        closed = true;
+        journal.stop();
+        return journalStop({ reason: o.reason ?? 'quit', left: await leaveFlights(flights, running) });
+      }
       if (o.cancel) for (const key of [...flights.keys()]) cancel(key);
       closed = true;
       journal.stop();
       // No new attempt starts after close: cut backoff waits short (the cell ends ❌).
       for (const f of flights.values()) f.wait?.resolve(true);
       await Promise.allSettled([...running.values()]);
-      if (isDriver) await appendJournal(root, { type: 'session', at: now(), kind: 'stop', pid: process.pid }).catch(() => undefined);
+      await journalStop({ reason: o.reason ?? 'quit' });
+    },
+    closeNow(reason) {
+      closed = true;
+      journal.stop();
+      if (isDriver && !stopped) appendJournalNow(root, { type: 'session', at: now(), kind: 'stop', pid: process.pid, reason });
+      stopped = true;
       lock.release();
     },
   };
+
+  // The session stop is journaled once, then the lock goes (a successor may start at once).
+  async function journalStop(d: { reason: string; left?: LeftRunning[] }): Promise<void> {
+    if (isDriver && !stopped) {
+      stopped = true;
+      await appendJournal(root, { type: 'session', at: now(), kind: 'stop', pid: process.pid, ...d }).catch(() => undefined);
+    }
+    lock.release();
+  }
 }
 
 /** createSupervisor, then wait until it is ready (journal read, dead runs reaped). */

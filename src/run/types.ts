@@ -48,6 +48,12 @@ export interface RunHandle {
   procStart: number | null;
   result: Promise<ProcessOutcome>;
   cancel(): void;
+  /**
+   * Leave the run running when this checkroom quits (issue 8 item 4): stop watching it, hand
+   * its output pipes to a relay that keeps appending to the log, never kill it. `result`
+   * then never settles: the outcome is the next checkroom's to decide. The relay's pid.
+   */
+  leave?(): Promise<number | null>;
   /** Subscribe to output lines (sanitized, each bounded). Returns unsubscribe. */
   onLine(fn: (line: string) => void): () => void;
   /** Current ring buffer contents. */

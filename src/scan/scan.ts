@@ -1,7 +1,9 @@
-import { openSync, readSync, fstatSync, closeSync, readdirSync } from 'node:fs';
+import { readSync, fstatSync, closeSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { FileFacts, PipelineDef, StepDef } from '../types.js';
 import { readFileFacts } from './file-facts.js';
+import { Confine } from './confine.js';
+import { PARTIAL_CHARS } from '../triage/triage.js';
 import { unitPath } from './units.js';
 
 // The filesystem scan (recovery level 3): facts for every expected artifact, the global
@@ -23,14 +25,16 @@ export interface ScanResult {
 const ENTRY_LIMIT = 4 * 1024 * 1024;
 
 /** Headings that name a unit (`## ch03 — title`) are its long-memory entries. */
-export function readEntries(root: string, rel: string, pattern: string): { facts: FileFacts; units: Set<string> } {
-  const facts = readFileFacts(join(root, rel), rel, null);
+export function readEntries(root: string, rel: string, pattern: string, confine = new Confine(root)): { facts: FileFacts; units: Set<string> } {
+  const facts = readFileFacts(join(root, rel), rel, null, { confine });
   const units = new Set<string>();
   if (!facts.exists || facts.error) return { facts, units };
   let text = facts.tail;
   if (facts.bytes > facts.tail.length) {
-    // Entries can be anywhere in the file: read it whole, bounded.
-    const fd = openSync(join(root, rel), 'r');
+    // Entries can be anywhere in the file: read it whole, bounded, through the same
+    // confinement (a link swapped in between the two opens is still refused).
+    const fd = confine.open(join(root, rel));
+    if (typeof fd !== 'number') return { facts: { ...facts, unreadable: true, error: fd.refused }, units };
     try {
       const size = Math.min(fstatSync(fd).size, ENTRY_LIMIT);
       const buf = Buffer.allocUnsafe(size);
@@ -44,10 +48,17 @@ export function readEntries(root: string, rel: string, pattern: string): { facts
   return { facts, units };
 }
 
-export function scanStep(root: string, step: StepDef, unit: string): FileFacts {
+/** Characters a verdict about this step's artifact needs: the triage threshold, or the marked body's minimum. */
+const needOf = (step: StepDef): number => Math.max(PARTIAL_CHARS, step.minChars + (step.marker ? step.marker.length + 9 : 0));
+
+/** `confine` carries checkroom.yaml's outside_roots; one is made per scan so each directory is resolved once. */
+export function scanStep(root: string, step: StepDef, unit: string, confine = new Confine(root)): FileFacts {
   const rel = unitPath(step, unit);
-  return readFileFacts(join(root, rel), rel, step.marker);
+  return readFileFacts(join(root, rel), rel, step.marker, { confine, need: needOf(step) });
 }
+
+/** The confinement of one scan of `root`: the workspace plus checkroom.yaml's outside_roots. */
+export const confineOf = (root: string, pipeline: PipelineDef): Confine => new Confine(root, pipeline.outsideRoots);
 
 const missing = (path: string): FileFacts => ({ path, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false });
 
@@ -70,12 +81,13 @@ export function scanFiles(root: string, pipeline: PipelineDef, units: readonly s
   // One readdir per directory instead of a failed open per missing file: most cells of a
   // young pipeline have no file yet, and each ENOENT costs an exception.
   const dirs = new Map<string, Set<string> | null>();
+  const confine = confineOf(root, pipeline);
   for (const step of pipeline.steps) {
     if (step.kind !== 'file') continue;
     for (const unit of units) {
       const rel = unitPath(step, unit);
       const names = listing(root, posix.dirname(rel), dirs);
-      const facts = names && !names.has(posix.basename(rel)) ? missing(rel) : readFileFacts(join(root, rel), rel, step.marker);
+      const facts = names && !names.has(posix.basename(rel)) ? missing(rel) : scanStep(root, step, unit, confine);
       files.set(rel, facts);
     }
   }
@@ -86,16 +98,17 @@ export function scanFiles(root: string, pipeline: PipelineDef, units: readonly s
 export function scanGlobals(root: string, pipeline: PipelineDef): Pick<ScanResult, 'artifacts' | 'entries' | 'entryFiles'> {
   const entries = new Map<string, Set<string>>();
   const entryFiles = new Map<string, FileFacts>();
+  const confine = confineOf(root, pipeline);
   for (const step of pipeline.steps) {
     if (step.kind !== 'entry' || entries.has(step.path)) continue;
-    const { facts, units: found } = readEntries(root, step.path, pipeline.units.pattern);
+    const { facts, units: found } = readEntries(root, step.path, pipeline.units.pattern, confine);
     entries.set(step.path, found);
     entryFiles.set(step.path, facts);
   }
   const artifacts = new Map<string, boolean>();
   for (const phase of pipeline.phases) {
     for (const rel of phase.artifacts) {
-      const f = readFileFacts(join(root, rel), rel, null);
+      const f = readFileFacts(join(root, rel), rel, null, { confine });
       artifacts.set(rel, f.exists && f.bytes > 0 && !f.error);
     }
   }

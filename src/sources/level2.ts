@@ -1,6 +1,7 @@
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { TodoView, WorkspaceState } from '../types.js';
 import { findTodoDb, readTodos, reconcileTodos, writeBackTodos, type TodoSnapshot, type WriteBackResult } from './todos.js';
+import { readyAgainstDisk } from './todos-reconcile.js';
 
 // Level 2 in the state (DOMAIN.md section 3): the SQL todo table, read with the source
 // document's ready query and compared with the reconciled cells. The table is evidence of
@@ -33,8 +34,10 @@ export function todoViewFrom(snap: TodoSnapshot, config: WorkspaceConfig, cells:
   const steps = new Set(config.pipeline.steps.map((st) => st.id));
   const extra = snap.todos.filter((t) => t.unit && t.step && !units.has(t.unit) && steps.has(t.step)).map((t) => ({ unit: t.unit!, step: t.step!, status: 'not_started' }));
   // reconcileTodos builds one Map over the cells: O(cells + todos).
-  const disagreements = snap.ok ? reconcileTodos(snap, extra.length ? [...cells, ...extra] : cells) : [];
-  return { path, ok: snap.ok, ready: snap.ready, disagreements, dangling: snap.danglingDeps, warnings: snap.warnings };
+  const all = extra.length ? [...cells, ...extra] : cells;
+  const disagreements = snap.ok ? reconcileTodos(snap, all) : [];
+  const readyContradicted = snap.ok ? readyAgainstDisk(snap, all) : [];
+  return { path, ok: snap.ok, ready: snap.ready, readyContradicted, disagreements, dangling: snap.danglingDeps, warnings: snap.warnings };
 }
 
 /** A new state with `todos` filled from the workspace's todo database (null when there is none). */

@@ -45,3 +45,41 @@ export function reconcileTodos(snapshot: TodoSnapshot, cells: TodoCell[]): TodoD
   }
   return out;
 }
+
+/** A todo the ready query lists that the disk says is not ready to start. */
+export interface ReadyContradiction {
+  todoId: string;
+  unit: string | null;
+  step: string | null;
+  note: string;
+}
+
+/**
+ * The ready list checked against the disk (issue 8 item 6). The query trusts the table's
+ * `done` for every dependency and its `pending` for the todo itself; the markers decide:
+ * a dependency the disk does not prove done, or a todo whose own cell is already done,
+ * running or half-written, is not simply ready.
+ */
+export function readyAgainstDisk(snapshot: TodoSnapshot, cells: TodoCell[]): ReadyContradiction[] {
+  const byCell = new Map(cells.map((c) => [`${c.unit}/${c.step}`, c]));
+  const byId = new Map(snapshot.todos.map((t) => [t.id, t]));
+  const cellOf = (id: string): TodoCell | undefined => {
+    const t = byId.get(id);
+    const c = t?.unit && t.step ? byCell.get(`${t.unit}/${t.step}`) : undefined;
+    return c && c.disk !== 'unreadable' ? c : undefined;
+  };
+  const out: ReadyContradiction[] = [];
+  for (const id of snapshot.ready) {
+    const t = byId.get(id);
+    const at = { todoId: id, unit: t?.unit ?? null, step: t?.step ?? null };
+    const unproven = (t?.deps ?? []).filter((d) => byId.get(d)?.status === 'done' && cellOf(d) && cellOf(d)!.status !== 'done');
+    const own = cellOf(id)?.status;
+    if (unproven.length) {
+      const what = unproven.map((d) => `${d} (${cellOf(d)!.status.replace('_', ' ')})`).join(', ');
+      out.push({ ...at, note: `ready only because the table says ${what} ${unproven.length === 1 ? 'is' : 'are'} done; the disk has no marker, so it is not ready` });
+    } else if (own === 'done') out.push({ ...at, note: 'ready in the table, but its marker is on disk: it is done (write back to fix the table)' });
+    else if (own === 'running') out.push({ ...at, note: 'ready in the table, but an agent is writing it now' });
+    else if (own === 'partial') out.push({ ...at, note: 'ready in the table, but a half-product is on disk: triage it before running the step again' });
+  }
+  return out;
+}

@@ -62,10 +62,15 @@ const triaged = (verdict: Triage['verdict'], why: Why): Triage => ({ verdict, re
 export function triageUnmarked(facts: FileFacts): Triage {
   if (facts.error) return triaged('almost_certainly_partial', { k: 'unreadable', error: facts.error });
   if (facts.chars < PARTIAL_CHARS) return triaged('almost_certainly_partial', { k: 'short', chars: facts.chars, limit: PARTIAL_CHARS });
-  const sign = cutSign(facts.tail, facts.fenceOpen);
-  if (sign) return triaged('truncated', { k: 'cut', chars: facts.chars, sign });
+  const atLeast = facts.charsAtLeast ? ({ atLeast: true } as const) : {};
   const last = lastLines(facts.tail).at(-1)?.trim() ?? '';
-  return triaged('maybe_complete', { k: 'clean', chars: facts.chars, line: quote(last) });
+  // A marker-shaped last line is neither "cut" nor "only the marker is missing" (issue 8
+  // item 6): a human must see that the marker there is the wrong one before keeping it.
+  const m = facts.markerShape;
+  if (m) return triaged('maybe_complete', { k: 'marker_shaped', shape: m.shape, chars: facts.chars, line: quote(last), expected: m.expected, ...atLeast });
+  const sign = cutSign(facts.tail, facts.fenceOpen);
+  if (sign) return triaged('truncated', { k: 'cut', chars: facts.chars, sign, ...atLeast });
+  return triaged('maybe_complete', { k: 'clean', chars: facts.chars, line: quote(last), ...atLeast });
 }
 
 /** Cause 3: a marker on a body far too small to be real work. Null when the body is plausible. */

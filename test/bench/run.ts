@@ -6,6 +6,7 @@ import { liveBench } from './live-bench.js';
 import { spawnBench } from './spawn-bench.js';
 import { tuiBench } from './tui-bench.js';
 import { ledgerBench } from './ledger-bench.js';
+import { paintBench } from './paint-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
 // same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
@@ -15,10 +16,11 @@ const base = process.env.CHECKROOM_BENCH_DIR ?? join(tmpdir(), 'checkroom-bench'
 mkdirSync(base, { recursive: true });
 const sizes = (process.env.CHECKROOM_BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const lines: string[] = [`# checkroom bench — ${new Date().toISOString()} — node ${process.version}`, ''];
-const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,spawn,tui,ledger';
+const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,spawn,tui,paint,ledger';
 if (only.includes('scan')) scanBench(base, sizes, lines);
 if (only.includes('live')) liveBench(base, sizes.filter((n) => n === Math.min(...sizes) || n === Math.max(...sizes)), lines);
 if (only.includes('spawn')) await spawnBench(lines);
 if (only.includes('tui')) tuiBench(lines);
+if (only.includes('paint')) paintBench(lines);
 if (only.includes('ledger')) ledgerBench(lines, [1_000, 5_000, 20_000, 50_000]);
 console.log(lines.join('\n'));

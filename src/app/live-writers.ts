@@ -1,0 +1,69 @@
+import { isAbsolute, relative, sep } from 'node:path';
+import type { WorkspaceState } from '../types.js';
+import { cellKey } from '../types.js';
+import { outputOf } from '../run/writers.js';
+import type { AgentsUi } from './agents-types.js';
+import { flightItems } from './agents.js';
+
+// Live writers are untouchable (issue 8 item 1). A reviewer still writing its file must not
+// be offered "back up" (the agent recreates the file and marks a fragment done) nor "keep"
+// (a marker appended mid-write). One pure predicate says whether a cell or a file has a live
+// writer, fed by the running set the store already has: this instance's flights (running or
+// waiting for a retry), the cells the live workspace shows running, and the runs the journal
+// shows started without an end (another instance's, or ones adopted after a restart).
+
+export interface LiveWriter {
+  unit: string;
+  step: string;
+  /** Workspace-relative path it writes, when known. */
+  path: string | null;
+  pid: number | null;
+  /** `here`: a flight of this control room; `journal`: a run the journal shows alive. */
+  by: 'here' | 'journal';
+  /** In flight but between attempts (backoff, breaker): the next attempt rewrites the file. */
+  waiting: boolean;
+}
+
+type WriterState = { ws: WorkspaceState; agents: AgentsUi };
+
+const relTo = (root: string, abs: string | null): string | null => {
+  if (!abs) return null;
+  const rel = isAbsolute(abs) ? relative(root, abs) : abs;
+  return rel.startsWith('..') || isAbsolute(rel) ? null : rel.split(sep).join('/');
+};
+
+export function liveWriters({ ws, agents }: WriterState): LiveWriter[] {
+  const pathOf = new Map(ws.cells.map((c) => [cellKey(c.unit, c.step), c.path]));
+  const path = (unit: string, step: string): string | null => pathOf.get(cellKey(unit, step)) ?? outputOf(ws.pipeline, unit, step);
+  const out = new Map<string, LiveWriter>();
+  for (const f of flightItems(agents)) out.set(f.key, { unit: f.unit, step: f.step, path: path(f.unit, f.step), pid: f.pid, by: 'here', waiting: f.state === 'waiting' });
+  for (const c of ws.cells) {
+    const key = cellKey(c.unit, c.step);
+    if (c.status === 'running' && !out.has(key)) out.set(key, { unit: c.unit, step: c.step, path: c.path, pid: null, by: 'here', waiting: false });
+  }
+  for (const r of agents.snap?.ledger.liveRuns ?? []) {
+    const key = cellKey(r.unit, r.step);
+    if (!out.has(key)) out.set(key, { unit: r.unit, step: r.step, path: relTo(ws.root, r.outputPath) ?? path(r.unit, r.step), pid: r.pid, by: 'journal', waiting: false });
+  }
+  return [...out.values()];
+}
+
+/** The live writer of this cell or of its file (a shared long-memory file has one for many cells), or null. */
+export function writerOf(writers: readonly LiveWriter[], t: { unit: string; step: string; path: string }): LiveWriter | null {
+  return writers.find((w) => (w.unit === t.unit && w.step === t.step) || (w.path !== null && w.path === t.path)) ?? null;
+}
+
+/** Cell keys with a live writer of their own: the views show them running whoever runs them. */
+export const writingCells = (writers: readonly LiveWriter[]): ReadonlySet<string> => new Set(writers.map((w) => cellKey(w.unit, w.step)));
+
+/** How the writer reads in a list row: "being written", "retry pending". */
+export const writerWord = (w: LiveWriter): string => (w.waiting ? 'retry pending' : 'being written');
+
+/** Why a triage or relaunch key does nothing (raw text; callers sanitize). What matters comes first: the message line is cut at the terminal's width. */
+export function writingWhy(w: LiveWriter, t: { unit: string; step: string; path: string }): string {
+  const what = w.waiting ? `${t.path} waits for its next attempt` : `${t.path} is being written`;
+  const by = w.unit === t.unit && w.step === t.step ? '' : ` by ${w.unit} ${w.step}`;
+  const pid = w.pid !== null ? ` (pid ${w.pid})` : '';
+  const origin = w.by === 'journal' ? '; a run this control room did not start' : '';
+  return `${what}${by}${pid}: hands off until it stops (no back-up, keep or redo)${origin}`;
+}

@@ -1,0 +1,17 @@
+import { killRunNow, type RunTag } from './run-members.js';
+
+// The runs this process has started and not yet seen end. A shutdown that ran out of time
+// (issue 8 item 4: bounded) stops them synchronously from here instead of leaving them behind.
+
+const live = new Map<string, RunTag>();
+
+export const noteLiveRun = (runId: string, tag: RunTag): void => void live.set(runId, tag);
+export const forgetLiveRun = (runId: string): void => void live.delete(runId);
+
+/** How many runs of this process are still live. */
+export const liveRunCount = (): number => live.size;
+
+/** SIGKILL every process of every live run, now. */
+export const killLiveRunsNow = (): void => {
+  for (const tag of live.values()) killRunNow(tag);
+};

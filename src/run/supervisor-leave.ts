@@ -1,0 +1,26 @@
+import type { LeftRunning } from './journal.js';
+import type { Flight } from './supervisor-cell.js';
+import type { RunResult } from './supervisor-types.js';
+
+// "Leave running" (issue 8 item 4): every live run is handed to a relay (relay.ts) and listed,
+// so the session stop tells the next checkroom which agents are still ours and where their
+// output goes. Retries waiting for their backoff are dropped (the next session plans them
+// again); a run whose handle cannot be left is stopped rather than orphaned.
+
+export async function leaveFlights(flights: Map<string, Flight>, running: Map<string, Promise<RunResult>>): Promise<LeftRunning[]> {
+  const left: LeftRunning[] = [];
+  const settled: Promise<RunResult>[] = [];
+  for (const [key, f] of flights) {
+    const h = f.handle;
+    if (h && f.runId && h.leave) {
+      left.push({ runId: f.runId, unit: f.unit, step: f.step, pid: h.pid, procStart: h.procStart, logPath: f.logPath ?? '', relayPid: await h.leave() });
+      continue;
+    }
+    h?.cancel();
+    f.wait?.resolve(true);
+    const r = running.get(key);
+    if (r) settled.push(r);
+  }
+  await Promise.allSettled(settled);
+  return left;
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { renderKeysDoc } from '../src/app/keys-doc.js';
+import { KEYMAP } from '../src/app/keymap.js';
+import { COMMAND_NAMES } from '../src/app/command-line.js';
+
+// Docs that can drift from the code are generated and checked (STYLE.md, issue 9).
+
+describe('docs/keys.md', () => {
+  it('is exactly what the key map generates (run `npm run docs` after changing a key)', () => {
+    expect(readFileSync('docs/keys.md', 'utf8')).toBe(renderKeysDoc());
+  });
+
+  it('lists every command of the key map and every : command name', () => {
+    const doc = readFileSync('docs/keys.md', 'utf8');
+    for (const c of KEYMAP) expect(doc).toContain(c.description.replace(/\|/g, '\\|'));
+    for (const n of COMMAND_NAMES) expect(doc).toContain(`:${n}`);
+  });
+});
