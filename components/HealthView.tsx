@@ -3,7 +3,8 @@ import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
 import { columnWidth, fit, pad } from '../src/cli/text.js';
-import { breakerWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
+import { breakerWords, cellStateWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
+import type { AgentsUi } from '../src/app/agents-types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { cellSpendLines, spendWords, usd } from '../src/app/spend.js';
@@ -44,7 +45,7 @@ const useLimits = () => useAppStore((s) => s.agents.limits);
 
 /** A row's name and state columns; their widths come from every row. */
 const nameOf = (it: HealthItem): string => (it.kind === 'agent' ? `agent ${sanitizeLine(it.agent)}` : `${sanitizeLine(it.cell.unit)} ${sanitizeLine(it.cell.step)}`);
-const stateOf = (it: HealthItem): string => (it.kind === 'agent' ? breakerWords(it.ledger) : it.cell.state === 'needs_human' ? 'escalated' : it.cell.state);
+const stateOf = (it: HealthItem, a: AgentsUi): string => (it.kind === 'agent' ? breakerWords(it.ledger) : cellStateWords(it.cell, a));
 
 export function HealthView({ height, width }: { height: number; width: number }) {
   const { agents, cursor } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health })));
@@ -75,7 +76,7 @@ export function HealthView({ height, width }: { height: number; width: number })
   const counter = items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : '';
   // Columns: mark (2), name, state, then the counts; one space after each column.
   const nameW = columnWidth(items.map(nameOf), 10, 24);
-  const stateW = columnWidth(items.map(stateOf), 6, 22);
+  const stateW = columnWidth(items.map((it) => stateOf(it, agents)), 6, 22);
   const restW = Math.max(1, width - 2 - nameW - 1 - stateW - 1);
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
@@ -89,7 +90,7 @@ export function HealthView({ height, width }: { height: number; width: number })
           const here = idx === cursor;
           const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
           const name = `${pad(fit(nameOf(it), nameW), nameW)} `;
-          const state = `${pad(fit(stateOf(it), stateW), stateW)} `;
+          const state = `${pad(fit(stateOf(it, agents), stateW), stateW)} `;
           if (it.kind === 'agent') {
             const v = it.ledger?.view;
             return (

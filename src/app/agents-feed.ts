@@ -51,6 +51,7 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
     if (stopped) return;
     const snap = o.sup.snapshot();
     const keys = [...snap.runs.map((r) => cellKey(r.unit, r.step)), ...snap.waiting.map((w) => cellKey(w.unit, w.step))].sort();
+    const writers = [...new Set(snap.runs.map((r) => cellKey(r.unit, r.step)))].sort();
     store.setState((st) => {
       let recent = rememberEnded(st.agents, snap, heard.get);
       const live = new Set(snap.runs.map((r) => r.runId));
@@ -63,8 +64,11 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
         recent = recent.map((r) => (r.outcome === null && outcomes.has(r.key) ? { ...r, outcome: outcomes.get(r.key)! } : r));
         for (const r of recent) if (r.outcome !== null) outcomes.delete(r.key);
       }
-      const agents = { ...st.agents, snap, at: Date.now(), recent };
-      return { agents, ...clampCursors({ ...st, agents }) };
+      const same = writers.length === st.agents.writers.length && writers.every((k, i) => k === st.agents.writers[i]);
+      const agents = { ...st.agents, snap, at: Date.now(), recent, writers: same ? st.agents.writers : writers };
+      // An observer that took over the stale lock drives now (issue 8 item 5): its keys act.
+      const took = st.readonly && snap.role === 'driver' ? { readonly: false } : {};
+      return { agents, ...took, ...clampCursors({ ...st, agents }) };
     });
     const sig = keys.join('\n');
     if (sig !== runningSig) {
@@ -117,6 +121,10 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
   }, 1000);
   tick.unref();
   schedule();
+  // Said before this feed subscribed (took over the lock, adopted, reaped): said now, once,
+  // newest first — what happened to the runs matters more than whose lock it was.
+  const early = o.sup.snapshot().notices ?? [];
+  if (early.length) store.setState({ message: { text: [...early].reverse().join(' · '), tone: 'warn' } });
 
   return () => {
     stopped = true;

@@ -6,7 +6,7 @@ import { killLiveRunsNow } from '../run/live-runs.js';
 
 // The entry's side of the supervisor: open it beside the live workspace (the driver lock
 // decides driver or read-only), and close it on the way out — cancelling what is in flight,
-// or leaving it running for the next checkroom to reap and triage (DOMAIN.md section 9).
+// or leaving it running for the next checkroom to adopt (issue 8 item 4).
 
 export interface OpenedAgents {
   options: AgentsOptions | undefined;
@@ -36,7 +36,7 @@ export async function openAgents(live: Pick<LiveWorkspace, 'state' | 'setRunning
       const snap = sup.snapshot();
       const n = snap.runs.length + snap.waiting.length;
       if (mode === 'leave' && n > 0) {
-        say(`checkroom: ${n} run${n === 1 ? '' : 's'} left running; the next checkroom on this workspace reaps ${n === 1 ? 'it' : 'them'} and triages the output`);
+        say(`checkroom: ${n} run${n === 1 ? '' : 's'} left running; the next checkroom on this workspace adopts ${n === 1 ? 'it' : 'them'} and decides by the marker`);
         // Handed to relays and journaled with the stop; nothing of theirs keeps this process alive.
         await sup.close({ leave: true, reason });
         return;

@@ -48,6 +48,8 @@ export interface FlightItem {
   logPath: string | null;
   /** Issue 11: what the agent is doing now (its last tool call), when its adapter knows. */
   activity?: string;
+  /** Adopted after a restart, or the driver's as an observer sees it (issue 8 items 4, 5). */
+  origin?: 'adopted' | 'driver';
 }
 
 export interface AgentsUi {
@@ -66,9 +68,15 @@ export interface AgentsUi {
   recent: RecentRun[];
   /** How the entry closes the supervisor on quit. */
   quitMode: 'cancel' | 'leave' | null;
+  /**
+   * The live writers (issue 8 item 1): cell keys ("ch03/draft") with a process that may be
+   * writing their output now — launched here, adopted after a restart, or the driver's as an
+   * observer sees it. Sorted; the one place triage asks.
+   */
+  writers: readonly string[];
 }
 
-export const initialAgents = (): AgentsUi => ({ enabled: false, why: null, snap: null, at: 0, limits: null, agentNames: [], logOpen: false, recent: [], quitMode: null });
+export const initialAgents = (): AgentsUi => ({ enabled: false, why: null, snap: null, at: 0, limits: null, agentNames: [], logOpen: false, recent: [], quitMode: null, writers: [] });
 
 /** What an agents confirmation does when confirmed. */
 export type AgentAction =

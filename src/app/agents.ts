@@ -38,6 +38,7 @@ export function flightItems(a: AgentsUi): FlightItem[] {
     reason: '',
     logPath: r.logPath,
     ...(r.activity ? { activity: r.activity } : {}),
+    ...(r.origin ? { origin: r.origin } : {}),
   }));
   const seen = new Set(out.map((f) => f.key));
   for (const w of snap.waiting) {
@@ -63,13 +64,24 @@ export function flightState(f: FlightItem, a: AgentsUi): string {
   if (f.state === 'running') {
     // The ledger holds the attempts before this one: the label is "this attempt of M".
     const label = f.attempt > 1 ? (nextAttemptLabel(cell, a.limits) ?? `attempt ${f.attempt}`) : 'attempt 1';
-    return `running pid ${f.pid ?? '-'} · ${duration(a.at - (f.startedAt ?? a.at))} · ${label}${f.activity ? ` · now: ${f.activity}` : ''}`;
+    return `running${originWords(f.origin)} pid ${f.pid ?? '-'} · ${duration(a.at - (f.startedAt ?? a.at))} · ${label}${f.activity ? ` · now: ${f.activity}` : ''}`;
   }
   if (f.retryAt !== null) {
     const label = nextAttemptLabel(cell, a.limits) ?? `attempt ${f.attempt + 1}`;
     return `retrying: ${label} in ${duration(f.retryAt - a.at)}`;
   }
   return f.reason || 'waiting';
+}
+
+/** " (adopted)" / " (driver's)": who started a run this instance watches (issue 8 items 4, 5). */
+export const originWords = (origin: 'adopted' | 'driver' | undefined): string => (origin === 'adopted' ? ' (adopted)' : origin === 'driver' ? " (driver's)" : '');
+
+/** A Health cell's state in words: a running cell says whose run it is. */
+export function cellStateWords(c: CellLedger, a: AgentsUi): string {
+  if (c.state === 'needs_human') return 'escalated';
+  if (c.state !== 'running') return c.state;
+  const run = a.snap?.runs.find((r) => r.runId === c.runId);
+  return `running${originWords(run?.origin)}`;
 }
 
 /** Breaker state in words, with its countdown: "open 4 s", "half-open", "held", "closed". */
@@ -101,12 +113,13 @@ export function entryLiveState(n: NextStep, a: AgentsUi, agentOf: (step: string)
 
 export type HealthItem = { kind: 'agent'; agent: string; ledger: AgentLedger | undefined } | { kind: 'cell'; cell: CellLedger };
 
-/** The Health view's rows: every agent (configured or seen), then every cell with attempts. */
+/** The Health view's rows: every agent (configured or seen), then every cell with attempts or running. */
 export function healthItems(a: AgentsUi): HealthItem[] {
   const l = a.snap?.ledger;
   const names = [...new Set([...a.agentNames, ...Object.keys(l?.agents ?? {})])].sort();
   const cells = Object.values(l?.cells ?? {})
-    .filter((c) => c.attempts.length > 0 || c.state === 'needs_human' || c.state === 'retrying')
+    // A running cell is listed from its first attempt on: an adopted one must show (issue 8 item 4).
+    .filter((c) => c.attempts.length > 0 || c.state === 'needs_human' || c.state === 'retrying' || c.state === 'running')
     .sort(byKey);
   return [...names.map((agent) => ({ kind: 'agent' as const, agent, ledger: l?.agents[agent] })), ...cells.map((cell) => ({ kind: 'cell' as const, cell }))];
 }
@@ -160,7 +173,7 @@ export const fitStart = (s: string, w: number): string => ([...s].length <= w ? 
 export function logFor(a: AgentsUi, key: string | null): { title: string; lines: string[]; logPath: string; live: boolean } | null {
   if (!a.snap) return null;
   const run = key ? a.snap.runs.find((r) => cellKey(r.unit, r.step) === key) : a.snap.runs[0];
-  if (run) return { title: `${run.unit} ${run.step} · attempt ${run.attempt} · pid ${run.pid ?? '-'}`, lines: run.lines, logPath: run.logPath, live: true };
+  if (run) return { title: `${run.unit} ${run.step} · attempt ${run.attempt} · pid ${run.pid ?? '-'}${originWords(run.origin)}`, lines: run.lines, logPath: run.logPath, live: true };
   const rec = key ? a.recent.find((r) => r.key === key) : a.recent[0];
   if (rec) return { title: `${rec.key.replace('/', ' ')} · ended${rec.outcome ? `: ${rec.outcome}` : ''}`, lines: rec.lines, logPath: rec.logPath, live: false };
   return null;

@@ -155,7 +155,7 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'offer.skip', keys: [{ ch: 'n' }, { ch: 'q' }], label: 'n', hint: 'just quit', description: 'quitting: quit without writing RESUME.md', scope: 'offer', footer: true }),
   cmd({ id: 'offer.back', keys: [{ name: 'escape' }], label: 'esc', hint: 'stay', description: 'quitting: stay in the control room', scope: 'offer', footer: true }),
   cmd({ id: 'dialog.confirm', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y/enter', hint: 'confirm', description: 'confirm the change shown', scope: 'dialog', footer: true }),
-  cmd({ id: 'dialog.leave', keys: [{ ch: 'l' }], label: 'l', hint: 'leave runs', description: 'quitting with runs in flight: leave them running (the next start reaps them)', scope: 'dialog' }),
+  cmd({ id: 'dialog.leave', keys: [{ ch: 'l' }], label: 'l', hint: 'leave runs', description: 'quitting with runs in flight: leave them running (the next start adopts them)', scope: 'dialog' }),
   cmd({ id: 'dialog.cancel', keys: [{ ch: 'n' }, { name: 'escape' }], label: 'n/esc', hint: 'cancel', description: 'cancel: change nothing', scope: 'dialog', footer: true }),
   cmd({ id: 'prompt.submit', keys: [{ name: 'return' }], label: 'enter', hint: 'apply', description: 'apply the filter / run the command', scope: 'prompt', footer: true }),
   cmd({ id: 'prompt.cancel', keys: [{ name: 'escape' }], label: 'esc', hint: 'cancel', description: 'cancel (clears the filter)', scope: 'prompt', footer: true }),

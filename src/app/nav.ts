@@ -93,13 +93,14 @@ const VIEW_IDS: readonly ViewId[] = ['progress', 'partials', 'plan', 'sources', 
  * changed the list (typed a filter, skipped a file), so a lost pick takes the row under the
  * cursor, as a movement would.
  */
-export function clampCursors(s: NavState, own = false): Partial<UiState> {
+export function clampCursors(s: NavState, own: boolean | 'filter' = false): Partial<UiState> {
   const picked = { ...picksOf(s) };
   const at: Record<ViewId, number> = { ...s.cursors, progress: s.cell.row };
   for (const v of VIEW_IDS) {
     const keys = listKeys(s, v);
     const found = picked[v] === null ? -1 : keys.indexOf(picked[v]!);
-    at[v] = found >= 0 ? found : clamp(at[v], 0, Math.max(0, keys.length - 1));
+    // A filter that hides the picked row starts at its first match, as a search does.
+    at[v] = found >= 0 ? found : own === 'filter' ? 0 : clamp(at[v], 0, Math.max(0, keys.length - 1));
     if (picked[v] === null || (own && found < 0)) picked[v] = keys[at[v]] ?? null;
   }
   return { cursors: { ...at, progress: 0 }, cell: { row: at.progress, col: s.cell.col }, picked };

@@ -225,7 +225,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
           ...flights.slice(0, 4).map((f) => `${f.unit} ${f.step}: ${flightState(f, get().agents)}`),
           ...(flights.length > 4 ? [`… and ${flights.length - 4} more`] : []),
           'y/enter: cancel them, then quit (each cell goes back to what it was, or ❌)',
-          'l: leave them running and quit (the next checkroom reaps them and triages their output)',
+          'l: leave them running and quit (the next checkroom adopts them; the marker decides)',
           'n/esc: stay',
         ],
         { kind: 'quit', runs: n },

@@ -225,7 +225,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       else if (t.name === null && !t.ctrl && t.ch) text += t.ch;
       else return;
       // The filter applies as you type.
-      set((st) => (p.kind === 'filter' ? { prompt: { ...p, text }, filter: text, ...clampCursors({ ...st, filter: text }, true) } : { prompt: { ...p, text } }));
+      set((st) => (p.kind === 'filter' ? { prompt: { ...p, text }, filter: text, ...clampCursors({ ...st, filter: text }, 'filter') } : { prompt: { ...p, text } }));
     };
 
     return {

@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -29,6 +29,8 @@ export interface Cli {
   help: boolean;
   version: boolean;
   restore: string | null;
+  /** unlock: the host the operator says held the driver lock (issue 8 item 5). */
+  host: string | null;
 }
 
 export function parseCli(argv: string[]): Cli {
@@ -52,6 +54,7 @@ export function parseCli(argv: string[]): Cli {
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         restore: { type: 'string' },
+        host: { type: 'string' },
       },
     });
   } catch (err) {
@@ -81,6 +84,7 @@ export function parseCli(argv: string[]): Cli {
     help: values.help! || first === 'help',
     version: values.version!,
     restore: values.restore ?? null,
+    host: values.host ?? null,
   };
 }
 
@@ -103,6 +107,9 @@ Usage
                                        the whole recovery flow: sources, stop point, rebuild, plan
   checkroom backups [dir] <file> [--restore BACKUP] [--json]
                                        list a file's backups and what differs; restore one
+  checkroom unlock [dir] --host NAME   remove .checkroom/driver.lock left by a checkroom on host
+                                       NAME (down or unreachable); refused unless NAME is the
+                                       lock's host, or if its holder runs on this host
 
 Options
   --json       machine-readable output (see README: the status contract)
@@ -114,6 +121,8 @@ Options
   --force      run: launch even when the step's dependencies are not done or it is already done
   -y, --yes    run: no question before the first launch (implied when stdin is not a terminal)
   --restore B  backups: restore backup B (the current file is backed up first)
+  --host NAME  unlock: the host that holds the driver lock (a stale lock of this host is
+               taken over by the next start, with a notice)
   -h, --help   this help;  -v, --version   the version
 
 Exit codes: 0 success, 1 runtime error, 2 bad usage or bad config.

@@ -120,6 +120,16 @@ export interface ReapedEvent extends Base {
   outcome: string;
 }
 
+/** A restarted checkroom (or an observer that took over) watches a run an earlier one left
+ *  running (issue 8 item 4): the run stays live in the ledger until its `exit`. */
+export interface AdoptedEvent extends Base {
+  type: 'adopted';
+  runId: string;
+  pid: number;
+  /** The checkroom process that adopted it. */
+  by: number;
+}
+
 export interface AutopilotEvent extends Base {
   type: 'autopilot';
   on: boolean;
@@ -172,6 +182,7 @@ export type JournalEvent =
   | DecisionEvent
   | SessionEvent
   | ReapedEvent
+  | AdoptedEvent
   | AutopilotEvent
   | TriageJournalEvent;
 
@@ -260,6 +271,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   decision: { kind: 's' },
   session: { kind: 's', pid: 'n' },
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
+  adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
   ...AGENT_EVENT_FIELDS, // issue 11
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },

@@ -227,6 +227,14 @@ export class LedgerFold {
           this.cells.set(c.key, { ...newCell(e.unit, e.step), agent: c.agent, runId: c.runId, state: c.runId ? 'running' : 'idle' });
         }
         break;
+      case 'adopted': {
+        const run = this.live.get(e.runId);
+        if (run) {
+          this.live.set(e.runId, { ...run, adoptedBy: e.by });
+          this.liveChanged = true;
+        }
+        break;
+      }
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };
         // Turning autopilot back on is the operator's answer to a pause: start counting anew.

@@ -46,7 +46,10 @@ export interface AgentLedger {
 }
 
 /** A launch with no exit and no reaped event: a restarted checkroom must reap and triage it. */
-export type LiveRun = Omit<LaunchEvent, 'type' | 'v'>;
+export type LiveRun = Omit<LaunchEvent, 'type' | 'v'> & {
+  /** The checkroom (pid) that adopted this run after its launcher went away (issue 8 item 4). */
+  adoptedBy?: number;
+};
 
 export interface Ledger {
   cells: Record<string, CellLedger>;

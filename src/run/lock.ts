@@ -22,6 +22,8 @@ export interface DriverLock {
   holder?: LockHolder;
   /** Why we are read-only, in words for the operator. */
   reason?: string;
+  /** Driver by taking over a stale lock (issue 8 item 5): whose it was and why it was stale. */
+  tookOver?: { holder: LockHolder | null; why: string };
   release(): void;
 }
 
@@ -78,9 +80,14 @@ const parseHolder = (raw: string | null): LockHolder | null => {
   }
 };
 
-// A holder on another host cannot be checked from here; assume it is alive.
-const isStale = (holder: LockHolder | null): boolean =>
-  holder === null || (holder.host === hostname() && !isSameProcessAlive(holder.pid, holder.procStart));
+// Why the lock is stale, or null while its holder lives. A holder on another host cannot be
+// checked from here: it is assumed alive (`checkroom unlock --host` is the way out).
+const staleness = (holder: LockHolder | null): string | null => {
+  if (holder === null) return 'it could not be read';
+  if (holder.host !== hostname()) return null;
+  if (isSameProcessAlive(holder.pid, null)) return isSameProcessAlive(holder.pid, holder.procStart) ? null : `pid ${holder.pid} now belongs to another process (start time differs)`;
+  return `pid ${holder.pid} is gone`;
+};
 
 const ageMs = (path: string): number => {
   try {
@@ -143,23 +150,50 @@ export function acquireDriverLock(root: string): DriverLock {
     const raw = readRaw(path);
     if (raw === null) continue; // released between our attempts: try again
     const holder = parseHolder(raw);
-    if (!isStale(holder)) {
+    const why = staleness(holder);
+    if (why === null) {
       const other = holder!;
       const self = other.pid === process.pid && other.host === me.host;
+      const foreign = other.host !== me.host;
       return {
         role: 'readonly',
         holder: other,
         reason: self
           ? 'this checkroom process already drives this workspace'
-          : `another checkroom (pid ${other.pid} on ${other.host}, since ${other.startedAt}) drives this workspace; quit it to drive from here`,
+          : foreign
+            ? `another checkroom (pid ${other.pid} on host ${other.host}, since ${other.startedAt}) drives this workspace; if that host is down, run: checkroom unlock ${root} --host ${other.host}`
+            : `another checkroom (pid ${other.pid} on ${other.host}, since ${other.startedAt}) drives this workspace; quit it to drive from here`,
         release() {},
       };
     }
-    if (takeOver(path, raw, mine)) return driver;
+    if (takeOver(path, raw, mine)) return { ...driver, tookOver: { holder, why } };
   }
   return {
     role: 'readonly',
     reason: `could not acquire ${path}: it keeps changing; another instance may be starting`,
     release() {},
   };
+}
+
+/**
+ * The way out of a lock held on another host (issue 8 item 5), which cannot be checked from
+ * here: the operator names the host, and the lock is removed only if it is that host's. A
+ * lock of this host is never removed while its holder lives (a stale one is taken over by
+ * the next start anyway). Returns what was done, in words; throws an Error saying why not.
+ */
+export function unlockDriverLock(root: string, host: string): string {
+  const path = lockPath(root);
+  const raw = readRaw(path);
+  if (raw === null) throw new Error(`no lock at ${path}: nothing to unlock`);
+  const holder = parseHolder(raw);
+  if (holder && holder.host !== host) throw new Error(`${path} is held by pid ${holder.pid} on host ${holder.host}, not ${host}: not removed`);
+  if (holder && holder.host === hostname() && staleness(holder) === null) {
+    throw new Error(`${path} is held by pid ${holder.pid} on this host, which is running: quit that checkroom instead`);
+  }
+  // Removed only if it is still the lock we judged (a new driver may have just taken it).
+  if (readRaw(path) !== raw) throw new Error(`${path} changed while it was checked: run unlock again`);
+  unlinkQuiet(path);
+  return holder
+    ? `removed ${path} (pid ${holder.pid} on host ${holder.host}, since ${holder.startedAt}); the next checkroom drives this workspace`
+    : `removed ${path} (unreadable); the next checkroom drives this workspace`;
 }

@@ -62,6 +62,8 @@ export interface Flight {
   watch?: AttemptWatch | null;
   /** The operator chose to continue the interrupted session (first attempt only). */
   continueAsked?: boolean;
+  /** Left running by an earlier checkroom and watched from here (supervisor-adopt.ts). */
+  adopted?: boolean;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;

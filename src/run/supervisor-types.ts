@@ -55,6 +55,11 @@ export interface LiveRunView {
   activity?: string | null;
   sessionId?: string | null;
   costUsd?: number | null;
+  /**
+   * Who watches it (issue 8 items 4, 5): absent for our own launch; `adopted` for a run an
+   * earlier checkroom left running; `driver` for the driver's run as an observer sees it.
+   */
+  origin?: 'adopted' | 'driver';
 }
 
 export interface WaitingView {
@@ -86,6 +91,8 @@ export interface SupervisorSnapshot {
   launchesThisSession: number;
   limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'> & { consecutiveFailures: number; breakerThreshold: number };
   warnings: string[];
+  /** What this instance did about earlier runs and the lock (adopted, reaped, took over), newest last. */
+  notices: string[];
 }
 
 /** What happened, with a one-line `message` a headless caller can print as is (sanitized). */
@@ -145,7 +152,7 @@ export interface Supervisor {
   continuable(unit: string, step: string): { sessionId: string; halfProduct: string } | null;
   /** Record a journal decision (e.g. that the exact command was shown to the operator). */
   note(e: NewJournalEvent): Promise<void>;
-  /** Read-only instances: re-read the journal the driver writes. */
+  /** Read-only instances: re-read the journal the driver writes; take over when the driver's lock is stale. */
   refresh(): Promise<void>;
   /**
    * cancel: stop the runs in flight; leave: hand them over and leave them running (journaled

@@ -5,8 +5,9 @@ import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
 import { appendJournal, appendJournalNow, type LeftRunning } from './journal.js';
 import type { Ledger } from './ledger.js';
-import { acquireDriverLock, type DriverLock } from './lock.js';
-import { reapDeadRuns } from './supervisor-restart.js';
+import { createRole } from './supervisor-role.js';
+import type { AdoptDeps } from './supervisor-adopt.js';
+import { driverView } from './supervisor-observe.js';
 import { leaveFlights } from './supervisor-leave.js';
 import { targetOf } from './launch-spec.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
@@ -29,7 +30,9 @@ export * from './supervisor-types.js';
 //
 // close(): stops autopilot and waits for the runs in flight (with their retries) to end;
 // it cancels nothing unless asked (`close({ cancel: true })`). Runs are never orphaned on
-// purpose — a checkroom killed outright leaves them to the next instance, which reaps them.
+// purpose — a checkroom that leaves them running or is killed outright leaves them to the
+// next driver, which adopts the live ones (issue 8 item 4). An observer takes over as driver
+// as soon as the driver's lock is stale (item 5).
 
 export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const root = resolve(opts.root);
@@ -39,9 +42,10 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const redo = opts.redoHalfProducts ?? true;
   // --readonly: the journal is read (the Health view shows its history) but the driver lock
   // is not even taken, and every action is refused.
-  const lock: DriverLock = opts.readonly ? { role: 'readonly', reason: 'started with --readonly: nothing is launched and nothing is written', release() {} } : acquireDriverLock(root);
-  const isDriver = lock.role === 'driver';
+  const role = createRole({ root, config, readonly: !!opts.readonly, now, ledger: () => ledger(), append: (e) => append(e), emit: (e) => emit(e) });
+  const observed = driverView();
 
+  const isDriver = (): boolean => role.isDriver;
   const warnings: string[] = [];
   const listeners = new Set<(e: SupervisorEvent) => void>();
   const flights = new Map<string, Flight>();
@@ -74,7 +78,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const { append, ledger, noteBreakers } = journal;
 
   const refuse = (what: string): void => {
-    if (!isDriver) throw new SupervisorError(`read-only: cannot ${what}; ${lock.reason ?? 'another checkroom drives this workspace'}`);
+    if (!isDriver()) throw new SupervisorError(`read-only: cannot ${what}; ${role.lock.reason ?? 'another checkroom drives this workspace'}`);
     if (closed) throw new SupervisorError(`cannot ${what}: this supervisor is closed`);
     if (!existsSync(root)) throw new SupervisorError(`cannot ${what}: the workspace directory ${root} is gone (deleted or moved)`);
   };
@@ -123,12 +127,11 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     pauseFor: (reason) => pilot.pauseFor(reason),
   };
 
+  const adoption = (): AdoptDeps => ({ core, flights, running, tick: () => void tick() });
   const init = async (): Promise<void> => {
     warnings.push(...(await journal.load()));
-    if (isDriver) {
-      await append({ type: 'session', at: now(), kind: 'start', pid: process.pid });
-      await reapDeadRuns(ledger(), config, now, append, emit);
-    }
+    if (role.isDriver) await role.drive(adoption());
+    else observed.poll(ledger());
     journal.seeBreakers();
     noteBreakers();
   };
@@ -139,7 +142,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     root,
     config,
     redoHalfProducts: redo,
-    isDriver,
+    get isDriver() {
+      return role.isDriver;
+    },
     ready,
     now,
     ledger,
@@ -227,19 +232,25 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const snapshot = (): SupervisorSnapshot => {
     const l = ledger();
     const autopilot = pilot.view();
+    const own = [...flights.values()]
+      .filter((f) => f.handle && f.runId)
+      .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, ...liveAgentView(f.watch ?? null, f.handle!.lines()), ...(f.adopted ? { origin: 'adopted' as const } : {}) }));
+    const ownWaiting = [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason }));
+    // An observer sees the driver's runs and countdowns, replayed from the driver's journal.
+    const mine = new Set([...flights.values()].flatMap((f) => (f.runId ? [f.runId] : [])));
+    const keys = new Set(flights.keys());
     return {
-      role: lock.role,
-      holder: lock.holder ?? null,
-      readonlyReason: isDriver ? null : (lock.reason ?? 'read-only'),
+      role: role.lock.role,
+      holder: role.lock.holder ?? null,
+      readonlyReason: isDriver() ? null : (role.lock.reason ?? 'read-only'),
       ledger: l,
-      runs: [...flights.values()]
-        .filter((f) => f.handle && f.runId)
-        .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, ...liveAgentView(f.watch ?? null, f.handle!.lines()) })),
-      waiting: [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason })),
+      runs: isDriver() ? own : [...own, ...observed.runs(l, mine)],
+      waiting: isDriver() ? ownWaiting : [...ownWaiting, ...observed.waiting(l, keys)],
       autopilot: { on: autopilot.on, paused: autopilot.paused || l.paused, reason: autopilot.paused ? autopilot.reason : (l.pausedReason ?? autopilot.reason) },
       launchesThisSession: l.launchesThisSession,
       limits: { maxLaunches: config.limits.maxLaunches, maxConsecutiveFailures: config.limits.maxConsecutiveFailures, consecutiveFailures: l.consecutiveFailures, breakerThreshold: config.breaker.threshold },
       warnings: [...warnings],
+      notices: [...role.notices],
     };
   };
 
@@ -272,15 +283,17 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       await append(e);
     },
     async refresh() {
-      if (isDriver) return;
+      if (isDriver()) return;
       await journal.load();
+      if (!closed) await role.takeOver(adoption());
+      if (!role.isDriver) observed.poll(ledger());
       noteBreakers();
     },
     async close(o = {}) {
       if (closed) return;
       await ready.catch(() => undefined);
       await pilot.close();
-      if (o.leave && isDriver) {
+      if (o.leave && isDriver()) {
         closed = true;
         journal.stop();
         return journalStop({ reason: o.reason ?? 'quit', left: await leaveFlights(flights, running) });
@@ -290,25 +303,31 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       journal.stop();
       // No new attempt starts after close: cut backoff waits short (the cell ends ❌).
       for (const f of flights.values()) f.wait?.resolve(true);
+      // An adopted run was not started here: not waited for, left to the next driver.
+      for (const [key, f] of flights)
+        if (f.adopted && f.handle?.leave) {
+          void f.handle.leave();
+          running.delete(key);
+        }
       await Promise.allSettled([...running.values()]);
       await journalStop({ reason: o.reason ?? 'quit' });
     },
     closeNow(reason) {
       closed = true;
       journal.stop();
-      if (isDriver && !stopped) appendJournalNow(root, { type: 'session', at: now(), kind: 'stop', pid: process.pid, reason });
+      if (isDriver() && !stopped) appendJournalNow(root, { type: 'session', at: now(), kind: 'stop', pid: process.pid, reason });
       stopped = true;
-      lock.release();
+      role.lock.release();
     },
   };
 
   // The session stop is journaled once, then the lock goes (a successor may start at once).
   async function journalStop(d: { reason: string; left?: LeftRunning[] }): Promise<void> {
-    if (isDriver && !stopped) {
+    if (isDriver() && !stopped) {
       stopped = true;
       await appendJournal(root, { type: 'session', at: now(), kind: 'stop', pid: process.pid, ...d }).catch(() => undefined);
     }
-    lock.release();
+    role.lock.release();
   }
 }
 

@@ -1,0 +1,51 @@
+import { followLog, type LogFollower } from './log-follow.js';
+import type { Ledger } from './ledger.js';
+import type { LiveRunView, WaitingView } from './supervisor-types.js';
+
+// What an observer (a read-only second instance) shows of the driver's work (issue 8 item 5):
+// the same running set, attempts and retry countdowns as the driver, all from the journal the
+// driver writes — launches without an exit are running, `retry_scheduled` is a countdown —
+// and each running run's log followed on disk, so its pane shows what the driver's shows.
+
+export interface DriverView {
+  /** Follow the logs of the runs the journal shows live (call after each journal read). */
+  poll(l: Ledger): void;
+  runs(l: Ledger, skip: ReadonlySet<string>): LiveRunView[];
+  waiting(l: Ledger, skip: ReadonlySet<string>): WaitingView[];
+}
+
+export function driverView(): DriverView {
+  const logs = new Map<string, LogFollower>();
+  return {
+    poll(l) {
+      const live = new Set(l.liveRuns.map((r) => r.runId));
+      for (const id of logs.keys()) if (!live.has(id)) logs.delete(id);
+      for (const r of l.liveRuns) {
+        let f = logs.get(r.runId);
+        if (!f) logs.set(r.runId, (f = followLog(r.logPath)));
+        f.poll();
+      }
+    },
+    runs(l, skip) {
+      return l.liveRuns
+        .filter((r) => !skip.has(r.runId))
+        .map((r) => ({
+          runId: r.runId,
+          unit: r.unit,
+          step: r.step,
+          agent: r.agent,
+          attempt: r.attempt,
+          pid: r.pid,
+          logPath: r.logPath,
+          startedAt: r.at,
+          lines: logs.get(r.runId)?.lines() ?? [],
+          origin: 'driver' as const,
+        }));
+    },
+    waiting(l, skip) {
+      return Object.values(l.cells)
+        .filter((c) => c.state === 'retrying' && c.nextRetryAt !== null && !skip.has(c.key))
+        .map((c) => ({ unit: c.unit, step: c.step, agent: c.agent ?? '-', retryAt: c.nextRetryAt, reason: c.reason ?? 'waiting for the next attempt' }));
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
+import { loadConfig } from '../../src/pipeline/config.js';
+import { readJournal, type LaunchEvent } from '../../src/run/journal.js';
+import { isSameProcessAlive } from '../../src/run/proc.js';
+import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
+
+// Issue 8 item 4: "leave running" means it. A real checkroom process (the built supervisor)
+// launches the demo's agent, then quits the way the control room's `l` does: hand the output
+// to the drain, exit. 6 s later a new checkroom starts: the agent is still writing (it did
+// not die of EPIPE), is adopted — not reaped — and its cell turns done by its marker.
+
+const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
+const DIST = join(REPO, 'dist', 'src', 'run', 'supervisor.js');
+
+const makeWs = (): string => {
+  const root = tempDir('checkroom-adopt-leave-');
+  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]) });
+  writeFileSync(
+    join(root, 'checkroom.yaml'),
+    [
+      'preset: book',
+      'units: { list: [ch01] }',
+      'agents:',
+      '  researcher:',
+      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}']`,
+      // Slow: four sections of 2-6 s each, so the agent is mid-write across the restart.
+      "    env: { CHECKROOM_FAKE_SPEED: '0.05' }",
+      '    idle_timeout: 60s',
+      '    grace: 300ms',
+      '',
+    ].join('\n'),
+  );
+  return root;
+};
+
+const SCRIPT = `
+import { openSupervisor } from ${JSON.stringify(DIST)};
+import { loadConfig } from ${JSON.stringify(join(REPO, 'dist', 'src', 'pipeline', 'config.js'))};
+const root = process.argv[2];
+const s = await openSupervisor({ root, config: await loadConfig(root) });
+s.subscribe((e) => {
+  if (e.type === 'output' && /writing section 1\\//.test(e.line)) {
+    // What agents-open.ts does for "leave running": hand the runs to relays, journal the stop, exit.
+    const n = s.snapshot().runs.length;
+    void s.close({ leave: true, reason: 'quit' }).then(() => {
+      process.stdout.write('LEFT ' + n + '\\n');
+      process.exit(0);
+    });
+  }
+});
+void s.launch('ch01', 'research');
+`;
+
+const waitFor = async (what: string, ok: () => boolean, ms: number): Promise<void> => {
+  const until = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+describe('torture: leave running, restart 6 s later', () => {
+  it('the agent keeps writing, is adopted (not reaped) and its cell turns done by its marker', { timeout: 120_000 }, async () => {
+    expect(existsSync(DIST), 'run `npm run build` first (npm test does)').toBe(true);
+    const root = makeWs();
+    const script = join(root, 'checkroom-proc.mjs');
+    writeFileSync(script, SCRIPT);
+    const child = spawn(process.execPath, [script, root], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(out, err).toMatch(/LEFT \d/);
+    expect(code).toBe(0);
+
+    const launch = (await readJournal(root)).events.find((e): e is LaunchEvent => e.type === 'launch')!;
+    const output = join(root, 'research/ch01-research.md');
+    // The scenario: the operator starts checkroom again 6 s later.
+    await new Promise((r) => setTimeout(r, 6000));
+    expect(isSameProcessAlive(launch.pid!, launch.procStart), `the agent survived its checkroom; its log:\n${readFileSync(launch.logPath, 'utf8')}`).toBe(true);
+    const before = readFileSync(output, 'utf8');
+    expect(before).not.toContain('RESEARCH_COMPLETE');
+
+    const events: SupervisorEvent[] = [];
+    const config = await loadConfig(root);
+    const s = await openSupervisor({ root, config, onEvent: (e) => events.push(e) });
+    try {
+      expect(events.filter((e) => e.type === 'reaped')).toEqual([]);
+      const snap = s.snapshot();
+      expect(snap.role).toBe('driver');
+      expect(snap.runs).toMatchObject([{ runId: launch.runId, unit: 'ch01', step: 'research', pid: launch.pid, origin: 'adopted' }]);
+      expect(snap.notices.join('\n')).toMatch(/adopted 1 run left running: ch01 research \(pid \d+\)/);
+
+      await waitFor('the adopted run to end', () => events.some((e) => e.type === 'done' || e.type === 'failed'), 90_000);
+      const done = events.find((e) => e.type === 'done');
+      expect(done?.message).toMatch(/ch01 research: done — marker RESEARCH_COMPLETE is the last line \(adopted run, exit code unknown/);
+
+      // It wrote on after the restart and ended by itself: marker last, no kill, no reap.
+      const text = readFileSync(output, 'utf8');
+      expect(text.length).toBeGreaterThan(before.length);
+      expect(text.trimEnd().endsWith('<!-- RESEARCH_COMPLETE -->')).toBe(true);
+      const j = (await readJournal(root)).events;
+      expect(j.filter((e) => e.type === 'reaped')).toEqual([]);
+      expect(j.find((e) => e.type === 'adopted')).toMatchObject({ runId: launch.runId, pid: launch.pid, by: process.pid });
+      expect(j.find((e) => e.type === 'exit')).toMatchObject({ runId: launch.runId, class: 'SUCCESS', exitCode: null, markerFound: true });
+      // Its output reached the log after its first checkroom had gone (the drain kept it).
+      const log = readFileSync(launch.logPath, 'utf8');
+      expect(log).toMatch(/writing section 4\/4/);
+      expect(log).toMatch(/done: /);
+      expect(readFileSync(join(root, 'checkpoint.md'), 'utf8')).toMatch(/ch01/);
+      expect(s.snapshot().ledger.cells['ch01/research']!.state).toBe('done');
+    } finally {
+      await s.close({ cancel: true });
+    }
+  });
+});
