@@ -52,8 +52,13 @@ describe.skipIf(!hasTmux())('npm start -- --claude (tmux 100×30)', () => {
     t.keys('a');
     await t.waitFor('auto off');
     t.keys('q');
-    await t.waitFor(() => /EXITED-|Quit with/.test(t.capture()));
-    if (t.capture().includes('Quit with')) t.keys('y');
+    // Quitting may ask about runs still in flight, then offer to write RESUME.md: answer each.
+    for (let i = 0; i < 4 && !t.capture().includes('EXITED-'); i++) {
+      const screen = await t.waitFor(() => /EXITED-|Quit with|just quit/.test(t.capture()), 60_000);
+      if (screen.includes('Quit with')) t.keys('y');
+      else if (screen.includes('just quit')) t.keys('n');
+      await sleep(300);
+    }
     await t.waitFor(/EXITED-0/, 60_000);
   });
 });
