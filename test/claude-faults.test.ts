@@ -80,11 +80,13 @@ describe('claude-code faults, real CLI', () => {
   });
 });
 
+// The idle timeout also covers the CLI's own start (silent until its init line): 10 s leaves a
+// loaded machine room to start it, while the stall itself is silence without end.
 describe('claude-code stalls: watchdog, then continue by resume', () => {
   for (const during of ['text', 'tool_args'] as const) {
     it(`a stream silent mid-${during === 'text' ? 'text' : 'tool-arguments'} is STALLED, then the session is resumed to ✅`, async () => {
       const stall: ModelReply = { kind: 'stall', during, text: 'I will now write the research notes for chapter one, section by section.', name: 'Write', input: { file_path: 'x', content: 'y'.repeat(300) } };
-      const { ws, r } = await run((root) => [stall, writeReply(root, 'ch01', 'research'), finished], { idle: '2s', onInterrupt: 'continue' });
+      const { ws, r } = await run((root) => [stall, writeReply(root, 'ch01', 'research'), finished], { idle: '10s', onInterrupt: 'continue' });
       expect(r.outcome).toBe('done');
       expect(await classes(ws.root)).toEqual(['STALLED', 'SUCCESS']);
       const launches = await all(ws.root, 'launch');
@@ -99,6 +101,6 @@ describe('claude-code stalls: watchdog, then continue by resume', () => {
       expect(ws.server.requests[1]!.allText).toContain('Write the file');
       expect(ws.server.requests[1]!.lastUserText).toContain('was interrupted');
       expect(readFileSync(join(ws.root, 'research/ch01-research.md'), 'utf8')).toContain('<!-- RESEARCH_COMPLETE -->');
-    });
+    }, 90_000);
   }
 });

@@ -26,9 +26,10 @@ describe.skipIf(!hasTmux())('npm start -- --claude (tmux 100×30)', () => {
     sessions.push(t);
     await t.waitFor('checkroom recover', 60_000);
     t.keys('Escape');
-    await t.waitFor('[1 Progress]');
+    // Wait for what the Plan view says, not for the tab row: a loaded terminal may lag a frame.
+    await t.waitFor(() => !t.capture().includes('checkroom recover'));
     t.keys('3');
-    await t.waitFor('[3 Plan');
+    await t.waitFor(/next steps · \d+ queued/, 60_000);
     t.keys('a');
     await t.waitFor('the exact command');
     expect(t.capture()).toContain('stream-json');

@@ -88,7 +88,7 @@ describe('control room on the real Claude Code CLI', () => {
     const sid = m.sup.continuable('ch01', 'research')!.sessionId;
     expect(m.frame().replace(/\s+/g, '')).toContain(`--resume${sid}`);
     await m.press('y');
-    await m.waitFor(() => m.store.getState().ws.cells.find((c) => c.unit === 'ch01' && c.step === 'research')?.status === 'done');
+    await m.waitFor(() => m.store.getState().ws.cells.find((c) => c.unit === 'ch01' && c.step === 'research')?.status === 'done', 90_000);
     expect(readFileSync(join(ws.root, 'research/ch01-research.md'), 'utf8')).toContain('<!-- RESEARCH_COMPLETE -->');
     const events = (await readJournal(ws.root)).events;
     expect(events.filter((e) => e.type === 'continue')).toMatchObject([{ by: 'operator', sessionId: sid }]);
@@ -102,5 +102,5 @@ describe('control room on the real Claude Code CLI', () => {
     // Both attempts reported (the cancelled one its session, no cost); 80 columns cut the id.
     await m.waitFor(new RegExp(`agent\\s+spent \\$0\\.\\d{2} · tokens 2400 in / 600 out over 2 attempts · session ${sid.slice(0, 3)}`));
     expect(commandById('run.continue')).toMatchObject({ dangerous: true, runs: true, views: ['partials', 'plan'] });
-  }, 90_000);
+  }, 240_000);
 });
