@@ -55,8 +55,8 @@ describe.skipIf(!hasTmux())('npm start -- --claude (tmux 100×30)', () => {
     t.keys('q');
     // Quitting may ask about runs still in flight, then offer to write RESUME.md: answer each.
     for (let i = 0; i < 4 && !t.capture().includes('EXITED-'); i++) {
-      const screen = await t.waitFor(() => /EXITED-|Quit with|just quit/.test(t.capture()), 60_000);
-      if (screen.includes('Quit with')) t.keys('y');
+      const screen = await t.waitFor(() => /EXITED-|Quit with|cancel them, then quit|just quit/.test(t.capture()), 60_000);
+      if (/Quit with|cancel them, then quit/.test(screen)) t.keys('y');
       else if (screen.includes('just quit')) t.keys('n');
       await sleep(300);
     }

@@ -81,6 +81,9 @@ describe('control room on the real Claude Code CLI', () => {
     await m.press('x');
     await m.waitFor('Confirm: Cancel ch01 research');
     await m.press('y');
+    // The attempt ends after its process: its log read, its facts and exit journalled. Only then
+    // is the cell free to launch again (a continue before that is refused: still in flight).
+    await m.waitFor('ch01 research: cancelled by the operator');
     await m.waitFor(() => m.sup.snapshot().runs.length === 0 && m.sup.continuable('ch01', 'research') !== null);
     await m.waitFor(/› P3 ch01 research/);
     await m.press('C');
