@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,12 +9,26 @@ import { statusCommand } from './cli/core-commands.js';
 import { wantsAscii } from './glyphs.js';
 import type { TextOptions } from './app/layout.js';
 import { loadControlRoom } from './ui-load.js';
+import { claudeDemoScript, claudeDemoYaml } from './demo/claude-demo.js';
+import { claudeEnv, startModelServer, type ModelServer } from './demo/model-server.js';
 
 // `npm start`: the demo workspace, copied to a fresh temp directory (without its
 // `.checkroom/` run state) so every action in the control room is safe to try; the
 // repository's copy is never touched.
 
 const DEMO = fileURLToPath(new URL('../../demo-workspace', import.meta.url));
+// The devDependency's binary (issue 11): users bring their own claude; the demo uses this one.
+const CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
+
+/** `--claude`: the real Claude Code CLI against a scripted model on 127.0.0.1 (issue 11). */
+async function startClaudeDemo(ws: string): Promise<ModelServer> {
+  if (!existsSync(CLAUDE)) throw new Error(`--claude needs the Claude Code CLI: npm install -D @anthropic-ai/claude-code (looked for ${CLAUDE})`);
+  const server = await startModelServer({ script: [], fallback: claudeDemoScript(), lifetimeMs: 4 * 3_600_000, maxRequests: 5_000 });
+  const home = mkdtempSync(join(tmpdir(), 'checkroom-demo-claude-home-'));
+  writeFileSync(join(ws, 'checkroom.yaml'), claudeDemoYaml({ bin: CLAUDE, env: claudeEnv(server.url, home, 0) }));
+  process.stdout.write(`checkroom demo: agents are the real claude CLI; the model is scripted at ${server.url}\n`);
+  return server;
+}
 
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'checkroom-demo-'));
@@ -34,7 +48,8 @@ async function main(): Promise<number> {
     appendFileSync(join(dir, 'checkroom.yaml'), '\n# npm start -- --slurm\nexecutor: slurm\n');
     process.stdout.write('checkroom demo: every agent runs as a Slurm job (executor: slurm)\n');
   }
-  const cli = parseCli([...args.filter((a) => a !== '--gates' && a !== '--slurm'), ws]);
+  const server = args.includes('--claude') ? await startClaudeDemo(ws) : null;
+  const cli = parseCli([...args.filter((a) => a !== '--gates' && a !== '--slurm' && a !== '--claude'), ws]);
   const o: TextOptions = {
     paint: makePaint(colorEnabled(process.stdout, process.env)),
     ascii: wantsAscii(process.env, cli.ascii),
@@ -42,9 +57,10 @@ async function main(): Promise<number> {
   };
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     await statusCommand([ws], false, o, { write: (s) => void process.stdout.write(s) });
+    await server?.close();
     return 0;
   }
-  const code = await (await loadControlRoom())(cli, o);
+  const code = await (await loadControlRoom())(cli, o).finally(() => server?.close());
   process.stdout.write(`checkroom demo: the workspace copy stays in ${dir}\n`);
   return code;
 }

@@ -108,6 +108,7 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'run.launch': withAgents((a) => a.launchSelected()),
   'run.autopilot': withAgents((a) => a.toggleAutopilot()),
   'run.cancel': withAgents((a) => a.requestCancel()),
+  'run.continue': withAgents((a) => a.requestContinue()),
   'run.log': (k) => k.set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } })),
   'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),

@@ -39,6 +39,7 @@ export type CommandId =
   | 'run.autopilot'
   | 'run.cancel'
   | 'run.log'
+  | 'run.continue'
   | 'breaker.reset'
   | 'breaker.hold'
   | 'cell.reset'
@@ -127,6 +128,8 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'run.launch', keys: [{ name: 'return' }], label: 'enter', hint: 'launch', description: 'launch the selected step (retry/run; an escalated one: reset + relaunch, confirms)', runs: true, views: ['plan'], footer: true }),
   cmd({ id: 'run.autopilot', keys: [{ ch: 'a' }], label: 'a', hint: 'autopilot', description: 'autopilot on/off: keep launching within concurrency, caps and breakers', runs: true, views: ['plan', 'health'], footer: true }),
   cmd({ id: 'run.cancel', keys: [{ ch: 'x' }], label: 'x', hint: 'cancel run', description: 'cancel the selected (or the only) run in flight', dangerous: true, runs: true, views: ['plan'], footer: true }),
+  // Issue 11: continue instead of restart (DOMAIN.md section 4, the aggressive strategy).
+  cmd({ id: 'run.continue', keys: [{ ch: 'C' }], label: 'C', hint: 'continue', description: "continue the selected cell's interrupted agent session (--resume) on its half-product; previews first", dangerous: true, runs: true, views: ['partials', 'plan'] }),
   cmd({ id: 'run.log', keys: [{ ch: 'L' }], label: 'L', hint: 'log', description: "show/hide the tall log pane (the selected run's output)", views: ['plan'], footer: true }),
   cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], label: 'R', hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], label: 'H', hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),

@@ -7,6 +7,7 @@ import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
 import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../app/layout.js';
 import { statusJson, toJson } from './json.js';
+import { readSpend } from './json-spend.js';
 import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
 import { sweepAtStart } from './sweep-at-start.js';
@@ -25,7 +26,7 @@ export const dirArg = (positionals: string[], max = 1): string => {
 
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<WorkspaceState> {
   const state = await loadWorkspace(dirArg(positionals));
-  out.write(json ? toJson(statusJson(state)) + '\n' : renderStatus(state, o) + '\n');
+  out.write(json ? toJson(statusJson(state, await readSpend(state.root, Date.now()))) + '\n' : renderStatus(state, o) + '\n');
   return state;
 }
 

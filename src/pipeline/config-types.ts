@@ -44,6 +44,43 @@ export interface AgentDef {
   executor: ExecutorName;
   slurm: SlurmOptions;
   kubernetes: KubernetesOptions;
+  // Issue 11: which CLI this is and how it is driven (src/run/adapters/). Absent for a plain
+  // `command:` agent (today's behaviour), so those resolve exactly as before.
+  adapter?: 'claude-code' | 'jsonl';
+  cli?: CliOptions;
+  /** After a stalled or cut attempt: start fresh (default) or continue its session. */
+  onInterrupt?: 'restart' | 'continue';
+}
+
+/** Options of an adapter-driven agent. */
+export interface CliOptions {
+  /** Prompt template (same placeholders as commands); claude-code. */
+  prompt: string | null;
+  model: string | null;
+  permissionMode: string | null;
+  allowedTools: string[];
+  /** Extra arguments appended as they are (placeholders expanded). */
+  args: string[];
+  /** The agent's executable; default the adapter's (`claude` from PATH). */
+  bin: string | null;
+  /** Field paths into each JSON line, for `adapter: jsonl`. */
+  jsonl: JsonlFields | null;
+}
+
+/** Dotted paths into an agent's JSON lines (`usage.input_tokens`); each one optional. */
+export interface JsonlFields {
+  session?: string;
+  activity?: string;
+  /** Appended to the activity: the tool's target (`parameters.file_path`). */
+  activityDetail?: string;
+  cost?: string;
+  tokensIn?: string;
+  tokensOut?: string;
+  isError?: string;
+  errorStatus?: string;
+  errorText?: string;
+  /** Present with a truthy value on the stream's last, verdict line. */
+  final?: string;
 }
 
 // ── executors (issue 12) ────────────────────────────────────────────────────────────────
@@ -81,6 +118,8 @@ export interface Limits {
   caps: Partial<Record<FailureClass, number>>;
   backoffBaseMs: number;
   backoffMaxMs: number;
+  /** Money and token budgets (issue 11): reaching one pauses autopilot. Absent = none. */
+  budget?: Budget;
 }
 
 export interface BreakerConfig {
@@ -115,4 +154,10 @@ export interface WorkspaceConfig {
   limits: Limits;
   breaker: BreakerConfig;
   sources: SourcesConfig;
+}
+
+/** limits.max_cost_usd / limits.max_tokens, per checkroom session and for the whole workspace. */
+export interface Budget {
+  costUsd: { session: number | null; workspace: number | null };
+  tokens: { session: number | null; workspace: number | null };
 }

@@ -2,13 +2,14 @@ import { readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
-import type { AgentDef, KubernetesOptions, SlurmOptions, WorkspaceConfig } from './config-types.js';
+import type { WorkspaceConfig } from './config-types.js';
 import { formatBytes, readTextCapped } from '../fs/read-capped.js';
 import { detectPreset } from './detect-preset.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { DEFAULT_PRESET, isPresetFile, PRESETS, presetOf } from './presets/index.js';
-import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_KUBERNETES, DEFAULT_LIMITS, DEFAULT_SLURM, DEFAULT_SOURCES, presetFileSchema, rawConfigSchema, type RawAgent, type RawConfig, type RawKubernetes, type RawSlurm } from './schema.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, presetFileSchema, rawConfigSchema, type RawConfig } from './schema.js';
 import { ConfigError, errorAt, parseYamlSource, type Source, type YamlPath } from './yaml-source.js';
+import { toAgent, toBudget } from './config-agent.js';
 
 export { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES } from './schema.js';
 export { ConfigError } from './yaml-source.js';
@@ -100,46 +101,6 @@ const pipelineError = (src: Source, raw: RawConfig, pr: PipelineProblem): Config
   return errorAt(src, path, pr.problem, pr.expected);
 };
 
-const toSlurm = (top: RawSlurm | undefined, own: RawSlurm | undefined): SlurmOptions => {
-  const m = { ...top, ...own };
-  return {
-    partition: m.partition ?? DEFAULT_SLURM.partition,
-    account: m.account ?? DEFAULT_SLURM.account,
-    extraArgs: [...(m.extra_args ?? DEFAULT_SLURM.extraArgs)],
-    pollMs: m.poll ?? DEFAULT_SLURM.pollMs,
-  };
-};
-
-const toKubernetes = (top: RawKubernetes | undefined, own: RawKubernetes | undefined): KubernetesOptions => {
-  const m = { ...top, ...own };
-  const d = DEFAULT_KUBERNETES;
-  return {
-    kubectl: [...(m.kubectl ?? d.kubectl)],
-    namespace: m.namespace ?? d.namespace,
-    image: m.image ?? d.image,
-    pvc: m.pvc ?? d.pvc,
-    serviceAccount: m.service_account ?? d.serviceAccount,
-    cpu: m.cpu ?? d.cpu,
-    memory: m.memory ?? d.memory,
-    pollMs: m.poll ?? d.pollMs,
-  };
-};
-
-const toAgent = (name: string, a: RawAgent, raw: RawConfig): AgentDef => ({
-  name,
-  command: [...a.command],
-  env: { ...(a.env ?? {}) },
-  cwd: a.cwd ?? null,
-  idleTimeoutMs: a.idle_timeout ?? DEFAULT_AGENT.idleTimeoutMs,
-  timeoutMs: a.timeout ?? DEFAULT_AGENT.timeoutMs,
-  graceMs: a.grace ?? DEFAULT_AGENT.graceMs,
-  concurrency: a.concurrency ?? DEFAULT_AGENT.concurrency,
-  rules: (a.rules ?? []).map((r) => ({ ...(r.match !== undefined ? { match: r.match } : {}), ...(r.exit_code !== undefined ? { exitCode: r.exit_code } : {}), class: r.class })),
-  executor: a.executor ?? raw.executor ?? 'local',
-  slurm: toSlurm(raw.slurm, a.slurm),
-  kubernetes: toKubernetes(raw.kubernetes, a.kubernetes),
-});
-
 // ── the preset: a registered name or a preset file ─────────────────────────────────────
 
 const PRESET_EXPECTED = (): string => `one of: ${[...PRESETS.keys()].join(', ')}, or the path of a preset .yaml file`;
@@ -207,6 +168,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
       caps: { ...DEFAULT_LIMITS.caps, ...Object.fromEntries(Object.entries(l.caps ?? {}).filter(([, v]) => v !== undefined)) },
       backoffBaseMs: l.backoff_base ?? DEFAULT_LIMITS.backoffBaseMs,
       backoffMaxMs: l.backoff_max ?? DEFAULT_LIMITS.backoffMaxMs,
+      ...(toBudget(l) ? { budget: toBudget(l) } : {}),
     },
     breaker: {
       threshold: b.threshold ?? DEFAULT_BREAKER.threshold,

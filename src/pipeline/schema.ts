@@ -176,11 +176,36 @@ const kubernetesSchema = z.strictObject({
   poll: pollSchema.optional(),
 });
 
+// Field paths for `adapter: jsonl` (issue 11): dotted keys into each JSON line.
+const fieldPath = z.string({ error: 'a dotted field path like usage.input_tokens' }).regex(/^[A-Za-z0-9_$-]+(?:\.[A-Za-z0-9_$-]+)*$/, { error: 'a dotted field path like usage.input_tokens' });
+const jsonlFieldsSchema = z.strictObject({
+  session: fieldPath.optional(),
+  activity: fieldPath.optional(),
+  activity_detail: fieldPath.optional(),
+  cost: fieldPath.optional(),
+  tokens_in: fieldPath.optional(),
+  tokens_out: fieldPath.optional(),
+  is_error: fieldPath.optional(),
+  error_status: fieldPath.optional(),
+  error_text: fieldPath.optional(),
+  final: fieldPath.optional(),
+});
+
 const agentSchema = z.strictObject({
   executor: executorSchema.optional(),
   slurm: slurmSchema.optional(),
   kubernetes: kubernetesSchema.optional(),
-  command: commandSchema,
+  command: commandSchema.optional(),
+  // Issue 11: the adapter decides what runs and how its output is read (src/run/adapters/).
+  adapter: z.enum(['command', 'claude-code', 'jsonl']).optional(),
+  prompt: text.optional(),
+  model: text.optional(),
+  permission_mode: z.string({ error: 'a permission mode like acceptEdits' }).regex(/^[A-Za-z]+$/, { error: 'a permission mode like acceptEdits' }).optional(),
+  allowed_tools: textList.optional(),
+  args: z.array(z.string({ error: 'a string' }), { error: 'a list of arguments' }).optional(),
+  bin: text.optional(),
+  on_interrupt: z.enum(['restart', 'continue']).optional(),
+  fields: jsonlFieldsSchema.optional(),
   env: z.record(z.string(), z.string({ error: 'a string (quote numbers and booleans)' }), { error: 'a mapping of names to strings' }).optional(),
   cwd: text.nullable().optional(),
   idle_timeout: duration(1).optional(),
@@ -188,6 +213,23 @@ const agentSchema = z.strictObject({
   grace: duration(0).optional(),
   concurrency: intIn(1, 64).optional(),
   rules: z.array(ruleSchema, { error: 'a list of rules' }).optional(),
+}).superRefine((a, ctx) => {
+  // Which keys go with which adapter: a prompt on a command agent would silently do nothing.
+  const adapter = a.adapter ?? 'command';
+  const need = (key: string, why: string) => ctx.addIssue({ code: 'custom', path: [], message: key, params: { problem: why } });
+  const forbid = (key: keyof typeof a, why: string) => {
+    if (a[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `no ${key} here`, params: { problem: why } });
+  };
+  if (adapter === 'claude-code') {
+    if (a.prompt === undefined) need('prompt', 'adapter claude-code needs a prompt: template');
+    forbid('command', 'adapter claude-code builds its own command from prompt (use bin: and args: instead)');
+    forbid('fields', 'fields: is for adapter jsonl');
+  } else {
+    if (a.command === undefined) need('command', adapter === 'jsonl' ? 'adapter jsonl needs a command: argument array' : 'an agent needs a command: argument array (or adapter: claude-code with a prompt:)');
+    for (const k of ['prompt', 'model', 'permission_mode', 'allowed_tools', 'bin'] as const) forbid(k, `${k} is for adapter claude-code`);
+    if (adapter === 'command') forbid('fields', 'fields: is for adapter jsonl');
+  }
+  if (a.on_interrupt === 'continue' && adapter !== 'claude-code') forbid('on_interrupt', 'on_interrupt: continue needs an adapter that resumes sessions (claude-code)');
 });
 
 const capsSchema = z.strictObject(
@@ -204,6 +246,9 @@ const ordered = (lo: string, hi: string, loDefault: number, hiDefault: number) =
   }
 };
 
+const budgetSchema = <T extends z.ZodType<number>>(n: T) =>
+  z.union([n, z.strictObject({ session: n.optional(), workspace: n.optional() })], { error: 'a number, or a mapping with session: and workspace:' });
+
 const limitsSchema = z
   .strictObject({
     max_launches: intIn(1, 100_000).optional(),
@@ -211,6 +256,9 @@ const limitsSchema = z
     caps: capsSchema.optional(),
     backoff_base: duration(1).optional(),
     backoff_max: duration(1).optional(),
+    // Issue 11: budgets in money and tokens; a number is per session, a mapping says which.
+    max_cost_usd: budgetSchema(z.number({ error: 'a number of US dollars above 0' }).positive({ error: 'a number of US dollars above 0' })).optional(),
+    max_tokens: budgetSchema(intIn(1, Number.MAX_SAFE_INTEGER)).optional(),
   })
   .superRefine(ordered('backoff_base', 'backoff_max', DEFAULT_LIMITS.backoffBaseMs, DEFAULT_LIMITS.backoffMaxMs));
 

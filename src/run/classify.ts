@@ -14,6 +14,8 @@ export interface ClassifyContext {
   markerFound: boolean;
   /** The agent's configured rules, tried in order before the built-in signs. */
   rules: FailureRule[];
+  /** What the agent's own stream says (issue 11: classes from facts, not regexes). */
+  fromFacts?: FailureClass | null;
 }
 
 /** Faults of the environment, not of the attempt: retrying unchanged can succeed (section 9). */
@@ -92,6 +94,8 @@ export const classifyOutcome = (o: ProcessOutcome, ctx: ClassifyContext): Attemp
   if (o.stalled || o.timedOut) return 'STALLED';
   if (o.spawnError === 'ENOENT') return 'TOOL_NOT_FOUND';
   if (o.spawnError === 'EACCES') return 'PERMISSION';
+  // The stream's own verdict (an API status, a terminal reason) beats guessing from text.
+  if (ctx.fromFacts) return ctx.fromFacts;
   // An agent step that exits 0 without its marker did not prove completion (section 8).
   if (o.exitCode === 0) return 'VERIFICATION_FAILED';
   const text = o.tail.join('\n');

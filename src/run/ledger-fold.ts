@@ -4,6 +4,7 @@ import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
 import { infraBreakerOf } from './executors/infra.js';
+import { budgetReasonOf, CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
@@ -39,6 +40,7 @@ export class LedgerFold {
   /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
   private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
+  private readonly costs = new CostFold();
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -55,7 +57,8 @@ export class LedgerFold {
   /** The ledger at `now`: what replayJournal gives for the same events and clock. */
   at(now: number): Ledger {
     const shown = this.show();
-    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg);
+    const costs = this.costs.view();
+    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg) ?? budgetReasonOf(costs, this.cfg.limits.budget);
     return {
       cells: shown.cells,
       agents: agentsAt(this.breakers, now, this.cfg),
@@ -67,6 +70,7 @@ export class LedgerFold {
       paused: pausedReason !== null,
       pausedReason,
       decisions: shown.decisions,
+      costs,
       triage: this.triage,
     };
   }
@@ -192,7 +196,11 @@ export class LedgerFold {
         if (e.kind === 'start') {
           this.launchesThisSession = 0;
           this.sessionStartedAt = e.at;
+          this.costs.sessionStart();
         }
+        break;
+      case 'agent_facts':
+        this.costs.facts(e);
         break;
       case 'launch':
         this.launched(e);

@@ -4,6 +4,7 @@ import { breakerView, canLaunch, type BreakerState, type BreakerView } from './b
 import type { AttemptClass } from './classify.js';
 import type { DecisionEvent, LaunchEvent } from './journal.js';
 import { currentEpisode, type AttemptRecord } from './policy.js';
+import type { CostLedger } from './costs.js';
 import type { TriageLedger } from './triage-ledger.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
@@ -64,13 +65,15 @@ export interface Ledger {
   paused: boolean;
   pausedReason: string | null;
   decisions: DecisionEvent[];
+  /** Money, tokens and sessions of agent attempts (issue 11). */
+  costs: CostLedger;
   /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
   triage: TriageLedger;
 }
 
 export interface LedgerConfig {
   breaker: BreakerConfig;
-  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'>;
+  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures' | 'budget'>;
 }
 
 export const newCell = (unit: string, step: string): CellLedger => ({

@@ -18,6 +18,7 @@ import { guardMemory, lossReason, lostEntries } from '../memory/guard.js';
 import { describeArgv } from './placeholders.js';
 import { pausesAutopilot, type RetryStop } from './retry-stop.js';
 import type { CommandPreview, RunResult, SupervisorEvent } from './supervisor-types.js';
+import { concludeAttempt, continueFor, honourDelay, journalSession, newWatch, watchLine, type AttemptWatch } from './supervisor-agent.js';
 
 // One cell, with its retries (DOMAIN.md sections 8 and 9): launch, wait, prove by marker,
 // classify, count, then retry after a jittered backoff or escalate. Intermediate failures
@@ -59,6 +60,10 @@ export interface Flight {
   wait: { timer: NodeJS.Timeout; resolve: (go: boolean) => void; retryAt: number | null; reason: string } | null;
   /** Claim before the first ⏳, restored on an operator cancel of the first attempt. */
   prevClaim: Claim | null;
+  /** The current attempt's adapter and the facts its stream gave so far (issue 11). */
+  watch?: AttemptWatch | null;
+  /** The operator chose to continue the interrupted session (first attempt only). */
+  continueAsked?: boolean;
   /** Left running by an earlier checkroom and watched from here (supervisor-adopt.ts). */
   adopted?: boolean;
 }
@@ -99,11 +104,12 @@ export const lastBackupOf = (root: string, l: Ledger, unit: string, step: string
 };
 
 /** The command the cell's next attempt would run, as runCell builds it (before any backup it makes). */
-export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: string, step: string): CommandPreview => {
+export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: string, step: string, asContinue = false): CommandPreview => {
   const key = cellKey(unit, step);
   const attempt = nextAttempt(l, key);
   const cell = l.cells[key];
-  const cmd = buildCommand(root, unit, t, { attempt, backup: lastBackupOf(root, l, unit, step), lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '' });
+  const resume = continueFor(l, t, unit, asContinue);
+  const cmd = buildCommand(root, unit, t, { attempt, backup: lastBackupOf(root, l, unit, step), lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '', resume });
   return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };
 };
 
@@ -169,7 +175,15 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
         const attempt = adopted?.attempt ?? nextAttempt(l, key);
         flight.attempt = attempt;
         let backup = lastBackupOf(core.root, l, unit, step);
-        if (!adopted && hasOwnOutput(t)) {
+        // Continue instead of restart (issue 11; DOMAIN.md section 4, the aggressive strategy):
+        // the half-product stays where it is for the resumed session to complete.
+        const asked = flight.continueAsked === true;
+        flight.continueAsked = false;
+        const resume = adopted ? null : continueFor(l, t, unit, asked);
+        if (resume) {
+          await core.append({ type: 'continue', at: core.now(), unit, step, sessionId: resume.sessionId, halfProduct: resume.halfProduct, by: asked ? 'operator' : 'policy' });
+          core.emit({ type: 'notice', message: sanitizeLine(`${name}: attempt ${attempt} continues session ${resume.sessionId} to complete ${resume.halfProduct}`) });
+        } else if (!adopted && hasOwnOutput(t)) {
           // Never launch over an existing output: move it aside (file.bak.<stamp>) first.
           const b = await backupFile(core.root, t.outputRel, new Date(core.now()));
           await core.append({ type: 'decision', at: core.now(), kind: 'backup', unit, step, path: t.outputRel, backupPath: b.backup, note: `before attempt ${attempt}` });
@@ -180,7 +194,7 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
         const memory = await guardMemory(core.root, core.config.pipeline, t.step, new Date(core.now()));
         if (memory?.backups.length) core.emit({ type: 'notice', message: sanitizeLine(`${name}: copied ${memory.backups.map((b) => `${b.file} to ${b.backup}`).join(', ')} before attempt ${attempt}`) });
         const cell = l.cells[key];
-        const built = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '' });
+        const built = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '', resume });
         const cmd = adopted ? { ...built, argv: adopted.argv } : built;
         if (!adopted) await core.mark(unit, step, 'in_progress');
         if (flight.cancelled) return await cancelled();
@@ -225,7 +239,12 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
         const label = maxAttempts ? attemptLabel(attempt, Math.max(maxAttempts, attempt)) : `attempt ${attempt}`;
         const where = handle.job ? `${handle.job.executor} job ${handle.job.id}` : `pid ${handle.pid ?? '-'}`;
         core.emit({ type: 'launch', unit, step, runId, attempt, agent: t.agent.name, logPath, message: sanitizeLine(`${name}: ${label} ${wasAdopted ? 'adopted' : 'started'} (${t.agent.name}, ${where}); log ${logPath}`) });
-        const off = handle.onLine((line) => core.emit({ type: 'output', unit, step, runId, line, message: `${name} │ ${line}` }));
+        const watch = newWatch(t);
+        flight.watch = watch;
+        const off = handle.onLine((raw) => {
+          const line = watchLine(watch, raw, (f) => journalSession(core.append, core.now(), runId, t, unit, f));
+          if (line !== null) core.emit({ type: 'output', unit, step, runId, line, message: `${name} │ ${line}` });
+        });
         // A cancel that raced the start reaches the process now.
         if (flight.cancelled) handle.cancel();
         const outcome = await handle.result;
@@ -233,7 +252,8 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
         flight.handle = null;
         const lost = memory ? lostEntries(core.root, core.config.pipeline, memory) : [];
         const markerFound = lost.length === 0 && provenDone(core.root, core.config.pipeline, t, unit);
-        const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules });
+        const { facts, fromFacts } = await concludeAttempt(watch, logPath, outcome, markerFound, core.append, core.now(), runId, t, unit);
+        const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules, fromFacts });
         lastClass = cls;
         const tail = outcome.tail.slice(-20);
         await core.append({
@@ -274,12 +294,13 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
         }
         if (next.kind === 'none') return await finalFailure('failed', next.reason);
         maxAttempts = next.maxAttempts;
+        const delayMs = honourDelay(next.class, next.delayMs, facts);
         const stop = core.retryStop();
         if (stop) {
           if (pausesAutopilot(stop)) await core.pauseFor(stop.reason);
           return await finalFailure('failed', `retries stopped: ${stop.reason}`);
         }
-        await core.append({ type: 'retry_scheduled', at: core.now(), unit, step, attempt: next.attempt, delayMs: next.delayMs, reason: next.reason });
+        await core.append({ type: 'retry_scheduled', at: core.now(), unit, step, attempt: next.attempt, delayMs, reason: next.reason });
         core.emit({
           type: 'retry',
           unit,
@@ -287,10 +308,10 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget, ado
           attempt: next.attempt,
           maxAttempts: next.maxAttempts,
           class: next.class,
-          delayMs: next.delayMs,
-          message: `${name}: ${attemptLabel(attempt, next.maxAttempts)} failed (${cls}), retrying in ${seconds(next.delayMs)}`,
+          delayMs,
+          message: `${name}: ${attemptLabel(attempt, next.maxAttempts)} failed (${cls}), retrying in ${seconds(delayMs)}`,
         });
-        if (!(await sleepFor(flight, next.delayMs, core.now() + next.delayMs, next.reason))) return await cancelled();
+        if (!(await sleepFor(flight, delayMs, core.now() + delayMs, next.reason))) return await cancelled();
         const late = core.retryStop();
         if (late) return await finalFailure('failed', `retries stopped: ${late.reason}`);
         const blocked = await core.waitForBreaker(flight, t.agent.name);

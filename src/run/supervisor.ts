@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the supervisor's one factory with its launch, adopt and close paths; issue 9 item 3 splits it into a pure nextMove plus effects */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Claim } from '../types.js';
@@ -18,6 +19,8 @@ import { createAutopilot } from './supervisor-autopilot-loop.js';
 import { previewCommand, runCell, type AdoptedRun, type CellCore, type Flight } from './supervisor-cell.js';
 import { breakerMessage } from './supervisor-words.js';
 import { retryStopOf } from './retry-stop.js';
+import { continueFor, liveAgentView } from './supervisor-agent.js';
+import { budgetReasonOf } from './costs.js';
 import { createSupervisorJournal } from './supervisor-journal.js';
 import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
 import { SupervisorError, type RunResult, type Supervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorSnapshot } from './supervisor-types.js';
@@ -117,7 +120,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     },
     retryStop() {
       const l = ledger();
-      return retryStopOf(l, config.limits, { closed, budgetLeft: budgetLeft(l) });
+      return retryStopOf(l, config.limits, { closed, budgetLeft: budgetLeft(l), spent: budgetReasonOf(l.costs, config.limits.budget) });
     },
     waitForBreaker: journal.waitForBreaker,
     pauseFor: (reason) => pilot.pauseFor(reason),
@@ -155,7 +158,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   });
   const tick = pilot.tick;
 
-  const launch = async (unit: string, step: string, o: { reason?: string; reset?: boolean } = {}): Promise<RunResult> => {
+  const launch = async (unit: string, step: string, o: { reason?: string; reset?: boolean; continue?: boolean } = {}): Promise<RunResult> => {
     await ready;
     refuse('launch');
     const t = targetOf(root, config, unit, step);
@@ -176,12 +179,13 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     // registered, so two launches of cells sharing a file cannot both pass.
     const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...flights.values(), ...ledger().liveRuns]), unit, step);
     if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
-    return fly(unit, step, t, null);
+    if (o.continue && !continueFor(ledger(), t, unit, true)) throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
+    return fly(unit, step, t, null, o.continue === true);
   };
 
-  const fly = (unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null): Promise<RunResult> => {
+  const fly = (unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null, continueAsked = false): Promise<RunResult> => {
     const key = cellKey(unit, step);
-    const flight: Flight = { unit, step, agent: t.agent.name, handle: adopted?.handle ?? null, runId: adopted?.runId ?? null, attempt: adopted?.attempt ?? 0, logPath: adopted?.logPath ?? null, startedAt: adopted?.startedAt ?? now(), cancelled: false, wait: null, prevClaim: null };
+    const flight: Flight = { unit, step, agent: t.agent.name, handle: adopted?.handle ?? null, runId: adopted?.runId ?? null, attempt: adopted?.attempt ?? 0, logPath: adopted?.logPath ?? null, startedAt: adopted?.startedAt ?? now(), cancelled: false, wait: null, prevClaim: null, continueAsked };
     flights.set(key, flight);
     operatorHeld.delete(key);
     const p = (async () => {
@@ -241,7 +245,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     const autopilot = pilot.view();
     const own = [...flights.values()]
       .filter((f) => f.handle && f.runId)
-      .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, lines: f.handle!.lines(), ...(f.adopted ? { origin: 'adopted' as const } : {}), job: f.handle!.job ?? null, why: f.handle!.why?.() ?? null }));
+      .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, ...liveAgentView(f.watch ?? null, f.handle!.lines()), ...(f.adopted ? { origin: 'adopted' as const } : {}), job: f.handle!.job ?? null, why: f.handle!.why?.() ?? null }));
     const ownWaiting = [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason }));
     // An observer sees the driver's runs and countdowns, replayed from the driver's journal.
     const mine = new Set([...flights.values()].flatMap((f) => (f.runId ? [f.runId] : [])));
@@ -282,7 +286,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       listeners.add(fn);
       return () => void listeners.delete(fn);
     },
-    describeCommand: (unit, step) => previewCommand(root, ledger(), targetOf(root, config, unit, step), unit, step),
+    describeCommand: (unit, step, o = {}) => previewCommand(root, ledger(), targetOf(root, config, unit, step), unit, step, o.continue === true),
+    continuable: (unit, step) => continueFor(ledger(), targetOf(root, config, unit, step), unit, true),
     async note(e) {
       await ready;
       refuse('write the journal');
