@@ -62,7 +62,7 @@ describe('agent adapter keys in checkroom.yaml', () => {
 
   it('leaves a plain command agent exactly as before (no adapter keys at all)', () => {
     const cfg = parseConfig('agents:\n  writer:\n    command: [node, a.mjs]\n', 'checkroom.yaml');
-    expect(Object.keys(cfg.agents.writer!).sort()).toEqual(['command', 'concurrency', 'cwd', 'env', 'graceMs', 'idleTimeoutMs', 'name', 'rules', 'timeoutMs']);
+    expect(Object.keys(cfg.agents.writer!).sort()).toEqual(['command', 'concurrency', 'cwd', 'env', 'executor', 'graceMs', 'idleTimeoutMs', 'kubernetes', 'name', 'rules', 'slurm', 'timeoutMs']);
     expect(cfg.limits.budget).toBeUndefined();
   });
 });

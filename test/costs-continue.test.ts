@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetReasonOf } from '../src/run/costs.js';
-import { replayJournal } from '../src/run/ledger.js';
+import { replayJournal } from '../src/run/ledger-fold.js';
 import type { JournalEvent } from '../src/run/journal.js';
 import { continueFor } from '../src/run/supervisor-agent.js';
 import type { CellTarget } from '../src/run/launch-spec.js';
