@@ -136,6 +136,8 @@ describe('live state by delta (issue 10 item 3)', () => {
         examples: [
           [[{ t: 'write', u: 'ch02', s: 'final', body: 'long', atomic: false }, { t: 'rm', u: 'ch02', s: 'final' }]],
           [[{ t: 'checkpoint', rows: [{ u: 'ch01', claims: [0, 0, 4, 4, 4], batch: 1 }, { u: 'ch02', claims: [4, 4, 4, 4, 4], batch: 2 }] }, { t: 'write', u: 'ch01', s: 'draft', body: 'done', atomic: true }, { t: 'write', u: 'ch01', s: 'r1', body: 'short', atomic: false }]],
+          // Claims change, batches stay: a unit keeps nothing from before but its facts.
+          [[{ t: 'checkpoint', rows: [{ u: 'ch01', claims: [0, 1, 4, 4, 4], batch: 1 }] }, { t: 'checkpoint', rows: [{ u: 'ch01', claims: [0, 2, 3, 4, 0], batch: 1 }] }]],
           [[{ t: 'write', u: 'ch05', s: 'draft', body: 'tiny-done', atomic: true }, { t: 'dir', u: 'ch05', s: 'research' }, { t: 'rm', u: 'ch05', s: 'draft' }, { t: 'rm', u: 'ch05', s: 'research' }]],
         ],
       },

@@ -71,7 +71,7 @@ export class LiveDerivation {
    * `structure`, after the unit list, the checkpoint or the pipeline changed.
    */
   update(input: DeriveInput, change: { units?: Iterable<string>; structure?: boolean }): WorkspaceState {
-    if (change.structure || input.pipeline !== this.input.pipeline || input.checkpoint !== this.input.checkpoint) return this.build(input);
+    if (change.structure || input.pipeline !== this.input.pipeline || input.checkpoint !== this.input.checkpoint) return this.build(input, new Set(change.units ?? []));
     this.input = input;
     const dirty = [...new Set(change.units ?? [])].filter((u) => this.unitIdx.has(u));
     if (dirty.length > SPLICE_MAX) {
@@ -84,7 +84,11 @@ export class LiveDerivation {
     return this.publish(dirty);
   }
 
-  private build(input: DeriveInput): WorkspaceState {
+  /** Everything again; a unit none of whose inputs changed (not `dirty`, same batch, claims, pipeline) keeps its results. */
+  private build(input: DeriveInput, dirty: ReadonlySet<string> = new Set()): WorkspaceState {
+    const prev = this.input && this.input.pipeline === input.pipeline && this.input.rebuildMemory === input.rebuildMemory && this.input.running === input.running
+      ? { entries: this.entries, batchOf: this.batchOf, claims: this.claims }
+      : null;
     this.input = input;
     this.shape = planShape(input.pipeline);
     this.batches = batchesOf(input.pipeline, input.checkpoint);
@@ -102,7 +106,14 @@ export class LiveDerivation {
     this.byPhase = new Map();
     this.byBatch = new Map();
     this.unreadable = new Set();
-    for (const u of this.units) this.recompute(u);
+    const keys = (u: string): string[] => input.pipeline.steps.map((st) => `${u}/${st.id}`);
+    const same = (u: string): boolean =>
+      !!prev && !dirty.has(u) && prev.batchOf.get(u) === this.batchOf.get(u) && keys(u).every((k) => prev.claims.get(k) === this.claims.get(k));
+    for (const u of this.units) {
+      const kept = same(u) ? prev!.entries.get(u) : undefined;
+      if (!kept) this.recompute(u);
+      else (this.entries.set(u, kept), this.count(u, kept, 1));
+    }
     this.assemble();
     this.gates = '';
     return this.publish([]);
