@@ -35,7 +35,12 @@ export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKi
     if (k.checkpoint) {
       src.checkpoint = await readCheckpoint(src.root, pipeline, sources.checkpoint);
       out.structure = true;
-      for (const u of checkpointUnits(src)) if (!known.has(u)) (known.add(u), src.units.push(u), (unitsChanged = true));
+      for (const u of checkpointUnits(src)) {
+        if (known.has(u)) continue;
+        known.add(u);
+        src.units.push(u);
+        unitsChanged = true;
+      }
     }
     if (k.global) {
       const f = readFileFacts(join(src.root, rel), rel, null, { confine });
@@ -69,7 +74,10 @@ export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKi
   mayBeGone = mayBeGone.filter((u) => !evidence.has(u) && !hasFile(u));
   if ((batchHas(batch, 'checkpoint') || mayBeGone.length) && !pipeline.units.list) {
     const fresh = collectUnits(src.root, pipeline, checkpointUnits(src), batchesOf(pipeline, src.checkpoint).flatMap((b) => b.units));
-    if (fresh.join() !== src.units.join()) ((src.units = fresh), (unitsChanged = true));
+    if (fresh.join() !== src.units.join()) {
+      src.units = fresh;
+      unitsChanged = true;
+    }
   }
   if (unitsChanged) {
     src.units.sort(compareUnits);

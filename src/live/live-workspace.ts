@@ -182,8 +182,10 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       }
     };
     watcher = createDirWatcher(src.root, (d, name) => {
-      // A watched directory vanished under its watch: what was in it is gone too.
-      if (name === null) return void refresh().catch(() => {});
+      // A watched directory vanished under its watch: the parent's watch reports the
+      // deletion or move (and re-reads); this late echo must not read a workspace that is
+      // gone, or one that came back before polling said so.
+      if (name === null) return;
       const rel = d === '.' ? name : `${d}/${name}`;
       // A workflow directory created after start: watch it too (add is idempotent).
       if (src.gates && underClaude(rel)) for (const g of gateWatchDirs(src.gates)) watchDir(g);

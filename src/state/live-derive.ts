@@ -112,7 +112,10 @@ export class LiveDerivation {
     for (const u of this.units) {
       const kept = same(u) ? prev!.entries.get(u) : undefined;
       if (!kept) this.recompute(u);
-      else (this.entries.set(u, kept), this.count(u, kept, 1));
+      else {
+        this.entries.set(u, kept);
+        this.count(u, kept, 1);
+      }
     }
     this.assemble();
     this.gates = '';

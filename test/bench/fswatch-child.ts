@@ -14,7 +14,9 @@ let waiting: { name: string; resolve: (t: number) => void } | null = null;
 const watchers = dirs.map((d) =>
   watch(join(dir, d), { persistent: false }, (event, name) => {
     process.stderr.write(`${event} ${d}/${name}\n`);
-    if (waiting && `${d}/${name}` === waiting.name) (waiting.resolve(performance.now()), (waiting = null));
+    if (!waiting || `${d}/${name}` !== waiting.name) return;
+    waiting.resolve(performance.now());
+    waiting = null;
   }),
 );
 const keepAlive = setInterval(() => {}, 1000);

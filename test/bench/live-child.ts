@@ -29,7 +29,9 @@ for (const t of targets) {
   const seen = new Promise<number>((resolve) => {
     const off = live.subscribe((s) => {
       const now = s.cells[at];
-      if (cellKey(now.unit, now.step) === key && now.status === 'done') (off(), resolve(performance.now()));
+      if (cellKey(now.unit, now.step) !== key || now.status !== 'done') return;
+      off();
+      resolve(performance.now());
     });
   });
   const start = performance.now();
