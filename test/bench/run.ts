@@ -18,7 +18,7 @@ const sizes = (process.env.CHECKROOM_BENCH_SIZES ?? '1000,10000,50000').split(',
 const lines: string[] = [`# checkroom bench — ${new Date().toISOString()} — node ${process.version}`, ''];
 const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,spawn,tui,paint,ledger';
 if (only.includes('scan')) scanBench(base, sizes, lines);
-if (only.includes('live')) liveBench(base, sizes.filter((n) => n === Math.min(...sizes) || n === Math.max(...sizes)), lines);
+if (only.includes('live')) await liveBench(base, sizes, lines);
 if (only.includes('spawn')) await spawnBench(lines);
 if (only.includes('tui')) tuiBench(lines);
 if (only.includes('paint')) paintBench(lines);
