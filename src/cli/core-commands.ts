@@ -27,9 +27,12 @@ export const dirArg = (positionals: string[], max = 1): string => {
   return positionals[0] ?? '.';
 };
 
+/** What `status --json` prints: the scan and the control socket (src/socket/server.ts) alike. */
+export const statusJsonText = (state: WorkspaceState): string => toJson(statusJson(state)) + '\n';
+
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<WorkspaceState> {
   const state = await loadWorkspace(dirArg(positionals));
-  out.write(json ? toJson(statusJson(state)) + '\n' : renderStatus(state, o) + '\n');
+  out.write(json ? statusJsonText(state) : renderStatus(state, o) + '\n');
   return state;
 }
 
