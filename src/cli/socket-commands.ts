@@ -27,7 +27,9 @@ export async function watchCommand(positionals: string[], json: boolean, stdout:
   const opened = socketOff(env) ? ({ ok: false, why: 'CHECKROOM_SOCKET=off' } as const) : await openControl(dir, 'watch', { env, timeoutMs: 2000 });
   if (!opened.ok) {
     // An error a user can act on: what is missing and how to get it.
-    throw new Error(`${sanitizeLine(opened.why)} (${sanitizeLine(resolve(dir))}); watch needs a running control room: start one with "checkroom ${sanitizeLine(dir)}" in a terminal`);
+    throw new Error(
+      `${sanitizeLine(opened.why)} (${sanitizeLine(resolve(dir))}); watch needs a running control room: start one with "checkroom ${sanitizeLine(dir)}" in a terminal`,
+    );
   }
   const { sock, rest } = opened;
   if (rest.length) stdout.write(rest);

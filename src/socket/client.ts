@@ -32,7 +32,10 @@ function tryOne(paths: SocketPaths, op: Op, timeoutMs: number): Promise<Opened> 
   try {
     checkDir(paths.dir);
   } catch (err) {
-    return Promise.resolve({ ok: false, why: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no control room runs on this workspace' : (err as Error).message });
+    return Promise.resolve({
+      ok: false,
+      why: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no control room runs on this workspace' : (err as Error).message,
+    });
   }
   const token = readToken(paths.token);
   if (!token) return Promise.resolve({ ok: false, why: 'no control room runs on this workspace' });
@@ -50,7 +53,13 @@ function tryOne(paths: SocketPaths, op: Op, timeoutMs: number): Promise<Opened> 
     sock.once('error', (err: NodeJS.ErrnoException) => {
       // Nothing listens: the instance is gone (kill -9); its socket and token are cleaned.
       if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') cleanStale(paths, true);
-      finish({ ok: false, why: err.code === 'ECONNREFUSED' || err.code === 'ENOENT' ? 'no control room runs on this workspace (a stale socket was cleaned)' : `cannot reach the control room: ${err.message}` });
+      finish({
+        ok: false,
+        why:
+          err.code === 'ECONNREFUSED' || err.code === 'ENOENT'
+            ? 'no control room runs on this workspace (a stale socket was cleaned)'
+            : `cannot reach the control room: ${err.message}`,
+      });
     });
     sock.once('close', () => finish({ ok: false, why: 'the control room closed the connection' }));
     sock.once('connect', () => sock.write(jsonLine({ token: token.token, op })));

@@ -35,6 +35,8 @@ export interface ControlOptions {
   pointer: boolean;
   env?: NodeJS.ProcessEnv;
   now?: () => number;
+  /** How long a peer may stay silent before its request; default REQUEST_MS. */
+  requestMs?: number;
 }
 
 /**
@@ -54,7 +56,10 @@ export function settler(live: ControlOptions['live']): () => Promise<void> {
   let next: Promise<void> | null = null;
   const settle = (): Promise<void> => {
     if (!running) return (running = once().finally(() => (running = null)));
-    return (next ??= running.then(() => ((next = null), settle()), () => ((next = null), settle())));
+    return (next ??= running.then(
+      () => ((next = null), settle()),
+      () => ((next = null), settle()),
+    ));
   };
   return settle;
 }
@@ -70,6 +75,7 @@ function statusText(render: (s: WorkspaceState) => string): (s: WorkspaceState) 
 
 interface Answering {
   token: string;
+  requestMs: number;
   now: () => number;
   live: ControlOptions['live'];
   settle: () => Promise<void>;
@@ -81,7 +87,7 @@ interface Answering {
 function answer(sock: Socket, a: Answering): void {
   sock.on('error', () => sock.destroy());
   // A peer that connects and says nothing is closed (issue 10 item 4: idle clients).
-  sock.setTimeout(REQUEST_MS, () => sock.destroy());
+  sock.setTimeout(a.requestMs, () => sock.destroy());
   const refuse = (error: string): void => void sock.end(jsonLine({ ok: false, error }));
   firstLine(
     sock,
@@ -127,7 +133,7 @@ export async function startControlServer(root: string, opts: ControlOptions, ren
   const serve = (sock: Socket): void => {
     conns.add(sock);
     sock.once('close', () => conns.delete(sock));
-    answer(sock, { token, now, live: opts.live, settle, text, watchers });
+    answer(sock, { token, requestMs: opts.requestMs ?? REQUEST_MS, now, live: opts.live, settle, text, watchers });
   };
 
   const server: Server = createServer(serve);

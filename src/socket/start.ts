@@ -13,7 +13,12 @@ export interface ControlHook {
   notice: string | null;
 }
 
-export async function serveControlRoom(live: LiveWorkspace, sup: Pick<Supervisor, 'subscribe'> | undefined, readonly: boolean, render: (s: WorkspaceState) => string): Promise<ControlHook> {
+export async function serveControlRoom(
+  live: LiveWorkspace,
+  sup: Pick<Supervisor, 'subscribe'> | undefined,
+  readonly: boolean,
+  render: (s: WorkspaceState) => string,
+): Promise<ControlHook> {
   try {
     const server = await startControlServer(live.state.root, { live, sup, pointer: !readonly }, render);
     return { server, notice: null };

@@ -48,7 +48,8 @@ export function socketDir(env: NodeJS.ProcessEnv = process.env, uid = uidOf()): 
 export function checkDir(dir: string, uid = uidOf()): void {
   const st = lstatSync(dir);
   if (!st.isDirectory()) throw new SocketDirError(`${dir} is not a directory (a link or a file is never trusted for the control socket)`);
-  if (uid >= 0 && st.uid !== uid) throw new SocketDirError(`${dir} belongs to uid ${st.uid}, not to us (uid ${uid}): refusing to use it for the control socket`);
+  if (uid >= 0 && st.uid !== uid)
+    throw new SocketDirError(`${dir} belongs to uid ${st.uid}, not to us (uid ${uid}): refusing to use it for the control socket`);
   if (st.mode & 0o077) throw new SocketDirError(`${dir} has mode ${(st.mode & 0o777).toString(8)}: other users could reach it; make it 0700 or remove it`);
 }
 
