@@ -34,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
   };
   switch (cli.command) {
     case 'status':
+      // A running control room answers from its live state (issue 10 item 4); else the scan.
+      if (cli.json && (await (await import('./cli/socket-commands.js')).statusFromControlRoom(cli.positionals, (b) => process.stdout.write(b)))) return 0;
       await statusCommand(cli.positionals, cli.json, o, out);
       return 0;
     case 'plan':
@@ -52,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       return (await loadControlRoom())(cli, o);
+    case 'watch':
+      return (await import('./cli/socket-commands.js')).watchCommand(cli.positionals, cli.json, process.stdout);
     default:
       return extraCommands(cli, o, out);
   }

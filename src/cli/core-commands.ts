@@ -8,6 +8,7 @@ import { sanitize, sanitizeLine } from '../sanitize.js';
 import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../app/layout.js';
 import { statusJson, toJson } from './json.js';
 import { readSpend } from './json-spend.js';
+import type { CostLedger } from '../run/costs.js';
 import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
 import { sweepAtStart } from './sweep-at-start.js';
@@ -24,9 +25,13 @@ export const dirArg = (positionals: string[], max = 1): string => {
   return positionals[0] ?? '.';
 };
 
+/** What `status --json` prints: the scan and the control socket (src/socket/server.ts) alike. */
+/** `status --json` as printed: a scan and the control socket answer with this same text. */
+export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): string => toJson(statusJson(state, costs)) + '\n';
+
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<WorkspaceState> {
   const state = await loadWorkspace(dirArg(positionals));
-  out.write(json ? toJson(statusJson(state, await readSpend(state.root, Date.now()))) + '\n' : renderStatus(state, o) + '\n');
+  out.write(json ? statusJsonText(state, await readSpend(state.root, Date.now())) : renderStatus(state, o) + '\n');
   return state;
 }
 
