@@ -12,4 +12,5 @@ if [ "$missing" -eq 1 ]; then
   apt-get update -qq
   apt-get install -y -qq slurm-wlm munge >/dev/null
 fi
-sbatch --version
+# sbatch --version would look for a cluster config; the package version says what is installed.
+echo "slurm-wlm $(dpkg-query -W -f='${Version}' slurm-wlm 2>/dev/null || echo '(not from a package)')"
