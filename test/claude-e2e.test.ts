@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { claudeDemoYaml } from '../src/demo/claude-demo.js';
 import { bookResponder, claudeEnv, startModelServer, type ModelServer } from '../src/demo/model-server.js';
 import { readJournal } from '../src/run/journal.js';
-import { CLAUDE_BIN } from './helpers/claude.js';
+import { CLAUDE_BIN, unfaked } from './helpers/claude.js';
 import { REPO, copyDemo, tempDir } from './helpers/workspace.js';
 
 // `checkroom run --next --auto` (the built CLI, autopilot inside) drives the real Claude Code
@@ -23,7 +23,7 @@ describe('checkroom run with adapter: claude-code, on the demo', () => {
     const ws = copyDemo();
     const server = await startModelServer({ script: [], fallback: bookResponder(), lifetimeMs: 180_000 });
     servers.push(server);
-    writeFileSync(join(ws, 'checkroom.yaml'), claudeDemoYaml({ bin: CLAUDE_BIN, env: claudeEnv(server.url, tempDir('checkroom-claude-home-'), 0), idleTimeout: '30s' }));
+    writeFileSync(join(ws, 'checkroom.yaml'), claudeDemoYaml({ bin: CLAUDE_BIN, env: { ...claudeEnv(server.url, tempDir('checkroom-claude-home-'), 0), ...unfaked() }, idleTimeout: '30s' }));
     const r = await execa(process.execPath, [CLI, 'run', ws, '--next', '--auto', '--max', '3', '-y'], { reject: false, timeout: 120_000, env: { NO_COLOR: '1' } });
     expect(r.stderr).toBe('');
     expect(r.exitCode, r.stdout).toBe(0);

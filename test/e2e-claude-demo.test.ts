@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJournal, type JournalEvent } from '../src/run/journal.js';
-import { CLAUDE_BIN } from './helpers/claude.js';
+import { CLAUDE_BIN, unfaked } from './helpers/claude.js';
 import { hasTmux, TmuxSession } from './helpers/tmux.js';
 import { REPO, tempDir } from './helpers/workspace.js';
 
@@ -22,7 +22,7 @@ describe.skipIf(!hasTmux())('npm start -- --claude (tmux 100×30)', () => {
     expect(existsSync(DEMO) && existsSync(CLAUDE_BIN), 'npm run build and npm install first').toBe(true);
     // The demo copies the workspace into TMPDIR: a private one says where to look.
     const tmp = tempDir('checkroom-demo-tmp-');
-    const t = new TmuxSession(`sh -c 'node ${DEMO} --claude; echo EXITED-$?; sleep 600'`, { cols: 100, rows: 30, env: { TMPDIR: tmp } });
+    const t = new TmuxSession(`sh -c 'node ${DEMO} --claude; echo EXITED-$?; sleep 600'`, { cols: 100, rows: 30, env: { TMPDIR: tmp, ...unfaked() } });
     sessions.push(t);
     await t.waitFor('checkroom recover', 60_000);
     t.keys('Escape');

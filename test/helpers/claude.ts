@@ -41,7 +41,7 @@ export async function claudeWorkspace(script: (root: string) => ScriptStep[], o:
   const home = tempDir('checkroom-claude-home-');
   const server = await startModelServer({ script: script(root), lifetimeMs: 180_000 });
   const units = o.units ?? ['ch01'];
-  const env = claudeEnv(server.url, home, o.retries ?? 0);
+  const env = { ...claudeEnv(server.url, home, o.retries ?? 0), ...unfaked() };
   writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]) });
   const yaml = [
     'preset: book',
@@ -72,3 +72,11 @@ export async function claudeWorkspace(script: (root: string) => ScriptStep[], o:
   writeFileSync(join(root, 'checkroom.yaml'), yaml);
   return { root, server, home };
 }
+
+/**
+ * The Claude Code CLI is a native binary that does not start under libfaketime (`faketime
+ * claude --version` exits 1 with no output). CI runs the suite a second time under faketime to
+ * prove checkroom does not depend on the date; the third-party CLI it launches then runs on the
+ * real clock: its preload is cleared in the agent's environment, and only under faketime.
+ */
+export const unfaked = (): Record<string, string> => (process.env.LD_PRELOAD?.includes('faketime') ? { LD_PRELOAD: '' } : {});
