@@ -1,7 +1,7 @@
-import { basename } from 'node:path';
 import type { WorkspaceState } from '../types.js';
 import { stateOf, type Sources } from '../workspace.js';
 import { presetOf } from '../pipeline/presets/index.js';
+import { deriveInputOf } from '../pipeline/presets/marker-layout.js';
 import { LiveDerivation } from '../state/live-derive.js';
 import { todoViewFrom } from '../sources/level2.js';
 import type { Applied } from './apply-events.js';
@@ -20,17 +20,7 @@ export function liveDeriver(): LiveDeriver {
     derive(src, running, change) {
       // A preset read whole (gate files) is derived whole; a marker layout by delta.
       if (!presetOf(src.config.preset).source.incremental) return stateOf(src, running);
-      const input = {
-        root: src.root,
-        name: src.checkpoint?.project ?? basename(src.root),
-        pipeline: src.config.pipeline,
-        units: src.units,
-        scan: src.scan,
-        checkpoint: src.checkpoint,
-        running,
-        warnings: src.warnings,
-        rebuildMemory: true,
-      };
+      const input = deriveInputOf(src, running);
       const state = d && change ? d.update(input, change) : (d = new LiveDerivation(input)).state;
       const withPreset = { ...state, preset: src.config.preset };
       if (!src.todos) return withPreset;

@@ -28,18 +28,21 @@ async function read(root: string, cfg: WorkspaceConfig, has: PresetHas): Promise
   return { root, config: cfg, checkpoint, units, scan, todos: has.todos ? readLevel2(root, cfg) : null, warnings: unitPatternWarnings(root, cfg.pipeline, cfg.sources.checkpoint, units) };
 }
 
+/** What a marker layout derives its state from; the live model derives the same by delta (live-state.ts). */
+export const deriveInputOf = (src: Sources, running: ReadonlySet<string>) => ({
+  root: src.root,
+  name: src.checkpoint?.project ?? basename(src.root),
+  pipeline: src.config.pipeline,
+  units: src.units,
+  scan: src.scan,
+  checkpoint: src.checkpoint,
+  running,
+  warnings: src.warnings,
+  rebuildMemory: true,
+});
+
 function derive(src: Sources, running: ReadonlySet<string>): WorkspaceState {
-  const state = deriveState({
-    root: src.root,
-    name: src.checkpoint?.project ?? basename(src.root),
-    pipeline: src.config.pipeline,
-    units: src.units,
-    scan: src.scan,
-    checkpoint: src.checkpoint,
-    running,
-    warnings: src.warnings,
-    rebuildMemory: true,
-  });
+  const state = deriveState(deriveInputOf(src, running));
   return src.todos ? { ...state, todos: todoViewFrom(src.todos, src.config, state.cells) } : state;
 }
 

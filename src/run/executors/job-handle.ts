@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { sanitizeLine } from '../../sanitize.js';
 import { LineRing } from '../ring-buffer.js';
+import { outputSignature } from '../process.js';
 import type { ProcessOutcome, RunHandle } from '../types.js';
 import { LogFollower } from './log-follow.js';
 import type { JobEnd } from './slurm-state.js';
@@ -32,16 +32,6 @@ export interface JobWatchOptions {
   timeoutSlackMs?: number;
   now?: () => number;
 }
-
-const signatureOf = (path: string | null): string => {
-  if (!path) return '';
-  try {
-    const st = statSync(path);
-    return `${st.size}:${st.mtimeMs}`;
-  } catch {
-    return 'missing';
-  }
-};
 
 // eslint-disable-next-line max-lines-per-function -- one closure over a job's poll loop, log follow and watchdog, like startProcess; issue 9 item 3 splits them together
 export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions): RunHandle {
@@ -124,7 +114,7 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
     try {
       readLog();
       const t = now();
-      const sig = `${follower.size()}|${signatureOf(spec.outputPath)}`;
+      const sig = `${follower.size()}|${outputSignature(spec.outputPath)}`;
       if (sig !== lastSig) {
         lastSig = sig;
         st.lastActivity = t;
