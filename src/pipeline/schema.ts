@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BreakerConfig, FailureClass, KubernetesOptions, Limits, SlurmOptions, SourcesConfig } from './config-types.js';
+import { BUILT_IN_CLASSES, type FailureClasses } from './failure-classes.js';
 import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from './duration.js';
 
 // The shape of checkroom.yaml, snake_case as written. Every object is strict so a typo
@@ -8,27 +9,10 @@ import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from '.
 // found. Durations come out in milliseconds; everything else stays as written and
 // config.ts applies defaults and merges with the preset.
 
-/** Retries after the first failure, per class (DOMAIN.md section 8 and section 9). */
-export const DEFAULT_CAPS: Record<FailureClass, number> = {
-  BROKEN_BUILD: 1,
-  VERIFICATION_FAILED: 3,
-  CIRCULAR_FIX: 0,
-  CONTEXT_EXHAUSTED: 2,
-  UNKNOWN: 2,
-  RATE_LIMITED: 4,
-  OVERLOADED: 4,
-  NETWORK: 3,
-  STALLED: 2,
-  INVALID_INPUT: 0,
-  PERMISSION: 0,
-  TOOL_NOT_FOUND: 0,
-  // Issue 12: a cluster fault is retried without touching the agent's budgets; the cap only
-  // keeps the path finite, and the executor's own breaker stops a broken cluster sooner.
-  INFRA: 6,
-  OOM_KILLED: 1,
-};
+/** Retries after the first failure, per class (DOMAIN.md sections 8 and 9): the table's caps. */
+export const DEFAULT_CAPS: Record<FailureClass, number> = { ...BUILT_IN_CLASSES.defaultCaps };
 
-export const FAILURE_CLASSES = Object.keys(DEFAULT_CAPS) as [FailureClass, ...FailureClass[]];
+export const FAILURE_CLASSES = BUILT_IN_CLASSES.names;
 
 export const DEFAULT_LIMITS: Limits = {
   maxLaunches: 200,
@@ -232,9 +216,11 @@ const agentSchema = z.strictObject({
   if (a.on_interrupt === 'continue' && adapter !== 'claude-code') forbid('on_interrupt', 'on_interrupt: continue needs an adapter that resumes sessions (claude-code)');
 });
 
-const capsSchema = z.strictObject(
-  Object.fromEntries(FAILURE_CLASSES.map((c) => [c, intIn(0, 100).optional()])) as Record<FailureClass, z.ZodOptional<ReturnType<typeof intIn>>>,
-);
+/** `limits.caps` for a table of classes: one optional count per class, nothing else. */
+export const capsSchemaOf = <C extends string>(classes: Pick<FailureClasses<C>, 'names'>) =>
+  z.strictObject(Object.fromEntries(classes.names.map((c) => [c, intIn(0, 100).optional()])) as Record<C, z.ZodOptional<ReturnType<typeof intIn>>>);
+
+const capsSchema = capsSchemaOf(BUILT_IN_CLASSES);
 
 /** `hi` must not be below `lo`, counting defaults for the one that is absent. */
 const ordered = (lo: string, hi: string, loDefault: number, hiDefault: number) => (v: Record<string, unknown>, ctx: z.RefinementCtx) => {
