@@ -4,11 +4,11 @@ import { seeFiles } from './confirm-guard.js';
 import { rescanner, storeKit, type DiskDeps } from './store-kit.js';
 import { planMoves, predictBackup } from './triage-actions.js';
 import { triageEffect, type TriageIo, type TriagePending } from './triage-effects.js';
-import { checkpointAsk, conservativeAsk, keepAsk, moveAsk, planConservative, planKeep, planPick, planUndo, undoAsk, undoTargets } from './triage-plan.js';
+import { checkpointAsk, conservativeAsk, keepAsk, moveAsk, planConservative, planKeep, planPick, planUndo, undoAsk, undoTargets } from './triage-planners.js';
 
 // The store's disk actions: each request plans the change (exact file names), opens a
 // confirmation, and only `confirm` touches the disk (k9s: destructive keys confirm). What
-// each request decides is a pure planner (triage-plan.ts); what a confirmation does is a row
+// each request decides is a pure planner (triage-planners.ts); what a confirmation does is a row
 // of the effects table (triage-effects.ts). This file only gathers the facts a planner needs
 // from the disk (backup names, the files as seen) and applies the result (issue 9 item 3).
 
@@ -60,8 +60,15 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
       const c = settle(planConservative(get()), at);
       if (!c) return;
       planning(at, async () => {
-        const seen = await seeFiles(root(), c.targets.map((t) => t.file));
-        const moves = await planMoves(root(), c.targets.map((t) => t.file.path), at);
+        const seen = await seeFiles(
+          root(),
+          c.targets.map((t) => t.file),
+        );
+        const moves = await planMoves(
+          root(),
+          c.targets.map((t) => t.file.path),
+          at,
+        );
         return { ask: conservativeAsk(c, moves, seen) };
       });
     },

@@ -3,10 +3,10 @@ import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
 import type { AppState, Pending } from './store-types.js';
 import type { SetState } from './store-kit.js';
 import { runKeep, runMoves, undoMoves } from './triage-actions.js';
-import { afterMoves, afterUndo, cellOf, movesOutcome } from './triage-plan.js';
+import { afterMoves, afterUndo, cellOf, movesOutcome } from './triage-planners.js';
 
 // What a triage confirmation does on disk, one row per kind of dialog (issue 9 item 3): the
-// I/O only; what it means for the session comes from the pure planners of triage-plan.ts.
+// I/O only; what it means for the session comes from the pure planners of triage-planners.ts.
 // After a change the workspace is rescanned, so the views show what the disk now says.
 
 export type TriagePending = Extract<Pending, { type: 'moves' | 'keep' | 'undo' | 'checkpoint' }>;
@@ -42,7 +42,9 @@ export const TRIAGE_EFFECTS: { [K in TriagePending['type']]: { busy: string; run
     busy: 'marking',
     run: async (io, p, at) => {
       const done = await runKeep(io.get().ws.root, p.move.path, p.marker, at);
-      await io.record([{ kind: 'keep', ...cellOf(io.get().ws, done.path), path: done.path, backupPath: done.backup, note: `marker <!-- ${p.marker} --> appended` }]);
+      await io.record([
+        { kind: 'keep', ...cellOf(io.get().ws, done.path), path: done.path, backupPath: done.backup, note: `marker <!-- ${p.marker} --> appended` },
+      ]);
       io.say(`${done.path}: marker <!-- ${p.marker} --> appended; the previous version is in ${done.backup}`, 'ok');
       await io.rescan();
     },

@@ -65,9 +65,18 @@ export function planConservative(s: AppState): Planned<Conservative> {
 }
 
 export function conservativeAsk({ targets, left }: Conservative, moves: Move[], seen: Seen[]): Ask {
-  const lines = [...moves.map((m) => `${m.path} → ${m.backup}`), `queue ${plural(targets.length, 'step')} for relaunch (shown in the Plan view)`, ...(left ? [`${left} until it stops`] : [])];
+  const lines = [
+    ...moves.map((m) => `${m.path} → ${m.backup}`),
+    `queue ${plural(targets.length, 'step')} for relaunch (shown in the Plan view)`,
+    ...(left ? [`${left} until it stops`] : []),
+  ];
   const redo = targets.map((t) => ({ unit: t.file.unit, step: t.file.step, path: t.file.path }));
-  return { title: `Conservative strategy: back up ${moves.length} almost-certain partial${moves.length === 1 ? '' : 's'} and redo`, lines, pending: { type: 'moves', moves, redo }, seen };
+  return {
+    title: `Conservative strategy: back up ${moves.length} almost-certain partial${moves.length === 1 ? '' : 's'} and redo`,
+    lines,
+    pending: { type: 'moves', moves, redo },
+    seen,
+  };
 }
 
 /** `m`: the marker to append, or why the file cannot be kept. */
@@ -94,7 +103,12 @@ export const planUndo = (s: AppState): Planned<UndoGroup> => {
 export const undoTargets = (ws: WorkspaceState, group: UndoGroup): { unit: string; step: string; path: string }[] =>
   group.moves.map((m) => ({ unit: '', step: '', ...cellOf(ws, m.path), path: m.path }));
 
-export const undoAsk = (group: UndoGroup, seen: Seen[]): Ask => ({ title: `Undo: ${group.label}`, lines: [...group.moves].reverse().map((m) => `${m.backup} → ${m.path}`), pending: { type: 'undo', group }, seen });
+export const undoAsk = (group: UndoGroup, seen: Seen[]): Ask => ({
+  title: `Undo: ${group.label}`,
+  lines: [...group.moves].reverse().map((m) => `${m.backup} → ${m.path}`),
+  pending: { type: 'undo', group },
+  seen,
+});
 
 const claimGlyph = (c: Claim | null, ascii: boolean): string => (c === null ? '(none)' : ascii ? CLAIM_ASCII[c] : CLAIM_GLYPH[c]);
 
@@ -124,7 +138,13 @@ export interface MovesOutcome {
 export function movesOutcome(ws: WorkspaceState, p: MovesPending, done: Move[], at: Date, queuedAt: number): MovesOutcome {
   const decisions = done.map((m): Decided => {
     const redo = p.redo.find((r) => r.path === m.path);
-    return { kind: redo ? 'redo' : 'backup', ...cellOf(ws, m.path), path: m.path, backupPath: m.backup, note: redo ? 'backed up and queued for relaunch' : 'backed up by the operator' };
+    return {
+      kind: redo ? 'redo' : 'backup',
+      ...cellOf(ws, m.path),
+      path: m.path,
+      backupPath: m.backup,
+      note: redo ? 'backed up and queued for relaunch' : 'backed up by the operator',
+    };
   });
   const label = done.length === 1 ? `backup of ${done[0].path}` : `${done.length} backups`;
   const queued = p.redo.map((r) => ({ ...r, backup: done.find((m) => m.path === r.path)?.backup ?? '', queuedAt }));
