@@ -76,7 +76,8 @@ export function storeKit({ set, track }: KitDeps) {
   const apply = (d: Decision, at: Date | number): void => {
     if ('say' in d) return sayClean(d.say, d.tone);
     if ('ask' in d) return ask(d.ask.title, d.ask.lines, d.ask.pending, at, d.ask.seen);
-    set(d.change);
+    // An empty change (a key that is answered by doing nothing) notifies no subscriber.
+    if (Object.keys(d.change).length) set(d.change);
   };
   /** The planner's `go` value, or null after applying its decision. */
   const settle = <T>(p: Planned<T>, at: Date | number): T | null => {
