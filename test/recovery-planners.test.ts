@@ -27,7 +27,8 @@ const report = (rebuilt: Partial<RecoverReport['rebuilt'][number]>[]): RecoverRe
 const row = (path: string): BackupRow => ({ path, bytes: 10, ageMs: 0, summary: 'identical to the current file' });
 const panel = (rows: BackupRow[], cursor = 0) => ({ ...backupsPanel('a.md', rows, null), cursor });
 const key = (k: string) => tokens(k)[0];
-const state = (recovery: Partial<RecoveryUi>, patch: Partial<AppState> = {}): AppState => ({ readonly: false, busy: null, quit: false, dialog: null, recovery: { ...initialRecovery(), ...recovery }, ...patch }) as AppState;
+const state = (recovery: Partial<RecoveryUi>, patch: Partial<AppState> = {}): AppState =>
+  ({ readonly: false, busy: null, quit: false, dialog: null, recovery: { ...initialRecovery(), ...recovery }, ...patch }) as AppState;
 
 describe('rebuild', () => {
   it('goes with what checkroom can rebuild, keeping apart what needs an agent', () => {
@@ -37,7 +38,10 @@ describe('rebuild', () => {
       { target: 'meta/memory.md', reason: 'an agent writes it', manual: true, done: false },
     ]);
     expect(planRebuild(r)).toEqual({ go: { targets: [r.rebuilt[0]], manual: [r.rebuilt[2]] } });
-    expect(planRebuild(report([r.rebuilt[1], r.rebuilt[2]]))).toEqual({ say: 'nothing to rebuild here: every file checkroom writes agrees with the disk; 1 item need an agent or the operator (see the report)', tone: 'info' });
+    expect(planRebuild(report([r.rebuilt[1], r.rebuilt[2]]))).toEqual({
+      say: 'nothing to rebuild here: every file checkroom writes agrees with the disk; 1 item need an agent or the operator (see the report)',
+      tone: 'info',
+    });
   });
 
   it('names each backup, or that the file is created, then what is not done here', () => {
@@ -56,13 +60,30 @@ describe('rebuild', () => {
       'RESUME.md: missing',
       'not done here: meta/memory.md: an agent writes it',
     ]);
-    expect(ask.pending).toEqual({ type: 'recovery', action: { kind: 'rebuild', targets: [{ file: 'checkpoint.md', backup: 'checkpoint.md.bak.1' }, { file: 'RESUME.md', backup: null }] } });
+    expect(ask.pending).toEqual({
+      type: 'recovery',
+      action: {
+        kind: 'rebuild',
+        targets: [
+          { file: 'checkpoint.md', backup: 'checkpoint.md.bak.1' },
+          { file: 'RESUME.md', backup: null },
+        ],
+      },
+    });
   });
 });
 
 describe('RESUME.md and the todo table', () => {
   it('W names the backup and the fixes; without a status it creates RESUME.md', () => {
-    const st: ResumeStatus = { file: 'RESUME.md', exists: true, ageMs: 1, generatedAt: null, disagreements: ['ch03 is done'], stale: true, why: 'contradicted by the disk' };
+    const st: ResumeStatus = {
+      file: 'RESUME.md',
+      exists: true,
+      ageMs: 1,
+      generatedAt: null,
+      disagreements: ['ch03 is done'],
+      stale: true,
+      why: 'contradicted by the disk',
+    };
     expect(resumeAsk(st, 'RESUME.md.bak.1')).toEqual({
       title: 'Write RESUME.md: contradicted by the disk',
       lines: ['RESUME.md → RESUME.md.bak.1 (a copy of the old letter)', 'RESUME.md: rewritten from the disk (written atomically)', '  fixes: ch03 is done'],
@@ -82,7 +103,14 @@ describe('RESUME.md and the todo table', () => {
 describe('the backups panel', () => {
   it('opens on the newest backup, or the one kept; says when there is none', () => {
     expect(backupsPanel('a.md', [row('a.md.bak.2'), row('a.md.bak.1')], 'a.md.bak.1')).toMatchObject({ cursor: 1, hunks: null, note: null });
-    expect(backupsPanel('a.md', [], null)).toEqual({ file: 'a.md', rows: [], cursor: 0, hunks: [], offset: 0, note: 'no backups of a.md (backups are named a.md.bak.<time>)' });
+    expect(backupsPanel('a.md', [], null)).toEqual({
+      file: 'a.md',
+      rows: [],
+      cursor: 0,
+      hunks: [],
+      offset: 0,
+      note: 'no backups of a.md (backups are named a.md.bak.<time>)',
+    });
   });
 
   it('shows diff hunks only for the backup still selected', () => {
@@ -102,7 +130,10 @@ describe('the backups panel', () => {
     const r = { ...initialRecovery(), backups: panel([row('a.md.bak.2')]) };
     expect(planRestore(r)).toEqual({ go: { file: 'a.md', row: row('a.md.bak.2') } });
     expect(planRestore({ ...r, backups: panel([]) })).toEqual({ say: 'no backup selected', tone: 'warn' });
-    expect(restoreAsk('a.md', row('a.md.bak.2'), 'a.md.bak.3', []).lines).toEqual(['a.md → a.md.bak.3 (the current version is kept)', 'a.md.bak.2 → a.md (copied back; the backup stays)']);
+    expect(restoreAsk('a.md', row('a.md.bak.2'), 'a.md.bak.3', []).lines).toEqual([
+      'a.md → a.md.bak.3 (the current version is kept)',
+      'a.md.bak.2 → a.md (copied back; the backup stays)',
+    ]);
     expect(restoreAsk('a.md', row('a.md.bak.2'), null, []).title).toBe('Restore a.md from bak.2');
   });
 });
@@ -142,7 +173,10 @@ describe('quit and the report on start', () => {
   it('a report that arrives after the first key does not cover the screen', () => {
     const r = report([]);
     expect(reportArrived(state({}), r, true)).toEqual({ change: { recovery: { ...initialRecovery(), recover: { report: r, offset: 0 } } } });
-    expect(reportArrived(state({ keyed: true }), r, true)).toEqual({ say: 'the last session was interrupted: :recover shows the recover report', tone: 'warn' });
+    expect(reportArrived(state({ keyed: true }), r, true)).toEqual({
+      say: 'the last session was interrupted: :recover shows the recover report',
+      tone: 'warn',
+    });
     expect(reportArrived(state({ keyed: true }), r, false)).toMatchObject({ change: { recovery: { recover: { report: r } } } });
   });
 });

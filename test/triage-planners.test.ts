@@ -2,7 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppState } from '../src/app/store-types.js';
 import { partialItems } from '../src/app/select.js';
 import { initialAgents } from '../src/app/agents-types.js';
-import { afterMoves, afterUndo, checkpointAsk, conservativeAsk, keepAsk, moveAsk, movesOutcome, planConservative, planKeep, planPick, planUndo, undoAsk } from '../src/app/triage-planners.js';
+import {
+  afterMoves,
+  afterUndo,
+  checkpointAsk,
+  conservativeAsk,
+  keepAsk,
+  moveAsk,
+  movesOutcome,
+  planConservative,
+  planKeep,
+  planPick,
+  planUndo,
+  undoAsk,
+} from '../src/app/triage-planners.js';
 import { closeStores, openStore } from './helpers/store.js';
 import { copyDemo } from './helpers/workspace.js';
 
@@ -39,7 +52,9 @@ describe('planPick', () => {
   it('refuses a picked partial that left the list, and repicks the row now shown', () => {
     const s = on(RESEARCH, { picked: { ...base.picked, partials: 'gone/file.md' } });
     const d = planPick(s);
-    expect(d).toMatchObject({ change: { message: { text: 'gone/file.md left the list: nothing was done (the cursor is on the row now shown)', tone: 'warn' } } });
+    expect(d).toMatchObject({
+      change: { message: { text: 'gone/file.md left the list: nothing was done (the cursor is on the row now shown)', tone: 'warn' } },
+    });
   });
 
   it('refuses a file with a live writer, naming it (issue 8 item 1)', () => {
@@ -53,7 +68,12 @@ describe('the dialogs', () => {
   it('b names the backup; d also queues the step', () => {
     const item = itemOf(RESEARCH);
     const moves = [{ path: RESEARCH, backup: `${RESEARCH}.bak.X` }];
-    expect(moveAsk(item, false, moves, [])).toEqual({ title: `Back up ${RESEARCH}`, lines: [`${RESEARCH} → ${RESEARCH}.bak.X`], pending: { type: 'moves', moves, redo: [] }, seen: [] });
+    expect(moveAsk(item, false, moves, [])).toEqual({
+      title: `Back up ${RESEARCH}`,
+      lines: [`${RESEARCH} → ${RESEARCH}.bak.X`],
+      pending: { type: 'moves', moves, redo: [] },
+      seen: [],
+    });
     const redo = moveAsk(item, true, moves, []);
     expect(redo.title).toBe('Redo ch07 research: back up the file and queue the step');
     expect(redo.lines.at(-1)).toBe('queue ch07 research for relaunch (shown in the Plan view)');
@@ -63,7 +83,10 @@ describe('the dialogs', () => {
   it('c takes the almost-certain partials only, and leaves one being written alone, saying so', () => {
     expect(planConservative(base)).toEqual({ go: { targets: [itemOf(RESEARCH)], left: '' } });
     const writing = { ...base, ws: { ...base.ws, cells: base.ws.cells.map((c) => (c.path === RESEARCH ? { ...c, status: 'running' as const } : c)) } };
-    expect(planConservative(writing)).toEqual({ say: 'conservative strategy: no almost_certainly_partial file to back up (1 being written, left alone)', tone: 'info' });
+    expect(planConservative(writing)).toEqual({
+      say: 'conservative strategy: no almost_certainly_partial file to back up (1 being written, left alone)',
+      tone: 'info',
+    });
     const ask = conservativeAsk({ targets: [itemOf(RESEARCH)], left: '2 being written, left alone' }, [{ path: RESEARCH, backup: 'b' }], []);
     expect(ask.title).toBe('Conservative strategy: back up 1 almost-certain partial and redo');
     expect(ask.lines).toEqual([`${RESEARCH} → b`, 'queue 1 step for relaunch (shown in the Plan view)', '2 being written, left alone until it stops']);
@@ -73,14 +96,27 @@ describe('the dialogs', () => {
     expect(planKeep(base, itemOf(RESEARCH))).toEqual({ go: 'RESEARCH_COMPLETE' });
     const suspect = partialItems(base.ws, '', []).find((x) => x.section === 'suspect')!;
     expect(planKeep(base, suspect)).toEqual({ say: `${suspect.file.path} already ends with its marker; back it up or redo it instead`, tone: 'warn' });
-    const noMarker = { ...base, ws: { ...base.ws, pipeline: { ...base.ws.pipeline, steps: base.ws.pipeline.steps.map((st) => (st.id === 'research' ? { ...st, marker: null } : st)) } } } as AppState;
+    const noMarker = {
+      ...base,
+      ws: { ...base.ws, pipeline: { ...base.ws.pipeline, steps: base.ws.pipeline.steps.map((st) => (st.id === 'research' ? { ...st, marker: null } : st)) } },
+    } as AppState;
     expect(planKeep(noMarker, itemOf(RESEARCH))).toEqual({ say: 'step research has no marker to append', tone: 'warn' });
-    expect(keepAsk(itemOf(RESEARCH), 'RESEARCH_COMPLETE', 'b', []).lines).toEqual([`${RESEARCH} → b (a copy; the file stays)`, `${RESEARCH}: append "<!-- RESEARCH_COMPLETE -->" as the last line`]);
+    expect(keepAsk(itemOf(RESEARCH), 'RESEARCH_COMPLETE', 'b', []).lines).toEqual([
+      `${RESEARCH} → b (a copy; the file stays)`,
+      `${RESEARCH}: append "<!-- RESEARCH_COMPLETE -->" as the last line`,
+    ]);
   });
 
   it('u undoes the last group, moving its files back in reverse order', () => {
     expect(planUndo(base)).toEqual({ say: 'nothing to undo: no backup was made in this session', tone: 'info' });
-    const group = { id: 'g', label: '2 backups', moves: [{ path: 'a', backup: 'a.bak' }, { path: 'b', backup: 'b.bak' }] };
+    const group = {
+      id: 'g',
+      label: '2 backups',
+      moves: [
+        { path: 'a', backup: 'a.bak' },
+        { path: 'b', backup: 'b.bak' },
+      ],
+    };
     expect(planUndo({ ...base, undo: [group] })).toEqual({ go: group });
     expect(undoAsk(group, []).lines).toEqual(['b.bak → b', 'a.bak → a']);
   });
@@ -89,7 +125,10 @@ describe('the dialogs', () => {
     const diff = { file: 'checkpoint.md', exists: true, changes: [{ key: 'ch01/draft', before: null, after: 'done' }] } as Parameters<typeof checkpointAsk>[0];
     const glyphs = checkpointAsk(diff, false);
     expect(glyphs.title).toBe('Rewrite checkpoint.md: 1 cell change');
-    expect(glyphs.lines.slice(0, 2)).toEqual(['checkpoint.md → checkpoint.md.bak.<time of the write> (a copy of the old file)', 'checkpoint.md: rewritten from the disk; 1 cell changes']);
+    expect(glyphs.lines.slice(0, 2)).toEqual([
+      'checkpoint.md → checkpoint.md.bak.<time of the write> (a copy of the old file)',
+      'checkpoint.md: rewritten from the disk; 1 cell changes',
+    ]);
     expect(glyphs.lines[2]).toBe('  ch01/draft: (none) → ✅');
     expect(checkpointAsk(diff, true).lines[2]).toMatch(/^ {2}ch01\/draft: \(none\) → [ -~]+$/);
     expect(checkpointAsk({ ...diff, exists: false, changes: [] }, false).lines[0]).toBe('checkpoint.md is created');
@@ -102,7 +141,9 @@ describe('after the moves and the undo', () => {
 
   it('journals a redo decision and the queue, and pushes one undo group with the names actually used', () => {
     const out = movesOutcome(base.ws, pending, [{ path: RESEARCH, backup: 'used' }], at, 2_000);
-    expect(out.decisions).toEqual([{ kind: 'redo', unit: 'ch07', step: 'research', path: RESEARCH, backupPath: 'used', note: 'backed up and queued for relaunch' }]);
+    expect(out.decisions).toEqual([
+      { kind: 'redo', unit: 'ch07', step: 'research', path: RESEARCH, backupPath: 'used', note: 'backed up and queued for relaunch' },
+    ]);
     expect(out.queued).toEqual([{ unit: 'ch07', step: 'research', path: RESEARCH, backup: 'used', queuedAt: 2_000 }]);
     expect(out.events.map((e) => e.type)).toEqual(['redo_queued', 'undo_pushed']);
     expect(out.group).toEqual({ id: '1000:used', label: `backup of ${RESEARCH}`, moves: [{ path: RESEARCH, backup: 'used' }] });
@@ -122,6 +163,10 @@ describe('after the moves and the undo', () => {
     const group = { id: 'g', label: 'l', moves: [{ path: RESEARCH, backup: 'b' }] };
     const keep = { id: 'h', label: 'l', moves: [] };
     const q = { unit: 'ch07', step: 'research', path: RESEARCH, backup: 'b', queuedAt: 1 };
-    expect(afterUndo({ undo: [keep, group], redoQueue: [q] }, group, [RESEARCH])).toEqual({ undo: [keep], redoQueue: [], message: { text: `restored ${RESEARCH}`, tone: 'ok' } });
+    expect(afterUndo({ undo: [keep, group], redoQueue: [q] }, group, [RESEARCH])).toEqual({
+      undo: [keep],
+      redoQueue: [],
+      message: { text: `restored ${RESEARCH}`, tone: 'ok' },
+    });
   });
 });
