@@ -129,7 +129,7 @@ export function planCancel(s: AppState): Decision {
   return { ask: agentsAsk(`Cancel ${f.unit} ${f.step}`, lines, { kind: 'cancel', key: f.key }) };
 }
 
-/** `b`/`H` in Health: reset, hold or release the selected agent's breaker. */
+/** `R`/`H` in Health: reset, hold or release the selected agent's breaker. */
 export function planBreaker(config: WorkspaceConfig, s: AppState, op: 'reset' | 'hold'): Decision {
   const p = selectedHealth(s);
   if (p && 'gone' in p) return { change: goneUpdate(s, 'health', p.gone) };
@@ -163,7 +163,7 @@ export function planBreaker(config: WorkspaceConfig, s: AppState, op: 'reset' | 
   };
 }
 
-/** `0` in Health: forget the selected cell's attempts and counters. */
+/** `Z` in Health: forget the selected cell's attempts and counters. */
 export function planResetCell(s: AppState): Decision {
   const p = selectedHealth(s);
   if (p && 'gone' in p) return { change: goneUpdate(s, 'health', p.gone) };
