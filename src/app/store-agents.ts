@@ -47,9 +47,9 @@ export function createAgents({ set, get, opts, track }: Deps) {
     sup.launch(unit, step, { reason: 'launched from the control room', reset }).catch(fail);
   };
   const requestLaunch = (o: LaunchRequest): void => {
-    const ask = launchAsk(read, o);
-    if (!ask) return launch(o.unit, o.step, false);
-    decide({ ask: { ...ask, seen: outputSeen(o.unit, o.step) } });
+    const dialog = launchAsk(read, o);
+    if (!dialog) return launch(o.unit, o.step, false);
+    decide({ ask: { ...dialog, seen: outputSeen(o.unit, o.step) } });
   };
 
   /**
