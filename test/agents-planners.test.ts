@@ -240,6 +240,11 @@ describe('continue (issue 11)', () => {
     expect(d).toEqual({ say: 'journal unreadable', tone: 'fail' });
   });
 
+  it('a picked Plan row that left the list is refused as gone, like every other key (issue 8 item 2)', () => {
+    const s = planState(initialAgents(), { ws: { ...base.ws, next: [next({})] }, picked: { ...base.picked, plan: 'cell:ch09/final' } });
+    expect(planContinue(readOf(), s)).toMatchObject({ change: { message: { text: 'ch09 final left the list: nothing was done (the cursor is on the row now shown)', tone: 'warn' } } });
+  });
+
   it('with nothing picked it says what to select', () => {
     expect(planContinue(readOf(), planState(initialAgents(), { ws: { ...base.ws, next: [] } }))).toEqual({
       say: 'select a cell with a half-product (Partials) or a step (Plan)',
