@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createLiveWorkspace, type LiveWorkspace } from '../../src/live/live-workspace.js';
 import { createAppStore, disposeStore, type AppStore } from '../../src/app/store.js';
@@ -7,6 +9,7 @@ import { loadConfig } from '../../src/pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../../src/run/supervisor.js';
 import { sanitizeLine } from '../../src/sanitize.js';
 import { ControlRoom } from '../../components/ControlRoom.js';
+import { DEMO, tempDir } from '../helpers/workspace.js';
 import { EVIL, evilWorkspace, RAW } from './evil-workspace.js';
 
 // Issue 9 item 4, the render edge proven on every view: a workspace whose file names,
@@ -123,5 +126,19 @@ describe('torture: the render edge on every view (ink-testing-library, NO_COLOR)
     for (const shown of ['\\e[2J', '\\e]0;owned\\a', '\\e]52;c;', '\\r\\b', '\\x9b31m', '\\u202e', '# half \\e[2J', 'progress \\e[2J', 'warn \\e[2J']) {
       expect(all).toContain(shown);
     }
+  });
+
+  it('a gate cell whose gate file quotes controls in its errors and timestamp draws them escaped', { timeout: 60_000 }, async () => {
+    const root = tempDir('checkroom-render-gates-');
+    cpSync(join(DEMO, 'gates-workflow'), root, { recursive: true });
+    const gate = join(root, '.claude/context/history/gates/1764400000-k3f9a2/04-developer.json');
+    const json = JSON.parse(readFileSync(gate, 'utf8'));
+    writeFileSync(gate, JSON.stringify({ ...json, errors: [`bad ${EVIL}`, ...json.errors], timestamp: `2025 ${EVIL}` }));
+    const m = await mount(root);
+    await m.waitFor('[1 Progress]');
+    // The matrix's failed cell, then its detail: the gate line quotes the first error.
+    const steps = m.store.getState().ws.pipeline.steps.map((s) => s.id);
+    await m.press(...Array(steps.indexOf('s04')).fill('l'), '\r');
+    expect(await m.waitFor('── last')).toContain(`: bad ${SEEN}`);
   });
 });
