@@ -1,4 +1,3 @@
-import { sanitizeLine } from '../src/sanitize.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { T } from './Styled.js';
 import { headerSpend } from '../src/app/spend.js';
@@ -28,6 +27,6 @@ export function useDriverNote(): string {
     if (!snap || snap.role !== 'readonly') return '';
     const h = snap.holder;
     // No holder: read-only by --readonly, not because someone else drives.
-    return sanitizeLine(h ? `read-only: pid ${h.pid}@${h.host} drives · ` : 'read-only (--readonly) · ');
+    return h ? `read-only: pid ${h.pid}@${h.host} drives · ` : 'read-only (--readonly) · ';
   });
 }
