@@ -7,6 +7,7 @@ import { readFileFacts } from '../scan/file-facts.js';
 import { collectUnits, compareUnits, fileNameMatcher, unitPath, unitPatternWarnings } from '../scan/units.js';
 import { batchesOf } from '../state/derive.js';
 import type { PathKind } from './path-kind.js';
+import type { LiveReaders } from './live-model.js';
 
 // A batch of changed paths applied to the sources in memory: each path re-read alone, never
 // the whole tree. Says what changed, so the derivation redoes only that (issue 10 item 3).
@@ -21,7 +22,7 @@ export interface Applied {
 const checkpointUnits = (src: Sources): string[] => (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit));
 
 /** Mutates `src`; every path's kind is already known (irrelevant paths never get here). */
-export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKind>): Promise<Applied> {
+export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKind>, readers: LiveReaders = { checkpoint: readCheckpoint }): Promise<Applied> {
   const { pipeline, sources } = src.config;
   // One confinement per batch of events: symlinks out of the workspace stay unread (issue 8 item 7).
   const confine = confineOf(src.root, pipeline);
@@ -33,7 +34,7 @@ export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKi
   for (const [rel, k] of batch) {
     if (k.todos) src.todos = readLevel2(src.root, src.config);
     if (k.checkpoint) {
-      src.checkpoint = await readCheckpoint(src.root, pipeline, sources.checkpoint);
+      src.checkpoint = await readers.checkpoint(src.root, pipeline, sources.checkpoint);
       out.structure = true;
       for (const u of checkpointUnits(src)) {
         if (known.has(u)) continue;
