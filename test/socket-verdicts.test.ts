@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { startControlServer } from '../src/socket/server.js';
+import { askStatus } from '../src/socket/client.js';
+import { statusJsonText } from '../src/cli/core-commands.js';
+import { loadWorkspace } from '../src/workspace.js';
+import { BOOK_MARKERS, copyDemo, tempDir } from './helpers/workspace.js';
+
+// Issue 10 "done when": no verdict differs between the socket's answer and a cold scan. A
+// control room serves a real workspace; random edits land on its files (markers appended,
+// bodies cut, files deleted or renamed into place, same-size rewrites, checkpoint.md cells
+// changed), and right after each batch — no wait — the whole status document it answers
+// equals the one a fresh full read of the disk gives (the scan's clock aside).
+
+const sansTime = (text: string): string => text.replace(/^ {2}"scannedAt": "[^"]*",$/m, '  "scannedAt": "-",');
+
+type Edit = { t: 'mark' | 'cut' | 'rm' | 'same-size' | 'atomic-done' | 'claim'; i: number; glyph: number };
+
+const edit = fc.record({
+  t: fc.constantFrom<Edit['t']>('mark', 'cut', 'rm', 'same-size', 'atomic-done', 'claim'),
+  i: fc.nat(),
+  glyph: fc.nat({ max: 4 }),
+});
+
+const GLYPHS = ['✅', '⏳', '❌', '⚠️', '—'];
+const markerOf = (path: string): string => Object.values(BOOK_MARKERS).find(([p]) => new RegExp(`^${p.replace('{u}', '[^/]+')}$`).test(path))?.[1] ?? 'RESEARCH_COMPLETE';
+
+function apply(dir: string, paths: readonly string[], e: Edit): void {
+  const rel = paths[e.i % paths.length];
+  const abs = join(dir, rel);
+  const text = existsSync(abs) ? readFileSync(abs, 'utf8') : '';
+  mkdirSync(dirname(abs), { recursive: true });
+  if (e.t === 'mark') writeFileSync(abs, `${text}\n\n<!-- ${markerOf(rel)} -->\n`);
+  else if (e.t === 'cut') writeFileSync(abs, text.slice(0, Math.floor(text.length / 3)));
+  else if (e.t === 'rm') rmSync(abs, { force: true });
+  // The same bytes count, one letter changed: a rewrite within one timestamp tick.
+  else if (e.t === 'same-size') writeFileSync(abs, text.length ? `${text[0] === 'x' ? 'y' : 'x'}${text.slice(1)}` : 'x');
+  else if (e.t === 'atomic-done') {
+    writeFileSync(`${abs}.tmp`, `# ${rel}\n\n${'words '.repeat(200)}\n\n<!-- ${markerOf(rel)} -->\n`);
+    renameSync(`${abs}.tmp`, abs);
+  } else {
+    const cp = join(dir, 'checkpoint.md');
+    const cells = readFileSync(cp, 'utf8').split('\n');
+    const rows = cells.map((l, n) => [l, n] as const).filter(([l]) => /^\| ch\d+ /.test(l));
+    if (!rows.length) return;
+    const [line, n] = rows[e.i % rows.length];
+    const parts = line.split('|');
+    const col = 2 + (e.i % Math.max(1, parts.length - 3));
+    parts[col] = ` ${GLYPHS[e.glyph]} `;
+    cells[n] = parts.join('|');
+    writeFileSync(cp, cells.join('\n'));
+  }
+}
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+describe('control socket: the same verdicts as a cold scan', () => {
+  it('after any batch of random edits, the whole status --json document equals a fresh read of the disk', async () => {
+    const dir = copyDemo();
+    const env = { ...process.env, XDG_RUNTIME_DIR: tempDir('checkroom-xdg-') };
+    const live = await createLiveWorkspace(dir, { watch: true });
+    const server = await startControlServer(dir, { live, pointer: false, env }, statusJsonText);
+    if (!server) throw new Error('another instance serves');
+    cleanup.push(
+      () => live.close(),
+      () => server.close(),
+    );
+    const paths = [...new Set(live.state.cells.filter((c) => c.path).map((c) => c.path))].sort();
+    expect(paths.length).toBeGreaterThan(20);
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), async (edits) => {
+        for (const e of edits) apply(dir, paths, e);
+        const asked = await askStatus(dir, { env });
+        expect(asked).not.toBeNull();
+        const cold = statusJsonText(await loadWorkspace(dir));
+        expect(sansTime(Buffer.concat(asked!).toString('utf8'))).toBe(sansTime(cold));
+      }),
+      { numRuns: 25, seed: 20261201 },
+    );
+  }, 120_000);
+});
