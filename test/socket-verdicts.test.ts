@@ -7,6 +7,8 @@ import { startControlServer } from '../src/socket/server.js';
 import { askStatus } from '../src/socket/client.js';
 import { statusJsonText } from '../src/cli/core-commands.js';
 import { loadWorkspace } from '../src/workspace.js';
+import { liveStatusText } from '../src/socket/status-text.js';
+import type { CostLedger, Spend } from '../src/run/costs.js';
 import { BOOK_MARKERS, copyDemo, tempDir } from './helpers/workspace.js';
 
 // Issue 10 "done when": no verdict differs between the socket's answer and a cold scan. A
@@ -65,7 +67,7 @@ describe('control socket: the same verdicts as a cold scan', () => {
     const dir = copyDemo();
     const env = { ...process.env, XDG_RUNTIME_DIR: tempDir('checkroom-xdg-') };
     const live = await createLiveWorkspace(dir, { watch: true });
-    const server = await startControlServer(dir, { live, pointer: false, env }, statusJsonText);
+    const server = await startControlServer(dir, { live, pointer: false, env });
     if (!server) throw new Error('another instance serves');
     cleanup.push(
       () => live.close(),
@@ -84,4 +86,26 @@ describe('control socket: the same verdicts as a cold scan', () => {
       { numRuns: 25, seed: 20261201 },
     );
   }, 120_000);
+});
+
+describe('the status text kept by block', () => {
+  it('follows new states and a cell whose spend changed, byte for byte with statusJsonText', async () => {
+    const dir = copyDemo();
+    const live = await createLiveWorkspace(dir, { watch: false });
+    cleanup.push(() => live.close());
+    const spend = (costUsd: number): Spend => ({ costUsd, tokensIn: 10, tokensOut: 20, attempts: 1 });
+    let ledger: CostLedger = { workspace: spend(1), session: spend(1), cells: { 'ch01/research': spend(1) }, agents: { researcher: spend(1) }, lastSession: {} };
+    const text = liveStatusText(() => ledger);
+    const same = () => expect(Buffer.concat(text(live.state)).toString('utf8')).toBe(statusJsonText(live.state, ledger));
+    same();
+    ledger = { ...ledger, cells: { ...ledger.cells, 'ch01/research': spend(2.5), 'ch02/draft': spend(0.25) } };
+    same();
+    apply(dir, [...new Set(live.state.cells.map((c) => c.path))].sort(), { t: 'mark', i: 3, glyph: 0 });
+    live.touch([...new Set(live.state.cells.map((c) => c.path))]);
+    await live.settled();
+    same();
+    live.setRunning(new Set(['ch03/draft']));
+    same();
+    expect(JSON.parse(Buffer.concat(text(live.state)).toString('utf8')).cells.find((c: { unit: string; step: string }) => c.unit === 'ch02' && c.step === 'draft').cost_usd).toBe(0.25);
+  });
 });

@@ -3,13 +3,13 @@ import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LiveWorkspace } from '../live/live-workspace.js';
 import type { Supervisor } from '../run/supervisor-types.js';
-import type { WorkspaceState } from '../types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { pointerPath, socketDir, socketPaths, type SocketPaths } from './where.js';
 import { cleanStale, newToken, readToken, sameToken, writeToken } from './token.js';
 import { firstLine, jsonLine, MAX_REQUEST, parseRequest } from './wire.js';
 import { createWatchers, type Watchers } from './watchers.js';
 import { openControl } from './client.js';
+import { liveStatusText, type StatusText } from './status-text.js';
 
 // A running control room answers on a unix socket (issue 10 item 4): `status` (the live
 // state, once every file event that happened before the request is applied), `watch` (NDJSON
@@ -64,22 +64,13 @@ export function settler(live: ControlOptions['live']): () => Promise<void> {
   return settle;
 }
 
-/** The status text, rendered once per live state: what `checkroom status --json` prints. */
-function statusText(render: (s: WorkspaceState) => string): (s: WorkspaceState) => Buffer {
-  let cache: { state: WorkspaceState; text: Buffer } | null = null;
-  return (s) => {
-    if (cache?.state !== s) cache = { state: s, text: Buffer.from(render(s)) };
-    return cache.text;
-  };
-}
-
 interface Answering {
   token: string;
   requestMs: number;
   now: () => number;
   live: ControlOptions['live'];
   settle: () => Promise<void>;
-  text: (s: WorkspaceState) => Buffer;
+  text: StatusText;
   watchers: Watchers;
 }
 
@@ -106,8 +97,10 @@ function answer(sock: Socket, a: Answering): void {
       a.settle().then(
         () => {
           const body = a.text(a.live.state);
-          sock.write(jsonLine({ ok: true, pid: process.pid, bytes: body.length }));
-          sock.end(body);
+          sock.cork();
+          sock.write(jsonLine({ ok: true, pid: process.pid, bytes: body.reduce((n, b) => n + b.length, 0) }));
+          for (const b of body) sock.write(b);
+          sock.end();
         },
         (err: Error) => refuse(`cannot read the workspace: ${err.message}`),
       );
@@ -116,8 +109,11 @@ function answer(sock: Socket, a: Answering): void {
   );
 }
 
-/** Null when another live instance already answers for this workspace (it keeps serving). */
-export async function startControlServer(root: string, opts: ControlOptions, render: (s: WorkspaceState) => string): Promise<ControlServer | null> {
+/**
+ * Null when another live instance already answers for this workspace (it keeps serving).
+ * `text`: what `status` answers — what `checkroom status --json` prints, kept by piece.
+ */
+export async function startControlServer(root: string, opts: ControlOptions, text: StatusText = liveStatusText()): Promise<ControlServer | null> {
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now;
   const paths = socketPaths(root, socketDir(env));
@@ -125,7 +121,6 @@ export async function startControlServer(root: string, opts: ControlOptions, ren
   cleanStale(paths, true);
   const token = newToken();
   const settle = settler(opts.live);
-  const text = statusText(render);
   const watchers = createWatchers(() => opts.live.state, now);
   const offLive = opts.live.subscribe((s) => watchers.onState(s));
   const offSup = opts.sup?.subscribe((e) => watchers.onSupervisor(e));

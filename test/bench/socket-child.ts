@@ -1,6 +1,5 @@
 import { createLiveWorkspace } from '../../src/live/live-workspace.js';
 import { startControlServer } from '../../src/socket/server.js';
-import { statusJsonText } from '../../src/cli/core-commands.js';
 
 // A control room's live state and control socket, without the terminal (issue 10 item 4):
 // what `status --json` asks while a control room runs. `--no-settle`: answer without the
@@ -21,7 +20,7 @@ const view =
         settled: () => Promise.resolve(),
       }
     : live;
-const server = await startControlServer(dir, { live: view, pointer: false }, statusJsonText);
+const server = await startControlServer(dir, { live: view, pointer: false });
 if (!server) throw new Error('another control room serves this workspace');
 process.stdout.write('ready\n');
 process.stdin.resume();
