@@ -8,6 +8,7 @@ import { collectUnits, compareUnits, fileNameMatcher, unitPath, unitPatternWarni
 import { batchesOf } from '../state/derive.js';
 import type { PathKind } from './path-kind.js';
 import type { LiveReaders } from './live-model.js';
+import { keepLastLine } from './lean-facts.js';
 
 // A batch of changed paths applied to the sources in memory: each path re-read alone, never
 // the whole tree. Says what changed, so the derivation redoes only that (issue 10 item 3).
@@ -72,7 +73,7 @@ export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKi
         src.units.push(unit);
         unitsChanged = true;
       }
-      const facts = scanStep(src.root, step, unit, confine);
+      const facts = keepLastLine(scanStep(src.root, step, unit, confine));
       src.scan.files.set(facts.path, facts);
       out.units.add(unit);
       if (!facts.exists) mayBeGone.push(unit);
@@ -100,7 +101,7 @@ export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKi
     for (const unit of src.units)
       for (const step of pipeline.steps)
         if (step.kind === 'file' && !src.scan.files.has(unitPath(step, unit))) {
-          const facts = scanStep(src.root, step, unit, confine);
+          const facts = keepLastLine(scanStep(src.root, step, unit, confine));
           src.scan.files.set(facts.path, facts);
         }
   }

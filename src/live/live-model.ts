@@ -3,10 +3,11 @@ import type { WorkspaceState } from '../types.js';
 import { readSources, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { presetOf } from '../pipeline/presets/index.js';
-import { idleCollector, type IdleCollector } from './idle-gc.js';
+import { idleCollector, keepYoungGenerationSmall, type IdleCollector } from './idle-gc.js';
 import { pathClassifier, type PathKind } from './path-kind.js';
 import { applyPaths, type Applied } from './apply-events.js';
 import { liveDeriver, type LiveDeriver } from './live-state.js';
+import { keepLastLines } from './lean-facts.js';
 
 // The live workspace's data: the sources as last read, the cells in flight, the derived
 // state and who listens (issue 9 item 4: split out of the one closure createLiveWorkspace
@@ -32,11 +33,13 @@ export class LiveModel {
     private src: Sources,
     private readonly readers: LiveReaders,
   ) {
+    keepLastLines(src.scan.files);
     this.state = this.deriver.derive(src, this.running, null);
     this.classifier = pathClassifier(this.layout());
   }
 
   static async open(dir: string, readers: Partial<LiveReaders> = {}): Promise<LiveModel> {
+    keepYoungGenerationSmall();
     return new LiveModel(await readSources(dir), { checkpoint: readCheckpoint, ...readers });
   }
 
@@ -69,6 +72,7 @@ export class LiveModel {
 
   async reload(): Promise<void> {
     this.src = await readSources(this.src.root);
+    keepLastLines(this.src.scan.files);
     this.classifier = pathClassifier(this.layout());
     this.publish(null);
   }
