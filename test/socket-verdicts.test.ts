@@ -8,6 +8,7 @@ import { askStatus } from '../src/socket/client.js';
 import { statusJsonText } from '../src/cli/core-commands.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { liveStatusText } from '../src/socket/status-text.js';
+import { cellChanges, cellChangesSince, statusesOf } from '../src/socket/events.js';
 import type { CostLedger, Spend } from '../src/run/costs.js';
 import { BOOK_MARKERS, copyDemo, tempDir } from './helpers/workspace.js';
 
@@ -77,8 +78,12 @@ describe('control socket: the same verdicts as a cold scan', () => {
     expect(paths.length).toBeGreaterThan(20);
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), async (edits) => {
+        const before = live.state;
         for (const e of edits) apply(dir, paths, e);
         const asked = await askStatus(dir, { env });
+        // What `watch` streams, by identity, is what comparing every cell by key gives.
+        const since = cellChangesSince(before, live.state, 'at');
+        if (since) expect(since).toEqual(cellChanges(statusesOf(before), live.state, 'at'));
         expect(asked).not.toBeNull();
         const cold = statusJsonText(await loadWorkspace(dir));
         expect(sansTime(Buffer.concat(asked!).toString('utf8'))).toBe(sansTime(cold));
