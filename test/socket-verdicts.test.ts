@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { statusText } from './helpers/status-text.js';
 import { startControlServer } from '../src/socket/server.js';
 import { askStatus } from '../src/socket/client.js';
 import { statusJsonText } from '../src/cli/core-commands.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { liveStatusText } from '../src/socket/status-text.js';
 import { cellChanges, cellChangesSince, statusesOf } from '../src/socket/events.js';
 import type { CostLedger, Spend } from '../src/run/costs.js';
 import { BOOK_MARKERS, copyDemo, tempDir } from './helpers/workspace.js';
@@ -68,7 +68,7 @@ describe('control socket: the same verdicts as a cold scan', () => {
     const dir = copyDemo();
     const env = { ...process.env, XDG_RUNTIME_DIR: tempDir('checkroom-xdg-') };
     const live = await createLiveWorkspace(dir, { watch: true });
-    const server = await startControlServer(dir, { live, pointer: false, env });
+    const server = await startControlServer(dir, { live, pointer: false, env }, statusText());
     if (!server) throw new Error('another instance serves');
     cleanup.push(
       () => live.close(),
@@ -100,7 +100,7 @@ describe('the status text kept by block', () => {
     cleanup.push(() => live.close());
     const spend = (costUsd: number): Spend => ({ costUsd, tokensIn: 10, tokensOut: 20, attempts: 1 });
     let ledger: CostLedger = { workspace: spend(1), session: spend(1), cells: { 'ch01/research': spend(1) }, agents: { researcher: spend(1) }, lastSession: {} };
-    const text = liveStatusText(() => ledger);
+    const text = statusText(() => ledger);
     const same = () => expect(Buffer.concat(text(live.state)).toString('utf8')).toBe(statusJsonText(live.state, ledger));
     same();
     ledger = { ...ledger, cells: { ...ledger.cells, 'ch01/research': spend(2.5), 'ch02/draft': spend(0.25) } };

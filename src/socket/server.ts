@@ -9,7 +9,7 @@ import { cleanStale, newToken, readToken, sameToken, writeToken } from './token.
 import { firstLine, jsonLine, MAX_REQUEST, parseRequest } from './wire.js';
 import { createWatchers, type Watchers } from './watchers.js';
 import { openControl } from './client.js';
-import { liveStatusText, type StatusText } from './status-text.js';
+import type { StatusText } from './status-text.js';
 
 // A running control room answers on a unix socket (issue 10 item 4): `status` (the live
 // state, once every file event that happened before the request is applied), `watch` (NDJSON
@@ -112,7 +112,7 @@ function answer(sock: Socket, a: Answering): void {
  * Null when another live instance already answers for this workspace (it keeps serving).
  * `text`: what `status` answers — what `checkroom status --json` prints, kept by piece.
  */
-export async function startControlServer(root: string, opts: ControlOptions, text: StatusText = liveStatusText()): Promise<ControlServer | null> {
+export async function startControlServer(root: string, opts: ControlOptions, text: StatusText): Promise<ControlServer | null> {
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now;
   const paths = socketPaths(root, socketDir(env));

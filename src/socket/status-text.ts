@@ -1,7 +1,5 @@
 import type { WorkspaceState } from '../types.js';
 import type { CostLedger } from '../run/costs.js';
-import { statusJson, toJson } from '../cli/json.js';
-import { statusJsonText } from '../cli/core-commands.js';
 import { counts } from '../state/counts.js';
 
 // The status document a control room answers on its socket (issue 10 item 4), kept by block:
@@ -55,8 +53,19 @@ function cuts(items: readonly { unit: string | null }[], every: number): number[
   return out;
 }
 
+/** The `status --json` contract, as the CLI edge defines it (src/cli/json.ts; given by the entry, which may import the CLI). */
+export interface StatusFormat {
+  /** statusJson: the document as a value. */
+  doc(s: WorkspaceState, costs?: CostLedger): { cells: unknown[]; partials: unknown[]; suspects: unknown[]; next: unknown[] };
+  /** toJson: a value as the document's text. */
+  json(value: unknown): string;
+  /** statusJsonText: the whole document's text, what a scan prints. */
+  whole(s: WorkspaceState, costs?: CostLedger): string;
+}
+
 /** `costs`: the journal's spend now (undefined without a supervisor). */
-export function liveStatusText(costs: () => CostLedger | undefined = () => undefined): StatusText {
+export function liveStatusText(format: StatusFormat, costs: () => CostLedger | undefined = () => undefined): StatusText {
+  const { doc: statusJson, json: toJson, whole: statusJsonText } = format;
   const kept: Record<List, Map<unknown, Block>> = { cells: new Map(), partials: new Map(), suspects: new Map(), next: new Map() };
   // Units per block, per list, fixed on the first answer (a change would move every cut).
   const every = new Map<List, number>();

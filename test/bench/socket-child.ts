@@ -1,5 +1,6 @@
 import { createLiveWorkspace } from '../../src/live/live-workspace.js';
 import { startControlServer } from '../../src/socket/server.js';
+import { statusText } from '../helpers/status-text.js';
 
 // A control room's live state and control socket, without the terminal (issue 10 item 4):
 // what `status --json` asks while a control room runs. `--no-settle`: answer without waiting
@@ -18,7 +19,7 @@ const view =
         settled: () => Promise.resolve(),
       }
     : live;
-const server = await startControlServer(dir, { live: view, pointer: false });
+const server = await startControlServer(dir, { live: view, pointer: false }, statusText());
 if (!server) throw new Error('another control room serves this workspace');
 process.stdout.write('ready\n');
 process.stdin.resume();
