@@ -13,7 +13,9 @@ import { loadConfig } from './pipeline/config.js';
 import { sweepAtStart } from './cli/sweep-at-start.js';
 import { sanitizeLine } from './sanitize.js';
 import { serveControlRoom } from './socket/start.js';
+import { liveStatusText } from './socket/status-text.js';
 import { statusJsonText } from './cli/core-commands.js';
+import { statusJson, toJson } from './cli/json.js';
 import { bounded, exitCodeFor, watchEnd, withDeadline, type StopReason } from './shutdown.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
@@ -59,7 +61,7 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     }
   }
   // Scripts ask this instance instead of scanning (issue 10 item 4): `status --json`, `watch`.
-  const control = await serveControlRoom(live, agents.options?.sup, cli.readonly, (s) => statusJsonText(s, agents.options?.sup.snapshot().ledger.costs));
+  const control = await serveControlRoom(live, agents.options?.sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => agents.options?.sup.snapshot().ledger.costs));
   if (control.notice && !store.getState().message) store.setState({ message: { text: sanitizeLine(control.notice), tone: 'warn' } });
   const { stdin, stdout, stderr } = process;
   // Listening before anything is drawn: from here no signal, terminal error or crash can end

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 rmSync('dist/bundle', { recursive: true, force: true });
 
 await build({
-  entryPoints: { checkroom: 'dist/src/cli.js', 'start-demo': 'dist/src/start-demo.js' },
+  entryPoints: { checkroom: 'dist/src/bin.js', 'start-demo': 'dist/src/start-demo.js' },
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,
