@@ -1,6 +1,6 @@
 import { classifyOutcome, type AttemptClass, type ClassifyContext } from './classify.js';
 import { followLog } from './log-follow.js';
-import { outputSignature } from './process.js';
+import { outputSignature } from './watchdog.js';
 import { groupMembers, isSameProcessAlive, terminateGroup } from './proc.js';
 import type { LiveRun } from './ledger.js';
 import type { ProcessOutcome, RunHandle } from './types.js';

@@ -1,6 +1,6 @@
 import { sanitizeLine } from '../../sanitize.js';
 import { LineRing } from '../ring-buffer.js';
-import { outputSignature } from '../process.js';
+import { outputSignature } from '../watchdog.js';
 import type { ProcessOutcome, RunHandle } from '../types.js';
 import { LogFollower } from './log-follow.js';
 import type { JobEnd } from './slurm-state.js';
