@@ -3,6 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineRing, LineSplitter, truncationSuffix } from '../src/run/ring-buffer.js';
 import { startProcess } from '../src/run/process.js';
+import { RunOutput } from '../src/run/run-output.js';
 import { sanitize, sanitizeLine } from '../src/sanitize.js';
 import fc from 'fast-check';
 import { tempDir } from './helpers/workspace.js';
@@ -66,6 +67,40 @@ describe('LineRing with raw lines', () => {
     const split = new LineSplitter({ maxLineChars: 10 });
     split.feed(`${'\u001b'.repeat(10)}\n${'a'.repeat(25)}\n`, (raw, dropped) => ring.addRaw(raw, dropped));
     expect(ring.lines()).toEqual(['\\e'.repeat(5) + truncationSuffix(10), 'a'.repeat(10) + truncationSuffix(15)]);
+  });
+});
+
+describe('RunOutput', () => {
+  it('formats a line once for the subscriber batch and the ring together (issue 9 item 3)', () => {
+    let formatted = 0;
+    const out = new RunOutput(100, { format: (l) => (formatted++, l.toUpperCase()) });
+    const seen: string[] = [];
+    out.subscribe((l) => seen.push(l));
+    out.splitters.out.feed(Array.from({ length: 150 }, (_, i) => `line ${i}\n`).join(''), out.raw);
+    expect(formatted).toBe(0);
+    out.flush();
+    expect(seen).toHaveLength(150);
+    expect(formatted).toBe(150);
+    // The 100 lines still in the ring were formatted by the batch; reading them costs nothing.
+    expect(out.lines()).toEqual(seen.slice(-100));
+    expect(formatted).toBe(150);
+  });
+
+  it('skips most of a burst for subscribers unless told to deliver every line', () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `l${i}\n`).join('');
+    const skipping = new RunOutput(10);
+    const keeping = new RunOutput(10, { skipBursts: false });
+    const a: string[] = [];
+    const b: string[] = [];
+    skipping.subscribe((l) => a.push(l));
+    keeping.subscribe((l) => b.push(l));
+    skipping.splitters.out.feed(lines, skipping.raw);
+    keeping.splitters.out.feed(lines, keeping.raw);
+    skipping.flush();
+    keeping.flush();
+    expect(a).toEqual(['… [40 lines skipped, see the log file]', ...Array.from({ length: 10 }, (_, i) => `l${40 + i}`)]);
+    expect(b).toEqual(Array.from({ length: 50 }, (_, i) => `l${i}`));
+    expect(keeping.lines()).toEqual(skipping.lines());
   });
 });
 

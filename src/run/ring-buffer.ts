@@ -133,6 +133,8 @@ export class LineRing {
   private readonly shown: (string | undefined)[];
   private start = 0;
   private count = 0;
+  /** Lines stored so far: the next line's sequence number. */
+  private stored = 0;
   private readonly splitter: LineSplitter;
   readonly capacity: number;
 
@@ -158,14 +160,17 @@ export class LineRing {
     return last;
   }
 
-  /** Store an already formatted line (from an external splitter, e.g. one per stream). */
-  add(line: string): void {
-    this.store(line, FORMATTED);
+  /** Store an already formatted line (from an external splitter, e.g. one per stream). Its sequence number. */
+  add(line: string): number {
+    return this.store(line, FORMATTED);
   }
 
-  /** Store a line as a splitter's `feed` gave it; it is formatted with this ring's options when read. */
-  addRaw(raw: string, dropped: number): void {
-    this.store(raw, dropped);
+  /**
+   * Store a line as a splitter's `feed` gave it; it is formatted with this ring's options when
+   * read. Its sequence number, for `read`.
+   */
+  addRaw(raw: string, dropped: number): number {
+    return this.store(raw, dropped);
   }
 
   /** How a raw line reads, formatted with this ring's options. */
@@ -173,13 +178,27 @@ export class LineRing {
     return this.splitter.render(raw, dropped);
   }
 
-  private store(text: string, dropped: number): void {
+  /**
+   * Line `seq` (as `add`/`addRaw` returned it, with the text and count given then) formatted:
+   * while the ring still holds it, formatted once and kept for `lines()` — a subscriber's
+   * batch and the pane then share one formatting of each line (issue 9 item 3).
+   */
+  read(seq: number, text: string, dropped: number): string {
+    if (dropped === FORMATTED) return text;
+    const oldest = this.stored - this.count;
+    if (seq < oldest || seq >= this.stored) return this.format(text, dropped);
+    const at = (this.start + (seq - oldest)) % this.capacity;
+    return (this.shown[at] ??= this.format(this.raw[at]!, this.dropped[at]!));
+  }
+
+  private store(text: string, dropped: number): number {
     const at = (this.start + this.count) % this.capacity;
     this.raw[at] = text;
     this.dropped[at] = dropped;
     this.shown[at] = dropped === FORMATTED ? text : undefined;
     if (this.count < this.capacity) this.count += 1;
     else this.start = (this.start + 1) % this.capacity;
+    return this.stored++;
   }
 
   get size(): number {

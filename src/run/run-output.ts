@@ -1,10 +1,22 @@
-import { LineRing, LineSplitter, DEFAULT_LINE_CHARS } from './ring-buffer.js';
+import { LineRing, LineSplitter, DEFAULT_LINE_CHARS, type LineOptions } from './ring-buffer.js';
 
 // One run's output on its way to the screen: the ring buffer of the last lines, and the
 // batches for subscribers (the supervisor's line watch, the pane). Lines arrive raw from the
 // stream splitters and are formatted (sanitized, bounded) only when read — by a subscriber's
 // batch or a look at the ring — so of an agent's flood only the lines that can be on screen
 // cost anything (issue 10 item 5: sanitize ran on all 1.26M lines though 1,000 were kept).
+// A line both in a batch and in the ring is formatted once, for both (LineRing.read).
+
+export interface RunOutputOptions {
+  /** How a line reads (default: sanitizeLine, terminal-safe). */
+  format?: LineOptions['format'];
+  /**
+   * Whether a burst of more than twice the ring between two flushes reaches subscribers as
+   * its last lines and a note of how many were skipped (default: true; the local process
+   * group, whose flood arrives as fast as it is written). false: every line reaches them.
+   */
+  skipBursts?: boolean;
+}
 
 export class RunOutput {
   readonly ring: LineRing;
@@ -13,46 +25,53 @@ export class RunOutput {
   private readonly subscribers = new Set<(line: string) => void>();
   private queuedRaw: string[] = [];
   private queuedDropped: number[] = [];
+  private queuedSeq: number[] = [];
   private skipped = 0;
+  private readonly skipBursts: boolean;
 
-  constructor(private readonly ringLines: number) {
-    this.ring = new LineRing({ maxLines: ringLines, maxLineChars: DEFAULT_LINE_CHARS });
+  constructor(
+    private readonly ringLines: number,
+    o: RunOutputOptions = {},
+  ) {
+    this.ring = new LineRing({ maxLines: ringLines, maxLineChars: DEFAULT_LINE_CHARS, format: o.format });
+    this.skipBursts = o.skipBursts ?? true;
   }
 
   /** A line from a splitter's `feed`: kept raw until it is read. */
   readonly raw = (raw: string, dropped: number): void => {
-    this.ring.addRaw(raw, dropped);
-    if (this.subscribers.size > 0) this.queue(raw, dropped);
+    const seq = this.ring.addRaw(raw, dropped);
+    if (this.subscribers.size > 0) this.queue(seq, raw, dropped);
   };
 
   /** A line of our own, already formatted. */
   add(line: string): void {
-    this.ring.add(line);
-    if (this.subscribers.size > 0) this.queue(line, -1);
+    const seq = this.ring.add(line);
+    if (this.subscribers.size > 0) this.queue(seq, line, -1);
   }
 
-  private queue(text: string, dropped: number): void {
+  private queue(seq: number, text: string, dropped: number): void {
     this.queuedRaw.push(text);
     this.queuedDropped.push(dropped);
+    this.queuedSeq.push(seq);
     // Only the last ringLines lines of a burst can be on screen; count the rest.
-    if (this.queuedRaw.length > this.ringLines * 2) {
+    if (this.skipBursts && this.queuedRaw.length > this.ringLines * 2) {
       this.skipped += this.queuedRaw.length - this.ringLines;
       this.queuedRaw = this.queuedRaw.slice(-this.ringLines);
       this.queuedDropped = this.queuedDropped.slice(-this.ringLines);
+      this.queuedSeq = this.queuedSeq.slice(-this.ringLines);
     }
   }
 
   /** Hand the queued lines to the subscribers, formatted, with a note of what a burst skipped. */
   flush(): void {
     if (this.queuedRaw.length === 0 && this.skipped === 0) return;
-    const from = Math.max(0, this.queuedRaw.length - this.ringLines);
-    const batch = this.skipped > 0 ? [`… [${this.skipped} lines skipped, see the log file]`] : [];
-    for (let i = this.skipped > 0 ? from : 0; i < this.queuedRaw.length; i++) {
-      const d = this.queuedDropped[i]!;
-      batch.push(d < 0 ? this.queuedRaw[i]! : this.ring.format(this.queuedRaw[i]!, d));
-    }
+    // After a skip only the last ringLines lines go; those cut here are counted too.
+    const from = this.skipped > 0 ? Math.max(0, this.queuedRaw.length - this.ringLines) : 0;
+    const batch = this.skipped > 0 ? [`… [${this.skipped + from} lines skipped, see the log file]`] : [];
+    for (let i = from; i < this.queuedRaw.length; i++) batch.push(this.ring.read(this.queuedSeq[i]!, this.queuedRaw[i]!, this.queuedDropped[i]!));
     this.queuedRaw = [];
     this.queuedDropped = [];
+    this.queuedSeq = [];
     this.skipped = 0;
     for (const fn of this.subscribers) for (const line of batch) fn(line);
   }
