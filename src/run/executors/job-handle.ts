@@ -1,6 +1,6 @@
 import { sanitizeLine } from '../../sanitize.js';
-import { LineRing } from '../ring-buffer.js';
-import { outputSignature } from '../watchdog.js';
+import { RunOutput } from '../run-output.js';
+import { Liveness, outputSignature } from '../watchdog.js';
 import type { ProcessOutcome, RunHandle } from '../types.js';
 import { LogFollower } from './log-follow.js';
 import type { JobEnd } from './slurm-state.js';
@@ -11,6 +11,8 @@ import type { ExecutorSpec } from './types.js';
 // scheduler, follow the log on the shared filesystem, run the idle watchdog on the log and
 // the output file growing, and end with a ProcessOutcome the classifier already knows. The
 // marker is the proof: a job still shown RUNNING after its marker is on disk counts as done.
+// The parts — log follow, poll, stop, end — are named functions over one Job (issue 9 item 3);
+// the watchdog's memory is the local process group's (watchdog.ts).
 
 export type { JobLook };
 
@@ -33,132 +35,151 @@ export interface JobWatchOptions {
   now?: () => number;
 }
 
-// eslint-disable-next-line max-lines-per-function -- one closure over a job's poll loop, log follow and watchdog, like startProcess; issue 9 item 3 splits them together
+/** One job's watch, as its parts share it. */
+interface Job {
+  readonly spec: ExecutorSpec;
+  readonly probe: JobProbe;
+  readonly o: JobWatchOptions;
+  readonly now: () => number;
+  readonly startedAt: number;
+  readonly output: RunOutput;
+  readonly follower: LogFollower;
+  readonly live: Liveness;
+  readonly st: JobWatchState;
+  why: string | null;
+  finished: boolean;
+  busy: boolean;
+  timer: NodeJS.Timeout | null;
+  resolve: (o: ProcessOutcome) => void;
+}
+
+const note = (j: Job, text: string): void => {
+  j.output.add(sanitizeLine(`[checkroom] ${text}`));
+  j.output.flush();
+};
+
+// The log's new lines go to the ring raw, and to subscribers formatted in one batch per read
+// (run-output.ts, issue 9 item 3), in the same tick as before: nothing waits for a timer.
+const readLog = (j: Job): void => {
+  const text = j.follower.read();
+  if (!text) return;
+  j.output.splitters.out.feed(text, j.output.raw);
+  j.output.flush();
+};
+
+/** What the job's end means for the classifier, with the note that says so. */
+const outcomeOf = (j: Job, end: JobEnd, exitCode: number | null): ProcessOutcome => {
+  const { st } = j;
+  const outcome: ProcessOutcome = {
+    runId: j.spec.runId,
+    exitCode,
+    signal: null,
+    spawnError: null,
+    stalled: st.stopping === 'stalled',
+    timedOut: end.how === 'timeout' || st.stopping === 'timeout',
+    cancelled: end.how === 'cancelled' && st.stopping === 'cancel',
+    tail: [],
+    startedAt: j.startedAt,
+    endedAt: j.now(),
+    bytesOut: j.follower.bytes,
+    infra: end.how === 'infra' ? end.note : null,
+    oomKilled: end.how === 'oom',
+  };
+  if (end.how === 'cancelled' && st.stopping === null) {
+    // Cancelled by someone else (scancel, kubectl delete): not a fault of the agent, and
+    // not to be retried behind the back of whoever cancelled it (issue 12).
+    outcome.cancelled = true;
+    note(j, `${j.probe.executor} job ${j.probe.id} was cancelled outside checkroom`);
+  } else if (end.how !== 'exit') note(j, end.note);
+  outcome.tail = j.output.lines().slice(-50);
+  return outcome;
+};
+
+const finish = async (j: Job, end: JobEnd, exitCode: number | null, extra?: string): Promise<void> => {
+  if (j.finished) return;
+  j.finished = true;
+  if (j.timer) clearInterval(j.timer);
+  await j.probe.close().catch(() => undefined);
+  readLog(j);
+  j.output.end();
+  j.output.flush();
+  if (extra) note(j, extra);
+  j.resolve(outcomeOf(j, end, exitCode));
+};
+
+const stop = (j: Job, reason: 'cancel' | 'stalled' | 'timeout'): void => {
+  if (j.st.stopping || j.finished) return;
+  j.st.stopping = reason;
+  if (reason === 'cancel') {
+    void j.probe.stop('kill');
+    return;
+  }
+  void j.probe.stop('term');
+  setTimeout(() => void (j.finished ? undefined : j.probe.stop('kill')), j.spec.graceMs).unref();
+};
+
+/** One poll: read the log, look at the scheduler, do what decideJob says. */
+const look = async (j: Job): Promise<void> => {
+  const { spec, probe, st } = j;
+  readLog(j);
+  const t = j.now();
+  st.lastActivity = j.live.check(t);
+  const seen = await probe.look();
+  if (j.finished) return;
+  const limits = { idleTimeoutMs: spec.idleTimeoutMs, timeoutMs: spec.timeoutMs, timeoutSlackMs: j.o.timeoutSlackMs ?? 120_000 };
+  const move = decideJob(st, seen, t, limits, spec.proven(), `${probe.executor} job ${probe.id}`);
+  if (move.do === 'finish') return finish(j, move.end, move.exitCode, move.note);
+  if (move.do === 'wait') {
+    j.why = move.why;
+    // The watchdog counts from the start of the work: a job in the queue is not silent.
+    j.live.touch(t);
+    return;
+  }
+  j.why = null;
+  st.runningSince ??= t;
+  if (move.do === 'stop') {
+    note(j, move.note);
+    stop(j, move.reason);
+  }
+};
+
+const tick = async (j: Job): Promise<void> => {
+  if (j.busy || j.finished) return;
+  j.busy = true;
+  try {
+    await look(j);
+  } catch (err) {
+    note(j, `cannot read the state of job ${j.probe.id}: ${(err as Error).message}`);
+  } finally {
+    j.busy = false;
+  }
+};
+
 export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions): RunHandle {
   const now = o.now ?? Date.now;
   const startedAt = now();
-  const ring = new LineRing({ maxLines: spec.ringLines ?? 1000 });
-  const subscribers = new Set<(line: string) => void>();
+  // Every line reaches the subscribers: the supervisor reads each through the agent's adapter
+  // (a session id journalled mid-run), and a poll's read is bounded already (log-follow.ts).
+  const output = new RunOutput(spec.ringLines ?? 1000, { skipBursts: false });
   const follower = new LogFollower(spec.logPath, o.from);
-  let why: string | null = 'submitted';
-  let lastSig = '';
+  // The log and the output file growing are liveness; the first look always counts.
+  const live = new Liveness(() => `${follower.size()}|${outputSignature(spec.outputPath)}`, startedAt, '');
   const st: JobWatchState = { lastActivity: startedAt, runningSince: null, stopping: null };
-  let finished = false;
-  let timer: NodeJS.Timeout | null = null;
   let resolve!: (o: ProcessOutcome) => void;
   const result = new Promise<ProcessOutcome>((r) => (resolve = r));
-
-  const emit = (lines: string[]): void => {
-    for (const line of lines) {
-      ring.add(line);
-      for (const fn of subscribers) fn(line);
-    }
-  };
-  const note = (text: string): void => emit([sanitizeLine(`[checkroom] ${text}`)]);
-  const readLog = (): void => {
-    const text = follower.read();
-    if (!text) return;
-    // ring.push stores the completed lines (sanitized, bounded); subscribers get the same.
-    for (const line of ring.push(text)) for (const fn of subscribers) fn(line);
-  };
-
-  const finish = async (end: JobEnd, exitCode: number | null, extra?: string): Promise<void> => {
-    if (finished) return;
-    finished = true;
-    if (timer) clearInterval(timer);
-    await probe.close().catch(() => undefined);
-    readLog();
-    const last = ring.end();
-    if (last !== null) for (const fn of subscribers) fn(last);
-    if (extra) note(extra);
-    const outcome: ProcessOutcome = {
-      runId: spec.runId,
-      exitCode,
-      signal: null,
-      spawnError: null,
-      stalled: st.stopping === 'stalled',
-      timedOut: end.how === 'timeout' || st.stopping === 'timeout',
-      cancelled: end.how === 'cancelled' && st.stopping === 'cancel',
-      tail: [],
-      startedAt,
-      endedAt: now(),
-      bytesOut: follower.bytes,
-      infra: end.how === 'infra' ? end.note : null,
-      oomKilled: end.how === 'oom',
-    };
-    if (end.how === 'cancelled' && st.stopping === null) {
-      // Cancelled by someone else (scancel, kubectl delete): not a fault of the agent, and
-      // not to be retried behind the back of whoever cancelled it (issue 12).
-      outcome.cancelled = true;
-      note(`${probe.executor} job ${probe.id} was cancelled outside checkroom`);
-    } else if (end.how !== 'exit') note(end.note);
-    outcome.tail = ring.lines().slice(-50);
-    resolve(outcome);
-  };
-
-  const stop = (reason: 'cancel' | 'stalled' | 'timeout', graceMs: number): void => {
-    if (st.stopping || finished) return;
-    st.stopping = reason;
-    if (reason === 'cancel') {
-      void probe.stop('kill');
-      return;
-    }
-    void probe.stop('term');
-    setTimeout(() => void (finished ? undefined : probe.stop('kill')), graceMs).unref();
-  };
-
-  let busy = false;
-  const tick = async (): Promise<void> => {
-    if (busy || finished) return;
-    busy = true;
-    try {
-      readLog();
-      const t = now();
-      const sig = `${follower.size()}|${outputSignature(spec.outputPath)}`;
-      if (sig !== lastSig) {
-        lastSig = sig;
-        st.lastActivity = t;
-      }
-      const look = await probe.look();
-      if (finished) return;
-      const move = decideJob(st, look, t, { idleTimeoutMs: spec.idleTimeoutMs, timeoutMs: spec.timeoutMs, timeoutSlackMs: o.timeoutSlackMs ?? 120_000 }, spec.proven(), `${probe.executor} job ${probe.id}`);
-      if (move.do === 'finish') return void (await finish(move.end, move.exitCode, move.note));
-      if (move.do === 'wait') {
-        why = move.why;
-        // The watchdog counts from the start of the work: a job in the queue is not silent.
-        st.lastActivity = t;
-        return;
-      }
-      why = null;
-      st.runningSince ??= t;
-      if (move.do === 'stop') {
-        note(move.note);
-        stop(move.reason, spec.graceMs);
-      }
-    } catch (err) {
-      note(`cannot read the state of job ${probe.id}: ${(err as Error).message}`);
-    } finally {
-      busy = false;
-    }
-  };
-  timer = setInterval(() => void tick(), o.pollMs);
-  void tick();
-
+  const j: Job = { spec, probe, o, now, startedAt, output, follower, live, st, why: 'submitted', finished: false, busy: false, timer: null, resolve };
+  j.timer = setInterval(() => void tick(j), o.pollMs);
+  void tick(j);
   return {
     runId: spec.runId,
     pid: null,
     procStart: null,
     result,
     job: { executor: probe.executor, id: probe.id },
-    why: () => (finished ? null : why),
-    cancel() {
-      stop('cancel', spec.graceMs);
-    },
-    onLine(fn) {
-      subscribers.add(fn);
-      return () => void subscribers.delete(fn);
-    },
-    lines: () => ring.lines(),
+    why: () => (j.finished ? null : j.why),
+    cancel: () => stop(j, 'cancel'),
+    onLine: (fn) => output.subscribe(fn),
+    lines: () => output.lines(),
   };
 }
 
