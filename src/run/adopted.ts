@@ -1,6 +1,6 @@
 import { classifyOutcome, type AttemptClass, type ClassifyContext } from './classify.js';
 import { followLog } from './log-follow.js';
-import { outputSignature } from './watchdog.js';
+import { Liveness, outputSignature } from './watchdog.js';
 import { groupMembers, isSameProcessAlive, terminateGroup } from './proc.js';
 import type { LiveRun } from './ledger.js';
 import type { ProcessOutcome, RunHandle } from './types.js';
@@ -29,9 +29,8 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
   const isOurs = (m: { start: number }): boolean => procStart === null || m.start >= procStart;
   let reason: 'exit' | 'stalled' | 'timeout' | 'cancelled' = 'exit';
   let killing: Promise<void> | null = null;
-  let lastActivity = Date.now();
-  let lastSig = outputSignature(run.outputPath);
-  let lastBytes = 0;
+  // The log and the output file growing are liveness, as for our own runs (watchdog.ts).
+  const live = new Liveness(() => `${log.bytes}|${outputSignature(run.outputPath)}`, Date.now(), `0|${outputSignature(run.outputPath)}`);
   const adoptedAt = Date.now();
   // The overall timeout counts from the launch, not from the adoption.
   const deadline = spec.timeoutMs > 0 ? run.at + spec.timeoutMs : Infinity;
@@ -45,12 +44,7 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
   const look = (): boolean => {
     const lines = log.poll();
     for (const fn of subscribers) for (const l of lines) fn(l);
-    const sig = outputSignature(run.outputPath);
-    if (sig !== lastSig || log.bytes !== lastBytes) {
-      lastSig = sig;
-      lastBytes = log.bytes;
-      lastActivity = Date.now();
-    }
+    live.check(Date.now());
     return isSameProcessAlive(pid, procStart);
   };
   look();
@@ -60,7 +54,7 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
     timer = setInterval(() => {
       const alive = look();
       if (alive && !killing) {
-        if (spec.idleTimeoutMs > 0 && Date.now() - lastActivity >= spec.idleTimeoutMs) kill('stalled');
+        if (spec.idleTimeoutMs > 0 && live.idleFor(Date.now()) >= spec.idleTimeoutMs) kill('stalled');
         else if (Date.now() >= deadline) kill('timeout');
         return;
       }

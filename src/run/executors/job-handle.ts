@@ -185,7 +185,7 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
 
 /** A handle that ended before any job existed (sbatch refused, kubectl missing). */
 export const refusedHandle = (spec: ExecutorSpec, o: { exitCode: number | null; spawnError: string | null; lines: string[]; infra?: string | null }): RunHandle => {
-  const lines = o.lines.map((l) => sanitizeLine(l)).slice(-50);
+  const lines = o.lines.slice(-50).map((l) => sanitizeLine(l));
   const t = Date.now();
   const outcome: ProcessOutcome = { runId: spec.runId, exitCode: o.exitCode, signal: null, spawnError: o.spawnError, stalled: false, timedOut: false, cancelled: false, tail: lines, startedAt: t, endedAt: t, bytesOut: 0, infra: o.infra ?? null };
   return { runId: spec.runId, pid: null, procStart: null, result: Promise.resolve(outcome), job: null, why: () => null, cancel() {}, onLine: () => () => undefined, lines: () => lines };
