@@ -79,7 +79,9 @@ export class RunLog {
   /** After a cap, the last lines (sanitized) go at the end, so the tail is never lost. */
   writeCapped(tail: string[]): void {
     if (this.notLogged === 0) return;
-    this.write(`\n[checkroom] log capped at ${this.max} bytes of output: ${this.notLogged} bytes were not written; the last ${tail.length} lines (sanitized) follow\n${tail.join('\n')}\n`);
+    this.write(
+      `\n[checkroom] log capped at ${this.max} bytes of output: ${this.notLogged} bytes were not written; the last ${tail.length} lines (sanitized) follow\n${tail.join('\n')}\n`,
+    );
     this.endsWithNewline = true;
   }
 

@@ -130,7 +130,9 @@ const conclude = async (g: Group, e: Ended): Promise<ProcessOutcome> => {
   log.writeCapped(output.ring.lines());
   const endedAt = Date.now();
   const reason = e.spawnError ? `spawn-error:${e.spawnError}` : g.reason;
-  log.writeFooter(`[checkroom] end ${new Date(endedAt).toISOString()} run=${spec.runId} exit=${e.exitCode ?? '-'} signal=${e.signal ?? '-'} reason=${reason} bytes=${log.bytes}`);
+  log.writeFooter(
+    `[checkroom] end ${new Date(endedAt).toISOString()} run=${spec.runId} exit=${e.exitCode ?? '-'} signal=${e.signal ?? '-'} reason=${reason} bytes=${log.bytes}`,
+  );
   await log.close();
   output.flush();
   return {
