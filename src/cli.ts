@@ -5,7 +5,7 @@ import { colorEnabled, makePaint, outputWidth } from './cli/paint.js';
 import { wantsAscii } from './glyphs.js';
 import { ConfigError } from './pipeline/config.js';
 import { WorkspaceError } from './workspace.js';
-import { checkpointCommand, partialsCommand, planCommand, statusCommand } from './cli/core-commands.js';
+import { checkpointCommand, partialsCommand, planCommand, statusCommand, type ReadOptions } from './cli/core-commands.js';
 import type { TextOptions } from './cli/text.js';
 import { extraCommands } from './cli/extra-commands.js';
 import { sanitize } from './sanitize.js';
@@ -32,15 +32,18 @@ async function main(argv: string[]): Promise<number> {
     ascii: wantsAscii(process.env, cli.ascii),
     width: outputWidth(process.stdout, process.env),
   };
+  // The facts cache (issue 10 item 1): trusted and kept by a plain read; --readonly reads
+  // it and writes nothing; --no-cache reads every artifact and leaves the cache alone.
+  const read: ReadOptions = { pretty: cli.jsonPretty, cache: cli.noCache ? undefined : { write: !cli.readonly } };
   switch (cli.command) {
     case 'status':
-      await statusCommand(cli.positionals, cli.json, o, out);
+      await statusCommand(cli.positionals, cli.json, o, out, read);
       return 0;
     case 'plan':
-      await planCommand(cli.positionals, cli.json, o, out);
+      await planCommand(cli.positionals, cli.json, o, out, read);
       return 0;
     case 'partials':
-      await partialsCommand(cli.positionals, cli.json, o, out);
+      await partialsCommand(cli.positionals, cli.json, o, out, read);
       return 0;
     case 'checkpoint':
       await checkpointCommand(cli.positionals, cli.write, o, out);
@@ -48,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
     case 'ui':
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
-        await statusCommand(cli.positionals, cli.json, o, out);
+        await statusCommand(cli.positionals, cli.json, o, out, read);
         return 0;
       }
       return (await loadControlRoom())(cli, o);

@@ -6,6 +6,7 @@ import type { CheckpointDoc } from './checkpoint/types.js';
 import { CONFIG_FILE, loadConfig } from './pipeline/config.js';
 import { readCheckpoint } from './checkpoint/io.js';
 import { scanArtifacts, type ScanResult } from './scan/scan.js';
+import { FactsCache, factsSignature } from './scan/cached-facts.js';
 import { collectUnits, unitPatternWarnings } from './scan/units.js';
 import { batchesOf, deriveState } from './state/derive.js';
 import { readLevel2, todoViewFrom } from './sources/level2.js';
@@ -49,7 +50,13 @@ export async function assertWorkspace(dir: string): Promise<string> {
   return root;
 }
 
-export async function readSources(dir: string, config?: WorkspaceConfig): Promise<Sources> {
+/** How a read uses `.checkroom/facts-cache` (issue 10 item 1); without it, every artifact is read. */
+export interface CacheUse {
+  /** Whether this caller may write the cache back (a plain `status`; never --readonly). */
+  write: boolean;
+}
+
+export async function readSources(dir: string, config?: WorkspaceConfig, cacheUse?: CacheUse): Promise<Sources> {
   const root = await assertWorkspace(dir);
   const cfg = config ?? (await loadConfig(root));
   if (cfg.preset === 'gates') {
@@ -70,7 +77,9 @@ export async function readSources(dir: string, config?: WorkspaceConfig): Promis
   );
   // One thread on purpose: reading on a second core saved ~12% at 50k files and cost ~50 MB
   // of worker heaps (measured with `npm run bench`), and the control room lives in 200 MB.
-  const scan = scanArtifacts(root, cfg.pipeline, units);
+  const cache = cacheUse ? FactsCache.open(root, factsSignature(root, cfg.pipeline), cacheUse) : undefined;
+  const scan = scanArtifacts(root, cfg.pipeline, units, cache);
+  await cache?.save();
   return { root, config: cfg, checkpoint, units, scan, todos: readLevel2(root, cfg), warnings: unitPatternWarnings(root, cfg.pipeline, cfg.sources.checkpoint, units) };
 }
 
@@ -90,6 +99,6 @@ export function stateOf(src: Sources, running: ReadonlySet<string> = new Set()):
   return src.todos ? { ...state, todos: todoViewFrom(src.todos, src.config, state.cells) } : state;
 }
 
-export async function loadWorkspace(dir: string, opts: { config?: WorkspaceConfig; running?: ReadonlySet<string> } = {}): Promise<WorkspaceState> {
-  return stateOf(await readSources(dir, opts.config), opts.running);
+export async function loadWorkspace(dir: string, opts: { config?: WorkspaceConfig; running?: ReadonlySet<string>; cache?: CacheUse } = {}): Promise<WorkspaceState> {
+  return stateOf(await readSources(dir, opts.config, opts.cache), opts.running);
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { WorkspaceState } from '../types.js';
-import { loadWorkspace, readSources, stateOf, type Sources } from '../workspace.js';
+import { loadWorkspace, readSources, stateOf, type CacheUse, type Sources } from '../workspace.js';
 import { checkpointFromState } from '../checkpoint/from-state.js';
 import { workspaceLang } from '../checkpoint/lang.js';
 import { renderCheckpoint } from '../checkpoint/render.js';
@@ -10,7 +10,8 @@ import { writeCheckpoint } from '../checkpoint/io.js';
 import { claimsOf } from '../state/derive.js';
 import { copyBackup } from '../backups.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
-import { statusJson, toJson } from './json.js';
+import { statusJson } from './json.js';
+import { writeJson } from './json-stream.js';
 import { nextLine, noUnitsWhy, partialLine, renderStatus, type TextOptions } from './text.js';
 import { UsageError } from './args.js';
 import { sweepAtStart } from './sweep-at-start.js';
@@ -27,25 +28,33 @@ export const dirArg = (positionals: string[], max = 1): string => {
   return positionals[0] ?? '.';
 };
 
-export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<WorkspaceState> {
-  const state = await loadWorkspace(dirArg(positionals));
-  out.write(json ? toJson(statusJson(state)) + '\n' : renderStatus(state, o) + '\n');
+/** How a headless read runs: `--json=pretty`, and the facts cache (the CLI's `--no-cache`, `--readonly`). */
+export interface ReadOptions {
+  pretty?: boolean;
+  /** Use .checkroom/facts-cache; absent: every artifact is read (issue 10 item 1). */
+  cache?: CacheUse;
+}
+
+export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<WorkspaceState> {
+  const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
+  if (json) writeJson(statusJson(state), out, r.pretty);
+  else out.write(renderStatus(state, o) + '\n');
   return state;
 }
 
-export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
-  const state = await loadWorkspace(dirArg(positionals));
-  if (json) return out.write(toJson(statusJson(state).next) + '\n');
+export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
+  const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
+  if (json) return writeJson(statusJson(state).next, out, r.pretty);
   if (state.next.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
   const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
   out.write(`${o.paint('bold', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
 }
 
-export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
-  const state = await loadWorkspace(dirArg(positionals));
+export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
+  const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
   if (json) {
     const { partials, suspects } = statusJson(state);
-    return out.write(toJson({ partials, suspects }) + '\n');
+    return writeJson({ partials, suspects }, out, r.pretty);
   }
   const lines: string[] = [];
   lines.push(o.paint('bold', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));

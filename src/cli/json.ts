@@ -84,6 +84,8 @@ export function counts(s: WorkspaceState) {
 // terminal must be as safe as the text (issue 8 item 7). `\uXXXX` is the same JSON value.
 const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** Indented JSON whose text holds no terminal control: what every `--json` prints. */
-export const toJson = (value: unknown): string =>
-  JSON.stringify(value, null, 2).replace(JSON_UNSAFE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+/** JSON text with no terminal control left raw (the same JSON value). */
+export const escapeJsonText = (json: string): string => json.replace(JSON_UNSAFE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+
+/** Indented JSON whose text holds no terminal control: what `--json=pretty` and the other commands' `--json` print. */
+export const toJson = (value: unknown): string => escapeJsonText(JSON.stringify(value, null, 2));

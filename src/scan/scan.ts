@@ -5,6 +5,7 @@ import { readFileFacts } from './file-facts.js';
 import { Confine } from './confine.js';
 import { PARTIAL_CHARS } from '../triage/triage.js';
 import { unitPath } from './units.js';
+import type { FactsCache } from './cached-facts.js';
 
 // The filesystem scan (recovery level 3): facts for every expected artifact, the global
 // evidence files of phases 1–2, and the long-memory entries. Pure data out; the
@@ -49,7 +50,7 @@ export function readEntries(root: string, rel: string, pattern: string, confine 
 }
 
 /** Characters a verdict about this step's artifact needs: the triage threshold, or the marked body's minimum. */
-const needOf = (step: StepDef): number => Math.max(PARTIAL_CHARS, step.minChars + (step.marker ? step.marker.length + 9 : 0));
+export const needOf = (step: StepDef): number => Math.max(PARTIAL_CHARS, step.minChars + (step.marker ? step.marker.length + 9 : 0));
 
 /** `confine` carries checkroom.yaml's outside_roots; one is made per scan so each directory is resolved once. */
 export function scanStep(root: string, step: StepDef, unit: string, confine = new Confine(root)): FileFacts {
@@ -75,8 +76,8 @@ function listing(root: string, dir: string, cache: Map<string, Set<string> | nul
   return names;
 }
 
-/** Facts for every expected per-unit artifact. */
-export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[]): Map<string, FileFacts> {
+/** Facts for every expected per-unit artifact; with `cache`, unchanged files are not read (issue 10 item 1). */
+export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache): Map<string, FileFacts> {
   const files = new Map<string, FileFacts>();
   // One readdir per directory instead of a failed open per missing file: most cells of a
   // young pipeline have no file yet, and each ENOENT costs an exception.
@@ -87,7 +88,8 @@ export function scanFiles(root: string, pipeline: PipelineDef, units: readonly s
     for (const unit of units) {
       const rel = unitPath(step, unit);
       const names = listing(root, posix.dirname(rel), dirs);
-      const facts = names && !names.has(posix.basename(rel)) ? missing(rel) : scanStep(root, step, unit, confine);
+      const facts =
+        names && !names.has(posix.basename(rel)) ? missing(rel) : cache ? cache.facts(rel, join(root, rel), confine, () => scanStep(root, step, unit, confine)) : scanStep(root, step, unit, confine);
       files.set(rel, facts);
     }
   }
@@ -115,6 +117,6 @@ export function scanGlobals(root: string, pipeline: PipelineDef): Pick<ScanResul
   return { artifacts, entries, entryFiles };
 }
 
-export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[]): ScanResult {
-  return { files: scanFiles(root, pipeline, units), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
+export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache): ScanResult {
+  return { files: scanFiles(root, pipeline, units, cache), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
 }
