@@ -1,41 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadWorkspace } from '../src/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { scanFiles } from '../src/scan/scan.js';
 import { FACTS_CACHE_FILE, FactsCache, factsSignature } from '../src/scan/cached-facts.js';
 import { decodeFactsCache, encodeFactsCache, statKey } from '../src/scan/facts-cache.js';
-import { statusJson } from '../src/cli/json.js';
-import { doneFile, pathOf, prose, REPO, tempDir, writeFiles } from './helpers/workspace.js';
+import { pathOf, REPO } from './helpers/workspace.js';
+import { cacheWorkspace, settle, statusOf, UNITS } from './helpers/facts-cache.js';
 
 // Issue 10 item 1: the facts cache may only ever save reads; it never changes a verdict.
 
 const CLI = join(REPO, 'dist/src/cli.js');
-const UNITS = ['ch01', 'ch02', 'ch03'];
-
-export function cacheWorkspace(): string {
-  const root = tempDir('checkroom-cache-');
-  const files: Record<string, string> = {};
-  for (const u of UNITS) for (const s of ['research', 'draft']) Object.assign(files, Object.fromEntries([doneFile(u, s)]));
-  files[pathOf('ch03', 'r1')] = `# R1\n\n${prose(300)}\n\nThe example on line 12 does not compile because the`;
-  writeFiles(root, files);
-  return root;
-}
-
-/** The cache was written long after every file last changed: its entries are settled. */
-export const settle = (root: string): void => {
-  const later = new Date(Date.now() + 3600_000);
-  utimesSync(join(root, FACTS_CACHE_FILE), later, later);
-};
-
-/** The status JSON without its timing field: what cached and cold reads must agree on. */
-export const statusOf = async (root: string, cached: boolean): Promise<string> => {
-  const j = statusJson(await loadWorkspace(root, cached ? { cache: { write: true } } : {})) as Partial<ReturnType<typeof statusJson>>;
-  delete j.scannedAt;
-  return JSON.stringify(j);
-};
 
 async function scanWithCache(root: string, write = true) {
   const cfg = await loadConfig(root);
