@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { HELP, parseCli, UsageError, type Cli } from './cli/args.js';
 import { colorEnabled, makePaint, outputWidth } from './cli/paint.js';
 import { wantsAscii } from './glyphs.js';
-import { ConfigError } from './pipeline/config.js';
+import { ConfigError } from './pipeline/config-load.js';
 import { WorkspaceError } from './workspace.js';
 import { checkpointCommand, partialsCommand, planCommand, statusCommand, type ReadOptions } from './cli/core-commands.js';
 import type { TextOptions } from './cli/text.js';

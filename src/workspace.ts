@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { WorkspaceState, Warning } from './types.js';
 import type { WorkspaceConfig } from './pipeline/config-types.js';
 import type { CheckpointDoc } from './checkpoint/types.js';
-import { CONFIG_FILE, loadConfig } from './pipeline/config.js';
+import { CONFIG_FILE, loadConfig } from './pipeline/config-load.js';
 import { readCheckpoint } from './checkpoint/io.js';
 import { scanArtifacts, type ScanResult } from './scan/scan.js';
 import { FactsCache, factsSignature } from './scan/cached-facts.js';

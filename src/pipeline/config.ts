@@ -1,48 +1,22 @@
-import { stat } from 'node:fs/promises';
-import { dirname, join, resolve as resolvePath } from 'node:path';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
 import { bookPreset } from './book-preset.js';
 import type { AgentDef, WorkspaceConfig } from './config-types.js';
 import { gatesPreset } from './gates-preset.js';
-import { formatBytes, readTextCapped } from '../fs/read-capped.js';
-import { DETECTED_GATES, detectPreset } from './detect-preset.js';
+import { DETECTED_GATES } from './detect-preset.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawAgent, type RawConfig } from './schema.js';
 
 export { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES } from './schema.js';
+export { CONFIG_FILE, CONFIG_MAX_BYTES, ConfigError, defaultConfig, loadConfig } from './config-load.js';
+import { ConfigError, defaultConfig } from './config-load.js';
 
 // checkroom.yaml → WorkspaceConfig. Validation is strict and every error points at the YAML
 // node that caused it (file:line:column), because a config typo in a pipeline that runs for
 // days must fail at start, not silently skip a dependency at 3 a.m. The CLI maps
 // ConfigError to exit code 2.
-
-export const CONFIG_FILE = 'checkroom.yaml';
-
-/** A pipeline definition is a few KB; 1 MB leaves room for long unit lists and comments
- *  while a generated or pasted blob (a 55 MB file took 1.8 GB to parse, issue 8 item 7)
- *  is refused before a byte of it is read. */
-export const CONFIG_MAX_BYTES = 1024 * 1024;
-
-export class ConfigError extends Error {
-  readonly file: string;
-  /** 1-based; null when the problem has no single place in the file. */
-  readonly line: number | null;
-  readonly column: number | null;
-  readonly expected: string;
-  readonly problem: string;
-
-  constructor(o: { file: string; line: number | null; column: number | null; problem: string; expected: string }) {
-    super(`${o.line === null ? o.file : `${o.file}:${o.line}:${o.column}`}: ${o.problem} (expected ${o.expected})`);
-    this.name = 'ConfigError';
-    this.file = o.file;
-    this.line = o.line;
-    this.column = o.column;
-    this.expected = o.expected;
-    this.problem = o.problem;
-  }
-}
 
 type YamlPath = (string | number)[];
 
@@ -248,17 +222,6 @@ const resolve = (src: Source, raw: RawConfig, detected: 'gates' | null = null): 
 
 // ── entry points ────────────────────────────────────────────────────────────────────────
 
-/** The configuration of a workspace without checkroom.yaml: the book preset and defaults. */
-export const defaultConfig = (): WorkspaceConfig => ({
-  file: null,
-  preset: 'book',
-  pipeline: bookPreset(),
-  agents: {},
-  limits: { ...DEFAULT_LIMITS, caps: { ...DEFAULT_LIMITS.caps } },
-  breaker: { ...DEFAULT_BREAKER },
-  sources: { ...DEFAULT_SOURCES },
-});
-
 export const parseConfig = (text: string, file: string, detected: 'gates' | null = null): WorkspaceConfig => {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
@@ -278,36 +241,6 @@ export const parseConfig = (text: string, file: string, detected: 'gates' | null
   const parsed = rawConfigSchema.safeParse(data ?? {}, { error: describeExpected });
   if (!parsed.success) throw earliest(parsed.error.issues.map((iss) => issueError(src, data, iss)));
   return resolve(src, parsed.data, detected);
-};
-
-/** Reads `<root>/checkroom.yaml`; a missing file means the defaults. */
-export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
-  const file = join(root, CONFIG_FILE);
-  let text: string;
-  try {
-    const r = await readTextCapped(file, CONFIG_MAX_BYTES);
-    if (!r.ok) {
-      throw new ConfigError({
-        file,
-        line: null,
-        column: null,
-        problem: `the file is ${formatBytes(r.size)} (${r.size} bytes), over checkroom's ${formatBytes(r.cap)} cap for checkroom.yaml, and was not read`,
-        expected: `a config under ${formatBytes(r.cap)}: a pipeline definition is a few KB; look for a generated or pasted blob in it`,
-      });
-    }
-    text = r.text;
-  } catch (e) {
-    if (e instanceof ConfigError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new ConfigError({ file, line: null, column: null, problem: code === 'ENOTREG' ? 'it is not a regular file (a FIFO, a socket or a device)' : `cannot read the file (${code ?? (e as Error).message})`, expected: 'a readable file' });
-    // A config under the wrong name would otherwise be ignored without a word.
-    const yml = join(root, 'checkroom.yml');
-    if (await stat(yml).then(() => true, () => false)) {
-      throw new ConfigError({ file: yml, line: null, column: null, problem: 'checkroom reads checkroom.yaml, not checkroom.yml', expected: 'the file renamed to checkroom.yaml' });
-    }
-    return (await detectPreset(root)) ? { ...defaultConfig(), preset: 'gates', pipeline: gatesPreset(), presetDetected: DETECTED_GATES } : defaultConfig();
-  }
-  return parseConfig(text, file, await detectPreset(root));
 };
 
 /** Structural check of any pipeline (presets, adapters); throws the first problem. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { BreakerConfig, FailureClass, Limits, SourcesConfig } from './config-types.js';
+import type { FailureClass } from './config-types.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS, FAILURE_CLASSES } from './defaults.js';
 import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from './duration.js';
 
 // The shape of checkroom.yaml, snake_case as written. Every object is strict so a typo
@@ -8,42 +9,9 @@ import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from '.
 // found. Durations come out in milliseconds; everything else stays as written and
 // config.ts applies defaults and merges with the preset.
 
-/** Retries after the first failure, per class (DOMAIN.md section 8 and section 9). */
-export const DEFAULT_CAPS: Record<FailureClass, number> = {
-  BROKEN_BUILD: 1,
-  VERIFICATION_FAILED: 3,
-  CIRCULAR_FIX: 0,
-  CONTEXT_EXHAUSTED: 2,
-  UNKNOWN: 2,
-  RATE_LIMITED: 4,
-  OVERLOADED: 4,
-  NETWORK: 3,
-  STALLED: 2,
-  INVALID_INPUT: 0,
-  PERMISSION: 0,
-  TOOL_NOT_FOUND: 0,
-};
-
-export const FAILURE_CLASSES = Object.keys(DEFAULT_CAPS) as [FailureClass, ...FailureClass[]];
-
-export const DEFAULT_LIMITS: Limits = {
-  maxLaunches: 200,
-  maxConsecutiveFailures: 8,
-  caps: { ...DEFAULT_CAPS },
-  backoffBaseMs: 2_000,
-  backoffMaxMs: 60_000,
-};
-
-export const DEFAULT_BREAKER: BreakerConfig = { threshold: 3, cooldownMs: 30_000, maxCooldownMs: 600_000 };
-
-export const DEFAULT_SOURCES: SourcesConfig = {
-  checkpoint: 'checkpoint.md',
-  resume: 'RESUME.md',
-  todos: null,
-  todoPattern: '^(?<unit>ch\\d+)-(?<step>[a-z0-9]+)$',
-};
-
-export const DEFAULT_AGENT = { idleTimeoutMs: 120_000, timeoutMs: 1_800_000, graceMs: 5_000, concurrency: 1 };
+// The defaults live in defaults.ts, which does not load zod: a workspace without
+// checkroom.yaml never needs the schema (issue 10 item 2).
+export { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES, FAILURE_CLASSES } from './defaults.js';
 
 export const MARKER_RE = /^[A-Z][A-Z0-9_]*$/;
 export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;

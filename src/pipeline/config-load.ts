@@ -1,0 +1,81 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { WorkspaceConfig } from './config-types.js';
+import { bookPreset } from './book-preset.js';
+import { gatesPreset } from './gates-preset.js';
+import { formatBytes, readTextCapped } from '../fs/read-capped.js';
+import { DETECTED_GATES, detectPreset } from './detect-preset.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES } from './defaults.js';
+
+// Finding and reading checkroom.yaml, without the parser: a workspace without one runs on
+// the preset's defaults and never loads yaml or zod; config.ts (the parser and schema) is
+// imported only when the file is there (issue 10 item 2: `status` paid ~100 ms for them).
+
+export const CONFIG_FILE = 'checkroom.yaml';
+
+/** A pipeline definition is a few KB; 1 MB leaves room for long unit lists and comments
+ *  while a generated or pasted blob (a 55 MB file took 1.8 GB to parse, issue 8 item 7)
+ *  is refused before a byte of it is read. */
+export const CONFIG_MAX_BYTES = 1024 * 1024;
+
+export class ConfigError extends Error {
+  readonly file: string;
+  /** 1-based; null when the problem has no single place in the file. */
+  readonly line: number | null;
+  readonly column: number | null;
+  readonly expected: string;
+  readonly problem: string;
+
+  constructor(o: { file: string; line: number | null; column: number | null; problem: string; expected: string }) {
+    super(`${o.line === null ? o.file : `${o.file}:${o.line}:${o.column}`}: ${o.problem} (expected ${o.expected})`);
+    this.name = 'ConfigError';
+    this.file = o.file;
+    this.line = o.line;
+    this.column = o.column;
+    this.expected = o.expected;
+    this.problem = o.problem;
+  }
+}
+
+/** The configuration of a workspace without checkroom.yaml: the book preset and defaults. */
+export const defaultConfig = (): WorkspaceConfig => ({
+  file: null,
+  preset: 'book',
+  pipeline: bookPreset(),
+  agents: {},
+  limits: { ...DEFAULT_LIMITS, caps: { ...DEFAULT_LIMITS.caps } },
+  breaker: { ...DEFAULT_BREAKER },
+  sources: { ...DEFAULT_SOURCES },
+});
+
+/** Reads `<root>/checkroom.yaml`; a missing file means the defaults. */
+export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
+  const file = join(root, CONFIG_FILE);
+  let text: string;
+  try {
+    const r = await readTextCapped(file, CONFIG_MAX_BYTES);
+    if (!r.ok) {
+      throw new ConfigError({
+        file,
+        line: null,
+        column: null,
+        problem: `the file is ${formatBytes(r.size)} (${r.size} bytes), over checkroom's ${formatBytes(r.cap)} cap for checkroom.yaml, and was not read`,
+        expected: `a config under ${formatBytes(r.cap)}: a pipeline definition is a few KB; look for a generated or pasted blob in it`,
+      });
+    }
+    text = r.text;
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw new ConfigError({ file, line: null, column: null, problem: code === 'ENOTREG' ? 'it is not a regular file (a FIFO, a socket or a device)' : `cannot read the file (${code ?? (e as Error).message})`, expected: 'a readable file' });
+    // A config under the wrong name would otherwise be ignored without a word.
+    const yml = join(root, 'checkroom.yml');
+    if (await stat(yml).then(() => true, () => false)) {
+      throw new ConfigError({ file: yml, line: null, column: null, problem: 'checkroom reads checkroom.yaml, not checkroom.yml', expected: 'the file renamed to checkroom.yaml' });
+    }
+    return (await detectPreset(root)) ? { ...defaultConfig(), preset: 'gates', pipeline: gatesPreset(), presetDetected: DETECTED_GATES } : defaultConfig();
+  }
+  // zod and yaml are loaded only here, for a workspace that has a checkroom.yaml (issue 10 item 2).
+  const { parseConfig } = await import('./config.js');
+  return parseConfig(text, file, await detectPreset(root));
+};
