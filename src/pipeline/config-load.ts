@@ -6,10 +6,13 @@ import { gatesPreset } from './gates-preset.js';
 import { formatBytes, readTextCapped } from '../fs/read-capped.js';
 import { DETECTED_GATES, detectPreset } from './detect-preset.js';
 import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES } from './defaults.js';
+import { ConfigError } from './config-error.js';
+
+export { ConfigError } from './config-error.js';
 
 // Finding and reading checkroom.yaml, without the parser: a workspace without one runs on
-// the preset's defaults and never loads yaml or zod; config.ts (the parser and schema) is
-// imported only when the file is there (issue 10 item 2: `status` paid ~100 ms for them).
+// the preset's defaults and never loads yaml or zod; config-parse.ts (the parser and schema) is
+// imported only when the file is there (issue 10 item 2).
 
 export const CONFIG_FILE = 'checkroom.yaml';
 
@@ -17,25 +20,6 @@ export const CONFIG_FILE = 'checkroom.yaml';
  *  while a generated or pasted blob (a 55 MB file took 1.8 GB to parse, issue 8 item 7)
  *  is refused before a byte of it is read. */
 export const CONFIG_MAX_BYTES = 1024 * 1024;
-
-export class ConfigError extends Error {
-  readonly file: string;
-  /** 1-based; null when the problem has no single place in the file. */
-  readonly line: number | null;
-  readonly column: number | null;
-  readonly expected: string;
-  readonly problem: string;
-
-  constructor(o: { file: string; line: number | null; column: number | null; problem: string; expected: string }) {
-    super(`${o.line === null ? o.file : `${o.file}:${o.line}:${o.column}`}: ${o.problem} (expected ${o.expected})`);
-    this.name = 'ConfigError';
-    this.file = o.file;
-    this.line = o.line;
-    this.column = o.column;
-    this.expected = o.expected;
-    this.problem = o.problem;
-  }
-}
 
 /** The configuration of a workspace without checkroom.yaml: the book preset and defaults. */
 export const defaultConfig = (): WorkspaceConfig => ({
@@ -76,6 +60,6 @@ export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
     return (await detectPreset(root)) ? { ...defaultConfig(), preset: 'gates', pipeline: gatesPreset(), presetDetected: DETECTED_GATES } : defaultConfig();
   }
   // zod and yaml are loaded only here, for a workspace that has a checkroom.yaml (issue 10 item 2).
-  const { parseConfig } = await import('./config.js');
+  const { parseConfig } = await import('./config-parse.js');
   return parseConfig(text, file, await detectPreset(root));
 };
