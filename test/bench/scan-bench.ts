@@ -39,7 +39,8 @@ function measure(cmd: string, args: string[]): Cost {
 
 const has = (cmd: string): boolean => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
 const ms = (x: number): string => `${x.toFixed(0)} ms`;
-const ratio = (a: number, b: number): string => `${(a / Math.max(b, 1)).toFixed(2)}×`;
+// /usr/bin/time counts CPU in 10 ms steps: below that a ratio says nothing.
+const ratio = (a: number, b: number): string => (b < 10 ? 'n/a' : `${(a / b).toFixed(2)}×`);
 
 export function scanBench(base: string, sizes: number[], lines: string[]): void {
   if (!existsSync(TIME)) {
