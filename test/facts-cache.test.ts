@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { scanFiles } from '../src/scan/scan.js';
 import { FACTS_CACHE_FILE, FactsCache, factsSignature } from '../src/scan/cached-facts.js';
-import { decodeFactsCache, encodeFactsCache, statKey } from '../src/scan/facts-cache.js';
+import { decodeFactsCache, encodeFactsCache, keyText, statKey } from '../src/scan/facts-cache.js';
 import { pathOf, REPO } from './helpers/workspace.js';
 import { cacheWorkspace, settle, statusOf, UNITS } from './helpers/facts-cache.js';
 
@@ -49,7 +49,7 @@ describe('facts cache', () => {
     const cfg = await loadConfig(root);
     const sig = factsSignature(root, cfg.pipeline);
     const data = decodeFactsCache(readFileSync(join(root, FACTS_CACHE_FILE)), sig)!;
-    data.entries.get(rel)!.key = statKey(statSync(join(root, rel), { bigint: true }));
+    data.entries.get(rel)!.key = keyText(statKey(statSync(join(root, rel), { bigint: true })));
     writeFileSync(join(root, FACTS_CACHE_FILE), encodeFactsCache(data));
     const racy = await scanWithCache(root);
     expect(racy.files.get(rel)!.marker).toBe(false);

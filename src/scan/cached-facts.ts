@@ -2,7 +2,7 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Bi
 import { join } from 'node:path';
 import type { FileFacts, PipelineDef } from '../types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { decodeFactsCache, encodeFactsCache, FACTS_CACHE_VERSION, sameKey, statKey, type FactsCacheData, type StatKey } from './facts-cache.js';
+import { decodeFactsCache, encodeFactsCache, FACTS_CACHE_VERSION, keyText, statKey, type FactsCacheData, type StatKey } from './facts-cache.js';
 import { EXACT_COUNT_BYTES, FIRST_READ } from './file-facts.js';
 import type { Confine } from './confine.js';
 import { needOf } from './scan.js';
@@ -28,7 +28,7 @@ export const FACTS_CACHE_FILE = join('.checkroom', 'facts-cache');
 export const RACY_SLACK_NS = 2_000_000_000n;
 const CACHE_MAX_BYTES = 512 * 1024 * 1024;
 
-type Entry = { key: StatKey; facts: FileFacts };
+type Entry = { key: string; facts: FileFacts };
 
 /** What the facts of `pipeline`'s artifacts depend on besides the files: a cache for anything else is foreign. */
 export const factsSignature = (root: string, pipeline: PipelineDef): string =>
@@ -124,9 +124,10 @@ export class FactsCache {
       this.stats.reads++;
       return read();
     }
-    const key = statKey(st);
+    const stat = statKey(st);
+    const key = keyText(stat);
     const e = this.old.get(rel);
-    if (e && sameKey(e.key, key) && !this.racy(key) && !confine.escapes(abs)) {
+    if (e && e.key === key && !this.racy(stat) && !confine.escapes(abs)) {
       this.stats.hits++;
       this.fresh.set(rel, e);
       return e.facts;

@@ -30,12 +30,14 @@ export interface FactsCacheData {
   /** Process clock (ms) when the scan that produced these entries started, and when the cache was written. */
   startedMs: number;
   writtenMs: number;
-  entries: Map<string, { key: StatKey; facts: FileFacts }>;
+  /** Keyed by workspace-relative path; `key` is keyText of the stat the facts were read under. */
+  entries: Map<string, { key: string; facts: FileFacts }>;
 }
 
 export const statKey = (st: BigIntStats): StatKey => ({ dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs });
 
-export const sameKey = (a: StatKey, b: StatKey): boolean => a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.size === b.size && a.dev === b.dev;
+/** The key as one string: compared as text, loading 50k entries parses no numbers (issue 10: load time). */
+export const keyText = (k: StatKey): string => `${k.dev}:${k.ino}:${k.size}:${k.mtimeNs}:${k.ctimeNs}`;
 
 const F_MARKER = 1;
 const F_NOT_LAST = 2;
@@ -56,29 +58,31 @@ export function triageTail(tail: string): string {
   return nl <= 0 ? tail : tail.slice(nl);
 }
 
-type Row = [string, string, string, string, string, string, number, number, number, number, string?, string?, string?, string?];
+type Row = [string, string, number, number, number, number, string?, string?, string?, string?];
 
-const row = (rel: string, k: StatKey, f: FileFacts): Row => {
+const row = (rel: string, key: string, f: FileFacts): Row => {
   const flags = (f.marker ? F_MARKER : 0) | (f.markerNotLast ? F_NOT_LAST : 0) | (f.fenceOpen ? F_FENCE : 0) | (f.unreadable ? F_UNREADABLE : 0) | (f.charsAtLeast ? F_AT_LEAST : 0);
-  const r: Row = [rel, String(k.dev), String(k.ino), String(k.size), String(k.mtimeNs), String(k.ctimeNs), f.bytes, f.chars, flags, f.mtimeMs];
+  const r: Row = [rel, key, f.bytes, f.chars, flags, f.mtimeMs];
   if (f.tail || f.error || f.markerShape) r.push(triageTail(f.tail), f.error ?? '', f.markerShape?.shape ?? '', f.markerShape?.expected ?? '');
   return r;
 };
 
 const SHAPES = new Set(['other', 'inline', 'case', 'bare']);
 
-const unrow = (r: unknown): [string, { key: StatKey; facts: FileFacts }] | null => {
-  if (!Array.isArray(r) || r.length < 10 || typeof r[0] !== 'string') return null;
-  const [rel, dev, ino, size, m, c, bytes, chars, flags, mtimeMs, tail = '', error = '', shape = '', expected = ''] = r as Row;
-  if (![bytes, chars, flags, mtimeMs].every((n) => typeof n === 'number' && Number.isFinite(n))) return null;
-  if (![dev, ino, size, m, c].every((s) => typeof s === 'string' && /^\d+$/.test(s))) return null;
+const KEY = /^\d+:\d+:\d+:\d+:\d+$/;
+
+const unrow = (r: unknown): [string, { key: string; facts: FileFacts }] | null => {
+  if (!Array.isArray(r) || r.length < 6 || typeof r[0] !== 'string') return null;
+  const [rel, key, bytes, chars, flags, mtimeMs, tail = '', error = '', shape = '', expected = ''] = r as Row;
+  if (typeof bytes !== 'number' || typeof chars !== 'number' || typeof flags !== 'number' || typeof mtimeMs !== 'number') return null;
+  if (typeof key !== 'string' || !KEY.test(key)) return null;
   if (typeof tail !== 'string' || typeof error !== 'string' || (shape !== '' && !SHAPES.has(shape))) return null;
   const facts: FileFacts = { path: rel, exists: true, bytes, chars, marker: (flags & F_MARKER) !== 0, markerNotLast: (flags & F_NOT_LAST) !== 0, mtimeMs, tail, fenceOpen: (flags & F_FENCE) !== 0 };
   if (error) facts.error = error;
   if (flags & F_UNREADABLE) facts.unreadable = true;
   if (flags & F_AT_LEAST) facts.charsAtLeast = true;
   if (shape) facts.markerShape = { shape: shape as 'other', expected: String(expected) };
-  return [rel, { key: { dev: BigInt(dev), ino: BigInt(ino), size: BigInt(size), mtimeNs: BigInt(m), ctimeNs: BigInt(c) }, facts }];
+  return [rel, { key, facts }];
 };
 
 export function encodeFactsCache(d: FactsCacheData): Buffer {
@@ -106,7 +110,7 @@ export function decodeFactsCache(buf: Buffer, sig: string): FactsCacheData | nul
   }
   if (j.sig !== sig || typeof j.startedMs !== 'number' || typeof j.writtenMs !== 'number' || !Array.isArray(j.entries)) return null;
   if (j.writtenMs < j.startedMs) return null;
-  const entries = new Map<string, { key: StatKey; facts: FileFacts }>();
+  const entries = new Map<string, { key: string; facts: FileFacts }>();
   for (const r of j.entries) {
     const e = unrow(r);
     if (!e) return null;
