@@ -1,6 +1,7 @@
 import { sanitizeLine } from '../src/sanitize.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { T } from './Styled.js';
+import { headerSpend } from '../src/app/spend.js';
 
 // Header pieces for the agent supervisor: autopilot ("auto on/off/PAUSED"), and who drives when this
 // instance is read-only (a second checkroom on the same workspace).
@@ -10,6 +11,14 @@ export function AutopilotBadge() {
   if (!auto) return null;
   // Short words: the live line also carries the watch mode, checkpoint time and scan time.
   return auto.on ? <T tok="accent">auto on · </T> : auto.paused ? <T tok="warn">auto PAUSED · </T> : <T tok="muted">auto off · </T>;
+}
+
+/** Issue 11: money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */
+export function SpendBadge() {
+  const words = useAppStore((s) => headerSpend(s.agents.snap?.ledger.costs, s.agents.limits?.budget));
+  const paused = useAppStore((s) => !!s.agents.snap?.autopilot.paused && /budget/.test(s.agents.snap.autopilot.reason));
+  if (!words) return null;
+  return <T tok={paused ? 'warn' : 'muted'}>{words} · </T>;
 }
 
 /** "read-only: pid 4242@host drives · " when another instance holds the driver lock. */

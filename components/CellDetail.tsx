@@ -1,11 +1,13 @@
 import { Box } from 'ink';
-import { CLAIM_ASCII, CLAIM_EMOJI, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
+import { CLAIM_ASCII, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
+import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit } from '../src/cli/text.js';
+import { fit } from '../src/app/layout.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
 import { gateDetailLines, isGateCell } from '../src/gates/cell-detail.js';
 import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';
 import { useAppStore } from '../hooks/use-app-store.js';
+import { cellSpendLines } from '../src/app/spend.js';
 import { Line, T } from './Styled.js';
 
 // One cell, everything the operator needs to decide: where the file is, how big, whether
@@ -20,6 +22,8 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const detail = useAppStore((s) => s.detail);
   const ws = useAppStore((s) => s.ws);
   const ascii = useAppStore((s) => s.ascii);
+  // Issue 11: what this cell's agent attempts cost, when an adapter reported it.
+  const spent = useAppStore((s) => (detail ? (cellSpendLines(s.agents.snap?.ledger.costs, `${detail.unit}/${detail.step}`)[0]?.trim() ?? '') : ''));
   const agents = useAppStore((s) => s.agents);
   if (!detail) return null;
   const cell = ws.cells.find((c) => c.unit === detail.unit && c.step === detail.step);
@@ -28,7 +32,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const g = glyphsFor(ascii);
   const writer = writerOf(liveWriters({ ws, agents }), cell);
   const status = writer && writer.unit === cell.unit && writer.step === cell.step ? 'running' : cell.status;
-  const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_EMOJI[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
+  const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_GLYPH[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
   const gate = isGateCell(cell) ? gateDetailLines(cell, claim) : null;
   const unreadable = cell.disk === 'unreadable';
   const facts: [string, string][] = [
@@ -40,6 +44,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
     ['claims', gate ? gate.claims : `checkpoint.md: ${claim ?? 'no row in checkpoint.md'}   disk: ${DISK_WORD[cell.disk]}`],
     ['verdict', writer ? sanitizeLine(writingWhy(writer, cell)) : cell.triage ? `${cell.triage.verdict}: ${sanitizeLine(cell.triage.reason)}` : cell.error ? `cannot read it: ${sanitizeLine(cell.error)}` : '—'],
     ['blocked by', cell.blockedBy.length ? cell.blockedBy.map(sanitizeLine).join(', ') : 'nothing'],
+    ...(spent ? [['agent', sanitizeLine(spent)] as [string, string]] : []),
   ];
   const tailRows = Math.max(0, height - facts.length - 2);
   const lines = detail.tail?.lines ?? [];

@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import { footerHints, type Scope } from '../src/app/keymap.js';
 import { VIEWS } from '../src/app/views.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit } from '../src/cli/text.js';
+import { fit } from '../src/app/layout.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';

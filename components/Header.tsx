@@ -1,10 +1,10 @@
 import { Box } from 'ink';
-import { counts } from '../src/cli/json.js';
-import { bar, fit } from '../src/cli/text.js';
+import { counts } from '../src/state/counts.js';
+import { bar, fit } from '../src/app/layout.js';
 import { sanitizeLine } from '../src/sanitize.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
-import { AutopilotBadge, useDriverNote } from './AgentsBadge.js';
+import { AutopilotBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
 
 // Always visible: where the pipeline stands, how much is done, what needs attention, and
 // how fresh the picture is (live mode, checkpoint time, last scan).
@@ -45,6 +45,7 @@ export function Header({ width }: { width: number }) {
       <Line tok="muted">
         {driver ? <T tok="warn">{driver}</T> : null}
         <AutopilotBadge />
+        <SpendBadge />
         {live} · {cp} · scanned {time(ws.scannedAt)}
       </Line>
     </Box>

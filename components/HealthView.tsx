@@ -2,11 +2,13 @@ import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { columnWidth, fit, pad } from '../src/cli/text.js';
+import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { breakerWords, cellStateWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
 import type { AgentsUi } from '../src/app/agents-types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
+import { cellSpendLines, spendWords, usd } from '../src/app/spend.js';
+import type { CostLedger } from '../src/run/costs.js';
 import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';
 
@@ -19,19 +21,20 @@ import { Line, T } from './Styled.js';
 const BREAKER_TOKEN: Record<string, Token> = { closed: 'ok', open: 'fail', half_open: 'warn', held: 'warn' };
 const CELL_TOKEN: Record<string, Token> = { idle: 'muted', running: 'accent', retrying: 'warn', needs_human: 'fail', done: 'ok' };
 
-function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimits>): string[] {
+function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimits>, costs?: CostLedger): string[] {
   if (!it) return [];
   if (it.kind === 'agent') {
     const v = it.ledger?.view;
     if (!v) return [`${it.agent}: no launch recorded in the journal yet`];
     return [
-      `${it.agent}: breaker ${breakerWords(it.ledger)} · ${v.consecutiveFailures} of ${v.threshold} consecutive failures · ${v.trips} trip${v.trips === 1 ? '' : 's'}`,
+      `${it.agent}: breaker ${breakerWords(it.ledger)} · ${v.consecutiveFailures} of ${v.threshold} consecutive failures · ${v.trips} trip${v.trips === 1 ? '' : 's'}${spendWords(costs?.agents[it.agent]) ? ` · spent ${spendWords(costs?.agents[it.agent])}` : ''}`,
       ...(v.openedBy.length ? v.openedBy.slice(-3).map((x) => `  opened by: ${x}`) : ['  no failures since the last success']),
     ];
   }
   const c = it.cell;
   const tail = c.lastErrorTail.filter((l) => l.trim() !== '').slice(-2);
   return [
+    ...cellSpendLines(costs, c.key),
     `${c.unit} ${c.step} (${c.agent ?? '-'}): ${c.state}${c.reason ? ` — ${c.reason}` : ''}`,
     `  attempts ${c.attempts.length}${classCounts(c) ? ` · ${classCounts(c)}` : ''}${nextAttemptLabel(c, limits) ? ` · next: ${nextAttemptLabel(c, limits)}` : ''} · same error ×${c.fingerprintRepeats}`,
     ...tail.map((l) => `  last error: ${l}`),
@@ -55,7 +58,7 @@ export function HealthView({ height, width }: { height: number; width: number })
   // the selected row in full, cut so that at least 3 list rows remain. The window is the
   // list's rows minus the note: counting the note as a list row pushed the window's first
   // row out of sight at 60×15 (the box shrank its rows onto each other).
-  const detail = detailOf(sel, limits).slice(0, Math.max(0, Math.min(4, height - 4)));
+  const detail = detailOf(sel, limits, snap?.ledger.costs).slice(0, Math.max(0, Math.min(4, height - 4)));
   // Journal lines that could not be read are said, not skipped without a word (issue 8 item 7).
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
@@ -71,7 +74,8 @@ export function HealthView({ height, width }: { height: number; width: number })
     );
   }
   const a = snap.autopilot;
-  const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures} · autopilot ${a.on ? 'on' : a.paused ? `paused: ${a.reason}` : 'off'}`;
+  const spent = spendWords(snap.ledger.costs?.session);
+  const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures}${spent ? ` · spent ${spent}` : ''} · autopilot ${a.on ? 'on' : a.paused ? `paused: ${a.reason}` : 'off'}`;
   const counter = items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : '';
   // Columns: mark (2), name, state, then the counts; one space after each column.
   const nameW = columnWidth(items.map(nameOf), 10, 24);
@@ -98,7 +102,7 @@ export function HealthView({ height, width }: { height: number; width: number })
                 {mark}
                 {name}
                 <T tok={BREAKER_TOKEN[v?.state ?? 'closed']}>{state}</T>
-                {fit(`trips ${v?.trips ?? 0} · failures ${v?.consecutiveFailures ?? 0} of ${v?.threshold ?? snap.limits.breakerThreshold}`, restW)}
+                {fit(`trips ${v?.trips ?? 0} · failures ${v?.consecutiveFailures ?? 0} of ${v?.threshold ?? snap.limits.breakerThreshold}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''}`, restW)}
               </Line>
             );
           }
@@ -110,7 +114,7 @@ export function HealthView({ height, width }: { height: number; width: number })
               {mark}
               {name}
               <T tok={CELL_TOKEN[c.state]}>{state}</T>
-              {fit(`${c.attempts.length} att${next ? ` · next ${next}` : ''}${counts ? ` · ${counts}` : ''}${c.fingerprintRepeats > 1 ? ` · same error ×${c.fingerprintRepeats}` : ''}`, restW)}
+              {fit(`${c.attempts.length} att${next ? ` · next ${next}` : ''}${counts ? ` · ${counts}` : ''}${c.fingerprintRepeats > 1 ? ` · same error ×${c.fingerprintRepeats}` : ''}${spendWords(snap.ledger.costs?.cells[c.key]) ? ` · ${usd(snap.ledger.costs!.cells[c.key]!.costUsd)}` : ''}`, restW)}
             </Line>
           );
         })}

@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { fit, pad } from '../src/cli/text.js';
+import { fit, pad } from '../src/app/layout.js';
 import { helpRows } from '../src/app/keymap.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';

@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit } from '../src/cli/text.js';
+import { fit } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { fitStart, logFor } from '../src/app/agents.js';
 import { Line, T } from './Styled.js';

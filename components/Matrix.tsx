@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { glyphsFor, STATUS_WORD } from '../src/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { columnLabels, fit, pad } from '../src/cli/text.js';
+import { columnLabels, fit, pad } from '../src/app/layout.js';
 import { matrixOf } from '../src/app/select.js';
 import { liveWriters, writingCells } from '../src/app/live-writers.js';
 import { cellKey } from '../src/types.js';

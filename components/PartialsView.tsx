@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit, pad } from '../src/cli/text.js';
+import { fit, pad } from '../src/app/layout.js';
 import { partialItems, type PartialItem } from '../src/app/select.js';
 import { liveWriters, writerOf, writerWord, writingWhy } from '../src/app/live-writers.js';
 import type { Token } from '../src/app/theme.js';

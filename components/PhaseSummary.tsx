@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import type { BatchProgress, PhaseProgress } from '../src/types.js';
-import { bar, fit, pad } from '../src/cli/text.js';
+import { bar, fit, pad } from '../src/app/layout.js';
 import { sanitizeLine } from '../src/sanitize.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';

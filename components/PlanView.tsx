@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { columnWidth, fit, noUnitsWhy, pad, whereOf } from '../src/cli/text.js';
+import { columnWidth, fit, noUnitsWhy, pad, whereOf } from '../src/app/layout.js';
 import { planItems, type PlanItem } from '../src/app/select.js';
 import { entryLiveState, flightItems, flightState } from '../src/app/agents.js';
 import { wrapLine } from '../src/app/wrap.js';
@@ -10,6 +11,7 @@ import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';
 import { glyphsFor } from '../src/glyphs.js';
 import { cellKey } from '../src/types.js';
 import type { Token } from '../src/app/theme.js';
+import type { AppState } from '../src/app/store-types.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';
 import { LogPane } from './LogPane.js';
@@ -31,6 +33,54 @@ const keyOf = (it: PlanItem | undefined): string | null =>
 
 /** A waiting flight's state already is its reason: said once. */
 const withReason = (state: string, reason: string | null | undefined): string => (reason && reason !== state ? `${state} — ${reason}` : state);
+
+/** What a plan row needs from its view: glyphs, the agents' state, the column layout. */
+interface RowContext {
+  g: ReturnType<typeof glyphsFor>;
+  agents: AppState['agents'];
+  cols: (it: PlanItem, tag: string, tok: Token | undefined) => ReactNode;
+  reasonW: number;
+  writerWhy: (n: { unit: string | null; step: string | null }) => string | null;
+  agentOf: (step: string) => string | undefined;
+}
+
+/** One row of the plan list: a flight, a queued redo or a next step, at list position `index`. */
+function planRow(it: PlanItem, index: number, here: boolean, { g, agents, cols, reasonW, writerWhy, agentOf }: RowContext) {
+  const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
+  if (it.kind === 'flight') {
+    const f = it.flight;
+    return (
+      <Line key={`f${f.key}`}>
+        {mark}
+        <T tok="accent">{g.running}</T>
+        {cols(it, g.running, f.state === 'running' ? 'accent' : 'warn')}
+        {fit(sanitizeLine(flightState(f, agents)), reasonW)}
+      </Line>
+    );
+  }
+  if (it.kind === 'queued') {
+    const r = it.redo;
+    return (
+      <Line key={`q${r.unit}/${r.step}`}>
+        {mark}
+        <T tok="accent">Q </T>
+        {cols(it, 'Q ', 'accent')}
+        {fit(`backed up to ${sanitizeLine(r.backup)}; relaunch it`, reasonW)}
+      </Line>
+    );
+  }
+  const n = it.step;
+  const writing = writerWhy(n);
+  const live = writing ? { text: writing, tone: 'warn' as const } : entryLiveState(n, agents, agentOf);
+  return (
+    <Line key={`n${index}`}>
+      {mark}
+      <T tok={P_TOKEN[n.priority]}>{`P${n.priority}`}</T>{' '}
+      {cols(it, 'P1 ', undefined)}
+      {live ? <T tok={live.tone}>{fit(sanitizeLine(live.text), reasonW)}</T> : fit(sanitizeLine(n.reason), reasonW)}
+    </Line>
+  );
+}
 
 export function PlanView({ height, width }: { height: number; width: number }) {
   const { ws, filter, redoQueue, cursor, agents, ascii } = useAppStore(
@@ -79,6 +129,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
       </>
     );
   };
+  const row: RowContext = { g, agents, cols, reasonW, writerWhy, agentOf };
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">
@@ -88,43 +139,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
       </Line>
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.length === 0 ? <Line tok="muted">{filter ? 'no step matches the filter (esc clears it)' : ws.units.length === 0 ? noUnitsWhy(ws) : 'nothing to do: every step is done or waiting on a human'}</Line> : null}
-        {items.slice(win.start, win.end).map((it, i) => {
-          const here = win.start + i === cursor;
-          const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
-          if (it.kind === 'flight') {
-            const f = it.flight;
-            return (
-              <Line key={`f${f.key}`}>
-                {mark}
-                <T tok="accent">{g.running}</T>
-                {cols(it, g.running, f.state === 'running' ? 'accent' : 'warn')}
-                {fit(sanitizeLine(flightState(f, agents)), reasonW)}
-              </Line>
-            );
-          }
-          if (it.kind === 'queued') {
-            const r = it.redo;
-            return (
-              <Line key={`q${r.unit}/${r.step}`}>
-                {mark}
-                <T tok="accent">Q </T>
-                {cols(it, 'Q ', 'accent')}
-                {fit(`backed up to ${sanitizeLine(r.backup)}; relaunch it`, reasonW)}
-              </Line>
-            );
-          }
-          const n = it.step;
-          const writing = writerWhy(n);
-          const live = writing ? { text: writing, tone: 'warn' as const } : entryLiveState(n, agents, agentOf);
-          return (
-            <Line key={`n${win.start + i}`}>
-              {mark}
-              <T tok={P_TOKEN[n.priority]}>{`P${n.priority}`}</T>{' '}
-              {cols(it, 'P1 ', undefined)}
-              {live ? <T tok={live.tone}>{fit(sanitizeLine(live.text), reasonW)}</T> : fit(sanitizeLine(n.reason), reasonW)}
-            </Line>
-          );
-        })}
+        {items.slice(win.start, win.end).map((it, i) => planRow(it, win.start + i, win.start + i === cursor, row))}
       </Box>
       {reason.map((l, i) => (
         <Line key={`r${i}`} tok="muted">

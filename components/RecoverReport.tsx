@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { useMemo } from 'react';
 import { renderRecover } from '../src/recover/render.js';
-import { fit } from '../src/cli/text.js';
+import { fit } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 import { OverlayKeys } from './OverlayKeys.js';
@@ -16,7 +16,9 @@ const plain = (_token: string, text: string): string => text;
 export function RecoverReport({ height, width }: { height: number; width: number }) {
   const overlay = useAppStore((s) => s.recovery.recover);
   const ascii = useAppStore((s) => s.ascii);
-  const lines = useMemo(() => (overlay ? renderRecover(overlay.report, { paint: plain, ascii, width }).split('\n') : []), [overlay?.report, ascii, width]);
+  // Scrolling changes the offset, not the report: the text is laid out again only when it changes.
+  const report = overlay?.report;
+  const lines = useMemo(() => (report ? renderRecover(report, { paint: plain, ascii, width }).split('\n') : []), [report, ascii, width]);
   if (!overlay) return null;
   const room = Math.max(1, height - 2);
   const start = Math.min(overlay.offset, Math.max(0, lines.length - room));

@@ -2,9 +2,10 @@ import { Box } from 'ink';
 import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit, pad } from '../src/cli/text.js';
+import { fit, pad } from '../src/app/layout.js';
 import { formatAge } from '../src/recover/render.js';
 import { provenTodoIds } from '../src/sources/level2.js';
+import { presetOf } from '../src/pipeline/presets/index.js';
 import type { WorkspaceState } from '../src/types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -19,12 +20,13 @@ export const SUMMARY_ROWS = 7;
 type Cell = { text: string; tok?: Token };
 
 function columns(ws: WorkspaceState, readonly: boolean): Cell[][] {
-  const gates = ws.preset === 'gates';
+  const preset = presetOf(ws.preset);
+  const hasCheckpoint = preset.has.checkpoint;
   const cp = ws.checkpoint;
   const nd = ws.discrepancies.length;
   // A checkpoint.md it could not parse is not one that agrees: files on disk it does not list,
   // or lines it could not read (a garbage or binary file has no rows, hence no discrepancy).
-  const unlisted = gates ? 0 : ws.cells.filter((c) => c.checkpoint === null && c.exists).length;
+  const unlisted = !hasCheckpoint ? 0 : ws.cells.filter((c) => c.checkpoint === null && c.exists).length;
   const unreadableLines = ws.warnings.filter((w) => w.line !== undefined).length;
   const agreement: Cell = nd
     ? { text: `${nd} disagree with the disk`, tok: 'warn' }
@@ -34,10 +36,10 @@ function columns(ws: WorkspaceState, readonly: boolean): Cell[][] {
         ? { text: `${unreadableLines} lines it cannot read`, tok: 'warn' }
         : { text: 'agrees with the disk', tok: 'ok' };
   const level1: Cell[] = [
-    { text: gates ? '1 plan files' : '1 checkpoint.md', tok: 'title' },
-    { text: cp.exists ? (gates ? sanitizeLine(cp.lastUpdate ?? 'plan read') : `updated ${sanitizeLine(cp.lastUpdate ?? '?')}`) : 'missing', tok: cp.exists ? undefined : 'warn' },
+    { text: `1 ${preset.words.record}`, tok: 'title' },
+    { text: cp.exists ? (hasCheckpoint ? `updated ${sanitizeLine(cp.lastUpdate ?? '?')}` : sanitizeLine(cp.lastUpdate ?? 'plan read')) : 'missing', tok: cp.exists ? undefined : 'warn' },
     agreement,
-    { text: readonly || gates ? '' : 'w rewrites it', tok: 'muted' },
+    { text: readonly || !hasCheckpoint ? '' : 'w rewrites it', tok: 'muted' },
   ];
   const t = ws.todos;
   const proven = provenTodoIds(t);
@@ -52,8 +54,8 @@ function columns(ws: WorkspaceState, readonly: boolean): Cell[][] {
   const onDisk = ws.cells.filter((c) => c.exists && c.disk !== 'missing').length;
   const done = ws.cells.filter((c) => c.status === 'done').length;
   const level3: Cell[] = [
-    { text: gates ? '3 gate files (decide)' : '3 disk (decides)', tok: 'title' },
-    { text: `${ws.units.length} ${gates ? 'workflow' : 'unit'}${ws.units.length === 1 ? '' : 's'} · ${onDisk}/${ws.cells.length} on disk` },
+    { text: `3 ${preset.words.proof}`, tok: 'title' },
+    { text: `${ws.units.length} ${preset.words.unit}${ws.units.length === 1 ? '' : 's'} · ${onDisk}/${ws.cells.length} on disk` },
     { text: `${done} done · ${ws.partials.length} partial · ${ws.suspects.length} suspect`, tok: ws.partials.length ? 'warn' : undefined },
     { text: `${ws.warnings.length} warning${ws.warnings.length === 1 ? '' : 's'}`, tok: ws.warnings.length ? 'warn' : 'muted' },
   ];
@@ -63,6 +65,7 @@ function columns(ws: WorkspaceState, readonly: boolean): Cell[][] {
 export function SourcesSummary({ width }: { width: number }) {
   const { ws, readonly, resume } = useAppStore(useShallow((s) => ({ ws: s.ws, readonly: s.readonly, resume: s.recovery.resume })));
   const cols = columns(ws, readonly);
+  const preset = presetOf(ws.preset);
   const colW = Math.max(12, Math.floor((width - 2) / 3));
   const cp = ws.checkpoint;
   const nd = ws.discrepancies.length;
@@ -72,8 +75,8 @@ export function SourcesSummary({ width }: { width: number }) {
   return (
     <Box flexDirection="column">
       <Line>
-        <T tok="title">{ws.preset === 'gates' ? 'gate-file workflow' : 'checkpoint.md'}</T>
-        {cp.exists ? (ws.preset === 'gates' ? ` · ${sanitizeLine(cp.lastUpdate ?? '')}` : ` (${cp.lang}) updated ${sanitizeLine(cp.lastUpdate ?? 'no date')}`) : ' is missing'} · {nd} discrepanc
+        <T tok="title">{preset.words.title}</T>
+        {cp.exists ? (preset.has.checkpoint ? ` (${cp.lang}) updated ${sanitizeLine(cp.lastUpdate ?? 'no date')}` : ` · ${sanitizeLine(cp.lastUpdate ?? '')}`) : ' is missing'} · {nd} discrepanc
         {nd === 1 ? 'y' : 'ies'} · {ws.warnings.length} warning{ws.warnings.length === 1 ? '' : 's'}
       </Line>
       {[0, 1, 2, 3].map((row) => (

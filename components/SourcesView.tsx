@@ -1,9 +1,10 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
-import { CLAIM_ASCII, CLAIM_EMOJI } from '../src/glyphs.js';
+import { CLAIM_ASCII } from '../src/glyphs.js';
+import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { columnWidth, fit, pad } from '../src/cli/text.js';
+import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { sourceItems, type SourceItem } from '../src/app/select.js';
 import type { DiskState } from '../src/types.js';
 import type { Token } from '../src/app/theme.js';
@@ -31,7 +32,7 @@ function colsOf(it: SourceItem, ascii: boolean, root: string): Cols {
   switch (it.kind) {
     case 'discrepancy': {
       const d = it.d;
-      const claim = ascii ? CLAIM_ASCII[d.checkpoint] : `${CLAIM_EMOJI[d.checkpoint]} ${CLAIM_ASCII[d.checkpoint]}`;
+      const claim = ascii ? CLAIM_ASCII[d.checkpoint] : `${CLAIM_GLYPH[d.checkpoint]} ${CLAIM_ASCII[d.checkpoint]}`;
       return { where: `${sanitizeLine(d.unit)} ${sanitizeLine(d.step)}`, claim, disk: DISK[d.disk] ?? sanitizeLine(String(d.disk)), note: sanitizeLine(d.note) };
     }
     case 'todo': {
@@ -44,6 +45,12 @@ function colsOf(it: SourceItem, ascii: boolean, root: string): Cols {
       return { where: 'dangling dep', whereTok: 'warn', note: `todo ${sanitizeLine(it.dep.todo_id)} depends on ${sanitizeLine(it.dep.depends_on)}, which does not exist` };
     case 'resume':
       return { where: 'RESUME.md', whereTok: 'warn', note: sanitizeLine(it.text) };
+    case 'scheduler': {
+      const f = it.f;
+      const where = f.kind === 'error' ? 'scheduler' : f.jobId ? `job ${f.jobId}` : `${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}`;
+      const cell = f.kind === 'error' || !f.jobId ? '' : `${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}: `;
+      return { where, whereTok: 'warn', note: `${cell}${sanitizeLine(f.note)}` };
+    }
     case 'warning': {
       const w = it.w;
       const src = w.source.startsWith(root) ? relative(root, w.source) || w.source : w.source;
@@ -87,10 +94,10 @@ function Row({ c, w, width }: { c: Cols; w: Widths; width: number }) {
 export const summaryRoom = (height: number): number => Math.max(1, Math.min(SUMMARY_ROWS, height - 1 - 3));
 
 export function SourcesView({ height, width }: { height: number; width: number }) {
-  const { ws, filter, cursor, ascii, resume } = useAppStore(
-    useShallow((s) => ({ ws: s.ws, filter: s.filter, cursor: s.cursors.sources, ascii: s.ascii, resume: s.recovery.resume })),
+  const { ws, filter, cursor, ascii, resume, scheduler } = useAppStore(
+    useShallow((s) => ({ ws: s.ws, filter: s.filter, cursor: s.cursors.sources, ascii: s.ascii, resume: s.recovery.resume, scheduler: s.recovery.scheduler ?? null })),
   );
-  const items = sourceItems(ws, filter, resume?.disagreements);
+  const items = sourceItems(ws, filter, resume?.disagreements, scheduler);
   const rows = items.map((it) => colsOf(it, ascii, ws.root));
   const w = widthsOf(rows);
   // On a short terminal the summary is cut from the bottom rather than squeezed: an overfull

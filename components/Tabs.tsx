@@ -1,10 +1,8 @@
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
-import { VIEWS, type ViewId } from '../src/app/views.js';
-import { partialItems, planItems, sourceItems } from '../src/app/select.js';
-import { flightItems } from '../src/app/agents.js';
+import { perView, tabCount, viewOf, VIEWS, type ViewId } from '../src/app/views.js';
 import { sanitizeLine } from '../src/sanitize.js';
-import { fit } from '../src/cli/text.js';
+import { fit } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 
@@ -13,15 +11,7 @@ import { Line, T } from './Styled.js';
 export function Tabs({ width }: { width: number }) {
   const view = useAppStore((s) => s.view);
   const filter = useAppStore((s) => s.filter);
-  const n: Record<ViewId, number | null> = useAppStore(
-    useShallow((s) => ({
-      progress: null,
-      partials: partialItems(s.ws, '', s.skipped).length,
-      plan: planItems(s.ws, '', s.redoQueue, flightItems(s.agents)).length,
-      sources: sourceItems(s.ws, '').length,
-      health: null,
-    })),
-  );
+  const n: Record<ViewId, number | null> = useAppStore(useShallow((s) => perView((id) => tabCount(viewOf(id), s))));
   return (
     <Box>
       <Line>

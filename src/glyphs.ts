@@ -11,7 +11,6 @@ export type GlyphSet = Record<CellStatus, string>;
 export const EMOJI: GlyphSet = { done: '✅', partial: '🚧', failed: '❌', needs_human: '✋', running: '⏳', not_started: '--' };
 export const ASCII: GlyphSet = { done: '+ ', partial: '~ ', failed: 'X ', needs_human: '! ', running: '> ', not_started: '. ' };
 
-export const CLAIM_EMOJI: Record<Claim, string> = { done: '✅', in_progress: '⏳', failed: '❌', needs_human: '⚠️', not_started: '—' };
 export const CLAIM_ASCII: Record<Claim, string> = { done: 'done', in_progress: 'in-progress', failed: 'failed', needs_human: 'needs-human', not_started: 'not-started' };
 
 export const STATUS_WORD: Record<CellStatus, string> = {

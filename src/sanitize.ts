@@ -3,6 +3,7 @@
 // OSC (title, clipboard, hyperlinks), DCS, CR overwrites, backspace tricks and the bell.
 // strip-ansi alone is not enough: it leaves CR, BS and BEL, and unknown sequences.
 
+// eslint-disable-next-line no-control-regex -- control characters are what it escapes (issue 8 item 7)
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = {

@@ -1,19 +1,34 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCli } from './cli/args.js';
-import { colorEnabled, makePaint, outputWidth } from './cli/paint.js';
+import { colorEnabled, makePaint, outputWidth } from './app/paint.js';
 import { statusCommand } from './cli/core-commands.js';
 import { wantsAscii } from './glyphs.js';
-import type { TextOptions } from './cli/text.js';
+import type { TextOptions } from './app/layout.js';
 import { loadControlRoom } from './ui-load.js';
+import { claudeDemoScript, claudeDemoYaml } from './demo/claude-demo.js';
+import { claudeEnv, startModelServer, type ModelServer } from './demo/model-server.js';
 
 // `npm start`: the demo workspace, copied to a fresh temp directory (without its
 // `.checkroom/` run state) so every action in the control room is safe to try; the
 // repository's copy is never touched.
 
 const DEMO = fileURLToPath(new URL('../../demo-workspace', import.meta.url));
+// The devDependency's binary (issue 11): users bring their own claude; the demo uses this one.
+const CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
+
+/** `--claude`: the real Claude Code CLI against a scripted model on 127.0.0.1 (issue 11). */
+async function startClaudeDemo(ws: string): Promise<ModelServer> {
+  if (!existsSync(CLAUDE)) throw new Error(`--claude needs the Claude Code CLI: npm install -D @anthropic-ai/claude-code (looked for ${CLAUDE})`);
+  const server = await startModelServer({ script: [], fallback: claudeDemoScript(), lifetimeMs: 4 * 3_600_000, maxRequests: 5_000 });
+  const home = mkdtempSync(join(tmpdir(), 'checkroom-demo-claude-home-'));
+  writeFileSync(join(ws, 'checkroom.yaml'), claudeDemoYaml({ bin: CLAUDE, env: claudeEnv(server.url, home, 0) }));
+  process.stdout.write(`checkroom demo: agents are the real claude CLI; the model is scripted at ${server.url}\n`);
+  return server;
+}
 
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'checkroom-demo-'));
@@ -25,7 +40,16 @@ async function main(): Promise<number> {
   // `npm start -- --gates`: the gate-file workflow demo (demo-workspace/gates-workflow, preset: gates).
   const args = process.argv.slice(2);
   const ws = args.includes('--gates') ? join(dir, 'gates-workflow') : dir;
-  const cli = parseCli([...args.filter((a) => a !== '--gates'), ws]);
+  // `npm start -- --slurm` (issue 12): every agent of the copy a job of the Slurm cluster the
+  // environment names (SLURM_CONF); refused with the reason when squeue cannot reach one.
+  if (args.includes('--slurm')) {
+    const q = spawnSync('squeue', ['-h', '--me'], { encoding: 'utf8', timeout: 30_000 });
+    if (q.status !== 0) throw new Error(`--slurm needs a reachable Slurm cluster (squeue: ${(q.stderr || q.error?.message || `exit ${q.status}`).trim().split('\n')[0]}); set SLURM_CONF`);
+    appendFileSync(join(dir, 'checkroom.yaml'), '\n# npm start -- --slurm\nexecutor: slurm\n');
+    process.stdout.write('checkroom demo: every agent runs as a Slurm job (executor: slurm)\n');
+  }
+  const server = args.includes('--claude') ? await startClaudeDemo(ws) : null;
+  const cli = parseCli([...args.filter((a) => a !== '--gates' && a !== '--slurm' && a !== '--claude'), ws]);
   const o: TextOptions = {
     paint: makePaint(colorEnabled(process.stdout, process.env)),
     ascii: wantsAscii(process.env, cli.ascii),
@@ -33,9 +57,10 @@ async function main(): Promise<number> {
   };
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     await statusCommand([ws], false, o, { write: (s) => void process.stdout.write(s) });
+    await server?.close();
     return 0;
   }
-  const code = await (await loadControlRoom())(cli, o);
+  const code = await (await loadControlRoom())(cli, o).finally(() => server?.close());
   process.stdout.write(`checkroom demo: the workspace copy stays in ${dir}\n`);
   return code;
 }

@@ -210,8 +210,8 @@ export interface WorkspaceState {
   scannedAt: number;
   /** Level-2 recovery source (the SQL todo table), when a todo database exists; see sources/level2.ts. */
   todos?: TodoView | null;
-  /** Which layout the state was read from; absent means the book-style marker layout. */
-  preset?: 'book' | 'gates';
+  /** The preset the state was read with (its name, src/pipeline/presets/); absent in a state built by hand, which means the default. */
+  preset?: string;
 }
 
 /** The todo table as the state shows it: ready todos (the source document's query), where it disagrees with the disk. */

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { render } from 'ink';
 import type { Cli } from './cli/args.js';
 import { UsageError } from './cli/args.js';
-import type { TextOptions } from './cli/text.js';
+import type { TextOptions } from './app/layout.js';
 import { createLiveWorkspace } from './live/live-workspace.js';
 import { createAppStore, disposeStore } from './app/store.js';
 import { themeFor } from './app/theme.js';
@@ -12,6 +12,8 @@ import { anchoredStdout } from './app/anchored-stdout.js';
 import { loadConfig } from './pipeline/config.js';
 import { sweepAtStart } from './cli/sweep-at-start.js';
 import { sanitizeLine } from './sanitize.js';
+import { serveControlRoom } from './socket/start.js';
+import { statusJsonText } from './cli/core-commands.js';
 import { bounded, exitCodeFor, watchEnd, withDeadline, type StopReason } from './shutdown.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
@@ -56,6 +58,9 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
       store.setState({ message: { text: `temp-file sweep skipped: ${sanitizeLine((err as Error).message)}`, tone: 'warn' } });
     }
   }
+  // Scripts ask this instance instead of scanning (issue 10 item 4): `status --json`, `watch`.
+  const control = await serveControlRoom(live, agents.options?.sup, cli.readonly, (s) => statusJsonText(s, agents.options?.sup.snapshot().ledger.costs));
+  if (control.notice && !store.getState().message) store.setState({ message: { text: sanitizeLine(control.notice), tone: 'warn' } });
   const { stdin, stdout, stderr } = process;
   // Listening before anything is drawn: from here no signal, terminal error or crash can end
   // the process except through the path below.
@@ -107,12 +112,14 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
       }
       restore();
       disposeStore(store);
+      await bounded(control.server?.close() ?? Promise.resolve(), 1000);
       await bounded(live.close(), 3000);
       await agents.close(mode(), (line) => write(`${line}\n`), end.reason);
     },
     deadlineFor(Object.values(agents.options?.config.agents ?? {})),
     () => {
       restore();
+      control.server?.closeNow();
       agents.closeNow(mode(), 'deadline');
     },
     () => process.exit(exitCodeFor(end.reason)),

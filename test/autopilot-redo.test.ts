@@ -9,7 +9,7 @@ import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/ru
 import { readJournal, type JournalEvent } from '../src/run/journal.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
-import { rewriteCheckpoint } from '../src/cli/core-commands.js';
+import { rewriteCheckpoint } from '../src/checkpoint/rewrite.js';
 import { formatStamp } from '../src/backups-stamp.js';
 import { lastBackupOf } from '../src/run/supervisor-cell.js';
 import type { CommandId } from '../src/app/keymap.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sweepTempFiles } from '../src/fs/sweep-temp.js';
 import { REPO, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
@@ -36,7 +36,8 @@ describe('temp-file sweep', () => {
         notOurs3: `drafts/.ch06-draft.md.${dead}.XYZ12345.tmp`,
       };
       for (const f of Object.values(files)) writeFileSync(join(root, f), 'partial');
-      const old = (Date.now() - 60 * 60 * 1000) / 1000;
+      // An hour before the file system's own now (its clock stamped the files just written).
+      const old = (statSync(join(root, files.liveYoung)).mtimeMs - 60 * 60 * 1000) / 1000;
       utimesSync(join(root, files.liveOld), old, old);
       // A symlink with our name pattern is not a temp file we wrote: never followed, never removed.
       symlinkSync('/etc/passwd', join(root, `drafts/.x.md.${dead}.00000000.tmp`));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rewriteCheckpoint } from '../src/cli/core-commands.js';
+import { rewriteCheckpoint } from '../src/checkpoint/rewrite.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { bookPreset } from '../src/pipeline/book-preset.js';
 import { doneFile, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';

@@ -53,7 +53,6 @@ const SEED = SEED_RAW.replace('{{时间戳}}', '2026-11-28 14:03').replace('{{�
 
 const STEPS8 = ['research', 'draft', 'r1', 'r2', 'r3', 'review', 'panel', 'memory'];
 const row = (doc: CheckpointDoc, unit: string) => doc.batches.flatMap((b) => b.rows).find((r) => r.unit === unit);
-const messages = (doc: CheckpointDoc) => doc.warnings.map((w) => `${w.line}: ${w.message}`);
 /** Everything but line numbers and warnings: what a round trip must keep. */
 const content = (doc: CheckpointDoc) => ({
   ...doc,

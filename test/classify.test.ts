@@ -106,7 +106,7 @@ describe('strategy data', () => {
       expect(info.signs.length).toBeGreaterThan(0);
       expect(info.retryable).toBe(RETRYABLE.has(cls as FailureClass));
     }
-    expect(Object.keys(CLASS_INFO)).toHaveLength(12);
+    expect(Object.keys(CLASS_INFO)).toHaveLength(14);
   });
   it('never-retry and retryable do not overlap', () => {
     for (const c of NEVER_RETRY_UNCHANGED) expect(RETRYABLE.has(c)).toBe(false);

@@ -7,6 +7,7 @@ import { NOBODY, runAsNobody } from './helpers/nobody.js';
 import { REPO, tempDir, writeFiles, PHASE_1_2, summaries, prose, marked, copyDemo } from './helpers/workspace.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { bookPreset } from '../src/pipeline/book-preset.js';
+import type { StatusJson } from '../src/cli/json.js';
 
 // The command line as a user meets it: the real built binary, real files, exit codes.
 
@@ -96,12 +97,12 @@ describe('checkroom CLI', () => {
     const r = runAsNobody([process.execPath, CLI, 'status', root, '--json']);
     if (!r) return; // no runuser here: nothing to prove
     expect(r.status).toBe(0);
-    const s = JSON.parse(r.stdout);
+    const s = JSON.parse(r.stdout) as StatusJson;
     // Not a half-product (nothing to back up and redo): its state is unknown, a human must look.
-    expect(s.partials.map((p: any) => p.path)).not.toContain('drafts/ch01-draft.md');
-    expect(s.cells.find((c: any) => c.unit === 'ch01' && c.step === 'draft')).toMatchObject({ status: 'needs_human', disk: 'unreadable' });
-    expect(s.next.find((n: any) => n.unit === 'ch01' && n.step === 'draft')).toMatchObject({ action: 'human_review' });
-    expect(s.next.find((n: any) => n.unit === 'ch01' && n.step === 'draft').reason).toContain('permission denied');
+    expect(s.partials.map((p) => p.path)).not.toContain('drafts/ch01-draft.md');
+    expect(s.cells.find((c) => c.unit === 'ch01' && c.step === 'draft')).toMatchObject({ status: 'needs_human', disk: 'unreadable' });
+    expect(s.next.find((n) => n.unit === 'ch01' && n.step === 'draft')).toMatchObject({ action: 'human_review' });
+    expect(s.next.find((n) => n.unit === 'ch01' && n.step === 'draft')!.reason).toContain('permission denied');
     expect(JSON.stringify(s.warnings)).toContain('drafts/ch01-draft.md: permission denied');
     expect(existsSync(join(root, 'drafts/ch01-draft.md'))).toBe(true);
   });
@@ -115,7 +116,7 @@ describe('checkroom CLI', () => {
     expect(plan.out).not.toContain('Nothing to do');
     const status = run(['status', root], { COLUMNS: '200' });
     expect(status.out).toContain('no chapters found');
-    expect(JSON.parse(run(['status', root, '--json']).out).warnings.map((w: any) => w.message).join('\n')).toContain("units.pattern 'chapter-\\d+' matches no unit");
+    expect((JSON.parse(run(['status', root, '--json']).out) as StatusJson).warnings.map((w) => w.message).join('\n')).toContain("units.pattern 'chapter-\\d+' matches no unit");
   });
 
   it('piped output follows COLUMNS when it is set, else 80 columns', () => {

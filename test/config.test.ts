@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bookPreset } from '../src/pipeline/book-preset.js';
-import { ConfigError, DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES, loadConfig, parseConfig } from '../src/pipeline/config.js';
+import { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES, loadConfig, parseConfig } from '../src/pipeline/config.js';
 
 let root: string;
 beforeEach(async () => {
@@ -61,6 +61,8 @@ describe('caps', () => {
     expect(DEFAULT_CAPS).toEqual({
       BROKEN_BUILD: 1, VERIFICATION_FAILED: 3, CIRCULAR_FIX: 0, CONTEXT_EXHAUSTED: 2, UNKNOWN: 2, RATE_LIMITED: 4,
       OVERLOADED: 4, NETWORK: 3, STALLED: 2, INVALID_INPUT: 0, PERMISSION: 0, TOOL_NOT_FOUND: 0,
+      // issue 12: cluster faults and pods killed for memory
+      INFRA: 6, OOM_KILLED: 1,
     });
     for (const n of Object.values(DEFAULT_CAPS)) expect(Number.isInteger(n)).toBe(true);
   });
@@ -161,6 +163,10 @@ sources: {checkpoint: status/checkpoint.md, resume: RESUME.md, todos: .checkroom
       graceMs: 3_000,
       concurrency: 2,
       rules: [{ match: 'rate limit|429', class: 'RATE_LIMITED' }, { exitCode: 127, class: 'TOOL_NOT_FOUND' }],
+      // issue 12: where the agent runs; local unless checkroom.yaml says otherwise
+      executor: 'local',
+      slurm: expect.any(Object),
+      kubernetes: expect.any(Object),
     });
     expect(cfg.agents.reviewer).toMatchObject({ idleTimeoutMs: 120_000, timeoutMs: 1_800_000, graceMs: 5_000, concurrency: 1, env: {}, cwd: null, rules: [] });
     expect(cfg.limits).toMatchObject({ maxLaunches: 50, maxConsecutiveFailures: 4, backoffBaseMs: 1_500, backoffMaxMs: 3_600_000 });

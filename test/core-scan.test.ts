@@ -8,7 +8,7 @@ import { checkMarker } from '../src/scan/marker.js';
 import { triageUnmarked, truncationSign } from '../src/triage/triage.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { tempDir, writeFiles, PHASE_1_2, prose, marked, summaries, doneFile } from './helpers/workspace.js';
-import { rewriteCheckpoint } from '../src/cli/core-commands.js';
+import { rewriteCheckpoint } from '../src/checkpoint/rewrite.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
 
@@ -178,7 +178,7 @@ describe('a file checkroom cannot read', () => {
 
 describe('matrix column headings', () => {
   it('keep three characters and stay unique where ids share a prefix', async () => {
-    const { columnLabels } = await import('../src/cli/text.js');
+    const { columnLabels } = await import('../src/app/layout.js');
     expect(columnLabels(['research', 'draft', 'r1', 'review'])).toEqual(['res', 'dra', 'r1', 'rev']);
     expect(columnLabels(['s00', 's00.1', 's04', 's04.5'])).toEqual(['s00', '0.1', 's04', '4.5']);
   });

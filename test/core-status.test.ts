@@ -2,6 +2,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadWorkspace } from '../src/workspace.js';
+import type { StatusJson } from '../src/cli/json.js';
 import { REPO, tempDir, writeFiles, doneFile, PHASE_1_2, summaries, pathOf, prose } from './helpers/workspace.js';
 import { SOURCE_CHECKPOINT } from './helpers/source-example.js';
 
@@ -25,12 +26,12 @@ function sourceExampleWorkspace(): string {
 }
 
 describe('checkroom status --json on the source document example', () => {
-  let json: any;
+  let json: StatusJson;
   beforeAll(() => {
     const root = sourceExampleWorkspace();
     json = JSON.parse(execFileSync('node', [join(REPO, 'dist/src/cli.js'), 'status', root, '--json'], { encoding: 'utf8' }));
   });
-  const cell = (u: string, s: string) => json.cells.find((c: any) => c.unit === u && c.step === s);
+  const cell = (u: string, s: string) => json.cells.find((c) => c.unit === u && c.step === s)!;
 
   it('reads the header and derives the current phase and batch', () => {
     expect(json.version).toBe(1);
@@ -51,10 +52,10 @@ describe('checkroom status --json on the source document example', () => {
   });
 
   it('explains each half-product, counting characters not bytes', () => {
-    const ch05 = json.partials.find((p: any) => p.unit === 'ch05');
+    const ch05 = json.partials.find((p) => p.unit === 'ch05')!;
     expect(ch05).toMatchObject({ step: 'draft', chars: 60, verdict: 'almost_certainly_partial' });
     expect(ch05.reason).toContain('only 60 characters');
-    const r1 = json.partials.find((p: any) => p.unit === 'ch03' && p.step === 'r1');
+    const r1 = json.partials.find((p) => p.unit === 'ch03' && p.step === 'r1')!;
     expect(r1.reason).toContain('mid-sentence');
   });
 
@@ -63,11 +64,11 @@ describe('checkroom status --json on the source document example', () => {
   });
 
   it('orders the plan: blocking failure, then half-products, and holds batch 3 back', () => {
-    const order = json.next.map((n: any) => `${n.priority}:${n.unit}/${n.step}:${n.action}`);
+    const order = json.next.map((n) => `${n.priority}:${n.unit}/${n.step}:${n.action}`);
     expect(order.slice(0, 3)).toEqual(['1:ch03/r2:retry', '2:ch03/r1:backup_redo', '2:ch05/draft:backup_redo']);
     expect(json.next[0].reason).toContain('blocks 5 steps of ch03');
-    expect(json.next.some((n: any) => n.unit === 'ch06')).toBe(false); // batch 2 is not settled yet
-    expect(json.next.some((n: any) => n.step === 'final')).toBe(false); // phase 4 waits for every chapter
+    expect(json.next.some((n) => n.unit === 'ch06')).toBe(false); // batch 2 is not settled yet
+    expect(json.next.some((n) => n.step === 'final')).toBe(false); // phase 4 waits for every chapter
   });
 });
 

@@ -17,3 +17,16 @@ describe('docs/keys.md', () => {
     for (const n of COMMAND_NAMES) expect(doc).toContain(`:${n}`);
   });
 });
+
+describe("the README's agents example", () => {
+  it('is a checkroom.yaml that parses, with a claude-code agent and a command agent', async () => {
+    const { parseConfig } = await import('../src/pipeline/config.js');
+    const readme = readFileSync('README.md', 'utf8');
+    const yaml = /## Agents[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)![1];
+    const cfg = parseConfig(yaml, 'checkroom.yaml');
+    expect(cfg.agents.writer!.adapter).toBe('claude-code');
+    expect(cfg.agents.writer!.onInterrupt).toBe('continue');
+    expect(cfg.agents.archivist!.command[0]).toBe('node');
+    expect(cfg.limits.budget).toBeDefined();
+  });
+});

@@ -11,7 +11,7 @@ export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'checkroom-test-'));
   chmodSync(dir, 0o755);
   process.env.TMPDIR = dir;
-  // Piped output follows COLUMNS (src/cli/paint.ts): tests see the same widths wherever they run.
+  // Piped output follows COLUMNS (src/app/paint.ts): tests see the same widths wherever they run.
   delete process.env.COLUMNS;
   return () => rmSync(dir, { recursive: true, force: true });
 }

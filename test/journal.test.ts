@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendJournal, journalPath, parseJournal, readJournal, type NewJournalEvent } from '../src/run/journal.js';
-import { replayJournal } from '../src/run/ledger.js';
+import { replayJournal } from '../src/run/ledger-fold.js';
 
 let root: string;
 beforeEach(async () => {

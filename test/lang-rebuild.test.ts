@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rewriteCheckpoint } from '../src/cli/core-commands.js';
+import { rewriteCheckpoint } from '../src/checkpoint/rewrite.js';
 import { writeResume } from '../src/resume/io.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { contentLang } from '../src/checkpoint/lang.js';

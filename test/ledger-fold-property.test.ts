@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { AttemptClass } from '../src/run/classify.js';
 import type { JournalEvent, NewJournalEvent } from '../src/run/journal.js';
-import { replayJournal, type Ledger } from '../src/run/ledger.js';
-import { LedgerFold } from '../src/run/ledger-fold.js';
+import type { Ledger } from '../src/run/ledger.js';
+import { LedgerFold, replayJournal } from '../src/run/ledger-fold.js';
 
 // Folding a journal in pieces must be indistinguishable from folding it at once (replayJournal)
 // at the same clock, for any journal and any points at which the supervisor happened to look.

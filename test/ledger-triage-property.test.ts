@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { JournalEvent } from '../src/run/journal.js';
-import { replayJournal } from '../src/run/ledger.js';
+import { replayJournal } from '../src/run/ledger-fold.js';
 import { emptyTriage, MAX_UNDO, type TriageLedger } from '../src/run/triage-ledger.js';
 
 // Issue 8 item 8: the redo queue, the skipped list and the undo stack live in the journal.

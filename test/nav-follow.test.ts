@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PHASE_1_2, tempDir, writeFiles } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { replayJournal } from '../src/run/ledger.js';
+import { replayJournal } from '../src/run/ledger-fold.js';
 import type { JournalEvent } from '../src/run/journal.js';
 import type { SupervisorSnapshot } from '../src/run/supervisor.js';
 import { initialAgents, type AgentsUi } from '../src/app/agents-types.js';

@@ -55,7 +55,7 @@ describe('caps', () => {
   });
   it('strategy table has a row per class with the cap in force', () => {
     const rows = strategyTable({ UNKNOWN: 7, PERMISSION: 3 });
-    expect(rows).toHaveLength(12);
+    expect(rows).toHaveLength(14);
     expect(rows.find((r) => r.class === 'UNKNOWN')?.cap).toBe(7);
     expect(rows.find((r) => r.class === 'PERMISSION')?.cap).toBe(0);
   });

@@ -6,7 +6,7 @@ import { DEMO, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from './helpers
 import { loadConfig } from '../src/pipeline/config.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { readJournal, type LaunchEvent } from '../src/run/journal.js';
-import { replayJournal } from '../src/run/ledger.js';
+import { replayJournal } from '../src/run/ledger-fold.js';
 import { groupMembers, isSameProcessAlive } from '../src/run/proc.js';
 import { openSupervisor, type SupervisorEvent } from '../src/run/supervisor.js';
 

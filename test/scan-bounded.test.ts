@@ -123,8 +123,8 @@ describe('a lower-bound count is said as one (issue 8 item 3)', () => {
     const cell = s.cells.find((c) => c.unit === 'ch01' && c.step === 'research')!;
     expect(cell).toMatchObject({ marker: true, charsAtLeast: true });
     const { statusJson } = await import('../src/cli/json.js');
-    const json = JSON.parse(JSON.stringify(statusJson(s)));
-    expect(json.cells.find((c: any) => c.unit === 'ch01' && c.step === 'research').charsAtLeast).toBe(true);
-    expect(json.cells.find((c: any) => c.unit === 'ch01' && c.step === 'draft').charsAtLeast).toBeUndefined();
+    const json = JSON.parse(JSON.stringify(statusJson(s))) as ReturnType<typeof statusJson>;
+    expect(json.cells.find((c) => c.unit === 'ch01' && c.step === 'research')!.charsAtLeast).toBe(true);
+    expect(json.cells.find((c) => c.unit === 'ch01' && c.step === 'draft')!.charsAtLeast).toBeUndefined();
   });
 });

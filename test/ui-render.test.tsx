@@ -52,7 +52,7 @@ describe('rendering', () => {
   it('uses the fixed-width ASCII glyphs in ascii mode', async () => {
     const m = await mount(copyDemo(), { ascii: true });
     const f = m.frame();
-    expect(f).toMatch(/›ch01 B\d \[\+ \] \+  /);
+    expect(f).toMatch(/›ch01 B\d \[\+ \] \+ {2}/);
     expect(f).toContain(' ~  '); // a half-product
     expect(f).toContain('+ done  ~ partial  X failed  ! needs human  > running  . not started');
     for (const g of Object.values(EMOJI)) if (g !== '--') expect(f).not.toContain(g);

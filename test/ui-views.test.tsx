@@ -3,7 +3,7 @@ import stringWidth from 'string-width';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
 import { createAppStore } from '../src/app/store.js';
 import { COLOR_THEME, type Theme } from '../src/app/theme.js';
-import { counts } from '../src/cli/json.js';
+import { counts } from '../src/state/counts.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';
 

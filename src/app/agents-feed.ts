@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import type { StoreApi } from 'zustand/vanilla';
 import type { SupervisorEvent, SupervisorSnapshot } from '../run/supervisor.js';
 import { cellKey } from '../types.js';
+import { outputOf } from '../run/writers.js';
 import type { AgentsOptions, AgentsUi } from './agents-types.js';
 import { initialAgents } from './agents-types.js';
 import { lineKeeper, MAX_RECENT, rememberEnded } from './agents.js';
@@ -31,6 +32,13 @@ export function agentsInitial(o: AgentsOptions | undefined, why: string | null):
   if (!o) return { ...initialAgents(), why: why ?? 'this control room was opened without one' };
   return { ...initialAgents(), enabled: true, snap: o.sup.snapshot(), at: Date.now(), limits: o.config.limits, agentNames: Object.keys(o.config.agents) };
 }
+
+/** The final failure, said once and short enough for one row: what, how it ended, where the
+ *  log is (the full reason is in the Plan and Health views); any other event says itself. */
+const eventText = (e: Exclude<SupervisorEvent, { type: 'output' | 'retry' }>, root: string): string =>
+  e.type === 'failed'
+    ? `${e.unit} ${e.step}: ${e.escalated ? 'escalated, needs a human' : 'failed'} (${e.class})${e.logPath ? ` · log ${relative(root, e.logPath)}` : ''}`
+    : e.message;
 
 const ticking = (s: SupervisorSnapshot | null): boolean =>
   !!s && (s.runs.length > 0 || s.waiting.length > 0 || s.autopilot.on || s.role === 'readonly' || Object.values(s.ledger.agents).some((a) => a.view.state === 'open'));
@@ -82,8 +90,8 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
   };
 
   const pathsOf = (unit: string, step: string): string[] => {
-    const def = o.config.pipeline.steps.find((s) => s.id === step);
-    return [o.config.sources.checkpoint, ...(def ? [def.path.split('{unit}').join(unit)] : [])];
+    const out = outputOf(o.config.pipeline, unit, step);
+    return [o.config.sources.checkpoint, ...(out === null ? [] : [out])];
   };
 
   const off = o.sup.subscribe((e) => {
@@ -103,13 +111,7 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
       o.touch?.(pathsOf(e.unit, e.step));
     }
     const tone: Tone | undefined = e.type === 'autopilot' ? (e.paused ? 'warn' : 'info') : TONE[e.type];
-    // The final failure, said once and short enough for one row: what, how it ended, where
-    // the log is (the full reason is in the Plan and Health views).
-    const text =
-      e.type === 'failed'
-        ? `${e.unit} ${e.step}: ${e.escalated ? 'escalated, needs a human' : 'failed'} (${e.class})${e.logPath ? ` · log ${relative(o.sup.root, e.logPath)}` : ''}`
-        : e.message;
-    if (tone) store.setState({ message: { text, tone } });
+    if (tone) store.setState({ message: { text: eventText(e, o.sup.root), tone } });
   });
 
   // Elapsed times and countdowns; a read-only instance re-reads the driver's journal.

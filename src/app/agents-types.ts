@@ -8,7 +8,7 @@ import type { Supervisor, SupervisorSnapshot } from '../run/supervisor.js';
 /** The supervisor as the store uses it (process-compose's IProject: a narrow face). */
 export type SupervisorPort = Pick<
   Supervisor,
-  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh'
+  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh' | 'continuable'
 >;
 
 export interface AgentsOptions {
@@ -46,6 +46,10 @@ export interface FlightItem {
   retryAt: number | null;
   reason: string;
   logPath: string | null;
+  /** Issue 12: "slurm job 12" when a cluster runs it. */
+  job?: string;
+  /** Issue 11: what the agent is doing now (its last tool call), when its adapter knows. */
+  activity?: string;
   /** Adopted after a restart, or the driver's as an observer sees it (issue 8 items 4, 5). */
   origin?: 'adopted' | 'driver';
 }
@@ -83,4 +87,6 @@ export type AgentAction =
   | { kind: 'cancel'; key: string }
   | { kind: 'breaker'; agent: string; op: 'reset' | 'hold' | 'release' }
   | { kind: 'reset_cell'; unit: string; step: string }
+  /** Issue 11: resume the cell's interrupted agent session on its half-product. */
+  | { kind: 'continue'; unit: string; step: string }
   | { kind: 'quit'; runs: number };

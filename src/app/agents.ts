@@ -35,8 +35,11 @@ export function flightItems(a: AgentsUi): FlightItem[] {
     attempt: r.attempt,
     startedAt: r.startedAt,
     retryAt: null,
-    reason: '',
+    // Issue 12: what the scheduler says of a queued job ("waiting: Resources").
+    reason: r.why ?? '',
     logPath: r.logPath,
+    ...(r.job ? { job: `${r.job.executor} job ${r.job.id}` } : {}),
+    ...(r.activity ? { activity: r.activity } : {}),
     ...(r.origin ? { origin: r.origin } : {}),
   }));
   const seen = new Set(out.map((f) => f.key));
@@ -63,7 +66,7 @@ export function flightState(f: FlightItem, a: AgentsUi): string {
   if (f.state === 'running') {
     // The ledger holds the attempts before this one: the label is "this attempt of M".
     const label = f.attempt > 1 ? (nextAttemptLabel(cell, a.limits) ?? `attempt ${f.attempt}`) : 'attempt 1';
-    return `running${originWords(f.origin)} pid ${f.pid ?? '-'} · ${duration(a.at - (f.startedAt ?? a.at))} · ${label}`;
+    return `running${originWords(f.origin)} ${f.job ?? `pid ${f.pid ?? '-'}`}${f.reason ? ` · ${f.reason}` : ''} · ${duration(a.at - (f.startedAt ?? a.at))} · ${label}${f.activity ? ` · now: ${f.activity}` : ''}`;
   }
   if (f.retryAt !== null) {
     const label = nextAttemptLabel(cell, a.limits) ?? `attempt ${f.attempt + 1}`;

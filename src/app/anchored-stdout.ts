@@ -8,6 +8,7 @@
 const ESC = '\u001b[';
 const BEGIN_SYNC = `${ESC}?2026h`;
 /** Ink's way to the top of its last frame: erase-line / cursor-up runs, a column reset. */
+// eslint-disable-next-line no-control-regex -- it matches Ink's escape sequences on purpose
 const TO_FRAME_TOP = /^(?:\u001b\[2K|\u001b\[1A|\u001b\[G|\u001b\[\d+A)+/;
 const HOME = `${ESC}H`;
 const CLEAR_BELOW = `${ESC}J`;

@@ -6,7 +6,7 @@ import { claimsOf } from '../state/derive.js';
 import type { Claim } from '../types.js';
 
 // What rewriting checkpoint.md would change, computed before anything is written, with
-// the same steps as rewriteCheckpoint (src/cli/core-commands.ts) so the confirmation
+// the same steps as rewriteCheckpoint (src/checkpoint/rewrite.ts) so the confirmation
 // lists exactly the cells whose claim the new file changes.
 
 export interface ClaimChange {

@@ -21,6 +21,13 @@ const NAMES: Record<string, CommandId> = {
 
 export const COMMAND_NAMES = Object.keys(NAMES);
 
+/** How a key-less command is typed (`:unskip`), for the key table's label: named once, in NAMES. */
+export const commandLabel = (id: CommandId): string => {
+  const name = COMMAND_NAMES.find((n) => NAMES[n] === id);
+  if (!name) throw new Error(`command ${id} has no key and no : name`);
+  return `:${name}`;
+};
+
 export function parseCommandLine(text: string): { id: CommandId } | { error: string } {
   const name = text.trim().replace(/^:/, '').toLowerCase();
   if (name === '') return { error: 'empty command; try :help' };

@@ -1,5 +1,5 @@
 import type { KeyName, KeyToken } from './keys.js';
-import { COMMAND_NAMES } from './command-line.js';
+import { COMMAND_NAMES, commandLabel } from './command-line.js';
 import { VIEWS, type ViewId } from './views.js';
 
 // The one key table (STYLE.md idiom 3): command → bindings → description → dangerous.
@@ -7,12 +7,9 @@ import { VIEWS, type ViewId } from './views.js';
 // `?` overlay (helpRows). `dangerous` marks every action that writes to the workspace:
 // it always confirms first, and `--readonly` strips it (k9s' lesson).
 
+// A view's own command comes from the view registry (views.ts): one row adds both.
 export type CommandId =
-  | 'view.progress'
-  | 'view.partials'
-  | 'view.plan'
-  | 'view.sources'
-  | 'view.health'
+  | `view.${ViewId}`
   | 'view.next'
   | 'view.prev'
   | 'move.up'
@@ -42,6 +39,7 @@ export type CommandId =
   | 'run.autopilot'
   | 'run.cancel'
   | 'run.log'
+  | 'run.continue'
   | 'breaker.reset'
   | 'breaker.hold'
   | 'cell.reset'
@@ -122,14 +120,16 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'partial.backup', keys: [{ ch: 'b' }], label: 'b', hint: 'back up', description: 'back up the selected file (moved to file.bak.<time>)', dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.keep', keys: [{ ch: 'm' }], label: 'm', hint: 'keep', description: "keep: it is complete, append the step's marker", dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.redo', keys: [{ ch: 'd' }], label: 'd', hint: 'redo', description: 'redo: back up and queue the step for relaunch', dangerous: true, views: ['partials'], footer: true }),
-  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], label: 's', hint: 'skip', description: 'skip: hide from the list (the journal keeps it; :unskip shows it again)', views: ['partials'], footer: true }),
-  cmd({ id: 'partial.unskip', keys: [], label: ':unskip', hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
+  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], label: 's', hint: 'skip', description: `skip: hide from the list (the journal keeps it; ${commandLabel('partial.unskip')} shows it again)`, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.unskip', keys: [], label: commandLabel('partial.unskip'), hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
   cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], label: 'c', hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'undo', keys: [{ ch: 'u' }], label: 'u', hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
   cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], label: 'w', hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
   cmd({ id: 'run.launch', keys: [{ name: 'return' }], label: 'enter', hint: 'launch', description: 'launch the selected step (retry/run; an escalated one: reset + relaunch, confirms)', runs: true, views: ['plan'], footer: true }),
   cmd({ id: 'run.autopilot', keys: [{ ch: 'a' }], label: 'a', hint: 'autopilot', description: 'autopilot on/off: keep launching within concurrency, caps and breakers', runs: true, views: ['plan', 'health'], footer: true }),
   cmd({ id: 'run.cancel', keys: [{ ch: 'x' }], label: 'x', hint: 'cancel run', description: 'cancel the selected (or the only) run in flight', dangerous: true, runs: true, views: ['plan'], footer: true }),
+  // Issue 11: continue instead of restart (DOMAIN.md section 4, the aggressive strategy).
+  cmd({ id: 'run.continue', keys: [{ ch: 'C' }], label: 'C', hint: 'continue', description: "continue the selected cell's interrupted agent session (--resume) on its half-product; previews first", dangerous: true, runs: true, views: ['partials', 'plan'] }),
   cmd({ id: 'run.log', keys: [{ ch: 'L' }], label: 'L', hint: 'log', description: "show/hide the tall log pane (the selected run's output)", views: ['plan'], footer: true }),
   cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], label: 'R', hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], label: 'H', hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
@@ -143,7 +143,7 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'resume.write', keys: [{ ch: 'W' }], label: 'W', hint: 'write RESUME.md', description: 'rewrite RESUME.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
   cmd({ id: 'todos.writeback', keys: [{ ch: 't' }], label: 't', hint: 'write back todos', description: 'set to done the todos the disk proves done (todo table)', dangerous: true, views: ['sources'], footer: true }),
   cmd({ id: 'backups.open', keys: [{ ch: 'B' }], label: 'B', hint: 'backups', description: 'backups of the selected file: diff against it, restore one', views: ['partials', 'progress'], footer: true }),
-  cmd({ id: 'recover.open', keys: [], label: ':recover', hint: 'recover', description: 'the recover report (dry run): sources, where it stopped, what to rebuild' }),
+  cmd({ id: 'recover.open', keys: [], label: commandLabel('recover.open'), hint: 'recover', description: 'the recover report (dry run): sources, where it stopped, what to rebuild' }),
   cmd({ id: 'recover.rebuild', keys: [{ ch: 'R' }], label: 'R', hint: 'rebuild', description: 'rebuild checkpoint.md and RESUME.md from the disk (old ones kept)', dangerous: true, scope: 'recover', footer: true }),
   cmd({ id: 'recover.close', keys: [{ name: 'escape' }], label: 'esc', hint: 'close', description: 'close the recover report', scope: 'recover', footer: true }),
   cmd({ id: 'backups.restore', keys: [{ name: 'return' }], label: 'enter', hint: 'restore', description: 'restore the selected backup (the current file is backed up first)', dangerous: true, scope: 'backups', footer: true }),

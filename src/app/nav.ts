@@ -1,36 +1,21 @@
 import type { WorkspaceState } from '../types.js';
 import { helpRows, type CommandId } from './keymap.js';
-import { matrixOf, partialItems, planItems, sourceItems } from './select.js';
-import { flightItems, healthItems } from './agents.js';
 import type { UiState } from './store-types.js';
-import { nextView, type ViewId } from './views.js';
+import { nextView, VIEW_IDS, viewOf, type ViewId } from './views.js';
 import { clamp } from './window.js';
-import { healthKey, partialKey, planKey, rowKey, sourceKey, type Picks } from './picked.js';
+import { noPicks, type Picks } from './picked.js';
 
 // Pure navigation: cursor moves, paging, view switches. State in, state change out; the
 // store applies it with a functional update, so a burst of keys never reads a stale state.
 
 export type NavState = Pick<UiState, 'view' | 'cursors' | 'cell' | 'filter' | 'skipped' | 'redoQueue' | 'pageSize' | 'help' | 'agents'> & { ws: WorkspaceState } & Partial<Pick<UiState, 'recovery' | 'picked'>>;
 
-/** The keys of a view's items, in list order (picked.ts: what identity means per list). */
-export function listKeys(s: NavState, view: ViewId): string[] {
-  switch (view) {
-    case 'progress':
-      return matrixOf(s.ws, s.filter).rows.map(rowKey);
-    case 'partials':
-      return partialItems(s.ws, s.filter, s.skipped).map(partialKey);
-    case 'plan':
-      return planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents)).map(planKey);
-    case 'sources':
-      return sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements).map(sourceKey);
-    case 'health':
-      return healthItems(s.agents).map(healthKey);
-  }
-}
+/** The keys of a view's items, in list order: the view registry's list (views.ts, issue 9 item 2). */
+export const listKeys = (s: NavState, view: ViewId): string[] => viewOf(view).list(s);
 
 export const listLength = (s: NavState, view: ViewId): number => listKeys(s, view).length;
 
-const picksOf = (s: NavState): Picks => s.picked ?? { progress: null, partials: null, plan: null, sources: null, health: null };
+const picksOf = (s: NavState): Picks => s.picked ?? noPicks();
 
 const NAV: readonly CommandId[] = ['move.up', 'move.down', 'move.left', 'move.right', 'move.top', 'move.bottom', 'page.up', 'page.down'];
 
@@ -82,8 +67,6 @@ export function navigate(s: NavState, id: CommandId): Partial<UiState> {
   const to = clamp(delta(id, page, len, at), 0, Math.max(0, len - 1));
   return { cursors: { ...s.cursors, [s.view]: to }, picked: pick(to) };
 }
-
-const VIEW_IDS: readonly ViewId[] = ['progress', 'partials', 'plan', 'sources', 'health'];
 
 /**
  * After a list changed (a rescan, a flush of the runs, a filter, a skip, the redo queue): each

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { WorkspaceState } from '../types.js';
 import { loadConfig } from '../pipeline/config.js';
+import { presetOf } from '../pipeline/presets/index.js';
 import { RESUME_FILE, parseResumeTime, resumeDrift, writeResume } from '../resume/io.js';
 import { loadRecoveryState } from '../recover/load.js';
 import { resumeLang } from '../recover/report.js';
@@ -60,7 +61,8 @@ export async function writeLetter(ws: WorkspaceState, now: Date): Promise<{ path
   const root = ws.root;
   const file = await resumeFile(root);
   const lang = (await resumeLang(root, file)) ?? undefined;
-  if (ws.preset === 'gates') return writeResume(root, ws, { now, lang, file });
+  // Without a checkpoint.md (gate files) there is no recovery state to rebuild: the letter is the state's.
+  if (!presetOf(ws.preset).has.checkpoint) return writeResume(root, ws, { now, lang, file });
   const { sources, state, journal } = await loadRecoveryState(root, now.getTime());
   const memory = await checkMemory(root, state);
   return writeResume(root, state, { now, lang, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: sources.config.sources.checkpoint, file });

@@ -1,4 +1,5 @@
 import type { RecoverReport } from '../recover/report.js';
+import type { SchedulerSource } from '../sources/scheduler.js';
 
 // The control room's recovery state (DOMAIN.md sections 3, 5, 6): RESUME.md against the
 // disk, the recover report overlay, the backups panel and the quit offer. Plain data; the
@@ -58,6 +59,8 @@ export interface RecoveryUi {
   quitOffer: boolean;
   /** A key was pressed: a report that arrives later does not pop up over the operator's work. */
   keyed: boolean;
+  /** Issue 12: the cluster's jobs of this workspace against its cells (null: no agent runs on one). */
+  scheduler?: SchedulerSource | null;
 }
 
 /** What a recovery confirmation will do, planned before anything changes. */

@@ -1,3 +1,4 @@
+import type { SchedulerFinding, SchedulerSource } from '../sources/scheduler.js';
 import type { Cell, Discrepancy, NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { STATUS_WORD } from '../glyphs.js';
 import { matchesFilter } from './filter.js';
@@ -73,10 +74,12 @@ export type SourceItem =
   | { kind: 'ready'; r: TodoView['readyContradicted'][number] }
   | { kind: 'dangling'; dep: TodoView['dangling'][number] }
   | { kind: 'resume'; text: string }
-  | { kind: 'warning'; w: Warning };
+  | { kind: 'warning'; w: Warning }
+  /** Issue 12: the scheduler against the cells (a job for a done cell, ⏳ with no job, a job nobody launched). */
+  | { kind: 'scheduler'; f: SchedulerFinding | { kind: 'error'; unit: ''; step: ''; jobId: null; note: string } };
 
 /** Sources view rows: level 1 vs the disk, level 2 vs the disk, RESUME.md drift (`resume`), then warnings. */
-export function sourceItems(ws: WorkspaceState, filter: string, resume: readonly string[] = []): SourceItem[] {
+export function sourceItems(ws: WorkspaceState, filter: string, resume: readonly string[] = [], scheduler: SchedulerSource | null = null): SourceItem[] {
   const todos = ws.todos;
   return [
     ...ws.discrepancies.filter((d) => matchesFilter(filter, d.unit, d.step, d.checkpoint, d.disk, d.note)).map((d) => ({ kind: 'discrepancy' as const, d })),
@@ -84,6 +87,9 @@ export function sourceItems(ws: WorkspaceState, filter: string, resume: readonly
     ...(todos?.readyContradicted ?? []).filter((r) => matchesFilter(filter, r.unit ?? '', r.step ?? '', r.todoId, r.note, 'ready')).map((r) => ({ kind: 'ready' as const, r })),
     ...(todos?.dangling ?? []).filter((d) => matchesFilter(filter, d.todo_id, d.depends_on, 'dangling')).map((dep) => ({ kind: 'dangling' as const, dep })),
     ...resume.filter((text) => matchesFilter(filter, text, 'resume')).map((text) => ({ kind: 'resume' as const, text })),
+    ...(scheduler?.error ? [{ kind: 'error' as const, unit: '' as const, step: '' as const, jobId: null, note: `${scheduler.executor}: ${scheduler.error}` }] : (scheduler?.findings ?? []))
+      .filter((f) => matchesFilter(filter, f.unit, f.step, f.note, 'scheduler', 'slurm'))
+      .map((f) => ({ kind: 'scheduler' as const, f })),
     ...[...(todos?.warnings ?? []), ...ws.warnings].filter((w) => matchesFilter(filter, w.source, w.message, 'warning')).map((w) => ({ kind: 'warning' as const, w })),
   ];
 }

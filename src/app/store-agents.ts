@@ -1,36 +1,37 @@
 import { commandShown, commandShownEvent } from '../consent.js';
 import { pickLaunches } from '../run/supervisor-autopilot.js';
-import { sanitizeLine } from '../sanitize.js';
 import { cellKey, type NextStep } from '../types.js';
 import type { AgentAction, AgentsOptions } from './agents-types.js';
 import { breakerWords, classCounts, flightItems, flightState, type HealthItem } from './agents.js';
 import type { PlanItem } from './select.js';
 import { seeFilesNow, type Seen } from './confirm-guard.js';
 import { outputOf } from '../run/writers.js';
-import { goneUpdate, selectedHealth as pickHealth, selectedPlan as pickPlan } from './selected.js';
-import type { AppState, Tone } from './store-types.js';
+import { goneUpdate, selectedHealth as pickHealth, selectedPartial as pickPartial, selectedPlan as pickPlan } from './selected.js';
+import { storeKit, type KitDeps } from './store-kit.js';
 
 // The store's supervisor actions (issue "Launch agents from the plan"). Each one that
 // changes what agents do asks first when it is dangerous (cancel, breaker, reset); the
 // first launch from a config shows the exact command (consent recorded in the journal,
 // shared with `checkroom run`). Refusals (breaker open, budget, read-only) are messages.
 
-interface Deps {
-  set: (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
-  get: () => AppState;
+/** The cell a Plan item names, for C (continue). */
+const continueTarget = (item: PlanItem | null): { unit: string | null; step: string | null } | null =>
+  !item ? null : item.kind === 'flight' ? item.flight : item.kind === 'queued' ? item.redo : { unit: item.step.unit, step: item.step.step };
+
+interface Deps extends KitDeps {
   opts: AgentsOptions;
-  track: (p: Promise<unknown>) => void;
 }
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the agents slice's state and its effects; issue 9 item 3 splits slices into pure planners plus an effects table
 export function createAgents({ set, get, opts, track }: Deps) {
   const { sup, config } = opts;
-  const say = (text: string, tone: Tone = 'info'): void => set({ message: { text: sanitizeLine(text), tone } });
-  const fail = (err: unknown): void => say((err as Error)?.message ?? String(err), 'fail');
+  const kit = storeKit({ set, get, track });
+  // Unit, step and agent names come from the workspace: every message here is sanitized.
+  const { sayClean: say, fail } = kit;
   const agentOf = (step: string): string | undefined => config.pipeline.steps.find((s) => s.id === step)?.agent;
   const needsConsent = (): boolean => !commandShown(sup.snapshot().ledger, config);
 
-  const ask = (title: string, lines: string[], action: AgentAction, seen?: Seen[]): void =>
-    set({ dialog: { title, lines, pending: { type: 'agents', action }, at: Date.now(), ...(seen ? { seen } : {}) } });
+  const ask = (title: string, lines: string[], action: AgentAction, seen?: Seen[]): void => kit.ask(title, lines, { type: 'agents', action }, Date.now(), seen);
   /** A relaunch confirms against the output as it was shown (issue 8 item 1: confirm-guard.ts). */
   const outputSeen = (unit: string, step: string): Seen[] => {
     const path = get().ws.cells.find((c) => c.unit === unit && c.step === step)?.path ?? outputOf(config.pipeline, unit, step);
@@ -52,6 +53,13 @@ export function createAgents({ set, get, opts, track }: Deps) {
     if (p && 'gone' in p) return void set(goneUpdate(get(), 'plan', p.gone));
     return p?.item ?? null;
   };
+  const continueLines = (unit: string, step: string, c: { sessionId: string; halfProduct: string }): string[] => [
+    `Session ${c.sessionId} is resumed (--resume) with a prompt naming the half-product ${c.halfProduct}:`,
+    `  ${sup.describeCommand(unit, step, { continue: true }).text}`,
+    'The half-product stays in place for the agent to complete (no backup, no fresh start);',
+    'the attempt is journalled and counted against the same caps as any other.',
+  ];
+
   const selectedHealth = (): HealthItem | null | undefined => {
     const p = pickHealth(get());
     if (p && 'gone' in p) return void set(goneUpdate(get(), 'health', p.gone));
@@ -122,7 +130,12 @@ export function createAgents({ set, get, opts, track }: Deps) {
    */
   const launchQueued = (): void => sup.prefer(get().redoQueue);
 
-  const act = (work: () => Promise<void>, done: string): void => track(work().then(() => say(done, 'ok'), fail));
+  /** Supervisor calls hold no `busy`: the disk actions of triage and recovery do. */
+  const act = (work: () => Promise<void>, done: string): void =>
+    kit.act(null, async () => {
+      await work();
+      say(done, 'ok');
+    });
 
   return {
     launchSelected(): void {
@@ -254,9 +267,34 @@ export function createAgents({ set, get, opts, track }: Deps) {
         }
         case 'reset_cell':
           return act(() => sup.resetCell(a.unit, a.step), `${a.unit} ${a.step}: counters reset`);
+        case 'continue':
+          say(`continuing ${a.unit} ${a.step}…`);
+          sup.launch(a.unit, a.step, { reason: 'continued from the control room', continue: true }).catch(fail);
+          return;
         case 'quit':
           return set((st) => ({ quit: true, agents: { ...st.agents, quitMode: 'cancel' } }));
       }
+    },
+
+    /** C in Partials or Plan (issue 11): preview, then resume the interrupted session. */
+    requestContinue(): void {
+      const s = get();
+      let cell: { unit: string | null; step: string | null } | null | undefined;
+      if (s.view === 'partials') {
+        const p = pickPartial(s);
+        if (p && 'gone' in p) return void set(goneUpdate(s, 'partials', p.gone));
+        cell = p?.item.file;
+      } else cell = continueTarget(selectedPlan() ?? null);
+      if (!cell?.unit || !cell.step) return say('select a cell with a half-product (Partials) or a step (Plan)', 'warn');
+      const { unit, step } = cell;
+      let c: ReturnType<typeof sup.continuable>;
+      try {
+        c = sup.continuable(unit, step);
+      } catch (err) {
+        return fail(err);
+      }
+      if (!c) return say(`${unit} ${step}: no interrupted agent session to continue (needs adapter claude-code and a journalled session); enter or d starts over`, 'warn');
+      ask(`Continue ${unit} ${step}: resume its session`, continueLines(unit, step, c), { kind: 'continue', unit, step });
     },
 
     launchQueued,

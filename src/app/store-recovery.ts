@@ -1,3 +1,5 @@
+/* eslint-disable max-lines -- the recovery slice's one factory (RESUME.md, todos, report, backups, scheduler); issue 9 item 3 splits it into planners plus effects */
+import { schedulerCheck } from './scheduler-check.js';
 import type { StoreApi } from 'zustand/vanilla';
 import type { WorkspaceState } from '../types.js';
 import { loadConfig } from '../pipeline/config.js';
@@ -14,11 +16,11 @@ import type { KeyToken } from './keys.js';
 import { delta, isNav } from './nav.js';
 import { goneUpdate, selectedFile as pickFile } from './selected.js';
 import { seeFiles, type Seen } from './confirm-guard.js';
-import type { AppState, Confirm } from './store-types.js';
+import type { AppState } from './store-types.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
 import { backupRows, resumeStatus, writeBackLines, writeLetter } from './recovery-plan.js';
 import { predictBackup } from './triage-actions.js';
-import { diskActions, type DiskDeps } from './store-disk.js';
+import { rescanner, storeKit, type DiskDeps } from './store-kit.js';
 
 // The store's recovery actions (DOMAIN.md sections 3, 5, 6): RESUME.md kept honest (drift
 // on every change, rewritten at milestones, offered on quit), the recover report overlay
@@ -33,13 +35,14 @@ interface Deps extends DiskDeps {
 /** Lines of the recover report the store scrolls over (the view draws at its own width). */
 const REPORT_SCROLL = 200;
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the recovery slice's dialogs and their effects; issue 9 item 3 splits slices into pure planners plus an effects table
 export function createRecovery({ set, get, live, now, track, session }: Deps) {
   const ur = (patch: Partial<RecoveryUi> | ((r: RecoveryUi) => Partial<RecoveryUi>)): void =>
     set((s) => ({ recovery: { ...s.recovery, ...(typeof patch === 'function' ? patch(s.recovery) : patch) } }));
-  const say = (text: string, tone: 'info' | 'ok' | 'warn' | 'fail' = 'info') => set({ message: { text, tone } });
-  const { fail, act, rescan } = diskActions({ set, get, live, track });
-  const ask = (title: string, lines: string[], action: RecoveryPending, at: Date, seen?: Seen[]): void =>
-    set({ dialog: { title, lines, pending: { type: 'recovery', action }, at: at.getTime(), ...(seen ? { seen } : {}) } satisfies Confirm });
+  const kit = storeKit({ set, get, track });
+  const { say, fail, act } = kit;
+  const rescan = rescanner({ get, live });
+  const ask = (title: string, lines: string[], action: RecoveryPending, at: Date, seen?: Seen[]): void => kit.ask(title, lines, { type: 'recovery', action }, at, seen);
 
   // RESUME.md against the disk, re-checked after every change; the newest check wins.
   let resumeSeq = 0;
@@ -54,6 +57,8 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
       return null;
     }
   };
+
+  const checkScheduler = schedulerCheck(() => get().ws, (scheduler) => ur({ scheduler }), now);
 
   const openReport = (quiet: boolean): Promise<void> =>
     recoverReport(get().ws.root, { dryRun: true, now: now() }).then(
@@ -187,6 +192,8 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
 
   const onWorkspace = (prev: WorkspaceState, next: WorkspaceState): void => {
     track(checkResume());
+    // Not tracked: a read of the scheduler is no write that quitting must wait for.
+    void checkScheduler();
     if (!session.milestones || get().readonly || prev.root !== next.root) return;
     const m = milestoneReached(prev, next);
     if (!m) return;
@@ -207,6 +214,7 @@ export function createRecovery({ set, get, live, now, track, session }: Deps) {
       const unsubscribe = store.subscribe((s, prev) => {
         if (s.ws !== prev.ws) onWorkspace(prev.ws, s.ws);
       });
+      void checkScheduler();
       track(
         Promise.all([checkResume(), session.recoverOnStart ? readJournal(get().ws.root) : null]).then(([st, j]) => {
           if (j && interrupted(get().ws, st, lastSessionEnd(j.events, process.pid))) return openReport(true);

@@ -1,15 +1,14 @@
-import { CLAIM_ASCII, CLAIM_EMOJI } from '../glyphs.js';
-import { rewriteCheckpoint } from '../cli/core-commands.js';
+import { CLAIM_ASCII } from '../glyphs.js';
+import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
+import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import type { Claim } from '../types.js';
 import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
 import { checkpointDiff } from './checkpoint-diff.js';
 import { partialItems, type PartialItem } from './select.js';
-import type { Confirm, Pending } from './store-types.js';
-import { seeFiles, type Seen } from './confirm-guard.js';
+import { seeFiles } from './confirm-guard.js';
 import { liveWriters, writerOf, writingWhy } from './live-writers.js';
 import { goneUpdate, selectedPartial } from './selected.js';
-import { sanitizeLine } from '../sanitize.js';
-import { diskActions, type DiskDeps } from './store-disk.js';
+import { rescanner, storeKit, type DiskDeps } from './store-kit.js';
 import { planMoves, predictBackup, runKeep, runMoves, undoMoves } from './triage-actions.js';
 
 // The store's disk actions: each request plans the change (exact file names), opens a
@@ -26,8 +25,10 @@ interface Deps extends DiskDeps {
 
 const hhmmss = (d: Date): string => d.toTimeString().slice(0, 8);
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the triage slice's dialogs and their effects; issue 9 item 3 splits slices into pure planners plus an effects table
 export function createTriage({ set, get, live, now, track, decide, journal }: Deps) {
-  const { act, rescan } = diskActions({ set, get, live, track });
+  const { say, sayClean, ask, act } = storeKit({ set, get, track });
+  const rescan = rescanner({ get, live });
   /** Journal what was done; the disk change stands even when the journal cannot be written (read-only, full disk). */
   const record = async (events: Omit<DecisionEvent, 'v' | 'at' | 'type'>[]): Promise<void> => {
     if (!decide) return;
@@ -43,28 +44,25 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
     return c ? { unit: c.unit, step: c.step } : {};
   };
 
-  const ask = (title: string, lines: string[], pending: Pending, at: Date, seen?: Seen[]): void =>
-    set({ dialog: { title, lines, pending, at: at.getTime(), ...(seen ? { seen } : {}) } satisfies Confirm });
-
   /** The picked partial (issue 8 item 2), or null after saying why there is none to act on. */
   const selected = (): PartialItem | null => {
     const s = get();
     const p = selectedPartial(s);
-    if (!p) return set({ message: { text: 'nothing selected', tone: 'warn' } }), null;
+    if (!p) return say('nothing selected', 'warn'), null;
     if ('gone' in p) return set(goneUpdate(s, 'partials', p.gone)), null;
     // A live writer makes the file untouchable until it stops (issue 8 item 1).
     const w = writerOf(liveWriters(s), p.item.file);
-    if (w) return set({ message: { text: sanitizeLine(writingWhy(w, p.item.file)), tone: 'warn' } }), null;
+    if (w) return sayClean(writingWhy(w, p.item.file), 'warn'), null;
     return p.item;
   };
 
-  const claimGlyph = (c: Claim | null): string => (c === null ? '(none)' : get().ascii ? CLAIM_ASCII[c] : CLAIM_EMOJI[c]);
+  const claimGlyph = (c: Claim | null): string => (c === null ? '(none)' : get().ascii ? CLAIM_ASCII[c] : CLAIM_GLYPH[c]);
 
   return {
     refresh: (): void =>
       act('rescanning', async () => {
         await rescan();
-        set({ message: { text: `rescanned at ${hhmmss(new Date())}`, tone: 'ok' } });
+        say(`rescanned at ${hhmmss(new Date())}`, 'ok');
       }),
 
     requestMove: (redo: boolean): void => {
@@ -89,7 +87,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
       const targets = all.filter((i) => !writerOf(writers, i.file));
       const writing = all.length - targets.length;
       const left = writing ? `${writing} being written, left alone` : '';
-      if (targets.length === 0) return set({ message: { text: `conservative strategy: no almost_certainly_partial file to back up${left ? ` (${left})` : ''}`, tone: 'info' } });
+      if (targets.length === 0) return say(`conservative strategy: no almost_certainly_partial file to back up${left ? ` (${left})` : ''}`, 'info');
       const at = now();
       act('planning', async () => {
         const seen = await seeFiles(get().ws.root, targets.map((t) => t.file));
@@ -103,9 +101,9 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
     requestKeep: (): void => {
       const item = selected();
       if (!item) return;
-      if (item.section === 'suspect') return set({ message: { text: `${item.file.path} already ends with its marker; back it up or redo it instead`, tone: 'warn' } });
+      if (item.section === 'suspect') return say(`${item.file.path} already ends with its marker; back it up or redo it instead`, 'warn');
       const step = get().ws.pipeline.steps.find((st) => st.id === item.file.step);
-      if (!step?.marker) return set({ message: { text: `step ${item.file.step} has no marker to append`, tone: 'warn' } });
+      if (!step?.marker) return say(`step ${item.file.step} has no marker to append`, 'warn');
       const marker = step.marker;
       const at = now();
       act('planning', async () => {
@@ -118,7 +116,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
 
     requestUndo: (): void => {
       const group = get().undo.at(-1);
-      if (!group) return set({ message: { text: 'nothing to undo: no backup was made in this session', tone: 'info' } });
+      if (!group) return say('nothing to undo: no backup was made in this session', 'info');
       const lines = [...group.moves].reverse().map((m) => `${m.backup} → ${m.path}`);
       const at = now();
       act('planning', async () => {
@@ -185,7 +183,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
           return act('marking', async () => {
             const done = await runKeep(root, p.move.path, p.marker, at);
             await record([{ kind: 'keep', ...cellOf(done.path), path: done.path, backupPath: done.backup, note: `marker <!-- ${p.marker} --> appended` }]);
-            set({ message: { text: `${done.path}: marker <!-- ${p.marker} --> appended; the previous version is in ${done.backup}`, tone: 'ok' } });
+            say(`${done.path}: marker <!-- ${p.marker} --> appended; the previous version is in ${done.backup}`, 'ok');
             await rescan();
           });
         case 'undo':
@@ -203,7 +201,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
         case 'checkpoint':
           return act('writing checkpoint.md', async () => {
             const r = await rewriteCheckpoint(root);
-            set({ message: { text: `wrote ${r.path} (${r.changed} cell${r.changed === 1 ? '' : 's'} changed)${r.backup ? `; the previous version is in ${r.backup}` : ''}`, tone: 'ok' } });
+            say(`wrote ${r.path} (${r.changed} cell${r.changed === 1 ? '' : 's'} changed)${r.backup ? `; the previous version is in ${r.backup}` : ''}`, 'ok');
             await rescan();
           });
       }

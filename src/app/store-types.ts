@@ -1,7 +1,8 @@
 import type { WorkspaceState } from '../types.js';
 import type { CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
-import type { LivePort, WatchingInfo } from './live-port.js';
+import type { LivePort } from './live-port.js';
+import type { Watching } from '../live/live-workspace.js';
 import type { RedoEntry } from './select.js';
 import type { Tail } from './tail.js';
 import type { Move } from './triage-actions.js';
@@ -87,10 +88,10 @@ export interface UiState {
 
 export interface AppState extends UiState {
   ws: WorkspaceState;
-  watching: WatchingInfo;
+  watching: Watching;
   readonly: boolean;
   ascii: boolean;
-  setWorkspace(ws: WorkspaceState, watching?: WatchingInfo): void;
+  setWorkspace(ws: WorkspaceState, watching?: Watching): void;
   setPageSize(n: number): void;
   /** One keypress, routed by priority: dialog, prompt line, help overlay, then the view. */
   feed(t: KeyToken): void;

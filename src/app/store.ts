@@ -1,17 +1,18 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { join } from 'node:path';
 import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
 import { commandById, matchCommand, type CommandId } from './keymap.js';
 import type { KeyToken } from './keys.js';
 import { clampCursors, isNav, navigate, sameCursors } from './nav.js';
 import { noPicks } from './picked.js';
+import { initialCursors } from './views.js';
 import { parseCommandLine } from './command-line.js';
-import { goneUpdate, selectedPartial, selectedRow } from './selected.js';
+import { goneUpdate, selectedRow } from './selected.js';
+import { handlerOf, type CommandKit } from './command-handlers.js';
 import { recheck } from './confirm-guard.js';
 import type { AppState, StoreOptions, UiState } from './store-types.js';
-import { readTail } from './tail.js';
-import { Confine } from '../scan/confine.js';
+import { readWorkspaceTail } from './tail.js';
+import { storeKit } from './store-kit.js';
 import { createTriage } from './store-triage.js';
 import { createAgents, type AgentsActions } from './store-agents.js';
 import { agentsInitial, startAgentsFeed } from './agents-feed.js';
@@ -29,7 +30,7 @@ export type AppStore = StoreApi<AppState>;
 
 const initialUi = (): UiState => ({
   view: 'progress',
-  cursors: { progress: 0, partials: 0, plan: 0, sources: 0, health: 0 },
+  cursors: initialCursors(),
   picked: noPicks(),
   cell: { row: 0, col: 0 },
   detail: null,
@@ -48,6 +49,7 @@ const initialUi = (): UiState => ({
   recovery: initialRecovery(),
 });
 
+// eslint-disable-next-line max-lines-per-function -- the factory wires every slice into one store; it shrinks with the slices and the command table of issue 9 items 2 and 3
 export function createAppStore(opts: StoreOptions): AppStore {
   const inflight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>): void => {
@@ -57,6 +59,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
 
   let agentActions: AgentsActions | null = null;
   let recoveryActions: RecoveryActions | null = null;
+  // eslint-disable-next-line max-lines-per-function -- the store's body, see createAppStore above
   const store = createStore<AppState>()((set, get) => {
     const sup = opts.agents?.sup;
     const decide = sup ? (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => sup.note({ type: 'decision', at: (opts.now?.() ?? new Date()).getTime(), ...e }) : undefined;
@@ -66,7 +69,6 @@ export function createAppStore(opts: StoreOptions): AppStore {
     agentActions = agents;
     const recovery = createRecovery({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, session: opts.session ?? {} });
     recoveryActions = recovery;
-    const noAgents = (): void => set({ message: { text: `no agent supervisor: ${get().agents.why ?? 'not available'}`, tone: 'warn' } });
 
     const openDetail = (): void => {
       const s = get();
@@ -78,9 +80,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
       set({ detail: { unit: cell.unit, step: cell.step, tail: null, note: null, loading: cell.exists } });
       if (!cell.exists) return set((st) => (st.detail ? { detail: { ...st.detail, note: 'no file on disk', loading: false } } : {}));
       track(
-        readTail(join(s.ws.root, cell.path), new Confine(s.ws.root, s.ws.pipeline.outsideRoots)).then(
-          (tail) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, tail, loading: false } } : {})),
-          (err: Error) => set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, note: `cannot read: ${err.message}`, loading: false } } : {})),
+        readWorkspaceTail(s.ws.root, cell.path, s.ws.pipeline.outsideRoots).then(({ tail, note }) =>
+          set((st) => (st.detail && cellKey(st.detail.unit, st.detail.step) === want ? { detail: { ...st.detail, tail, note, loading: false } } : {})),
         ),
       );
     };
@@ -113,6 +114,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       );
     };
 
+    const kit: CommandKit = { get, set, triage, agents, recovery, note: sup ? (e) => sup.note(e) : null, now: opts.now ?? (() => new Date()), track, openDetail, confirmChecked };
     const run = (id: CommandId): void => {
       const s = get();
       if (s.quit) return;
@@ -130,80 +132,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
         if (id.startsWith('view.')) set({ detail: null });
         return;
       }
-      switch (id) {
-        case 'open':
-          return openDetail();
-        case 'back': {
-          if (s.help.open) return set({ help: { open: false, offset: 0 } });
-          if (s.detail) return set({ detail: null });
-          if (s.filter) return set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }, true) }));
-          return set({ message: null });
-        }
-        case 'help':
-          return set({ help: { open: !s.help.open, offset: 0 } });
-        case 'filter':
-          return set({ prompt: { kind: 'filter', text: s.filter } });
-        case 'command':
-          return set({ prompt: { kind: 'command', text: '' } });
-        case 'quit':
-          return agents?.requestQuit(false) ? undefined : recovery.quit();
-        case 'refresh':
-          return triage.refresh();
-        case 'partial.skip': {
-          const p = selectedPartial(s);
-          if (!p) return set({ message: { text: 'nothing selected', tone: 'warn' } });
-          if ('gone' in p) return set(goneUpdate(s, 'partials', p.gone));
-          const item = p.item;
-          // Journalled, so the skip survives a restart (issue 8 item 8).
-          if (sup) track(sup.note({ type: 'skip', at: (opts.now?.() ?? new Date()).getTime(), path: item.file.path, on: true }).catch(() => undefined));
-          return set((st) => {
-            const skipped = [...st.skipped, item.file.path];
-            return { skipped, message: { text: `skipped ${item.file.path}${sup ? ' (kept across restarts; the journal records it)' : ' for this session'}`, tone: 'info' }, ...clampCursors({ ...st, skipped }, true) };
-          });
-        }
-        case 'partial.unskip': {
-          if (s.skipped.length === 0) return set({ message: { text: 'nothing is skipped', tone: 'info' } });
-          const at = (opts.now?.() ?? new Date()).getTime();
-          if (sup) for (const path of s.skipped) track(sup.note({ type: 'skip', at, path, on: false }).catch(() => undefined));
-          return set((st) => ({ skipped: [], message: { text: `${st.skipped.length} skipped partial${st.skipped.length === 1 ? '' : 's'} shown again`, tone: 'info' }, ...clampCursors({ ...st, skipped: [] }, true) }));
-        }
-        case 'partial.backup':
-          return triage.requestMove(false);
-        case 'partial.redo':
-          return triage.requestMove(true);
-        case 'partial.keep':
-          return triage.requestKeep();
-        case 'partial.conservative':
-          return triage.requestConservative();
-        case 'undo':
-          return triage.requestUndo();
-        case 'checkpoint.write':
-          // A gate-file workflow keeps its record in its gates: there is no checkpoint.md to write.
-          if (s.ws.preset === 'gates') return set({ message: { text: 'gate-file workflows have no checkpoint.md: the gate files are their record', tone: 'warn' } });
-          return triage.requestCheckpoint();
-        case 'dialog.confirm':
-          return confirmChecked();
-        case 'dialog.leave':
-          return agents?.leave();
-        case 'run.launch':
-          return agents ? agents.launchSelected() : noAgents();
-        case 'run.autopilot':
-          return agents ? agents.toggleAutopilot() : noAgents();
-        case 'run.cancel':
-          return agents ? agents.requestCancel() : noAgents();
-        case 'run.log':
-          return set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } }));
-        case 'breaker.reset':
-          return agents ? agents.requestBreaker('reset') : noAgents();
-        case 'breaker.hold':
-          return agents ? agents.requestBreaker('hold') : noAgents();
-        case 'cell.reset':
-          return agents ? agents.requestResetCell() : noAgents();
-        case 'dialog.cancel':
-          return set({ dialog: null, message: { text: 'cancelled: nothing was changed', tone: 'info' } });
-        default:
-          return recovery.run(id);
-      }
+      handlerOf(id)?.(kit, s, id);
     };
 
     const feedPrompt = (t: KeyToken): void => {
@@ -237,7 +166,8 @@ export function createAppStore(opts: StoreOptions): AppStore {
       ascii: !!opts.ascii,
       setWorkspace: (ws, watching) => set((st) => ({ ws, watching: watching ? { ...watching } : st.watching, ...clampCursors({ ...st, ws }) })),
       setPageSize: (n) => set({ pageSize: Math.max(1, n) }),
-      say: (text, tone = 'info') => set({ message: { text, tone } }),
+      // The kit's plain say (store-kit.ts): text from outside goes through sanitizeLine first.
+      say: storeKit({ set, get, track }).say,
       run,
       feed: (t) => {
         const s = get();

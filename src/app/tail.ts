@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, read } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sanitize } from '../sanitize.js';
 import { Confine } from '../scan/confine.js';
@@ -39,3 +40,20 @@ export async function readTail(abs: string, confine: Confine, bytes = TAIL_READ_
     closeSync(fd);
   }
 }
+
+/** A tail as a view shows it: the lines, or why there are none. */
+export interface TailRead {
+  tail: Tail | null;
+  note: string | null;
+}
+
+/**
+ * The one reader of a workspace file's tail, for the cell detail (store.ts) and the partial
+ * preview (hooks/use-file-tail.ts), so both confine and word a failure alike (issue 9 item 4).
+ * `outside`: checkroom.yaml's outside_roots. Never rejects: a failure is the note.
+ */
+export const readWorkspaceTail = (root: string, rel: string, outside?: readonly string[]): Promise<TailRead> =>
+  readTail(join(root, rel), new Confine(root, outside)).then(
+    (tail) => ({ tail, note: null }),
+    (err: Error) => ({ tail: null, note: `cannot read: ${err.message}` }),
+  );

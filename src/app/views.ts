@@ -1,23 +1,58 @@
-// The control room's views, registered in one list: the number keys, Tab order, the
-// `:name` commands and the tab bar all come from here. A later view (the launcher's
-// Health view) is one more entry here plus one component in components/Views.tsx.
+import type { WorkspaceState } from '../types.js';
+import type { SchedulerSource } from '../sources/scheduler.js';
+import type { AgentsUi } from './agents-types.js';
+import { flightItems, healthItems } from './agents.js';
+import { matrixOf, partialItems, planItems, sourceItems, type RedoEntry } from './select.js';
+import { healthKey, partialKey, planKey, rowKey, sourceKey } from './item-keys.js';
 
-export type ViewId = 'progress' | 'partials' | 'plan' | 'sources' | 'health';
+// The control room's views, registered in one list (issue 9 item 2): the number keys, Tab
+// order, the `:name` commands, the tab bar, the cursors of the initial UI state, the picks,
+// each view's list (nav.ts: its length, its keys) and the cursor clamping all come from here.
+// A new view is one more row here plus one component in components/Views.tsx.
+
+/** What a view's list is computed from: the workspace and the UI state that filters or extends it. */
+export interface ListInput {
+  ws: WorkspaceState;
+  filter: string;
+  skipped: readonly string[];
+  redoQueue: readonly RedoEntry[];
+  agents: AgentsUi;
+  recovery?: { resume: { disagreements: readonly string[] } | null; scheduler?: SchedulerSource | null };
+}
 
 export interface ViewDef {
-  id: ViewId;
+  id: string;
   /** The number key that opens it. */
   key: string;
   title: string;
+  /** The keys of its items, in list order (picked.ts: what identity means per list). */
+  list(s: ListInput): string[];
+  /** Whether the tab bar shows how many items it holds, unfiltered. */
+  counted: boolean;
 }
 
-export const VIEWS: readonly ViewDef[] = [
-  { id: 'progress', key: '1', title: 'Progress' },
-  { id: 'partials', key: '2', title: 'Partials' },
-  { id: 'plan', key: '3', title: 'Plan' },
-  { id: 'sources', key: '4', title: 'Sources' },
-  { id: 'health', key: '5', title: 'Health' },
-];
+export const VIEWS = [
+  { id: 'progress', key: '1', title: 'Progress', list: (s) => matrixOf(s.ws, s.filter).rows.map(rowKey), counted: false },
+  { id: 'partials', key: '2', title: 'Partials', list: (s) => partialItems(s.ws, s.filter, s.skipped).map(partialKey), counted: true },
+  { id: 'plan', key: '3', title: 'Plan', list: (s) => planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents)).map(planKey), counted: true },
+  { id: 'sources', key: '4', title: 'Sources', list: (s) => sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements, s.recovery?.scheduler ?? null).map(sourceKey), counted: true },
+  { id: 'health', key: '5', title: 'Health', list: (s) => healthItems(s.agents).map(healthKey), counted: false },
+] as const satisfies readonly ViewDef[];
+
+export type ViewId = (typeof VIEWS)[number]['id'];
+
+export const VIEW_IDS: readonly ViewId[] = VIEWS.map((v) => v.id);
+
+/** A table with one entry per registered view: cursors, picks. */
+export const perView = <T>(value: (id: ViewId) => T): Record<ViewId, T> => Object.fromEntries(VIEWS.map((v) => [v.id, value(v.id)])) as Record<ViewId, T>;
+
+export const viewOf = (id: ViewId): ViewDef => VIEWS.find((v) => v.id === id)!;
+
+/** The tab bar's count: the unfiltered list (without RESUME.md's lines), or null for a view that shows none. */
+export const tabCount = (v: ViewDef, s: ListInput): number | null => (v.counted ? v.list({ ...s, filter: '', recovery: undefined }).length : null);
+
+/** Every view's cursor at its first row. */
+export const initialCursors = (): Record<ViewId, number> => perView(() => 0);
 
 export const nextView = (id: ViewId, step = 1): ViewId => {
   const i = VIEWS.findIndex((v) => v.id === id);

@@ -46,7 +46,7 @@ export function matchHeader(line: string): HeaderMatch | null {
 }
 
 /** A dash or nothing means the field is unset; we write `—` for null. */
-export const isBlankValue = (v: string): boolean => /^[\s—–\-]*$/.test(v);
+export const isBlankValue = (v: string): boolean => /^[\s—–-]*$/.test(v);
 
 /** `3`, `Phase 3`, `Batch 2`, `批次 2` → the number; null when blank; undefined when unreadable. */
 export function readNumber(v: string): number | null | undefined {

@@ -57,7 +57,7 @@ export const LEGEND_LABEL: Record<Lang, string> = { zh: '图例', en: 'Legend', 
 export const norm = (s: string): string =>
   s
     .normalize('NFKC')
-    .replace(/[\s*_`\uFE0E\uFE0F]/g, '')
+    .replace(/[\s*_`]|\uFE0E|\uFE0F/g, '')
     .toLowerCase();
 
 // Headings for the book preset's step ids. Kept explicit because scanning the alias list

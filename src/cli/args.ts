@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -122,6 +122,9 @@ Usage
                                        the whole recovery flow: sources, stop point, rebuild, plan
   checkroom backups [dir] <file> [--restore BACKUP] [--json]
                                        list a file's backups and what differs; restore one
+  checkroom watch [dir] --json         stream a running control room's events as NDJSON (cell
+                                       changed, run started/ended, breaker, escalation, autopilot);
+                                       exit 1 when none runs
   checkroom unlock [dir] --host NAME   remove .checkroom/driver.lock left by a checkroom on host
                                        NAME (down or unreachable); refused unless NAME is the
                                        lock's host, or if its holder runs on this host
@@ -146,4 +149,5 @@ Options
 
 Exit codes: 0 success, 1 runtime error, 2 bad usage or bad config.
 Environment: NO_COLOR disables colour; CHECKROOM_WATCH=poll rescans periodically instead of
-watching (NFS, SSHFS); COLUMNS sets the width of piped output.`;
+watching (NFS, SSHFS); COLUMNS sets the width of piped output; status --json asks a running
+control room first (CHECKROOM_SOCKET=off: always scan).`;

@@ -1,18 +1,16 @@
-import { join } from 'node:path';
-import { existsSync } from 'node:fs';
 import type { WorkspaceState } from '../types.js';
-import { loadWorkspace, readSources, stateOf, type CacheUse, type Sources } from '../workspace.js';
+import { loadWorkspace, readSources, stateOf, type CacheUse } from '../workspace.js';
 import { checkpointFromState } from '../checkpoint/from-state.js';
 import { workspaceLang } from '../checkpoint/lang.js';
 import { renderCheckpoint } from '../checkpoint/render.js';
-import { parseCheckpoint } from '../checkpoint/parse.js';
-import { writeCheckpoint } from '../checkpoint/io.js';
-import { claimsOf } from '../state/derive.js';
-import { copyBackup } from '../backups.js';
+import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
+import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../app/layout.js';
 import { statusJson } from './json.js';
 import { writeJson } from './json-stream.js';
-import { nextLine, noUnitsWhy, partialLine, renderStatus, type TextOptions } from './text.js';
+import { readSpend } from './json-spend.js';
+import type { CostLedger } from '../run/costs.js';
+import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
 import { sweepAtStart } from './sweep-at-start.js';
 
@@ -35,9 +33,16 @@ export interface ReadOptions {
   cache?: CacheUse;
 }
 
+/** `status --json` as printed, compact: a scan and the control socket (src/socket/server.ts) answer with this same text. */
+export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): string => {
+  const parts: string[] = [];
+  writeJson(statusJson(state, costs), { write: (s) => parts.push(s) });
+  return parts.join('');
+};
+
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<WorkspaceState> {
   const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
-  if (json) writeJson(statusJson(state), out, r.pretty);
+  if (json) writeJson(statusJson(state, await readSpend(state.root, Date.now())), out, r.pretty);
   else out.write(renderStatus(state, o) + '\n');
   return state;
 }
@@ -47,7 +52,7 @@ export async function planCommand(positionals: string[], json: boolean, o: TextO
   if (json) return writeJson(statusJson(state).next, out, r.pretty);
   if (state.next.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
   const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
-  out.write(`${o.paint('bold', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
+  out.write(`${o.paint('title', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
 }
 
 export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
@@ -57,35 +62,14 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
     return writeJson({ partials, suspects }, out, r.pretty);
   }
   const lines: string[] = [];
-  lines.push(o.paint('bold', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));
+  lines.push(o.paint('title', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));
   for (const p of state.partials) lines.push(...partialLine(p, o));
   if (state.partials.length === 0) lines.push(o.paint('muted', '  none: every existing artifact ends with its marker'));
   if (state.suspects.length) {
-    lines.push('', o.paint('bold', `Suspicious (marker on a tiny body) (${state.suspects.length})`));
+    lines.push('', o.paint('title', `Suspicious (marker on a tiny body) (${state.suspects.length})`));
     for (const p of state.suspects) lines.push(...partialLine(p, o));
   }
   out.write(lines.join('\n') + '\n');
-}
-
-/** Rebuild checkpoint.md from the reconciled state; the old file is backed up first. A caller
- *  that has just read the workspace passes what it read instead of a second full scan. */
-export async function rewriteCheckpoint(
-  dir: string,
-  now?: Date,
-  read?: Sources,
-): Promise<{ path: string; backup: string | null; changed: number; text: string }> {
-  const src = read ?? (await readSources(dir));
-  const state = stateOf(src);
-  const doc = checkpointFromState(state, src.checkpoint, now, await workspaceLang(src.root, state, src.checkpoint?.lang ?? null));
-  const text = renderCheckpoint(doc, src.config.pipeline);
-  const before = claimsOf(src.checkpoint);
-  const after = claimsOf(parseCheckpoint(text, src.config.pipeline));
-  let changed = 0;
-  for (const [k, v] of after) if (before.get(k) !== v) changed++;
-  const file = src.config.sources.checkpoint;
-  const backup = existsSync(join(src.root, file)) ? (await copyBackup(src.root, file, now)).backup : null;
-  await writeCheckpoint(src.root, text, file);
-  return { path: file, backup, changed, text };
 }
 
 export async function checkpointCommand(positionals: string[], write: boolean, o: TextOptions, out: Out): Promise<void> {

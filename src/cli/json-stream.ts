@@ -49,3 +49,6 @@ export function writeJson(value: unknown, out: JsonSink, pretty = false): void {
   walk(value, 0);
   out.write(buf + '\n');
 }
+
+/** Compact JSON text (a control room's answer) as `--json=pretty` prints it. */
+export const reindentJson = (text: string): string => toJson(JSON.parse(text)) + '\n';

@@ -1,4 +1,7 @@
 import type { WorkspaceState } from '../types.js';
+import { counts } from '../state/counts.js';
+import type { CostLedger } from '../run/costs.js';
+import { spendJson } from './json-spend.js';
 
 // The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
 // it: fields are only ever added, never renamed or removed, and `version` changes if that
@@ -6,7 +9,11 @@ import type { WorkspaceState } from '../types.js';
 
 export const STATUS_JSON_VERSION = 1;
 
-export function statusJson(s: WorkspaceState) {
+/** What `checkroom status --json` prints, as a type (tests read the output through it). */
+export type StatusJson = ReturnType<typeof statusJson>;
+
+export function statusJson(s: WorkspaceState, costs?: CostLedger) {
+  const total = spendJson(costs?.workspace);
   return {
     version: STATUS_JSON_VERSION,
     workspace: s.root,
@@ -34,7 +41,17 @@ export function statusJson(s: WorkspaceState) {
       marker: c.marker,
       verdict: c.triage?.verdict ?? null,
       blockedBy: c.blockedBy,
+      // Issue 11: what this cell's agent attempts cost, from the journal; present on the cells
+      // an adapter reported money or tokens for, so cells of plain command agents keep their shape.
+      ...cellSpend(costs, `${c.unit}/${c.step}`),
     })),
+    cost_usd: total.cost_usd,
+    tokens: total.tokens,
+    spend: {
+      workspace: total,
+      session: spendJson(costs?.session),
+      agents: Object.fromEntries(Object.entries(costs?.agents ?? {}).map(([a, v]) => [a, spendJson(v)])),
+    },
     partials: s.partials.map(partialJson),
     suspects: s.suspects.map(partialJson),
     discrepancies: s.discrepancies.map((d) => ({ unit: d.unit, step: d.step, checkpoint: d.checkpoint, disk: d.disk, note: d.note })),
@@ -54,6 +71,13 @@ export function statusJson(s: WorkspaceState) {
   };
 }
 
+const cellSpend = (costs: CostLedger | undefined, key: string): { cost_usd?: number; tokens?: ReturnType<typeof spendJson>['tokens'] } => {
+  const s = costs?.cells[key];
+  if (!s || s.attempts === 0) return {};
+  const j = spendJson(s);
+  return { cost_usd: j.cost_usd, tokens: j.tokens };
+};
+
 const partialJson = (p: WorkspaceState['partials'][number]) => ({
   path: p.path,
   unit: p.unit,
@@ -63,21 +87,6 @@ const partialJson = (p: WorkspaceState['partials'][number]) => ({
   verdict: p.verdict,
   reason: p.reason,
 });
-
-export function counts(s: WorkspaceState) {
-  const by = (st: string) => s.cells.filter((c) => c.status === st).length;
-  return {
-    total: s.cells.length,
-    done: by('done'),
-    partial: by('partial'),
-    failed: by('failed'),
-    needsHuman: by('needs_human'),
-    running: by('running'),
-    notStarted: by('not_started'),
-    discrepancies: s.discrepancies.length,
-    suspects: s.suspects.length,
-  };
-}
 
 // JSON.stringify escapes C0 controls but leaves DEL, the C1 controls (U+009B is a one-byte
 // CSI to many terminals) and the bidi overrides raw; `checkroom status --json` piped to a

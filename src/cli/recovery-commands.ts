@@ -2,8 +2,8 @@ import { lstat } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
 import type { Cli } from './args.js';
 import { UsageError } from './args.js';
-import type { TextOptions } from './text.js';
-import { columnWidth, fit, pad } from './text.js';
+import type { TextOptions } from '../app/layout.js';
+import { columnWidth, fit, pad } from '../app/layout.js';
 import { dirArg, type Out } from './core-commands.js';
 import { assertWorkspace } from '../workspace.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
@@ -127,7 +127,7 @@ async function list(root: string, file: string, json: boolean, o: TextOptions, o
     out.write(toJson({ file, current, backups: rows, ignored }) + '\n');
     return 0;
   }
-  const L = [o.paint('bold', `Backups of ${sanitizeLine(file)} (${rows.length})`) + (current ? '' : o.paint('warn', '  the file itself does not exist'))];
+  const L = [o.paint('title', `Backups of ${sanitizeLine(file)} (${rows.length})`) + (current ? '' : o.paint('warn', '  the file itself does not exist'))];
   if (rows.length === 0) L.push(o.paint('muted', `  none (backups are named ${sanitizeLine(basename(file))}.bak.<YYYYMMDD-HHMMSS>)`));
   // Columns sized by what they hold (a 70254592 B backup ran into its age at a fixed 9), so
   // the diff summary at the end keeps as much room as it can.

@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Cli } from './args.js';
 import { UsageError } from './args.js';
-import type { TextOptions } from './text.js';
+import type { TextOptions } from '../app/layout.js';
 import type { Out } from './core-commands.js';
-import type { Token } from './paint.js';
+import type { Token } from '../app/theme.js';
 import { loadConfig } from '../pipeline/config.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import { loadWorkspace } from '../workspace.js';
@@ -77,7 +77,7 @@ const printer = (o: TextOptions, out: Out) => (e: SupervisorEvent): void => {
 const confirmCommand = async (s: Supervisor, config: WorkspaceConfig, unit: string, step: string, cli: Cli, o: TextOptions, out: Out): Promise<boolean> => {
   if (commandShown(s.snapshot().ledger, config)) return true;
   const p = s.describeCommand(unit, step);
-  out.write(`${o.paint('bold', `checkroom will run (agent ${sanitizeLine(p.agent)}, in ${sanitizeLine(p.cwd)}):`)}\n  ${sanitizeLine(p.text)}\n`);
+  out.write(`${o.paint('title', `checkroom will run (agent ${sanitizeLine(p.agent)}, in ${sanitizeLine(p.cwd)}):`)}\n  ${sanitizeLine(p.text)}\n`);
   const tty = process.stdin.isTTY === true;
   if (!tty || cli.yes) {
     if (!tty) out.write(o.paint('muted', '(stdin is not a terminal: no prompt; running checkroom run from cron or CI implies consent to this command)\n'));
@@ -203,7 +203,7 @@ async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: Text
   await s.setAutopilot(false);
   const l = end.ledger;
   out.write(
-    `${o.paint('bold', 'stopped')}: ${sanitizeLine(stopReason(reason, cli))}\n` +
+    `${o.paint('title', 'stopped')}: ${sanitizeLine(stopReason(reason, cli))}\n` +
       `steps launched: ${steps.size}; launches this session: ${end.launchesThisSession} of ${end.limits.maxLaunches} (retries included); consecutive failures: ${end.limits.consecutiveFailures} of ${end.limits.maxConsecutiveFailures}\n` +
       Object.values(l.agents)
         .filter((a) => a.view.state !== 'closed' || a.view.trips > 0)

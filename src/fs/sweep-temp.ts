@@ -1,4 +1,5 @@
-import { lstat, readdir, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { lstat, readdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 
 // Leftover temp files of interrupted atomic writes (issue 8 item 7). writeFileAtomic
@@ -44,9 +45,25 @@ const sweepReason = (pid: number, ageMs: number, maxAgeMs: number, isAlive: (pid
   return null;
 };
 
+/**
+ * "Now" on the clock that stamps the files of `dir`: a temp file's age is its mtime against
+ * this, not against the process clock, which can differ (an NFS server's clock; a process
+ * under faketime). The probe's name is not a temp name; without write access, the process clock.
+ */
+async function fileSystemNow(dir: string): Promise<number> {
+  const probe = join(dir, `.checkroom-clock.${process.pid}.${randomBytes(4).toString('hex')}`);
+  try {
+    await writeFile(probe, '', { flag: 'wx' });
+    return (await lstat(probe)).mtimeMs;
+  } catch {
+    return Date.now();
+  } finally {
+    await unlink(probe).catch(() => undefined);
+  }
+}
+
 /** Remove leftover temp files in `dirs` (absolute, inside `root`; not recursive). What was swept, and why. */
 export async function sweepTempFiles(root: string, dirs: Iterable<string>, opts: SweepOptions = {}): Promise<{ swept: SweptTemp[]; failed: SweptTemp[] }> {
-  const now = opts.now ?? Date.now();
   const maxAge = opts.maxAgeMs ?? TEMP_MAX_AGE_MS;
   const isAlive = opts.isAlive ?? pidAlive;
   const swept: SweptTemp[] = [];
@@ -58,6 +75,8 @@ export async function sweepTempFiles(root: string, dirs: Iterable<string>, opts:
     } catch {
       continue; // a step directory that does not exist yet
     }
+    if (!names.some((n) => TEMP_NAME.test(n))) continue;
+    const now = opts.now ?? (await fileSystemNow(dir));
     for (const name of names) {
       const m = TEMP_NAME.exec(name);
       if (!m) continue;

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Cell, CellStatus, Claim, Discrepancy, DiskState, NextStep, PartialFile, PipelineDef, StepDef, Warning, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
+import { unitPath } from '../scan/units.js';
 import { gatesPreset } from '../pipeline/gates-preset.js';
 import { blockersOf } from './blocked.js';
 import { compareSteps } from './gate-file.js';
@@ -113,6 +114,7 @@ export interface GateStateOptions {
   now?: number;
 }
 
+// eslint-disable-next-line max-lines-per-function -- the gates preset's whole state derivation in one pass over its workflows; issue 9 item 1 moves it into the gates preset
 export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateStateOptions = {}): WorkspaceState {
   const pipeline = pipelineOf(gw.workflows, opts.pipeline ?? gatesPreset());
   const running = opts.running ?? new Set<string>();
@@ -132,7 +134,7 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
       const key = `${w.id}/${def.id}`;
       if (!s) {
         // A step only another workflow has: an empty cell keeps the matrix rectangular.
-        const empty: GateCell = { unit: w.id, step: def.id, batch: null, path: def.path.replace('{unit}', w.id), status: 'not_started', disk: 'missing', checkpoint: null, exists: false, bytes: 0, chars: 0, marker: false, mtimeMs: 0, triage: null, blockedBy: [], gate: NO_PROOF };
+        const empty: GateCell = { unit: w.id, step: def.id, batch: null, path: unitPath(def, w.id), status: 'not_started', disk: 'missing', checkpoint: null, exists: false, bytes: 0, chars: 0, marker: false, mtimeMs: 0, triage: null, blockedBy: [], gate: NO_PROOF };
         own.push(empty);
         continue;
       }

@@ -1,20 +1,19 @@
 import { existsSync } from 'node:fs';
-import { posix, join } from 'node:path';
+import { posix } from 'node:path';
 import type { StepDef, WorkspaceState } from '../types.js';
-import { readSources, stateOf, type Sources } from '../workspace.js';
-import { readCheckpoint } from '../checkpoint/io.js';
-import { readLevel2 } from '../sources/level2.js';
-import { confineOf, readEntries, scanStep } from '../scan/scan.js';
-import { readFileFacts } from '../scan/file-facts.js';
-import { collectUnits, fileNameMatcher } from '../scan/units.js';
-import { batchesOf } from '../state/derive.js';
+import { readSources, type Sources } from '../workspace.js';
 import { idleCollector } from './idle-gc.js';
+import { pathClassifier, type PathKind } from './path-kind.js';
+import { applyPaths, type Applied } from './apply-events.js';
+import { liveDeriver } from './live-state.js';
 import { createDirWatcher, WatchLimitError, type DirWatcher } from './dir-watcher.js';
-import { gateWatchDirs } from '../gates/state.js';
+import { presetOf } from '../pipeline/presets/index.js';
 
 // The live model behind the control room: the sources read once, then kept true by file
-// events. An event re-reads only the file it names (never the whole tree), re-derives the
-// state in memory and notifies subscribers; bursts are batched into one update.
+// events. An event re-reads only the file it names (never the whole tree), re-derives only
+// the units it touches (issue 10 item 3) and notifies subscribers; a path the state does
+// not depend on (temp, swap and backup files, notes) is dropped unread and publishes nothing.
+// A lone event is applied at once; a burst is applied at most once per `batchMs`.
 
 export interface Watching {
   mode: 'watch' | 'poll' | 'off';
@@ -30,6 +29,12 @@ export interface LiveWorkspace {
   /** Re-read these workspace-relative paths now (used by actions that just wrote them). */
   touch(paths: string[]): void;
   setRunning(keys: ReadonlySet<string>): void;
+  /**
+   * Resolves once every file event for a change made before the call has been applied to
+   * `state` (for the control socket, issue 10 item 4: never staler than a scan). In poll
+   * mode, where no events come, it is a rescan.
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,32 +43,44 @@ export interface LiveOptions {
   /** Rescan periodically instead of watching: network file systems (NFS, SSHFS) deliver no
    *  inotify events. Also chosen with CHECKROOM_WATCH=poll, and automatically at the watch limit. */
   poll?: boolean;
-  /** Quiet period before a batch of events is applied. */
+  /** Least time between two applied batches of events (a lone event waits for none). */
   batchMs?: number;
   pollMs?: number;
 }
 
-const CONFIG_FILES = new Set(['checkroom.yaml', 'checkroom.yml']);
-
+// eslint-disable-next-line max-lines-per-function -- one closure over the watcher, the sources read and the subscribers; its state is shared by every handler, so a split is the redesign of issue 9 item 4 (one port)
 export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): Promise<LiveWorkspace> {
   let src: Sources = await readSources(dir);
   let running: ReadonlySet<string> = new Set();
-  let state = stateOf(src, running);
+  const deriver = liveDeriver();
+  let state = deriver.derive(src, running, null);
   const subs = new Set<(s: WorkspaceState) => void>();
   const watching: Watching = { mode: 'off', watches: 0, notice: null };
   const batchMs = opts.batchMs ?? 25;
-  let pending = new Set<string>();
+  let pending = new Map<string, PathKind>();
   let timer: NodeJS.Timeout | null = null;
+  let lastFlush = -Infinity;
   let poller: NodeJS.Timeout | null = null;
   let watcher: DirWatcher | null = null;
   let closed = false;
 
   const idle = idleCollector();
-  const publish = (): void => {
-    state = stateOf(src, running);
+  const notify = (): void => {
     for (const fn of subs) fn(state);
     idle.poke();
   };
+  /** `change` null: everything was read again. */
+  const publish = (change: Applied | null): void => {
+    state = deriver.derive(src, running, change);
+    notify();
+  };
+  const layout = (): Parameters<typeof pathClassifier>[0] => ({
+    pipeline: src.config.pipeline,
+    checkpoint: src.config.sources.checkpoint,
+    todoDb: src.todos ? posix.relative(src.root, src.todos.path) : null,
+  });
+  let classify = pathClassifier(layout());
+
 
   const stepsByDir = (): Map<string, StepDef[]> => {
     const m = new Map<string, StepDef[]>();
@@ -76,7 +93,8 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
 
   const reload = async (): Promise<void> => {
     src = await readSources(src.root);
-    publish();
+    classify = pathClassifier(layout());
+    publish(null);
   };
   // Updates run one at a time: two quick edits of checkpoint.md must land in order, and a
   // full reload must not interleave with an incremental one.
@@ -84,73 +102,13 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
   const serial = (f: () => Promise<void>): Promise<void> => (chain = chain.then(f, f));
   const refresh = (): Promise<void> => serial(reload);
 
-  /** Apply a batch of changed paths; returns true when a full reload was needed instead. */
-  const apply = async (paths: Set<string>): Promise<void> => {
-    const { pipeline, sources } = src.config;
-    // One confinement per batch of events: symlinks out of the workspace stay unread (issue 8 item 7).
-    const confine = confineOf(src.root, pipeline);
-    if ([...paths].some((p) => CONFIG_FILES.has(p))) return reload();
-    // Gate-file workflows (preset: gates) are small: any change under .claude/ re-reads them all.
-    if (src.gates) return [...paths].some((p) => p === '.claude' || p.startsWith('.claude/')) ? reload() : undefined;
-    let unitsChanged = false;
-    const todoDb = src.todos ? posix.normalize(posix.relative(src.root, src.todos.path)) : null;
-    for (const rel of paths) {
-      if (todoDb && (rel === todoDb || rel === `${todoDb}-wal`)) {
-        src.todos = readLevel2(src.root, src.config);
-        continue;
-      }
-      if (rel === posix.normalize(sources.checkpoint)) {
-        src.checkpoint = await readCheckpoint(src.root, pipeline, sources.checkpoint);
-        for (const u of (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit))) {
-          if (!src.units.includes(u)) (src.units.push(u), (unitsChanged = true));
-        }
-        continue;
-      }
-      if (src.scan.artifacts.has(rel)) {
-        const f = readFileFacts(join(src.root, rel), rel, null, { confine });
-        src.scan.artifacts.set(rel, f.exists && f.bytes > 0 && !f.error);
-      }
-      for (const step of pipeline.steps) {
-        if (step.kind === 'entry') {
-          if (step.path === rel) {
-            const { facts, units } = readEntries(src.root, rel, pipeline.units.pattern, confine);
-            src.scan.entries.set(rel, units);
-            src.scan.entryFiles.set(rel, facts);
-          }
-          continue;
-        }
-        const m = fileNameMatcher(step, pipeline.units.pattern);
-        if (!m) continue;
-        const hit = m.re.exec(posix.basename(rel));
-        if (!hit || posix.dirname(rel) !== m.dir) continue;
-        const unit = hit[1];
-        if (!src.units.includes(unit)) {
-          if (pipeline.units.list) continue;
-          src.units.push(unit);
-          unitsChanged = true;
-        }
-        const facts = scanStep(src.root, step, unit, confine);
-        src.scan.files.set(facts.path, facts);
-      }
-    }
-    // A checkpoint row removed, a unit's last file deleted or moved away: the unit goes too.
-    const gone = [...paths].some((p) => p === posix.normalize(sources.checkpoint) || src.scan.files.get(p)?.exists === false);
-    if (gone && !pipeline.units.list) {
-      const fresh = collectUnits(src.root, pipeline, (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit)), batchesOf(pipeline, src.checkpoint).flatMap((b) => b.units));
-      if (fresh.join() !== src.units.join()) ((src.units = fresh), (unitsChanged = true));
-    }
-    if (unitsChanged) {
-      src.units.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-      // A new unit's other cells have never been read.
-      for (const unit of src.units)
-        for (const step of pipeline.steps)
-          if (step.kind === 'file' && !src.scan.files.has(step.path.split('{unit}').join(unit))) {
-            const facts = scanStep(src.root, step, unit, confine);
-            src.scan.files.set(facts.path, facts);
-          }
-    }
-    src.scan.scannedAt = Date.now();
-    publish();
+  /** Apply a batch of changed paths (each already known to matter). */
+  const apply = async (paths: Map<string, PathKind>): Promise<void> => {
+    if ([...paths.values()].some((k) => k.config)) return reload();
+    // A preset's own files (gate-file workflows are small: anything under .claude/) are re-read whole.
+    const layout = presetOf(src.config.preset).source;
+    if (!layout.incremental) return [...paths.keys()].some((p) => layout.owns(p)) ? reload() : undefined;
+    publish(await applyPaths(src, paths));
   };
 
   // The workspace directory itself deleted or moved away: its watches died with it. The last
@@ -164,22 +122,29 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       const notice = 'the workspace directory is gone (deleted or moved); showing the last state read';
       if (watching.mode === 'poll') watching.notice = notice;
       else startPolling(notice);
-      publish(); // the same state, so the header shows the notice now
+      notify(); // the same state, so the header shows the notice now
     }
     return true;
   };
 
   const flush = (): void => {
+    if (timer) clearTimeout(timer);
     timer = null;
     const batch = pending;
-    pending = new Set();
+    pending = new Map();
     if (!batch.size || closed || rootGone()) return;
+    lastFlush = performance.now();
     void serial(() => apply(batch).catch(() => reload().catch(() => {})));
   };
 
   const enqueue = (rel: string): void => {
-    pending.add(rel);
-    if (!timer) timer = setTimeout(flush, batchMs);
+    const own = presetOf(src.config.preset).source;
+    const kind = classify(rel) ?? (!own.incremental && own.owns(rel) ? { hits: [] } : null);
+    if (!kind) return; // not part of the state: nothing to read, derive or show
+    pending.set(rel, kind);
+    // At once when things were quiet (the events of one write arrive together); a burst
+    // gets one update per batchMs.
+    if (!timer) timer = setTimeout(flush, Math.max(0, lastFlush + batchMs - performance.now()));
   };
 
   const startPolling = (notice: string): void => {
@@ -219,14 +184,22 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       }
     };
     watcher = createDirWatcher(src.root, (d, name) => {
-      if (name === null) return enqueue(d);
+      // A watched directory vanished under its watch: the parent's watch reports the
+      // deletion or move (and re-reads); this late echo must not read a workspace that is
+      // gone, or one that came back before polling said so.
+      if (name === null) return;
       const rel = d === '.' ? name : `${d}/${name}`;
-      // A workflow directory created after start: watch it too (add is idempotent).
-      if (src.gates && (rel === '.claude' || rel.startsWith('.claude/'))) for (const g of gateWatchDirs(src.gates)) watchDir(g);
+      // A directory of the preset's own created after start (a new workflow): watch it too (add is idempotent).
+      const layout = presetOf(src.config.preset).source;
+      if (layout.owns(rel)) for (const g of layout.watchDirs(src)) watchDir(g);
       // A step directory created after start (chapters/, publish/, or the parent of a nested
       // one), or deleted and created again: (re)watch everything under it, then re-read.
       if (d === '.' && [...watchedDirs].some((w) => w === name || w.startsWith(`${name}/`))) {
-        for (const w of watchedDirs) if (w === name || w.startsWith(`${name}/`)) (watcher?.remove(w), watchDir(w));
+        for (const w of watchedDirs) {
+          if (w !== name && !w.startsWith(`${name}/`)) continue;
+          watcher?.remove(w);
+          watchDir(w);
+        }
         return void refresh().catch(() => {});
       }
       enqueue(rel);
@@ -234,7 +207,7 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
     watching.mode = 'watch';
     watchDir('.');
     for (const d of watchedDirs) watchDir(d);
-    if (src.gates) for (const d of gateWatchDirs(src.gates)) watchDir(d);
+    for (const d of presetOf(src.config.preset).source.watchDirs(src)) watchDir(d);
   }
 
   return {
@@ -251,8 +224,24 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       for (const p of paths) enqueue(p);
     },
     setRunning(keys) {
+      const units = new Set<string>();
+      for (const k of keys) if (!running.has(k)) units.add(k.slice(0, k.lastIndexOf('/')));
+      for (const k of running) if (!keys.has(k)) units.add(k.slice(0, k.lastIndexOf('/')));
       running = keys;
-      publish();
+      publish({ units, structure: false });
+    },
+    async settled() {
+      if (closed) return;
+      if (watching.mode === 'poll') return refresh();
+      // Two turns of the event loop: at least one poll of the watch descriptor after this
+      // call, so the kernel's events for changes made before it have reached enqueue().
+      for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+      for (;;) {
+        const tail = chain;
+        if (pending.size) flush();
+        await chain;
+        if (tail === chain && !pending.size) return;
+      }
     },
     async close() {
       closed = true;

@@ -103,16 +103,15 @@ export function memoryFilesOf(state: WorkspaceState): string[] {
 
 const fileLabel = (file: string, entryPaths: ReadonlySet<string>): string => (entryPaths.has(file) ? 'summary' : `entries in ${file}`);
 
-export async function checkMemory(root: string, state: WorkspaceState): Promise<MemoryCheck> {
-  const files = memoryFilesOf(state);
-  const entrySteps = state.pipeline.steps.filter((s) => s.kind === 'entry');
-  const entryPaths = new Set(entrySteps.map((s) => s.path));
-  const issues: MemoryIssue[] = [];
-  const byKey = new Map<string, Cell>();
-  for (const c of state.cells) byKey.set(cellKey(c.unit, c.step), c);
-  const started = state.cells.some((c) => c.status !== 'not_started');
-
-  // File-level integrity.
+/** Read each long-memory file: its text, or an issue for it (missing, unreadable, empty, cut off). */
+async function readMemoryFiles(
+  root: string,
+  state: WorkspaceState,
+  files: readonly string[],
+  entryPaths: ReadonlySet<string>,
+  started: boolean,
+  issues: MemoryIssue[],
+): Promise<{ texts: Map<string, string>; brokenFiles: string[] }> {
   const texts = new Map<string, string>();
   const brokenFiles: string[] = [];
   const confine = new Confine(root, state.pipeline.outsideRoots);
@@ -145,6 +144,20 @@ export async function checkMemory(root: string, state: WorkspaceState): Promise<
       brokenFiles.push(file);
     }
   }
+  return { texts, brokenFiles };
+}
+
+export async function checkMemory(root: string, state: WorkspaceState): Promise<MemoryCheck> {
+  const files = memoryFilesOf(state);
+  const entrySteps = state.pipeline.steps.filter((s) => s.kind === 'entry');
+  const entryPaths = new Set(entrySteps.map((s) => s.path));
+  const issues: MemoryIssue[] = [];
+  const byKey = new Map<string, Cell>();
+  for (const c of state.cells) byKey.set(cellKey(c.unit, c.step), c);
+  const started = state.cells.some((c) => c.status !== 'not_started');
+
+  // File-level integrity.
+  const { texts, brokenFiles } = await readMemoryFiles(root, state, files, entryPaths, started, issues);
 
   // Per-unit entries.
   const needs = new Map<string, { files: Set<string>; why: string[] }>();

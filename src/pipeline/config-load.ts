@@ -1,31 +1,25 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkspaceConfig } from './config-types.js';
-import { bookPreset } from './book-preset.js';
-import { gatesPreset } from './gates-preset.js';
 import { formatBytes, readTextCapped } from '../fs/read-capped.js';
-import { DETECTED_GATES, detectPreset } from './detect-preset.js';
+import { detectPreset } from './detect-preset.js';
+import { DEFAULT_PRESET, presetOf } from './presets/index.js';
 import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES } from './defaults.js';
 import { ConfigError } from './config-error.js';
+import { CONFIG_FILE, CONFIG_MAX_BYTES, detectedNotice } from './config-file.js';
 
 export { ConfigError } from './config-error.js';
+export { CONFIG_FILE, CONFIG_MAX_BYTES } from './config-file.js';
 
 // Finding and reading checkroom.yaml, without the parser: a workspace without one runs on
 // the preset's defaults and never loads yaml or zod; config-parse.ts (the parser and schema) is
 // imported only when the file is there (issue 10 item 2).
 
-export const CONFIG_FILE = 'checkroom.yaml';
-
-/** A pipeline definition is a few KB; 1 MB leaves room for long unit lists and comments
- *  while a generated or pasted blob (a 55 MB file took 1.8 GB to parse, issue 8 item 7)
- *  is refused before a byte of it is read. */
-export const CONFIG_MAX_BYTES = 1024 * 1024;
-
-/** The configuration of a workspace without checkroom.yaml: the book preset and defaults. */
-export const defaultConfig = (): WorkspaceConfig => ({
+/** The configuration of a workspace without checkroom.yaml: the default preset (or `preset`) and defaults. */
+export const defaultConfig = (preset: string = DEFAULT_PRESET): WorkspaceConfig => ({
   file: null,
-  preset: 'book',
-  pipeline: bookPreset(),
+  preset,
+  pipeline: presetOf(preset).pipeline(),
   agents: {},
   limits: { ...DEFAULT_LIMITS, caps: { ...DEFAULT_LIMITS.caps } },
   breaker: { ...DEFAULT_BREAKER },
@@ -57,7 +51,8 @@ export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
     if (await stat(yml).then(() => true, () => false)) {
       throw new ConfigError({ file: yml, line: null, column: null, problem: 'checkroom reads checkroom.yaml, not checkroom.yml', expected: 'the file renamed to checkroom.yaml' });
     }
-    return (await detectPreset(root)) ? { ...defaultConfig(), preset: 'gates', pipeline: gatesPreset(), presetDetected: DETECTED_GATES } : defaultConfig();
+    const detected = await detectPreset(root);
+    return detected ? { ...defaultConfig(detected), ...detectedNotice(detected) } : defaultConfig();
   }
   // zod and yaml are loaded only here, for a workspace that has a checkroom.yaml (issue 10 item 2).
   const { parseConfig } = await import('./config-parse.js');

@@ -1,89 +1,21 @@
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
-import type { z } from 'zod';
 import type { PhaseDef, PipelineDef, StepDef } from '../types.js';
-import { bookPreset } from './book-preset.js';
-import type { AgentDef, WorkspaceConfig } from './config-types.js';
-import { gatesPreset } from './gates-preset.js';
-import { DETECTED_GATES } from './detect-preset.js';
+import type { WorkspaceConfig } from './config-types.js';
+import { formatBytes } from '../fs/read-capped.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
-import { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, describeExpected, rawConfigSchema, type RawAgent, type RawConfig } from './schema.js';
+import { DEFAULT_PRESET, isPresetFile, PRESETS, presetOf } from './presets/index.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, presetFileSchema, rawConfigSchema, type RawConfig } from './schema.js';
+import { ConfigError, errorAt, parseYamlSource, type Source, type YamlPath } from './yaml-source.js';
+import { toAgent, toBudget } from './config-agent.js';
+import { CONFIG_MAX_BYTES, detectedNotice } from './config-file.js';
 
-import { ConfigError } from './config-error.js';
+// Parsing and validating checkroom.yaml and preset files, with yaml and zod; config-load.ts
+// imports this module only when a workspace has a checkroom.yaml (issue 10 item 2).
 
 // checkroom.yaml → WorkspaceConfig. Validation is strict and every error points at the YAML
-// node that caused it (file:line:column), because a config typo in a pipeline that runs for
-// days must fail at start, not silently skip a dependency at 3 a.m. The CLI maps
-// ConfigError to exit code 2.
-
-type YamlPath = (string | number)[];
-
-/** The parsed file, kept so any later check can point back at a node. */
-interface Source {
-  file: string;
-  doc: Document;
-  lines: LineCounter;
-}
-
-const nodeAt = (doc: Document, path: YamlPath): unknown => (path.length === 0 ? doc.contents : doc.getIn(path, true));
-
-/** Line and column of the node at `path` (or of `key` inside that mapping); walks up to the nearest node that exists. */
-const positionOf = (src: Source, path: YamlPath, key?: string): { line: number; column: number } | null => {
-  let p = path;
-  let node = nodeAt(src.doc, p) as { range?: [number, number, number] } | undefined;
-  while (!node?.range && p.length > 0) {
-    p = p.slice(0, -1);
-    node = nodeAt(src.doc, p) as typeof node;
-    key = undefined;
-  }
-  if (key !== undefined && isMap(node)) {
-    const pair = node.items.find((it) => isScalar(it.key) && String(it.key.value) === key);
-    if (pair && isScalar(pair.key) && pair.key.range) node = { range: pair.key.range };
-  }
-  if (!node?.range) return null;
-  const { line, col } = src.lines.linePos(node.range[0]);
-  return { line, column: col };
-};
-
-const errorAt = (src: Source, path: YamlPath, problem: string, expected: string, key?: string): ConfigError => {
-  const pos = positionOf(src, path, key);
-  return new ConfigError({ file: src.file, line: pos?.line ?? null, column: pos?.column ?? null, problem, expected });
-};
-
-const formatPath = (path: YamlPath): string =>
-  path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : /^[A-Za-z_][\w-]*$/.test(k) ? (acc ? `${acc}.${k}` : k) : `${acc}[${JSON.stringify(k)}]`), '');
-const inside = (path: YamlPath): string => (path.length === 0 ? 'at top level' : `in ${formatPath(path)}`);
-
-const valueAt = (data: unknown, path: YamlPath): unknown =>
-  path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), data);
-
-const describe = (v: unknown): string => {
-  if (typeof v === 'string') return `got the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === 'number') return `got ${Number.isNaN(v) ? '.nan' : v === Infinity ? '.inf' : v === -Infinity ? '-.inf' : v}`;
-  if (v === null) return 'got null';
-  if (Array.isArray(v)) return 'got a list';
-  return typeof v === 'object' ? 'got a mapping' : `got ${String(v)}`;
-};
-
-const issueError = (src: Source, data: unknown, iss: z.core.$ZodIssue): ConfigError => {
-  const path = iss.path.filter((k): k is string | number => typeof k !== 'symbol');
-  const value = valueAt(data, path);
-  if (iss.code === 'unrecognized_keys') {
-    const keys = iss.keys.map((k) => JSON.stringify(k)).join(', ');
-    return errorAt(src, path, `unknown key${iss.keys.length > 1 ? 's' : ''} ${keys} ${inside(path)}`, iss.message, iss.keys[0]);
-  }
-  if (value === undefined && path.length > 0) {
-    return errorAt(src, path, `missing key "${path[path.length - 1]}" ${inside(path.slice(0, -1))}`, iss.message);
-  }
-  const custom = iss.code === 'custom' ? (iss.params as { problem?: string } | undefined)?.problem : undefined;
-  const where = path.length === 0 ? 'the file' : formatPath(path);
-  const problem = custom ? `${custom} in ${where}` : `${iss.code === 'invalid_type' ? 'wrong type' : 'invalid value'} for ${where}: ${describe(value)}`;
-  return errorAt(src, path, problem, iss.message);
-};
-
-/** Of several errors, the first in the file: the one a reader meets first. */
-const earliest = (errors: ConfigError[]): ConfigError =>
-  errors.reduce((a, b) => ((b.line ?? Infinity) < (a.line ?? Infinity) || (b.line === a.line && (b.column ?? 0) < (a.column ?? 0)) ? b : a));
+// node that caused it (file:line:column, yaml-source.ts), because a config typo in a pipeline
+// that runs for days must fail at start, not silently skip a dependency at 3 a.m.
 
 // ── merging with the preset ────────────────────────────────────────────────────────────
 
@@ -161,21 +93,46 @@ const pipelineError = (src: Source, raw: RawConfig, pr: PipelineProblem): Config
   return errorAt(src, path, pr.problem, pr.expected);
 };
 
-const toAgent = (name: string, a: RawAgent): AgentDef => ({
-  name,
-  command: [...a.command],
-  env: { ...(a.env ?? {}) },
-  cwd: a.cwd ?? null,
-  idleTimeoutMs: a.idle_timeout ?? DEFAULT_AGENT.idleTimeoutMs,
-  timeoutMs: a.timeout ?? DEFAULT_AGENT.timeoutMs,
-  graceMs: a.grace ?? DEFAULT_AGENT.graceMs,
-  concurrency: a.concurrency ?? DEFAULT_AGENT.concurrency,
-  rules: (a.rules ?? []).map((r) => ({ ...(r.match !== undefined ? { match: r.match } : {}), ...(r.exit_code !== undefined ? { exitCode: r.exit_code } : {}), class: r.class })),
-});
+// ── the preset: a registered name or a preset file ─────────────────────────────────────
 
-const resolve = (src: Source, raw: RawConfig, detected: 'gates' | null = null): WorkspaceConfig => {
-  const preset = raw.preset ?? detected ?? 'book';
-  const pipeline = resolvePipeline(src, raw, preset === 'gates' ? gatesPreset() : bookPreset());
+const PRESET_EXPECTED = (): string => `one of: ${[...PRESETS.keys()].join(', ')}, or the path of a preset .yaml file`;
+
+/** A preset file (issue 9 item 1): a whole pipeline (phases, steps, units, markers), checked as strictly as checkroom.yaml. */
+export function parsePresetFile(text: string, file: string): PipelineDef {
+  const { src, data } = parseYamlSource(text, file, presetFileSchema);
+  const raw: RawConfig = { ...data, replace: true };
+  const empty: PipelineDef = { name: data.name, source: file, phases: [], steps: [], units: { pattern: data.units.pattern }, batches: [] };
+  const pipeline = resolvePipeline(src, raw, empty);
+  const [problem] = findPipelineProblems(pipeline);
+  if (problem) throw pipelineError(src, raw, problem);
+  return pipeline;
+}
+
+/** Reads the preset file `preset:` names, relative to checkroom.yaml; its own errors point into it. */
+const readPresetFile = (src: Source, value: string): PipelineDef => {
+  const file = resolvePath(dirname(src.file), value);
+  const st = (() => {
+    try {
+      return statSync(file);
+    } catch {
+      return null;
+    }
+  })();
+  if (!st?.isFile()) throw errorAt(src, ['preset'], `the preset file ${JSON.stringify(value)} ${st ? 'is not a regular file' : 'does not exist'} (${file})`, PRESET_EXPECTED());
+  if (st.size > CONFIG_MAX_BYTES) throw errorAt(src, ['preset'], `the preset file ${JSON.stringify(value)} is ${formatBytes(st.size)}, over the ${formatBytes(CONFIG_MAX_BYTES)} cap`, 'a pipeline definition of a few KB');
+  return parsePresetFile(readFileSync(file, 'utf8'), file);
+};
+
+/** The pipeline checkroom.yaml merges into: the named preset's, or the preset file's. */
+const basePipeline = (src: Source, name: string): PipelineDef => {
+  if (PRESETS.has(name)) return presetOf(name).pipeline();
+  if (isPresetFile(name)) return readPresetFile(src, name);
+  throw errorAt(src, ['preset'], `unknown preset ${JSON.stringify(name)}`, PRESET_EXPECTED());
+};
+
+const resolve = (src: Source, raw: RawConfig, detected: string | null = null): WorkspaceConfig => {
+  const preset = raw.preset ?? detected ?? DEFAULT_PRESET;
+  const pipeline = resolvePipeline(src, raw, basePipeline(src, preset));
   const problems = findPipelineProblems(pipeline);
   if (problems.length > 0) throw pipelineError(src, raw, problems[0]);
   // Only steps the file names are checked against `agents`: preset steps naming agents the
@@ -193,16 +150,17 @@ const resolve = (src: Source, raw: RawConfig, detected: 'gates' | null = null): 
   return {
     file: src.file,
     preset,
-    ...(raw.preset === undefined && detected ? { presetDetected: DETECTED_GATES } : {}),
+    ...(raw.preset === undefined && detected ? detectedNotice(detected) : {}),
     ...(raw.language ? { language: raw.language } : {}),
     pipeline,
-    agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a)])),
+    agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),
     limits: {
       maxLaunches: l.max_launches ?? DEFAULT_LIMITS.maxLaunches,
       maxConsecutiveFailures: l.max_consecutive_failures ?? DEFAULT_LIMITS.maxConsecutiveFailures,
       caps: { ...DEFAULT_LIMITS.caps, ...Object.fromEntries(Object.entries(l.caps ?? {}).filter(([, v]) => v !== undefined)) },
       backoffBaseMs: l.backoff_base ?? DEFAULT_LIMITS.backoffBaseMs,
       backoffMaxMs: l.backoff_max ?? DEFAULT_LIMITS.backoffMaxMs,
+      ...(toBudget(l) ? { budget: toBudget(l) } : {}),
     },
     breaker: {
       threshold: b.threshold ?? DEFAULT_BREAKER.threshold,
@@ -220,25 +178,9 @@ const resolve = (src: Source, raw: RawConfig, detected: 'gates' | null = null): 
 
 // ── entry points ────────────────────────────────────────────────────────────────────────
 
-export const parseConfig = (text: string, file: string, detected: 'gates' | null = null): WorkspaceConfig => {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const src: Source = { file, doc, lines };
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const { line, col } = lines.linePos(e.pos[0]);
-    throw new ConfigError({ file, line, column: col, problem: `YAML syntax error: ${e.message.split('\n')[0]}`, expected: 'valid YAML' });
-  }
-  let data: unknown = {};
-  try {
-    if (doc.contents !== null) data = doc.toJS({ maxAliasCount: 100 });
-  } catch (e) {
-    // yaml refuses alias expansion past the limit ("billion laughs"); report it like any YAML error.
-    throw new ConfigError({ file, line: 1, column: 1, problem: `YAML error: ${(e as Error).message}`, expected: 'valid YAML with few aliases' });
-  }
-  const parsed = rawConfigSchema.safeParse(data ?? {}, { error: describeExpected });
-  if (!parsed.success) throw earliest(parsed.error.issues.map((iss) => issueError(src, data, iss)));
-  return resolve(src, parsed.data, detected);
+export const parseConfig = (text: string, file: string, detected: string | null = null): WorkspaceConfig => {
+  const { src, data } = parseYamlSource(text, file, rawConfigSchema);
+  return resolve(src, data, detected);
 };
 
 /** Structural check of any pipeline (presets, adapters); throws the first problem. */

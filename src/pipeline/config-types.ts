@@ -15,7 +15,11 @@ export type FailureClass =
   | 'STALLED'
   | 'INVALID_INPUT'
   | 'PERMISSION'
-  | 'TOOL_NOT_FOUND';
+  | 'TOOL_NOT_FOUND'
+  // Issue 12: faults of the cluster, not of the agent (a node failed, the job was preempted,
+  // the image could not be pulled); and a pod killed for memory.
+  | 'INFRA'
+  | 'OOM_KILLED';
 
 export interface FailureRule {
   /** Regex source matched (case-insensitive) against the attempt's output tail. */
@@ -36,6 +40,73 @@ export interface AgentDef {
   graceMs: number;
   concurrency: number;
   rules: FailureRule[];
+  /** Where the agent runs (issue 12); `local` is a process group on this machine. */
+  executor: ExecutorName;
+  slurm: SlurmOptions;
+  kubernetes: KubernetesOptions;
+  // Issue 11: which CLI this is and how it is driven (src/run/adapters/). Absent for a plain
+  // `command:` agent (today's behaviour), so those resolve exactly as before.
+  adapter?: 'claude-code' | 'jsonl';
+  cli?: CliOptions;
+  /** After a stalled or cut attempt: start fresh (default) or continue its session. */
+  onInterrupt?: 'restart' | 'continue';
+}
+
+/** Options of an adapter-driven agent. */
+export interface CliOptions {
+  /** Prompt template (same placeholders as commands); claude-code. */
+  prompt: string | null;
+  model: string | null;
+  permissionMode: string | null;
+  allowedTools: string[];
+  /** Extra arguments appended as they are (placeholders expanded). */
+  args: string[];
+  /** The agent's executable; default the adapter's (`claude` from PATH). */
+  bin: string | null;
+  /** Field paths into each JSON line, for `adapter: jsonl`. */
+  jsonl: JsonlFields | null;
+}
+
+/** Dotted paths into an agent's JSON lines (`usage.input_tokens`); each one optional. */
+export interface JsonlFields {
+  session?: string;
+  activity?: string;
+  /** Appended to the activity: the tool's target (`parameters.file_path`). */
+  activityDetail?: string;
+  cost?: string;
+  tokensIn?: string;
+  tokensOut?: string;
+  isError?: string;
+  errorStatus?: string;
+  errorText?: string;
+  /** Present with a truthy value on the stream's last, verdict line. */
+  final?: string;
+}
+
+// ── executors (issue 12) ────────────────────────────────────────────────────────────────
+
+export type ExecutorName = 'local' | 'slurm' | 'kubernetes';
+
+export interface SlurmOptions {
+  partition: string | null;
+  account: string | null;
+  /** More sbatch arguments, each one argument (never split by a shell). */
+  extraArgs: string[];
+  /** How often squeue is asked, ms (1–2 s; sbatch --wait polls far slower). */
+  pollMs: number;
+}
+
+export interface KubernetesOptions {
+  /** The kubectl argv prefix, e.g. [kubectl, --context, prod]. */
+  kubectl: string[];
+  namespace: string | null;
+  image: string | null;
+  /** ReadWriteMany claim that holds the workspace; mounted at the workspace's own path. */
+  pvc: string | null;
+  serviceAccount: string | null;
+  cpu: string | null;
+  memory: string | null;
+  pollMs: number;
 }
 
 export interface Limits {
@@ -47,6 +118,8 @@ export interface Limits {
   caps: Partial<Record<FailureClass, number>>;
   backoffBaseMs: number;
   backoffMaxMs: number;
+  /** Money and token budgets (issue 11): reaching one pauses autopilot. Absent = none. */
+  budget?: Budget;
 }
 
 export interface BreakerConfig {
@@ -67,7 +140,8 @@ export interface SourcesConfig {
 export interface WorkspaceConfig {
   /** Path of checkroom.yaml, or null when the built-in preset is used unchanged. */
   file: string | null;
-  preset: 'book' | 'gates';
+  /** A registered preset's name (src/pipeline/presets/index.ts) or the path of a preset file, as written. */
+  preset: string;
   /**
    * Set when no `preset` was written and the workspace's layout chose it (a gate-file
    * workflow's `.claude/context/history/gates/`): the sentence that says so.
@@ -80,4 +154,10 @@ export interface WorkspaceConfig {
   limits: Limits;
   breaker: BreakerConfig;
   sources: SourcesConfig;
+}
+
+/** limits.max_cost_usd / limits.max_tokens, per checkroom session and for the whole workspace. */
+export interface Budget {
+  costUsd: { session: number | null; workspace: number | null };
+  tokens: { session: number | null; workspace: number | null };
 }

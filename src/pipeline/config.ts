@@ -4,5 +4,5 @@
 // item 2).
 
 export { CONFIG_FILE, CONFIG_MAX_BYTES, ConfigError, defaultConfig, loadConfig } from './config-load.js';
-export { parseConfig, validatePipeline } from './config-parse.js';
-export { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES } from './schema.js';
+export { parseConfig, parsePresetFile, validatePipeline } from './config-parse.js';
+export { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES } from './defaults.js';

@@ -1,4 +1,4 @@
-import type { BreakerConfig, FailureClass, Limits, SourcesConfig } from './config-types.js';
+import type { BreakerConfig, FailureClass, KubernetesOptions, Limits, SlurmOptions, SourcesConfig } from './config-types.js';
 
 // The configuration's defaults, as plain data: what a workspace without checkroom.yaml runs
 // with. Apart from schema.ts so that reading such a workspace never loads zod (issue 10
@@ -18,6 +18,10 @@ export const DEFAULT_CAPS: Record<FailureClass, number> = {
   INVALID_INPUT: 0,
   PERMISSION: 0,
   TOOL_NOT_FOUND: 0,
+  // Issue 12: a cluster fault is retried without touching the agent's budgets; the cap only
+  // keeps the path finite, and the executor's own breaker stops a broken cluster sooner.
+  INFRA: 6,
+  OOM_KILLED: 1,
 };
 
 export const FAILURE_CLASSES = Object.keys(DEFAULT_CAPS) as [FailureClass, ...FailureClass[]];
@@ -40,3 +44,6 @@ export const DEFAULT_SOURCES: SourcesConfig = {
 };
 
 export const DEFAULT_AGENT = { idleTimeoutMs: 120_000, timeoutMs: 1_800_000, graceMs: 5_000, concurrency: 1 };
+
+export const DEFAULT_SLURM: SlurmOptions = { partition: null, account: null, extraArgs: [], pollMs: 1_000 };
+export const DEFAULT_KUBERNETES: KubernetesOptions = { kubectl: ['kubectl'], namespace: null, image: null, pvc: null, serviceAccount: null, cpu: null, memory: null, pollMs: 2_000 };

@@ -1,14 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRESETS } from './presets/index.js';
 
 // A workspace whose checkroom.yaml names no preset (or that has none) is read with the preset
 // its layout shows (issue 8 item 6): a gate-file workflow was read as an empty book.
 
-/** The layout a gate-file workflow leaves (DOMAIN.md section 7). */
-export const GATE_LAYOUT_DIR = '.claude/context/history/gates';
+export { DETECTED_GATES, GATE_LAYOUT_DIR } from './presets/gates.js';
 
-export const DETECTED_GATES = `no preset in checkroom.yaml: the gate-file layout (${GATE_LAYOUT_DIR}/) was found, so the gates preset is used — write preset: gates (or preset: book) to choose`;
+const isDir = (abs: string): Promise<boolean> => stat(abs).then((st) => st.isDirectory(), () => false);
 
-/** `gates` when the workspace has a gate-file layout, for a config that names no preset. */
-export const detectPreset = async (root: string): Promise<'gates' | null> =>
-  (await stat(join(root, GATE_LAYOUT_DIR)).then((st) => st.isDirectory(), () => false)) ? 'gates' : null;
+/** The name of the first registered preset whose layout directory the workspace has, for a config that names no preset. */
+export async function detectPreset(root: string): Promise<string | null> {
+  for (const p of PRESETS.values()) if (p.layout && (await isDir(join(root, p.layout.dir)))) return p.name;
+  return null;
+}

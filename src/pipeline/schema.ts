@@ -11,7 +11,7 @@ import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from '.
 
 // The defaults live in defaults.ts, which does not load zod: a workspace without
 // checkroom.yaml never needs the schema (issue 10 item 2).
-export { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES, FAILURE_CLASSES } from './defaults.js';
+export { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_KUBERNETES, DEFAULT_LIMITS, DEFAULT_SLURM, DEFAULT_SOURCES, FAILURE_CLASSES } from './defaults.js';
 
 export const MARKER_RE = /^[A-Z][A-Z0-9_]*$/;
 export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -111,8 +111,62 @@ const commandSchema = z
   // zod runs refinements after a failed .min() too: an empty array must not reach argv[0].
   .refine((argv) => argv.length === 0 || argv[0].length > 0, { error: 'a program name as the first element' });
 
+// Issue 12: where agents run. Options sit at the top level (for every agent) and may be
+// overridden per agent; extra sbatch arguments are a list, one argument each.
+const executorSchema = z.enum(['local', 'slurm', 'kubernetes']);
+const pollSchema = z.union([z.number(), z.string()], { error: 'a duration from 250ms to 1m' }).transform((value, ctx) => {
+  const ms = parseDuration(value);
+  if (ms !== null && ms >= 250 && ms <= 60_000) return ms;
+  ctx.issues.push({ code: 'custom', input: value, message: 'a duration from 250ms to 1m' });
+  return z.NEVER;
+});
+const slurmSchema = z.strictObject({
+  partition: text.optional(),
+  account: text.optional(),
+  extra_args: textList.optional(),
+  poll: pollSchema.optional(),
+});
+const kubernetesSchema = z.strictObject({
+  kubectl: z.array(text, { error: 'an argument array like [kubectl, --context, prod]' }).min(1, { error: 'a non-empty argument array' }).optional(),
+  namespace: text.optional(),
+  image: text.optional(),
+  pvc: text.optional(),
+  service_account: text.optional(),
+  cpu: text.optional(),
+  memory: text.optional(),
+  poll: pollSchema.optional(),
+});
+
+// Field paths for `adapter: jsonl` (issue 11): dotted keys into each JSON line.
+const fieldPath = z.string({ error: 'a dotted field path like usage.input_tokens' }).regex(/^[A-Za-z0-9_$-]+(?:\.[A-Za-z0-9_$-]+)*$/, { error: 'a dotted field path like usage.input_tokens' });
+const jsonlFieldsSchema = z.strictObject({
+  session: fieldPath.optional(),
+  activity: fieldPath.optional(),
+  activity_detail: fieldPath.optional(),
+  cost: fieldPath.optional(),
+  tokens_in: fieldPath.optional(),
+  tokens_out: fieldPath.optional(),
+  is_error: fieldPath.optional(),
+  error_status: fieldPath.optional(),
+  error_text: fieldPath.optional(),
+  final: fieldPath.optional(),
+});
+
 const agentSchema = z.strictObject({
-  command: commandSchema,
+  executor: executorSchema.optional(),
+  slurm: slurmSchema.optional(),
+  kubernetes: kubernetesSchema.optional(),
+  command: commandSchema.optional(),
+  // Issue 11: the adapter decides what runs and how its output is read (src/run/adapters/).
+  adapter: z.enum(['command', 'claude-code', 'jsonl']).optional(),
+  prompt: text.optional(),
+  model: text.optional(),
+  permission_mode: z.string({ error: 'a permission mode like acceptEdits' }).regex(/^[A-Za-z]+$/, { error: 'a permission mode like acceptEdits' }).optional(),
+  allowed_tools: textList.optional(),
+  args: z.array(z.string({ error: 'a string' }), { error: 'a list of arguments' }).optional(),
+  bin: text.optional(),
+  on_interrupt: z.enum(['restart', 'continue']).optional(),
+  fields: jsonlFieldsSchema.optional(),
   env: z.record(z.string(), z.string({ error: 'a string (quote numbers and booleans)' }), { error: 'a mapping of names to strings' }).optional(),
   cwd: text.nullable().optional(),
   idle_timeout: duration(1).optional(),
@@ -120,6 +174,23 @@ const agentSchema = z.strictObject({
   grace: duration(0).optional(),
   concurrency: intIn(1, 64).optional(),
   rules: z.array(ruleSchema, { error: 'a list of rules' }).optional(),
+}).superRefine((a, ctx) => {
+  // Which keys go with which adapter: a prompt on a command agent would silently do nothing.
+  const adapter = a.adapter ?? 'command';
+  const need = (key: string, why: string) => ctx.addIssue({ code: 'custom', path: [], message: key, params: { problem: why } });
+  const forbid = (key: keyof typeof a, why: string) => {
+    if (a[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `no ${key} here`, params: { problem: why } });
+  };
+  if (adapter === 'claude-code') {
+    if (a.prompt === undefined) need('prompt', 'adapter claude-code needs a prompt: template');
+    forbid('command', 'adapter claude-code builds its own command from prompt (use bin: and args: instead)');
+    forbid('fields', 'fields: is for adapter jsonl');
+  } else {
+    if (a.command === undefined) need('command', adapter === 'jsonl' ? 'adapter jsonl needs a command: argument array' : 'an agent needs a command: argument array (or adapter: claude-code with a prompt:)');
+    for (const k of ['prompt', 'model', 'permission_mode', 'allowed_tools', 'bin'] as const) forbid(k, `${k} is for adapter claude-code`);
+    if (adapter === 'command') forbid('fields', 'fields: is for adapter jsonl');
+  }
+  if (a.on_interrupt === 'continue' && adapter !== 'claude-code') forbid('on_interrupt', 'on_interrupt: continue needs an adapter that resumes sessions (claude-code)');
 });
 
 const capsSchema = z.strictObject(
@@ -136,6 +207,9 @@ const ordered = (lo: string, hi: string, loDefault: number, hiDefault: number) =
   }
 };
 
+const budgetSchema = <T extends z.ZodType<number>>(n: T) =>
+  z.union([n, z.strictObject({ session: n.optional(), workspace: n.optional() })], { error: 'a number, or a mapping with session: and workspace:' });
+
 const limitsSchema = z
   .strictObject({
     max_launches: intIn(1, 100_000).optional(),
@@ -143,6 +217,9 @@ const limitsSchema = z
     caps: capsSchema.optional(),
     backoff_base: duration(1).optional(),
     backoff_max: duration(1).optional(),
+    // Issue 11: budgets in money and tokens; a number is per session, a mapping says which.
+    max_cost_usd: budgetSchema(z.number({ error: 'a number of US dollars above 0' }).positive({ error: 'a number of US dollars above 0' })).optional(),
+    max_tokens: budgetSchema(intIn(1, Number.MAX_SAFE_INTEGER)).optional(),
   })
   .superRefine(ordered('backoff_base', 'backoff_max', DEFAULT_LIMITS.backoffBaseMs, DEFAULT_LIMITS.backoffMaxMs));
 
@@ -161,19 +238,25 @@ const sourcesSchema = z.strictObject({
   todo_pattern: regexSource('', ['unit', 'step']).optional(),
 });
 
+const batchesSchema = z.array(z.strictObject({ id: intIn(1, 9_999), units: textList.min(1, { error: 'at least one unit' }) }), { error: 'a list of batches' });
+
 export const rawConfigSchema = z.strictObject(
   {
-    preset: z.enum(['book', 'gates']).optional(),
+    // A registered preset's name or a preset file's path: config.ts checks it against the registry (issue 9 item 1).
+    preset: text.optional(),
     replace: z.boolean({ error: 'true or false' }).optional(),
     name: text.optional(),
     phases: z.array(phaseSchema, { error: 'a list of phases' }).optional(),
     steps: z.array(stepSchema, { error: 'a list of steps' }).optional(),
     units: z.strictObject({ pattern: regexSource('').optional(), list: textList.optional() }).optional(),
-    batches: z.array(z.strictObject({ id: intIn(1, 9_999), units: textList.min(1, { error: 'at least one unit' }) }), { error: 'a list of batches' }).optional(),
+    batches: batchesSchema.optional(),
     agents: z.record(z.string(), agentSchema, { error: 'a mapping of agent names to agents' }).optional(),
     limits: limitsSchema.optional(),
     breaker: breakerSchema.optional(),
     sources: sourcesSchema.optional(),
+    executor: executorSchema.optional(),
+    slurm: slurmSchema.optional(),
+    kubernetes: kubernetesSchema.optional(),
     outside_roots: z.array(outsideRoot, { error: 'a list of directory paths' }).optional(),
     // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says (issue 8 item 6).
     language: z.enum(['en', 'zh', 'ja']).optional(),
@@ -182,10 +265,24 @@ export const rawConfigSchema = z.strictObject(
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },
 );
 
+/**
+ * A preset file (issue 9 item 1): a whole pipeline, so what checkroom.yaml may leave to a
+ * preset is required here — each phase's name, each step's path and phase, the unit pattern.
+ */
+export const presetFileSchema = z.strictObject({
+  name: text,
+  phases: z.array(phaseSchema.extend({ name: text }), { error: 'a list of phases' }).min(1, { error: 'at least one phase' }),
+  steps: z.array(stepSchema.extend({ path: relPath, phase: intIn(1, 99) }), { error: 'a list of steps' }).min(1, { error: 'at least one step' }),
+  units: z.strictObject({ pattern: regexSource(''), list: textList.optional() }),
+  batches: batchesSchema.optional(),
+});
+
 export type RawConfig = z.output<typeof rawConfigSchema>;
 export type RawStep = NonNullable<RawConfig['steps']>[number];
 export type RawPhase = NonNullable<RawConfig['phases']>[number];
 export type RawAgent = NonNullable<RawConfig['agents']>[string];
+export type RawSlurm = NonNullable<RawConfig['slurm']>;
+export type RawKubernetes = NonNullable<RawConfig['kubernetes']>;
 
 const TYPE_NAMES: Record<string, string> = {
   object: 'a mapping',

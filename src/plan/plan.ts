@@ -1,11 +1,8 @@
-import type { BatchDef, Cell, NextStep, PartialFile, PipelineDef, PlanAction } from '../types.js';
+import type { BatchDef, Cell, NextStep, PartialFile, PipelineDef } from '../types.js';
 import { cellKey } from '../types.js';
-import { entryExpected, rebuildSourceOf } from '../memory/sources.js';
-import type { Why } from '../reasons/why.js';
-import { say } from '../reasons/say.js';
+import { planShape, rankOf, said, unitPlan, type UnitPlan } from './unit-plan.js';
 
-/** A plan entry's reason, in English and as data. */
-const said = (why: Why): { reason: string; why: Why } => ({ reason: say(why), why });
+export { halfProductEntry } from './half-product.js';
 
 // The next-step plan (issue "checkroom core", item 7; DOMAIN.md section 5, recovery
 // priorities): 1 — failures that block downstream work, most-blocking first;
@@ -13,6 +10,9 @@ const said = (why: Why): { reason: string; why: Why } => ({ reason: say(why), wh
 // respecting batches (a later batch's new work waits for the earlier ones) and phases
 // (a barrier phase must be complete for every unit before the next phase starts).
 // Never plans a step whose dependencies are not done.
+// Everything that depends on one unit is its fragment (unit-plan.ts); what is global — the
+// phase and batch gates, the order — is here, shared with the live view's incremental
+// plan (state/live-derive.ts), so both give the same plan (issue 10 item 3).
 
 export interface PlanInput {
   pipeline: PipelineDef;
@@ -30,9 +30,6 @@ export interface PlanInput {
   rebuildMemory?: boolean;
 }
 
-// A cell no longer holds its batch back once it is done or waits on a human: escalated,
-// blocked by an escalation, or a half-product that looks complete and needs the operator's
-// keep-or-redo decision (DOMAIN.md scenario 5: skip what waits on a human, continue).
 /** O(1) cell lookup: reconcile lays cells out unit-major in pipeline step order. */
 export function cellIndex(cells: readonly Cell[], units: readonly string[], pipeline: PipelineDef): (unit: string, step: string) => Cell | undefined {
   const n = pipeline.steps.length;
@@ -50,61 +47,13 @@ export function cellIndex(cells: readonly Cell[], units: readonly string[], pipe
   };
 }
 
-const settled = (c: Cell): boolean =>
-  c.status === 'done' || c.status === 'needs_human' || c.blockedBy.length > 0 || (c.status === 'partial' && c.triage?.verdict === 'maybe_complete');
-
-/**
- * What to do with a half-product, and why, from one decision (issue 8 item 6: the plan said
- * `decide` while its reason said "back up and redo"). Redoing is launchable work: with a
- * dependency not done only a human can decide, and the reason says so instead of the
- * finding's own advice. A file that looks complete is the operator's keep-or-redo call.
- */
-export function halfProductEntry(p: PartialFile, waits: readonly string[]): { action: PlanAction; reason: string; why?: Why } {
-  const decision: 'redo' | 'keep_or_redo' | 'waits' = p.verdict === 'maybe_complete' ? 'keep_or_redo' : waits.length ? 'waits' : 'redo';
-  const action: PlanAction = decision === 'redo' ? 'backup_redo' : 'decide';
-  if (!p.why) return { action, reason: `${p.path}: ${p.reason}${decision === 'waits' ? `; it cannot be redone before ${waits.join(', ')} ${waits.length === 1 ? 'is' : 'are'} done: decide` : ''}` };
-  return { action, ...said(decision === 'waits' ? { k: 'waits_first', path: p.path, then: p.why, waits: [...waits] } : { k: 'at_path', path: p.path, then: p.why }) };
-}
-
-export function planNext(input: PlanInput): NextStep[] {
-  const { pipeline, units, cells } = input;
-  const stepIndex = new Map(pipeline.steps.map((s, i) => [s.id, i]));
-  const stepById = new Map(pipeline.steps.map((s) => [s.id, s]));
-  const unitIndex = new Map(units.map((u, i) => [u, i]));
-  const at = cellIndex(cells, units, pipeline);
-  // Map-shaped view for helpers that take one (rarely called).
-  const byKey = { get: (key: string) => at(key.slice(0, key.lastIndexOf('/')), key.slice(key.lastIndexOf('/') + 1)) } as ReadonlyMap<string, Cell>;
-  const batchOrder = new Map(input.batches.map((b, i) => [b.id, i]));
-  const rank = (c: Cell): number =>
-    (c.batch === null ? input.batches.length : (batchOrder.get(c.batch) ?? input.batches.length)) * 1e9 +
-    (unitIndex.get(c.unit) ?? 0) * 1e3 +
-    (stepIndex.get(c.step) ?? 0);
-
-  // Transitive dependents inside a unit: what a failure holds up.
-  const dependents = new Map<string, string[]>();
-  for (const s of pipeline.steps) for (const d of s.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), s.id]);
-  const downMemo = new Map<string, string[]>();
-  const downstream = (stepId: string): string[] => {
-    const hit = downMemo.get(stepId);
-    if (hit) return hit;
-    const out: string[] = [];
-    const walk = (id: string): void => {
-      for (const next of dependents.get(id) ?? []) if (!out.includes(next)) (out.push(next), walk(next));
-    };
-    walk(stepId);
-    out.sort((a, b) => (stepIndex.get(a) ?? 0) - (stepIndex.get(b) ?? 0));
-    downMemo.set(stepId, out);
-    return out;
-  };
-
-  const plan: NextStep[] = [];
-
-  // Phases with global evidence (outline, shared resources).
-  const started = cells.some((c) => c.status !== 'not_started');
-  for (const [phaseId, missing] of input.missingArtifacts) {
+/** Entries for phases whose global evidence (outline, shared resources) is missing. */
+export function missingEntries(pipeline: PipelineDef, missingArtifacts: ReadonlyMap<number, string[]>, started: boolean): NextStep[] {
+  const out: NextStep[] = [];
+  for (const [phaseId, missing] of missingArtifacts) {
     if (missing.length === 0) continue;
     const phase = pipeline.phases.find((p) => p.id === phaseId);
-    plan.push({
+    out.push({
       priority: started ? 1 : 3,
       unit: null,
       step: null,
@@ -113,117 +62,77 @@ export function planNext(input: PlanInput): NextStep[] {
       blocks: 0,
     });
   }
+  return out;
+}
 
-  // Priority 1: failures and escalations, most-blocking first.
-  const p1: NextStep[] = [];
-  for (const c of cells) {
-    if (c.status !== 'failed' && c.status !== 'needs_human') continue;
-    const held = downstream(c.step).filter((s) => at(c.unit, s)?.status !== 'done');
-    const waits = (stepById.get(c.step)?.dependsOn ?? []).filter((d) => at(c.unit, d)?.status !== 'done');
-    // A retry is launchable work: never planned before its dependencies are done (then the
-    // failure is still listed, for a human, with what it waits on).
-    const action: PlanAction = c.status === 'failed' && waits.length === 0 ? 'retry' : 'human_review';
-    p1.push({
-      priority: 1,
-      unit: c.unit,
-      step: c.step,
-      action,
-      ...said({ k: 'blocked', unit: c.unit, step: c.step, failed: c.status === 'failed', held, waits, ...(c.error ? { cause: c.error } : {}) }),
-      blocks: held.length,
-    });
-  }
-  p1.sort((a, b) => b.blocks - a.blocks || rank(at(a.unit!, a.step!)!) - rank(at(b.unit!, b.step!)!));
-  plan.push(...p1);
-
-  // Priority 1 too (opt-in): long-memory entries lost after their work was done.
-  const rebuilt = new Set<string>();
-  if (input.rebuildMemory) {
-    for (const c of cells) {
-      const step = stepById.get(c.step);
-      if (!step || step.kind !== 'entry') continue;
-      const deps = (dependents.get(step.id) ?? []).map((id) => at(c.unit, id)).filter((x): x is Cell => !!x);
-      const why = entryExpected(c, deps);
-      if (!why) continue;
-      const src = rebuildSourceOf(c.unit, pipeline, step, byKey);
-      const held = downstream(c.step).filter((s) => at(c.unit, s)?.status !== 'done');
-      plan.push({ priority: 1, unit: c.unit, step: c.step, action: 'rebuild_memory', ...said({ k: 'rebuild_entry', unit: c.unit, file: step.path, src, because: why }), blocks: held.length });
-      rebuilt.add(cellKey(c.unit, c.step));
-    }
-  }
-
-  // Priority 2: half-products (cells whose status is partial; a failed cell's leftovers are handled by its retry).
-  const p2 = input.partials
-    .map((p) => ({ p, c: at(p.unit, p.step)! }))
-    .filter(({ c }) => c && c.status === 'partial')
-    .sort((a, b) => rank(a.c) - rank(b.c));
-  for (const { p, c } of p2) {
-    const waits = (stepById.get(c.step)?.dependsOn ?? []).filter((d) => at(c.unit, d)?.status !== 'done');
-    plan.push({ priority: 2, unit: p.unit, step: p.step, ...halfProductEntry(p, waits), blocks: downstream(p.step).length });
-  }
-
-  // Priority 3: ready, not-started work, gated by phases and batches.
-  // A not-started cell whose dependencies wait on a human (escalated, or a half-product
-  // awaiting keep-or-redo) waits on that human too: it does not hold its batch back.
-  const humanMemo = new Map<Cell, boolean>();
-  const waitsOnHuman = (c: Cell): boolean => {
-    const hit = humanMemo.get(c);
-    if (hit !== undefined) return hit;
-    humanMemo.set(c, false); // cycle guard (config validation forbids cycles anyway)
-    const r =
-      c.status === 'not_started' &&
-      (stepById.get(c.step)?.dependsOn ?? []).some((d) => {
-        const dep = at(c.unit, d);
-        return !!dep && dep.status !== 'done' && (settled(dep) || waitsOnHuman(dep));
-      });
-    humanMemo.set(c, r);
-    return r;
-  };
-  // One pass over the cells: which phases are unfinished, which units are unsettled.
-  const phaseOfBatches = Math.min(...pipeline.steps.map((s) => s.phase));
-  const unfinishedPhases = new Set<number>();
-  const unsettledUnits = new Set<string>();
-  for (const c of cells) {
-    const phase = stepById.get(c.step)?.phase ?? 0;
-    if (c.status !== 'done') unfinishedPhases.add(phase);
-    if (phase === phaseOfBatches && !settled(c) && !waitsOnHuman(c)) unsettledUnits.add(c.unit);
-  }
-  const phaseBlocked = new Set<number>();
+/** Phases closed for new work: an earlier barrier phase is unfinished or misses evidence. */
+export function blockedPhases(pipeline: PipelineDef, missingArtifacts: ReadonlyMap<number, string[]>, unfinished: (phase: number) => boolean): Set<number> {
+  const blocked = new Set<number>();
   for (const phase of pipeline.phases) {
     for (const e of pipeline.phases) {
       if (e.id >= phase.id || !e.barrier) continue;
-      if ((input.missingArtifacts.get(e.id) ?? []).length > 0 || unfinishedPhases.has(e.id)) phaseBlocked.add(phase.id);
+      if ((missingArtifacts.get(e.id) ?? []).length > 0 || unfinished(e.id)) blocked.add(phase.id);
     }
   }
-  // A batch is open for new work once every earlier batch is settled (done or escalated).
-  const unitsSettled = (unitsOf: readonly string[]): boolean => unitsOf.every((u) => !unsettledUnits.has(u));
-  let openUpTo = input.batches.length; // index of the first batch that is not yet open
-  for (let i = 0; i < input.batches.length; i++) {
-    if (!unitsSettled(input.batches[i].units)) {
-      openUpTo = i;
-      break;
-    }
-  }
-  const batchOpen = (c: Cell): boolean => {
-    if (stepById.get(c.step)?.phase !== phaseOfBatches) return true; // batches order the per-chapter writing only
-    const idx = c.batch === null ? input.batches.length : (batchOrder.get(c.batch) ?? input.batches.length);
-    return idx <= openUpTo;
+  return blocked;
+}
+
+/** Index of the first batch not yet open: a batch opens once every earlier batch is settled (done or escalated). */
+export function firstClosedBatch(batches: readonly BatchDef[], unsettled: (unit: string) => boolean): number {
+  for (let i = 0; i < batches.length; i++) if (batches[i].units.some(unsettled)) return i;
+  return batches.length;
+}
+
+/** Where a unit's entries sort: batch order first (unbatched last), then unit order. */
+export function unitRanker(batches: readonly BatchDef[], units: readonly string[], batchOf: (unit: string) => number | null): (unit: string) => number {
+  const batchOrder = new Map(batches.map((b, i) => [b.id, i]));
+  const unitIndex = new Map(units.map((u, i) => [u, i]));
+  return (u) => {
+    const b = batchOf(u);
+    return rankOf(b === null ? batches.length : (batchOrder.get(b) ?? batches.length), unitIndex.get(u) ?? 0, 0);
   };
-  const p3 = cells
-    .filter((c) => c.status === 'not_started' && !rebuilt.has(cellKey(c.unit, c.step)))
-    .filter((c) => (stepById.get(c.step)?.dependsOn ?? []).every((d) => at(c.unit, d)?.status === 'done'))
-    .filter((c) => !phaseBlocked.has(stepById.get(c.step)?.phase ?? 0))
-    .filter(batchOpen)
-    .sort((a, b) => rank(a) - rank(b));
-  for (const c of p3) {
-    const deps = stepById.get(c.step)?.dependsOn ?? [];
-    plan.push({
-      priority: 3,
-      unit: c.unit,
-      step: c.step,
-      action: 'run',
-      ...said({ k: 'ready', deps: [...deps] }),
-      blocks: downstream(c.step).length,
-    });
+}
+
+/** Priority 1 order: most-blocking first, then plan rank. */
+export const byBlocks =
+  (rank: (e: NextStep) => number) =>
+  (a: NextStep, b: NextStep): number =>
+    b.blocks - a.blocks || rank(a) - rank(b);
+
+export function planNext(input: PlanInput): NextStep[] {
+  const { pipeline, units, cells } = input;
+  const shape = planShape(pipeline);
+  const at = cellIndex(cells, units, pipeline);
+  const partialsOf = new Map<string, PartialFile[]>();
+  for (const p of input.partials) partialsOf.set(p.unit, [...(partialsOf.get(p.unit) ?? []), p]);
+  const batchOfUnit = new Map<string, number | null>();
+  for (const c of cells) if (!batchOfUnit.has(c.unit)) batchOfUnit.set(c.unit, c.batch);
+  const unitRank = unitRanker(input.batches, units, (u) => batchOfUnit.get(u) ?? null);
+  const rank = (e: NextStep): number => unitRank(e.unit!) + (shape.stepIndex.get(e.step!) ?? 0);
+
+  const frags = new Map<string, UnitPlan>();
+  let started = false;
+  const unfinished = new Set<number>();
+  for (const u of units) {
+    const own = pipeline.steps.map((s) => at(u, s.id));
+    const present = own.filter((c): c is Cell => !!c);
+    if (!present.length) continue;
+    for (const c of present) {
+      if (c.status !== 'not_started') started = true;
+      if (c.status !== 'done') unfinished.add(shape.stepById.get(c.step)?.phase ?? 0);
+    }
+    frags.set(u, unitPlan(shape, u, own, partialsOf.get(u) ?? [], input.rebuildMemory ?? false));
   }
+  const byRank = [...frags.keys()].sort((a, b) => unitRank(a) - unitRank(b));
+  const phaseBlocked = blockedPhases(pipeline, input.missingArtifacts, (ph) => unfinished.has(ph));
+  const openUpTo = firstClosedBatch(input.batches, (u) => frags.get(u)?.unsettled ?? false);
+  const batchIdx = (u: string): number => Math.floor(unitRank(u) / 1e9);
+  const open = (u: string, phase: number): boolean => !phaseBlocked.has(phase) && (phase !== shape.phaseOfBatches || batchIdx(u) <= openUpTo);
+
+  const plan = missingEntries(pipeline, input.missingArtifacts, started);
+  plan.push(...[...frags.values()].flatMap((f) => f.p1).sort(byBlocks(rank)));
+  for (const f of frags.values()) plan.push(...f.rebuild);
+  for (const u of byRank) plan.push(...frags.get(u)!.p2);
+  for (const u of byRank) for (const c of frags.get(u)!.p3) if (open(u, c.phase)) plan.push(c.entry);
   return plan;
 }

@@ -75,7 +75,7 @@ function factsFor(step: StepDef, unit: string, scan: ScanResult): { facts: FileF
   return { facts, disk: facts.marker ? 'done' : facts.unreadable ? 'unreadable' : facts.exists ? 'partial' : 'missing' };
 }
 
-interface UnitResult {
+export interface UnitResult {
   /** What the unit's cells were computed from: facts objects, claims, running flags, batch. */
   sig: unknown[];
   cells: Cell[];
@@ -132,7 +132,8 @@ function signature(unit: string, input: ReconcileInput, against?: unknown[]): un
   return sig;
 }
 
-function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[]): UnitResult {
+/** One unit's cells, half-products, suspects and discrepancies (the live view recomputes only the units an event touches). */
+export function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[] = []): UnitResult {
   const { pipeline, batchOf, scan, claims, running } = input;
   const out: UnitResult = { sig, cells: [], partials: [], suspects: [], discrepancies: [] };
   for (const step of pipeline.steps) {

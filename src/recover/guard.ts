@@ -5,6 +5,7 @@ import type { WorkspaceState } from '../types.js';
 import type { Sources } from '../workspace.js';
 import { WorkspaceError } from '../workspace.js';
 import { CONFIG_FILE } from '../pipeline/config.js';
+import { presetOf } from '../pipeline/presets/index.js';
 import { describePatternMiss, explainPatternMiss } from '../scan/units.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { JournalFacts } from './load.js';
@@ -34,7 +35,7 @@ function pipelineSigns(src: Sources, state: WorkspaceState, journal: JournalFact
 
 /** Throws RecoverRefused when recovery must not run here; otherwise returns. Reads, never writes. */
 export function guardRecovery(dir: string, src: Sources, state: WorkspaceState, journal: JournalFacts): void {
-  if (src.config.preset === 'gates') return; // gate files are only read, never rewritten
+  if (presetOf(src.config.preset).readOnlyRecovery) return; // its files are only read, never rewritten
   const { checkpoint, resume } = src.config.sources;
   const has = (f: string): boolean => existsSync(join(src.root, f));
   // First: files or rows shaped like the pipeline's, under other ids, make this a workspace whose pattern is wrong.

@@ -1,7 +1,8 @@
 import type { WorkspaceState } from '../types.js';
 import { readSources, stateOf, type Sources } from '../workspace.js';
 import { readJournal, type DecisionEvent } from '../run/journal.js';
-import { replayJournal } from '../run/ledger.js';
+import { replayJournal } from '../run/ledger-fold.js';
+import { jobOf } from '../run/executors/types.js';
 import { lastSessionEnd, type LastSession } from './session-end.js';
 
 // Everything recovery reads, in the order of the seed's flow (000_…, section 8, step 1):
@@ -45,7 +46,9 @@ export async function readJournalFacts(root: string, src: Sources, now: number):
   const live = new Set<string>();
   const orphans: JournalFacts['orphans'] = [];
   for (const r of ledger.liveRuns) {
-    if (alive(r.pid)) live.add(`${r.unit}/${r.step}`);
+    // Issue 12: a cluster job outlives its checkroom; the next one adopts it, and the
+    // scheduler source says whether it still runs.
+    if (alive(r.pid) || jobOf(r)) live.add(`${r.unit}/${r.step}`);
     else orphans.push({ unit: r.unit, step: r.step, pid: r.pid });
   }
   return { events: j.events.length, decisions, breakers, live, orphans, warnings: j.warnings, lastSession: lastSessionEnd(j.events, process.pid) };

@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
-import type { TextOptions } from '../cli/text.js';
-import { fit, nextLine, pad } from '../cli/text.js';
+import type { TextOptions } from '../app/layout.js';
+import { fit, nextLine, pad } from '../app/layout.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { RecoverReport } from './report.js';
 
@@ -34,18 +34,21 @@ function wrap(text: string, w: number): string[] {
 
 const more = (n: number, o: TextOptions): string[] => (n > 0 ? [o.paint('muted', `    … ${n} more`)] : []);
 
-export function renderRecover(r: RecoverReport, o: TextOptions): string {
+/** Fit the plain text when a line is too wide: cutting a coloured line could split an escape sequence. */
+const fitLine =
+  (w: number) =>
+  (s: string): string =>
+    // eslint-disable-next-line no-control-regex -- it strips the SGR sequences this renderer painted
+    stringWidth(s) <= w ? s : fit(s.replace(/\u001b\[[0-9;]*m/g, ''), w);
+
+/** Section 1 of the report: each source of truth, how fresh it is and whether the disk agrees. */
+function sourceLines(r: RecoverReport, o: TextOptions, line: (s: string) => string): string[] {
   const { paint } = o;
-  const w = o.width;
-  // Fit the plain text when a line is too wide: cutting a coloured line could split an escape sequence.
-  const line = (s: string): string => (stringWidth(s) <= w ? s : fit(s.replace(/\u001b\[[0-9;]*m/g, ''), w));
   const L: string[] = [];
   const ok = (s: string) => paint('ok', s);
   const warn = (s: string) => paint('warn', s);
   const bad = (s: string) => paint('fail', s);
-  L.push(paint('bold', `checkroom recover · ${sanitizeLine(r.name)}`) + (r.dryRun ? paint('warn', '  (dry run: nothing was changed)') : ''));
-  L.push(r.interrupted ? warn('The last session was interrupted: recovering from disk.') : ok('No sign of an interruption.'));
-  L.push('', paint('bold', '1 Sources'));
+  L.push('', paint('title', '1 Sources'));
   const s = r.sources;
   L.push(
     line(
@@ -84,9 +87,33 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   // (issue 8 item 7); the file keeps every byte of them.
   for (const x of j.warnings.slice(0, SHOW)) L.push(line(warn(`    ! ${sanitizeLine(x)}`)));
   L.push(...more(j.warnings.length - SHOW, o));
+  const sch = r.sources.scheduler;
+  if (sch) {
+    // Issue 12: the scheduler as a fourth source.
+    const body = sch.error
+      ? warn(`cannot be asked: ${sanitizeLine(sch.error)}`)
+      : `${sch.jobs.length} job${sch.jobs.length === 1 ? '' : 's'} of this workspace; ${sch.findings.length ? warn(`${sch.findings.length} disagree with the cells`) : ok('agrees with the disk')}`;
+    L.push(line(`  ${pad(sch.executor, 14)} ${body}`));
+    for (const f of sch.findings.slice(0, SHOW)) L.push(line(paint('muted', `    - ${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}: ${sanitizeLine(f.note)}`)));
+    L.push(...more(sch.findings.length - SHOW, o));
+  }
+  return L;
+}
+
+export function renderRecover(r: RecoverReport, o: TextOptions): string {
+  const { paint } = o;
+  const w = o.width;
+  const line = fitLine(w);
+  const L: string[] = [];
+  const ok = (s: string) => paint('ok', s);
+  const warn = (s: string) => paint('warn', s);
+  const bad = (s: string) => paint('fail', s);
+  L.push(paint('title', `checkroom recover · ${sanitizeLine(r.name)}`) + (r.dryRun ? paint('warn', '  (dry run: nothing was changed)') : ''));
+  L.push(r.interrupted ? warn('The last session was interrupted: recovering from disk.') : ok('No sign of an interruption.'));
+  L.push(...sourceLines(r, o, line));
 
   if (r.gates) {
-    L.push('', paint('bold', '2 Workflows (gate files)'));
+    L.push('', paint('title', '2 Workflows (gate files)'));
     for (const g of r.gates) {
       L.push(line(`  ${sanitizeLine(g.id)} ${sanitizeLine(g.name)}: last passed step ${g.lastPassed ?? 'none'} · next ${g.next ? `${g.next.number} ${sanitizeLine(g.next.agent)} (${sanitizeLine(g.next.name)})` : 'none'}`));
       for (const f of g.failedValidations) L.push(line(bad(`    failed validation: step ${f.step} (${f.class}): ${sanitizeLine(f.errors[0] ?? '')}`)));
@@ -99,7 +126,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
     return L.join('\n');
   }
 
-  L.push('', paint('bold', '2 Where it stopped'));
+  L.push('', paint('title', '2 Where it stopped'));
   const st = r.stop;
   L.push(
     line(
@@ -110,18 +137,18 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   if (st.inProgress.length)
     L.push(line(`  in progress: ${st.inProgress.slice(0, 8).map((c) => `${sanitizeLine(c.unit)} ${sanitizeLine(c.step)} (${c.status.replace('_', ' ')})`).join(', ')}${st.inProgress.length > 8 ? ', …' : ''}`));
 
-  L.push('', paint('bold', `3 Half-products (${r.halfProducts.length})`) + (r.suspects.length ? paint('muted', ` · ${r.suspects.length} suspicious`) : ''));
+  L.push('', paint('title', `3 Half-products (${r.halfProducts.length})`) + (r.suspects.length ? paint('muted', ` · ${r.suspects.length} suspicious`) : ''));
   for (const p of [...r.halfProducts, ...r.suspects].slice(0, SHOW))
     L.push(line(`  ${paint(p.verdict === 'maybe_complete' ? 'warn' : 'fail', pad(p.verdict, 24))} ${sanitizeLine(p.path)} — ${sanitizeLine(p.reason)}`));
   L.push(...more(r.halfProducts.length + r.suspects.length - SHOW, o));
 
-  L.push('', paint('bold', `4 Long memory (${r.memory.issues.length} issue${r.memory.issues.length === 1 ? '' : 's'})`));
+  L.push('', paint('title', `4 Long memory (${r.memory.issues.length} issue${r.memory.issues.length === 1 ? '' : 's'})`));
   for (const i of r.memory.issues.slice(0, SHOW)) L.push(line(`  ${paint(i.kind === 'no_entry' ? 'warn' : 'fail', pad(i.kind, 10))} ${sanitizeLine(i.detail)}`));
   L.push(...more(r.memory.issues.length - SHOW, o));
   for (const b of r.memory.rebuild.slice(0, SHOW)) L.push(line(paint('muted', `  → ${sanitizeLine(b.reason)}`)));
   L.push(...more(r.memory.rebuild.length - SHOW, o));
 
-  L.push('', paint('bold', r.dryRun ? '5 Would rebuild' : '5 Rebuilt'));
+  L.push('', paint('title', r.dryRun ? '5 Would rebuild' : '5 Rebuilt'));
   if (r.rebuilt.length === 0) L.push(paint('muted', '  nothing: every source agrees with the disk'));
   for (const a of r.rebuilt) {
     const mark = a.blocked ? bad('[cannot]') : a.manual ? warn('[todo]') : a.done ? ok('[done]') : warn('[would]');
@@ -130,7 +157,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
     if (a.blocked) for (const l of wrap(sanitizeLine(a.blocked), w - 4)) L.push(line(bad(`    ${l}`)));
   }
 
-  L.push('', paint('bold', `6 Continue with (${r.planTotal} steps)`));
+  L.push('', paint('title', `6 Continue with (${r.planTotal} steps)`));
   for (const n of r.plan.slice(0, 8)) L.push(`  ${nextLine(n, o, w - 2)}`);
   if (r.planTotal > 8) L.push(paint('muted', `  … ${r.planTotal - 8} more (checkroom plan)`));
   if (r.planTotal === 0) L.push(paint('muted', '  nothing to do'));

@@ -1,11 +1,12 @@
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { checkMemory, type MemoryCheck } from '../memory/check.js';
 import { resumeDrift, resumeLang, writeResume, type ResumeDrift } from '../resume/io.js';
-import { rewriteCheckpoint } from '../cli/core-commands.js';
-import { scanGateWorkspace } from '../gates/index.js';
-import type { GateWorkflow } from '../gates/types.js';
+import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
+import type { GateSummary } from '../gates/summary.js';
+import { presetOf } from '../pipeline/presets/index.js';
 import { provenTodoIds } from '../sources/level2.js';
+import { readScheduler, type SchedulerSource } from '../sources/scheduler.js';
 import { stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { loadRecoveryState, type JournalFacts } from './load.js';
@@ -31,24 +32,13 @@ export interface RebuildAction {
   blocked?: string;
 }
 
-export interface GateSummary {
-  id: string;
-  name: string;
-  lastPassed: string | null;
-  next: GateWorkflow['next'];
-  /** Every step with its status and the gate shape that was read (`malformed`, `truncated` for broken gates). */
-  steps: { number: string; agent: string; status: string; shape: string | null }[];
-  missingArtifacts: GateWorkflow['missingArtifacts'];
-  failedValidations: GateWorkflow['failedValidations'];
-  interrupted: string[];
-  memory: GateWorkflow['memory'];
-  warnings: Warning[];
-}
+export type { GateSummary } from '../gates/summary.js';
 
 export interface RecoverReport {
   root: string;
   name: string;
-  preset: 'book' | 'gates';
+  /** The preset's name (or preset file path) from checkroom.yaml. */
+  preset: string;
   dryRun: boolean;
   at: number;
   sources: {
@@ -67,6 +57,8 @@ export interface RecoverReport {
     scan: { units: number; cells: number; files: number; scannedAt: number };
     journal: { events: number; decisions: number; breakers: JournalFacts['breakers']; orphans: JournalFacts['orphans']; warnings: string[] };
     gates: boolean;
+    /** Issue 12: the cluster's jobs of this workspace against its cells; null when no agent runs on one. */
+    scheduler?: SchedulerSource | null;
   };
   stop: {
     phase: number | null;
@@ -139,27 +131,20 @@ function unreadableCheckpoint(src: Pick<Sources, 'checkpoint'>): string | null {
 /** The language of an existing RESUME.md (its title), so a rewrite keeps it. */
 export { resumeLang };
 
-const gateSummary = (w: GateWorkflow): GateSummary => ({
-  id: w.id,
-  name: w.name,
-  lastPassed: w.lastPassed,
-  next: w.next,
-  steps: w.steps.map((s) => ({ number: s.number, agent: s.agent, status: s.status, shape: s.gate?.shape ?? null })),
-  missingArtifacts: w.missingArtifacts,
-  failedValidations: w.failedValidations,
-  interrupted: w.interrupted,
-  memory: w.memory,
-  warnings: w.warnings,
-});
-
+// eslint-disable-next-line max-lines-per-function -- the recovery flow's steps in their order (DOMAIN.md: recovery), each reading what the one before rebuilt
 export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date } = { dryRun: true }): Promise<RecoverReport> {
   const now = opts.now ?? new Date();
-  let { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime());
+  const loaded = await loadRecoveryState(dir, now.getTime());
+  const journal = loaded.journal;
+  let { sources: src, state } = loaded;
   // Refuses (exit 2, nothing written) a directory that is no workspace, or an empty view of one.
   guardRecovery(dir, src, state, journal);
   const root = src.root;
   const files = src.config.sources;
   const preset = src.config.preset;
+  // A preset whose files are only read (gate files) is summarised, never rebuilt.
+  const { has, readOnlyRecovery } = presetOf(preset);
+  const readOnly = (await readOnlyRecovery?.(src)) ?? null;
   const drift = await resumeDrift(root, state, { file: files.resume, now: now.getTime() });
   const memory = await checkMemory(root, state);
   const cpExists = state.checkpoint.exists;
@@ -177,7 +162,8 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
       todos: state.todos ?? null,
       scan: { units: state.units.length, cells: state.cells.length, files: state.cells.filter((c) => c.exists && c.disk !== 'missing').length, scannedAt: state.scannedAt },
       journal: { events: journal.events, decisions: journal.decisions.length, breakers: journal.breakers, orphans: journal.orphans, warnings: journal.warnings },
-      gates: preset === 'gates',
+      gates: readOnly !== null,
+      scheduler: await readScheduler(root, src.config, state.cells).catch((err: Error) => ({ executor: 'slurm' as const, jobs: [], findings: [], error: err.message })),
     },
     stop: stopOf(state),
     halfProducts: state.partials,
@@ -191,23 +177,23 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
     warnings: state.warnings,
   };
 
-  if (preset === 'gates') {
+  if (readOnly) {
     // Gate files are the state of such a workflow: nothing to rebuild, only to read.
-    // Already scanned by readSources, and its warnings are already in the state's.
-    const ws = src.gates ?? (await scanGateWorkspace(root));
-    report.gates = ws.workflows.map(gateSummary);
-    report.interrupted = ws.workflows.some((w) => w.interrupted.length > 0 || w.steps.some((s) => s.status === 'partial' || s.status === 'failed'));
+    report.gates = readOnly.workflows;
+    report.interrupted = readOnly.interrupted;
     return report;
   }
 
   // Step 4 of the flow: rebuild what is missing or stale.
-  const cpWhy = !cpExists
-    ? `${files.checkpoint} is missing: rebuilt from the filesystem scan`
-    : unreadable
-      ? `${files.checkpoint} cannot be read (${unreadable})`
-      : state.discrepancies.length || unknown.length
-        ? `${files.checkpoint} is stale: ${state.discrepancies.length} cell${state.discrepancies.length === 1 ? '' : 's'} disagree with the disk${unknown.length ? `, ${unknown.length} chapter${unknown.length === 1 ? '' : 's'} on disk it does not list (${unknown.join(', ')})` : ''}`
-        : null;
+  const cpWhy = !has.checkpoint
+    ? null
+    : !cpExists
+      ? `${files.checkpoint} is missing: rebuilt from the filesystem scan`
+      : unreadable
+        ? `${files.checkpoint} cannot be read (${unreadable})`
+        : state.discrepancies.length || unknown.length
+          ? `${files.checkpoint} is stale: ${state.discrepancies.length} cell${state.discrepancies.length === 1 ? '' : 's'} disagree with the disk${unknown.length ? `, ${unknown.length} chapter${unknown.length === 1 ? '' : 's'} on disk it does not list (${unknown.join(', ')})` : ''}`
+          : null;
   // A failed step is reported in its row and the next one still runs: the letter does not
   // depend on checkpoint.md being writable (reviewer finding 3).
   let cpRebuilt = false;
@@ -238,7 +224,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
       : cpRebuilt
         ? `${files.checkpoint} ${opts.dryRun ? 'would be' : 'was'} rebuilt, so the letter is rewritten to match`
         : null;
-  if (resumeWhy) {
+  if (resumeWhy && has.resume) {
     const blocked = await notReplaceable(root, files.resume);
     if (blocked) report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: true, blocked });
     else if (opts.dryRun) report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: false });

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { classifyOutcome, type AttemptClass, type ClassifyContext } from './classify.js';
 import { followLog } from './log-follow.js';
+import { outputSignature } from './process.js';
 import { groupMembers, isSameProcessAlive, terminateGroup } from './proc.js';
 import type { LiveRun } from './ledger.js';
 import type { ProcessOutcome, RunHandle } from './types.js';
@@ -20,16 +20,6 @@ export interface AdoptSpec {
   ringLines?: number;
 }
 
-const signature = (path: string | null): string => {
-  if (!path) return '';
-  try {
-    const st = statSync(path);
-    return `${st.size}:${st.mtimeMs}`;
-  } catch {
-    return 'missing';
-  }
-};
-
 export function adoptProcess(spec: AdoptSpec): RunHandle {
   const { run } = spec;
   const pid = run.pid!;
@@ -40,7 +30,7 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
   let reason: 'exit' | 'stalled' | 'timeout' | 'cancelled' = 'exit';
   let killing: Promise<void> | null = null;
   let lastActivity = Date.now();
-  let lastSig = signature(run.outputPath);
+  let lastSig = outputSignature(run.outputPath);
   let lastBytes = 0;
   const adoptedAt = Date.now();
   // The overall timeout counts from the launch, not from the adoption.
@@ -55,7 +45,7 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
   const look = (): boolean => {
     const lines = log.poll();
     for (const fn of subscribers) for (const l of lines) fn(l);
-    const sig = signature(run.outputPath);
+    const sig = outputSignature(run.outputPath);
     if (sig !== lastSig || log.bytes !== lastBytes) {
       lastSig = sig;
       lastBytes = log.bytes;

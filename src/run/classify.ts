@@ -14,6 +14,8 @@ export interface ClassifyContext {
   markerFound: boolean;
   /** The agent's configured rules, tried in order before the built-in signs. */
   rules: FailureRule[];
+  /** What the agent's own stream says (issue 11: classes from facts, not regexes). */
+  fromFacts?: FailureClass | null;
 }
 
 /** Faults of the environment, not of the attempt: retrying unchanged can succeed (section 9). */
@@ -22,6 +24,7 @@ export const RETRYABLE: ReadonlySet<FailureClass> = new Set<FailureClass>([
   'OVERLOADED',
   'NETWORK',
   'STALLED',
+  'INFRA',
 ]);
 
 /** Retrying these unchanged gives the same result (section 9): escalate at once. */
@@ -83,10 +86,16 @@ export const classifyOutcome = (o: ProcessOutcome, ctx: ClassifyContext): Attemp
   // The marker is the proof of completion (DOMAIN.md section 2), even if a cancel raced it.
   if (o.exitCode === 0 && ctx.markerFound) return 'SUCCESS';
   if (o.cancelled) return 'CANCELLED';
+  // Issue 12: the scheduler's word on a cluster fault (node failure, preemption, an image
+  // that cannot be pulled) comes before the agent's output: the agent did not fail.
+  if (o.infra) return 'INFRA';
+  if (o.oomKilled) return 'OOM_KILLED';
   // The idle watchdog and the overall timeout are both liveness faults (section 9).
   if (o.stalled || o.timedOut) return 'STALLED';
   if (o.spawnError === 'ENOENT') return 'TOOL_NOT_FOUND';
   if (o.spawnError === 'EACCES') return 'PERMISSION';
+  // The stream's own verdict (an API status, a terminal reason) beats guessing from text.
+  if (ctx.fromFacts) return ctx.fromFacts;
   // An agent step that exits 0 without its marker did not prove completion (section 8).
   if (o.exitCode === 0) return 'VERIFICATION_FAILED';
   const text = o.tail.join('\n');
@@ -193,6 +202,20 @@ export const CLASS_INFO: Record<FailureClass, ClassInfo> = {
     signs: 'spawn ENOENT, command not found, exit 127',
     recovery: 'none unchanged: install the tool or fix the command',
     then: 'escalate at once',
+    retryable: false,
+  },
+  INFRA: {
+    class: 'INFRA',
+    signs: 'Slurm NODE_FAIL, PREEMPTED, BOOT_FAIL; pod Unschedulable, ImagePullBackOff',
+    recovery: "retry unchanged; counts against the executor's breaker, not the agent's",
+    then: 'escalate',
+    retryable: true,
+  },
+  OOM_KILLED: {
+    class: 'OOM_KILLED',
+    signs: 'the container was OOMKilled (exit 137 for memory)',
+    recovery: 'retry once; raise kubernetes.memory if it repeats',
+    then: 'escalate',
     retryable: false,
   },
 };

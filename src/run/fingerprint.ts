@@ -22,6 +22,7 @@ const MAX_LINES = 20;
 // Real escape sequences, and the escaped spelling `\e[31m` that src/sanitize.ts turns them
 // into: output tails reach us already sanitized.
 const ANSI =
+  // eslint-disable-next-line no-control-regex -- escape sequences are what it removes from an error line
   /\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])|\\(?:e|x1b|u001b)(?:\[[0-9;?]*[ -/]*[@-~]|\][^\\]*(?:\\a|\\e\\\\)?)/gi;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?\b/gi;

@@ -3,8 +3,9 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { AttemptClass } from './classify.js';
-import type { FailureClass } from '../pipeline/config-types.js';
+import type { ExecutorName, FailureClass } from '../pipeline/config-types.js';
 import { JournalParser, MB, tailStart } from './journal-read.js';
+import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './journal-agent.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './journal-read.js';
 
@@ -32,6 +33,11 @@ export interface LaunchEvent extends Base {
   pid: number | null;
   procStart: number | null;
   outputPath: string | null;
+  // ── issue 12 (executors): optional, absent on local launches and older journals ──
+  /** Where the run went: local (absent), slurm or kubernetes. */
+  executor?: ExecutorName;
+  /** The cluster's id of the job (Slurm job id, Kubernetes Job name): adopted after a restart. */
+  jobId?: string | null;
 }
 
 export interface ExitEvent extends Base {
@@ -175,6 +181,7 @@ export interface UndoPoppedEvent extends Base {
 export type TriageJournalEvent = RedoQueuedEvent | SkipEvent | UndoPushedEvent | UndoPoppedEvent;
 
 export type JournalEvent =
+  | AgentJournalEvent // issue 11: journal-agent.ts (sessions, money, tokens, continue)
   | LaunchEvent
   | ExitEvent
   | RetryScheduledEvent
@@ -274,6 +281,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
+  ...AGENT_EVENT_FIELDS, // issue 11
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },

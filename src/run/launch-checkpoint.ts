@@ -8,7 +8,7 @@ import { updateCheckpointCell, touchLastUpdate } from '../checkpoint/update-cell
 import { parseCheckpoint } from '../checkpoint/parse.js';
 import { claimsOf } from '../state/derive.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { rewriteCheckpoint } from '../cli/core-commands.js';
+import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import { formatMinute } from '../local-time.js';
 
 // DOMAIN.md section 3: checkpoint.md is updated "after every step (one cell)", and at once

@@ -6,6 +6,7 @@ import type { StepDef } from '../types.js';
 import { unitPath } from '../scan/units.js';
 import { sanitizeLine } from '../sanitize.js';
 import { expandArgv } from './placeholders.js';
+import { adapterFor, type AdapterCommand, type ResumeSpec } from './adapters/index.js';
 import { SupervisorError } from './supervisor-types.js';
 
 // From a cell to the exact process spec: which agent, which argv (placeholders expanded as
@@ -26,6 +27,8 @@ export interface LaunchValues {
   backup: string;
   /** Last error line of the previous attempt, or ''. */
   lastError: string;
+  /** Continue this session instead of starting fresh (issue 11; DOMAIN.md section 4). */
+  resume?: ResumeSpec | null;
 }
 
 export interface BuiltCommand {
@@ -49,7 +52,7 @@ export const targetOf = (root: string, config: WorkspaceConfig, unit: string, st
   const name = step.agent;
   if (!name) throw new SupervisorError(`step "${stepId}" names no agent: add agent: <name> to the step in checkroom.yaml`);
   const agent = config.agents[name];
-  if (!agent) throw new SupervisorError(`no agent '${name}' in checkroom.yaml: add agents.${name}.command`);
+  if (!agent) throw new SupervisorError(`no agent '${name}' in checkroom.yaml: add agents.${name}.command (or adapter: claude-code with a prompt)`);
   const outputRel = unitPath(step, unit);
   return { step, agent, outputAbs: join(root, outputRel), outputRel, marker: step.marker ?? '' };
 };
@@ -59,8 +62,6 @@ export const lastErrorLine = (tail: readonly string[], max = 300): string => {
   const line = [...tail].reverse().find((l) => l.trim() !== '') ?? '';
   return sanitizeLine(line.trim()).slice(0, max);
 };
-
-const VOLATILE = /\{(?:attempt|last_error|backup)\}/;
 
 export const buildCommand = (root: string, unit: string, t: CellTarget, v: LaunchValues): BuiltCommand => {
   const values: Record<string, string> = {
@@ -73,20 +74,20 @@ export const buildCommand = (root: string, unit: string, t: CellTarget, v: Launc
     backup: v.backup,
     last_error: v.lastError,
   };
-  let argv: string[];
+  // The adapter decides what runs (issue 11): today's command, or an agent CLI's own argv.
+  let built: AdapterCommand;
   let cwd: string;
   try {
-    argv = expandArgv(t.agent.command, values);
+    built = adapterFor(t.agent).build(t.agent, values, v.resume ?? null);
     const dir = t.agent.cwd === null ? root : expandArgv([t.agent.cwd], values)[0]!;
     cwd = isAbsolute(dir) ? dir : resolve(root, dir);
   } catch (err) {
     throw new SupervisorError(`agent '${t.agent.name}' in checkroom.yaml: ${(err as Error).message}`);
   }
-  const volatile = t.agent.command.flatMap((el, i) => (VOLATILE.test(el) ? [i] : []));
   const env: Record<string, string> = {};
   for (const [k, val] of Object.entries(process.env)) if (val !== undefined) env[k] = val;
-  Object.assign(env, t.agent.env);
-  return { argv, cwd, env, volatile };
+  Object.assign(env, built.env, t.agent.env);
+  return { argv: built.argv, cwd, env, volatile: built.volatile };
 };
 
 /** Run ids name the cell and attempt so a log file is findable by eye. */

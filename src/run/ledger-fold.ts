@@ -3,6 +3,8 @@ import { breakerInit, breakerReduce, type BreakerEvent, type BreakerState } from
 import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
+import { infraBreakerOf } from './executors/infra.js';
+import { budgetReasonOf, CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
@@ -38,6 +40,7 @@ export class LedgerFold {
   /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
   private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
+  private readonly costs = new CostFold();
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -54,7 +57,8 @@ export class LedgerFold {
   /** The ledger at `now`: what replayJournal gives for the same events and clock. */
   at(now: number): Ledger {
     const shown = this.show();
-    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg);
+    const costs = this.costs.view();
+    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg) ?? budgetReasonOf(costs, this.cfg.limits.budget);
     return {
       cells: shown.cells,
       agents: agentsAt(this.breakers, now, this.cfg),
@@ -66,6 +70,7 @@ export class LedgerFold {
       paused: pausedReason !== null,
       pausedReason,
       decisions: shown.decisions,
+      costs,
       triage: this.triage,
     };
   }
@@ -133,53 +138,76 @@ export class LedgerFold {
     return run;
   }
 
+  private launched(e: Extract<JournalEvent, { type: 'launch' }>): void {
+    const { type: _t, v: _v, ...run } = e;
+    this.live.set(e.runId, run);
+    this.liveChanged = true;
+    this.launchesThisSession++;
+    const c = this.cell(e.unit, e.step);
+    c.agent = e.agent;
+    c.state = 'running';
+    c.runId = e.runId;
+    c.nextRetryAt = null;
+    this.feed(e.agent, { type: 'launch', at: e.at });
+    const infra = infraBreakerOf(e.executor);
+    if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'launch', at: e.at });
+  }
+
+  private exited(e: Extract<JournalEvent, { type: 'exit' }>): void {
+    const run = this.endRun(e.runId);
+    const c = this.cell(e.unit, e.step);
+    const attempt = run?.attempt ?? c.attempts.length + 1;
+    c.attempts.push({ attempt, class: e.class, cmdFp: e.cmdFp, errFp: e.errFp, keywords: e.keywords, at: e.at });
+    c.agent = e.agent;
+    c.lastClass = e.class;
+    if (c.runId === e.runId) c.runId = null;
+    if (e.class === 'SUCCESS') {
+      c.state = 'done';
+      c.escalation = null;
+      c.reason = null;
+      this.consecutiveFailures = 0;
+      this.feed(e.agent, { type: 'success', at: e.at });
+    } else if (e.class === 'CANCELLED') {
+      // An operator cancel is not a fault: no counter moves (section 9, classify first).
+      c.state = 'idle';
+      this.feed(e.agent, { type: 'abandon', at: e.at });
+    } else if (e.class === 'INFRA') {
+      // Issue 12: a cluster fault is not the agent's: its breaker and the global
+      // consecutive-failure count stay as they were; the executor's own breaker counts it.
+      c.state = 'idle';
+      c.lastErrorTail = e.errorTail;
+      this.feed(e.agent, { type: 'abandon', at: e.at });
+      const infra = infraBreakerOf(run?.executor);
+      if (infra) this.feed(infra, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
+    } else {
+      c.state = 'idle';
+      c.lastErrorTail = e.errorTail;
+      this.consecutiveFailures++;
+      this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
+    }
+    // The cluster ran the job (whatever the agent made of it): its infra breaker closes.
+    const infra = infraBreakerOf(run?.executor);
+    if (infra && e.class !== 'INFRA' && this.breakers.has(infra)) this.feed(infra, { type: e.class === 'CANCELLED' ? 'abandon' : 'success', at: e.at });
+  }
+
   private step(e: JournalEvent): void {
     switch (e.type) {
       case 'session':
         if (e.kind === 'start') {
           this.launchesThisSession = 0;
           this.sessionStartedAt = e.at;
+          this.costs.sessionStart();
         }
         break;
-      case 'launch': {
-        const { type: _t, v: _v, ...run } = e;
-        this.live.set(e.runId, run);
-        this.liveChanged = true;
-        this.launchesThisSession++;
-        const c = this.cell(e.unit, e.step);
-        c.agent = e.agent;
-        c.state = 'running';
-        c.runId = e.runId;
-        c.nextRetryAt = null;
-        this.feed(e.agent, { type: 'launch', at: e.at });
+      case 'agent_facts':
+        this.costs.facts(e);
         break;
-      }
-      case 'exit': {
-        const run = this.endRun(e.runId);
-        const c = this.cell(e.unit, e.step);
-        const attempt = run?.attempt ?? c.attempts.length + 1;
-        c.attempts.push({ attempt, class: e.class, cmdFp: e.cmdFp, errFp: e.errFp, keywords: e.keywords, at: e.at });
-        c.agent = e.agent;
-        c.lastClass = e.class;
-        if (c.runId === e.runId) c.runId = null;
-        if (e.class === 'SUCCESS') {
-          c.state = 'done';
-          c.escalation = null;
-          c.reason = null;
-          this.consecutiveFailures = 0;
-          this.feed(e.agent, { type: 'success', at: e.at });
-        } else if (e.class === 'CANCELLED') {
-          // An operator cancel is not a fault: no counter moves (section 9, classify first).
-          c.state = 'idle';
-          this.feed(e.agent, { type: 'abandon', at: e.at });
-        } else {
-          c.state = 'idle';
-          c.lastErrorTail = e.errorTail;
-          this.consecutiveFailures++;
-          this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
-        }
+      case 'launch':
+        this.launched(e);
         break;
-      }
+      case 'exit':
+        this.exited(e);
+        break;
       case 'reaped': {
         const run = this.endRun(e.runId);
         if (run) {
@@ -235,3 +263,6 @@ export class LedgerFold {
     }
   }
 }
+
+/** The ledger of a whole journal at `now` (a restart, a read-only instance): the fold, from the start. */
+export const replayJournal = (events: readonly JournalEvent[], now: number, cfg: LedgerConfig): Ledger => new LedgerFold(cfg).apply(events).at(now);

@@ -2,16 +2,17 @@ import type { BreakerConfig, FailureClass, Limits } from '../pipeline/config-typ
 import { cellKey } from '../types.js';
 import { breakerView, canLaunch, type BreakerState, type BreakerView } from './breaker.js';
 import type { AttemptClass } from './classify.js';
-import type { DecisionEvent, JournalEvent, LaunchEvent } from './journal.js';
+import type { DecisionEvent, LaunchEvent } from './journal.js';
 import { currentEpisode, type AttemptRecord } from './policy.js';
-import { LedgerFold } from './ledger-fold.js';
+import type { CostLedger } from './costs.js';
 import type { TriageLedger } from './triage-ledger.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
 // a fold over events, so after a restart (even kill -9) the state is what it was
-// (DOMAIN.md sections 1 and 9). replayJournal is the reference; a long-running supervisor
-// keeps the same fold up to date event by event instead (ledger-fold.ts).
+// (DOMAIN.md sections 1 and 9). This file is the ledger's shape and its pure rules; the fold
+// and replayJournal (the fold from the start) are in ledger-fold.ts, which depends on this
+// one and never the other way (issue 9 item 4: no cycle).
 
 export type CellRunState = 'idle' | 'running' | 'retrying' | 'needs_human' | 'done';
 
@@ -64,13 +65,15 @@ export interface Ledger {
   paused: boolean;
   pausedReason: string | null;
   decisions: DecisionEvent[];
+  /** Money, tokens and sessions of agent attempts (issue 11). */
+  costs: CostLedger;
   /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
   triage: TriageLedger;
 }
 
 export interface LedgerConfig {
   breaker: BreakerConfig;
-  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'>;
+  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures' | 'budget'>;
 }
 
 export const newCell = (unit: string, step: string): CellLedger => ({
@@ -121,6 +124,3 @@ export const pausedReasonOf = (consecutiveFailures: number, launchesThisSession:
   }
   return null;
 };
-
-/** The ledger of a whole journal at `now` (a restart, a read-only instance): the fold, from the start. */
-export const replayJournal = (events: readonly JournalEvent[], now: number, cfg: LedgerConfig): Ledger => new LedgerFold(cfg).apply(events).at(now);

@@ -44,7 +44,8 @@ const openLog = (path: string): { log: WriteStream | null; error: string | null 
   }
 };
 
-const outputSignature = (path: string | null): string => {
+/** Size and mtime of the step's output: a change is liveness for the idle watchdog. */
+export const outputSignature = (path: string | null): string => {
   if (!path) return '';
   try {
     const st = statSync(path);
@@ -57,6 +58,7 @@ const outputSignature = (path: string | null): string => {
 /** Output bytes one attempt's log keeps before it is capped. */
 export const DEFAULT_LOG_MAX = 64 * 1024 * 1024;
 
+// eslint-disable-next-line max-lines-per-function -- one closure over a process group's lifetime (spawn, output, exit, kill); issue 9 item 2's executor seam splits it
 export function startProcess(spec: ProcessSpec): RunHandle {
   const startedAt = Date.now();
   const ringLines = spec.ringLines ?? 1000;

@@ -1,4 +1,5 @@
 import { sanitizeLine } from '../sanitize.js';
+import { concludeAttempt, newWatch } from './supervisor-agent.js';
 import { cellKey } from '../types.js';
 import { adoptProcess, classifyAdopted } from './adopted.js';
 import { commandFingerprint, errorFingerprint, keywords } from './fingerprint.js';
@@ -23,6 +24,8 @@ export interface AdoptDeps {
   running: Map<string, Promise<RunResult>>;
   /** A cell left the flights: autopilot may look again. */
   tick(): void;
+  /** Issue 12: adopt runs whose job a cluster runs (supervisor-adopt-jobs.ts). */
+  adoptJobs?(runs: LiveRun[]): Promise<void>;
 }
 
 /** A run can be adopted when its cell is not in flight here and its step is still configured. */
@@ -92,7 +95,9 @@ export async function followAdopted(core: CellCore, flight: Flight, run: LiveRun
   off();
   flight.handle = null;
   const markerFound = provenDone(core.root, core.config.pipeline, t, unit);
-  const cls = classifyAdopted(outcome, { markerFound, rules: t.agent.rules });
+  // Issue 11: an adopted agent CLI's log still holds its stream: its cost and verdict count.
+  const { fromFacts } = await concludeAttempt(newWatch(t), run.logPath, outcome, markerFound, core.append, core.now(), run.runId, t, unit);
+  const cls = classifyAdopted(outcome, { markerFound, rules: t.agent.rules, fromFacts });
   const tail = outcome.tail.slice(-20);
   await core.append({
     type: 'exit',

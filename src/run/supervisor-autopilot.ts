@@ -1,3 +1,4 @@
+import { infraBreakerOf } from './executors/infra.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { NextStep } from '../types.js';
 import { cellKey } from '../types.js';
@@ -80,15 +81,18 @@ export const pickLaunches = (input: PickInput): Pick => {
       blocked.push({ unit, step, why: agent ? `no agent '${agent}' in checkroom.yaml` : `step ${step} names no agent`, retryInMs: null });
       continue;
     }
+    // Issue 12: the executor's infra breaker (a failing cluster) holds launches like the agent's.
+    const infra = infraBreakerOf(config.agents[agent].executor);
+    const name = [agent, ...(infra ? [infra] : [])].find((b) => ledger.agents[b] && (!ledger.agents[b]!.canLaunch || probing.has(b)));
     const br = ledger.agents[agent];
-    if (br && (!br.canLaunch || probing.has(agent))) {
-      const v = br.view;
+    if (name) {
+      const v = ledger.agents[name]!.view;
       const why =
         v.state === 'held'
-          ? `breaker ${agent} held by the operator`
+          ? `breaker ${name} held by the operator`
           : v.state === 'half_open'
-            ? `breaker ${agent} half-open: a probe is in flight`
-            : `breaker ${agent} open (${Math.ceil(v.remainingMs / 1000)} s left)`;
+            ? `breaker ${name} half-open: a probe is in flight`
+            : `breaker ${name} open (${Math.ceil(v.remainingMs / 1000)} s left)`;
       blocked.push({ unit, step, why, retryInMs: v.state === 'open' ? v.remainingMs : null });
       continue;
     }
@@ -101,6 +105,7 @@ export const pickLaunches = (input: PickInput): Pick => {
     if (launch.length >= input.budget) break;
     for (const [path, w] of writersByPath(config.pipeline, [{ unit, step }])) writing.set(path, w);
     if (br?.view.state === 'half_open') probing.add(agent);
+    if (infra && ledger.agents[infra]?.view.state === 'half_open') probing.add(infra);
     perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
     launch.push({ unit, step, agent, reason: n.reason });
   }

@@ -9,13 +9,16 @@ import { commandFingerprint, errorFingerprint, keywords } from './fingerprint.js
 import type { NewJournalEvent } from './journal.js';
 import type { Ledger } from './ledger.js';
 import { attemptLabel, decideNext } from './policy.js';
-import { startProcess } from './process.js';
 import type { RunHandle } from './types.js';
+import { executorFor } from './executors/registry.js';
+import { infraBreakerOf } from './executors/infra.js';
 import { buildCommand, ensureRunsDir, lastErrorLine, logPathOf, newRunId, type CellTarget } from './launch-spec.js';
 import { hasOwnOutput, provenDone } from './launch-proof.js';
 import { guardMemory, lossReason, lostEntries } from '../memory/guard.js';
 import { describeArgv } from './placeholders.js';
+import { pausesAutopilot, type RetryStop } from './retry-stop.js';
 import type { CommandPreview, RunResult, SupervisorEvent } from './supervisor-types.js';
+import { concludeAttempt, continueFor, honourDelay, journalSession, newWatch, watchLine, type AttemptWatch } from './supervisor-agent.js';
 
 // One cell, with its retries (DOMAIN.md sections 8 and 9): launch, wait, prove by marker,
 // classify, count, then retry after a jittered backoff or escalate. Intermediate failures
@@ -36,7 +39,7 @@ export interface CellCore {
   reserveLaunch(): string | null;
   releaseLaunch(): void;
   /** Why automatic retries must stop now (death-spiral guard), or null. */
-  retryStop(): string | null;
+  retryStop(): RetryStop | null;
   /** Wait until the agent's breaker lets a launch through; a reason when it never will. */
   waitForBreaker(flight: Flight, agent: string): Promise<string | null>;
   /** The consecutive-failure limit was hit: pause autopilot and say so. */
@@ -57,6 +60,10 @@ export interface Flight {
   wait: { timer: NodeJS.Timeout; resolve: (go: boolean) => void; retryAt: number | null; reason: string } | null;
   /** Claim before the first ⏳, restored on an operator cancel of the first attempt. */
   prevClaim: Claim | null;
+  /** The current attempt's adapter and the facts its stream gave so far (issue 11). */
+  watch?: AttemptWatch | null;
+  /** The operator chose to continue the interrupted session (first attempt only). */
+  continueAsked?: boolean;
   /** Left running by an earlier checkroom and watched from here (supervisor-adopt.ts). */
   adopted?: boolean;
 }
@@ -97,15 +104,28 @@ export const lastBackupOf = (root: string, l: Ledger, unit: string, step: string
 };
 
 /** The command the cell's next attempt would run, as runCell builds it (before any backup it makes). */
-export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: string, step: string): CommandPreview => {
+export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: string, step: string, asContinue = false): CommandPreview => {
   const key = cellKey(unit, step);
   const attempt = nextAttempt(l, key);
   const cell = l.cells[key];
-  const cmd = buildCommand(root, unit, t, { attempt, backup: lastBackupOf(root, l, unit, step), lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '' });
+  const resume = continueFor(l, t, unit, asContinue);
+  const cmd = buildCommand(root, unit, t, { attempt, backup: lastBackupOf(root, l, unit, step), lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '', resume });
   return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };
 };
 
-export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Promise<RunResult> {
+/** A run an earlier checkroom launched, re-attached through its executor (issue 12). */
+export interface AdoptedRun {
+  handle: RunHandle;
+  runId: string;
+  attempt: number;
+  argv: string[];
+  logPath: string;
+  startedAt: number;
+}
+
+// eslint-disable-next-line max-lines-per-function -- the attempt loop of one cell; issue 9 item 3 splits it into one attempt plus a pure nextMove(outcome, ledger)
+export async function runCell(core: CellCore, flight: Flight, t: CellTarget, adoptedRun: AdoptedRun | null = null): Promise<RunResult> {
+  let adopted = adoptedRun;
   const { unit, step } = flight;
   const key = cellKey(unit, step);
   const name = `${unit} ${step}`;
@@ -143,18 +163,27 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
   try {
     for (;;) {
       if (flight.cancelled) return await cancelled();
-      const noBudget = core.reserveLaunch();
+      // An adopted run was launched (and counted) by the checkroom that died.
+      const noBudget = adopted ? null : core.reserveLaunch();
       if (noBudget) {
         if (launched === 0) return result('failed', noBudget);
         return await finalFailure('failed', noBudget);
       }
-      let reserved = true;
+      let reserved = adopted === null;
       try {
         const l = core.ledger();
-        const attempt = nextAttempt(l, key);
+        const attempt = adopted?.attempt ?? nextAttempt(l, key);
         flight.attempt = attempt;
         let backup = lastBackupOf(core.root, l, unit, step);
-        if (hasOwnOutput(t)) {
+        // Continue instead of restart (issue 11; DOMAIN.md section 4, the aggressive strategy):
+        // the half-product stays where it is for the resumed session to complete.
+        const asked = flight.continueAsked === true;
+        flight.continueAsked = false;
+        const resume = adopted ? null : continueFor(l, t, unit, asked);
+        if (resume) {
+          await core.append({ type: 'continue', at: core.now(), unit, step, sessionId: resume.sessionId, halfProduct: resume.halfProduct, by: asked ? 'operator' : 'policy' });
+          core.emit({ type: 'notice', message: sanitizeLine(`${name}: attempt ${attempt} continues session ${resume.sessionId} to complete ${resume.halfProduct}`) });
+        } else if (!adopted && hasOwnOutput(t)) {
           // Never launch over an existing output: move it aside (file.bak.<stamp>) first.
           const b = await backupFile(core.root, t.outputRel, new Date(core.now()));
           await core.append({ type: 'decision', at: core.now(), kind: 'backup', unit, step, path: t.outputRel, backupPath: b.backup, note: `before attempt ${attempt}` });
@@ -165,35 +194,57 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
         const memory = await guardMemory(core.root, core.config.pipeline, t.step, new Date(core.now()));
         if (memory?.backups.length) core.emit({ type: 'notice', message: sanitizeLine(`${name}: copied ${memory.backups.map((b) => `${b.file} to ${b.backup}`).join(', ')} before attempt ${attempt}`) });
         const cell = l.cells[key];
-        const cmd = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '' });
-        await core.mark(unit, step, 'in_progress');
+        const built = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '', resume });
+        const cmd = adopted ? { ...built, argv: adopted.argv } : built;
+        if (!adopted) await core.mark(unit, step, 'in_progress');
         if (flight.cancelled) return await cancelled();
-        const at = core.now();
-        const runId = newRunId(unit, step, attempt, at);
-        const logPath = logPathOf(core.root, runId);
+        const at = adopted?.startedAt ?? core.now();
+        const runId = adopted?.runId ?? newRunId(unit, step, attempt, at);
+        const logPath = adopted?.logPath ?? logPathOf(core.root, runId);
         ensureRunsDir(core.root);
-        const handle = startProcess({
-          runId,
-          argv: cmd.argv,
-          cwd: cmd.cwd,
-          env: cmd.env,
-          logPath,
-          outputPath: t.outputAbs,
-          idleTimeoutMs: t.agent.idleTimeoutMs,
-          timeoutMs: t.agent.timeoutMs,
-          graceMs: t.agent.graceMs,
-        });
+        // Issue 12: the agent's executor runs it (local process group, Slurm job, Kubernetes Job).
+        const executor = executorFor(t.agent);
+        const handle =
+          adopted?.handle ??
+          (await executor.start({
+            runId,
+            argv: cmd.argv,
+            cwd: cmd.cwd,
+            env: cmd.env,
+            logPath,
+            outputPath: t.outputAbs,
+            idleTimeoutMs: t.agent.idleTimeoutMs,
+            timeoutMs: t.agent.timeoutMs,
+            graceMs: t.agent.graceMs,
+            root: core.root,
+            unit,
+            step,
+            attempt,
+            agent: t.agent,
+            proven: () => provenDone(core.root, core.config.pipeline, t, unit),
+          }));
         Object.assign(flight, { handle, runId, logPath, startedAt: at });
         launched++;
         try {
-          await core.append({ type: 'launch', at, runId, unit, step, agent: t.agent.name, attempt, argv: cmd.argv, cwd: cmd.cwd, logPath, pid: handle.pid, procStart: handle.procStart, outputPath: t.outputAbs });
+          // The executor is recorded even when the cluster refused the job (no job id): its
+          // INFRA faults must reach that executor's breaker.
+          const job = executor.name === 'local' ? {} : { executor: executor.name, jobId: handle.job?.id ?? null };
+          if (!adopted) await core.append({ type: 'launch', at, runId, unit, step, agent: t.agent.name, attempt, argv: cmd.argv, cwd: cmd.cwd, logPath, pid: handle.pid, procStart: handle.procStart, outputPath: t.outputAbs, ...job });
         } finally {
-          core.releaseLaunch();
+          if (reserved) core.releaseLaunch();
           reserved = false;
         }
+        const wasAdopted = adopted !== null;
+        adopted = null;
         const label = maxAttempts ? attemptLabel(attempt, Math.max(maxAttempts, attempt)) : `attempt ${attempt}`;
-        core.emit({ type: 'launch', unit, step, runId, attempt, agent: t.agent.name, logPath, message: sanitizeLine(`${name}: ${label} started (${t.agent.name}, pid ${handle.pid ?? '-'}); log ${logPath}`) });
-        const off = handle.onLine((line) => core.emit({ type: 'output', unit, step, runId, line, message: `${name} │ ${line}` }));
+        const where = handle.job ? `${handle.job.executor} job ${handle.job.id}` : `pid ${handle.pid ?? '-'}`;
+        core.emit({ type: 'launch', unit, step, runId, attempt, agent: t.agent.name, logPath, message: sanitizeLine(`${name}: ${label} ${wasAdopted ? 'adopted' : 'started'} (${t.agent.name}, ${where}); log ${logPath}`) });
+        const watch = newWatch(t);
+        flight.watch = watch;
+        const off = handle.onLine((raw) => {
+          const line = watchLine(watch, raw, (f) => journalSession(core.append, core.now(), runId, t, unit, f));
+          if (line !== null) core.emit({ type: 'output', unit, step, runId, line, message: `${name} │ ${line}` });
+        });
         // A cancel that raced the start reaches the process now.
         if (flight.cancelled) handle.cancel();
         const outcome = await handle.result;
@@ -201,7 +252,8 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
         flight.handle = null;
         const lost = memory ? lostEntries(core.root, core.config.pipeline, memory) : [];
         const markerFound = lost.length === 0 && provenDone(core.root, core.config.pipeline, t, unit);
-        const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules });
+        const { facts, fromFacts } = await concludeAttempt(watch, logPath, outcome, markerFound, core.append, core.now(), runId, t, unit);
+        const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules, fromFacts });
         lastClass = cls;
         const tail = outcome.tail.slice(-20);
         await core.append({
@@ -242,12 +294,13 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
         }
         if (next.kind === 'none') return await finalFailure('failed', next.reason);
         maxAttempts = next.maxAttempts;
+        const delayMs = honourDelay(next.class, next.delayMs, facts);
         const stop = core.retryStop();
         if (stop) {
-          if (/consecutive/.test(stop)) await core.pauseFor(stop);
-          return await finalFailure('failed', `retries stopped: ${stop}`);
+          if (pausesAutopilot(stop)) await core.pauseFor(stop.reason);
+          return await finalFailure('failed', `retries stopped: ${stop.reason}`);
         }
-        await core.append({ type: 'retry_scheduled', at: core.now(), unit, step, attempt: next.attempt, delayMs: next.delayMs, reason: next.reason });
+        await core.append({ type: 'retry_scheduled', at: core.now(), unit, step, attempt: next.attempt, delayMs, reason: next.reason });
         core.emit({
           type: 'retry',
           unit,
@@ -255,15 +308,20 @@ export async function runCell(core: CellCore, flight: Flight, t: CellTarget): Pr
           attempt: next.attempt,
           maxAttempts: next.maxAttempts,
           class: next.class,
-          delayMs: next.delayMs,
-          message: `${name}: ${attemptLabel(attempt, next.maxAttempts)} failed (${cls}), retrying in ${seconds(next.delayMs)}`,
+          delayMs,
+          message: `${name}: ${attemptLabel(attempt, next.maxAttempts)} failed (${cls}), retrying in ${seconds(delayMs)}`,
         });
-        if (!(await sleepFor(flight, next.delayMs, core.now() + next.delayMs, next.reason))) return await cancelled();
+        if (!(await sleepFor(flight, delayMs, core.now() + delayMs, next.reason))) return await cancelled();
         const late = core.retryStop();
-        if (late) return await finalFailure('failed', `retries stopped: ${late}`);
+        if (late) return await finalFailure('failed', `retries stopped: ${late.reason}`);
         const blocked = await core.waitForBreaker(flight, t.agent.name);
         if (flight.cancelled) return await cancelled();
         if (blocked) return await finalFailure('failed', blocked);
+        // Issue 12: a cluster that keeps failing has its own breaker; wait for it too.
+        const infra = infraBreakerOf(t.agent.executor);
+        const down = infra ? await core.waitForBreaker(flight, infra) : null;
+        if (flight.cancelled) return await cancelled();
+        if (down) return await finalFailure('failed', down);
       } finally {
         if (reserved) core.releaseLaunch();
       }

@@ -5,6 +5,7 @@ import type { NewJournalEvent } from './journal.js';
 import type { Ledger } from './ledger.js';
 import { acquireDriverLock, lockPath, type DriverLock } from './lock.js';
 import { adoptRun, canAdopt, type AdoptDeps } from './supervisor-adopt.js';
+import { splitAdoptable } from './supervisor-adopt-jobs.js';
 import { settleEarlierRuns } from './supervisor-restart.js';
 import type { SupervisorEvent } from './supervisor-types.js';
 
@@ -51,8 +52,12 @@ export function createRole(o: RoleOptions): Role {
       said.push(`took over ${relative(o.root, lockPath(o.root))}: it was stale (${h ? `held by pid ${h.pid} on ${h.host}` : 'unreadable'}; ${lock.tookOver.why}); this checkroom drives now`);
     }
     await o.append({ type: 'session', at: o.now(), kind: 'start', pid: process.pid });
-    const settled = await settleEarlierRuns(o.ledger(), o.config, o.now, o.append, o.emit, (run) => canAdopt(adopt, run));
+    // Issue 12: a cluster's jobs outlive any checkroom; they are adopted through their
+    // executor, the local process groups settled as before.
+    const { adopt: jobs, reap } = splitAdoptable(o.ledger(), o.config);
+    const settled = await settleEarlierRuns({ ...o.ledger(), liveRuns: reap }, o.config, o.now, o.append, o.emit, (run) => canAdopt(adopt, run));
     for (const run of settled.adopt) adoptRun(adopt, run);
+    await adopt.adoptJobs?.(jobs.filter((run) => canAdopt(adopt, run)));
     if (settled.summary) said.push(settled.summary);
     return said;
   };

@@ -49,8 +49,15 @@ export interface LiveRunView {
   pid: number | null;
   logPath: string;
   startedAt: number;
-  /** Ring-buffer lines (sanitized, bounded). */
+  /** Ring-buffer lines (sanitized, bounded), as the agent's adapter renders them. */
   lines: string[];
+  /** Issue 12: the cluster job running it, and what the scheduler says while it waits. */
+  job?: { executor: string; id: string } | null;
+  why?: string | null;
+  /** What the agent is doing now (its last tool call), from its stream (issue 11). */
+  activity?: string | null;
+  sessionId?: string | null;
+  costUsd?: number | null;
   /**
    * Who watches it (issue 8 items 4, 5): absent for our own launch; `adopted` for a run an
    * earlier checkroom left running; `driver` for the driver's run as an observer sees it.
@@ -127,7 +134,8 @@ export interface Supervisor {
   /** Resolves once the journal is read and runs of a dead predecessor are reaped. */
   readonly ready: Promise<void>;
   readonly root: string;
-  launch(unit: string, step: string, opts?: { reason?: string; reset?: boolean }): Promise<RunResult>;
+  /** `continue`: resume the cell's interrupted agent session instead of starting fresh (issue 11). */
+  launch(unit: string, step: string, opts?: { reason?: string; reset?: boolean; continue?: boolean }): Promise<RunResult>;
   /** Cancel by run id or by cell ("ch05/r2"). A cancelled cell is left alone by autopilot until launched or reset. */
   cancel(runIdOrCell: string): boolean;
   setAutopilot(on: boolean, opts?: { maxLaunches?: number }): Promise<void>;
@@ -142,7 +150,9 @@ export interface Supervisor {
   resetCell(unit: string, step: string): Promise<void>;
   snapshot(): SupervisorSnapshot;
   subscribe(fn: (e: SupervisorEvent) => void): () => void;
-  describeCommand(unit: string, step: string): CommandPreview;
+  describeCommand(unit: string, step: string, opts?: { continue?: boolean }): CommandPreview;
+  /** The interrupted session this cell's next attempt can continue, or null (issue 11). */
+  continuable(unit: string, step: string): { sessionId: string; halfProduct: string } | null;
   /** Record a journal decision (e.g. that the exact command was shown to the operator). */
   note(e: NewJournalEvent): Promise<void>;
   /** Read-only instances: re-read the journal the driver writes; take over when the driver's lock is stale. */

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the supervisor's one factory with its launch, adopt and close paths; issue 9 item 3 splits it into a pure nextMove plus effects */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Claim } from '../types.js';
@@ -9,12 +10,17 @@ import { createRole } from './supervisor-role.js';
 import type { AdoptDeps } from './supervisor-adopt.js';
 import { driverView } from './supervisor-observe.js';
 import { leaveFlights } from './supervisor-leave.js';
-import { targetOf } from './launch-spec.js';
+import { targetOf, type CellTarget } from './launch-spec.js';
+import { adoptRuns } from './supervisor-adopt-jobs.js';
+import { infraBreakerOf } from './executors/infra.js';
 import { markCell, readClaimOf } from './launch-checkpoint.js';
 import { provenDone, hasOwnOutput, outputBlocked } from './launch-proof.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
-import { previewCommand, runCell, type CellCore, type Flight } from './supervisor-cell.js';
+import { previewCommand, runCell, type AdoptedRun, type CellCore, type Flight } from './supervisor-cell.js';
 import { breakerMessage } from './supervisor-words.js';
+import { retryStopOf } from './retry-stop.js';
+import { continueFor, liveAgentView } from './supervisor-agent.js';
+import { budgetReasonOf } from './costs.js';
 import { createSupervisorJournal } from './supervisor-journal.js';
 import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
 import { SupervisorError, type RunResult, type Supervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorSnapshot } from './supervisor-types.js';
@@ -32,6 +38,7 @@ export * from './supervisor-types.js';
 // next driver, which adopts the live ones (issue 8 item 4). An observer takes over as driver
 // as soon as the driver's lock is stale (item 5).
 
+// eslint-disable-next-line max-lines-per-function -- one closure over the supervisor's runs, journal and breakers; issue 9 item 2's adapter and executor seams split it
 export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const root = resolve(opts.root);
   const config = opts.config;
@@ -112,19 +119,15 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       reserved = Math.max(0, reserved - 1);
     },
     retryStop() {
-      if (closed) return 'the supervisor closed';
       const l = ledger();
-      if (l.consecutiveFailures >= config.limits.maxConsecutiveFailures) {
-        return `${l.consecutiveFailures} consecutive failures across agents (limit ${config.limits.maxConsecutiveFailures}, limits.max_consecutive_failures)`;
-      }
-      if (budgetLeft(l) <= 0) return `launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches})`;
-      return null;
+      return retryStopOf(l, config.limits, { closed, budgetLeft: budgetLeft(l), spent: budgetReasonOf(l.costs, config.limits.budget) });
     },
     waitForBreaker: journal.waitForBreaker,
     pauseFor: (reason) => pilot.pauseFor(reason),
   };
 
-  const adoption = (): AdoptDeps => ({ core, flights, running, tick: () => void tick() });
+  // Issue 12: runs of an earlier checkroom that went to a cluster are adopted through their executor.
+  const adoption = (): AdoptDeps => ({ core, flights, running, tick: () => void tick(), adoptJobs: (runs) => adoptRuns(root, config, runs, { now, append, emit, fly }) });
   const init = async (): Promise<void> => {
     warnings.push(...(await journal.load()));
     if (role.isDriver) await role.drive(adoption());
@@ -155,7 +158,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   });
   const tick = pilot.tick;
 
-  const launch = async (unit: string, step: string, o: { reason?: string; reset?: boolean } = {}): Promise<RunResult> => {
+  const launch = async (unit: string, step: string, o: { reason?: string; reset?: boolean; continue?: boolean } = {}): Promise<RunResult> => {
     await ready;
     refuse('launch');
     const t = targetOf(root, config, unit, step);
@@ -176,12 +179,22 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     // registered, so two launches of cells sharing a file cannot both pass.
     const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...flights.values(), ...ledger().liveRuns]), unit, step);
     if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
-    const flight: Flight = { unit, step, agent: t.agent.name, handle: null, runId: null, attempt: 0, logPath: null, startedAt: now(), cancelled: false, wait: null, prevClaim: null };
+    if (o.continue && !continueFor(ledger(), t, unit, true)) throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
+    return fly(unit, step, t, null, o.continue === true);
+  };
+
+  const fly = (unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null, continueAsked = false): Promise<RunResult> => {
+    const key = cellKey(unit, step);
+    const flight: Flight = { unit, step, agent: t.agent.name, handle: adopted?.handle ?? null, runId: adopted?.runId ?? null, attempt: adopted?.attempt ?? 0, logPath: adopted?.logPath ?? null, startedAt: adopted?.startedAt ?? now(), cancelled: false, wait: null, prevClaim: null, continueAsked };
     flights.set(key, flight);
     operatorHeld.delete(key);
     const p = (async () => {
       flight.prevClaim = await readClaimOf(root, config, unit, step).catch(() => null);
-      return runCell(core, flight, t);
+      const r = await runCell(core, flight, t, adopted);
+      // A job cancelled outside checkroom (scancel) is someone's decision too: autopilot
+      // leaves the cell alone until it is launched again (issue 12).
+      if (r.outcome === 'cancelled') operatorHeld.add(key);
+      return r;
     })().finally(() => {
       flights.delete(key);
       running.delete(key);
@@ -207,7 +220,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const breakerAction = async (agent: string, event: 'reset' | 'hold' | 'release'): Promise<void> => {
     await ready;
     refuse(`${event} a breaker`);
-    if (!config.agents[agent]) throw new SupervisorError(`no agent '${agent}' in checkroom.yaml`);
+    // Issue 12: an executor's infra breaker ("slurm:infra") is the operator's to reset too.
+    const infra = Object.values(config.agents).some((a) => infraBreakerOf(a.executor) === agent);
+    if (!config.agents[agent] && !infra) throw new SupervisorError(`no agent '${agent}' in checkroom.yaml`);
     await append({ type: 'breaker', at: now(), agent, event });
     void tick();
   };
@@ -230,7 +245,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     const autopilot = pilot.view();
     const own = [...flights.values()]
       .filter((f) => f.handle && f.runId)
-      .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, lines: f.handle!.lines(), ...(f.adopted ? { origin: 'adopted' as const } : {}) }));
+      .map((f) => ({ runId: f.runId!, unit: f.unit, step: f.step, agent: f.agent, attempt: f.attempt, pid: f.handle!.pid, logPath: f.logPath!, startedAt: f.startedAt, ...liveAgentView(f.watch ?? null, f.handle!.lines()), ...(f.adopted ? { origin: 'adopted' as const } : {}), job: f.handle!.job ?? null, why: f.handle!.why?.() ?? null }));
     const ownWaiting = [...flights.values()].filter((f) => f.wait).map((f) => ({ unit: f.unit, step: f.step, agent: f.agent, retryAt: f.wait!.retryAt, reason: f.wait!.reason }));
     // An observer sees the driver's runs and countdowns, replayed from the driver's journal.
     const mine = new Set([...flights.values()].flatMap((f) => (f.runId ? [f.runId] : [])));
@@ -271,7 +286,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       listeners.add(fn);
       return () => void listeners.delete(fn);
     },
-    describeCommand: (unit, step) => previewCommand(root, ledger(), targetOf(root, config, unit, step), unit, step),
+    describeCommand: (unit, step, o = {}) => previewCommand(root, ledger(), targetOf(root, config, unit, step), unit, step, o.continue === true),
+    continuable: (unit, step) => continueFor(ledger(), targetOf(root, config, unit, step), unit, true),
     async note(e) {
       await ready;
       refuse('write the journal');

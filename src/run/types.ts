@@ -39,6 +39,10 @@ export interface ProcessOutcome {
   startedAt: number;
   endedAt: number;
   bytesOut: number;
+  /** Issue 12: a cluster fault in the scheduler's words ("Slurm NODE_FAIL"); classed INFRA. */
+  infra?: string | null;
+  /** Issue 12: the container was killed for memory. */
+  oomKilled?: boolean;
 }
 
 export interface RunHandle {
@@ -58,6 +62,10 @@ export interface RunHandle {
   onLine(fn: (line: string) => void): () => void;
   /** Current ring buffer contents. */
   lines(): string[];
+  /** Issue 12: the cluster job behind this run, when an executor other than local runs it. */
+  job?: { executor: string; id: string } | null;
+  /** Issue 12: what the scheduler says while the job waits ("waiting: Resources"), or null. */
+  why?(): string | null;
 }
 
 export type { FailureClass };

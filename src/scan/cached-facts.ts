@@ -30,6 +30,12 @@ const CACHE_MAX_BYTES = 512 * 1024 * 1024;
 
 type Entry = { key: string; facts: FileFacts };
 
+/** How a read uses `.checkroom/facts-cache` (issue 10 item 1); without it, every artifact is read. */
+export interface CacheUse {
+  /** Whether this caller may write the cache back (a plain `status`; never --readonly). */
+  write: boolean;
+}
+
 /** What the facts of `pipeline`'s artifacts depend on besides the files: a cache for anything else is foreign. */
 export const factsSignature = (root: string, pipeline: PipelineDef): string =>
   JSON.stringify([

@@ -42,7 +42,7 @@ export class Confine {
   private dirEscape(abs: string): string | null {
     const dir = dirname(abs);
     if (!this.dirs.has(dir)) {
-      let r: string | null = null;
+      let r: string | null;
       try {
         const d = realpathSync.native(dir);
         r = this.allowed(d) ? null : d;

@@ -35,7 +35,7 @@ export interface FactsOptions {
   onRead?: (bytes: number) => void;
 }
 
-let scratch = Buffer.allocUnsafe(FIRST_READ);
+const scratch = Buffer.allocUnsafe(FIRST_READ);
 
 const decodeTail = (buf: Uint8Array): string => {
   // Skip continuation bytes at the cut so we never start mid-character.

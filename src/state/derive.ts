@@ -34,7 +34,7 @@ export function batchesOf(pipeline: PipelineDef, doc: CheckpointDoc | null): Bat
   return (doc?.batches ?? []).map((b) => ({ id: b.id, units: b.rows.map((r) => r.unit) }));
 }
 
-const statusOfCounts = (done: number, total: number, touched: boolean): PhaseStatus =>
+export const statusOfCounts = (done: number, total: number, touched: boolean): PhaseStatus =>
   total > 0 && done === total ? 'done' : touched || done > 0 ? 'in_progress' : 'not_started';
 
 
@@ -111,7 +111,7 @@ export function deriveState(input: DeriveInput): WorkspaceState {
 }
 
 /** Files the scan could not read, one warning per directory and cause (a locked directory is one line, not forty). */
-function unreadableWarnings(cells: readonly Cell[]): Warning[] {
+export function unreadableWarnings(cells: readonly Cell[]): Warning[] {
   const groups = new Map<string, string[]>();
   for (const c of cells) {
     if (c.disk !== 'unreadable') continue;

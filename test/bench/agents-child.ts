@@ -67,7 +67,10 @@ if (mode === 'bare') {
       const snap = sup.snapshot();
       lines = snap.runs.reduce((n, r) => n + r.lines.length, 0);
       const keys = snap.runs.map((r) => cellKey(r.unit, r.step)).sort();
-      if (keys.join() !== sig) ((sig = keys.join()), live.setRunning(new Set(keys)));
+      if (keys.join() !== sig) {
+        sig = keys.join();
+        live.setRunning(new Set(keys));
+      }
     }, 250);
   });
   const results = await Promise.all(units.map((u) => sup.launch(u, 'research')));

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { AttemptClass } from '../../src/run/classify.js';
 import type { JournalEvent } from '../../src/run/journal.js';
-import { replayJournal } from '../../src/run/ledger.js';
+import { replayJournal } from '../../src/run/ledger-fold.js';
 import { LedgerFold } from '../../src/run/ledger-fold.js';
 import { median } from './measure.js';
 

@@ -7,6 +7,7 @@ import { spawnBench } from './spawn-bench.js';
 import { tuiBench } from './tui-bench.js';
 import { ledgerBench } from './ledger-bench.js';
 import { paintBench } from './paint-bench.js';
+import { socketBench } from './socket-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
 // same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
@@ -16,11 +17,13 @@ const base = process.env.CHECKROOM_BENCH_DIR ?? join(tmpdir(), 'checkroom-bench'
 mkdirSync(base, { recursive: true });
 const sizes = (process.env.CHECKROOM_BENCH_SIZES ?? '1000,10000,50000,100000').split(',').map(Number);
 const lines: string[] = [`# checkroom bench — ${new Date().toISOString()} — node ${process.version}`, ''];
-const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,spawn,tui,paint,ledger';
+const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,spawn,tui,paint,ledger,socket';
 if (only.includes('scan') || only.includes('status')) scanBench(base, sizes, lines);
-if (only.includes('live')) liveBench(base, sizes.filter((n) => n === Math.min(...sizes) || n === Math.max(...sizes)), lines);
+if (only.includes('live')) await liveBench(base, sizes, lines);
 if (only.includes('spawn')) await spawnBench(lines);
 if (only.includes('tui')) tuiBench(lines);
 if (only.includes('paint')) paintBench(lines);
+// The socket's goal is set at 50k (issue 10); smaller sizes show how it grows.
+if (only.includes('socket')) await socketBench(base, sizes, lines);
 if (only.includes('ledger')) ledgerBench(lines, [1_000, 5_000, 20_000, 50_000]);
 console.log(lines.join('\n'));

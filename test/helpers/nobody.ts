@@ -14,7 +14,9 @@ export function runAsNobody(argv: string[], env: Record<string, string> = {}): S
   const opened: [string, number][] = [];
   for (let d = REPO; d !== dirname(d); d = dirname(d)) {
     const mode = statSync(d).mode & 0o7777;
-    if (!(mode & 0o001)) (opened.push([d, mode]), chmodSync(d, mode | 0o001));
+    if (mode & 0o001) continue;
+    opened.push([d, mode]);
+    chmodSync(d, mode | 0o001);
   }
   let r: SpawnSyncReturns<string>;
   try {

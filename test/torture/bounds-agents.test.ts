@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJournal } from '../../src/run/journal.js';
 import { REPO, PHASE_1_2, summaries, tempDir, writeFiles } from '../helpers/workspace.js';

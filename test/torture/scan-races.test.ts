@@ -8,6 +8,7 @@ import { bookPreset } from '../../src/pipeline/book-preset.js';
 import { readTail } from '../../src/app/tail.js';
 import { Confine } from '../../src/scan/confine.js';
 import { loadWorkspace } from '../../src/workspace.js';
+import type { StatusJson } from '../../src/cli/json.js';
 import { NOBODY, runAsNobody } from '../helpers/nobody.js';
 import { REPO, tempDir, writeFiles, PHASE_1_2, prose, summaries, marked } from '../helpers/workspace.js';
 
@@ -138,11 +139,11 @@ describe('torture: scan races', () => {
     const r = runAsNobody([process.execPath, CLI, 'status', root, '--json']);
     if (!r) return; // no runuser here: nothing to prove
     expect(r.stderr).toBe('');
-    const s = JSON.parse(r.stdout);
+    const s = JSON.parse(r.stdout) as StatusJson;
     for (const u of ['ch01', 'ch02', 'ch03']) {
-      const c = s.cells.find((x: any) => x.unit === u && x.step === 'draft');
+      const c = s.cells.find((x) => x.unit === u && x.step === 'draft')!;
       expect(c.disk).toBe('unreadable');
-      expect(s.partials.map((p: any) => p.path)).not.toContain(c.path);
+      expect(s.partials.map((p) => p.path)).not.toContain(c.path);
     }
   });
 
@@ -159,9 +160,9 @@ describe('torture: scan races', () => {
     const preload = `data:text/javascript,${encodeURIComponent(`import fs from 'node:fs'; process.on('exit', () => fs.writeFileSync(${JSON.stringify(ioFile)}, fs.readFileSync('/proc/self/io', 'utf8')));`)}`;
     const r = spawnSync(process.execPath, ['--import', preload, CLI, 'status', root, '--json'], { encoding: 'utf8', timeout: 120_000 });
     expect(r.status).toBe(0);
-    const s = JSON.parse(r.stdout);
-    expect(s.cells.find((c: any) => c.unit === 'ch01' && c.step === 'draft').bytes).toBe(10 * GB);
-    let io = '';
+    const s = JSON.parse(r.stdout) as StatusJson;
+    expect(s.cells.find((c) => c.unit === 'ch01' && c.step === 'draft')!.bytes).toBe(10 * GB);
+    let io: string;
     try {
       io = readFileSync(ioFile, 'utf8');
     } catch {

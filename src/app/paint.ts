@@ -1,15 +1,18 @@
-// Semantic colour tokens for the headless CLI (the control room has its own theme).
-// NO_COLOR (any non-empty value, https://no-color.org) and non-TTY output give plain text.
+import type { Token } from '../app/theme.js';
 
-export type Token = 'ok' | 'warn' | 'fail' | 'muted' | 'accent' | 'bold';
+// The headless CLI paints with the control room's semantic tokens (src/app/theme.ts: one
+// Token type, issue 9 item 4), as SGR codes instead of Ink styles. NO_COLOR (any non-empty
+// value, https://no-color.org) and non-TTY output give plain text.
 
-const CODES: Record<Token, [number, number]> = {
-  ok: [32, 39],
-  warn: [33, 39],
-  fail: [31, 39],
-  muted: [90, 39],
-  accent: [36, 39],
-  bold: [1, 22],
+const CODES: Record<Token, [string, string]> = {
+  ok: ['32', '39'],
+  warn: ['33', '39'],
+  fail: ['31', '39'],
+  muted: ['90', '39'],
+  accent: ['36', '39'],
+  title: ['1', '22'],
+  selected: ['7', '27'],
+  danger: ['31;1', '39;22'],
 };
 
 export type Paint = (token: Token, text: string) => string;

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Issue 12: a real one-node Slurm for test/slurm-*.test.ts. Installs Debian's slurm-wlm and
+# munge when a binary is missing; the tests start their own daemons (test/helpers/slurm.ts)
+# in temp dirs with a generated slurm.conf, so nothing here configures or starts a service.
+set -eu
+missing=0
+for b in sbatch squeue scontrol scancel slurmctld slurmd munged; do
+  command -v "$b" >/dev/null 2>&1 || missing=1
+done
+if [ "$missing" -eq 1 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq slurm-wlm munge >/dev/null
+fi
+# sbatch --version would look for a cluster config; the package version says what is installed.
+echo "slurm-wlm $(dpkg-query -W -f='${Version}' slurm-wlm 2>/dev/null || echo '(not from a package)')"

@@ -1,0 +1,98 @@
+import stringWidth from 'string-width';
+import type { NextStep, PartialFile, PlanAction, WorkspaceState } from '../types.js';
+import { sanitizeLine } from '../sanitize.js';
+import type { Paint } from './paint.js';
+
+// Layout of text on a fixed number of columns: padding, cutting, column widths, the plan's
+// and the half-products' lines. Both faces draw with it — the control room's components and
+// the headless commands — so it lives below both (issue 9 item 4: one way down).
+
+export interface TextOptions {
+  paint: Paint;
+  ascii: boolean;
+  width: number;
+}
+
+export const pad = (s: string, w: number): string => s + ' '.repeat(Math.max(0, w - stringWidth(s)));
+
+export const fit = (s: string, w: number): string => {
+  if (stringWidth(s) <= w) return s;
+  let out = '';
+  for (const ch of s) {
+    if (stringWidth(out + ch) > w - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+};
+
+/** A column's width from its content: the widest text, kept within [min, max]. Callers
+ *  put one space after the column, so neighbours never run together. */
+export const columnWidth = (texts: Iterable<string>, min: number, max: number): number => {
+  let w = min;
+  for (const t of texts) w = Math.max(w, stringWidth(t));
+  return Math.min(w, Math.max(min, max));
+};
+
+export const bar = (done: number, total: number, width: number, ascii: boolean): string => {
+  const filled = total === 0 ? 0 : Math.round((done / total) * width);
+  return ascii ? `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]` : `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+};
+
+const P_TOKEN = { 1: 'fail', 2: 'warn', 3: 'accent' } as const;
+
+/** Three-character column headings, unique where the ids allow: `research` → `res`; when two
+ *  ids share a prefix (gate steps `s04` and `s04.5`) the longer one shows its end (`4.5`). */
+export function columnLabels(ids: readonly string[], width = 3): string[] {
+  const first = ids.map((id) => id.slice(0, width));
+  return ids.map((id, i) => (id.length > width && first.some((f, j) => j !== i && f === first[i]) ? id.slice(-width) : first[i]));
+}
+
+// Every plan action, so the action column fits the longest one (`rebuild_memory`) on every
+// line of a table: a column padded to a shorter width shifts the reasons of that line.
+const PLAN_ACTIONS: Record<PlanAction, true> = { retry: true, human_review: true, backup_redo: true, decide: true, run: true, complete_phase: true, rebuild_memory: true };
+export const ACTION_W = columnWidth(Object.keys(PLAN_ACTIONS), 0, 40);
+
+export const whereOf = (n: NextStep): string => (n.unit ? `${sanitizeLine(n.unit)} ${sanitizeLine(n.step ?? '')}` : 'workspace');
+
+/** The `where` column of a plan table, from its entries: at least 13 (`ch01 research`). */
+export const whereWidth = (next: readonly NextStep[]): number => columnWidth(next.map(whereOf), 13, 28);
+
+/** One plan entry: `P1 where action reason`. Without `whereW` (see whereWidth) the place is
+ *  padded to 13 and never cut, so a longer one shifts only its own line. */
+export function nextLine(n: NextStep, o: TextOptions, width: number, whereW?: number): string {
+  const where = whereW === undefined ? pad(whereOf(n), 13) : pad(fit(whereOf(n), whereW), whereW);
+  const head = `${where} ${pad(n.action, ACTION_W)} `;
+  return `${o.paint(P_TOKEN[n.priority], `P${n.priority}`)} ${fit(head + sanitizeLine(n.reason), width - 3)}`;
+}
+
+export function partialLine(p: PartialFile, o: TextOptions): string[] {
+  const tok = p.verdict === 'maybe_complete' ? 'warn' : 'fail';
+  return [
+    `${o.paint(tok, pad(p.verdict, 24))} ${pad(String(p.chars), 7)} ${fit(sanitizeLine(p.path), o.width - 33)}`,
+    o.paint('muted', `  ${fit(sanitizeLine(p.reason), o.width - 2)}`),
+  ];
+}
+
+/** Why an empty plan is not "all done": no chapter was found at all, and what the scan saw instead. */
+export const noUnitsWhy = (s: Pick<WorkspaceState, 'warnings'>): string => {
+  const w = s.warnings.find((x) => x.source === 'checkroom.yaml' && /units\.pattern/.test(x.message));
+  return `no chapters found${w ? `: ${sanitizeLine(w.message)}` : ' (no checkpoint.md row and no step output names one)'}`;
+};
+
+/** `label item · item · …`, wrapped to `width` columns with continuation lines under the first item. */
+export function wrapItems(label: string, items: readonly string[], width: number): string[] {
+  const indent = ' '.repeat(stringWidth(label));
+  const lines: string[] = [];
+  let line = label;
+  let empty = true;
+  for (const item of items) {
+    const piece = empty ? item : ` · ${item}`;
+    if (!empty && stringWidth(line) + stringWidth(piece) > width) {
+      lines.push(line);
+      line = indent + item;
+    } else line += piece;
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}

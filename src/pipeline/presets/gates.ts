@@ -1,0 +1,48 @@
+import { scanArtifacts } from '../../scan/scan.js';
+import { scanGateWorkspace } from '../../gates/scan.js';
+import { gateWatchDirs, gateWorkspaceState } from '../../gates/state.js';
+import { gateSummary, workflowInterrupted } from '../../gates/summary.js';
+import { gatesPreset } from '../gates-preset.js';
+import type { Preset } from './types.js';
+
+// The gate-file workflow layout (DOMAIN.md section 7): plans, gate files and reasoning under
+// .claude/context/ are the state, read whole (a workflow is small) on any change under
+// .claude/, and never rewritten: no checkpoint.md, no todo table, nothing for recover to rebuild.
+
+/** The layout a gate-file workflow leaves (DOMAIN.md section 7). */
+export const GATE_LAYOUT_DIR = '.claude/context/history/gates';
+
+export const DETECTED_GATES = `no preset in checkroom.yaml: the gate-file layout (${GATE_LAYOUT_DIR}/) was found, so the gates preset is used — write preset: gates (or preset: book) to choose`;
+
+const underClaude = (rel: string): boolean => rel === '.claude' || rel.startsWith('.claude/');
+
+export const GATES: Preset = {
+  name: 'gates',
+  pipeline: gatesPreset,
+  source: {
+    async read(root, config) {
+      // Steps are not known in advance: they come from the plans and gate files.
+      const gates = await scanGateWorkspace(root);
+      const scan = scanArtifacts(root, config.pipeline, []);
+      return { root, config, checkpoint: null, units: gates.workflows.map((w) => w.id), scan, todos: null, warnings: [], gates };
+    },
+    derive: (src, running) => gateWorkspaceState(src.root, src.gates ?? { root: src.root, workflows: [], memory: [], warnings: [] }, { pipeline: src.config.pipeline, running, warnings: src.warnings }),
+    watchDirs: (src) => (src.gates ? gateWatchDirs(src.gates) : []),
+    owns: underClaude,
+    incremental: false,
+  },
+  has: { checkpoint: false, resume: true, todos: false },
+  words: {
+    unit: 'workflow',
+    title: 'gate-file workflow',
+    record: 'plan files',
+    proof: 'gate files (decide)',
+    noCheckpoint: 'gate-file workflows have no checkpoint.md: the gate files are their record',
+  },
+  layout: { dir: GATE_LAYOUT_DIR, notice: DETECTED_GATES },
+  async readOnlyRecovery(src) {
+    // Already scanned by readSources, and its warnings are already in the state's.
+    const ws = src.gates ?? (await scanGateWorkspace(src.root));
+    return { workflows: ws.workflows.map(gateSummary), interrupted: ws.workflows.some(workflowInterrupted) };
+  },
+};

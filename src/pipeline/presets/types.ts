@@ -1,0 +1,84 @@
+import type { PipelineDef, Warning, WorkspaceState } from '../../types.js';
+import type { WorkspaceConfig } from '../config-types.js';
+import type { CheckpointDoc } from '../../checkpoint/types.js';
+import type { ScanResult } from '../../scan/scan.js';
+import type { CacheUse } from '../../scan/cached-facts.js';
+import type { TodoSnapshot } from '../../sources/todos.js';
+import type { GateWorkspace } from '../../gates/types.js';
+import type { GateSummary } from '../../gates/summary.js';
+
+// A preset is a value (issue 9 item 1): a pipeline family's pipeline, where its state comes
+// from and what it has. Code that used to test `preset === 'gates'` asks these fields, so a
+// third family is one file plus one registry line (src/pipeline/presets/index.ts).
+
+/** What a workspace read from disk holds before its state is derived. */
+export interface Sources {
+  root: string;
+  config: WorkspaceConfig;
+  checkpoint: CheckpointDoc | null;
+  units: string[];
+  scan: ScanResult;
+  /** Level 2: the SQL todo table, read once per change of the database file. */
+  todos: TodoSnapshot | null;
+  warnings: Warning[];
+  /** `preset: gates`: the gate-file workflows (DOMAIN.md section 7); they are the state, not the scan. */
+  gates?: GateWorkspace;
+}
+
+/** Where a preset's state comes from: read once, derived on every change, kept true by watches. */
+export interface PresetSource {
+  /** Reads the sources; `has` says which of checkpoint.md and the todo table the preset has;
+   *  `cache`, when given, is how the read may use the facts cache (issue 10 item 1). */
+  read(root: string, config: WorkspaceConfig, has: PresetHas, cache?: CacheUse): Promise<Sources>;
+  derive(src: Sources, running: ReadonlySet<string>): WorkspaceState;
+  /** Directories a live workspace watches besides the steps' own (again when an owned path appears). */
+  watchDirs(src: Sources): string[];
+  /** A workspace-relative path among the preset's own files: a change to it re-reads the whole source. */
+  owns(rel: string): boolean;
+  /** True when file events are applied one file at a time (the marker layout); otherwise only owned paths count. */
+  incremental: boolean;
+}
+
+/** What a preset has besides its steps' files. */
+export interface PresetHas {
+  /** A checkpoint.md that checkroom reads, compares and rewrites (`w`, `recover`). */
+  checkpoint: boolean;
+  /** A RESUME.md letter (DOMAIN.md section 6). */
+  resume: boolean;
+  /** An SQL todo table as a level-2 source. */
+  todos: boolean;
+}
+
+/** How the sources summary speaks of this preset's files. */
+export interface PresetWords {
+  /** One unit: "unit", "workflow". */
+  unit: string;
+  /** The sources summary's title, what stands for checkpoint.md. */
+  title: string;
+  /** Level 1 of the three sources. */
+  record: string;
+  /** Level 3: what decides. */
+  proof: string;
+  /** Why `w` writes nothing, for a preset without a checkpoint. */
+  noCheckpoint: string;
+}
+
+/** `recover` for a preset whose files are only read, never rewritten: a summary instead of rebuilds. */
+export interface ReadOnlyRecovery {
+  workflows: GateSummary[];
+  interrupted: boolean;
+}
+
+export interface Preset {
+  /** The name `preset:` gives in checkroom.yaml. */
+  readonly name: string;
+  /** A fresh copy of its pipeline: the base checkroom.yaml merges into. */
+  pipeline(): PipelineDef;
+  readonly source: PresetSource;
+  readonly has: PresetHas;
+  readonly words: PresetWords;
+  /** A directory whose presence selects the preset when checkroom.yaml names none (issue 8 item 6), and the sentence that says so. */
+  readonly layout?: { dir: string; notice: string };
+  /** Present when recovery only reads the preset's files (nothing is rebuilt): the report's summary. */
+  readonly readOnlyRecovery?: (src: Sources) => Promise<ReadOnlyRecovery>;
+}

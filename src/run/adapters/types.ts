@@ -1,0 +1,96 @@
+import type { AgentDef } from '../../pipeline/config-types.js';
+import type { AttemptClass } from '../classify.js';
+import type { ProcessOutcome } from '../types.js';
+
+// The adapter seam (issue 11; STYLE.md "an adapter per agent CLI"): an adapter decides what
+// runs (argv, env) and how its output is read (facts from the stream, a class from the
+// facts). Where it runs is the executor's business, not the adapter's.
+
+export type AdapterId = 'command' | 'claude-code' | 'jsonl';
+
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** What an agent's own stream says about one attempt. Plain data, bounded. */
+export interface AgentFacts {
+  sessionId: string | null;
+  /** The agent's working directory as it reported it: tool paths are shown relative to it. */
+  cwd: string | null;
+  /** "Doing now": the last tool call (`Write drafts/ch05-draft.md`), or null. */
+  activity: string | null;
+  costUsd: number | null;
+  tokens: TokenCounts | null;
+  /** The agent's own retries (Claude Code's system/api_retry), counted, not hidden. */
+  apiRetries: number;
+  /** The longest delay the agent was told to wait (retry_delay_ms, retry-after). */
+  retryDelayMs: number | null;
+  /** The stream's final verdict, when it got that far. */
+  result: {
+    isError: boolean;
+    apiErrorStatus: number | null;
+    terminalReason: string | null;
+    text: string;
+    permissionDenials: number;
+  } | null;
+  /** The agent's error type ("rate_limit", "authentication_failed", "invalid_request"). */
+  errorType: string | null;
+  /** A tool call started without its result: the stream was cut mid-tool (section 9). */
+  openToolCall: string | null;
+  /** Lines that looked like JSON but did not parse (torn or over-long). */
+  tornLines: number;
+}
+
+export const emptyFacts = (): AgentFacts => ({
+  sessionId: null,
+  cwd: null,
+  activity: null,
+  costUsd: null,
+  tokens: null,
+  apiRetries: 0,
+  retryDelayMs: null,
+  result: null,
+  errorType: null,
+  openToolCall: null,
+  tornLines: 0,
+});
+
+/** Values for the placeholders of a command or prompt ({unit}, {output}, …). */
+export type PlaceholderValues = Record<string, string>;
+
+/** Continue an interrupted attempt's session instead of starting fresh (DOMAIN.md section 4). */
+export interface ResumeSpec {
+  sessionId: string;
+  /** Workspace-relative path of the half-product the agent should complete. */
+  halfProduct: string;
+}
+
+export interface AdapterCommand {
+  argv: string[];
+  /** Added over the inherited environment, before the agent's own `env:` (which wins). */
+  env: Record<string, string>;
+  /** argv indexes left out of the command fingerprint (they change between attempts). */
+  volatile: number[];
+}
+
+export interface AgentAdapter {
+  id: AdapterId;
+  /** Build the argv of one attempt; throws a plain Error naming what is wrong in the config. */
+  build(agent: AgentDef, values: PlaceholderValues, resume: ResumeSpec | null): AdapterCommand;
+  /** Fold one output line into the facts. Pure, never throws, bounded whatever the line. */
+  read(facts: AgentFacts, line: string): AgentFacts;
+  /** A readable line for the log pane (given the facts so far), or null to leave it out. */
+  render(line: string, facts: AgentFacts): string | null;
+  /** A class from facts; null when the facts say nothing and the regex rules decide. */
+  classify(facts: AgentFacts, outcome: ProcessOutcome, markerFound: boolean): AttemptClass | null;
+  /** Whether this adapter can continue a session (`--resume`). */
+  canResume: boolean;
+}
+
+/** The prompt that continues an interrupted attempt: it names the half-product. */
+export const continuePrompt = (resume: ResumeSpec, marker: string): string =>
+  `Your previous attempt was interrupted before it finished. The file ${resume.halfProduct} is a half-product of it. ` +
+  `Read it, complete it where it stops (do not start over), and make ${marker ? `<!-- ${marker} --> its last line` : 'it complete'} as your last act.`;

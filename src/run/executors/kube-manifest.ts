@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { ExecutorSpec } from './types.js';
+import { workspaceTag } from './slurm-wrapper.js';
+
+// One Kubernetes Job per attempt (issue 12), as plain data (batch/v1). checkroom owns the
+// retries (backoffLimit 0, restartPolicy Never); the timeout is activeDeadlineSeconds; the
+// workspace is a ReadWriteMany claim mounted at the workspace's own path, so the argv's
+// paths mean the same inside the pod; the argv is the container's command (no shell).
+// https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/job-v1/
+
+export const LABEL = {
+  workspace: 'checkroom.io/workspace',
+  unit: 'checkroom.io/unit',
+  step: 'checkroom.io/step',
+  attempt: 'checkroom.io/attempt',
+  run: 'checkroom.io/run',
+} as const;
+
+/** A label value: at most 63 of [A-Za-z0-9_.-], starting and ending alphanumeric. */
+export const labelValue = (s: string): string => {
+  const v = s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
+  return v === '' ? 'x' : v;
+};
+
+/** A DNS-1123 name of at most 63 characters that still tells runs apart. */
+export const kubeJobName = (runId: string): string => {
+  const hash = createHash('sha256').update(runId).digest('hex').slice(0, 8);
+  const base = runId.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50).replace(/-+$/, '');
+  return `cr-${base}-${hash}`;
+};
+
+export interface KubeManifestInput {
+  spec: ExecutorSpec;
+  /** Job name (kubeJobName(runId)). */
+  name: string;
+}
+
+export const kubeJobManifest = ({ spec, name }: KubeManifestInput): Record<string, unknown> => {
+  const k = spec.agent.kubernetes;
+  const labels = {
+    [LABEL.workspace]: workspaceTag(spec.root),
+    [LABEL.unit]: labelValue(spec.unit),
+    [LABEL.step]: labelValue(spec.step),
+    [LABEL.attempt]: String(spec.attempt),
+    [LABEL.run]: labelValue(spec.runId),
+  };
+  const resources = k.cpu || k.memory ? { requests: { ...(k.cpu ? { cpu: k.cpu } : {}), ...(k.memory ? { memory: k.memory } : {}) }, limits: { ...(k.memory ? { memory: k.memory } : {}) } } : undefined;
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, ...(k.namespace ? { namespace: k.namespace } : {}), labels },
+    spec: {
+      backoffLimit: 0,
+      activeDeadlineSeconds: Math.max(1, Math.ceil(spec.timeoutMs / 1000)),
+      // Logs are copied into .checkroom/runs/ while the pod exists; an hour is the margin.
+      ttlSecondsAfterFinished: 3600,
+      template: {
+        metadata: { labels },
+        spec: {
+          restartPolicy: 'Never',
+          terminationGracePeriodSeconds: Math.max(1, Math.ceil(spec.graceMs / 1000)),
+          ...(k.serviceAccount ? { serviceAccountName: k.serviceAccount } : {}),
+          containers: [
+            {
+              name: 'agent',
+              image: k.image ?? '',
+              command: spec.argv,
+              workingDir: spec.cwd,
+              env: Object.entries(spec.agent.env).map(([name, value]) => ({ name, value })),
+              ...(resources ? { resources } : {}),
+              volumeMounts: [{ name: 'workspace', mountPath: spec.root }],
+            },
+          ],
+          volumes: [{ name: 'workspace', persistentVolumeClaim: { claimName: k.pvc ?? '' } }],
+        },
+      },
+    },
+  };
+};
+
+/** What a Kubernetes agent needs before a Job can be generated, in words. */
+export const kubeConfigProblem = (spec: ExecutorSpec): string | null => {
+  const k = spec.agent.kubernetes;
+  if (!k.image) return `agent '${spec.agent.name}': kubernetes.image is not set in checkroom.yaml`;
+  if (!k.pvc) return `agent '${spec.agent.name}': kubernetes.pvc (a ReadWriteMany claim holding the workspace) is not set in checkroom.yaml`;
+  return null;
+};

@@ -1,0 +1,67 @@
+import { execa } from 'execa';
+import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { refusedHandle, watchJob, type JobProbe } from './job-handle.js';
+import { kubeConfigProblem, kubeJobManifest, kubeJobName } from './kube-manifest.js';
+import { kubeVerdict, type KubeJob, type KubePod } from './kube-state.js';
+import type { Executor, ExecutorSpec } from './types.js';
+
+// Agents as Kubernetes Jobs through kubectl (issue 12). Not run against a live cluster here
+// (none can run on this machine): the manifests are validated with kubectl --dry-run=client
+// and the state mapping is tested on API-reference shapes (test/kubernetes.test.ts). The
+// log is copied into .checkroom/runs/ on every poll while the pod exists, because a pod
+// cleaned up takes its log with it.
+
+const kubectl = async (spec: ExecutorSpec, args: string[], input?: string): Promise<{ code: number; out: string; err: string }> => {
+  const k = spec.agent.kubernetes;
+  const ns = k.namespace ? ['--namespace', k.namespace] : [];
+  const r = await execa(k.kubectl[0]!, [...k.kubectl.slice(1), ...ns, ...args], { reject: false, shell: false, timeout: 60_000, env: spec.env, extendEnv: false, ...(input !== undefined ? { input } : { stdin: 'ignore' }) });
+  return { code: r.exitCode ?? 127, out: String(r.stdout ?? ''), err: r.exitCode === undefined ? String(r.message) : String(r.stderr ?? '') };
+};
+
+const probeOf = (spec: ExecutorSpec, name: string): JobProbe => {
+  let pendingSince: number | null = null;
+  let verdict = '';
+  const copyLogs = async (): Promise<void> => {
+    const r = await kubectl(spec, ['logs', `job/${name}`, '--all-containers=true']);
+    if (r.code === 0 && r.out !== '') await writeFileAtomic(spec.logPath, r.out).catch(() => undefined);
+  };
+  return {
+    executor: 'kubernetes',
+    id: name,
+    async look() {
+      const job = await kubectl(spec, ['get', 'job', name, '-o', 'json', '--ignore-not-found']);
+      if (job.code !== 0) return { kind: 'unknown', why: `kubectl: ${job.err.split('\n')[0]}` };
+      const pods = await kubectl(spec, ['get', 'pods', '-l', `job-name=${name}`, '-o', 'json']);
+      const items = pods.code === 0 ? ((JSON.parse(pods.out) as { items?: KubePod[] }).items ?? []) : [];
+      await copyLogs();
+      const look = kubeVerdict(job.out.trim() === '' ? null : (JSON.parse(job.out) as KubeJob), items, pendingSince === null ? 0 : Date.now() - pendingSince);
+      if (look.kind === 'waiting') pendingSince ??= Date.now();
+      else pendingSince = null;
+      if (look.kind === 'ended') verdict = look.end.how;
+      return look;
+    },
+    async stop() {
+      await kubectl(spec, ['delete', 'job', name, '--wait=false', '--ignore-not-found']);
+    },
+    async close() {
+      await copyLogs();
+      // A Job stuck on an image or a node would keep retrying its pod: end it.
+      if (verdict === 'infra' || verdict === 'timeout') await kubectl(spec, ['delete', 'job', name, '--wait=false', '--ignore-not-found']);
+    },
+  };
+};
+
+export const kubernetesExecutor: Executor = {
+  name: 'kubernetes',
+  async start(spec) {
+    const problem = kubeConfigProblem(spec);
+    if (problem) return refusedHandle(spec, { exitCode: 2, spawnError: null, lines: [`invalid argument: ${problem}`] });
+    const name = kubeJobName(spec.runId);
+    const r = await kubectl(spec, ['create', '-f', '-', '-o', 'name'], JSON.stringify(kubeJobManifest({ spec, name })));
+    if (r.code !== 0) return refusedHandle(spec, { exitCode: r.code, spawnError: r.code === 127 ? 'ENOENT' : null, lines: [...r.err.split('\n').filter(Boolean), `[checkroom] kubectl create refused the Job (exit ${r.code})`] });
+    return watchJob(spec, probeOf(spec, name), { pollMs: spec.agent.kubernetes.pollMs, from: 0 });
+  },
+  async adopt(rec, spec) {
+    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.kubernetes.pollMs, from: 0 });
+  },
+};

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../fs/atomic-write.js';
+
+// The one script every Slurm job runs (issue 12). Its text is fixed: the agent's argv
+// arrives as its arguments ("$@"), never as shell text built from values, so nothing in a
+// unit id or an error line is ever parsed by a shell. It forwards SIGTERM (sbatch
+// --signal=B:TERM@grace, scancel --batch --signal=TERM) to the agent and leaves the exit
+// status next to the log, where a checkroom restarted after the job has left the
+// scheduler's memory (MinJobAge) still finds it.
+
+export const WRAPPER_TEXT = `#!/bin/sh
+# checkroom Slurm wrapper (issue 12): usage: run-agent.sh <status-file> <argv...>
+status_file=$1
+shift
+got=
+"$@" &
+child=$!
+trap 'got=TERM; kill -TERM "$child" 2>/dev/null' TERM INT HUP
+while :; do
+  wait "$child"
+  code=$?
+  kill -0 "$child" 2>/dev/null || break
+done
+printf '%s %s\\n' "$code" "$got" > "$status_file.tmp.$$" && mv -f "$status_file.tmp.$$" "$status_file"
+exit "$code"
+`;
+
+export const wrapperPath = (root: string): string => join(root, '.checkroom', 'slurm', 'run-agent.sh');
+
+/** Where the wrapper leaves the exit status of a run. */
+export const statusPathOf = (logPath: string): string => logPath.replace(/\.log$/, '') + '.exit';
+
+/** Write the wrapper into the workspace (on the shared filesystem, so every node sees it). */
+export async function ensureWrapper(root: string): Promise<string> {
+  const path = wrapperPath(root);
+  const current = await readFile(path, 'utf8').catch(() => null);
+  if (current !== WRAPPER_TEXT) {
+    await mkdir(join(root, '.checkroom', 'slurm'), { recursive: true });
+    await writeFileAtomic(path, WRAPPER_TEXT);
+  }
+  await chmod(path, 0o755);
+  return path;
+}
+
+export interface RecordedStatus {
+  code: number;
+  /** The wrapper was sent SIGTERM: by sbatch --signal before the time limit, unless checkroom stopped it. */
+  termed: boolean;
+}
+
+/** The exit status the wrapper recorded, or null (still running, or killed before it could). */
+export async function recordedStatus(logPath: string): Promise<RecordedStatus | null> {
+  const text = await readFile(statusPathOf(logPath), 'utf8').catch(() => null);
+  const [code, got] = (text ?? '').trim().split(/\s+/);
+  const n = Number(code);
+  return text !== null && code !== '' && Number.isInteger(n) ? { code: n, termed: got === 'TERM' } : null;
+}
+
+/** A short stable id of the workspace, in every job's comment: this workspace's jobs. */
+export const workspaceTag = (root: string): string => createHash('sha256').update(root).digest('hex').slice(0, 12);

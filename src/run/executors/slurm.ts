@@ -1,0 +1,135 @@
+import { appendFileSync } from 'node:fs';
+import type { AgentDef } from '../../pipeline/config-types.js';
+import { cancelJob, queueFor, showJob, submitJob } from './slurm-cli.js';
+import { parseExitCode, slurmSignal, slurmTime, slurmVerdict, type SqueueRow } from './slurm-state.js';
+import { ensureWrapper, recordedStatus, statusPathOf, workspaceTag } from './slurm-wrapper.js';
+import { refusedHandle, watchJob, type JobLook, type JobProbe } from './job-handle.js';
+import { tailOffset } from './log-follow.js';
+import type { Executor, ExecutorSpec } from './types.js';
+
+// Agents as Slurm jobs (issue 12): sbatch --parsable runs the fixed wrapper with the argv
+// as its arguments; one squeue a poll serves every job of the cluster; scancel stops them;
+// a restarted checkroom adopts the journalled job ids instead of submitting twice.
+
+/** Job names and comments say which workspace and run a job belongs to (Sources, adopt). */
+export const jobName = (runId: string): string => `checkroom-${runId}`;
+export const jobComment = (root: string, spec: { runId: string; unit: string; step: string }): string =>
+  `checkroom ws=${workspaceTag(root)} run=${spec.runId} cell=${spec.unit}/${spec.step}`;
+
+/** Slurm reads '%' in --output as a pattern; '%%' is a literal '%'. */
+const literalPath = (p: string): string => p.replace(/%/g, '%%');
+
+/** The sbatch arguments of one attempt (pure; tested as is). */
+export const sbatchArgs = (spec: ExecutorSpec, wrapper: string, statusFile: string): string[] => {
+  const o = spec.agent.slurm;
+  return [
+    `--job-name=${jobName(spec.runId)}`,
+    `--comment=${jobComment(spec.root, spec)}`,
+    `--output=${literalPath(spec.logPath)}`,
+    '--open-mode=append',
+    `--chdir=${spec.cwd}`,
+    `--time=${slurmTime(spec.timeoutMs)}`,
+    `--signal=${slurmSignal(spec.graceMs)}`,
+    // checkroom owns retries: Slurm must not requeue behind its back (issue 12).
+    '--no-requeue',
+    ...(o.partition ? [`--partition=${o.partition}`] : []),
+    ...(o.account ? [`--account=${o.account}`] : []),
+    ...o.extraArgs,
+    wrapper,
+    statusFile,
+    ...spec.argv,
+  ];
+};
+
+/** sbatch's own words for a controller it cannot reach: the cluster's fault, not the agent's. */
+const UNREACHABLE = /unable to contact slurm controller|connection refused|socket timed out|Zero Bytes were transmitted/i;
+
+const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
+  const env = spec.env;
+  let table: Map<string, SqueueRow> | { error: string } | null = null;
+  const off = queueFor(env, spec.agent.slurm.pollMs).watch((t) => (table = t));
+  let missing = 0;
+  const ended = async (state: string, reason: string): Promise<JobLook> => {
+    const v = slurmVerdict(state, reason);
+    if (v.kind !== 'ended') return v.kind === 'waiting' ? v : { kind: 'running' };
+    const rec = await recordedStatus(spec.logPath);
+    return { kind: 'ended', end: v.end, exitCode: rec?.code ?? parseExitCode((await showJob(id, env)) ?? ''), termed: rec?.termed ?? false };
+  };
+  return {
+    executor: 'slurm',
+    id,
+    async look() {
+      const t = table as Map<string, SqueueRow> | { error: string } | null;
+      if (t === null) return { kind: 'unknown', why: 'submitted' };
+      if (!(t instanceof Map)) return { kind: 'unknown', why: `squeue: ${t.error}` };
+      const row = t.get(id);
+      if (row) {
+        missing = 0;
+        return ended(row.state, row.reason);
+      }
+      // Not listed: purged after MinJobAge, or squeue lagging. Ask once more, then the
+      // wrapper's status file (or its absence) and the marker decide.
+      if (++missing < 3) return { kind: 'unknown', why: null };
+      const shown = await showJob(id, env);
+      const state = shown ? /JobState=(\S+)/.exec(shown)?.[1] : undefined;
+      if (state) return ended(state, /Reason=(\S+)/.exec(shown!)?.[1] ?? '');
+      const rec = await recordedStatus(spec.logPath);
+      return { kind: 'ended', end: { how: 'exit' }, exitCode: rec?.code ?? null, termed: rec?.termed ?? false, note: `Slurm no longer knows job ${id}; ${rec === null ? 'no exit status was recorded' : `the wrapper recorded exit ${rec.code}`}` };
+    },
+    async stop(how) {
+      await cancelJob(id, env, how === 'term' ? 'TERM' : undefined);
+    },
+    async close() {
+      off();
+    },
+  };
+};
+
+const header = (spec: ExecutorSpec, what: string): void => {
+  try {
+    appendFileSync(spec.logPath, `[checkroom] ${what} ${new Date().toISOString()} run=${spec.runId} executor=slurm cwd=${JSON.stringify(spec.cwd)} argv=${JSON.stringify(spec.argv)}\n`);
+  } catch {
+    // the job writes the log itself; a header that cannot be written is not a failure
+  }
+};
+
+export const slurmExecutor: Executor = {
+  name: 'slurm',
+  async start(spec) {
+    let wrapper: string;
+    try {
+      wrapper = await ensureWrapper(spec.root);
+    } catch (err) {
+      return refusedHandle(spec, { exitCode: null, spawnError: 'EACCES', lines: [`[checkroom] cannot write the Slurm wrapper: ${(err as Error).message}`] });
+    }
+    header(spec, 'submit');
+    const sub = await submitJob(sbatchArgs(spec, wrapper, statusPathOf(spec.logPath)), spec.env);
+    if (!sub.ok) {
+      const r = sub.result;
+      const lines = `${r.err}\n${r.out}`.split('\n').filter((l) => l.trim() !== '');
+      const unreachable = UNREACHABLE.test(lines.join('\n'));
+      return refusedHandle(spec, {
+        exitCode: r.code,
+        spawnError: r.code === 127 ? 'ENOENT' : null,
+        lines: [...lines, `[checkroom] sbatch refused the job (exit ${r.code})`],
+        infra: unreachable ? 'Slurm controller unreachable' : null,
+      });
+    }
+    try {
+      appendFileSync(spec.logPath, `[checkroom] Slurm job ${sub.id}\n`);
+    } catch {
+      // as above
+    }
+    return watchJob(spec, probeOf(spec, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0 });
+  },
+  async adopt(rec, spec) {
+    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath) });
+  },
+};
+
+/** Environment for Slurm commands outside a run (the Sources view): the agent's env over ours. */
+export const slurmEnvOf = (agent: AgentDef): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return Object.assign(env, agent.env);
+};

@@ -1,0 +1,117 @@
+import { connect, type Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { checkDir, pointerPath, socketDirPath, socketPaths, type SocketPaths } from './where.js';
+import { cleanStale, readToken } from './token.js';
+import { firstLine, jsonLine, type Header, type Op } from './wire.js';
+
+// The client side of the control socket: `checkroom status --json` asks a running control
+// room first, `checkroom watch` streams from one (issue 10 item 4). Every step is bounded:
+// no instance, an unsafe directory, a stale socket or a silent one is an answer ("none"),
+// never a hang.
+
+export type Opened = { ok: true; sock: Socket; header: Header; rest: Buffer } | { ok: false; why: string };
+
+const MAX_HEADER = 4096;
+
+/** The pointer under .checkroom/ first (the instance may run with another XDG_RUNTIME_DIR), then this user's own path. */
+function candidates(root: string, env: NodeJS.ProcessEnv): SocketPaths[] {
+  const out: SocketPaths[] = [];
+  try {
+    const p = JSON.parse(readFileSync(pointerPath(root), 'utf8').slice(0, 4096)) as { socket?: unknown; token?: unknown };
+    if (typeof p.socket === 'string' && typeof p.token === 'string') out.push({ dir: dirname(p.socket), socket: p.socket, token: p.token });
+  } catch {
+    // no pointer (a --readonly instance writes none): the derived path below
+  }
+  const own = socketPaths(root, socketDirPath(env));
+  if (!out.some((c) => c.socket === own.socket)) out.push(own);
+  return out;
+}
+
+function tryOne(paths: SocketPaths, op: Op, timeoutMs: number): Promise<Opened> {
+  try {
+    checkDir(paths.dir);
+  } catch (err) {
+    return Promise.resolve({
+      ok: false,
+      why: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no control room runs on this workspace' : (err as Error).message,
+    });
+  }
+  const token = readToken(paths.token);
+  if (!token) return Promise.resolve({ ok: false, why: 'no control room runs on this workspace' });
+  return new Promise((done) => {
+    const sock = connect(paths.socket);
+    let settled = false;
+    const finish = (r: Opened): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (!r.ok) sock.destroy();
+      done(r);
+    };
+    const timer = setTimeout(() => finish({ ok: false, why: `the control room (pid ${token.pid}) did not answer within ${timeoutMs} ms` }), timeoutMs);
+    sock.once('error', (err: NodeJS.ErrnoException) => {
+      // Nothing listens: the instance is gone (kill -9); its socket and token are cleaned.
+      if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') cleanStale(paths, true);
+      finish({
+        ok: false,
+        why:
+          err.code === 'ECONNREFUSED' || err.code === 'ENOENT'
+            ? 'no control room runs on this workspace (a stale socket was cleaned)'
+            : `cannot reach the control room: ${err.message}`,
+      });
+    });
+    sock.once('close', () => finish({ ok: false, why: 'the control room closed the connection' }));
+    sock.once('connect', () => sock.write(jsonLine({ token: token.token, op })));
+    firstLine(
+      sock,
+      MAX_HEADER,
+      (line, rest) => {
+        let header: Header;
+        try {
+          header = JSON.parse(line) as Header;
+        } catch {
+          return finish({ ok: false, why: 'the control room answered something else than its protocol' });
+        }
+        if (!header.ok) return finish({ ok: false, why: `the control room refused: ${header.error ?? 'no reason given'}` });
+        sock.pause();
+        finish({ ok: true, sock, header, rest });
+      },
+      () => finish({ ok: false, why: 'the control room answered an oversized header' }),
+    );
+  });
+}
+
+/** Open `op` on the workspace's control room; `{ ok: false, why }` when none answers within `timeoutMs`. */
+export async function openControl(dir: string, op: Op, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Opened> {
+  const root = resolve(dir);
+  let last: Opened = { ok: false, why: 'no control room runs on this workspace' };
+  for (const c of candidates(root, opts.env ?? process.env)) {
+    last = await tryOne(c, op, opts.timeoutMs ?? 5000);
+    if (last.ok) return last;
+  }
+  return last;
+}
+
+/**
+ * The status text a running control room answers, whole, or null (then the caller scans).
+ * Held until complete: an instance that dies mid-answer must not leave half a JSON document
+ * before the scan's whole one.
+ */
+export async function askStatus(dir: string, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Buffer[] | null> {
+  const opened = await openControl(dir, 'status', opts);
+  if (!opened.ok) return null;
+  const { sock, rest, header } = opened;
+  return new Promise((done) => {
+    const chunks: Buffer[] = rest.length ? [rest] : [];
+    let got = rest.length;
+    const timer = setTimeout(() => (sock.destroy(), done(null)), opts.timeoutMs ?? 5000);
+    sock.on('data', (c: Buffer) => (chunks.push(c), (got += c.length)));
+    sock.once('error', () => undefined);
+    sock.once('close', () => {
+      clearTimeout(timer);
+      done(got === header.bytes ? chunks : null);
+    });
+    sock.resume();
+  });
+}

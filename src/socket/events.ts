@@ -1,0 +1,63 @@
+import type { WorkspaceState } from '../types.js';
+import { cellKey } from '../types.js';
+import type { SupervisorEvent } from '../run/supervisor-types.js';
+
+// What `checkroom watch --json` streams (issue 10 item 4): process-compose's event API, for
+// pipelines. Plain data, one object per line; `at` is the instance's clock (ISO 8601, UTC).
+// Fields are only ever added, like the status contract (src/cli/json.ts).
+
+export type WatchEvent =
+  | { type: 'hello'; at: string; workspace: string; pid: number; cells: number }
+  | { type: 'cell'; at: string; unit: string; step: string; from: string | null; to: string | null }
+  | { type: 'run-started'; at: string; unit: string; step: string; runId: string; attempt: number; agent: string }
+  | { type: 'run-ended'; at: string; unit: string; step: string; outcome: 'done' | 'failed' | 'cancelled' | 'reaped'; detail: string }
+  | { type: 'escalation'; at: string; unit: string; step: string; class: string; reason: string }
+  | { type: 'breaker'; at: string; agent: string; state: string }
+  | { type: 'autopilot'; at: string; on: boolean; paused: boolean; reason: string }
+  /** Events this client did not read in time were dropped (a slow consumer), `dropped` of them. */
+  | { type: 'lagged'; at: string; dropped: number };
+
+/** unit/step → status: what a cell-changed event compares. */
+export const statusesOf = (s: WorkspaceState): Map<string, string> => new Map(s.cells.map((c) => [cellKey(c.unit, c.step), c.status]));
+
+/** The cells whose status differs between two states, in the newer state's order (gone cells last). */
+export function cellChanges(before: Map<string, string>, after: WorkspaceState, at: string): WatchEvent[] {
+  const out: WatchEvent[] = [];
+  const seen = new Set<string>();
+  for (const c of after.cells) {
+    const k = cellKey(c.unit, c.step);
+    seen.add(k);
+    const from = before.get(k) ?? null;
+    if (from !== c.status) out.push({ type: 'cell', at, unit: c.unit, step: c.step, from, to: c.status });
+  }
+  for (const [k, from] of before) {
+    if (seen.has(k)) continue;
+    const i = k.lastIndexOf('/');
+    out.push({ type: 'cell', at, unit: k.slice(0, i), step: k.slice(i + 1), from, to: null });
+  }
+  return out;
+}
+
+/** The supervisor's events a script cares about; output lines, retries and notices are not streamed. */
+export function fromSupervisor(e: SupervisorEvent, at: string): WatchEvent[] {
+  switch (e.type) {
+    case 'launch':
+      return [{ type: 'run-started', at, unit: e.unit, step: e.step, runId: e.runId, attempt: e.attempt, agent: e.agent }];
+    case 'done':
+      return [{ type: 'run-ended', at, unit: e.unit, step: e.step, outcome: 'done', detail: e.message }];
+    case 'cancelled':
+      return [{ type: 'run-ended', at, unit: e.unit, step: e.step, outcome: 'cancelled', detail: e.message }];
+    case 'reaped':
+      return [{ type: 'run-ended', at, unit: e.unit, step: e.step, outcome: 'reaped', detail: e.message }];
+    case 'failed': {
+      const ended: WatchEvent = { type: 'run-ended', at, unit: e.unit, step: e.step, outcome: 'failed', detail: e.message };
+      return e.escalated ? [ended, { type: 'escalation', at, unit: e.unit, step: e.step, class: e.class, reason: e.reason }] : [ended];
+    }
+    case 'breaker':
+      return [{ type: 'breaker', at, agent: e.agent, state: e.state }];
+    case 'autopilot':
+      return [{ type: 'autopilot', at, on: e.on, paused: e.paused, reason: e.reason }];
+    default:
+      return [];
+  }
+}

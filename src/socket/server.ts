@@ -1,0 +1,186 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { LiveWorkspace } from '../live/live-workspace.js';
+import type { Supervisor } from '../run/supervisor-types.js';
+import type { WorkspaceState } from '../types.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { pointerPath, socketDir, socketPaths, type SocketPaths } from './where.js';
+import { cleanStale, newToken, readToken, sameToken, writeToken } from './token.js';
+import { firstLine, jsonLine, MAX_REQUEST, parseRequest } from './wire.js';
+import { createWatchers, type Watchers } from './watchers.js';
+import { openControl } from './client.js';
+
+// A running control room answers on a unix socket (issue 10 item 4): `status` (the live
+// state, once every file event that happened before the request is applied), `watch` (NDJSON
+// events) and `ping`. Bounded: one request line of at most MAX_REQUEST bytes, sent within
+// REQUEST_MS of connecting; at most MAX_CONNECTIONS at once; watch clients are bounded by
+// watchers.ts. A peer of another uid cannot reach the 0700 directory or the 0600 socket, and
+// must also present the 0600 token.
+
+export const MAX_CONNECTIONS = 32;
+export const REQUEST_MS = 5000;
+
+export interface ControlServer {
+  readonly paths: SocketPaths;
+  close(): Promise<void>;
+  /** A shutdown out of time: the socket, token and pointer removed synchronously. */
+  closeNow(): void;
+}
+
+export interface ControlOptions {
+  live: Pick<LiveWorkspace, 'state' | 'subscribe' | 'refresh'> & { settled?: () => Promise<void> };
+  sup?: Pick<Supervisor, 'subscribe'>;
+  /** Write the pointer under .checkroom/ (not with --readonly: that instance writes nothing). */
+  pointer: boolean;
+  env?: NodeJS.ProcessEnv;
+  now?: () => number;
+  /** How long a peer may stay silent before its request; default REQUEST_MS. */
+  requestMs?: number;
+}
+
+/**
+ * Every file event that happened before the request, applied. `live.settled()` (helper "live",
+ * issue 10 item 3) flushes the pending batch; until a live model has it, a forced re-read —
+ * correct (it runs after every queued update, and reads the disk itself) but a scan's cost.
+ * Concurrent requests share the next settle that starts after they arrived, never an earlier one.
+ */
+export function settler(live: ControlOptions['live']): () => Promise<void> {
+  const once = async (): Promise<void> => {
+    if (typeof live.settled !== 'function') return live.refresh();
+    // inotify events already read by libuv in this turn reach the live model first.
+    await new Promise((r) => setImmediate(r));
+    return live.settled();
+  };
+  let running: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const settle = (): Promise<void> => {
+    if (!running) return (running = once().finally(() => (running = null)));
+    return (next ??= running.then(
+      () => ((next = null), settle()),
+      () => ((next = null), settle()),
+    ));
+  };
+  return settle;
+}
+
+/** The status text, rendered once per live state: what `checkroom status --json` prints. */
+function statusText(render: (s: WorkspaceState) => string): (s: WorkspaceState) => Buffer {
+  let cache: { state: WorkspaceState; text: Buffer } | null = null;
+  return (s) => {
+    if (cache?.state !== s) cache = { state: s, text: Buffer.from(render(s)) };
+    return cache.text;
+  };
+}
+
+interface Answering {
+  token: string;
+  requestMs: number;
+  now: () => number;
+  live: ControlOptions['live'];
+  settle: () => Promise<void>;
+  text: (s: WorkspaceState) => Buffer;
+  watchers: Watchers;
+}
+
+/** One connection: one request line, checked, then its answer. */
+function answer(sock: Socket, a: Answering): void {
+  sock.on('error', () => sock.destroy());
+  // A peer that connects and says nothing is closed (issue 10 item 4: idle clients).
+  sock.setTimeout(a.requestMs, () => sock.destroy());
+  const refuse = (error: string): void => void sock.end(jsonLine({ ok: false, error }));
+  firstLine(
+    sock,
+    MAX_REQUEST,
+    (line) => {
+      sock.setTimeout(0);
+      const req = parseRequest(line);
+      if (!req) return refuse('bad request: one JSON line {"token", "op": "status" | "watch" | "ping"}');
+      if (!sameToken(req.token, a.token)) return refuse('wrong token');
+      if (req.op === 'ping') return void sock.end(jsonLine({ ok: true, pid: process.pid }));
+      if (req.op === 'watch') {
+        sock.write(jsonLine({ ok: true, pid: process.pid }));
+        const s = a.live.state;
+        return a.watchers.add(sock, { type: 'hello', at: new Date(a.now()).toISOString(), workspace: s.root, pid: process.pid, cells: s.cells.length });
+      }
+      a.settle().then(
+        () => {
+          const body = a.text(a.live.state);
+          sock.write(jsonLine({ ok: true, pid: process.pid, bytes: body.length }));
+          sock.end(body);
+        },
+        (err: Error) => refuse(`cannot read the workspace: ${err.message}`),
+      );
+    },
+    () => refuse(`request longer than ${MAX_REQUEST} bytes`),
+  );
+}
+
+/** Null when another live instance already answers for this workspace (it keeps serving). */
+export async function startControlServer(root: string, opts: ControlOptions, render: (s: WorkspaceState) => string): Promise<ControlServer | null> {
+  const env = opts.env ?? process.env;
+  const now = opts.now ?? Date.now;
+  const paths = socketPaths(root, socketDir(env));
+  if ((await openControl(root, 'ping', { timeoutMs: 1000, env })).ok) return null;
+  cleanStale(paths, true);
+  const token = newToken();
+  const settle = settler(opts.live);
+  const text = statusText(render);
+  const watchers = createWatchers(() => opts.live.state, now);
+  const offLive = opts.live.subscribe((s) => watchers.onState(s));
+  const offSup = opts.sup?.subscribe((e) => watchers.onSupervisor(e));
+  const conns = new Set<Socket>();
+  const serve = (sock: Socket): void => {
+    conns.add(sock);
+    sock.once('close', () => conns.delete(sock));
+    answer(sock, { token, requestMs: opts.requestMs ?? REQUEST_MS, now, live: opts.live, settle, text, watchers });
+  };
+
+  const server: Server = createServer(serve);
+  server.maxConnections = MAX_CONNECTIONS;
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(paths.socket, () => (server.off('error', fail), ok()));
+  });
+  // The directory is 0700 already; the socket is made 0600 too (the kernel checks both).
+  chmodSync(paths.socket, 0o600);
+  writeToken(paths.token, { pid: process.pid, token });
+  const pointer = pointerPath(root);
+  if (opts.pointer) {
+    mkdirSync(dirname(pointer), { recursive: true });
+    await writeFileAtomic(pointer, JSON.stringify({ socket: paths.socket, token: paths.token, pid: process.pid }) + '\n');
+  }
+
+  const ours = (): boolean => readToken(paths.token)?.token === token;
+  const removeFiles = (): void => {
+    if (!ours()) return;
+    rmSync(paths.socket, { force: true });
+    rmSync(paths.token, { force: true });
+    try {
+      if (opts.pointer && (JSON.parse(readFileSync(pointer, 'utf8')) as { pid?: number }).pid === process.pid) rmSync(pointer, { force: true });
+    } catch {
+      // a pointer already gone or rewritten by the next instance is not ours to remove
+    }
+  };
+  let closed = false;
+  const stop = (): void => {
+    if (closed) return;
+    closed = true;
+    offLive();
+    offSup?.();
+    watchers.close();
+    for (const c of conns) c.destroy();
+    removeFiles();
+  };
+  return {
+    paths,
+    async close() {
+      stop();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+    closeNow() {
+      stop();
+      server.close();
+    },
+  };
+}

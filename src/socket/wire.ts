@@ -1,0 +1,64 @@
+import type { Socket } from 'node:net';
+
+// The control socket's framing: one JSON object per line (NDJSON). Bounded on both sides
+// (issue 10 item 4): a request line past MAX_REQUEST bytes closes the connection, so a peer
+// cannot make us buffer without end.
+
+export const MAX_REQUEST = 4096;
+
+export type Op = 'status' | 'watch' | 'ping';
+
+export interface Request {
+  token: string;
+  op: Op;
+}
+
+export interface Header {
+  ok: boolean;
+  error?: string;
+  pid?: number;
+  /** status: the body's length in bytes; a shorter body is an instance that died mid-answer. */
+  bytes?: number;
+}
+
+// JSON.stringify leaves DEL, the C1 controls and the bidi overrides raw: escaped as toJson
+// does in src/cli/json.ts, so an event piped to a terminal is as safe as `status --json`.
+const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** One compact JSON line with no terminal control in its text. */
+export const jsonLine = (value: unknown): string =>
+  JSON.stringify(value).replace(JSON_UNSAFE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`) + '\n';
+
+/**
+ * Call `onLine` with the first line the peer sends (without its newline), at most `max`
+ * bytes; `onTooLong` when more arrive without one. What follows the first line is the
+ * caller's (the server reads one request per connection).
+ */
+export function firstLine(sock: Socket, max: number, onLine: (line: string, rest: Buffer) => void, onTooLong: () => void): void {
+  let buf = Buffer.alloc(0);
+  const onData = (chunk: Buffer): void => {
+    buf = Buffer.concat([buf, chunk]);
+    const nl = buf.indexOf(0x0a);
+    if (nl < 0) {
+      if (buf.length > max) {
+        sock.off('data', onData);
+        onTooLong();
+      }
+      return;
+    }
+    sock.off('data', onData);
+    if (nl > max) return onTooLong();
+    onLine(buf.subarray(0, nl).toString('utf8'), buf.subarray(nl + 1));
+  };
+  sock.on('data', onData);
+}
+
+export function parseRequest(line: string): Request | null {
+  try {
+    const v = JSON.parse(line) as Partial<Request>;
+    if (typeof v.token !== 'string' || (v.op !== 'status' && v.op !== 'watch' && v.op !== 'ping')) return null;
+    return { token: v.token, op: v.op };
+  } catch {
+    return null;
+  }
+}
