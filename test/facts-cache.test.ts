@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { scanFiles } from '../src/scan/scan.js';
 import { FACTS_CACHE_FILE, FactsCache, factsSignature } from '../src/scan/cached-facts.js';
-import { decodeFactsCache, encodeFactsCache, keyText, statKey } from '../src/scan/facts-cache.js';
+import { decodeFactsCache, encodeFactsCache, FACTS_CACHE_VERSION } from '../src/scan/facts-cache.js';
 import { pathOf, REPO } from './helpers/workspace.js';
-import { cacheWorkspace, settle, statusOf, UNITS } from './helpers/facts-cache.js';
+import { cacheWorkspace, replaceEntry, settle, statusOf, UNITS } from './helpers/facts-cache.js';
 
 // Issue 10 item 1: the facts cache may only ever save reads; it never changes a verdict.
 
@@ -49,8 +49,7 @@ describe('facts cache', () => {
     const cfg = await loadConfig(root);
     const sig = factsSignature(root, cfg.pipeline);
     const data = decodeFactsCache(readFileSync(join(root, FACTS_CACHE_FILE)), sig)!;
-    data.entries.get(rel)!.key = keyText(statKey(statSync(join(root, rel), { bigint: true })));
-    writeFileSync(join(root, FACTS_CACHE_FILE), encodeFactsCache(data));
+    writeFileSync(join(root, FACTS_CACHE_FILE), encodeFactsCache(replaceEntry(data, rel, { key: statSync(join(root, rel)) })));
     const racy = await scanWithCache(root);
     expect(racy.files.get(rel)!.marker).toBe(false);
     expect(await statusOf(root, true)).toBe(await statusOf(root, false));
@@ -68,7 +67,7 @@ describe('facts cache', () => {
       ['garbage', Buffer.from('not a cache at all')],
       ['truncated', good.subarray(0, good.length - 7)],
       ['a flipped byte', flipped],
-      ['another version', Buffer.from(good.toString('latin1').replace(/^checkroom-facts 1 /, 'checkroom-facts 2 '), 'latin1')],
+      ['another version', Buffer.from(good.toString('latin1').replace(`checkroom-facts ${FACTS_CACHE_VERSION} `, `checkroom-facts ${FACTS_CACHE_VERSION + 1} `), 'latin1')],
       ['empty', Buffer.alloc(0)],
     ];
     for (const [what, bytes] of bad) {
@@ -100,8 +99,7 @@ describe('facts cache', () => {
     // (the stat is all it checks), --no-cache reads the file.
     const rel = pathOf('ch03', 'r1');
     const data = decodeFactsCache(readFileSync(path), JSON.parse(readFileSync(path, 'utf8').split('\n')[1]).sig)!;
-    data.entries.get(rel)!.facts.marker = true;
-    writeFileSync(path, encodeFactsCache(data));
+    writeFileSync(path, encodeFactsCache(replaceEntry(data, rel, { facts: { marker: true } })));
     settle(root);
     const planted = readFileSync(path);
     expect(cellOf(cli('status', root, '--json').stdout, 'ch03', 'r1').status).toBe('done');

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { loadWorkspace } from '../../src/workspace.js';
 import { statusJson } from '../../src/cli/json.js';
 import { FACTS_CACHE_FILE } from '../../src/scan/cached-facts.js';
+import { COLS, factsAt, FactsCacheWriter, type FactsCacheData, type StatKey } from '../../src/scan/facts-cache.js';
+import type { FileFacts } from '../../src/types.js';
 import { doneFile, pathOf, prose, tempDir, writeFiles } from './workspace.js';
 
 // Workspaces and comparisons for the facts cache tests (issue 10 item 1).
@@ -31,3 +33,15 @@ export const statusOf = async (root: string, cached: boolean): Promise<string> =
   return JSON.stringify(j);
 };
 
+
+/** `data` with the entry of `rel` given another stat key and/or other facts (a planted lie, a racy rewrite). */
+export function replaceEntry(data: FactsCacheData, rel: string, change: { key?: StatKey; facts?: Partial<FileFacts> }): FactsCacheData {
+  const w = new FactsCacheWriter();
+  data.paths.forEach((p, i) => {
+    if (p !== rel) return w.copy(data, i);
+    const n = data.nums.subarray(i * COLS, i * COLS + 5);
+    const key = change.key ?? { dev: n[0], ino: n[1], size: n[2], mtimeMs: n[3], ctimeMs: n[4] };
+    w.add(rel, key, { ...factsAt(data, i), ...change.facts });
+  });
+  return w.data(data.sig, data.startedMs, data.writtenMs);
+}
