@@ -41,8 +41,9 @@ export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): strin
 };
 
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<WorkspaceState> {
-  const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
-  if (json) writeJson(statusJson(state, await readSpend(state.root, Date.now())), out, r.pretty);
+  const src = await readSources(dirArg(positionals), undefined, r.cache);
+  const state = stateOf(src);
+  if (json) writeJson(statusJson(state, await readSpend(state.root, Date.now(), src.config)), out, r.pretty);
   else out.write(renderStatus(state, o) + '\n');
   return state;
 }

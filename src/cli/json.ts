@@ -14,6 +14,8 @@ export type StatusJson = ReturnType<typeof statusJson>;
 
 export function statusJson(s: WorkspaceState, costs?: CostLedger) {
   const total = spendJson(costs?.workspace);
+  // Most workspaces have no spend per cell: then 50k cells build no key to look it up by.
+  const spent = costs !== undefined && Object.keys(costs.cells).length > 0;
   return {
     version: STATUS_JSON_VERSION,
     workspace: s.root,
@@ -43,7 +45,7 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger) {
       blockedBy: c.blockedBy,
       // Issue 11: what this cell's agent attempts cost, from the journal; present on the cells
       // an adapter reported money or tokens for, so cells of plain command agents keep their shape.
-      ...cellSpend(costs, `${c.unit}/${c.step}`),
+      ...(spent ? cellSpend(costs, `${c.unit}/${c.step}`) : undefined),
     })),
     cost_usd: total.cost_usd,
     tokens: total.tokens,

@@ -139,12 +139,12 @@ export class FactsCache {
     return i;
   }
 
-  /** The facts of `rel` (at `abs`): the cached ones when its stat key is unchanged and settled, else `read()`. */
-  facts(rel: string, abs: string, confine: Confine, read: () => FileFacts): FileFacts {
+  /** The facts of `rel` (at `abs`): the cached ones when its stat key is unchanged and settled, else `read(abs, rel)`. */
+  facts(rel: string, abs: string, confine: Confine, read: (abs: string, rel: string) => FileFacts): FileFacts {
     const st = lstatOf(abs);
     if (!st || !st.isFile()) {
       this.stats.reads++;
-      return read();
+      return read(abs, rel);
     }
     const i = this.find(rel);
     if (i >= 0 && sameKey(this.old!, i, st) && !this.racy(st) && !confine.escapes(abs)) {
@@ -153,7 +153,7 @@ export class FactsCache {
       return factsAt(this.old!, i);
     }
     this.stats.reads++;
-    const facts = read();
+    const facts = read(abs, rel);
     this.changed = true;
     if (facts.exists) this.next.push({ rel, key: { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }, facts });
     return facts;
