@@ -35,7 +35,7 @@ export async function assertWorkspace(dir: string): Promise<string> {
 /** `cacheUse`: read through `.checkroom/facts-cache` (issue 10 item 1); without it, every artifact is read. */
 export async function readSources(dir: string, config?: WorkspaceConfig, cacheUse?: CacheUse): Promise<Sources> {
   const root = await assertWorkspace(dir);
-  const cfg = config ?? (await loadConfig(root));
+  const cfg = config ?? (await loadConfig(root, cacheUse));
   const preset = presetOf(cfg.preset);
   const src = await preset.source.read(root, cfg, preset.has, cacheUse);
   // A preset the layout chose is said, so an operator who expected the book knows why (issue 8 item 6).

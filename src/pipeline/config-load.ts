@@ -7,6 +7,7 @@ import { DEFAULT_PRESET, presetOf } from './presets/index.js';
 import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES } from './defaults.js';
 import { ConfigError } from './config-error.js';
 import { CONFIG_FILE, CONFIG_MAX_BYTES, detectedNotice } from './config-file.js';
+import { cachedConfig, saveConfigCache } from './config-cache.js';
 
 export { ConfigError } from './config-error.js';
 export { CONFIG_FILE, CONFIG_MAX_BYTES } from './config-file.js';
@@ -26,8 +27,9 @@ export const defaultConfig = (preset: string = DEFAULT_PRESET): WorkspaceConfig 
   sources: { ...DEFAULT_SOURCES },
 });
 
-/** Reads `<root>/checkroom.yaml`; a missing file means the defaults. */
-export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
+/** Reads `<root>/checkroom.yaml`; a missing file means the defaults. With `cache`, the config
+ *  parsed last time from the same text is used (config-cache.ts), and kept when `write`. */
+export const loadConfig = async (root: string, cache?: { write: boolean }): Promise<WorkspaceConfig> => {
   const file = join(root, CONFIG_FILE);
   let text: string;
   try {
@@ -54,7 +56,12 @@ export const loadConfig = async (root: string): Promise<WorkspaceConfig> => {
     const detected = await detectPreset(root);
     return detected ? { ...defaultConfig(detected), ...detectedNotice(detected) } : defaultConfig();
   }
-  // zod and yaml are loaded only here, for a workspace that has a checkroom.yaml (issue 10 item 2).
+  const detected = await detectPreset(root);
+  const kept = cache ? cachedConfig(root, file, text, detected) : null;
+  if (kept) return kept;
+  // zod and yaml are loaded only here, for a checkroom.yaml not parsed before (issue 10 item 2).
   const { parseConfig } = await import('./config-parse.js');
-  return parseConfig(text, file, await detectPreset(root));
+  const config = parseConfig(text, file, detected);
+  if (cache?.write) await saveConfigCache(root, file, text, detected, config);
+  return config;
 };
