@@ -1,4 +1,4 @@
-import { readSync, fstatSync, closeSync, readdirSync } from 'node:fs';
+import { readSync, fstatSync, closeSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { FileFacts, PipelineDef, StepDef } from '../types.js';
 import { readFileFacts } from './file-facts.js';
@@ -6,6 +6,7 @@ import { Confine } from './confine.js';
 import { PARTIAL_CHARS } from '../triage/triage.js';
 import { unitPath } from './units.js';
 import type { FactsCache } from './cached-facts.js';
+import { DirListings } from './dir-listings.js';
 
 // The filesystem scan (recovery level 3): facts for every expected artifact, the global
 // evidence files of phases 1–2, and the long-memory entries. Pure data out; the
@@ -63,25 +64,11 @@ export const confineOf = (root: string, pipeline: PipelineDef): Confine => new C
 
 const missing = (path: string): FileFacts => ({ path, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false });
 
-/** Names in a directory, or null when it cannot be listed (then we open files one by one). */
-function listing(root: string, dir: string, cache: Map<string, Set<string> | null>): Set<string> | null {
-  if (cache.has(dir)) return cache.get(dir)!;
-  let names: Set<string> | null;
-  try {
-    names = new Set(readdirSync(join(root, dir)));
-  } catch (err) {
-    names = (err as NodeJS.ErrnoException).code === 'ENOENT' ? new Set() : null;
-  }
-  cache.set(dir, names);
-  return names;
-}
-
 /** Facts for every expected per-unit artifact; with `cache`, unchanged files are not read (issue 10 item 1). */
-export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache): Map<string, FileFacts> {
+export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs = new DirListings(root)): Map<string, FileFacts> {
   const files = new Map<string, FileFacts>();
   // One readdir per directory instead of a failed open per missing file: most cells of a
   // young pipeline have no file yet, and each ENOENT costs an exception.
-  const dirs = new Map<string, Set<string> | null>();
   const confine = confineOf(root, pipeline);
   for (const step of pipeline.steps) {
     if (step.kind !== 'file') continue;
@@ -93,15 +80,19 @@ export function scanFiles(root: string, pipeline: PipelineDef, units: readonly s
     const dirOf = posix.dirname(step.path);
     const baseOf = posix.basename(step.path);
     const fixedDir = !dirOf.includes('{unit}');
+    const dirAbs = join(root, dirOf);
+    const dirSlash = dirAbs.endsWith('/') ? dirAbs : `${dirAbs}/`;
     for (const unit of units) {
       const rel = unitPath(step, unit);
       const same = fixedDir && !unit.includes('/');
-      const names = listing(root, same ? dirOf : posix.dirname(rel), dirs);
-      if (names && !names.has(same ? baseOf.replaceAll('{unit}', unit) : posix.basename(rel))) {
+      const base = same ? baseOf.replaceAll('{unit}', unit) : posix.basename(rel);
+      const names = dirs.set(same ? dirOf : posix.dirname(rel));
+      if (names && !names.has(base)) {
         files.set(rel, missing(rel));
         continue;
       }
-      const abs = join(root, rel);
+      // The directory joined once per step; only a name of dots would need normalizing.
+      const abs = same && base !== '.' && base !== '..' ? dirSlash + base : join(root, rel);
       files.set(rel, cache ? cache.facts(rel, abs, confine, read) : read(abs, rel));
     }
   }
@@ -129,6 +120,7 @@ export function scanGlobals(root: string, pipeline: PipelineDef): Pick<ScanResul
   return { artifacts, entries, entryFiles };
 }
 
-export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache): ScanResult {
-  return { files: scanFiles(root, pipeline, units, cache), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
+/** `dirs`: the listings unit discovery already made (one readdir per directory per read). */
+export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs?: DirListings): ScanResult {
+  return { files: scanFiles(root, pipeline, units, cache, dirs), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
 }
