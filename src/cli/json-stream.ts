@@ -1,4 +1,5 @@
 import { escapeJsonText, toJson } from './json.js';
+import { JsonList } from './json-list.js';
 
 // `status --json` at 50k files is ~10 MB of JSON (23.6 MB indented, issue 10). Built as one
 // string it is held twice more (the escaped copy, the write's buffer); streamed, the
@@ -27,6 +28,11 @@ export function writeJson(value: unknown, out: JsonSink, pretty = false): void {
   };
   const leaf = (v: unknown): string => JSON.stringify(v) ?? 'null';
   const walk = (v: unknown, depth: number): void => {
+    if (v instanceof JsonList) {
+      put('[');
+      v.items.forEach((x, i) => put(`${i ? ',' : ''}${leaf(v.json(x))}`));
+      return put(']');
+    }
     if (depth >= 2 || v === null || typeof v !== 'object' || typeof (v as { toJSON?: unknown }).toJSON === 'function') return put(leaf(v));
     if (Array.isArray(v)) {
       put('[');
