@@ -5,6 +5,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+const INK_TEXT = {
+  name: 'ink',
+  importNames: ['Text', 'Transform', 'Static'],
+  message: 'Draw text with T or Line from components/Styled.tsx: they escape what they draw (issue 9 item 4).',
+};
+const SANITIZE = {
+  group: ['**/sanitize.js', '**/sanitize'],
+  message:
+    'Components pass raw text: T and Line (components/Styled.tsx) and the layout helpers (src/app/layout.ts) escape it once, where it is drawn (issue 9 item 4).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'demo-workspace/', '.ci/'] },
   js.configs.recommended,
@@ -24,6 +35,35 @@ export default tseslint.config(
       'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
+  },
+  {
+    // Issue 9 item 4, sanitize once where text is drawn: components/Styled.tsx is the render
+    // edge — the only module that may draw with Ink's Text (or Transform / Static, which draw
+    // their children as given), and it escapes every string it draws. Components and hooks
+    // pass raw text and never escape by hand, and keep text out of fragments, where it would
+    // reach an enclosing Text without passing through T or Line.
+    files: ['src/**/*.{ts,tsx}', 'components/**/*.tsx', 'hooks/**/*.ts'],
+    ignores: ['components/Styled.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [INK_TEXT], patterns: [SANITIZE] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXFragment > JSXText[value=/\\S/]',
+          message: 'Text in a fragment is drawn unescaped: put it in <T> or <Line> (components/Styled.tsx, issue 9 item 4).',
+        },
+        {
+          selector: "JSXFragment > JSXExpressionContainer:not([expression.type='JSXEmptyExpression'])",
+          message:
+            'A fragment may carry text past the render edge: put it in <T> or <Line>, or return an array of elements (components/Styled.tsx, issue 9 item 4).',
+        },
+      ],
+    },
+  },
+  {
+    // src/ sanitizes where text leaves for its own sinks (stdout, --json, the journal).
+    files: ['src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: [INK_TEXT] }] },
   },
   {
     files: ['src/build/*.mjs', 'test/**/*.mjs'],

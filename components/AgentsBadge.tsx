@@ -1,7 +1,6 @@
-import { sanitizeLine } from '../src/sanitize.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { T } from './Styled.js';
-import { headerSpend } from '../src/app/spend.js';
+import { budgetSpent, headerSpend } from '../src/app/spend.js';
 
 // Header pieces for the agent supervisor: autopilot ("auto on/off/PAUSED"), and who drives when this
 // instance is read-only (a second checkroom on the same workspace).
@@ -16,9 +15,9 @@ export function AutopilotBadge() {
 /** Issue 11: money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */
 export function SpendBadge() {
   const words = useAppStore((s) => headerSpend(s.agents.snap?.ledger.costs, s.agents.limits?.budget));
-  const paused = useAppStore((s) => !!s.agents.snap?.autopilot.paused && /budget/.test(s.agents.snap.autopilot.reason));
+  const spent = useAppStore((s) => budgetSpent(s.agents.snap?.ledger.costs, s.agents.limits?.budget));
   if (!words) return null;
-  return <T tok={paused ? 'warn' : 'muted'}>{words} · </T>;
+  return <T tok={spent ? 'warn' : 'muted'}>{words} · </T>;
 }
 
 /** "read-only: pid 4242@host drives · " when another instance holds the driver lock. */
@@ -28,6 +27,6 @@ export function useDriverNote(): string {
     if (!snap || snap.role !== 'readonly') return '';
     const h = snap.holder;
     // No holder: read-only by --readonly, not because someone else drives.
-    return sanitizeLine(h ? `read-only: pid ${h.pid}@${h.host} drives · ` : 'read-only (--readonly) · ');
+    return h ? `read-only: pid ${h.pid}@${h.host} drives · ` : 'read-only (--readonly) · ';
   });
 }

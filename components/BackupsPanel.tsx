@@ -1,5 +1,4 @@
 import { Box } from 'ink';
-import { sanitizeLine } from '../src/sanitize.js';
 import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { formatAge } from '../src/recover/render.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -26,7 +25,7 @@ export function BackupsPanel({ height, width }: { height: number; width: number 
   const start = Math.min(b.offset, Math.max(0, hunks.length - diffRoom));
   // Columns from every backup (a 48828.1 KB size ran into its summary at a fixed 9), one
   // space after each; the one-line diff summary takes what is left.
-  const nameOf = (path: string) => sanitizeLine(path.slice(b.file.length + 1) || path);
+  const nameOf = (path: string) => path.slice(b.file.length + 1) || path;
   const nameW = columnWidth(b.rows.map((r) => nameOf(r.path)), 10, 28);
   const ageW = columnWidth(b.rows.map((r) => formatAge(r.ageMs)), 3, 14);
   const sizeW = columnWidth(b.rows.map((r) => size(r.bytes)), 4, 12);
@@ -34,17 +33,17 @@ export function BackupsPanel({ height, width }: { height: number; width: number 
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
-        <T tok="title">{fit(`Backups of ${sanitizeLine(b.file)}`, width - 14)}</T>
+        <T tok="title">{fit(`Backups of ${b.file}`, width - 14)}</T>
         <T tok="muted">{` ${b.rows.length} found`}</T>
       </Line>
-      {b.rows.length === 0 ? <Line tok="muted">{fit(sanitizeLine(b.note ?? 'no backups'), width)}</Line> : null}
+      {b.rows.length === 0 ? <Line tok="muted">{fit(b.note ?? 'no backups', width)}</Line> : null}
       {b.rows.slice(win.start, win.end).map((r, i) => {
         const here = win.start + i === b.cursor;
         return (
           <Line key={r.path}>
             <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>
             {pad(fit(nameOf(r.path), nameW), nameW)} {pad(fit(formatAge(r.ageMs), ageW), ageW)} {pad(fit(size(r.bytes), sizeW), sizeW)}{' '}
-            <T tok="muted">{fit(sanitizeLine(r.summary), summaryW)}</T>
+            <T tok="muted">{fit(r.summary, summaryW)}</T>
           </Line>
         );
       })}

@@ -1,7 +1,6 @@
 import { Box } from 'ink';
 import { CLAIM_ASCII, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
-import { sanitizeLine } from '../src/sanitize.js';
 import { fit } from '../src/app/layout.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
 import { gateDetailLines, isGateCell } from '../src/gates/cell-detail.js';
@@ -36,15 +35,15 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const gate = isGateCell(cell) ? gateDetailLines(cell, claim) : null;
   const unreadable = cell.disk === 'unreadable';
   const facts: [string, string][] = [
-    ['path', sanitizeLine(cell.path)],
+    ['path', cell.path],
     ['size', gate ? gate.size : unreadable ? 'unknown: checkroom cannot read it' : cell.exists ? `${cell.bytes} bytes · ${cell.charsAtLeast ? 'at least ' : ''}${cell.chars} characters` : 'no file on disk'],
     gate
       ? ['gate', gate.gate]
-      : ['marker', unreadable && step?.marker ? `unknown (cannot read the file): <!-- ${sanitizeLine(step.marker)} -->` : step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${sanitizeLine(step.marker)} -->` : 'this step has no marker (an entry in a shared file)'],
+      : ['marker', unreadable && step?.marker ? `unknown (cannot read the file): <!-- ${step.marker} -->` : step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${step.marker} -->` : 'this step has no marker (an entry in a shared file)'],
     ['claims', gate ? gate.claims : `checkpoint.md: ${claim ?? 'no row in checkpoint.md'}   disk: ${DISK_WORD[cell.disk]}`],
-    ['verdict', writer ? sanitizeLine(writingWhy(writer, cell)) : cell.triage ? `${cell.triage.verdict}: ${sanitizeLine(cell.triage.reason)}` : cell.error ? `cannot read it: ${sanitizeLine(cell.error)}` : '—'],
-    ['blocked by', cell.blockedBy.length ? cell.blockedBy.map(sanitizeLine).join(', ') : 'nothing'],
-    ...(spent ? [['agent', sanitizeLine(spent)] as [string, string]] : []),
+    ['verdict', writer ? writingWhy(writer, cell) : cell.triage ? `${cell.triage.verdict}: ${cell.triage.reason}` : cell.error ? `cannot read it: ${cell.error}` : '—'],
+    ['blocked by', cell.blockedBy.length ? cell.blockedBy.join(', ') : 'nothing'],
+    ...(spent ? [['agent', spent] as [string, string]] : []),
   ];
   const tailRows = Math.max(0, height - facts.length - 2);
   const lines = detail.tail?.lines ?? [];
@@ -52,7 +51,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
-        <T tok="title">{`${sanitizeLine(cell.unit)} · ${sanitizeLine(step?.label ?? cell.step)}`}</T>
+        <T tok="title">{`${cell.unit} · ${step?.label ?? cell.step}`}</T>
         {cell.batch !== null ? ` · batch ${cell.batch}` : ''} · <T tok={STATUS_TOKEN[status]}>{`${g[status].trim()} ${STATUS_WORD[status]}`}</T>
         <T tok="muted"> (esc back, arrows move)</T>
       </Line>

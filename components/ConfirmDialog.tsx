@@ -1,5 +1,4 @@
 import { Box } from 'ink';
-import { sanitizeLine } from '../src/sanitize.js';
 import { fit } from '../src/app/layout.js';
 import { wrapLine } from '../src/app/wrap.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -12,7 +11,7 @@ export function ConfirmDialog({ height, width }: { height: number; width: number
   const dialog = useAppStore((s) => s.dialog);
   if (!dialog) return null;
   // Lines wrap instead of being cut: every file name must be readable in full.
-  const rows = dialog.lines.flatMap((l) => wrapLine(`  ${sanitizeLine(l)}`, width));
+  const rows = dialog.lines.flatMap((l) => wrapLine(`  ${l}`, width));
   const room = Math.max(1, height - 3);
   const over = rows.length > room;
   const shown = over ? rows.slice(0, room - 1) : rows;
@@ -20,7 +19,7 @@ export function ConfirmDialog({ height, width }: { height: number; width: number
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
         <T tok="danger">Confirm: </T>
-        <T tok="title">{fit(sanitizeLine(dialog.title), width - 10)}</T>
+        <T tok="title">{fit(dialog.title, width - 10)}</T>
       </Line>
       {shown.map((l, i) => (
         <Line key={i}>{l}</Line>

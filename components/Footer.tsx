@@ -1,7 +1,6 @@
 import { Box } from 'ink';
 import { footerHints, type Scope } from '../src/app/keymap.js';
 import { VIEWS } from '../src/app/views.js';
-import { sanitizeLine } from '../src/sanitize.js';
 import { fit } from '../src/app/layout.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -32,13 +31,13 @@ export function Footer({ width }: { width: number }) {
       {prompt ? (
         <Line>
           <T tok="accent">{prompt.kind === 'filter' ? '/' : ':'}</T>
-          {fit(sanitizeLine(prompt.text), width - 3)}
+          {fit(prompt.text, width - 3)}
           <T tok="selected">_</T>
         </Line>
       ) : busy ? (
         <Line tok="accent">{fit(`… ${busy}`, width)}</Line>
       ) : message ? (
-        <Line tok={TONE[message.tone]}>{fit(sanitizeLine(message.text), width)}</Line>
+        <Line tok={TONE[message.tone]}>{fit(message.text, width)}</Line>
       ) : (
         <Line tok="muted">{readonly ? 'read-only: nothing in the workspace will be written' : ' '}</Line>
       )}

@@ -1,7 +1,6 @@
 import { Box } from 'ink';
 import { counts } from '../src/state/counts.js';
-import { bar, fit } from '../src/app/layout.js';
-import { sanitizeLine } from '../src/sanitize.js';
+import { bar, drawnLength, fit } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 import { AutopilotBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
@@ -18,18 +17,18 @@ export function Header({ width }: { width: number }) {
   const ascii = useAppStore((s) => s.ascii);
   const c = counts(ws);
   const phase = ws.phases.find((p) => p.id === ws.currentPhase);
-  const where = phase ? `Phase ${phase.id} ${sanitizeLine(phase.name)}` : 'all phases done';
+  const where = phase ? `Phase ${phase.id} ${phase.name}` : 'all phases done';
   const batch = ws.currentBatch !== null ? ` · Batch ${ws.currentBatch}` : '';
   const ro = readonly ? ' · READ-ONLY' : '';
   const driver = useDriverNote();
-  const title = fit(`checkroom · ${sanitizeLine(ws.name)}`, Math.max(10, width - where.length - batch.length - ro.length - 4));
+  const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - ro.length - 4));
   const live =
     watching.mode === 'watch'
       ? `live: watch (${watching.watches} dirs)`
       : watching.mode === 'poll'
-        ? `live: poll${watching.notice ? ` — ${sanitizeLine(watching.notice)}` : ''}`
-        : `live: off${watching.notice ? ` — ${sanitizeLine(watching.notice)}` : ''} (r rescans)`;
-  const cp = ws.checkpoint.exists ? `checkpoint ${sanitizeLine(ws.checkpoint.lastUpdate ?? 'no date')}` : 'no checkpoint.md';
+        ? `live: poll${watching.notice ? ` — ${watching.notice}` : ''}`
+        : `live: off${watching.notice ? ` — ${watching.notice}` : ''} (r rescans)`;
+  const cp = ws.checkpoint.exists ? `checkpoint ${ws.checkpoint.lastUpdate ?? 'no date'}` : 'no checkpoint.md';
   return (
     <Box flexDirection="column">
       <Line>

@@ -1,7 +1,6 @@
 import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
-import { sanitizeLine } from '../src/sanitize.js';
 import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { breakerWords, cellStateWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
 import type { AgentsUi } from '../src/app/agents-types.js';
@@ -44,7 +43,7 @@ function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimit
 const useLimits = () => useAppStore((s) => s.agents.limits);
 
 /** A row's name and state columns; their widths come from every row. */
-const nameOf = (it: HealthItem): string => (it.kind === 'agent' ? `agent ${sanitizeLine(it.agent)}` : `${sanitizeLine(it.cell.unit)} ${sanitizeLine(it.cell.step)}`);
+const nameOf = (it: HealthItem): string => (it.kind === 'agent' ? `agent ${it.agent}` : `${it.cell.unit} ${it.cell.step}`);
 const stateOf = (it: HealthItem, a: AgentsUi): string => (it.kind === 'agent' ? breakerWords(it.ledger) : cellStateWords(it.cell, a));
 
 export function HealthView({ height, width }: { height: number; width: number }) {
@@ -69,7 +68,7 @@ export function HealthView({ height, width }: { height: number; width: number })
     return (
       <Box flexDirection="column" height={height} overflow="hidden">
         <Line tok="title">Health</Line>
-        <Line tok="muted">{fit(`no agent supervisor: ${sanitizeLine(agents.why ?? 'not available')}`, width)}</Line>
+        <Line tok="muted">{fit(`no agent supervisor: ${agents.why ?? 'not available'}`, width)}</Line>
       </Box>
     );
   }
@@ -84,10 +83,10 @@ export function HealthView({ height, width }: { height: number; width: number })
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
-        <T tok={snap.autopilot.paused || snap.limits.consecutiveFailures > 0 ? 'warn' : 'muted'}>{fit(sanitizeLine(global), Math.max(1, width - stringWidth(counter)))}</T>
+        <T tok={snap.autopilot.paused || snap.limits.consecutiveFailures > 0 ? 'warn' : 'muted'}>{fit(global, Math.max(1, width - stringWidth(counter)))}</T>
         <T tok="muted">{counter}</T>
       </Line>
-      {journalNote ? <Line tok="warn">{fit(sanitizeLine(journalNote), width)}</Line> : null}
+      {journalNote ? <Line tok="warn">{fit(journalNote, width)}</Line> : null}
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;
@@ -122,7 +121,7 @@ export function HealthView({ height, width }: { height: number; width: number })
       </Box>
       {detail.map((l, i) => (
         <Line key={`d${i}`} tok={i === 0 ? undefined : 'muted'}>
-          {fit(sanitizeLine(l), width)}
+          {fit(l, width)}
         </Line>
       ))}
     </Box>

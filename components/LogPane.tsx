@@ -1,14 +1,13 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
-import { sanitizeLine } from '../src/sanitize.js';
-import { fit } from '../src/app/layout.js';
+import { fit, fitStart } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
-import { fitStart, logFor } from '../src/app/agents.js';
+import { logFor } from '../src/app/agents.js';
 import { Line, T } from './Styled.js';
 
 // A run's output: the supervisor's ring buffer (bounded), as flushed to the store at most
 // every 250 ms; only the last rows that fit are rendered. Agent output is untrusted text:
-// every line is sanitized and cut to one row. The log file's path stays readable (its end
+// every line is cut to one row and drawn escaped (Styled.tsx). The log file's path stays readable (its end
 // is kept when the row is short): after a final failure it is where to look.
 
 export function LogPane({ cellKey, height, width }: { cellKey: string | null; height: number; width: number }) {
@@ -29,12 +28,12 @@ export function LogPane({ cellKey, height, width }: { cellKey: string | null; he
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
         <T tok="muted">── log </T>
-        <T tok={log.live ? 'accent' : 'muted'}>{fit(sanitizeLine(log.title), Math.max(10, width - 8))}</T>
+        <T tok={log.live ? 'accent' : 'muted'}>{fit(log.title, Math.max(10, width - 8))}</T>
       </Line>
-      <Line tok="muted">{`   ${fitStart(sanitizeLine(relative(root, log.logPath)), Math.max(10, width - 4))}`}</Line>
+      <Line tok="muted">{`   ${fitStart(relative(root, log.logPath), Math.max(10, width - 4))}`}</Line>
       {lines.length === 0 && room > 0 ? <Line tok="muted">   (no output yet)</Line> : null}
       {lines.map((l, i) => (
-        <Line key={i}>{fit(`   ${sanitizeLine(l)}`, width)}</Line>
+        <Line key={i}>{fit(`   ${l}`, width)}</Line>
       ))}
     </Box>
   );

@@ -1,8 +1,7 @@
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { glyphsFor, STATUS_WORD } from '../src/glyphs.js';
-import { sanitizeLine } from '../src/sanitize.js';
-import { columnLabels, fit, pad } from '../src/app/layout.js';
+import { columnLabels, drawnLength, fit, pad } from '../src/app/layout.js';
 import { matrixOf } from '../src/app/select.js';
 import { liveWriters, writingCells } from '../src/app/live-writers.js';
 import { cellKey } from '../src/types.js';
@@ -23,8 +22,8 @@ export function Matrix({ height, width }: { height: number; width: number }) {
   const writing = writingCells(liveWriters({ ws, agents }));
   const g = glyphsFor(ascii);
   const m = matrixOf(ws, filter);
-  const labels = m.rows.map((r) => `${sanitizeLine(r.unit)}${r.batch !== null ? ` B${r.batch}` : ''}`);
-  const labelW = Math.min(16, Math.max(6, ...labels.map((l) => l.length))) + 2;
+  const labels = m.rows.map((r) => `${r.unit}${r.batch !== null ? ` B${r.batch}` : ''}`);
+  const labelW = Math.min(16, Math.max(6, ...labels.map(drawnLength))) + 2;
   const visibleCols = Math.max(1, Math.floor((width - labelW) / COL));
   const cols = scrollWindow(cell.col - visibleCols + 1, cell.col, visibleCols, m.steps.length);
   const bodyRows = Math.max(1, height - 2);
@@ -36,9 +35,9 @@ export function Matrix({ height, width }: { height: number; width: number }) {
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">
         {pad(m.rows.length ? `${win.start + 1}-${win.end}/${m.rows.length}` : '', labelW)}
-        {columnLabels(m.steps.map(sanitizeLine)).slice(cols.start, cols.end).map((l) => pad(` ${l}`, COL)).join('')}
+        {columnLabels(m.steps).slice(cols.start, cols.end).map((l) => pad(` ${l}`, COL)).join('')}
       </Line>
-      {m.rows.length === 0 ? <Line tok="muted">{filter ? `no row matches the filter "${sanitizeLine(filter)}" (esc clears it)` : 'no units found'}</Line> : null}
+      {m.rows.length === 0 ? <Line tok="muted">{filter ? `no row matches the filter "${filter}" (esc clears it)` : 'no units found'}</Line> : null}
       {m.rows.slice(win.start, win.end).map((r, i) => {
         const rowIdx = win.start + i;
         const here = rowIdx === cell.row;

@@ -1,6 +1,5 @@
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
-import { sanitizeLine } from '../src/sanitize.js';
 import { fit, pad } from '../src/app/layout.js';
 import { partialItems, type PartialItem } from '../src/app/select.js';
 import { liveWriters, writerOf, writerWord, writingWhy } from '../src/app/live-writers.js';
@@ -67,15 +66,15 @@ export function PartialsView({ height, width }: { height: number; width: number 
               <T tok={r.index === cursor ? 'accent' : undefined}>{r.index === cursor ? '› ' : '  '}</T>
               {writerAt(r.item) ? <T tok="accent">{pad(writerWord(writerAt(r.item)!), 25)}</T> : <T tok={VERDICT_TOKEN[r.item.file.verdict]}>{pad(r.item.file.verdict, 25)}</T>}
               {pad(String(r.item.file.chars), 7)}
-              <T tok={r.index === cursor ? 'selected' : undefined}>{fit(sanitizeLine(r.item.file.path), Math.max(10, width - 35))}</T>
+              <T tok={r.index === cursor ? 'selected' : undefined}>{fit(r.item.file.path, Math.max(10, width - 35))}</T>
             </Line>
           ),
         )}
       </Box>
       {sel ? (
         <Box flexDirection="column" height={previewH}>
-          <Line tok="muted">{fit(`── ${sanitizeLine(sel.file.unit)} ${sanitizeLine(sel.file.step)}: ${sanitizeLine(writerAt(sel) ? writingWhy(writerAt(sel)!, sel.file) : sel.file.reason)}`, width)}</Line>
-          <Line tok="muted">{note ?? `── last lines of ${fit(sanitizeLine(sel.file.path), Math.max(10, width - 20))}`}</Line>
+          <Line tok="muted">{fit(`── ${sel.file.unit} ${sel.file.step}: ${writerAt(sel) ? writingWhy(writerAt(sel)!, sel.file) : sel.file.reason}`, width)}</Line>
+          <Line tok="muted">{note ?? `── last lines of ${fit(sel.file.path, Math.max(10, width - 20))}`}</Line>
           {tailLines.slice(Math.max(0, tailLines.length - tailRoom)).map((l, i) => (
             <Line key={i}>{fit(l, width) || ' '}</Line>
           ))}

@@ -1,7 +1,6 @@
 import { Box } from 'ink';
 import type { BatchProgress, PhaseProgress } from '../src/types.js';
-import { bar, fit, pad } from '../src/app/layout.js';
-import { sanitizeLine } from '../src/sanitize.js';
+import { bar, drawnLength, fit, pad } from '../src/app/layout.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
@@ -22,7 +21,7 @@ interface Row {
 function Column({ title, rows, height, width, ascii }: { title: string; rows: Row[]; height: number; width: number; ascii: boolean }) {
   const room = Math.max(0, height - 1);
   const shown = rows.length > room ? rows.slice(0, Math.max(0, room - 1)) : rows;
-  const labelW = Math.min(18, Math.max(...rows.map((r) => r.label.length), 4));
+  const labelW = Math.min(18, Math.max(...rows.map((r) => drawnLength(r.label)), 4));
   // ASCII bars carry two brackets.
   const barW = Math.max(3, Math.min(12, width - labelW - 17 - (ascii ? 2 : 0)));
   return (
@@ -50,7 +49,7 @@ export function PhaseSummary({ height, width }: { height: number; width: number 
   const half = Math.floor(width / 2);
   return (
     <Box height={height} overflow="hidden">
-      <Column title="Phases" ascii={ascii} height={height} width={half} rows={phases.map((p) => ({ label: `${p.id} ${sanitizeLine(p.name)}`, done: p.done, total: p.total, status: p.status }))} />
+      <Column title="Phases" ascii={ascii} height={height} width={half} rows={phases.map((p) => ({ label: `${p.id} ${p.name}`, done: p.done, total: p.total, status: p.status }))} />
       <Column
         title="Batches"
         ascii={ascii}

@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
-import { sanitizeLine } from '../src/sanitize.js';
 import { columnWidth, fit, noUnitsWhy, pad, whereOf } from '../src/app/layout.js';
 import { planItems, type PlanItem } from '../src/app/select.js';
 import { entryLiveState, flightItems, flightState } from '../src/app/agents.js';
@@ -25,7 +24,7 @@ import { Line, T } from './Styled.js';
 const P_TOKEN: Record<1 | 2 | 3, Token> = { 1: 'fail', 2: 'warn', 3: 'accent' };
 
 /** The place and action columns of one entry; their widths come from every entry. */
-const placeOf = (it: PlanItem): string => (it.kind === 'flight' ? `${sanitizeLine(it.flight.unit)} ${sanitizeLine(it.flight.step)}` : it.kind === 'queued' ? `${sanitizeLine(it.redo.unit)} ${sanitizeLine(it.redo.step)}` : whereOf(it.step));
+const placeOf = (it: PlanItem): string => (it.kind === 'flight' ? `${it.flight.unit} ${it.flight.step}` : it.kind === 'queued' ? `${it.redo.unit} ${it.redo.step}` : whereOf(it.step));
 const actionOf = (it: PlanItem): string => (it.kind === 'flight' ? (it.flight.state === 'running' ? 'running' : 'retrying') : it.kind === 'queued' ? 'queued redo' : it.step.action);
 
 const keyOf = (it: PlanItem | undefined): string | null =>
@@ -54,7 +53,7 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, agents, cols, 
         {mark}
         <T tok="accent">{g.running}</T>
         {cols(it, g.running, f.state === 'running' ? 'accent' : 'warn')}
-        {fit(sanitizeLine(flightState(f, agents)), reasonW)}
+        {fit(flightState(f, agents), reasonW)}
       </Line>
     );
   }
@@ -65,7 +64,7 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, agents, cols, 
         {mark}
         <T tok="accent">Q </T>
         {cols(it, 'Q ', 'accent')}
-        {fit(`backed up to ${sanitizeLine(r.backup)}; relaunch it`, reasonW)}
+        {fit(`backed up to ${r.backup}; relaunch it`, reasonW)}
       </Line>
     );
   }
@@ -77,7 +76,7 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, agents, cols, 
       {mark}
       <T tok={P_TOKEN[n.priority]}>{`P${n.priority}`}</T>{' '}
       {cols(it, 'P1 ', undefined)}
-      {live ? <T tok={live.tone}>{fit(sanitizeLine(live.text), reasonW)}</T> : fit(sanitizeLine(n.reason), reasonW)}
+      {live ? <T tok={live.tone}>{fit(live.text, reasonW)}</T> : fit(n.reason, reasonW)}
     </Line>
   );
 }
@@ -107,7 +106,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   // each cut to what is left, so the view never grows past its height (an overfull column
   // box makes Ink shrink and overlap its rows).
   const logRoom = Math.min(logH, Math.max(0, height - 2));
-  const reason = full ? wrapLine(`${sanitizeLine(full)}`, width, 2).slice(0, Math.max(0, Math.min(3, height - 2 - logRoom))) : [];
+  const reason = full ? wrapLine(full, width, 2).slice(0, Math.max(0, Math.min(3, height - 2 - logRoom))) : [];
   const listH = Math.max(1, height - 1 - reason.length - logRoom);
   const win = useWindow(cursor, listH, items.length);
   const g = glyphsFor(ascii);
@@ -123,11 +122,14 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const summary = `${ws.next.length} next step${ws.next.length === 1 ? '' : 's'} · ${redoQueue.length} queued for relaunch · ${flights.length} in flight${auto ? ` · autopilot ${auto.on ? 'on' : auto.paused ? 'paused' : 'off'}` : ''}`;
   const cols = (it: PlanItem, tag: string, tok: Token | undefined) => {
     const w = placeW + 3 - stringWidth(tag);
-    return (
-      <>
-        {pad(fit(placeOf(it), w), w)} <T tok={tok}>{pad(fit(actionOf(it), actionW), actionW)}</T>{' '}
-      </>
-    );
+    // Elements, not a fragment of text: every string is drawn by Styled's T (issue 9 item 4).
+    return [
+      <T key="place">{`${pad(fit(placeOf(it), w), w)} `}</T>,
+      <T key="action" tok={tok}>
+        {pad(fit(actionOf(it), actionW), actionW)}
+      </T>,
+      <T key="gap">{' '}</T>,
+    ];
   };
   const row: RowContext = { g, agents, cols, reasonW, writerWhy, agentOf };
   return (

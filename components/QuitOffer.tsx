@@ -1,5 +1,4 @@
 import { Box } from 'ink';
-import { sanitizeLine } from '../src/sanitize.js';
 import { fit } from '../src/app/layout.js';
 import { formatAge } from '../src/recover/render.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -15,16 +14,16 @@ export function QuitOffer({ height, width }: { height: number; width: number }) 
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
-        <T tok="title">{fit(`Quitting: write ${sanitizeLine(r.file)} first?`, width)}</T>
+        <T tok="title">{fit(`Quitting: write ${r.file} first?`, width)}</T>
       </Line>
-      <Line>{fit(`  ${sanitizeLine(r.file)} ${r.exists ? `is ${formatAge(r.ageMs)}: ${sanitizeLine(r.why ?? 'stale')}` : 'is missing'}`, width)}</Line>
+      <Line>{fit(`  ${r.file} ${r.exists ? `is ${formatAge(r.ageMs)}: ${r.why ?? 'stale'}` : 'is missing'}`, width)}</Line>
       {r.disagreements.slice(0, Math.max(0, height - 6)).map((d, i) => (
         <Line key={i} tok="muted">
-          {fit(`    - ${sanitizeLine(d)}`, width)}
+          {fit(`    - ${d}`, width)}
         </Line>
       ))}
       <Line> </Line>
-      <Line>{fit(`  The next session reads ${sanitizeLine(r.file)} first; y rewrites it from the disk (the old letter is kept).`, width)}</Line>
+      <Line>{fit(`  The next session reads ${r.file} first; y rewrites it from the disk (the old letter is kept).`, width)}</Line>
       <OverlayKeys scope="offer" width={width} />
     </Box>
   );

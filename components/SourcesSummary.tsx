@@ -1,7 +1,6 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
-import { sanitizeLine } from '../src/sanitize.js';
 import { fit, pad } from '../src/app/layout.js';
 import { formatAge } from '../src/recover/render.js';
 import { provenTodoIds } from '../src/sources/level2.js';
@@ -37,7 +36,7 @@ function columns(ws: WorkspaceState, readonly: boolean): Cell[][] {
         : { text: 'agrees with the disk', tok: 'ok' };
   const level1: Cell[] = [
     { text: `1 ${preset.words.record}`, tok: 'title' },
-    { text: cp.exists ? (hasCheckpoint ? `updated ${sanitizeLine(cp.lastUpdate ?? '?')}` : sanitizeLine(cp.lastUpdate ?? 'plan read')) : 'missing', tok: cp.exists ? undefined : 'warn' },
+    { text: cp.exists ? (hasCheckpoint ? `updated ${cp.lastUpdate ?? '?'}` : cp.lastUpdate ?? 'plan read') : 'missing', tok: cp.exists ? undefined : 'warn' },
     agreement,
     { text: readonly || !hasCheckpoint ? '' : 'w rewrites it', tok: 'muted' },
   ];
@@ -46,7 +45,7 @@ function columns(ws: WorkspaceState, readonly: boolean): Cell[][] {
   const level2: Cell[] = !t
     ? [{ text: '2 todo table', tok: 'title' }, { text: 'none (optional)', tok: 'muted' }, { text: '' }, { text: '' }]
     : [
-        { text: `2 ${sanitizeLine(relative(ws.root, t.path) || t.path)}`, tok: 'title' },
+        { text: `2 ${relative(ws.root, t.path) || t.path}`, tok: 'title' },
         t.ok ? { text: `${t.ready.length} ready · ${t.disagreements.length} disagree`, tok: t.disagreements.length ? 'warn' : undefined } : { text: 'unreadable (see warnings)', tok: 'fail' },
         { text: `${t.dangling.length} dangling dep${t.dangling.length === 1 ? '' : 's'} · ${t.warnings.length} warning${t.warnings.length === 1 ? '' : 's'}`, tok: t.dangling.length || t.warnings.length ? 'warn' : 'muted' },
         { text: readonly || !proven.length ? '' : `t writes back ${proven.length} proven`, tok: 'muted' },
@@ -76,7 +75,7 @@ export function SourcesSummary({ width }: { width: number }) {
     <Box flexDirection="column">
       <Line>
         <T tok="title">{preset.words.title}</T>
-        {cp.exists ? (preset.has.checkpoint ? ` (${cp.lang}) updated ${sanitizeLine(cp.lastUpdate ?? 'no date')}` : ` · ${sanitizeLine(cp.lastUpdate ?? '')}`) : ' is missing'} · {nd} discrepanc
+        {cp.exists ? (preset.has.checkpoint ? ` (${cp.lang}) updated ${cp.lastUpdate ?? 'no date'}` : ` · ${cp.lastUpdate ?? ''}`) : ' is missing'} · {nd} discrepanc
         {nd === 1 ? 'y' : 'ies'} · {ws.warnings.length} warning{ws.warnings.length === 1 ? '' : 's'}
       </Line>
       {[0, 1, 2, 3].map((row) => (
@@ -96,14 +95,14 @@ export function SourcesSummary({ width }: { width: number }) {
           <T tok="warn">{fit(`missing${readonly ? '' : ' · W writes it'}`, width - 12)}</T>
         ) : (
           <T tok={resume.stale ? 'warn' : 'ok'}>
-            {fit(`${formatAge(resume.ageMs)}${resume.generatedAt ? ` (${sanitizeLine(resume.generatedAt)})` : ''} · ${resume.disagreements.length ? `${resume.disagreements.length} statements the disk contradicts` : resume.stale ? sanitizeLine(resume.why ?? 'stale') : 'agrees with the disk'}${readonly ? '' : ' · W rewrites it'}`, width - 12)}
+            {fit(`${formatAge(resume.ageMs)}${resume.generatedAt ? ` (${resume.generatedAt})` : ''} · ${resume.disagreements.length ? `${resume.disagreements.length} statements the disk contradicts` : resume.stale ? resume.why ?? 'stale' : 'agrees with the disk'}${readonly ? '' : ' · W rewrites it'}`, width - 12)}
           </T>
         )}
       </Line>
       <Line tok={contradicted.length ? 'warn' : 'muted'}>
         {fit(
           ws.todos
-            ? `ready todos: ${ready.length ? ready.map(sanitizeLine).join(', ') : 'none'}${contradicted.length ? ` · the disk contradicts ${contradicted.map((x) => sanitizeLine(x.todoId)).join(', ')}` : ''}`
+            ? `ready todos: ${ready.length ? ready.join(', ') : 'none'}${contradicted.length ? ` · the disk contradicts ${contradicted.map((x) => x.todoId).join(', ')}` : ''}`
             : 'ready todos: no todo table',
           width,
         )}

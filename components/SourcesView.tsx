@@ -3,7 +3,6 @@ import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
 import { CLAIM_ASCII } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
-import { sanitizeLine } from '../src/sanitize.js';
 import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { sourceItems, type SourceItem } from '../src/app/select.js';
 import type { DiskState } from '../src/types.js';
@@ -33,28 +32,28 @@ function colsOf(it: SourceItem, ascii: boolean, root: string): Cols {
     case 'discrepancy': {
       const d = it.d;
       const claim = ascii ? CLAIM_ASCII[d.checkpoint] : `${CLAIM_GLYPH[d.checkpoint]} ${CLAIM_ASCII[d.checkpoint]}`;
-      return { where: `${sanitizeLine(d.unit)} ${sanitizeLine(d.step)}`, claim, disk: DISK[d.disk] ?? sanitizeLine(String(d.disk)), note: sanitizeLine(d.note) };
+      return { where: `${d.unit} ${d.step}`, claim, disk: DISK[d.disk] ?? String(d.disk), note: d.note };
     }
     case 'todo': {
       const t = it.t;
-      return { where: `todo ${sanitizeLine(t.todoId)}`, claim: sanitizeLine(t.todo), disk: sanitizeLine(t.disk), note: sanitizeLine(t.note) };
+      return { where: `todo ${t.todoId}`, claim: t.todo, disk: t.disk, note: t.note };
     }
     case 'ready':
-      return { where: `ready ${sanitizeLine(it.r.todoId)}`, whereTok: 'warn', note: sanitizeLine(it.r.note) };
+      return { where: `ready ${it.r.todoId}`, whereTok: 'warn', note: it.r.note };
     case 'dangling':
-      return { where: 'dangling dep', whereTok: 'warn', note: `todo ${sanitizeLine(it.dep.todo_id)} depends on ${sanitizeLine(it.dep.depends_on)}, which does not exist` };
+      return { where: 'dangling dep', whereTok: 'warn', note: `todo ${it.dep.todo_id} depends on ${it.dep.depends_on}, which does not exist` };
     case 'resume':
-      return { where: 'RESUME.md', whereTok: 'warn', note: sanitizeLine(it.text) };
+      return { where: 'RESUME.md', whereTok: 'warn', note: it.text };
     case 'scheduler': {
       const f = it.f;
-      const where = f.kind === 'error' ? 'scheduler' : f.jobId ? `job ${f.jobId}` : `${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}`;
-      const cell = f.kind === 'error' || !f.jobId ? '' : `${sanitizeLine(f.unit)} ${sanitizeLine(f.step)}: `;
-      return { where, whereTok: 'warn', note: `${cell}${sanitizeLine(f.note)}` };
+      const where = f.kind === 'error' ? 'scheduler' : f.jobId ? `job ${f.jobId}` : `${f.unit} ${f.step}`;
+      const cell = f.kind === 'error' || !f.jobId ? '' : `${f.unit} ${f.step}: `;
+      return { where, whereTok: 'warn', note: `${cell}${f.note}` };
     }
     case 'warning': {
       const w = it.w;
       const src = w.source.startsWith(root) ? relative(root, w.source) || w.source : w.source;
-      return { where: 'warning', whereTok: 'warn', note: `${sanitizeLine(src)}${w.line ? `:${w.line}` : ''}: ${sanitizeLine(w.message)}` };
+      return { where: 'warning', whereTok: 'warn', note: `${src}${w.line ? `:${w.line}` : ''}: ${w.message}` };
     }
   }
 }
@@ -72,21 +71,25 @@ function widthsOf(rows: readonly Cols[]): { where: number; claim: number; disk: 
 
 type Widths = ReturnType<typeof widthsOf>;
 
-function Row({ c, w, width }: { c: Cols; w: Widths; width: number }) {
+/** One row, its text inside the Line (issue 9 item 4: no text outside Styled's T and Line). */
+function Row({ c, w, width, here }: { c: Cols; w: Widths; width: number; here: boolean }) {
   // The mark (2) and one space after each column; the note takes what is left.
   const used = 2 + w.where + 1;
+  const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
   if (c.claim === undefined) {
     return (
-      <>
+      <Line>
+        {mark}
         <T tok={c.whereTok}>{pad(fit(c.where, w.where), w.where)}</T> {fit(c.note, Math.max(1, width - used))}
-      </>
+      </Line>
     );
   }
   return (
-    <>
+    <Line>
+      {mark}
       <T tok={c.whereTok}>{pad(fit(c.where, w.where), w.where)}</T> <T tok="warn">{pad(fit(c.claim, w.claim), w.claim)}</T> {pad(fit(c.disk ?? '', w.disk), w.disk)}{' '}
       {fit(c.note, Math.max(1, width - used - w.claim - 1 - w.disk - 1))}
-    </>
+    </Line>
   );
 }
 
@@ -116,15 +119,9 @@ export function SourcesView({ height, width }: { height: number; width: number }
       <Line tok="muted">{fit(`  ${pad('unit step', w.where)} ${pad('claim', w.claim)} ${pad('disk', w.disk)} note`, width)}</Line>
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.length === 0 ? <Line tok="ok">{filter ? 'nothing matches the filter (esc clears it)' : 'every source agrees with the disk'}</Line> : null}
-        {rows.slice(win.start, win.end).map((c, i) => {
-          const here = win.start + i === cursor;
-          return (
-            <Line key={`${items[win.start + i].kind}${win.start + i}`}>
-              <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>
-              <Row c={c} w={w} width={width} />
-            </Line>
-          );
-        })}
+        {rows.slice(win.start, win.end).map((c, i) => (
+          <Row key={`${items[win.start + i].kind}${win.start + i}`} c={c} w={w} width={width} here={win.start + i === cursor} />
+        ))}
       </Box>
     </Box>
   );

@@ -1,7 +1,6 @@
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { perView, tabCount, viewOf, VIEWS, type ViewId } from '../src/app/views.js';
-import { sanitizeLine } from '../src/sanitize.js';
 import { fit } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
@@ -23,7 +22,7 @@ export function Tabs({ width }: { width: number }) {
             <T key={v.id}>{` ${label}  `}</T>
           );
         })}
-        {filter ? <T tok="warn">{fit(` /${sanitizeLine(filter)}`, Math.max(8, width - 60))}</T> : null}
+        {filter ? <T tok="warn">{fit(` /${filter}`, Math.max(8, width - 60))}</T> : null}
       </Line>
     </Box>
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetReasonOf } from '../src/run/costs.js';
+import { budgetSpent } from '../src/app/spend.js';
 import { replayJournal } from '../src/run/ledger-fold.js';
 import type { JournalEvent } from '../src/run/journal.js';
 import { continueFor } from '../src/run/supervisor-agent.js';
@@ -49,6 +50,15 @@ describe('the cost fold', () => {
     const paused = replayJournal([session(0), facts('a', 1)], 10, { ...cfg, limits: { ...cfg.limits, budget: { costUsd: { session: 0.5, workspace: null }, tokens: none } } });
     expect(paused.paused).toBe(true);
     expect(paused.pausedReason).toMatch(/cost budget of this session used/);
+  });
+
+  it("the header's warning follows the spent budget itself, not a pause reason's words (a launch-budget pause is not a spent budget)", () => {
+    const l = replayJournal([session(0), facts('a', 1)], 10, cfg);
+    const none = { session: null, workspace: null };
+    expect(budgetSpent(l.costs, { costUsd: { session: 0.5, workspace: null }, tokens: none })).toBe(true);
+    expect(budgetSpent(l.costs, { costUsd: { session: 0.51, workspace: null }, tokens: none })).toBe(false);
+    expect(budgetSpent(l.costs, undefined)).toBe(false);
+    expect(budgetSpent(undefined, { costUsd: { session: 0, workspace: null }, tokens: none })).toBe(false);
   });
 });
 

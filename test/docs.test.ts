@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { renderKeysDoc } from '../src/app/keys-doc.js';
 import { KEYMAP } from '../src/app/keymap.js';
 import { COMMAND_NAMES } from '../src/app/command-line.js';
+import { FAILURE_CLASS_TABLE } from '../src/pipeline/failure-classes.js';
 
 // Docs that can drift from the code are generated and checked (STYLE.md, issue 9).
 
@@ -15,6 +16,16 @@ describe('docs/keys.md', () => {
     const doc = readFileSync('docs/keys.md', 'utf8');
     for (const c of KEYMAP) expect(doc).toContain(c.description.replace(/\|/g, '\\|'));
     for (const n of COMMAND_NAMES) expect(doc).toContain(`:${n}`);
+  });
+});
+
+describe('docs/agents.md', () => {
+  it('names every failure class with its default cap, as the class table says', () => {
+    const doc = readFileSync('docs/agents.md', 'utf8');
+    for (const row of FAILURE_CLASS_TABLE) {
+      if (row.retry === 'never') expect(doc).toMatch(new RegExp(`never retried unchanged:[^.]*\\b${row.name}\\b`));
+      else expect(doc).toMatch(new RegExp(`\\b${row.name} ${row.cap}\\b`));
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
 import { readJournal, type JournalEvent } from '../src/run/journal.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
+import { healthItems } from '../src/app/agents.js';
 import { closeStores, openStore, until } from './helpers/store.js';
 import { copyDemo, DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
@@ -148,6 +149,44 @@ describe('store: runs in flight', () => {
     expect(r.sup.snapshot().autopilot.on).toBe(false);
     expect(r.s().message).toEqual({ text: 'autopilot off: runs in flight go on; nothing new starts', tone: 'ok' });
   }, 60_000);
+});
+
+describe('store: breakers and counters in the Health view (agents-planners.ts through feed)', () => {
+  it('H holds the selected agent\'s breaker, H again releases it, R resets it; the journal records each', async () => {
+    const root = makeWs();
+    const r = await openWithAgents(root);
+    await r.press('5', 'g');
+    const first = healthItems(r.s().agents)[0];
+    expect(first.kind).toBe('agent');
+    const agent = first.kind === 'agent' ? first.agent : '';
+    const stateOf = () => r.s().agents.snap?.ledger.agents[agent]?.view.state;
+    await r.press('H');
+    expect(r.s().dialog?.title).toBe(`Hold breaker ${agent} open`);
+    await r.press('y');
+    await until(() => stateOf() === 'held', 'the hold to reach the store');
+    expect(r.s().message).toEqual({ text: `breaker ${agent}: held open`, tone: 'ok' });
+    await r.press('H');
+    expect(r.s().dialog?.title).toBe(`Release breaker ${agent}`);
+    await r.press('y');
+    await until(() => stateOf() !== 'held', 'the release to reach the store');
+    await r.press('R');
+    expect(r.s().dialog?.pending).toEqual({ type: 'agents', action: { kind: 'breaker', agent, op: 'reset' } });
+    await r.press('y');
+    expect(r.s().message).toEqual({ text: `breaker ${agent}: reset (closed)`, tone: 'ok' });
+    const said = (await journal(root)).flatMap((e) => (e.type === 'breaker' && e.agent === agent ? [e.event] : []));
+    expect(said).toEqual(['hold', 'release', 'reset']);
+  }, 60_000);
+
+  it('Z on an agent row, x with nothing running and C without a session say why; nothing is asked', async () => {
+    const r = await openWithAgents(makeWs());
+    await r.press('5', 'g', 'Z');
+    expect(r.s().message).toEqual({ text: 'select a cell (below the agents in the Health view)', tone: 'warn' });
+    await r.press('3', 'x');
+    expect(r.s().message).toEqual({ text: 'nothing is running', tone: 'warn' });
+    await r.press('g', 'C');
+    expect(r.s().message?.text).toMatch(/^ch01 research: no interrupted agent session to continue/);
+    expect(r.s().dialog).toBeNull();
+  });
 });
 
 describe('store: without a supervisor', () => {

@@ -76,6 +76,26 @@ describe('store: the kit', () => {
     kit.sayClean('ch01\r\nresearch', 'warn');
     expect(r.s().message).toEqual({ text: 'ch01\\r\\nresearch', tone: 'warn' });
   });
+
+  it("apply makes a planner's decision so: a sanitized message, a dated dialog, a change; settle hands on its go", async () => {
+    const r = await openStore(copyDemo());
+    const kit = storeKit({ set: r.store.setState, get: r.store.getState, track: (p) => void p });
+    kit.apply({ say: 'drafts/\u001b[2Jch01.md', tone: 'warn' }, 0);
+    expect(r.s().message).toEqual({ text: 'drafts/\\e[2Jch01.md', tone: 'warn' });
+    const pending = { type: 'undo' as const, group: { id: 'g', label: 'l', moves: [] } };
+    kit.apply({ ask: { title: 'Undo: l', lines: ['a → b'], pending } }, new Date(5_000));
+    expect(r.s().dialog).toEqual({ title: 'Undo: l', lines: ['a → b'], pending, at: 5_000 });
+    kit.apply({ change: { dialog: null, filter: 'ch0' } }, 0);
+    expect(r.s()).toMatchObject({ dialog: null, filter: 'ch0' });
+    let notified = 0;
+    const stop = r.store.subscribe(() => notified++);
+    kit.apply({ change: {} }, 0);
+    stop();
+    expect(notified).toBe(0);
+    expect(kit.settle({ go: 42 }, 0)).toBe(42);
+    expect(kit.settle({ say: 'no', tone: 'info' }, 0)).toBeNull();
+    expect(r.s().message).toEqual({ text: 'no', tone: 'info' });
+  });
 });
 
 describe('store: the disk decides what is shown', () => {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { appendJournal } from '../src/run/journal.js';
 import { closeStores, openStore, STAMP } from './helpers/store.js';
-import { copyDemo } from './helpers/workspace.js';
+import { copyDemo, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // The recovery slice (store-recovery.ts) through `feed`, without React (issue 9 item 3):
 // RESUME.md, the todo write-back, the recover report and its rebuild, the backups panel and
@@ -147,5 +147,52 @@ describe('store: the quit offer', () => {
     expect(r.s().busy).toBeNull();
     expect(backupsOf(r.root, 'RESUME.md')).toEqual([`RESUME.md.bak.${STAMP}`]);
     expect(r.s().message?.tone).toBe('ok');
+  });
+});
+
+describe('store: what the recovery planners refuse, through feed', () => {
+  it('R again after a rebuild says there is nothing left to rebuild', async () => {
+    const r = await openStore(copyDemo());
+    await r.press(':', 'recover', 'enter', 'R', 'y');
+    const after = readdirSync(r.root).sort();
+    await r.press('R');
+    expect(r.s().dialog).toBeNull();
+    expect(r.s().message?.text).toMatch(/^nothing to rebuild here: every file checkroom writes agrees with the disk/);
+    expect(readdirSync(r.root).sort()).toEqual(after);
+  });
+
+  it('B on a file without backups says so; enter restores nothing; a view key closes the panel and acts', async () => {
+    const r = await openStore(copyDemo());
+    await r.press('2', 'g', 'B');
+    const f = r.s().recovery.backups!.file;
+    expect(r.s().recovery.backups).toMatchObject({ rows: [], hunks: [], note: `no backups of ${f} (backups are named ${f}.bak.<time>)` });
+    await r.press('enter');
+    expect(r.s().dialog).toBeNull();
+    expect(r.s().message).toEqual({ text: 'no backup selected', tone: 'warn' });
+    await r.press('3');
+    expect(r.s().recovery.backups).toBeNull();
+    expect(r.s().view).toBe('plan');
+  });
+
+  it('t in a workspace without a todo table says level 2 is optional', async () => {
+    const root = tempDir('checkroom-store-recovery-');
+    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'checkroom.yaml': 'preset: book\nunits: { list: [ch01] }\nbatches: [{ id: 1, units: [ch01] }]\n' });
+    const r = await openStore(root);
+    await r.press('4', 't');
+    expect(r.s().dialog).toBeNull();
+    expect(r.s().message).toEqual({ text: 'no readable todo table in this workspace (level 2 is optional)', tone: 'info' });
+  });
+
+  it('a milestone rewrites RESUME.md by itself, keeping the previous letter (session milestones)', async () => {
+    const r = await openStore(copyDemo(), { session: { milestones: true } });
+    const prev = r.s().ws;
+    // The same workspace with its open batches done (resume/milestone.ts decides what a milestone is).
+    expect(prev.batches.some((b) => b.status !== 'done')).toBe(true);
+    const next = { ...prev, batches: prev.batches.map((b) => ({ ...b, status: 'done' as const })) };
+    r.s().setWorkspace(next);
+    await r.s().idle();
+    expect(r.s().message?.tone).toBe('ok');
+    expect(r.s().message?.text).toMatch(/^milestone: .+ · RESUME\.md rewritten \(previous in RESUME\.md\.bak\.20261130-051200\)$/);
+    expect(backupsOf(r.root, 'RESUME.md')).toEqual([`RESUME.md.bak.${STAMP}`]);
   });
 });

@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { partialItems } from '../src/app/select.js';
+import { loadConfig } from '../src/pipeline/config.js';
+import { openSupervisor } from '../src/run/supervisor.js';
+import { readJournal } from '../src/run/journal.js';
 import { closeStores, openStore, STAMP, type StoreRoom } from './helpers/store.js';
 import { copyDemo } from './helpers/workspace.js';
 
@@ -150,5 +153,57 @@ describe('store: checkpoint.md', () => {
     expect(baks).toHaveLength(1);
     expect(readFileSync(join(r.root, baks[0]), 'utf8')).toBe(before);
     expect(r.s().message?.text).toMatch(/^wrote checkpoint\.md \(\d+ cells? changed\); the previous version is in checkpoint\.md\.bak\./);
+  });
+});
+
+describe('store: refusals plan nothing (triage-planners.ts through feed)', () => {
+  it('m on a suspect and u with an empty stack say why; no dialog, no backup', async () => {
+    const r = await openStore(copyDemo());
+    const items = partialItems(r.s().ws, '', []);
+    const i = items.findIndex((x) => x.section === 'suspect');
+    expect(i).toBeGreaterThanOrEqual(0);
+    const f = items[i].file;
+    await r.press('2', 'g', ...Array(i).fill('j'), 'm');
+    expect(r.s().dialog).toBeNull();
+    expect(r.s().message).toEqual({ text: `${f.path} already ends with its marker; back it up or redo it instead`, tone: 'warn' });
+    await r.press('u');
+    expect(r.s().message).toEqual({ text: 'nothing to undo: no backup was made in this session', tone: 'info' });
+    expect(backupsOf(r.root, f.path)).toEqual([]);
+  });
+
+  it('a file being written is refused by b, d and m, and c leaves it alone (issue 8 item 1)', async () => {
+    const r = await openStore(copyDemo());
+    const f = await pick(r, 'almost_certainly_partial');
+    r.live.setRunning(new Set([`${f.unit}/${f.step}`]));
+    expect(r.s().ws.cells.find((c) => c.path === f.path)?.status).toBe('running');
+    for (const k of ['b', 'd', 'm']) {
+      await r.press(k);
+      expect(r.s().dialog).toBeNull();
+      expect(r.s().message).toEqual({ text: `${f.path} is being written: hands off until it stops (no back-up, keep or redo)`, tone: 'warn' });
+    }
+    await r.press('c');
+    expect(r.s().dialog).toBeNull();
+    expect(r.s().message?.text).toMatch(/ \(1 being written, left alone\)$/);
+    expect(existsSync(join(r.root, f.path))).toBe(true);
+    expect(backupsOf(r.root, f.path)).toEqual([]);
+  });
+
+  it('the journal keeps the redo queue and the undo stack of a confirmed d, and a second store reads them', async () => {
+    const root = copyDemo();
+    const config = await loadConfig(root);
+    const sup = await openSupervisor({ root, config });
+    try {
+      const r = await openStore(root, { agents: { sup, config, flushMs: 10 } });
+      const f = await pick(r, 'almost_certainly_partial');
+      await r.press('d', 'y');
+      const events = (await readJournal(root)).events;
+      expect(events.filter((e) => e.type === 'redo_queued')).toMatchObject([{ unit: f.unit, step: f.step, path: f.path, backup: `${f.path}.bak.${STAMP}` }]);
+      expect(events.filter((e) => e.type === 'undo_pushed')).toMatchObject([{ moves: [{ path: f.path, backup: `${f.path}.bak.${STAMP}` }] }]);
+      expect(events.filter((e) => e.type === 'decision' && e.kind === 'redo')).toMatchObject([{ path: f.path, backupPath: `${f.path}.bak.${STAMP}` }]);
+      await r.press('u', 'y');
+      expect((await readJournal(root)).events.filter((e) => e.type === 'undo_popped')).toHaveLength(1);
+    } finally {
+      await sup.close({ cancel: true });
+    }
   });
 });

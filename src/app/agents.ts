@@ -168,9 +168,6 @@ export function lineKeeper(maxRuns = 16, maxLines = MAX_RECENT_LINES) {
   };
 }
 
-/** The end of a path when it is too long: "…/runs/ch01-research-a1.log". */
-export const fitStart = (s: string, w: number): string => ([...s].length <= w ? s : `…${[...s].slice(-(w - 1)).join('')}`);
-
 /** The output to show for a cell: its live run, else the last run that ended. */
 export function logFor(a: AgentsUi, key: string | null): { title: string; lines: string[]; logPath: string; live: boolean } | null {
   if (!a.snap) return null;

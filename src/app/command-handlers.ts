@@ -5,7 +5,7 @@ import type { CommandId } from './keymap.js';
 import { clampCursors } from './nav.js';
 import { goneUpdate, selectedPartial } from './selected.js';
 import type { AppState } from './store-types.js';
-import type { createTriage } from './store-triage.js';
+import type { TriageActions } from './store-triage.js';
 import type { AgentsActions } from './store-agents.js';
 import type { RecoveryActions } from './store-recovery.js';
 
@@ -18,7 +18,7 @@ import type { RecoveryActions } from './store-recovery.js';
 export interface CommandKit {
   get: () => AppState;
   set: StoreApi<AppState>['setState'];
-  triage: ReturnType<typeof createTriage>;
+  triage: TriageActions;
   agents: AgentsActions | null;
   recovery: RecoveryActions;
   /** The supervisor's journal, when agents run: skips are journalled (issue 8 item 8). */
@@ -47,9 +47,6 @@ const withAgents =
   (f: (a: AgentsActions) => void): CommandHandler =>
   (k) =>
     k.agents ? f(k.agents) : noAgents(k);
-
-/** The recovery slice owns these (store-recovery.ts run). */
-const toRecovery: CommandHandler = (k, _s, id) => k.recovery.run(id);
 
 const skip: CommandHandler = (k, s) => {
   const p = selectedPartial(s);
@@ -113,17 +110,18 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
   'cell.reset': withAgents((a) => a.requestResetCell()),
-  'resume.write': toRecovery,
-  'todos.writeback': toRecovery,
-  'recover.open': toRecovery,
-  'recover.rebuild': toRecovery,
-  'recover.close': toRecovery,
-  'backups.open': toRecovery,
-  'backups.restore': toRecovery,
-  'backups.close': toRecovery,
-  'offer.write': toRecovery,
-  'offer.skip': toRecovery,
-  'offer.back': toRecovery,
+  // The recovery slice's (store-recovery.ts): one row each, no second switch behind them.
+  'resume.write': (k) => k.recovery.requestResume(),
+  'todos.writeback': (k) => k.recovery.requestWriteBack(),
+  'recover.open': (k) => k.recovery.openReport(),
+  'recover.rebuild': (k) => k.recovery.requestRebuild(),
+  'recover.close': (k) => k.recovery.closeReport(),
+  'backups.open': (k) => k.recovery.openBackups(),
+  'backups.restore': (k) => k.recovery.requestRestore(),
+  'backups.close': (k) => k.recovery.closeBackups(),
+  'offer.write': (k) => k.recovery.offerWrite(),
+  'offer.skip': (k) => k.recovery.offerSkip(),
+  'offer.back': (k) => k.recovery.offerBack(),
 };
 
 /** The row for `id`, or null for a command answered elsewhere. */

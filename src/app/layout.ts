@@ -6,6 +6,13 @@ import type { Paint } from './paint.js';
 // Layout of text on a fixed number of columns: padding, cutting, column widths, the plan's
 // and the half-products' lines. Both faces draw with it — the control room's components and
 // the headless commands — so it lives below both (issue 9 item 4: one way down).
+//
+// Issue 9 item 4, sanitize once where text is drawn: the helpers that measure or cut text
+// (`pad`, `fit`, `fitStart`, `columnWidth`, `columnLabels`, `drawnLength`) take raw workspace
+// text and work on its display form, `sanitizeLine` (src/sanitize.ts), so a width computed
+// here is the width drawn and callers never escape by hand. Escaping is idempotent, so text
+// that is already escaped passes unchanged. Paint after laying out, never before: a painted
+// string cut here shows its SGR codes escaped (`\e[33m`) instead of colouring.
 
 export interface TextOptions {
   paint: Paint;
@@ -13,9 +20,16 @@ export interface TextOptions {
   width: number;
 }
 
-export const pad = (s: string, w: number): string => s + ' '.repeat(Math.max(0, w - stringWidth(s)));
+/** How many characters a text has once drawn, for the layouts that count characters, not columns. */
+export const drawnLength = (s: string): number => sanitizeLine(s).length;
 
-export const fit = (s: string, w: number): string => {
+export const pad = (raw: string, w: number): string => {
+  const s = sanitizeLine(raw);
+  return s + ' '.repeat(Math.max(0, w - stringWidth(s)));
+};
+
+export const fit = (raw: string, w: number): string => {
+  const s = sanitizeLine(raw);
   if (stringWidth(s) <= w) return s;
   let out = '';
   for (const ch of s) {
@@ -25,11 +39,17 @@ export const fit = (s: string, w: number): string => {
   return `${out}…`;
 };
 
+/** The end of a text when it is too long: "…/runs/ch01-research-a1.log" (a path's end says most). */
+export const fitStart = (raw: string, w: number): string => {
+  const s = [...sanitizeLine(raw)];
+  return s.length <= w ? s.join('') : `…${s.slice(-(w - 1)).join('')}`;
+};
+
 /** A column's width from its content: the widest text, kept within [min, max]. Callers
  *  put one space after the column, so neighbours never run together. */
 export const columnWidth = (texts: Iterable<string>, min: number, max: number): number => {
   let w = min;
-  for (const t of texts) w = Math.max(w, stringWidth(t));
+  for (const t of texts) w = Math.max(w, stringWidth(sanitizeLine(t)));
   return Math.min(w, Math.max(min, max));
 };
 
@@ -42,7 +62,8 @@ const P_TOKEN = { 1: 'fail', 2: 'warn', 3: 'accent' } as const;
 
 /** Three-character column headings, unique where the ids allow: `research` → `res`; when two
  *  ids share a prefix (gate steps `s04` and `s04.5`) the longer one shows its end (`4.5`). */
-export function columnLabels(ids: readonly string[], width = 3): string[] {
+export function columnLabels(raw: readonly string[], width = 3): string[] {
+  const ids = raw.map(sanitizeLine);
   const first = ids.map((id) => id.slice(0, width));
   return ids.map((id, i) => (id.length > width && first.some((f, j) => j !== i && f === first[i]) ? id.slice(-width) : first[i]));
 }
@@ -52,7 +73,7 @@ export function columnLabels(ids: readonly string[], width = 3): string[] {
 const PLAN_ACTIONS: Record<PlanAction, true> = { retry: true, human_review: true, backup_redo: true, decide: true, run: true, complete_phase: true, rebuild_memory: true };
 export const ACTION_W = columnWidth(Object.keys(PLAN_ACTIONS), 0, 40);
 
-export const whereOf = (n: NextStep): string => (n.unit ? `${sanitizeLine(n.unit)} ${sanitizeLine(n.step ?? '')}` : 'workspace');
+export const whereOf = (n: NextStep): string => (n.unit ? `${n.unit} ${n.step ?? ''}` : 'workspace');
 
 /** The `where` column of a plan table, from its entries: at least 13 (`ch01 research`). */
 export const whereWidth = (next: readonly NextStep[]): number => columnWidth(next.map(whereOf), 13, 28);
@@ -62,14 +83,14 @@ export const whereWidth = (next: readonly NextStep[]): number => columnWidth(nex
 export function nextLine(n: NextStep, o: TextOptions, width: number, whereW?: number): string {
   const where = whereW === undefined ? pad(whereOf(n), 13) : pad(fit(whereOf(n), whereW), whereW);
   const head = `${where} ${pad(n.action, ACTION_W)} `;
-  return `${o.paint(P_TOKEN[n.priority], `P${n.priority}`)} ${fit(head + sanitizeLine(n.reason), width - 3)}`;
+  return `${o.paint(P_TOKEN[n.priority], `P${n.priority}`)} ${fit(head + n.reason, width - 3)}`;
 }
 
 export function partialLine(p: PartialFile, o: TextOptions): string[] {
   const tok = p.verdict === 'maybe_complete' ? 'warn' : 'fail';
   return [
-    `${o.paint(tok, pad(p.verdict, 24))} ${pad(String(p.chars), 7)} ${fit(sanitizeLine(p.path), o.width - 33)}`,
-    o.paint('muted', `  ${fit(sanitizeLine(p.reason), o.width - 2)}`),
+    `${o.paint(tok, pad(p.verdict, 24))} ${pad(String(p.chars), 7)} ${fit(p.path, o.width - 33)}`,
+    o.paint('muted', `  ${fit(p.reason, o.width - 2)}`),
   ];
 }
 

@@ -1,5 +1,5 @@
 import type { Budget } from '../pipeline/config-types.js';
-import { tokensOf, type CostLedger, type Spend } from '../run/costs.js';
+import { budgetReasonOf, tokensOf, type CostLedger, type Spend } from '../run/costs.js';
 
 // Money and tokens in words for the control room (issue 11 item 5): the header, the Health
 // view and the cell detail say the same thing the same way. Nothing is shown for a workspace
@@ -19,6 +19,9 @@ export const headerSpend = (c: CostLedger | undefined, budget: Budget | undefine
   const session = `${usd(c.session.costUsd)}${cap !== null ? ` of ${usd(cap)}` : ''}`;
   return `spent ${session} this session · ${usd(c.workspace.costUsd)} in all · ${tokenWords(tokensOf(c.workspace))} tok`;
 };
+
+/** A money or token budget is used up: the header's spend turns to a warning (the ledger's own test, not its words). */
+export const budgetSpent = (c: CostLedger | undefined, budget: Budget | undefined): boolean => !!c && budgetReasonOf(c, budget) !== null;
 
 /** A cell's spend and session for its detail lines. */
 export const cellSpendLines = (c: CostLedger | undefined, key: string): string[] => {

@@ -8,6 +8,27 @@ import type { Seen } from './confirm-guard.js';
 // One kit, one meaning each: before it the slices had three `say` (one sanitized), three
 // `ask` and two `fail` (one of which cleared `busy`).
 
+/** A confirmation as a value: what a planner returns instead of opening it (issue 9 item 3). */
+export interface Ask {
+  title: string;
+  lines: string[];
+  pending: Pending;
+  /** The files it touches as they were when planned (confirm-guard.ts). */
+  seen?: Seen[];
+}
+
+/**
+ * What a pure planner decides (issue 9 item 3): a message, a confirmation, or a change of
+ * the state. Plain data, so a planner is tested on plain values; `apply` below makes it so.
+ * A planner's message names workspace things (paths, units, agents), so it is sanitized.
+ */
+export type Decision = { say: string; tone: Tone } | { ask: Ask } | { change: Partial<AppState> };
+
+/** A planner that may go on to an effect with `T`, or stops with a decision. */
+export type Planned<T> = Decision | { go: T };
+
+export const said = (say: string, tone: Tone = 'info'): Decision => ({ say, tone });
+
 export type SetState = (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
 
 export interface KitDeps {
@@ -51,7 +72,20 @@ export function storeKit({ set, track }: KitDeps) {
       ),
     );
   };
-  return { say, sayClean, fail, ask, act };
+  /** Make a planner's decision so; `at` as for `ask`. */
+  const apply = (d: Decision, at: Date | number): void => {
+    if ('say' in d) return sayClean(d.say, d.tone);
+    if ('ask' in d) return ask(d.ask.title, d.ask.lines, d.ask.pending, at, d.ask.seen);
+    // An empty change (a key that is answered by doing nothing) notifies no subscriber.
+    if (Object.keys(d.change).length) set(d.change);
+  };
+  /** The planner's `go` value, or null after applying its decision. */
+  const settle = <T>(p: Planned<T>, at: Date | number): T | null => {
+    if ('go' in p) return p.go;
+    apply(p, at);
+    return null;
+  };
+  return { say, sayClean, fail, ask, act, apply, settle };
 }
 
 /** A full rescan, then the store shows what the disk now holds. */

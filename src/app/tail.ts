@@ -1,11 +1,11 @@
 import { closeSync, fstatSync, read } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sanitize } from '../sanitize.js';
 import { Confine } from '../scan/confine.js';
 
 // The last lines of a file, for the cell detail and the partial preview: read on demand
-// (the last ~4 KB, never the whole file), decoded, sanitized, split into lines. Opened the
+// (the last ~4 KB, never the whole file), decoded, split into lines, kept raw: the views
+// escape them where they are drawn (components/Styled.tsx, issue 9 item 4). Opened the
 // way the scan opens artifacts (issue 8 item 7): a symlink out of the workspace is not read
 // or quoted, and a FIFO under an artifact's name cannot block the read.
 
@@ -35,7 +35,7 @@ export async function readTail(abs: string, confine: Confine, bytes = TAIL_READ_
     if (start > 0 && lines.length > 1) lines = lines.slice(1);
     // CRLF endings are benign; a lone CR (an overwrite trick) stays and is shown escaped.
     text = lines.join('\n').replace(/\r\n/g, '\n').replace(/\n+$/, '');
-    return { lines: text === '' ? [] : sanitize(text).split('\n'), cut: start > 0 };
+    return { lines: text === '' ? [] : text.split('\n'), cut: start > 0 };
   } finally {
     closeSync(fd);
   }

@@ -1,14 +1,16 @@
 import stringWidth from 'string-width';
+import { sanitizeLine } from '../sanitize.js';
 
 // Wrap one line into rows of at most `width` columns (by display width, so CJK and emoji
 // count double), at a space when there is one, else mid-word (long paths). Continuation
 // rows are indented. Used where truncation would hide what matters: the file names in a
-// confirmation.
+// confirmation. Like the other layout helpers (layout.ts) it wraps the text's display form,
+// escaped once here (issue 9 item 4), so the rows it measures are the rows drawn.
 
 export function wrapLine(text: string, width: number, indent = 4): string[] {
   const w = Math.max(indent + 8, width);
   const rows: string[] = [];
-  let rest = text;
+  let rest = sanitizeLine(text);
   while (rest !== '') {
     const room = rows.length ? w - indent : w;
     if (stringWidth(rest) <= room) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, readdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { expandUnit } from '../scan/units.js';
 
 // Leftover temp files of interrupted atomic writes (issue 8 item 7). writeFileAtomic
 // (atomic-write.ts) writes `.<name>.<pid>.<8 hex>.tmp` beside its target and renames it; a
@@ -104,7 +105,7 @@ export function atomicWriteDirs(root: string, files: { checkpoint: string; resum
   for (const p of stepPaths) {
     const dir = dirname(p);
     if (!dir.includes('{unit}')) dirs.add(join(root, dir));
-    else for (const u of units) dirs.add(join(root, dir.replaceAll('{unit}', u)));
+    else for (const u of units) dirs.add(join(root, expandUnit(dir, u)));
   }
   // Never outside the workspace, whatever a template says.
   return [...dirs].filter((d) => d === root || d.startsWith(root + sep));

@@ -1,4 +1,3 @@
-import { sanitizeLine } from '../sanitize.js';
 import { formatMinute } from '../local-time.js';
 import type { Cell } from '../types.js';
 import type { GateCell, GateProof, GateProofKind } from './types.js';
@@ -6,7 +5,8 @@ import type { GateCell, GateProof, GateProofKind } from './types.js';
 // How the cell detail speaks about a gate cell (DOMAIN.md section 7, issue 5 item 2): the
 // proof of completion is a passing gate file, not a marker at the end of an artifact, and
 // the plan's status is the claim that checkpoint.md makes for the book. Pure: the component
-// only lays these lines out.
+// only lays these lines out, and escapes the gate's own text (errors, timestamps, paths)
+// where it draws it (components/Styled.tsx, issue 9 item 4).
 
 export const isGateCell = (cell: Cell): cell is GateCell => typeof (cell as Partial<GateCell>).gate === 'object' && (cell as Partial<GateCell>).gate !== null;
 
@@ -20,11 +20,11 @@ export const localMinute = (ms: number): string => formatMinute(new Date(ms));
 
 /** The `gate` line: what the gate file proves, or why there is no proof. */
 export function describeProof(p: GateProof): string {
-  const first = p.errors[0] === undefined ? '' : sanitizeLine(p.errors[0]);
+  const first = p.errors[0] === undefined ? '' : p.errors[0];
   switch (p.kind) {
     case 'passed':
-      if (p.provenBy?.length) return `cut off mid-write, counted as passed: ${p.provenBy.map(sanitizeLine).join('; ')}`;
-      return `passed (file, ${p.shape ?? 'gate'} gate)${p.timestamp ? ` · validated ${sanitizeLine(p.timestamp)}` : ''}`;
+      if (p.provenBy?.length) return `cut off mid-write, counted as passed: ${p.provenBy.join('; ')}`;
+      return `passed (file, ${p.shape ?? 'gate'} gate)${p.timestamp ? ` · validated ${p.timestamp}` : ''}`;
     case 'skipped':
       return 'skipped (file): settled without running';
     case 'failed':
@@ -34,7 +34,7 @@ export function describeProof(p: GateProof): string {
     case 'unreadable':
       return `unreadable${first ? ` (${first})` : ''}: proves nothing; re-run the validation`;
     case 'interrupted':
-      return `no gate yet · interrupted: no final decision in ${p.reasoning ? sanitizeLine(p.reasoning.replace(HISTORY, '')) : 'its reasoning'}`;
+      return `no gate yet · interrupted: no final decision in ${p.reasoning ? p.reasoning.replace(HISTORY, '') : 'its reasoning'}`;
     case 'none':
       return 'no gate yet';
   }

@@ -1,4 +1,5 @@
 import type { FailureClass } from '../pipeline/config-types.js';
+import { BUILT_IN_CLASSES } from '../pipeline/failure-classes.js';
 import { sanitizeLine } from '../sanitize.js';
 import { isRecord, str } from './read-json.js';
 import type { Gate, GateShape } from './types.js';
@@ -88,8 +89,9 @@ export function brokenGate(file: string, agent: string, shape: 'truncated' | 'ma
 export function classifyGate(gate: Gate): FailureClass {
   if (gate.shape === 'truncated' || gate.shape === 'malformed') return 'UNKNOWN';
   const text = gate.errors.join('\n');
-  if (/syntax ?error|build failed|compil(e|ation) error|cannot find module|module not found/i.test(text)) return 'BROKEN_BUILD';
-  if (/token limit|context (window|length)|maximum context|max(imum)? length exceeded/i.test(text)) return 'CONTEXT_EXHAUSTED';
+  // The gate signs are rows of the failure-class table (issue 9 item 2), tried in its order.
+  const signed = BUILT_IN_CLASSES.gateSigns.find((g) => g.sign.test(text));
+  if (signed) return signed.class;
   return gate.errors.length > 0 ? 'VERIFICATION_FAILED' : 'UNKNOWN';
 }
 

@@ -114,89 +114,136 @@ export interface GateStateOptions {
   now?: number;
 }
 
-// eslint-disable-next-line max-lines-per-function -- the gates preset's whole state derivation in one pass over its workflows; issue 9 item 1 moves it into the gates preset
-export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateStateOptions = {}): WorkspaceState {
-  const pipeline = pipelineOf(gw.workflows, opts.pipeline ?? gatesPreset());
-  const running = opts.running ?? new Set<string>();
-  const cells: Cell[] = [];
-  const partials: PartialFile[] = [];
-  const discrepancies: Discrepancy[] = [];
-  const next: NextStep[] = [];
-  const warnings: Warning[] = [...(opts.warnings ?? []), ...gw.warnings];
-  for (const w of gw.workflows) {
-    warnings.push(...w.warnings);
-    const byNumber = new Map(w.steps.map((s) => [s.number, s]));
-    const own: GateCell[] = [];
-    const failed: GateStep[] = [];
-    for (const def of pipeline.steps) {
-      const number = def.aliases[0];
-      const s = byNumber.get(number);
-      const key = `${w.id}/${def.id}`;
-      if (!s) {
-        // A step only another workflow has: an empty cell keeps the matrix rectangular.
-        const empty: GateCell = { unit: w.id, step: def.id, batch: null, path: unitPath(def, w.id), status: 'not_started', disk: 'missing', checkpoint: null, exists: false, bytes: 0, chars: 0, marker: false, mtimeMs: 0, triage: null, blockedBy: [], gate: NO_PROOF };
-        own.push(empty);
-        continue;
-      }
-      const base = statusOf(s);
-      const status: CellStatus = running.has(key) && base.status !== 'done' ? 'running' : base.status;
-      const path = gatePath(w.id, s);
-      const claim = s.planStatus ? (PLAN_CLAIM[s.planStatus] ?? null) : null;
-      const triage = triageOf(w, s);
-      const f = s.file;
-      const cell: GateCell = {
-        unit: w.id,
-        step: def.id,
-        batch: null,
-        path,
-        status,
-        disk: base.disk,
-        checkpoint: claim,
-        exists: f ? f.exists : !!s.gate,
-        bytes: f?.bytes ?? 0,
-        chars: f?.chars ?? 0,
-        marker: base.disk === 'done',
-        mtimeMs: f?.mtimeMs ?? 0,
-        triage,
-        blockedBy: [],
-        gate: proofOf(s),
-      };
-      own.push(cell);
-      if (s.status === 'partial' && s.gate && triage) {
-        partials.push({ path, unit: w.id, step: def.id, chars: cell.chars, bytes: cell.bytes, verdict: triage.verdict, reason: triage.reason });
-      }
-      if (claim === 'done' && base.status !== 'done') {
-        discrepancies.push({ unit: w.id, step: def.id, checkpoint: 'done', disk: base.disk, note: `the plan says completed; the gate is ${s.gate ? (s.status === 'failed' ? 'failed' : s.gate.shape) : 'missing'} — the gate decides` });
-      }
-      if (s.status === 'failed') failed.push(s);
-      else if (s.status === 'partial') {
-        next.push({ priority: 2, unit: w.id, step: def.id, action: s.gate ? 'backup_redo' : 'run', reason: `${s.agent}: ${triage?.reason ?? 'interrupted'}`, blocks: 0 });
-      }
-    }
-    // What each unfinished cell waits on, from this workflow's own dependencies (another
-    // workflow may order the same step numbers differently).
-    const blocked = blockersOf(
-      own.map((c) => c.step),
-      new Map(w.steps.map((s) => [gateStepId(s.number), s.dependencies.map(gateStepId)])),
-      new Map(own.map((c) => [c.step, c.status])),
-    );
-    for (const c of own) c.blockedBy = (blocked.get(c.step) ?? []).map((id) => cellKey(w.id, id));
-    cells.push(...own);
-    for (const s of failed) {
-      const key = cellKey(w.id, gateStepId(s.number));
-      // What a failure holds up: the cells that list it among their blockers.
-      const blocks = own.filter((c) => c.blockedBy.includes(key)).length;
-      next.push({ priority: 1, unit: w.id, step: gateStepId(s.number), action: 'retry', reason: `${s.agent}: ${failureReason(s)}`, blocks });
-    }
-    if (w.next && !next.some((n) => n.unit === w.id && n.step === gateStepId(w.next!.number))) {
-      next.push({ priority: 3, unit: w.id, step: gateStepId(w.next.number), action: 'run', reason: `next step of the workflow: ${w.next.name} (${w.next.agent})`, blocks: 0 });
-    }
-    for (const a of w.missingArtifacts) warnings.push({ source: a.path, message: `artifact "${a.name}" is in the registry but not on disk` });
+/** A step only another workflow has: an empty cell keeps the matrix rectangular. */
+const emptyCell = (w: GateWorkflow, def: StepDef): GateCell => ({
+  unit: w.id,
+  step: def.id,
+  batch: null,
+  path: unitPath(def, w.id),
+  status: 'not_started',
+  disk: 'missing',
+  checkpoint: null,
+  exists: false,
+  bytes: 0,
+  chars: 0,
+  marker: false,
+  mtimeMs: 0,
+  triage: null,
+  blockedBy: [],
+  gate: NO_PROOF,
+});
+
+/** One workflow's part of the state; its blockers are filled in once all its cells are known. */
+interface WorkflowPart {
+  cells: GateCell[];
+  partials: PartialFile[];
+  discrepancies: Discrepancy[];
+  next: NextStep[];
+  failed: GateStep[];
+}
+
+/** A step's cell, from its gate, its plan status and whether an agent runs it now. */
+function stepCell(w: GateWorkflow, def: StepDef, s: GateStep, running: ReadonlySet<string>): GateCell {
+  const base = statusOf(s);
+  const f = s.file;
+  return {
+    unit: w.id,
+    step: def.id,
+    batch: null,
+    path: gatePath(w.id, s),
+    status: running.has(`${w.id}/${def.id}`) && base.status !== 'done' ? 'running' : base.status,
+    disk: base.disk,
+    checkpoint: s.planStatus ? (PLAN_CLAIM[s.planStatus] ?? null) : null,
+    exists: f ? f.exists : !!s.gate,
+    bytes: f?.bytes ?? 0,
+    chars: f?.chars ?? 0,
+    marker: base.disk === 'done',
+    mtimeMs: f?.mtimeMs ?? 0,
+    triage: triageOf(w, s),
+    blockedBy: [],
+    gate: proofOf(s),
+  };
+}
+
+/** What a step's cell adds to the lists: a half-product, a plan the gate contradicts, a redo. */
+function noteStep(part: WorkflowPart, s: GateStep, cell: GateCell): void {
+  const { unit, step, triage } = cell;
+  if (s.status === 'partial' && s.gate && triage) {
+    part.partials.push({ path: cell.path, unit, step, chars: cell.chars, bytes: cell.bytes, verdict: triage.verdict, reason: triage.reason });
   }
-  next.sort((a, b) => a.priority - b.priority || b.blocks - a.blocks);
+  if (cell.checkpoint === 'done' && statusOf(s).status !== 'done') {
+    part.discrepancies.push({ unit, step, checkpoint: 'done', disk: cell.disk, note: `the plan says completed; the gate is ${s.gate ? (s.status === 'failed' ? 'failed' : s.gate.shape) : 'missing'} — the gate decides` });
+  }
+  if (s.status === 'failed') part.failed.push(s);
+  else if (s.status === 'partial') {
+    part.next.push({ priority: 2, unit, step, action: s.gate ? 'backup_redo' : 'run', reason: `${s.agent}: ${triage?.reason ?? 'interrupted'}`, blocks: 0 });
+  }
+}
+
+/** What each unfinished cell waits on, from this workflow's own dependencies (another
+ *  workflow may order the same step numbers differently). */
+function fillBlockers(w: GateWorkflow, own: GateCell[]): void {
+  const blocked = blockersOf(
+    own.map((c) => c.step),
+    new Map(w.steps.map((s) => [gateStepId(s.number), s.dependencies.map(gateStepId)])),
+    new Map(own.map((c) => [c.step, c.status])),
+  );
+  for (const c of own) c.blockedBy = (blocked.get(c.step) ?? []).map((id) => cellKey(w.id, id));
+}
+
+/** The plan's entries for a workflow's failures (by what each holds up) and its next step. */
+function workflowNext(w: GateWorkflow, part: WorkflowPart): void {
+  for (const s of part.failed) {
+    const key = cellKey(w.id, gateStepId(s.number));
+    // What a failure holds up: the cells that list it among their blockers.
+    const blocks = part.cells.filter((c) => c.blockedBy.includes(key)).length;
+    part.next.push({ priority: 1, unit: w.id, step: gateStepId(s.number), action: 'retry', reason: `${s.agent}: ${failureReason(s)}`, blocks });
+  }
+  if (w.next && !part.next.some((n) => n.step === gateStepId(w.next!.number))) {
+    part.next.push({ priority: 3, unit: w.id, step: gateStepId(w.next.number), action: 'run', reason: `next step of the workflow: ${w.next.name} (${w.next.agent})`, blocks: 0 });
+  }
+}
+
+/** One workflow: a cell per pipeline step, then its blockers and plan entries. */
+function workflowPart(w: GateWorkflow, pipeline: PipelineDef, running: ReadonlySet<string>): WorkflowPart {
+  const byNumber = new Map(w.steps.map((s) => [s.number, s]));
+  const part: WorkflowPart = { cells: [], partials: [], discrepancies: [], next: [], failed: [] };
+  for (const def of pipeline.steps) {
+    const s = byNumber.get(def.aliases[0]);
+    if (!s) {
+      part.cells.push(emptyCell(w, def));
+      continue;
+    }
+    const cell = stepCell(w, def, s, running);
+    part.cells.push(cell);
+    noteStep(part, s, cell);
+  }
+  fillBlockers(w, part.cells);
+  workflowNext(w, part);
+  return part;
+}
+
+/** The one phase of a gate-file workspace: done when every cell is, in progress once any moved. */
+function phaseOf(cells: readonly Cell[], pipeline: PipelineDef): WorkspaceState['phases'][number] {
   const done = cells.filter((c) => c.status === 'done').length;
   const total = cells.length;
   const status = total > 0 && done === total ? 'done' : cells.some((c) => c.status !== 'not_started') ? 'in_progress' : 'not_started';
+  return { id: 1, name: pipeline.phases[0]?.name ?? 'Workflow', status: cells.some((c) => c.status === 'failed') && status !== 'done' ? 'in_progress' : status, done, total, missing: [] };
+}
+
+/** The gates preset's derivation (src/pipeline/presets/gates.ts): the workflows as a WorkspaceState. */
+export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateStateOptions = {}): WorkspaceState {
+  const pipeline = pipelineOf(gw.workflows, opts.pipeline ?? gatesPreset());
+  const running = opts.running ?? new Set<string>();
+  const warnings: Warning[] = [...(opts.warnings ?? []), ...gw.warnings];
+  const parts = gw.workflows.map((w) => {
+    warnings.push(...w.warnings);
+    const part = workflowPart(w, pipeline, running);
+    for (const a of w.missingArtifacts) warnings.push({ source: a.path, message: `artifact "${a.name}" is in the registry but not on disk` });
+    return part;
+  });
+  const cells = parts.flatMap((p) => p.cells);
+  const phase = phaseOf(cells, pipeline);
   const lastPlan = gw.workflows.find((w) => w.planStatus)?.planStatus ?? null;
   return {
     root,
@@ -204,14 +251,14 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
     pipeline,
     units: gw.workflows.map((w) => w.id),
     cells,
-    phases: [{ id: 1, name: pipeline.phases[0]?.name ?? 'Workflow', status: cells.some((c) => c.status === 'failed') && status !== 'done' ? 'in_progress' : status, done, total, missing: [] }],
+    phases: [phase],
     batches: [],
-    currentPhase: status === 'done' ? null : 1,
+    currentPhase: phase.done === phase.total && phase.total > 0 ? null : 1,
     currentBatch: null,
-    partials,
+    partials: parts.flatMap((p) => p.partials),
     suspects: [],
-    discrepancies,
-    next,
+    discrepancies: parts.flatMap((p) => p.discrepancies),
+    next: parts.flatMap((p) => p.next).sort((a, b) => a.priority - b.priority || b.blocks - a.blocks),
     warnings,
     checkpoint: { exists: gw.workflows.some((w) => w.planStatus !== null), lang: 'en', lastUpdate: lastPlan ? `plan ${lastPlan}` : null },
     scannedAt: opts.now ?? Date.now(),

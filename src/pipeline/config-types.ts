@@ -1,25 +1,11 @@
 import type { PipelineDef } from '../types.js';
+import type { FailureClass } from './failure-classes.js';
 
 // What checkroom.yaml resolves to. Durations are milliseconds here; the YAML accepts
 // numbers (seconds) or strings like "30s", "5m", "250ms".
 
-export type FailureClass =
-  | 'BROKEN_BUILD'
-  | 'VERIFICATION_FAILED'
-  | 'CIRCULAR_FIX'
-  | 'CONTEXT_EXHAUSTED'
-  | 'UNKNOWN'
-  | 'RATE_LIMITED'
-  | 'OVERLOADED'
-  | 'NETWORK'
-  | 'STALLED'
-  | 'INVALID_INPUT'
-  | 'PERMISSION'
-  | 'TOOL_NOT_FOUND'
-  // Issue 12: faults of the cluster, not of the agent (a node failed, the job was preempted,
-  // the image could not be pulled); and a pod killed for memory.
-  | 'INFRA'
-  | 'OOM_KILLED';
+// The classes are rows of one table (issue 9 item 2); the type derives from it.
+export type { FailureClass };
 
 export interface FailureRule {
   /** Regex source matched (case-insensitive) against the attempt's output tail. */

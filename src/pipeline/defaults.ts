@@ -1,30 +1,14 @@
 import type { BreakerConfig, FailureClass, KubernetesOptions, Limits, SlurmOptions, SourcesConfig } from './config-types.js';
+import { BUILT_IN_CLASSES } from './failure-classes.js';
 
 // The configuration's defaults, as plain data: what a workspace without checkroom.yaml runs
 // with. Apart from schema.ts so that reading such a workspace never loads zod (issue 10
 // item 2); schema.ts re-exports them.
 
-/** Retries after the first failure, per class (DOMAIN.md section 8 and section 9). */
-export const DEFAULT_CAPS: Record<FailureClass, number> = {
-  BROKEN_BUILD: 1,
-  VERIFICATION_FAILED: 3,
-  CIRCULAR_FIX: 0,
-  CONTEXT_EXHAUSTED: 2,
-  UNKNOWN: 2,
-  RATE_LIMITED: 4,
-  OVERLOADED: 4,
-  NETWORK: 3,
-  STALLED: 2,
-  INVALID_INPUT: 0,
-  PERMISSION: 0,
-  TOOL_NOT_FOUND: 0,
-  // Issue 12: a cluster fault is retried without touching the agent's budgets; the cap only
-  // keeps the path finite, and the executor's own breaker stops a broken cluster sooner.
-  INFRA: 6,
-  OOM_KILLED: 1,
-};
+/** Retries after the first failure, per class (DOMAIN.md sections 8 and 9): the table's caps. */
+export const DEFAULT_CAPS: Record<FailureClass, number> = { ...BUILT_IN_CLASSES.defaultCaps };
 
-export const FAILURE_CLASSES = Object.keys(DEFAULT_CAPS) as [FailureClass, ...FailureClass[]];
+export const FAILURE_CLASSES = BUILT_IN_CLASSES.names;
 
 export const DEFAULT_LIMITS: Limits = {
   maxLaunches: 200,

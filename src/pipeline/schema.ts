@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FailureClass } from './config-types.js';
+import { BUILT_IN_CLASSES, type FailureClasses } from './failure-classes.js';
 import { DEFAULT_BREAKER, DEFAULT_LIMITS, FAILURE_CLASSES } from './defaults.js';
 import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from './duration.js';
 
@@ -193,9 +193,11 @@ const agentSchema = z.strictObject({
   if (a.on_interrupt === 'continue' && adapter !== 'claude-code') forbid('on_interrupt', 'on_interrupt: continue needs an adapter that resumes sessions (claude-code)');
 });
 
-const capsSchema = z.strictObject(
-  Object.fromEntries(FAILURE_CLASSES.map((c) => [c, intIn(0, 100).optional()])) as Record<FailureClass, z.ZodOptional<ReturnType<typeof intIn>>>,
-);
+/** `limits.caps` for a table of classes: one optional count per class, nothing else. */
+export const capsSchemaOf = <C extends string>(classes: Pick<FailureClasses<C>, 'names'>) =>
+  z.strictObject(Object.fromEntries(classes.names.map((c) => [c, intIn(0, 100).optional()])) as Record<C, z.ZodOptional<ReturnType<typeof intIn>>>);
+
+const capsSchema = capsSchemaOf(BUILT_IN_CLASSES);
 
 /** `hi` must not be below `lo`, counting defaults for the one that is absent. */
 const ordered = (lo: string, hi: string, loDefault: number, hiDefault: number) => (v: Record<string, unknown>, ctx: z.RefinementCtx) => {

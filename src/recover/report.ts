@@ -131,44 +131,43 @@ function unreadableCheckpoint(src: Pick<Sources, 'checkpoint'>): string | null {
 /** The language of an existing RESUME.md (its title), so a rewrite keeps it. */
 export { resumeLang };
 
-// eslint-disable-next-line max-lines-per-function -- the recovery flow's steps in their order (DOMAIN.md: recovery), each reading what the one before rebuilt
-export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date } = { dryRun: true }): Promise<RecoverReport> {
-  const now = opts.now ?? new Date();
-  const loaded = await loadRecoveryState(dir, now.getTime());
-  const journal = loaded.journal;
-  let { sources: src, state } = loaded;
-  // Refuses (exit 2, nothing written) a directory that is no workspace, or an empty view of one.
-  guardRecovery(dir, src, state, journal);
-  const root = src.root;
+/** What the flow's steps share: the workspace as read (and as rebuilt so far), the journal's
+ *  facts, the RESUME.md drift and long-memory check, and the report the steps fill in. */
+interface Flow {
+  root: string;
+  now: Date;
+  dryRun: boolean;
+  src: Sources;
+  state: WorkspaceState;
+  journal: JournalFacts;
+  drift: ResumeDrift;
+  memory: MemoryCheck;
+  report: RecoverReport;
+}
+
+/** Steps 1–3 of the flow: which sources exist and how fresh, where it stopped, the half-products. */
+async function firstReport(f: Omit<Flow, 'report'>, unknown: string[], unreadable: string | null, gates: boolean): Promise<RecoverReport> {
+  const { root, now, src, state, journal, drift } = f;
   const files = src.config.sources;
-  const preset = src.config.preset;
-  // A preset whose files are only read (gate files) is summarised, never rebuilt.
-  const { has, readOnlyRecovery } = presetOf(preset);
-  const readOnly = (await readOnlyRecovery?.(src)) ?? null;
-  const drift = await resumeDrift(root, state, { file: files.resume, now: now.getTime() });
-  const memory = await checkMemory(root, state);
-  const cpExists = state.checkpoint.exists;
-  const unknown = unknownUnits(state);
-  const unreadable = unreadableCheckpoint(src);
-  const report: RecoverReport = {
+  return {
     root,
     name: state.name,
-    preset,
-    dryRun: opts.dryRun,
+    preset: src.config.preset,
+    dryRun: f.dryRun,
     at: now.getTime(),
     sources: {
       resume: { path: files.resume, exists: drift.exists, ageMs: drift.ageMs, generatedAt: drift.generatedAt, disagreements: drift.disagreements },
-      checkpoint: { path: files.checkpoint, exists: cpExists, unreadable, lastUpdate: state.checkpoint.lastUpdate, discrepancies: state.discrepancies.length, unknownUnits: unknown, warnings: state.warnings.length },
+      checkpoint: { path: files.checkpoint, exists: state.checkpoint.exists, unreadable, lastUpdate: state.checkpoint.lastUpdate, discrepancies: state.discrepancies.length, unknownUnits: unknown, warnings: state.warnings.length },
       todos: state.todos ?? null,
       scan: { units: state.units.length, cells: state.cells.length, files: state.cells.filter((c) => c.exists && c.disk !== 'missing').length, scannedAt: state.scannedAt },
       journal: { events: journal.events, decisions: journal.decisions.length, breakers: journal.breakers, orphans: journal.orphans, warnings: journal.warnings },
-      gates: readOnly !== null,
+      gates,
       scheduler: await readScheduler(root, src.config, state.cells).catch((err: Error) => ({ executor: 'slurm' as const, jobs: [], findings: [], error: err.message })),
     },
     stop: stopOf(state),
     halfProducts: state.partials,
     suspects: state.suspects,
-    memory,
+    memory: f.memory,
     rebuilt: [],
     plan: state.next.slice(0, PLAN_TOP),
     planTotal: state.next.length,
@@ -176,71 +175,74 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
     interrupted: journal.lastSession === 'clean' ? false : interrupted(state, drift, journal.lastSession) || journal.orphans.length > 0,
     warnings: state.warnings,
   };
+}
 
-  if (readOnly) {
-    // Gate files are the state of such a workflow: nothing to rebuild, only to read.
-    report.gates = readOnly.workflows;
-    report.interrupted = readOnly.interrupted;
-    return report;
-  }
+/** Why checkpoint.md must be rebuilt (missing, unreadable, stale), or null when it is sound. */
+function checkpointWhy(f: Flow, unknown: string[], unreadable: string | null): string | null {
+  const file = f.src.config.sources.checkpoint;
+  const n = f.state.discrepancies.length;
+  if (!f.state.checkpoint.exists) return `${file} is missing: rebuilt from the filesystem scan`;
+  if (unreadable) return `${file} cannot be read (${unreadable})`;
+  if (!n && !unknown.length) return null;
+  return `${file} is stale: ${n} cell${n === 1 ? '' : 's'} disagree with the disk${unknown.length ? `, ${unknown.length} chapter${unknown.length === 1 ? '' : 's'} on disk it does not list (${unknown.join(', ')})` : ''}`;
+}
 
-  // Step 4 of the flow: rebuild what is missing or stale.
-  const cpWhy = !has.checkpoint
-    ? null
-    : !cpExists
-      ? `${files.checkpoint} is missing: rebuilt from the filesystem scan`
-      : unreadable
-        ? `${files.checkpoint} cannot be read (${unreadable})`
-        : state.discrepancies.length || unknown.length
-          ? `${files.checkpoint} is stale: ${state.discrepancies.length} cell${state.discrepancies.length === 1 ? '' : 's'} disagree with the disk${unknown.length ? `, ${unknown.length} chapter${unknown.length === 1 ? '' : 's'} on disk it does not list (${unknown.join(', ')})` : ''}`
-          : null;
-  // A failed step is reported in its row and the next one still runs: the letter does not
-  // depend on checkpoint.md being writable (reviewer finding 3).
-  let cpRebuilt = false;
-  if (cpWhy) {
-    const blocked = await notReplaceable(root, files.checkpoint);
-    if (blocked) report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: true, blocked });
-    else if (opts.dryRun) {
-      report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: false });
-      cpRebuilt = true;
-    } else {
-      try {
-        const r = await rewriteCheckpoint(root, now, src);
-        report.rebuilt.push({ target: r.path, reason: cpWhy, done: true, backup: r.backup, manual: false });
-        cpRebuilt = true;
-        // The letter below must describe the checkpoint as it is now: only that file changed
-        // (the journal did not), so it alone is read again, not the whole workspace.
-        src = { ...src, checkpoint: await readCheckpoint(root, src.config.pipeline, files.checkpoint) };
-        state = stateOf(src, journal.live);
-      } catch (err) {
-        report.rebuilt.push({ target: files.checkpoint, reason: cpWhy, done: false, backup: null, manual: true, blocked: `not rebuilt: ${(err as Error).message}` });
-      }
-    }
+/** Step 4a: rebuild checkpoint.md (backed up first); true when it was, or would be, rebuilt. */
+async function rebuildCheckpoint(f: Flow, why: string): Promise<boolean> {
+  const file = f.src.config.sources.checkpoint;
+  const blocked = await notReplaceable(f.root, file);
+  if (blocked) {
+    f.report.rebuilt.push({ target: file, reason: why, done: false, backup: null, manual: true, blocked });
+    return false;
   }
-  const resumeWhy = !drift.exists
-    ? `${files.resume} is missing: written from the reconciled state`
-    : drift.disagreements.length
-      ? `${files.resume} is stale: ${drift.disagreements.length} statement${drift.disagreements.length === 1 ? '' : 's'} the disk contradicts`
-      : cpRebuilt
-        ? `${files.checkpoint} ${opts.dryRun ? 'would be' : 'was'} rebuilt, so the letter is rewritten to match`
-        : null;
-  if (resumeWhy && has.resume) {
-    const blocked = await notReplaceable(root, files.resume);
-    if (blocked) report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: true, blocked });
-    else if (opts.dryRun) report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: false });
-    else {
-      try {
-        const lang = (await resumeLang(root, files.resume)) ?? undefined;
-        const r = await writeResume(root, state, { now, lang, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: files.checkpoint, file: files.resume });
-        report.rebuilt.push({ target: r.path, reason: resumeWhy, done: true, backup: r.backup, manual: false });
-      } catch (err) {
-        report.rebuilt.push({ target: files.resume, reason: resumeWhy, done: false, backup: null, manual: true, blocked: `not written: ${(err as Error).message}` });
-      }
-    }
+  if (f.dryRun) {
+    f.report.rebuilt.push({ target: file, reason: why, done: false, backup: null, manual: false });
+    return true;
   }
-  if (memory.rebuild.length) {
-    const units = memory.rebuild.map((r) => r.unit);
-    report.rebuilt.push({
+  try {
+    const r = await rewriteCheckpoint(f.root, f.now, f.src);
+    f.report.rebuilt.push({ target: r.path, reason: why, done: true, backup: r.backup, manual: false });
+    // The letter below must describe the checkpoint as it is now: only that file changed
+    // (the journal did not), so it alone is read again, not the whole workspace.
+    f.src = { ...f.src, checkpoint: await readCheckpoint(f.root, f.src.config.pipeline, file) };
+    f.state = stateOf(f.src, f.journal.live);
+    return true;
+  } catch (err) {
+    f.report.rebuilt.push({ target: file, reason: why, done: false, backup: null, manual: true, blocked: `not rebuilt: ${(err as Error).message}` });
+    return false;
+  }
+}
+
+/** Why RESUME.md must be (re)written, or null when it still agrees with the disk. */
+function resumeWhy(f: Flow, cpRebuilt: boolean): string | null {
+  const files = f.src.config.sources;
+  const n = f.drift.disagreements.length;
+  if (!f.drift.exists) return `${files.resume} is missing: written from the reconciled state`;
+  if (n) return `${files.resume} is stale: ${n} statement${n === 1 ? '' : 's'} the disk contradicts`;
+  return cpRebuilt ? `${files.checkpoint} ${f.dryRun ? 'would be' : 'was'} rebuilt, so the letter is rewritten to match` : null;
+}
+
+/** Step 4b: write RESUME.md from the reconciled state (the old letter backed up first). */
+async function rebuildResume(f: Flow, why: string): Promise<void> {
+  const files = f.src.config.sources;
+  const blocked = await notReplaceable(f.root, files.resume);
+  if (blocked) return void f.report.rebuilt.push({ target: files.resume, reason: why, done: false, backup: null, manual: true, blocked });
+  if (f.dryRun) return void f.report.rebuilt.push({ target: files.resume, reason: why, done: false, backup: null, manual: false });
+  try {
+    const lang = (await resumeLang(f.root, files.resume)) ?? undefined;
+    const { journal, memory } = f;
+    const r = await writeResume(f.root, f.state, { now: f.now, lang, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: files.checkpoint, file: files.resume });
+    f.report.rebuilt.push({ target: r.path, reason: why, done: true, backup: r.backup, manual: false });
+  } catch (err) {
+    f.report.rebuilt.push({ target: files.resume, reason: why, done: false, backup: null, manual: true, blocked: `not written: ${(err as Error).message}` });
+  }
+}
+
+/** Step 4c: what needs an agent or the operator — long-memory entries, todos to write back. */
+function manualRebuilds(f: Flow): void {
+  if (f.memory.rebuild.length) {
+    const units = f.memory.rebuild.map((r) => r.unit);
+    f.report.rebuilt.push({
       target: 'long memory',
       reason: `${units.length} chapter${units.length === 1 ? '' : 's'} (${units.slice(0, 6).join(', ')}${units.length > 6 ? ', …' : ''}) need their long-memory entries rebuilt by an agent; see the rebuild plan`,
       done: false,
@@ -248,18 +250,50 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
       manual: true,
     });
   }
-  const proven = provenTodoIds(state.todos);
-  if (proven.length && state.todos) {
-    report.rebuilt.push({
-      target: relative(root, state.todos.path) || state.todos.path,
+  const todos = f.state.todos;
+  const proven = provenTodoIds(todos);
+  if (proven.length && todos) {
+    f.report.rebuilt.push({
+      target: relative(f.root, todos.path) || todos.path,
       reason: `${proven.length} todo${proven.length === 1 ? '' : 's'} proven done on disk but not in the table (${proven.slice(0, 4).join(', ')}${proven.length > 4 ? ', …' : ''}); write back from the control room (the table is never changed without asking)`,
       done: false,
       backup: null,
       manual: true,
     });
   }
-  report.plan = state.next.slice(0, PLAN_TOP);
-  report.planTotal = state.next.length;
-  return report;
 }
 
+/** The recovery flow (DOMAIN.md: recovery), one step after the other, each reading what the one before rebuilt. */
+export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date } = { dryRun: true }): Promise<RecoverReport> {
+  const now = opts.now ?? new Date();
+  const { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime());
+  // Refuses (exit 2, nothing written) a directory that is no workspace, or an empty view of one.
+  guardRecovery(dir, src, state, journal);
+  const root = src.root;
+  // A preset whose files are only read (gate files) is summarised, never rebuilt.
+  const { has, readOnlyRecovery } = presetOf(src.config.preset);
+  const readOnly = (await readOnlyRecovery?.(src)) ?? null;
+  const drift = await resumeDrift(root, state, { file: src.config.sources.resume, now: now.getTime() });
+  const memory = await checkMemory(root, state);
+  const unknown = unknownUnits(state);
+  const unreadable = unreadableCheckpoint(src);
+  const base = { root, now, dryRun: opts.dryRun, src, state, journal, drift, memory };
+  const f: Flow = { ...base, report: await firstReport(base, unknown, unreadable, readOnly !== null) };
+  if (readOnly) {
+    // Gate files are the state of such a workflow: nothing to rebuild, only to read.
+    f.report.gates = readOnly.workflows;
+    f.report.interrupted = readOnly.interrupted;
+    return f.report;
+  }
+  // Step 4 of the flow: rebuild what is missing or stale. A failed step is reported in its
+  // row and the next one still runs: the letter does not depend on checkpoint.md being
+  // writable (reviewer finding 3).
+  const cpWhy = has.checkpoint ? checkpointWhy(f, unknown, unreadable) : null;
+  const cpRebuilt = cpWhy ? await rebuildCheckpoint(f, cpWhy) : false;
+  const letterWhy = resumeWhy(f, cpRebuilt);
+  if (letterWhy && has.resume) await rebuildResume(f, letterWhy);
+  manualRebuilds(f);
+  f.report.plan = f.state.next.slice(0, PLAN_TOP);
+  f.report.planTotal = f.state.next.length;
+  return f.report;
+}

@@ -88,7 +88,7 @@ export async function concludeAttempt(
 }
 
 /** A retryable class waits at least what the stream asked for (retry_delay_ms, retry-after). */
-export const honourDelay = (cls: FailureClass, delayMs: number, f: AgentFacts): number =>
+export const honourDelay = (cls: FailureClass, delayMs: number, f: Pick<AgentFacts, 'retryDelayMs'>): number =>
   RETRYABLE.has(cls) && f.retryDelayMs !== null ? Math.max(delayMs, Math.round(f.retryDelayMs)) : delayMs;
 
 /**

@@ -48,93 +48,97 @@ export interface Autopilot {
   close(): Promise<void>;
 }
 
-// eslint-disable-next-line max-lines-per-function -- one closure over the autopilot's timer, queue and pause state; it splits with the supervisor (issue 9 item 2)
-export function createAutopilot(h: AutopilotHost): Autopilot {
-  const { config } = h;
-  const state = { on: false, paused: false, reason: 'off', max: null as number | null, started: 0 };
-  let lastIdle: string | null = null;
-  let preferred: readonly string[] = [];
+/** The autopilot's own state: on or paused and why, the --max count, the last idle reason said, the redo queue. */
+interface PilotState {
+  on: boolean;
+  paused: boolean;
+  reason: string;
+  max: number | null;
+  started: number;
+  lastIdle: string | null;
+  preferred: readonly string[];
+}
 
-  /**
-   * The plan with the operator's queued cells first (in queue order), the rest in plan order.
-   * A queued redo was a half-product the plan offered to redo whatever the batch; once backed
-   * up it is a not-started cell that batch gating would hold back. It stays launchable while
-   * its dependencies are done, as it was before the backup.
-   */
-  const ordered = (ws: WorkspaceState): NextStep[] => {
-    if (preferred.length === 0) return ws.next;
-    const rank = new Map(preferred.map((k, i) => [k, i]));
-    const inPlan = new Set(ws.next.flatMap((n) => (n.unit !== null && n.step !== null ? [cellKey(n.unit, n.step)] : [])));
-    const status = new Map(ws.cells.map((c) => [cellKey(c.unit, c.step), c.status]));
-    const extra: NextStep[] = ws.cells
-      .filter((c) => rank.has(cellKey(c.unit, c.step)) && !inPlan.has(cellKey(c.unit, c.step)) && c.status === 'not_started')
-      .filter((c) => (config.pipeline.steps.find((s) => s.id === c.step)?.dependsOn ?? []).every((d) => status.get(cellKey(c.unit, d)) === 'done'))
-      .map((c) => ({ priority: 3, unit: c.unit, step: c.step, action: 'run', reason: 'queued redo', blocks: 0 }));
-    const at = (n: NextStep): number => (n.unit !== null && n.step !== null ? (rank.get(cellKey(n.unit, n.step)) ?? Infinity) : Infinity);
-    return [...extra, ...ws.next].map((n, i) => ({ n, i, r: at(n) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.n);
-  };
+/**
+ * The plan with the operator's queued cells first (in queue order), the rest in plan order.
+ * A queued redo was a half-product the plan offered to redo whatever the batch; once backed
+ * up it is a not-started cell that batch gating would hold back. It stays launchable while
+ * its dependencies are done, as it was before the backup.
+ */
+export const orderedPlan = (ws: WorkspaceState, preferred: readonly string[], config: WorkspaceConfig): NextStep[] => {
+  if (preferred.length === 0) return ws.next;
+  const rank = new Map(preferred.map((k, i) => [k, i]));
+  const inPlan = new Set(ws.next.flatMap((n) => (n.unit !== null && n.step !== null ? [cellKey(n.unit, n.step)] : [])));
+  const status = new Map(ws.cells.map((c) => [cellKey(c.unit, c.step), c.status]));
+  const extra: NextStep[] = ws.cells
+    .filter((c) => rank.has(cellKey(c.unit, c.step)) && !inPlan.has(cellKey(c.unit, c.step)) && c.status === 'not_started')
+    .filter((c) => (config.pipeline.steps.find((s) => s.id === c.step)?.dependsOn ?? []).every((d) => status.get(cellKey(c.unit, d)) === 'done'))
+    .map((c) => ({ priority: 3, unit: c.unit, step: c.step, action: 'run', reason: 'queued redo', blocks: 0 }));
+  const at = (n: NextStep): number => (n.unit !== null && n.step !== null ? (rank.get(cellKey(n.unit, n.step)) ?? Infinity) : Infinity);
+  return [...extra, ...ws.next].map((n, i) => ({ n, i, r: at(n) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.n);
+};
 
-  const pauseFor = async (reason: string): Promise<void> => {
-    if (state.paused && state.reason === reason) return;
-    const was = state.on;
-    state.on = false;
-    state.paused = true;
-    state.reason = reason;
+/** A global limit was hit: turn off, journal it once, tell the operator. */
+const pauserOf =
+  (h: AutopilotHost, st: PilotState) =>
+  async (reason: string): Promise<void> => {
+    if (st.paused && st.reason === reason) return;
+    const was = st.on;
+    st.on = false;
+    st.paused = true;
+    st.reason = reason;
     if (was) await h.append({ type: 'autopilot', at: h.now(), on: false, reason: `paused: ${reason}` });
     h.emit({ type: 'autopilot', on: false, paused: true, reason, message: `autopilot paused: ${reason}; a human should look, then turn autopilot on again` });
   };
 
-  const emitIdle = (reason: string): void => {
-    if (lastIdle === reason) return;
-    lastIdle = reason;
-    h.emit({ type: 'idle', reason, message: `autopilot: nothing more to launch now — ${reason}` });
-  };
+/** Say once why nothing more starts. */
+const emitIdle = (h: AutopilotHost, st: PilotState, reason: string): void => {
+  if (st.lastIdle === reason) return;
+  st.lastIdle = reason;
+  h.emit({ type: 'idle', reason, message: `autopilot: nothing more to launch now — ${reason}` });
+};
 
-  const tickOnce = async (): Promise<void> => {
-    if (h.isClosed() || !h.isDriver) return;
-    if (!state.on) {
-      if (state.paused && h.flights.size === 0) emitIdle(`autopilot paused: ${state.reason}`);
-      return;
-    }
-    const l = h.ledger();
-    if (l.paused && l.pausedReason) {
-      await pauseFor(l.pausedReason);
-      if (h.flights.size === 0) emitIdle(`autopilot paused: ${l.pausedReason}`);
-      return;
-    }
-    const maxLeft = state.max === null ? Infinity : state.max - state.started;
-    const ws = await loadWorkspace(h.root, { config, running: new Set(h.flights.keys()) });
-    if (!state.on || h.isClosed()) return;
-    const inFlight = new Map([...h.flights.values()].map((f) => [cellKey(f.unit, f.step), f.agent]));
-    const pick = pickLaunches({
-      plan: ordered(ws),
-      ledger: h.ledger(),
-      config,
-      inFlight,
-      held: h.held,
-      budget: Math.max(0, Math.min(h.budgetLeft(h.ledger()), maxLeft)),
-      redoHalfProducts: h.redoHalfProducts,
-    });
-    for (const c of pick.launch) {
-      state.started++;
-      lastIdle = null;
-      h.launch(c.unit, c.step, { reason: `autopilot: ${c.reason}` }).catch((err: Error) => h.emit({ type: 'notice', message: sanitizeLine(`${c.unit} ${c.step}: not launched: ${err.message}`) }));
-    }
-    if (pick.launch.length > 0 || h.flights.size > 0) return;
-    const why =
-      state.max !== null && maxLeft <= 0
-        ? `--max ${state.max} steps reached`
-        : h.budgetLeft(h.ledger()) <= 0
-          ? `launch budget of this session used (limits.max_launches ${config.limits.maxLaunches})`
-          : pick.blocked.length > 0
-            ? pick.blocked.map((b) => `${b.unit} ${b.step}: ${b.why}`).slice(0, 4).join('; ')
-            : 'nothing runnable in the plan';
-    emitIdle(why);
-  };
+/** Why autopilot has nothing to start, most telling first. */
+const idleWhy = (h: AutopilotHost, st: PilotState, maxLeft: number, pick: Pick<ReturnType<typeof pickLaunches>, 'blocked'>): string => {
+  if (st.max !== null && maxLeft <= 0) return `--max ${st.max} steps reached`;
+  if (h.budgetLeft(h.ledger()) <= 0) return `launch budget of this session used (limits.max_launches ${h.config.limits.maxLaunches})`;
+  if (pick.blocked.length > 0) return pick.blocked.map((b) => `${b.unit} ${b.step}: ${b.why}`).slice(0, 4).join('; ');
+  return 'nothing runnable in the plan';
+};
 
+/** Look at the plan once and start what autopilot may start. */
+async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: string) => Promise<void>): Promise<void> {
+  if (h.isClosed() || !h.isDriver) return;
+  if (!st.on) {
+    if (st.paused && h.flights.size === 0) emitIdle(h, st, `autopilot paused: ${st.reason}`);
+    return;
+  }
+  const l = h.ledger();
+  if (l.paused && l.pausedReason) {
+    await pauseFor(l.pausedReason);
+    if (h.flights.size === 0) emitIdle(h, st, `autopilot paused: ${l.pausedReason}`);
+    return;
+  }
+  const maxLeft = st.max === null ? Infinity : st.max - st.started;
+  const ws = await loadWorkspace(h.root, { config: h.config, running: new Set(h.flights.keys()) });
+  if (!st.on || h.isClosed()) return;
+  const inFlight = new Map([...h.flights.values()].map((f) => [cellKey(f.unit, f.step), f.agent]));
+  const budget = Math.max(0, Math.min(h.budgetLeft(h.ledger()), maxLeft));
+  const pick = pickLaunches({ plan: orderedPlan(ws, st.preferred, h.config), ledger: h.ledger(), config: h.config, inFlight, held: h.held, budget, redoHalfProducts: h.redoHalfProducts });
+  for (const c of pick.launch) {
+    st.started++;
+    st.lastIdle = null;
+    h.launch(c.unit, c.step, { reason: `autopilot: ${c.reason}` }).catch((err: Error) => h.emit({ type: 'notice', message: sanitizeLine(`${c.unit} ${c.step}: not launched: ${err.message}`) }));
+  }
+  if (pick.launch.length > 0 || h.flights.size > 0) return;
+  emitIdle(h, st, idleWhy(h, st, maxLeft, pick));
+}
+
+/** Ticks never overlap: one asked for during a tick runs right after it. */
+const serialTicks = (h: AutopilotHost, once: () => Promise<void>): (() => Promise<void>) => {
   let ticking = false;
   let again = false;
-  const tick = async (): Promise<void> => {
+  return async () => {
     await h.ready;
     if (ticking) {
       again = true;
@@ -144,7 +148,7 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
     try {
       do {
         again = false;
-        await tickOnce();
+        await once();
       } while (again);
     } catch (err) {
       h.emit({ type: 'notice', message: sanitizeLine(`autopilot: ${(err as Error).message}`) });
@@ -152,30 +156,30 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
       ticking = false;
     }
   };
+};
 
+export function createAutopilot(h: AutopilotHost): Autopilot {
+  const st: PilotState = { on: false, paused: false, reason: 'off', max: null, started: 0, lastIdle: null, preferred: [] };
+  const pauseFor = pauserOf(h, st);
+  const tick = serialTicks(h, () => tickOnce(h, st, pauseFor));
   return {
-    view: () => ({ on: state.on, paused: state.paused, reason: state.reason }),
+    view: () => ({ on: st.on, paused: st.paused, reason: st.reason }),
     prefer(keys) {
-      if (keys.length === preferred.length && keys.every((k, i) => k === preferred[i])) return;
-      preferred = [...keys];
-      if (state.on) void tick();
+      if (keys.length === st.preferred.length && keys.every((k, i) => k === st.preferred[i])) return;
+      st.preferred = [...keys];
+      if (st.on) void tick();
     },
     async set(on, maxLaunches) {
-      state.on = on;
-      state.paused = false;
-      state.reason = on ? 'on' : 'turned off by the operator';
-      state.max = maxLaunches;
-      state.started = 0;
-      lastIdle = null;
+      Object.assign(st, { on, paused: false, reason: on ? 'on' : 'turned off by the operator', max: maxLaunches, started: 0, lastIdle: null });
       await h.append({ type: 'autopilot', at: h.now(), on, reason: on ? 'turned on by the operator' : 'turned off by the operator' });
-      h.emit({ type: 'autopilot', on, paused: false, reason: state.reason, message: `autopilot ${on ? 'on' : 'off'}` });
+      h.emit({ type: 'autopilot', on, paused: false, reason: st.reason, message: `autopilot ${on ? 'on' : 'off'}` });
       if (on) await tick();
     },
     pauseFor,
     tick,
     async close() {
-      if (!state.on || !h.isDriver) return;
-      state.on = false;
+      if (!st.on || !h.isDriver) return;
+      st.on = false;
       await h.append({ type: 'autopilot', at: h.now(), on: false, reason: 'checkroom closed' }).catch(() => undefined);
     },
   };

@@ -16,7 +16,10 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const collator = new Intl.Collator('en', { numeric: true });
 export const compareUnits = (a: string, b: string): number => collator.compare(a, b);
 
-export const unitPath = (step: StepDef, unit: string): string => step.path.replaceAll('{unit}', unit);
+/** A path template with `{unit}` expanded: the one place that spelling is filled in. */
+export const expandUnit = (template: string, unit: string): string => template.replaceAll('{unit}', unit);
+
+export const unitPath = (step: StepDef, unit: string): string => expandUnit(step.path, unit);
 
 /** A regex for the file names of a step whose last path segment holds `{unit}`. */
 export function fileNameMatcher(step: StepDef, unitPattern: string): { dir: string; re: RegExp } | null {

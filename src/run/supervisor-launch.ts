@@ -1,0 +1,126 @@
+import { cellKey } from '../types.js';
+import { targetOf, type CellTarget } from './launch-spec.js';
+import { readClaimOf } from './launch-checkpoint.js';
+import { hasOwnOutput, outputBlocked, provenDone } from './launch-proof.js';
+import { infraBreakerOf } from './executors/infra.js';
+import { runCell } from './supervisor-cell.js';
+import type { AdoptedRun, Flight } from './cell-core.js';
+import { breakerMessage } from './supervisor-words.js';
+import { continueFor } from './supervisor-agent.js';
+import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
+import type { SupervisorCtx } from './supervisor-context.js';
+import { SupervisorError, type RunResult } from './supervisor-types.js';
+
+// The operator's actions on cells and breakers (DOMAIN.md sections 8 and 9), as functions of
+// the supervisor's context: each refuses what this instance may not do, says exactly why,
+// and journals what it did. Split out of createSupervisor (issue 9 item 3).
+
+export interface LaunchOptions {
+  reason?: string;
+  reset?: boolean;
+  continue?: boolean;
+}
+
+/** Put a cell in flight: runCell carries it (an adopted run is re-attached as its first attempt). */
+export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null, continueAsked = false): Promise<RunResult> {
+  const key = cellKey(unit, step);
+  const flight: Flight = {
+    unit,
+    step,
+    agent: t.agent.name,
+    handle: adopted?.handle ?? null,
+    runId: adopted?.runId ?? null,
+    attempt: adopted?.attempt ?? 0,
+    logPath: adopted?.logPath ?? null,
+    startedAt: adopted?.startedAt ?? x.now(),
+    cancelled: false,
+    wait: null,
+    prevClaim: null,
+    continueAsked,
+  };
+  x.flights.set(key, flight);
+  x.held.delete(key);
+  const p = (async () => {
+    flight.prevClaim = await readClaimOf(x.root, x.config, unit, step).catch(() => null);
+    const r = await runCell(x.core, flight, t, adopted);
+    // A job cancelled outside checkroom (scancel) is someone's decision too: autopilot
+    // leaves the cell alone until it is launched again (issue 12).
+    if (r.outcome === 'cancelled') x.held.add(key);
+    return r;
+  })().finally(() => {
+    x.flights.delete(key);
+    x.running.delete(key);
+    void x.pilot.tick();
+  });
+  x.running.set(key, p);
+  return p;
+}
+
+export async function launchCell(x: SupervisorCtx, unit: string, step: string, o: LaunchOptions = {}): Promise<RunResult> {
+  await x.ready;
+  x.refuse('launch');
+  const { config } = x;
+  const t = targetOf(x.root, config, unit, step);
+  const key = cellKey(unit, step);
+  if (x.flights.has(key)) throw new SupervisorError(`${unit} ${step} is already running or waiting for its next attempt`);
+  const blocked = outputBlocked(t);
+  if (blocked) throw new SupervisorError(`${unit} ${step} is not launched: ${blocked}`);
+  let l = x.journal.ledger();
+  if (l.cells[key]?.state === 'needs_human') {
+    if (!o.reset)
+      throw new SupervisorError(`${unit} ${step} was escalated (${l.cells[key]!.reason ?? 'needs a human'}); reset the cell to count anew, then launch`);
+    await x.journal.append({ type: 'decision', at: x.now(), kind: 'reset_cell', unit, step, note: 'relaunched by the operator' });
+    l = x.journal.ledger();
+  }
+  if (x.budgetLeft(l) <= 0)
+    throw new SupervisorError(
+      `launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches}); raise limits.max_launches or start a new session`,
+    );
+  const br = l.agents[t.agent.name];
+  if (br && !br.canLaunch)
+    throw new SupervisorError(breakerMessage(br, config.breaker) + (br.view.state === 'held' ? '; release it to launch' : '; reset it to launch now'));
+  // One writer per output path (issue 8 item 1): checked with no await before the flight is
+  // registered, so two launches of cells sharing a file cannot both pass.
+  const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...x.flights.values(), ...x.journal.ledger().liveRuns]), unit, step);
+  if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
+  if (o.continue && !continueFor(x.journal.ledger(), t, unit, true))
+    throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
+  return flyCell(x, unit, step, t, null, o.continue === true);
+}
+
+/** Cancel by run id or by cell key; a cancelled cell is held from autopilot. */
+export function cancelCell(x: SupervisorCtx, id: string): boolean {
+  x.refuse('cancel');
+  for (const [key, f] of x.flights) {
+    if (key !== id && f.runId !== id) continue;
+    f.cancelled = true;
+    x.held.add(key);
+    f.handle?.cancel();
+    f.wait?.resolve(false);
+    return true;
+  }
+  return false;
+}
+
+export async function breakerAction(x: SupervisorCtx, agent: string, event: 'reset' | 'hold' | 'release'): Promise<void> {
+  await x.ready;
+  x.refuse(`${event} a breaker`);
+  // Issue 12: an executor's infra breaker ("slurm:infra") is the operator's to reset too.
+  const infra = Object.values(x.config.agents).some((a) => infraBreakerOf(a.executor) === agent);
+  if (!x.config.agents[agent] && !infra) throw new SupervisorError(`no agent '${agent}' in checkroom.yaml`);
+  await x.journal.append({ type: 'breaker', at: x.now(), agent, event });
+  void x.pilot.tick();
+}
+
+export async function resetCell(x: SupervisorCtx, unit: string, step: string): Promise<void> {
+  await x.ready;
+  x.refuse('reset a cell');
+  const t = targetOf(x.root, x.config, unit, step);
+  const key = cellKey(unit, step);
+  if (x.flights.has(key)) throw new SupervisorError(`${unit} ${step} is in flight; cancel it first`);
+  await x.journal.append({ type: 'decision', at: x.now(), kind: 'reset_cell', unit, step, note: 'reset by the operator' });
+  x.held.delete(key);
+  // The checkpoint follows the disk again: ✅ proven, ⏳ a half-product, — nothing.
+  await x.mark(unit, step, provenDone(x.root, x.config.pipeline, t, unit) ? 'done' : hasOwnOutput(t) ? 'in_progress' : 'not_started');
+  void x.pilot.tick();
+}

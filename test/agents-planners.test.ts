@@ -1,0 +1,254 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../src/pipeline/config.js';
+import type { WorkspaceConfig } from '../src/pipeline/config-types.js';
+import { replayJournal } from '../src/run/ledger-fold.js';
+import { newCell, type AgentLedger, type Ledger } from '../src/run/ledger.js';
+import { breakerInit } from '../src/run/breaker.js';
+import { commandShownEvent } from '../src/consent.js';
+import type { SupervisorSnapshot } from '../src/run/supervisor.js';
+import { initialAgents } from '../src/app/agents-types.js';
+import type { AppState } from '../src/app/store-types.js';
+import type { Ask } from '../src/app/store-kit.js';
+import type { NextStep } from '../src/types.js';
+import {
+  launchAsk,
+  planAutopilot,
+  planBreaker,
+  planCancel,
+  planContinue,
+  planLaunchSelected,
+  planNext,
+  planQuit,
+  planResetCell,
+  type AgentsRead,
+} from '../src/app/agents-planners.js';
+import { closeStores, openStore } from './helpers/store.js';
+import { PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
+
+// The agents slice's pure planners (issue 9 item 3) on plain values: a config read once, a
+// ledger replayed from plain journal events, a snapshot and a supervisor read port that
+// answer from those values. Nothing is launched and nothing is written.
+
+let config: WorkspaceConfig;
+let base: AppState;
+beforeAll(async () => {
+  const root = tempDir('checkroom-agents-planners-');
+  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]) });
+  const agent = '    command: [node, agent.mjs, "{unit}"]';
+  writeFileSync(
+    join(root, 'checkroom.yaml'),
+    ['preset: book', 'units: { list: [ch01] }', 'batches: [{ id: 1, units: [ch01] }]', 'agents:', '  researcher:', agent, '  writer:', agent, ''].join('\n'),
+  );
+  config = await loadConfig(root);
+  base = (await openStore(root)).s();
+});
+afterAll(closeStores);
+
+const CFG = () => ({ breaker: config.breaker, limits: config.limits });
+const ledgerOf = (shown: boolean): Ledger => replayJournal(shown ? [{ v: 1, ...commandShownEvent(config, 'ch01', 'research', 1) } as never] : [], 1, CFG());
+
+function readOf(
+  o: {
+    shown?: boolean;
+    ledger?: Ledger;
+    runs?: SupervisorSnapshot['runs'];
+    autopilot?: boolean;
+    continuable?: () => { sessionId: string; halfProduct: string } | null;
+  } = {},
+): AgentsRead {
+  const ledger = o.ledger ?? ledgerOf(o.shown ?? false);
+  const snap = { role: 'driver', holder: null, ledger, runs: o.runs ?? [], waiting: [], autopilot: { on: !!o.autopilot } } as unknown as SupervisorSnapshot;
+  return {
+    config,
+    sup: {
+      snapshot: () => snap,
+      describeCommand: (unit, step, c) =>
+        ({ agent: 'researcher', cwd: '/w', text: `node agent.mjs ${unit} ${step}${c?.continue ? ' --resume' : ''}` }) as never,
+      continuable: o.continuable ?? (() => null),
+    },
+  };
+}
+
+const next = (n: Partial<NextStep>): NextStep => ({ unit: 'ch01', step: 'research', action: 'run', reason: 'ready', priority: 1, ...n }) as NextStep;
+const planState = (agents: AppState['agents'] = initialAgents(), patch: Partial<AppState> = {}): AppState => ({
+  ...base,
+  view: 'plan',
+  agents,
+  picked: { ...base.picked, plan: null, health: null },
+  cursors: { ...base.cursors, plan: 0, health: 0 },
+  ...patch,
+});
+const run = {
+  unit: 'ch01',
+  step: 'research',
+  agent: 'researcher',
+  runId: 'r1',
+  pid: 42,
+  attempt: 1,
+  startedAt: 0,
+  logPath: '/l',
+} as unknown as SupervisorSnapshot['runs'][number];
+
+describe('launching', () => {
+  it('a plan step goes to a launch; what no agent runs, or is decided elsewhere, is said', () => {
+    const r = readOf();
+    expect(planNext(r, next({}))).toEqual({ go: { unit: 'ch01', step: 'research' } });
+    expect(planNext(r, next({ unit: null, step: null, action: 'wait', reason: 'batch 1 first' } as never))).toEqual({
+      say: 'wait: not a step an agent runs (batch 1 first)',
+      tone: 'warn',
+    });
+    expect(planNext(r, next({ step: 'r1' }))).toEqual({ say: 'ch01 r1: no agent configured for step r1 in checkroom.yaml', tone: 'warn' });
+    expect(planNext(r, next({ action: 'decide' }))).toMatchObject({
+      say: 'ch01 research may be complete: decide in the Partials view (2) — m keeps it, d redoes it',
+    });
+    expect(planNext(r, next({ action: 'backup_redo' }))).toMatchObject({
+      go: { why: ['The half-product of ch01 research is moved aside first (file.bak.<time>), then the agent starts over.'] },
+    });
+  });
+
+  it('an escalated cell is reset and relaunched, with what it forgets', () => {
+    const ledger = ledgerOf(true);
+    ledger.cells['ch01/research'] = { ...newCell('ch01', 'research'), reason: 'three timeouts' };
+    const go = planNext(readOf({ ledger }), next({ action: 'human_review' }));
+    expect(go).toEqual({
+      go: {
+        unit: 'ch01',
+        step: 'research',
+        reset: true,
+        why: ['ch01 research was escalated: three timeouts', 'Its attempts (0) and counters are forgotten (the journal keeps them), then it is launched anew.'],
+      },
+    });
+  });
+
+  it('the first launch shows the exact command; afterwards a plain run launches at once', () => {
+    const first = launchAsk(readOf(), { unit: 'ch01', step: 'research' })!;
+    expect(first.title).toBe('Launch ch01 research: the exact command');
+    expect(first.lines[1]).toBe('  node agent.mjs ch01 research');
+    expect(first.pending).toEqual({ type: 'agents', action: { kind: 'launch', unit: 'ch01', step: 'research', reset: false, consent: true, redo: false } });
+    expect(launchAsk(readOf({ shown: true }), { unit: 'ch01', step: 'research' })).toBeNull();
+    const reset = launchAsk(readOf({ shown: true }), { unit: 'ch01', step: 'research', reset: true, why: ['why'] })!;
+    expect(reset.title).toBe('Reset ch01 research and relaunch it');
+    expect(reset.lines).toEqual(['why', 'checkroom will run: node agent.mjs ch01 research']);
+  });
+
+  it('enter on a run in flight opens its log instead of launching', () => {
+    const agents = { ...initialAgents(), snap: readOf({ runs: [run] }).sup.snapshot() };
+    const d = planLaunchSelected(readOf({ runs: [run] }), planState(agents));
+    expect(d).toMatchObject({ change: { agents: { logOpen: true }, message: { tone: 'info' } } });
+    expect((d as { change: AppState }).change.message?.text).toMatch(/^ch01 research is in flight \(.*\); x cancels it$/);
+  });
+});
+
+describe('autopilot, cancel, quit', () => {
+  it('autopilot turns off, turns on once the command was shown, or shows it first', () => {
+    expect(planAutopilot(readOf({ autopilot: true }), planState())).toEqual({ go: 'off' });
+    expect(planAutopilot(readOf({ shown: true }), planState())).toEqual({ go: 'on' });
+    const queued = planState(initialAgents(), { redoQueue: [{ unit: 'ch01', step: 'research', path: 'p', backup: 'b', queuedAt: 0 }] });
+    expect(planAutopilot(readOf(), queued)).toMatchObject({
+      ask: {
+        title: 'Autopilot: the exact command, before the first launch',
+        pending: { action: { kind: 'autopilot', consent: { unit: 'ch01', step: 'research' } } },
+      },
+    });
+  });
+
+  it('x cancels the only run, or says there is none', () => {
+    expect(planCancel(planState())).toEqual({ say: 'nothing is running', tone: 'warn' });
+    const agents = { ...initialAgents(), snap: readOf({ runs: [run] }).sup.snapshot() };
+    expect(planCancel(planState(agents))).toMatchObject({
+      ask: { title: 'Cancel ch01 research', pending: { action: { kind: 'cancel', key: 'ch01/research' } } },
+    });
+  });
+
+  it('q with runs in flight asks; asked already, q stays and ctrl-c leaves them', () => {
+    expect(planQuit(readOf(), planState(), false)).toBeNull();
+    const r = readOf({ runs: [run] });
+    const agents = { ...initialAgents(), snap: r.sup.snapshot() };
+    const ask = planQuit(r, planState(agents), false) as { ask: Ask };
+    expect(ask.ask.title).toBe('Quit with 1 run in flight');
+    const open = planState(agents, { dialog: { title: '', lines: [], pending: ask.ask.pending, at: 0 } });
+    expect(planQuit(r, open, false)).toEqual({ change: {} });
+    expect(planQuit(r, open, true)).toMatchObject({ change: { dialog: null, quit: true, agents: { quitMode: 'leave' } } });
+  });
+});
+
+describe('the Health view', () => {
+  const held: AgentLedger = {
+    agent: 'researcher',
+    breaker: breakerInit(),
+    canLaunch: false,
+    view: { state: 'held', remainingMs: 0, consecutiveFailures: 2, threshold: 3, trips: 1, openedBy: [] },
+  };
+  const health = (ledger: Ledger, cursor = 0) =>
+    planState(
+      { ...initialAgents(), agentNames: ['researcher'], snap: readOf({ ledger }).sup.snapshot() },
+      { view: 'health', cursors: { ...base.cursors, health: cursor } },
+    );
+
+  it('B on an agent resets, H holds or releases its breaker', () => {
+    const ledger = ledgerOf(true);
+    expect(planBreaker(config, health(ledger), 'reset')).toMatchObject({
+      ask: { title: 'Reset breaker researcher', pending: { action: { kind: 'breaker', agent: 'researcher', op: 'reset' } } },
+    });
+    expect(planBreaker(config, health(ledger), 'hold')).toMatchObject({ ask: { title: 'Hold breaker researcher open' } });
+    ledger.agents.researcher = held;
+    const release = planBreaker(config, health(ledger), 'hold') as { ask: { title: string; lines: string[] } };
+    expect(release.ask.title).toBe('Release breaker researcher');
+    expect(release.ask.lines[0]).toMatch(/^breaker researcher: .*; 2 consecutive failures \(threshold 3\), 1 trips$/);
+  });
+
+  it('0 on a cell resets its counters; on an agent it says what to select', () => {
+    const ledger = ledgerOf(true);
+    ledger.cells['ch01/research'] = { ...newCell('ch01', 'research'), state: 'needs_human' };
+    expect(planResetCell(health(ledger, 0))).toEqual({ say: 'select a cell (below the agents in the Health view)', tone: 'warn' });
+    expect(planResetCell(health(ledger, 1))).toMatchObject({
+      ask: { title: 'Reset the counters of ch01 research', pending: { action: { kind: 'reset_cell', unit: 'ch01', step: 'research' } } },
+    });
+    expect(planBreaker(config, health(ledger, 1), 'reset')).toEqual({ say: 'select an agent (the Health view lists agents first)', tone: 'warn' });
+  });
+});
+
+describe('continue (issue 11)', () => {
+  const onStep = () => planState(initialAgents(), { ws: { ...base.ws, next: [next({})] } });
+
+  it('previews resuming the session, or says why there is none', () => {
+    expect(planContinue(readOf(), onStep())).toEqual({
+      say: 'ch01 research: no interrupted agent session to continue (needs adapter claude-code and a journalled session); enter or d starts over',
+      tone: 'warn',
+    });
+    const d = planContinue(readOf({ continuable: () => ({ sessionId: 's-1', halfProduct: 'research/ch01.md' }) }), onStep());
+    expect(d).toMatchObject({
+      ask: { title: 'Continue ch01 research: resume its session', pending: { action: { kind: 'continue', unit: 'ch01', step: 'research' } } },
+    });
+    expect((d as { ask: { lines: string[] } }).ask.lines.slice(0, 2)).toEqual([
+      'Session s-1 is resumed (--resume) with a prompt naming the half-product research/ch01.md:',
+      '  node agent.mjs ch01 research --resume',
+    ]);
+  });
+
+  it('a supervisor that cannot answer is a fail message, not a crash', () => {
+    const d = planContinue(
+      readOf({
+        continuable: () => {
+          throw new Error('journal unreadable');
+        },
+      }),
+      onStep(),
+    );
+    expect(d).toEqual({ say: 'journal unreadable', tone: 'fail' });
+  });
+
+  it('a picked Plan row that left the list is refused as gone, like every other key (issue 8 item 2)', () => {
+    const s = planState(initialAgents(), { ws: { ...base.ws, next: [next({})] }, picked: { ...base.picked, plan: 'cell:ch09/final' } });
+    expect(planContinue(readOf(), s)).toMatchObject({ change: { message: { text: 'ch09 final left the list: nothing was done (the cursor is on the row now shown)', tone: 'warn' } } });
+  });
+
+  it('with nothing picked it says what to select', () => {
+    expect(planContinue(readOf(), planState(initialAgents(), { ws: { ...base.ws, next: [] } }))).toEqual({
+      say: 'select a cell with a half-product (Partials) or a step (Plan)',
+      tone: 'warn',
+    });
+  });
+});
