@@ -1,19 +1,14 @@
+import { basename, resolve } from 'node:path';
 import { createElement } from 'react';
-import { render } from 'ink';
+import { render, type Instance } from 'ink';
 import type { Cli } from './cli/args.js';
 import { UsageError } from './cli/args.js';
 import type { TextOptions } from './app/layout.js';
-import { createLiveWorkspace } from './live/live-workspace.js';
-import { createAppStore, disposeStore } from './app/store.js';
-import { themeFor } from './app/theme.js';
-import { ControlRoom } from '../components/ControlRoom.js';
-import { openAgents } from './app/agents-open.js';
+import { themeFor, type Theme } from './app/theme.js';
 import { anchoredStdout } from './app/anchored-stdout.js';
-import { loadConfig } from './pipeline/config.js';
-import { sweepAtStart } from './cli/sweep-at-start.js';
-import { sanitizeLine } from './sanitize.js';
-import { serveControlRoom } from './socket/start.js';
-import { statusJsonText } from './cli/core-commands.js';
+import { countFiles } from './app/quick-listing.js';
+import type { Room } from './ui-room.js';
+import { Starting } from '../components/Starting.js';
 import { bounded, exitCodeFor, watchEnd, withDeadline, type StopReason } from './shutdown.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
@@ -34,33 +29,43 @@ const SHOW_CURSOR = '\u001b[?25h';
 const DEADLINE_MS = 15_000;
 const deadlineFor = (agents: { graceMs: number }[]): number => DEADLINE_MS + Math.max(0, ...agents.map((a) => a.graceMs));
 
-const otherDriver = (snap: { role: string; holder: unknown } | undefined): boolean => snap?.role === 'readonly' && !!snap.holder;
+/** Waits for Ink's next frame: it paints at most every ~33 ms, and the scan holds the event loop. */
+const painted = (): Promise<void> => new Promise((r) => setTimeout(r, 40));
+// Below this many files the scan is over in well under a tenth of a second: the count is not
+// worth a frame (nor the wait for it).
+const COUNT_WORTH_A_FRAME = 5000;
+
+/**
+ * The first frame, before the scan (issue 10 item 5: 18× node's start-up at 50k files when it
+ * waited for the scan): the header, and a progress line from a directory listing. `listed`
+ * settles once the count is on screen.
+ */
+function drawFirstFrame(dir: string, theme: Theme, ascii: boolean): Instance & { listed: Promise<void> } {
+  const starting = (files: number | null) =>
+    createElement(Starting, { name: basename(resolve(dir)), files, theme, width: process.stdout.columns || 80, ascii });
+  const app = render(starting(null), {
+    stdout: anchoredStdout(process.stdout),
+    exitOnCtrlC: false,
+    patchConsole: true,
+    // Only the cells that changed are written (issue 10: one marker turning a cell done
+    // rewrote all 24 rows, 2.3 KB; now ~0.1 KB: src/app/anchored-stdout.ts, test/paint-diff.test.ts).
+    incrementalRendering: true,
+  });
+  // Keys pressed while the scan runs are kept for the room, not echoed over the frame.
+  try {
+    if (process.stdin.isTTY) process.stdin.setRawMode(true);
+  } catch {
+    // a terminal that cannot change mode: the room finds out when it reads
+  }
+  const files = countFiles(dir);
+  if (files === null || files < COUNT_WORTH_A_FRAME) return Object.assign(app, { listed: Promise.resolve() });
+  app.rerender(starting(files));
+  return Object.assign(app, { listed: painted() });
+}
 
 export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> {
   if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
   const dir = cli.positionals[0] ?? '.';
-  const live = await createLiveWorkspace(dir, { watch: true });
-  // One supervisor per control room (none with --readonly: nothing may be written).
-  const agents = await openAgents(live, cli.readonly);
-  const store = createAppStore({ live, readonly: cli.readonly, ascii: o.ascii, agents: agents.options, agentsWhy: agents.why ?? undefined,
-    // An interactive session: the recover report when the last one was interrupted, RESUME.md at milestones and offered on quit.
-    // While another checkroom drives, its session is live, not interrupted: no recover report.
-    session: { recoverOnStart: !otherDriver(agents.options?.sup.snapshot()), milestones: true, resumeOnQuit: true } });
-  // A control room that may write sweeps the temp files of killed atomic writes and says so
-  // (issue 8 item 7); a read-only one, or one watching another driver, deletes nothing.
-  if (!cli.readonly && !otherDriver(agents.options?.sup.snapshot())) {
-    try {
-      const cfg = agents.options?.config ?? (await loadConfig(live.state.root));
-      const swept = await sweepAtStart(live.state.root, cfg, live.state.units);
-      if (swept) store.setState({ message: { text: swept, tone: 'warn' } });
-    } catch (err) {
-      // Sweeping is housekeeping: it must not keep the control room from starting.
-      store.setState({ message: { text: `temp-file sweep skipped: ${sanitizeLine((err as Error).message)}`, tone: 'warn' } });
-    }
-  }
-  // Scripts ask this instance instead of scanning (issue 10 item 4): `status --json`, `watch`.
-  const control = await serveControlRoom(live, agents.options?.sup, cli.readonly, (s) => statusJsonText(s, agents.options?.sup.snapshot().ledger.costs));
-  if (control.notice && !store.getState().message) store.setState({ message: { text: sanitizeLine(control.notice), tone: 'warn' } });
   const { stdin, stdout, stderr } = process;
   // Listening before anything is drawn: from here no signal, terminal error or crash can end
   // the process except through the path below.
@@ -81,14 +86,25 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
   };
   process.once('exit', restore);
   write(ENTER_ALT);
-  const app = render(createElement(ControlRoom, { store, theme: themeFor(process.env) }), {
-    stdout: anchoredStdout(stdout),
-    exitOnCtrlC: false,
-    patchConsole: true,
-    // Only the lines that changed are written (issue 10: one marker turning a cell done rewrote
-    // all 24 rows, 2.3 KB; now the 5 changed lines, ~0.6 KB: test/bench/paint-child.ts).
-    incrementalRendering: true,
-  });
+  const theme = themeFor(process.env);
+  const app = drawFirstFrame(dir, theme, o.ascii);
+  let room: typeof import('./ui-room.js');
+  let opened: Room;
+  try {
+    await app.listed;
+    // The rest of the UI and the engine load after the first frame is on screen.
+    room = await import('./ui-room.js');
+    opened = await room.openRoom(dir, cli, o.ascii);
+  } catch (err) {
+    // Not a workspace, a bad checkroom.yaml: the terminal back as it was, then the message.
+    app.unmount();
+    restore();
+    ends.off();
+    process.off('exit', restore);
+    throw err;
+  }
+  const { live, agents, store, control } = opened;
+  app.rerender(createElement(room.ControlRoom, { store, theme }));
   const end = await Promise.race([
     app.waitUntilExit().then(
       () => ({ reason: 'quit' as StopReason, error: undefined as unknown }),
@@ -111,7 +127,7 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
         // Ink on a terminal that is gone: the steps after this one matter more
       }
       restore();
-      disposeStore(store);
+      room.disposeStore(store);
       await bounded(control.server?.close() ?? Promise.resolve(), 1000);
       await bounded(live.close(), 3000);
       await agents.close(mode(), (line) => write(`${line}\n`), end.reason);

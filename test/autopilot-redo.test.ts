@@ -92,7 +92,7 @@ async function room(root: string) {
   const events: SupervisorEvent[] = [];
   const sup = await openSupervisor({ root, config, onEvent: (e) => events.push(e) });
   const live = await createLiveWorkspace(root, { watch: false });
-  const store = createAppStore({ live, now: () => AT, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p), flushMs: 50 } });
+  const store = createAppStore({ live, now: () => AT, agents: { sup, config, flushMs: 50 } });
   opened.push({ store, live, sup });
   story.splice(0, story.length, () => events.map((e) => e.message).join('\n'));
   let pushes = 0;

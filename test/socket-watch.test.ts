@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { statusText } from './helpers/status-text.js';
 import { startControlServer } from '../src/socket/server.js';
 import { cellChanges, fromSupervisor, statusesOf } from '../src/socket/events.js';
 import type { SupervisorEvent } from '../src/run/supervisor-types.js';
-import { statusJsonText } from '../src/cli/core-commands.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { copyDemo, tempDir } from './helpers/workspace.js';
 
@@ -67,7 +67,7 @@ describe('watch events', () => {
     const live = await createLiveWorkspace(dir, { watch: false });
     let emit: (e: SupervisorEvent) => void = () => undefined;
     const sup = { subscribe: (fn: (e: SupervisorEvent) => void) => ((emit = fn), () => undefined) };
-    const server = (await startControlServer(dir, { live, sup, pointer: false, env }, statusJsonText))!;
+    const server = (await startControlServer(dir, { live, sup, pointer: false, env }, statusText()))!;
     cleanup.push(
       () => live.close(),
       () => server.close(),

@@ -4,10 +4,10 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
+import { statusText } from './helpers/status-text.js';
 import { startControlServer, type ControlServer } from '../src/socket/server.js';
 import { askStatus } from '../src/socket/client.js';
 import { socketDir, socketPaths, pointerPath, SocketDirError } from '../src/socket/where.js';
-import { statusJsonText } from '../src/cli/core-commands.js';
 import { copyDemo, doneFile, REPO, tempDir, writeFiles } from './helpers/workspace.js';
 import { NOBODY, runAsNobody } from './helpers/nobody.js';
 
@@ -25,7 +25,7 @@ const runtimeEnv = (): NodeJS.ProcessEnv => ({ ...process.env, XDG_RUNTIME_DIR: 
 
 async function serve(dir: string, env: NodeJS.ProcessEnv, extra: { requestMs?: number } = {}): Promise<{ live: LiveWorkspace; server: ControlServer }> {
   const live = await createLiveWorkspace(dir, { watch: true });
-  const server = await startControlServer(dir, { live, pointer: true, env, ...extra }, statusJsonText);
+  const server = await startControlServer(dir, { live, pointer: true, env, ...extra }, statusText());
   if (!server) throw new Error('another instance serves');
   cleanup.push(
     () => live.close(),

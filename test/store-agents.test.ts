@@ -56,7 +56,7 @@ async function openWithAgents(root: string) {
   const config = await loadConfig(root);
   const sup = await openSupervisor({ root, config });
   sups.push(sup);
-  const r = await openStore(root, (live) => ({ agents: { sup, config, flushMs: 10, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p) } }));
+  const r = await openStore(root, { agents: { sup, config, flushMs: 10 } });
   return { ...r, sup };
 }
 

@@ -20,7 +20,7 @@ async function start(root: string) {
   const config = await loadConfig(root);
   const sup = await openSupervisor({ root, config });
   const live = await createLiveWorkspace(root, { watch: false });
-  const store = createAppStore({ live, now: () => AT, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p) } });
+  const store = createAppStore({ live, now: () => AT, agents: { sup, config } });
   const room = await renderRoom(store, live, COLOR_THEME, 24, 80);
   const settle = async () => {
     await tick(30);

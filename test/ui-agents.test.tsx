@@ -76,7 +76,7 @@ async function mount(root: string, o: { theme?: Theme; ascii?: boolean } = {}) {
   const config = await loadConfig(root);
   const sup = await openSupervisor({ root, config });
   const live = await createLiveWorkspace(root, { watch: false });
-  const store = createAppStore({ live, ascii: o.ascii, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p) } });
+  const store = createAppStore({ live, ascii: o.ascii, agents: { sup, config } });
   const r = render(<ControlRoom store={store} theme={o.theme ?? COLOR_THEME} />);
   Object.defineProperty(r.stdout, 'rows', { value: 24, configurable: true });
   Object.defineProperty(r.stdout, 'columns', { value: 80, configurable: true });

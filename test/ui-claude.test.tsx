@@ -34,7 +34,7 @@ async function mount(ws: ClaudeWs) {
   const config = await loadConfig(ws.root);
   const sup = await openSupervisor({ root: ws.root, config });
   const live = await createLiveWorkspace(ws.root, { watch: false });
-  const store = createAppStore({ live, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p) } });
+  const store = createAppStore({ live, agents: { sup, config } });
   const r = render(<ControlRoom store={store} theme={NO_COLOR_THEME} />);
   Object.defineProperty(r.stdout, 'rows', { value: 24, configurable: true });
   Object.defineProperty(r.stdout, 'columns', { value: 80, configurable: true });

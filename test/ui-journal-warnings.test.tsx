@@ -29,7 +29,7 @@ describe('Health view: unreadable journal lines', () => {
     const sup = await openSupervisor({ root, config });
     sups.push(sup);
     const live = await createLiveWorkspace(root, { watch: false });
-    const store = createAppStore({ live, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p) } });
+    const store = createAppStore({ live, agents: { sup, config } });
     const { frame, raw, press } = await renderRoom(store, live, NO_COLOR_THEME);
     await press('5');
     await tick(50);

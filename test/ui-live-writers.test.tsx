@@ -57,7 +57,7 @@ async function mount(root: string) {
   const config = await loadConfig(root);
   const sup = await openSupervisor({ root, config });
   const live = await createLiveWorkspace(root, { watch: false });
-  const store = createAppStore({ live, now: () => new Date(2026, 10, 30, 5, 12, 0), agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p), flushMs: 20 } });
+  const store = createAppStore({ live, now: () => new Date(2026, 10, 30, 5, 12, 0), agents: { sup, config, flushMs: 20 } });
   open.push({ sup, live, store });
   const room = await renderRoom(store, live, COLOR_THEME, 24, 80);
   const until = async (ok: () => boolean, what: string, timeout = 10_000) => {

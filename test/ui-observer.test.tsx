@@ -54,7 +54,7 @@ async function mount(root: string) {
   const config = await loadConfig(root);
   const sup = await openSupervisor({ root, config });
   const live = await createLiveWorkspace(root, { watch: false, poll: true, pollMs: 200 });
-  const store = createAppStore({ live, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p) } });
+  const store = createAppStore({ live, agents: { sup, config } });
   const r = render(<ControlRoom store={store} theme={COLOR_THEME} />);
   Object.defineProperty(r.stdout, 'rows', { value: 24, configurable: true });
   Object.defineProperty(r.stdout, 'columns', { value: 80, configurable: true });

@@ -112,7 +112,7 @@ describe('selection follows identity', () => {
     const sup = await openSupervisor({ root, config });
     sups.push(sup);
     const live = await createLiveWorkspace(root, { watch: false });
-    const store = createAppStore({ live, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p), flushMs: 20 } });
+    const store = createAppStore({ live, agents: { sup, config, flushMs: 20 } });
     const room = await renderRoom(store, live, COLOR_THEME, 24, 80);
     await room.press('3');
     expect(room.frame()).toMatch(/› P3 ch01 research/);

@@ -40,7 +40,7 @@ async function mount(o: { rows: number; columns: number; theme?: Theme; ascii?: 
   const sup = await openSupervisor({ root, config });
   sups.push(sup);
   const live = await createLiveWorkspace(root, { watch: false });
-  const store = createAppStore({ live, ascii: o.ascii, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p) } });
+  const store = createAppStore({ live, ascii: o.ascii, agents: { sup, config } });
   const { raw, frame, press } = await renderRoom(store, live, o.theme ?? NO_COLOR_THEME, o.rows, o.columns);
   const waitFor = async (text: string | RegExp, timeout = 5000) => {
     const t0 = Date.now();

@@ -8,6 +8,7 @@ import { initialAgents } from './agents-types.js';
 import { lineKeeper, MAX_RECENT, rememberEnded } from './agents.js';
 import { clampCursors } from './nav.js';
 import type { AppState, Tone } from './store-types.js';
+import type { LivePort } from './live-port.js';
 
 // Supervisor → store. Output lines and events arrive in bursts; the snapshot (ring buffers,
 // ledger) reaches React at most every `flushMs` (STYLE.md idiom 5; process-compose flushes
@@ -43,11 +44,11 @@ const eventText = (e: Exclude<SupervisorEvent, { type: 'output' | 'retry' }>, ro
 const ticking = (s: SupervisorSnapshot | null): boolean =>
   !!s && (s.runs.length > 0 || s.waiting.length > 0 || s.autopilot.on || s.role === 'readonly' || Object.values(s.ledger.agents).some((a) => a.view.state === 'open'));
 
-export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQueue: () => void): () => void {
+/** `live`: where the cells in flight go and a finished run's files are re-read (the store's one port, issue 9 item 4). */
+export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, live: Pick<LivePort, 'setRunning' | 'touch'>, onQueue: () => void): () => void {
   const flushMs = o.flushMs ?? 250;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
-  let runningSig = '';
   const outcomes = new Map<string, string>();
   const heard = lineKeeper();
   // Runs launched since the last flush: one that starts and ends between two flushes never
@@ -58,7 +59,7 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
     timer = null;
     if (stopped) return;
     const snap = o.sup.snapshot();
-    const keys = [...snap.runs.map((r) => cellKey(r.unit, r.step)), ...snap.waiting.map((w) => cellKey(w.unit, w.step))].sort();
+    const keys = [...snap.runs.map((r) => cellKey(r.unit, r.step)), ...snap.waiting.map((w) => cellKey(w.unit, w.step))];
     const writers = [...new Set(snap.runs.map((r) => cellKey(r.unit, r.step)))].sort();
     store.setState((st) => {
       let recent = rememberEnded(st.agents, snap, heard.get);
@@ -78,11 +79,7 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
       const took = st.readonly && snap.role === 'driver' ? { readonly: false } : {};
       return { agents, ...took, ...clampCursors({ ...st, agents }) };
     });
-    const sig = keys.join('\n');
-    if (sig !== runningSig) {
-      runningSig = sig;
-      o.setRunning?.(new Set(keys));
-    }
+    live.setRunning(new Set(keys));
     if (snap.autopilot.on) onQueue();
   };
   const schedule = (): void => {
@@ -108,7 +105,7 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, onQ
     }
     if (e.type === 'done' || e.type === 'failed' || e.type === 'cancelled') {
       outcomes.set(cellKey(e.unit, e.step), e.type === 'failed' && e.escalated ? 'escalated' : OUTCOME[e.type]!);
-      o.touch?.(pathsOf(e.unit, e.step));
+      live.touch(pathsOf(e.unit, e.step));
     }
     const tone: Tone | undefined = e.type === 'autopilot' ? (e.paused ? 'warn' : 'info') : TONE[e.type];
     if (tone) store.setState({ message: { text: eventText(e, o.sup.root), tone } });

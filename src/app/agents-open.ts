@@ -17,7 +17,7 @@ export interface OpenedAgents {
   closeNow(mode: 'cancel' | 'leave' | null, reason: string): void;
 }
 
-export async function openAgents(live: Pick<LiveWorkspace, 'state' | 'setRunning' | 'touch'>, readonly: boolean): Promise<OpenedAgents> {
+export async function openAgents(live: Pick<LiveWorkspace, 'state'>, readonly: boolean): Promise<OpenedAgents> {
   const none = (why: string): OpenedAgents => ({ options: undefined, why, close: async () => undefined, closeNow: () => undefined });
   let sup: Supervisor;
   let config;
@@ -30,7 +30,7 @@ export async function openAgents(live: Pick<LiveWorkspace, 'state' | 'setRunning
     return none(`cannot start the supervisor: ${(err as Error).message}`);
   }
   return {
-    options: { sup, config, setRunning: (keys) => live.setRunning(keys), touch: (paths) => live.touch(paths) },
+    options: { sup, config },
     why: null,
     async close(mode, say, reason = 'quit') {
       const snap = sup.snapshot();

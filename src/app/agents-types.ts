@@ -14,10 +14,6 @@ export type SupervisorPort = Pick<
 export interface AgentsOptions {
   sup: SupervisorPort;
   config: WorkspaceConfig;
-  /** The live workspace's running set (cells show ⏳ running). */
-  setRunning?: (keys: ReadonlySet<string>) => void;
-  /** Re-read these workspace-relative paths (a run ended: its output and checkpoint.md). */
-  touch?: (paths: string[]) => void;
   /** Flush interval (STYLE.md idiom 5); default 250 ms. */
   flushMs?: number;
 }

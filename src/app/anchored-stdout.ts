@@ -3,7 +3,11 @@
 // terminal wraps, or one frame whose height Ink misjudges, and every later frame lands a row
 // off: closing the recover report left its last header row doubled (issue 10 review). Here
 // each frame starts from the top-left corner and clears what is below it, so an error never
-// outlives its frame, and only the changed lines are still what is written.
+// outlives its frame. What reaches the terminal is then only the cells that changed.
+
+import { StringDecoder } from 'node:string_decoder';
+import { TermGrid, blankRow, copyRow, type Row } from './term-grid.js';
+import { CellWriter } from './cell-diff.js';
 
 const ESC = '\u001b[';
 const BEGIN_SYNC = `${ESC}?2026h`;
@@ -24,15 +28,62 @@ export function anchorFrame(chunk: string, first: boolean): string {
   return chunk;
 }
 
-/** A view of the terminal whose writes are anchored; everything else is the terminal's own. */
+// eslint-disable-next-line no-control-regex -- screen switches are recognised on purpose
+const ALT_SCREEN = /^\u001b\[\?(?:1049|1047|47)[hl]$/;
+// eslint-disable-next-line no-control-regex -- and so is the cursor's visibility
+const CURSOR = /^\u001b\[\?25([hl])$/;
+
+/**
+ * A view of the terminal whose writes are anchored frames, painted as cell diffs (issue 10
+ * item 5): every write is interpreted into a model of the screen Ink wants (TermGrid), and
+ * only the cells that differ from what the terminal shows are sent. Until the terminal's
+ * content is known (the first frame, after a resize or a screen switch) the frame is painted
+ * whole on a cleared screen. Everything but `write` is the terminal's own.
+ */
 export function anchoredStdout(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
+  const size = (): [number, number] => [Math.max(1, stdout.columns || 80), Math.max(1, stdout.rows || 24)];
+  const want = new TermGrid(...size());
+  let shown: Row[] | null = null;
+  let cursorShown = false;
   let first = true;
+  const decoder = new StringDecoder('utf8');
+  const paint = (): string => {
+    const w = new CellWriter(want.cols);
+    const dirty = shown === null ? (want.markAll(), want.takeDirty()) : want.takeDirty();
+    const clear = shown === null ? '\u001b[m\u001b[H\u001b[2J' : '';
+    const before = shown ?? Array.from({ length: want.height }, () => blankRow(want.cols));
+    for (const y of dirty) {
+      w.row(y, before[y]!, want.rows[y]!);
+      before[y] = copyRow(want.rows[y]!);
+    }
+    shown = before;
+    if (cursorShown) w.place(...want.cursor());
+    return clear + w.take();
+  };
   const write = (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
-    if (typeof chunk !== 'string') return (stdout.write as (...a: unknown[]) => boolean)(chunk, ...rest);
-    const out = anchorFrame(chunk, first);
-    if (out !== chunk || (first && chunk.length > 0 && !chunk.startsWith(ESC))) first = false;
+    const text = typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk));
+    const anchored = anchorFrame(text, first);
+    if (anchored !== text || (first && text.length > 0 && !text.startsWith(ESC))) first = false;
+    const pass = want.write(anchored);
+    for (const p of pass) {
+      if (ALT_SCREEN.test(p)) shown = null;
+      const c = CURSOR.exec(p);
+      if (c) cursorShown = c[1] === 'h';
+    }
+    const lead = pass.filter((p) => p === BEGIN_SYNC).join('');
+    const out = lead + paint() + pass.filter((p) => p !== BEGIN_SYNC).join('');
     return (stdout.write as (...a: unknown[]) => boolean)(out, ...rest);
   };
+  // Before Ink's own listener (it subscribes when it mounts, after this): the terminal may
+  // have reflowed or cut what it showed, so the next paint is whole. When Ink's frame did not
+  // change with the size, it writes nothing; the repaint then runs by itself.
+  stdout.on('resize', () => {
+    want.resize(...size());
+    shown = null;
+    setImmediate(() => {
+      if (shown === null) stdout.write(paint());
+    });
+  });
   return new Proxy(stdout, {
     get(target, prop) {
       if (prop === 'write') return write;

@@ -99,7 +99,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
     const next = clampCursors(st);
     if (!sameCursors(st, next)) store.setState(next);
   });
-  const stopFeed = opts.agents ? startAgentsFeed(store, opts.agents, () => agentActions?.launchQueued()) : null;
+  const stopFeed = opts.agents ? startAgentsFeed(store, opts.agents, opts.live, () => agentActions?.launchQueued()) : null;
   const stopRecovery = recoveryActions!.attach(store);
   // Keep the unsubscribe reachable for the entry's cleanup.
   (store as AppStore & { dispose?: () => void }).dispose = () => {

@@ -7,6 +7,8 @@ import { readFileFacts } from '../scan/file-facts.js';
 import { collectUnits, compareUnits, fileNameMatcher, unitPath, unitPatternWarnings } from '../scan/units.js';
 import { batchesOf } from '../state/derive.js';
 import type { PathKind } from './path-kind.js';
+import type { LiveReaders } from './live-model.js';
+import { keepLastLine } from './lean-facts.js';
 
 // A batch of changed paths applied to the sources in memory: each path re-read alone, never
 // the whole tree. Says what changed, so the derivation redoes only that (issue 10 item 3).
@@ -20,20 +22,30 @@ export interface Applied {
 
 const checkpointUnits = (src: Sources): string[] => (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit));
 
+// The unit list as a set, kept beside the list it was made from (issue 10 item 3: one event
+// must not cost a pass over every unit). Units are only ever pushed here, through `known`;
+// a list replaced whole (a reload, a fresh collect) gets its own set on first use.
+const unitSets = new WeakMap<string[], Set<string>>();
+const knownOf = (units: string[]): Set<string> => {
+  let s = unitSets.get(units);
+  if (!s) unitSets.set(units, (s = new Set(units)));
+  return s;
+};
+
 /** Mutates `src`; every path's kind is already known (irrelevant paths never get here). */
-export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKind>): Promise<Applied> {
+export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKind>, readers: LiveReaders = { checkpoint: readCheckpoint }): Promise<Applied> {
   const { pipeline, sources } = src.config;
   // One confinement per batch of events: symlinks out of the workspace stay unread (issue 8 item 7).
   const confine = confineOf(src.root, pipeline);
   const out: Applied = { units: new Set(), structure: false };
-  const known = new Set(src.units);
+  const known = knownOf(src.units);
   let unitsChanged = false;
   let mayBeGone: string[] = [];
   let rejected = false;
   for (const [rel, k] of batch) {
     if (k.todos) src.todos = readLevel2(src.root, src.config);
     if (k.checkpoint) {
-      src.checkpoint = await readCheckpoint(src.root, pipeline, sources.checkpoint);
+      src.checkpoint = await readers.checkpoint(src.root, pipeline, sources.checkpoint);
       out.structure = true;
       for (const u of checkpointUnits(src)) {
         if (known.has(u)) continue;
@@ -61,7 +73,7 @@ export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKi
         src.units.push(unit);
         unitsChanged = true;
       }
-      const facts = scanStep(src.root, step, unit, confine);
+      const facts = keepLastLine(scanStep(src.root, step, unit, confine));
       src.scan.files.set(facts.path, facts);
       out.units.add(unit);
       if (!facts.exists) mayBeGone.push(unit);
@@ -69,9 +81,12 @@ export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKi
   }
   // A checkpoint row removed, a unit's last file deleted or moved away: the unit goes too.
   // A unit with another file on disk stays for sure; only otherwise are the directories listed.
-  const evidence = new Set([...checkpointUnits(src), ...batchesOf(pipeline, src.checkpoint).flatMap((b) => b.units)]);
   const hasFile = (u: string): boolean => pipeline.steps.some((s) => s.kind === 'file' && fileNameMatcher(s, pipeline.units.pattern) && src.scan.files.get(unitPath(s, u))?.exists);
-  mayBeGone = mayBeGone.filter((u) => !evidence.has(u) && !hasFile(u));
+  mayBeGone = mayBeGone.filter((u) => !hasFile(u));
+  if (mayBeGone.length) {
+    const evidence = new Set([...checkpointUnits(src), ...batchesOf(pipeline, src.checkpoint).flatMap((b) => b.units)]);
+    mayBeGone = mayBeGone.filter((u) => !evidence.has(u));
+  }
   if ((batchHas(batch, 'checkpoint') || mayBeGone.length) && !pipeline.units.list) {
     const fresh = collectUnits(src.root, pipeline, checkpointUnits(src), batchesOf(pipeline, src.checkpoint).flatMap((b) => b.units));
     if (fresh.join() !== src.units.join()) {
@@ -86,7 +101,7 @@ export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKi
     for (const unit of src.units)
       for (const step of pipeline.steps)
         if (step.kind === 'file' && !src.scan.files.has(unitPath(step, unit))) {
-          const facts = scanStep(src.root, step, unit, confine);
+          const facts = keepLastLine(scanStep(src.root, step, unit, confine));
           src.scan.files.set(facts.path, facts);
         }
   }

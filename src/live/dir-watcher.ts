@@ -11,6 +11,8 @@ import { join } from 'node:path';
 export interface DirWatcher {
   readonly count: number;
   add(dir: string): boolean;
+  /** This directory has a watch now. */
+  has(dir: string): boolean;
   /** Forget a directory's watch (it was deleted or replaced; inotify watched the old inode). */
   remove(dir: string): void;
   close(): void;
@@ -51,6 +53,9 @@ export function createDirWatcher(root: string, onEvent: (dir: string, name: stri
       });
       watchers.set(dir, w);
       return true;
+    },
+    has(dir: string) {
+      return watchers.has(dir);
     },
     remove(dir: string) {
       watchers.get(dir)?.close();

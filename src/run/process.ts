@@ -9,7 +9,8 @@ import { drainStreams, DRAIN_MS } from './run-drain.js';
 import { forgetLiveRun, noteLiveRun } from './live-runs.js';
 import { handOver } from './relay.js';
 import { pipesOf, RUN_TOKEN_VAR, terminateRun, type RunTag } from './run-members.js';
-import { LineRing, LineSplitter, DEFAULT_LINE_CHARS } from './ring-buffer.js';
+import type { LineSplitter } from './ring-buffer.js';
+import { RunOutput } from './run-output.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { ProcessOutcome, ProcessSpec, RunHandle } from './types.js';
 
@@ -62,11 +63,7 @@ export const DEFAULT_LOG_MAX = 64 * 1024 * 1024;
 export function startProcess(spec: ProcessSpec): RunHandle {
   const startedAt = Date.now();
   const ringLines = spec.ringLines ?? 1000;
-  const ring = new LineRing({ maxLines: ringLines });
-  const splitters = { out: new LineSplitter({ maxLineChars: DEFAULT_LINE_CHARS }), err: new LineSplitter({ maxLineChars: DEFAULT_LINE_CHARS }) };
-  const subscribers = new Set<(line: string) => void>();
-  let queued: string[] = [];
-  let skipped = 0;
+  const output = new RunOutput(ringLines);
   let bytesOut = 0;
   let reason = 'exit' as EndReason;
   let finished = false;
@@ -82,26 +79,8 @@ export function startProcess(spec: ProcessSpec): RunHandle {
     paused.clear();
   });
 
-  const emit = (lines: string[]): void => {
-    for (const line of lines) {
-      ring.add(line);
-      if (subscribers.size === 0) continue;
-      queued.push(line);
-      // Only the last ringLines lines of a burst can be on screen; count the rest.
-      if (queued.length > ringLines * 2) {
-        skipped += queued.length - ringLines;
-        queued = queued.slice(-ringLines);
-      }
-    }
-  };
-  const flush = (): void => {
-    if (queued.length === 0 && skipped === 0) return;
-    const batch = skipped > 0 ? [`… [${skipped} lines skipped, see the log file]`, ...queued.slice(-ringLines)] : queued;
-    queued = [];
-    skipped = 0;
-    for (const fn of subscribers) for (const line of batch) fn(line);
-  };
-  const note = (text: string): void => emit([sanitizeLine(`[checkroom] ${text}`)]);
+  const flush = (): void => output.flush();
+  const note = (text: string): void => output.add(sanitizeLine(`[checkroom] ${text}`));
 
   if (logError) note(`cannot write log ${spec.logPath}: ${logError}`);
 
@@ -176,14 +155,14 @@ export function startProcess(spec: ProcessSpec): RunHandle {
           stream.resume();
         });
       }
-      emit(splitter.push(decoder.write(chunk)));
+      splitter.feed(decoder.write(chunk), output.raw);
     });
     stream.on('end', () => {
-      emit(splitter.push(decoder.end()));
+      splitter.feed(decoder.end(), output.raw);
     });
   };
-  wire(subprocess?.stdout, splitters.out);
-  wire(subprocess?.stderr, splitters.err);
+  wire(subprocess?.stdout, output.splitters.out);
+  wire(subprocess?.stderr, output.splitters.err);
 
   const flushTimer = setInterval(flush, FLUSH_MS);
   const idleMs = spec.idleTimeoutMs;
@@ -236,15 +215,12 @@ export function startProcess(spec: ProcessSpec): RunHandle {
     clearInterval(flushTimer);
     if (watchdog) clearInterval(watchdog);
     if (deadline) clearTimeout(deadline);
-    for (const s of [splitters.out, splitters.err]) {
-      const last = s.end();
-      if (last !== null) emit([last]);
-    }
+    output.end();
     if (spawnError) note(explainSpawn(spawnError, spec));
     // Repeated at the end so a flood cannot push it out of the tail.
     if (logBroken) note(`the log ${spec.logPath} is incomplete: ${logBroken}`);
     if (notLogged > 0) {
-      const tail = ring.lines();
+      const tail = output.ring.lines();
       writeLog(`\n[checkroom] log capped at ${logMax} bytes of output: ${notLogged} bytes were not written; the last ${tail.length} lines (sanitized) follow\n${tail.join('\n')}\n`);
       endsWithNewline = true;
     }
@@ -268,7 +244,7 @@ export function startProcess(spec: ProcessSpec): RunHandle {
       stalled: reason === 'stalled',
       timedOut: reason === 'timeout',
       cancelled: reason === 'cancelled',
-      tail: ring.lines(),
+      tail: output.ring.lines(),
       startedAt,
       endedAt,
       bytesOut,
@@ -294,15 +270,7 @@ export function startProcess(spec: ProcessSpec): RunHandle {
     result,
     cancel: () => kill('cancelled'),
     leave,
-    onLine(fn) {
-      subscribers.add(fn);
-      return () => {
-        subscribers.delete(fn);
-      };
-    },
-    lines() {
-      const pending = [splitters.out.pending(), splitters.err.pending()].filter((l): l is string => l !== null);
-      return pending.length === 0 ? ring.lines() : [...ring.lines(), ...pending].slice(-ring.capacity);
-    },
+    onLine: (fn) => output.subscribe(fn),
+    lines: () => output.lines(),
   };
 }

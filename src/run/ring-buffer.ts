@@ -23,6 +23,20 @@ const cut = (s: string, max: number): string => {
   return s.slice(0, end);
 };
 
+/** A finished line as it came: the kept text and how many characters were cut from it. */
+export type RawLineSink = (raw: string, dropped: number) => void;
+
+/**
+ * The line as shown: formatted, then bounded again, since formatting may lengthen it (an ESC
+ * shows as "\e"), with the truncation suffix when anything was cut.
+ */
+export function renderLine(raw: string, dropped: number, max: number, format: (line: string) => string): string {
+  const shown = format(raw);
+  const kept = cut(shown, max);
+  const total = dropped + (shown.length - kept.length);
+  return total > 0 ? kept + truncationSuffix(total) : kept;
+}
+
 /**
  * Splits a stream of text chunks into lines. The unfinished line is held only up to
  * maxLineChars; the rest is counted, not stored, so a line without end cannot grow memory.
@@ -30,8 +44,8 @@ const cut = (s: string, max: number): string => {
 export class LineSplitter {
   private partial = '';
   private dropped = 0;
-  private readonly max: number;
-  private readonly format: (line: string) => string;
+  readonly max: number;
+  readonly format: (line: string) => string;
 
   constructor(opts: LineOptions = {}) {
     this.max = Math.max(1, opts.maxLineChars ?? DEFAULT_LINE_CHARS);
@@ -41,21 +55,36 @@ export class LineSplitter {
   /** Feed a chunk; returns the lines it completed, formatted and bounded. */
   push(chunk: string): string[] {
     const done: string[] = [];
+    this.feed(chunk, (raw, dropped) => done.push(this.render(raw, dropped)));
+    return done;
+  }
+
+  /**
+   * Feed a chunk; the lines it completes go to `sink` bounded but not formatted (issue 10
+   * item 5: of a flood only the lines that are read need formatting; see LineRing.addRaw).
+   */
+  feed(chunk: string, sink: RawLineSink): void {
     let from = 0;
     for (;;) {
       const nl = chunk.indexOf('\n', from);
       const piece = nl < 0 ? chunk.slice(from) : chunk.slice(from, nl);
       this.take(piece);
       if (nl < 0) break;
-      done.push(this.finish());
+      this.finish(sink);
       from = nl + 1;
     }
-    return done;
   }
 
   /** End of stream: the unfinished line, if any, becomes a line. */
   end(): string | null {
-    return this.partial === '' && this.dropped === 0 ? null : this.finish();
+    let last: string | null = null;
+    this.endRaw((raw, dropped) => (last = this.render(raw, dropped)));
+    return last;
+  }
+
+  /** End of stream, unformatted: the unfinished line, if any, goes to `sink`. */
+  endRaw(sink: RawLineSink): void {
+    if (this.partial !== '' || this.dropped !== 0) this.finish(sink);
   }
 
   /** The unfinished line as it would display now (e.g. a progress bar without newline). */
@@ -75,27 +104,33 @@ export class LineSplitter {
     }
   }
 
-  private finish(): string {
+  private finish(sink: RawLineSink): void {
     // CRLF output would otherwise show a trailing "\r" escape on every line.
     const raw = this.partial.endsWith('\r') && this.dropped === 0 ? this.partial.slice(0, -1) : this.partial;
-    const line = this.render(raw, this.dropped);
+    const dropped = this.dropped;
     this.partial = '';
     this.dropped = 0;
-    return line;
+    sink(raw, dropped);
   }
 
-  // Formatting may lengthen a line (an ESC shows as "\e"), so bound it again afterwards.
-  private render(raw: string, dropped: number): string {
-    const shown = this.format(raw);
-    const kept = cut(shown, this.max);
-    const total = dropped + (shown.length - kept.length);
-    return total > 0 ? kept + truncationSuffix(total) : kept;
+  render(raw: string, dropped: number): string {
+    return renderLine(raw, dropped, this.max, this.format);
   }
 }
 
-/** Fixed-capacity store of the last N lines (circular, so a flood costs no array shifting). */
+// A slot's `dropped` when it holds a line that is already formatted.
+const FORMATTED = -1;
+
+/**
+ * Fixed-capacity store of the last N lines (circular, so a flood costs no array shifting).
+ * Lines may be stored raw (addRaw) and are then formatted when first read: a flood of a
+ * million lines keeps 1,000, and only those that are read are ever sanitized. Every read
+ * returns formatted text.
+ */
 export class LineRing {
-  private readonly slots: string[];
+  private readonly raw: string[];
+  private readonly dropped: Int32Array;
+  private readonly shown: (string | undefined)[];
   private start = 0;
   private count = 0;
   private readonly splitter: LineSplitter;
@@ -103,7 +138,9 @@ export class LineRing {
 
   constructor(opts: LineOptions & { maxLines?: number } = {}) {
     this.capacity = Math.max(1, opts.maxLines ?? DEFAULT_RING_LINES);
-    this.slots = new Array<string>(this.capacity);
+    this.raw = new Array<string>(this.capacity);
+    this.dropped = new Int32Array(this.capacity);
+    this.shown = new Array<string | undefined>(this.capacity);
     this.splitter = new LineSplitter(opts);
   }
 
@@ -123,8 +160,24 @@ export class LineRing {
 
   /** Store an already formatted line (from an external splitter, e.g. one per stream). */
   add(line: string): void {
+    this.store(line, FORMATTED);
+  }
+
+  /** Store a line as a splitter's `feed` gave it; it is formatted with this ring's options when read. */
+  addRaw(raw: string, dropped: number): void {
+    this.store(raw, dropped);
+  }
+
+  /** How a raw line reads, formatted with this ring's options. */
+  format(raw: string, dropped: number): string {
+    return this.splitter.render(raw, dropped);
+  }
+
+  private store(text: string, dropped: number): void {
     const at = (this.start + this.count) % this.capacity;
-    this.slots[at] = line;
+    this.raw[at] = text;
+    this.dropped[at] = dropped;
+    this.shown[at] = dropped === FORMATTED ? text : undefined;
     if (this.count < this.capacity) this.count += 1;
     else this.start = (this.start + 1) % this.capacity;
   }
@@ -136,7 +189,11 @@ export class LineRing {
   /** Oldest first; includes the built-in splitter's unfinished line, still within capacity. */
   lines(): string[] {
     const out: string[] = [];
-    for (let i = 0; i < this.count; i++) out.push(this.slots[(this.start + i) % this.capacity]!);
+    for (let i = 0; i < this.count; i++) {
+      const at = (this.start + i) % this.capacity;
+      // Formatted once, on the first read: the pane reads the ring every few hundred ms.
+      out.push((this.shown[at] ??= this.format(this.raw[at]!, this.dropped[at]!)));
+    }
     const pending = this.splitter.pending();
     if (pending !== null) {
       out.push(pending);

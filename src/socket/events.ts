@@ -38,6 +38,25 @@ export function cellChanges(before: Map<string, string>, after: WorkspaceState, 
   return out;
 }
 
+/**
+ * cellChanges between two live states, by identity (issue 10 item 3: a file event costs what
+ * it touched): the live model keeps the cell objects of units it did not re-derive, so only
+ * the cells that are new objects are compared. Null when the cell list itself moved (a unit
+ * came or went): then the caller compares by key.
+ */
+export function cellChangesSince(before: WorkspaceState, after: WorkspaceState, at: string): WatchEvent[] | null {
+  if (before.cells.length !== after.cells.length) return null;
+  const out: WatchEvent[] = [];
+  for (let i = 0; i < after.cells.length; i++) {
+    const a = before.cells[i];
+    const b = after.cells[i];
+    if (a === b) continue;
+    if (a.unit !== b.unit || a.step !== b.step) return null;
+    if (a.status !== b.status) out.push({ type: 'cell', at, unit: b.unit, step: b.step, from: a.status, to: b.status });
+  }
+  return out;
+}
+
 /** The supervisor's events a script cares about; output lines, retries and notices are not streamed. */
 export function fromSupervisor(e: SupervisorEvent, at: string): WatchEvent[] {
   switch (e.type) {

@@ -1,7 +1,7 @@
 import type { LiveWorkspace } from '../live/live-workspace.js';
 import type { Supervisor } from '../run/supervisor-types.js';
-import type { WorkspaceState } from '../types.js';
 import { startControlServer, type ControlServer } from './server.js';
+import type { StatusText } from './status-text.js';
 
 // The control room's hook (src/ui-entry.ts): the driving instance and an observer alike
 // serve their live state (issue 10 item 4). Serving is a convenience for scripts: a
@@ -17,10 +17,10 @@ export async function serveControlRoom(
   live: LiveWorkspace,
   sup: Pick<Supervisor, 'subscribe'> | undefined,
   readonly: boolean,
-  render: (s: WorkspaceState) => string,
+  text: StatusText,
 ): Promise<ControlHook> {
   try {
-    const server = await startControlServer(live.state.root, { live, sup, pointer: !readonly }, render);
+    const server = await startControlServer(live.state.root, { live, sup, pointer: !readonly }, text);
     return { server, notice: null };
   } catch (err) {
     return { server: null, notice: `control socket off (status --json scans instead): ${(err as Error).message}` };

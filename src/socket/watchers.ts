@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { WorkspaceState } from '../types.js';
 import type { SupervisorEvent } from '../run/supervisor-types.js';
-import { cellChanges, fromSupervisor, statusesOf, type WatchEvent } from './events.js';
+import { cellChanges, cellChangesSince, fromSupervisor, statusesOf, type WatchEvent } from './events.js';
 import { jsonLine } from './wire.js';
 
 // The `watch` clients of one control room: every event goes to each of them, bounded per
@@ -27,8 +27,8 @@ export interface Watchers {
 
 export function createWatchers(initial: () => WorkspaceState, now: () => number): Watchers {
   const all = new Set<Watcher>();
-  // The statuses last streamed; only kept while someone watches (50k cells cost a map).
-  let last: Map<string, string> | null = null;
+  // The state last streamed; only kept while someone watches.
+  let last: WorkspaceState | null = null;
   const iso = (): string => new Date(now()).toISOString();
 
   const send = (w: Watcher, e: WatchEvent): void => {
@@ -46,7 +46,7 @@ export function createWatchers(initial: () => WorkspaceState, now: () => number)
   return {
     add(sock, hello) {
       const w: Watcher = { sock, dropped: 0 };
-      if (!last) last = statusesOf(initial());
+      if (!last) last = initial();
       all.add(w);
       sock.on('drain', () => {
         if (!w.dropped) return;
@@ -62,8 +62,9 @@ export function createWatchers(initial: () => WorkspaceState, now: () => number)
     },
     onState(s) {
       if (!all.size || !last) return;
-      const events = cellChanges(last, s, iso());
-      last = statusesOf(s);
+      const at = iso();
+      const events = cellChangesSince(last, s, at) ?? cellChanges(statusesOf(last), s, at);
+      last = s;
       if (events.length) broadcast(events);
     },
     onSupervisor(e) {

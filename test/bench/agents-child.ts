@@ -9,7 +9,8 @@ import { cellKey } from '../../src/types.js';
 
 // The control room's engine (live workspace + supervisor, as the app holds them) while 8
 // agents flood their output at full speed; or, with `bare`, the same 8 agents spawned by a
-// bare Node parent that discards their output — the baseline. Prints peak RSS.
+// bare Node parent that discards their output — the baseline. Prints peak RSS and the
+// parent's own CPU time (the agents' CPU is theirs in both modes).
 
 const FLOOD = `
 const fs = require('node:fs');
@@ -82,4 +83,5 @@ if (mode === 'bare') {
   void lines;
 }
 clearInterval(timer);
-process.stdout.write(JSON.stringify({ mode, peakMb: peak / 2 ** 20, seconds: (performance.now() - t0) / 1000, outputMb: (8 * rounds * (0.8 * 4000 * 211 + 0.2 * (1 << 20))) / 2 ** 20 }));
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ mode, peakMb: peak / 2 ** 20, cpuMs: (cpu.user + cpu.system) / 1000, seconds: (performance.now() - t0) / 1000, outputMb: (8 * rounds * (0.8 * 4000 * 211 + 0.2 * (1 << 20))) / 2 ** 20 }));

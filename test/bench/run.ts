@@ -8,6 +8,7 @@ import { tuiBench } from './tui-bench.js';
 import { ledgerBench } from './ledger-bench.js';
 import { paintBench } from './paint-bench.js';
 import { socketBench } from './socket-bench.js';
+import { agentsBench } from './agents-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
 // same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
@@ -25,5 +26,6 @@ if (only.includes('tui')) tuiBench(lines);
 if (only.includes('paint')) paintBench(lines);
 // The socket's goal is set at 50k (issue 10); smaller sizes show how it grows.
 if (only.includes('socket')) await socketBench(base, sizes, lines);
+if (only.includes('agents') || process.env.CHECKROOM_BENCH_ONLY === undefined) agentsBench(lines);
 if (only.includes('ledger')) ledgerBench(lines, [1_000, 5_000, 20_000, 50_000]);
 console.log(lines.join('\n'));

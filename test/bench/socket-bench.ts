@@ -51,6 +51,9 @@ async function withRoom<T>(dir: string, env: NodeJS.ProcessEnv, mode: string[], 
   }
 }
 
+/** The goal is set at 50k (issue 10): met, or missed by how much. */
+const goal = (n: number, ratio: number): string => (n !== 50_000 ? '≤ 0.3 at 50k' : ratio <= 0.3 ? 'goal met' : `missed by ${(ratio / 0.3).toFixed(1)}×`);
+
 function alternate(a: () => number, b: () => number): { a: number[]; b: number[] } {
   const out = { a: [] as number[], b: [] as number[] };
   b(); // the first answer renders the live state's text once
@@ -64,7 +67,7 @@ function alternate(a: () => number, b: () => number): { a: number[]; b: number[]
 export async function socketBench(base: string, sizes: number[], lines: string[]): Promise<void> {
   lines.push('## status --json while a control room runs (socket) vs grep -rl (CPU ms, median of 5, alternating)', '');
   lines.push(
-    '| files | grep -rl _COMPLETE | status --json, scan | socket (settle: forced re-read) | socket (floor: nothing pending) | socket / grep | floor / grep | goal |',
+    '| files | grep -rl _COMPLETE | status --json, scan | socket (pending events applied) | socket (floor: no settle) | socket / grep | floor / grep | goal |',
   );
   lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const n of sizes) {
@@ -79,12 +82,12 @@ export async function socketBench(base: string, sizes: number[], lines: string[]
     };
     grepOnce(); // the page cache warm for both
     const scan = alternate(grepOnce, status({ ...env, CHECKROOM_SOCKET: 'off' }));
-    const forced = await withRoom(dir, env, [], (pid) => alternate(grepOnce, status(env, pid)));
+    const settled = await withRoom(dir, env, [], (pid) => alternate(grepOnce, status(env, pid)));
     const floor = await withRoom(dir, env, ['--no-settle'], (pid) => alternate(grepOnce, status(env, pid)));
-    const grep = median([...scan.a, ...forced.a, ...floor.a]);
+    const grep = median([...scan.a, ...settled.a, ...floor.a]);
     const ms = (xs: number[]): string => `${median(xs).toFixed(0)} ms`;
     lines.push(
-      `| ${n} | ${grep.toFixed(0)} ms | ${ms(scan.b)} | ${ms(forced.b)} | ${ms(floor.b)} | ${(median(forced.b) / grep).toFixed(2)} | ${(median(floor.b) / grep).toFixed(2)} | ≤ 0.3 at 50k |`,
+      `| ${n} | ${grep.toFixed(0)} ms | ${ms(scan.b)} | ${ms(settled.b)} | ${ms(floor.b)} | ${(median(settled.b) / grep).toFixed(2)} | ${(median(floor.b) / grep).toFixed(2)} | ${goal(n, median(settled.b) / grep)} |`,
     );
     console.error(`socket ${n}: done`);
   }

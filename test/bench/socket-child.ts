@@ -1,11 +1,10 @@
 import { createLiveWorkspace } from '../../src/live/live-workspace.js';
 import { startControlServer } from '../../src/socket/server.js';
-import { statusJsonText } from '../../src/cli/core-commands.js';
+import { statusText } from '../helpers/status-text.js';
 
 // A control room's live state and control socket, without the terminal (issue 10 item 4):
-// what `status --json` asks while a control room runs. `--no-settle`: answer without the
-// forced re-read of the settle fallback — the floor the socket reaches once the live model
-// says when its pending events are applied (live.settled(), nothing pending). Prints
+// what `status --json` asks while a control room runs. `--no-settle`: answer without waiting
+// for pending events (live.settled()) — the floor, to show what the settle costs. Prints
 // "ready" once serving; ends when its stdin closes.
 
 const [dir, mode] = process.argv.slice(2);
@@ -17,11 +16,10 @@ const view =
           return live.state;
         },
         subscribe: live.subscribe,
-        refresh: live.refresh,
         settled: () => Promise.resolve(),
       }
     : live;
-const server = await startControlServer(dir, { live: view, pointer: false }, statusJsonText);
+const server = await startControlServer(dir, { live: view, pointer: false }, statusText());
 if (!server) throw new Error('another control room serves this workspace');
 process.stdout.write('ready\n');
 process.stdin.resume();

@@ -67,7 +67,7 @@ export interface StoreRoom {
 
 const open: StoreRoom[] = [];
 
-/** `opts` may be built from the live workspace (the agents' setRunning and touch, as the entry wires them). */
+/** `opts` may be built from the live workspace (the agents' supervisor and config). */
 export async function openStore(root: string, opts: Omit<StoreOptions, 'live'> | ((live: LiveWorkspace) => Omit<StoreOptions, 'live'>) = {}): Promise<StoreRoom> {
   const live = await createLiveWorkspace(root, { watch: false });
   const store = createAppStore({ now: PINNED_NOW, ...(typeof opts === 'function' ? opts(live) : opts), live });

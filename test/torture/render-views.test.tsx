@@ -37,7 +37,7 @@ async function mount(root: string) {
   const config = await loadConfig(root);
   const sup = await openSupervisor({ root, config });
   const live = await createLiveWorkspace(root, { watch: false });
-  const store = createAppStore({ live, now: () => new Date(2026, 10, 30, 5, 12, 0), session: { resumeOnQuit: true }, agents: { sup, config, setRunning: (k) => live.setRunning(k), touch: (p) => live.touch(p) } });
+  const store = createAppStore({ live, now: () => new Date(2026, 10, 30, 5, 12, 0), session: { resumeOnQuit: true }, agents: { sup, config } });
   const r = render(<ControlRoom store={store} theme={NO_COLOR_THEME} />);
   Object.defineProperty(r.stdout, 'rows', { value: 24, configurable: true });
   Object.defineProperty(r.stdout, 'columns', { value: 80, configurable: true });

@@ -1,0 +1,109 @@
+import { posix } from 'node:path';
+import type { WorkspaceState } from '../types.js';
+import { readSources, type Sources } from '../workspace.js';
+import { readCheckpoint } from '../checkpoint/io.js';
+import { presetOf } from '../pipeline/presets/index.js';
+import { idleCollector, keepYoungGenerationSmall, type IdleCollector } from './idle-gc.js';
+import { pathClassifier, type PathKind } from './path-kind.js';
+import { applyPaths, type Applied } from './apply-events.js';
+import { liveDeriver, type LiveDeriver } from './live-state.js';
+import { keepLastLines } from './lean-facts.js';
+
+// The live workspace's data: the sources as last read, the cells in flight, the derived
+// state and who listens (issue 9 item 4: split out of the one closure createLiveWorkspace
+// was). It reads and derives; when to read (events, polls, touches) is the queue's and the
+// watch's business (update-queue.ts, live-watch.ts).
+
+/** What the live model reads a changed file with; tests wrap them to count reads (issue 9 item 4). */
+export interface LiveReaders {
+  checkpoint: typeof readCheckpoint;
+}
+
+const unitOf = (key: string): string => key.slice(0, key.lastIndexOf('/'));
+
+export class LiveModel {
+  state: WorkspaceState;
+  private running: ReadonlySet<string> = new Set();
+  private readonly deriver: LiveDeriver = liveDeriver();
+  private readonly subs = new Set<(s: WorkspaceState) => void>();
+  private readonly idle: IdleCollector = idleCollector();
+  private classifier: (rel: string) => PathKind | null;
+
+  private constructor(
+    private src: Sources,
+    private readonly readers: LiveReaders,
+  ) {
+    keepLastLines(src.scan.files);
+    this.state = this.deriver.derive(src, this.running, null);
+    this.classifier = pathClassifier(this.layout());
+  }
+
+  static async open(dir: string, readers: Partial<LiveReaders> = {}): Promise<LiveModel> {
+    keepYoungGenerationSmall();
+    return new LiveModel(await readSources(dir), { checkpoint: readCheckpoint, ...readers });
+  }
+
+  get sources(): Sources {
+    return this.src;
+  }
+
+  subscribe(fn: (s: WorkspaceState) => void): () => void {
+    this.subs.add(fn);
+    return () => this.subs.delete(fn);
+  }
+
+  /** The same state to every subscriber again (the header has news: a notice). */
+  notify(): void {
+    for (const fn of this.subs) fn(this.state);
+    this.idle.poke();
+  }
+
+  /** `change` null: everything was read again. */
+  private publish(change: Applied | null): void {
+    this.state = this.deriver.derive(this.src, this.running, change);
+    this.notify();
+  }
+
+  /** What a changed path is to the state; null: nothing the state is made of. */
+  classify(rel: string): PathKind | null {
+    const own = presetOf(this.src.config.preset).source;
+    return this.classifier(rel) ?? (!own.incremental && own.owns(rel) ? { hits: [] } : null);
+  }
+
+  async reload(): Promise<void> {
+    this.src = await readSources(this.src.root);
+    keepLastLines(this.src.scan.files);
+    this.classifier = pathClassifier(this.layout());
+    this.publish(null);
+  }
+
+  /** Apply a batch of changed paths (each already known to matter). */
+  async apply(paths: ReadonlyMap<string, PathKind>): Promise<void> {
+    if ([...paths.values()].some((k) => k.config)) return this.reload();
+    // A preset's own files (gate-file workflows are small: anything under .claude/) are re-read whole.
+    const layout = presetOf(this.src.config.preset).source;
+    if (!layout.incremental) return [...paths.keys()].some((p) => layout.owns(p)) ? this.reload() : undefined;
+    this.publish(await applyPaths(this.src, paths, this.readers));
+  }
+
+  /**
+   * The cells in flight, from the supervisor (issue 9 item 4: the running set flows one way,
+   * down; it comes back up only as cells of the next state). The same set publishes nothing.
+   */
+  setRunning(keys: ReadonlySet<string>): void {
+    const units = new Set<string>();
+    for (const k of keys) if (!this.running.has(k)) units.add(unitOf(k));
+    for (const k of this.running) if (!keys.has(k)) units.add(unitOf(k));
+    this.running = keys;
+    if (units.size) this.publish({ units, structure: false });
+  }
+
+  stop(): void {
+    this.idle.stop();
+  }
+
+  private layout(): Parameters<typeof pathClassifier>[0] {
+    const src = this.src;
+    return { pipeline: src.config.pipeline, checkpoint: src.config.sources.checkpoint, todoDb: src.todos ? posix.relative(src.root, src.todos.path) : null };
+  }
+}
