@@ -11,6 +11,7 @@ import { mb, median } from './measure.js';
 // commands alternate within each round, so a change of machine load hits them alike: the
 // ratios are what we track, absolute times are noise on a shared machine.
 
+// The bin as an operator runs it: through its shebang, with the node flags it names.
 const BIN = join(import.meta.dirname, '..', '..', 'bundle', 'checkroom.js');
 const TIME = '/usr/bin/time';
 const RUNS = 5;
@@ -80,14 +81,14 @@ export function scanBench(base: string, sizes: number[], lines: string[]): void 
     cost('grep', ['-rl', '_COMPLETE', dir]); // the page cache, once
     // The cache: built, then settled (a file changed within a few seconds of a scan is
     // re-read as racily clean until a later scan has seen it settle).
-    cost(process.execPath, [BIN, 'status', dir, '--json']);
-    cost(process.execPath, [BIN, 'status', dir, '--json']);
+    cost(BIN, ['status', dir, '--json']);
+    cost(BIN, ['status', dir, '--json']);
     const m = measureAll({
       'grep -rl': ['grep', ['-rl', '_COMPLETE', dir]],
       'find -type f': ['find', [dir, '-type', 'f']],
       ...(rg ? { 'rg -l': ['rg', ['-l', '_COMPLETE', dir]] as [string, string[]] } : {}),
-      'status --json (warm)': [process.execPath, [BIN, 'status', dir, '--json']],
-      'status --json --no-cache (cold)': [process.execPath, [BIN, 'status', dir, '--json', '--no-cache']],
+      'status --json (warm)': [BIN, ['status', dir, '--json']],
+      'status --json --no-cache (cold)': [BIN, ['status', dir, '--json', '--no-cache']],
     });
     const grep = m['grep -rl'];
     const find = m['find -type f'];
