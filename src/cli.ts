@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { HELP, parseCli, UsageError, type Cli } from './cli/args.js';
 import { colorEnabled, makePaint, outputWidth } from './app/paint.js';
 import { wantsAscii } from './glyphs.js';
-import { ConfigError } from './pipeline/config.js';
+import { ConfigError } from './pipeline/config-load.js';
 import { WorkspaceError } from './workspace.js';
-import { checkpointCommand, partialsCommand, planCommand, statusCommand } from './cli/core-commands.js';
+import { checkpointCommand, partialsCommand, planCommand, statusCommand, type ReadOptions } from './cli/core-commands.js';
 import type { TextOptions } from './app/layout.js';
 import { extraCommands } from './cli/extra-commands.js';
 import { sanitize } from './sanitize.js';
@@ -15,6 +15,16 @@ import { loadControlRoom } from './ui-load.js';
 // stdin and stdout are terminals; every other path prints and exits.
 
 const out = { write: (s: string) => void process.stdout.write(s) };
+
+/** A running control room's `status --json`, byte for byte; `--json=pretty` indents it. False: no instance answered. */
+async function statusFromSocket(cli: Cli): Promise<boolean> {
+  const { statusFromControlRoom } = await import('./cli/socket-commands.js');
+  if (!cli.jsonPretty) return statusFromControlRoom(cli.positionals, (b) => process.stdout.write(b));
+  const chunks: Buffer[] = [];
+  if (!(await statusFromControlRoom(cli.positionals, (b) => chunks.push(b)))) return false;
+  out.write((await import('./cli/json-stream.js')).reindentJson(Buffer.concat(chunks).toString('utf8')));
+  return true;
+}
 
 async function main(argv: string[]): Promise<number> {
   const cli: Cli = parseCli(argv);
@@ -32,17 +42,20 @@ async function main(argv: string[]): Promise<number> {
     ascii: wantsAscii(process.env, cli.ascii),
     width: outputWidth(process.stdout, process.env),
   };
+  // The facts cache (issue 10 item 1): trusted and kept by a plain read; --readonly reads
+  // it and writes nothing; --no-cache reads every artifact and leaves the cache alone.
+  const read: ReadOptions = { pretty: cli.jsonPretty, cache: cli.noCache ? undefined : { write: !cli.readonly } };
   switch (cli.command) {
     case 'status':
       // A running control room answers from its live state (issue 10 item 4); else the scan.
-      if (cli.json && (await (await import('./cli/socket-commands.js')).statusFromControlRoom(cli.positionals, (b) => process.stdout.write(b)))) return 0;
-      await statusCommand(cli.positionals, cli.json, o, out);
+      if (cli.json && (await statusFromSocket(cli))) return 0;
+      await statusCommand(cli.positionals, cli.json, o, out, read);
       return 0;
     case 'plan':
-      await planCommand(cli.positionals, cli.json, o, out);
+      await planCommand(cli.positionals, cli.json, o, out, read);
       return 0;
     case 'partials':
-      await partialsCommand(cli.positionals, cli.json, o, out);
+      await partialsCommand(cli.positionals, cli.json, o, out, read);
       return 0;
     case 'checkpoint':
       await checkpointCommand(cli.positionals, cli.write, o, out);
@@ -50,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
     case 'ui':
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
-        await statusCommand(cli.positionals, cli.json, o, out);
+        await statusCommand(cli.positionals, cli.json, o, out, read);
         return 0;
       }
       return (await loadControlRoom())(cli, o);

@@ -2,10 +2,12 @@ import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { WorkspaceState } from './types.js';
 import type { WorkspaceConfig } from './pipeline/config-types.js';
-import { CONFIG_FILE, loadConfig } from './pipeline/config.js';
+import { CONFIG_FILE, loadConfig } from './pipeline/config-load.js';
 import { presetOf, type Sources } from './pipeline/presets/index.js';
+import type { CacheUse } from './scan/cached-facts.js';
 
 export type { Sources } from './pipeline/presets/index.js';
+export type { CacheUse } from './scan/cached-facts.js';
 
 // The engine's front door: everything the CLI, the control room and the launcher know
 // about a workspace comes from here, from disk alone. How a workspace is read and its state
@@ -30,11 +32,12 @@ export async function assertWorkspace(dir: string): Promise<string> {
   return root;
 }
 
-export async function readSources(dir: string, config?: WorkspaceConfig): Promise<Sources> {
+/** `cacheUse`: read through `.checkroom/facts-cache` (issue 10 item 1); without it, every artifact is read. */
+export async function readSources(dir: string, config?: WorkspaceConfig, cacheUse?: CacheUse): Promise<Sources> {
   const root = await assertWorkspace(dir);
-  const cfg = config ?? (await loadConfig(root));
+  const cfg = config ?? (await loadConfig(root, cacheUse));
   const preset = presetOf(cfg.preset);
-  const src = await preset.source.read(root, cfg, preset.has);
+  const src = await preset.source.read(root, cfg, preset.has, cacheUse);
   // A preset the layout chose is said, so an operator who expected the book knows why (issue 8 item 6).
   return cfg.presetDetected ? { ...src, warnings: [{ source: CONFIG_FILE, message: cfg.presetDetected }, ...src.warnings] } : src;
 }
@@ -43,6 +46,6 @@ export function stateOf(src: Sources, running: ReadonlySet<string> = new Set()):
   return { ...presetOf(src.config.preset).source.derive(src, running), preset: src.config.preset };
 }
 
-export async function loadWorkspace(dir: string, opts: { config?: WorkspaceConfig; running?: ReadonlySet<string> } = {}): Promise<WorkspaceState> {
-  return stateOf(await readSources(dir, opts.config), opts.running);
+export async function loadWorkspace(dir: string, opts: { config?: WorkspaceConfig; running?: ReadonlySet<string>; cache?: CacheUse } = {}): Promise<WorkspaceState> {
+  return stateOf(await readSources(dir, opts.config, opts.cache), opts.running);
 }

@@ -35,8 +35,8 @@ async function serve(dir: string, env: NodeJS.ProcessEnv, extra: { requestMs?: n
 }
 
 const cli = (args: string[], env: NodeJS.ProcessEnv) => execa(process.execPath, [CLI, ...args], { env, reject: false });
-/** The scan's time is the only field whose value may differ between two readings. */
-const sansTime = (text: string): string => text.replace(/^ {2}"scannedAt": "[^"]*",$/m, '  "scannedAt": "-",');
+/** The scan's time is the only field whose value may differ between two readings (`--json` is compact, issue 10 item 2). */
+const sansTime = (text: string): string => text.replace(/"scannedAt": ?"[^"]*",/, '"scannedAt":"-",');
 
 describe('control socket: status --json', () => {
   it('answers from the live state with every edit made before the request: equal to a scan', async () => {
@@ -59,6 +59,18 @@ describe('control socket: status --json', () => {
     const asked = await cli(['status', '--json', dir], env);
     expect(asked.exitCode).toBe(0);
     expect(sansTime(asked.stdout)).toBe(sansTime(scan.stdout));
+  });
+
+  it('--json=pretty indents the control room\'s answer: the same document', async () => {
+    const dir = copyDemo();
+    const env = runtimeEnv();
+    await serve(dir, env);
+    const pretty = await cli(['status', '--json=pretty', dir], env);
+    const scan = await cli(['status', '--json', dir], { ...env, CHECKROOM_SOCKET: 'off' });
+    expect(pretty.exitCode).toBe(0);
+    expect(pretty.stdout).toContain('\n  "version": 1,\n');
+    const value = (text: string) => JSON.parse(sansTime(text));
+    expect(value(pretty.stdout)).toEqual(value(scan.stdout));
   });
 
   it('falls back to the scan when no instance runs; watch then exits 1 and says why', async () => {

@@ -17,6 +17,10 @@ export interface Cli {
   command: Command;
   positionals: string[];
   json: boolean;
+  /** `--json=pretty`: indented JSON for eyes; plain `--json` is compact, for scripts (issue 10 item 2). */
+  jsonPretty: boolean;
+  /** `--no-cache`: read every artifact, neither trust nor write .checkroom/facts-cache (issue 10 item 1). */
+  noCache: boolean;
   write: boolean;
   dryRun: boolean;
   readonly: boolean;
@@ -35,13 +39,19 @@ export interface Cli {
 
 export function parseCli(argv: string[]): Cli {
   let parsed;
+  // `--json=pretty` is the one value `--json` takes; parseArgs has no optional values.
+  const end = argv.indexOf('--');
+  const opts = end < 0 ? argv : argv.slice(0, end);
+  const pretty = opts.includes('--json=pretty');
+  const args = pretty ? [...opts.map((a) => (a === '--json=pretty' ? '--json' : a)), ...(end < 0 ? [] : argv.slice(end))] : argv;
   try {
     parsed = parseArgs({
-      args: argv,
+      args,
       allowPositionals: true,
       strict: true,
       options: {
         json: { type: 'boolean', default: false },
+        'no-cache': { type: 'boolean', default: false },
         write: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         readonly: { type: 'boolean', default: false },
@@ -75,6 +85,8 @@ export function parseCli(argv: string[]): Cli {
     command: isCommand ? (first as Command) : 'ui',
     positionals: isCommand ? positionals.slice(1) : positionals,
     json: values.json!,
+    jsonPretty: pretty,
+    noCache: values['no-cache']!,
     write: values.write!,
     dryRun: values['dry-run']!,
     readonly: values.readonly!,
@@ -118,7 +130,10 @@ Usage
                                        lock's host, or if its holder runs on this host
 
 Options
-  --json       machine-readable output (see README: the status contract)
+  --json       machine-readable output, compact (see README: the status contract);
+               --json=pretty indents it for reading
+  --no-cache   status, plan, partials: read every artifact instead of trusting
+               .checkroom/facts-cache (which a plain status keeps up to date)
   --readonly   the control room never writes and never launches
   --ascii      fixed-width ASCII glyphs instead of emoji (automatic for TERM=linux, vt*, cons*,
                dumb and non-UTF-8 locales)

@@ -1,12 +1,14 @@
 import type { WorkspaceState } from '../types.js';
-import { loadWorkspace, readSources, stateOf } from '../workspace.js';
+import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import { loadWorkspace, readSources, stateOf, type CacheUse } from '../workspace.js';
 import { checkpointFromState } from '../checkpoint/from-state.js';
 import { workspaceLang } from '../checkpoint/lang.js';
 import { renderCheckpoint } from '../checkpoint/render.js';
 import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import { sanitize, sanitizeLine } from '../sanitize.js';
 import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../app/layout.js';
-import { statusJson, toJson } from './json.js';
+import { statusJsonStreamed } from './json.js';
+import { writeJson } from './json-stream.js';
 import { readSpend } from './json-spend.js';
 import type { CostLedger } from '../run/costs.js';
 import { renderStatus } from './text.js';
@@ -25,29 +27,46 @@ export const dirArg = (positionals: string[], max = 1): string => {
   return positionals[0] ?? '.';
 };
 
-/** What `status --json` prints: the scan and the control socket (src/socket/server.ts) alike. */
-/** `status --json` as printed: a scan and the control socket answer with this same text. */
-export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): string => toJson(statusJson(state, costs)) + '\n';
+/** How a headless read runs: `--json=pretty`, and the facts cache (the CLI's `--no-cache`, `--readonly`). */
+export interface ReadOptions {
+  pretty?: boolean;
+  /** Use .checkroom/facts-cache; absent: every artifact is read (issue 10 item 1). */
+  cache?: CacheUse;
+}
 
-export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<WorkspaceState> {
-  const state = await loadWorkspace(dirArg(positionals));
-  out.write(json ? statusJsonText(state, await readSpend(state.root, Date.now())) : renderStatus(state, o) + '\n');
+/** `status --json` as printed, compact: a scan and the control socket (src/socket/server.ts) answer with this same text. */
+export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): string => {
+  const parts: string[] = [];
+  writeJson(statusJsonStreamed(state, costs), { write: (s) => parts.push(s) });
+  return parts.join('');
+};
+
+/** The state and the config it was read with; the sources (50k file facts) are not kept while the answer is written. */
+async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig }> {
+  const src = await readSources(dir, undefined, cache);
+  return { state: stateOf(src), config: src.config };
+}
+
+export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<WorkspaceState> {
+  const { state, config } = await readState(dirArg(positionals), r.cache);
+  if (json) writeJson(statusJsonStreamed(state, await readSpend(state.root, Date.now(), config)), out, r.pretty);
+  else out.write(renderStatus(state, o) + '\n');
   return state;
 }
 
-export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
-  const state = await loadWorkspace(dirArg(positionals));
-  if (json) return out.write(toJson(statusJson(state).next) + '\n');
+export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
+  const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
+  if (json) return writeJson(statusJsonStreamed(state).next, out, r.pretty);
   if (state.next.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
   const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
   out.write(`${o.paint('title', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
 }
 
-export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out): Promise<void> {
-  const state = await loadWorkspace(dirArg(positionals));
+export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
+  const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
   if (json) {
-    const { partials, suspects } = statusJson(state);
-    return out.write(toJson({ partials, suspects }) + '\n');
+    const { partials, suspects } = statusJsonStreamed(state);
+    return writeJson({ partials, suspects }, out, r.pretty);
   }
   const lines: string[] = [];
   lines.push(o.paint('title', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));

@@ -1,4 +1,5 @@
-import type { WorkspaceState } from '../types.js';
+import type { Cell, WorkspaceState } from '../types.js';
+import { JsonList } from './json-list.js';
 import { counts } from '../state/counts.js';
 import type { CostLedger } from '../run/costs.js';
 import { spendJson } from './json-spend.js';
@@ -12,7 +13,29 @@ export const STATUS_JSON_VERSION = 1;
 /** What `checkroom status --json` prints, as a type (tests read the output through it). */
 export type StatusJson = ReturnType<typeof statusJson>;
 
-export function statusJson(s: WorkspaceState, costs?: CostLedger) {
+/** One cell as `status --json` prints it; `spent`: whether any cell has spend to look up. */
+const cellJson = (c: Cell, costs: CostLedger | undefined, spent: boolean) => ({
+  unit: c.unit,
+  step: c.step,
+  batch: c.batch,
+  path: c.path,
+  status: c.status,
+  checkpoint: c.checkpoint,
+  disk: c.disk,
+  chars: c.chars,
+  // Only on files past the exact count (issue 8 item 3): `chars` is then a lower bound.
+  ...(c.charsAtLeast ? { charsAtLeast: true } : {}),
+  bytes: c.bytes,
+  marker: c.marker,
+  verdict: c.triage?.verdict ?? null,
+  blockedBy: c.blockedBy,
+  // Issue 11: what this cell's agent attempts cost, from the journal; present on the cells
+  // an adapter reported money or tokens for, so cells of plain command agents keep their shape.
+  ...(spent ? cellSpend(costs, `${c.unit}/${c.step}`) : undefined),
+});
+
+/** The document with `cells` as given: an array (statusJson), or a list written as it streams. */
+function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells) {
   const total = spendJson(costs?.workspace);
   return {
     version: STATUS_JSON_VERSION,
@@ -26,25 +49,7 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger) {
     counts: counts(s),
     phases: s.phases.map((p) => ({ id: p.id, name: p.name, status: p.status, done: p.done, total: p.total, missing: p.missing })),
     batches: s.batches.map((b) => ({ id: b.id, units: b.units, status: b.status, done: b.done, total: b.total })),
-    cells: s.cells.map((c) => ({
-      unit: c.unit,
-      step: c.step,
-      batch: c.batch,
-      path: c.path,
-      status: c.status,
-      checkpoint: c.checkpoint,
-      disk: c.disk,
-      chars: c.chars,
-      // Only on files past the exact count (issue 8 item 3): `chars` is then a lower bound.
-      ...(c.charsAtLeast ? { charsAtLeast: true } : {}),
-      bytes: c.bytes,
-      marker: c.marker,
-      verdict: c.triage?.verdict ?? null,
-      blockedBy: c.blockedBy,
-      // Issue 11: what this cell's agent attempts cost, from the journal; present on the cells
-      // an adapter reported money or tokens for, so cells of plain command agents keep their shape.
-      ...cellSpend(costs, `${c.unit}/${c.step}`),
-    })),
+    cells,
     cost_usd: total.cost_usd,
     tokens: total.tokens,
     spend: {
@@ -71,6 +76,24 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger) {
   };
 }
 
+/** Most workspaces have no spend per cell: then 50k cells build no key to look it up by. */
+const anySpent = (costs: CostLedger | undefined): boolean => costs !== undefined && Object.keys(costs.cells).length > 0;
+
+export function statusJson(s: WorkspaceState, costs?: CostLedger) {
+  const spent = anySpent(costs);
+  return statusDocument(s, costs, s.cells.map((c) => cellJson(c, costs, spent)));
+}
+
+/**
+ * The same document for writeJson, whose cells are made one at a time as they are written:
+ * at 50k cells the whole array of their JSON objects was ~10 MB held at once (issue 10:
+ * streaming JSON without building the whole tree). JSON.stringify gives statusJson's text.
+ */
+export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger) {
+  const spent = anySpent(costs);
+  return statusDocument(s, costs, new JsonList(s.cells, (c) => cellJson(c, costs, spent)));
+}
+
 const cellSpend = (costs: CostLedger | undefined, key: string): { cost_usd?: number; tokens?: ReturnType<typeof spendJson>['tokens'] } => {
   const s = costs?.cells[key];
   if (!s || s.attempts === 0) return {};
@@ -93,6 +116,8 @@ const partialJson = (p: WorkspaceState['partials'][number]) => ({
 // terminal must be as safe as the text (issue 8 item 7). `\uXXXX` is the same JSON value.
 const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** Indented JSON whose text holds no terminal control: what every `--json` prints. */
-export const toJson = (value: unknown): string =>
-  JSON.stringify(value, null, 2).replace(JSON_UNSAFE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+/** JSON text with no terminal control left raw (the same JSON value). */
+export const escapeJsonText = (json: string): string => json.replace(JSON_UNSAFE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+
+/** Indented JSON whose text holds no terminal control: what `--json=pretty` and the other commands' `--json` print. */
+export const toJson = (value: unknown): string => escapeJsonText(JSON.stringify(value, null, 2));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { BreakerConfig, FailureClass, KubernetesOptions, Limits, SlurmOptions, SourcesConfig } from './config-types.js';
 import { BUILT_IN_CLASSES, type FailureClasses } from './failure-classes.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS, FAILURE_CLASSES } from './defaults.js';
 import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from './duration.js';
 
 // The shape of checkroom.yaml, snake_case as written. Every object is strict so a typo
@@ -9,32 +9,9 @@ import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from '.
 // found. Durations come out in milliseconds; everything else stays as written and
 // config.ts applies defaults and merges with the preset.
 
-/** Retries after the first failure, per class (DOMAIN.md sections 8 and 9): the table's caps. */
-export const DEFAULT_CAPS: Record<FailureClass, number> = { ...BUILT_IN_CLASSES.defaultCaps };
-
-export const FAILURE_CLASSES = BUILT_IN_CLASSES.names;
-
-export const DEFAULT_LIMITS: Limits = {
-  maxLaunches: 200,
-  maxConsecutiveFailures: 8,
-  caps: { ...DEFAULT_CAPS },
-  backoffBaseMs: 2_000,
-  backoffMaxMs: 60_000,
-};
-
-export const DEFAULT_BREAKER: BreakerConfig = { threshold: 3, cooldownMs: 30_000, maxCooldownMs: 600_000 };
-
-export const DEFAULT_SOURCES: SourcesConfig = {
-  checkpoint: 'checkpoint.md',
-  resume: 'RESUME.md',
-  todos: null,
-  todoPattern: '^(?<unit>ch\\d+)-(?<step>[a-z0-9]+)$',
-};
-
-export const DEFAULT_AGENT = { idleTimeoutMs: 120_000, timeoutMs: 1_800_000, graceMs: 5_000, concurrency: 1 };
-
-export const DEFAULT_SLURM: SlurmOptions = { partition: null, account: null, extraArgs: [], pollMs: 1_000 };
-export const DEFAULT_KUBERNETES: KubernetesOptions = { kubectl: ['kubectl'], namespace: null, image: null, pvc: null, serviceAccount: null, cpu: null, memory: null, pollMs: 2_000 };
+// The defaults live in defaults.ts, which does not load zod: a workspace without
+// checkroom.yaml never needs the schema (issue 10 item 2).
+export { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_KUBERNETES, DEFAULT_LIMITS, DEFAULT_SLURM, DEFAULT_SOURCES, FAILURE_CLASSES } from './defaults.js';
 
 export const MARKER_RE = /^[A-Z][A-Z0-9_]*$/;
 export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;

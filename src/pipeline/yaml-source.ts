@@ -1,29 +1,13 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { describeExpected } from './schema.js';
+import { ConfigError } from './config-error.js';
+
+export { ConfigError } from './config-error.js';
 
 // A YAML file whose every error points at the node that caused it (file:line:column), shared
 // by checkroom.yaml and preset files (issue 9 item 1): a typo in a pipeline that runs for days
 // must fail at start, not silently skip a dependency at 3 a.m. The CLI maps ConfigError to exit code 2.
-
-export class ConfigError extends Error {
-  readonly file: string;
-  /** 1-based; null when the problem has no single place in the file. */
-  readonly line: number | null;
-  readonly column: number | null;
-  readonly expected: string;
-  readonly problem: string;
-
-  constructor(o: { file: string; line: number | null; column: number | null; problem: string; expected: string }) {
-    super(`${o.line === null ? o.file : `${o.file}:${o.line}:${o.column}`}: ${o.problem} (expected ${o.expected})`);
-    this.name = 'ConfigError';
-    this.file = o.file;
-    this.line = o.line;
-    this.column = o.column;
-    this.expected = o.expected;
-    this.problem = o.problem;
-  }
-}
 
 export type YamlPath = (string | number)[];
 

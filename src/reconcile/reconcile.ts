@@ -64,13 +64,13 @@ const statusOf = (disk: DiskState, claim: Claim | null, running: boolean): CellS
 
 const emptyFacts = (path: string): FileFacts => ({ path, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false });
 
-function factsFor(step: StepDef, unit: string, scan: ScanResult): { facts: FileFacts; disk: DiskState } {
+/** `path`: the step's file for this unit (keysOf's, built once per unit). */
+function factsFor(step: StepDef, unit: string, path: string, scan: ScanResult): { facts: FileFacts; disk: DiskState } {
   if (step.kind === 'entry') {
     const file = scan.entryFiles.get(step.path) ?? emptyFacts(step.path);
     const has = scan.entries.get(step.path)?.has(unit) ?? false;
     return { facts: { ...file, marker: has }, disk: has ? 'done' : 'missing' };
   }
-  const path = unitPath(step, unit);
   const facts = scan.files.get(path) ?? emptyFacts(path);
   return { facts, disk: facts.marker ? 'done' : facts.unreadable ? 'unreadable' : facts.exists ? 'partial' : 'missing' };
 }
@@ -123,12 +123,18 @@ function signature(unit: string, input: ReconcileInput, against?: unknown[]): un
     }
     if (same) return null;
   }
-  const sig: unknown[] = [pipeline, batchOf.get(unit) ?? null];
-  steps.forEach((step, i) => {
-    if (step.kind === 'entry') sig.push(scan.entryFiles.get(step.path), scan.entries.get(step.path)?.has(unit) ?? false);
-    else sig.push(scan.files.get(paths[i]), null);
-    sig.push(claims.get(keys[i]) ?? null, running.has(keys[i]));
-  });
+  // Sized once and filled by index: a closure and growing pushes per unit were most of a
+  // one-shot `status` derive's allocation at 50k files (issue 10, --cpu-prof).
+  const sig: unknown[] = new Array(2 + steps.length * 4);
+  sig[0] = pipeline;
+  sig[1] = batchOf.get(unit) ?? null;
+  for (let i = 0, j = 2; i < steps.length; i++, j += 4) {
+    const step = steps[i];
+    sig[j] = step.kind === 'entry' ? scan.entryFiles.get(step.path) : scan.files.get(paths[i]);
+    sig[j + 1] = step.kind === 'entry' ? (scan.entries.get(step.path)?.has(unit) ?? false) : null;
+    sig[j + 2] = claims.get(keys[i]) ?? null;
+    sig[j + 3] = running.has(keys[i]);
+  }
   return sig;
 }
 
@@ -136,9 +142,11 @@ function signature(unit: string, input: ReconcileInput, against?: unknown[]): un
 export function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[] = []): UnitResult {
   const { pipeline, batchOf, scan, claims, running } = input;
   const out: UnitResult = { sig, cells: [], partials: [], suspects: [], discrepancies: [] };
-  for (const step of pipeline.steps) {
-    const key = cellKey(unit, step.id);
-    const { facts, disk } = factsFor(step, unit, scan);
+  const { keys, paths } = keysOf(pipeline, unit);
+  for (let i = 0; i < pipeline.steps.length; i++) {
+    const step = pipeline.steps[i];
+    const key = keys[i];
+    const { facts, disk } = factsFor(step, unit, paths[i], scan);
     const claim = claims.get(key) ?? null;
     const triage = disk === 'partial' ? triageUnmarked(facts) : disk === 'done' && step.kind === 'file' ? triageMarked(facts, step) : null;
     const cell: Cell = {
@@ -206,6 +214,8 @@ export function reconcile(input: ReconcileInput): Reconciled {
 
 /** Each unfinished cell lists the failed / needs-human cells of its unit it transitively waits on (cells of one unit). */
 function markBlocked(cells: Cell[], pipeline: PipelineDef): void {
+  // Only a failed or needs-human cell blocks: a unit without one has nothing to walk.
+  if (!cells.some((c) => c.status === 'failed' || c.status === 'needs_human')) return;
   const byKey = new Map(cells.map((c) => [cellKey(c.unit, c.step), c]));
   const stepById = new Map(pipeline.steps.map((s) => [s.id, s]));
   const memo = new Map<string, string[]>();

@@ -54,6 +54,11 @@ export class Confine {
     return this.dirs.get(dir)!;
   }
 
+  /** Whether `abs` lies in a directory that resolves outside every allowed root (resolved once per directory). */
+  escapes(abs: string): boolean {
+    return this.dirEscape(abs) !== null;
+  }
+
   /**
    * Open `abs` for reading if it resolves inside the allowed roots. Returns the fd, or a
    * sentence saying why it was not opened (the escape, a loop). Other open errors throw.

@@ -1,10 +1,12 @@
-import { readSync, fstatSync, closeSync, readdirSync } from 'node:fs';
+import { readSync, fstatSync, closeSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { FileFacts, PipelineDef, StepDef } from '../types.js';
 import { readFileFacts } from './file-facts.js';
 import { Confine } from './confine.js';
 import { PARTIAL_CHARS } from '../triage/triage.js';
 import { unitPath } from './units.js';
+import type { FactsCache } from './cached-facts.js';
+import { DirListings } from './dir-listings.js';
 
 // The filesystem scan (recovery level 3): facts for every expected artifact, the global
 // evidence files of phases 1–2, and the long-memory entries. Pure data out; the
@@ -49,7 +51,7 @@ export function readEntries(root: string, rel: string, pattern: string, confine 
 }
 
 /** Characters a verdict about this step's artifact needs: the triage threshold, or the marked body's minimum. */
-const needOf = (step: StepDef): number => Math.max(PARTIAL_CHARS, step.minChars + (step.marker ? step.marker.length + 9 : 0));
+export const needOf = (step: StepDef): number => Math.max(PARTIAL_CHARS, step.minChars + (step.marker ? step.marker.length + 9 : 0));
 
 /** `confine` carries checkroom.yaml's outside_roots; one is made per scan so each directory is resolved once. */
 export function scanStep(root: string, step: StepDef, unit: string, confine = new Confine(root)): FileFacts {
@@ -62,33 +64,36 @@ export const confineOf = (root: string, pipeline: PipelineDef): Confine => new C
 
 const missing = (path: string): FileFacts => ({ path, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false });
 
-/** Names in a directory, or null when it cannot be listed (then we open files one by one). */
-function listing(root: string, dir: string, cache: Map<string, Set<string> | null>): Set<string> | null {
-  if (cache.has(dir)) return cache.get(dir)!;
-  let names: Set<string> | null;
-  try {
-    names = new Set(readdirSync(join(root, dir)));
-  } catch (err) {
-    names = (err as NodeJS.ErrnoException).code === 'ENOENT' ? new Set() : null;
-  }
-  cache.set(dir, names);
-  return names;
-}
-
-/** Facts for every expected per-unit artifact. */
-export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[]): Map<string, FileFacts> {
+/** Facts for every expected per-unit artifact; with `cache`, unchanged files are not read (issue 10 item 1). */
+export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs = new DirListings(root)): Map<string, FileFacts> {
   const files = new Map<string, FileFacts>();
   // One readdir per directory instead of a failed open per missing file: most cells of a
   // young pipeline have no file yet, and each ENOENT costs an exception.
-  const dirs = new Map<string, Set<string> | null>();
   const confine = confineOf(root, pipeline);
   for (const step of pipeline.steps) {
     if (step.kind !== 'file') continue;
+    // What is the same for every unit is worked out once per step, not per file (issue 10
+    // item 2, at 50k files): the read's options, the directory when only the file name
+    // holds {unit}, and the read itself (no closure per file).
+    const opts = { confine, need: needOf(step) };
+    const read = (abs: string, rel: string): FileFacts => readFileFacts(abs, rel, step.marker, opts);
+    const dirOf = posix.dirname(step.path);
+    const baseOf = posix.basename(step.path);
+    const fixedDir = !dirOf.includes('{unit}');
+    const dirAbs = join(root, dirOf);
+    const dirSlash = dirAbs.endsWith('/') ? dirAbs : `${dirAbs}/`;
     for (const unit of units) {
       const rel = unitPath(step, unit);
-      const names = listing(root, posix.dirname(rel), dirs);
-      const facts = names && !names.has(posix.basename(rel)) ? missing(rel) : scanStep(root, step, unit, confine);
-      files.set(rel, facts);
+      const same = fixedDir && !unit.includes('/');
+      const base = same ? baseOf.replaceAll('{unit}', unit) : posix.basename(rel);
+      const names = dirs.set(same ? dirOf : posix.dirname(rel));
+      if (names && !names.has(base)) {
+        files.set(rel, missing(rel));
+        continue;
+      }
+      // The directory joined once per step; only a name of dots would need normalizing.
+      const abs = same && base !== '.' && base !== '..' ? dirSlash + base : join(root, rel);
+      files.set(rel, cache ? cache.facts(rel, abs, confine, read) : read(abs, rel));
     }
   }
   return files;
@@ -115,6 +120,7 @@ export function scanGlobals(root: string, pipeline: PipelineDef): Pick<ScanResul
   return { artifacts, entries, entryFiles };
 }
 
-export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[]): ScanResult {
-  return { files: scanFiles(root, pipeline, units), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
+/** `dirs`: the listings unit discovery already made (one readdir per directory per read). */
+export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs?: DirListings): ScanResult {
+  return { files: scanFiles(root, pipeline, units, cache, dirs), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
 }

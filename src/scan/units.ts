@@ -4,6 +4,7 @@ import { join, posix } from 'node:path';
 import type { PipelineDef, StepDef, Warning } from '../types.js';
 import { cleanUnit, headingIndex, isSeparatorRow, isTableLine, isUnitHeading, splitRow, unitMatcher } from '../checkpoint/table.js';
 import { norm } from '../checkpoint/i18n.js';
+import { DirListings } from './dir-listings.js';
 
 // Units come from everywhere they can be seen: the config's list, the batches, the
 // checkpoint rows, and file names on disk (a chapter that exists only on disk still shows
@@ -29,7 +30,7 @@ export function fileNameMatcher(step: StepDef, unitPattern: string): { dir: stri
   return { dir, re };
 }
 
-export function discoverUnitsOnDisk(root: string, pipeline: PipelineDef): Set<string> {
+export function discoverUnitsOnDisk(root: string, pipeline: PipelineDef, dirs = new DirListings(root)): Set<string> {
   const found = new Set<string>();
   const byDir = new Map<string, RegExp[]>();
   for (const step of pipeline.steps) {
@@ -39,12 +40,8 @@ export function discoverUnitsOnDisk(root: string, pipeline: PipelineDef): Set<st
     byDir.set(m.dir, [...(byDir.get(m.dir) ?? []), m.re]);
   }
   for (const [dir, res] of byDir) {
-    let names: string[];
-    try {
-      names = readdirSync(join(root, dir));
-    } catch {
-      continue; // missing or unreadable directory: nothing to discover there
-    }
+    const names = dirs.list(dir);
+    if (!Array.isArray(names)) continue; // missing or unreadable directory: nothing to discover there
     for (const name of names) {
       for (const re of res) {
         const m = re.exec(name);
@@ -60,9 +57,10 @@ export function collectUnits(
   pipeline: PipelineDef,
   fromCheckpoint: Iterable<string>,
   fromBatches: Iterable<string>,
+  dirs?: DirListings,
 ): string[] {
   if (pipeline.units.list) return [...pipeline.units.list];
-  const all = new Set<string>([...fromCheckpoint, ...fromBatches, ...discoverUnitsOnDisk(root, pipeline)]);
+  const all = new Set<string>([...fromCheckpoint, ...fromBatches, ...discoverUnitsOnDisk(root, pipeline, dirs)]);
   return [...all].sort(compareUnits);
 }
 

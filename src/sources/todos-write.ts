@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from './sqlite.js';
 import { explainDbError } from './todos-errors.js';
 
 // Write-back of proven progress into the todo table (DOMAIN.md section 3). Only `done`, and
@@ -33,7 +34,7 @@ export function writeBackTodos(path: string, updates: TodoUpdate[]): WriteBackRe
   }
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { fileMustExist: true });
+    db = openDatabase(path, { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') db.pragma('journal_mode = WAL');
     const exists = db.prepare('SELECT 1 FROM todos WHERE id = ?');

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from './sqlite.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { Warning } from '../types.js';
 import { explainDbError } from './todos-errors.js';
@@ -101,7 +102,7 @@ export function readTodos(path: string, opts: ReadTodosOptions): TodoSnapshot {
   }
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true, timeout: opts.busyTimeoutMs ?? 2000 });
+    db = openDatabase(path, { readonly: true, fileMustExist: true, timeout: opts.busyTimeoutMs ?? 2000 });
     const tables = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name));
     if (!tables.has('todos')) {
       warnings.push({ source: path, message: `${path} has no todos table; it is not a todo database — point sources.todos at the right file or remove it` });

@@ -16,10 +16,10 @@ import { agentsBench } from './agents-bench.js';
 
 const base = process.env.CHECKROOM_BENCH_DIR ?? join(tmpdir(), 'checkroom-bench');
 mkdirSync(base, { recursive: true });
-const sizes = (process.env.CHECKROOM_BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
+const sizes = (process.env.CHECKROOM_BENCH_SIZES ?? '1000,10000,50000,100000').split(',').map(Number);
 const lines: string[] = [`# checkroom bench — ${new Date().toISOString()} — node ${process.version}`, ''];
 const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,spawn,tui,paint,ledger,socket';
-if (only.includes('scan')) scanBench(base, sizes, lines);
+if (only.includes('scan') || only.includes('status')) scanBench(base, sizes, lines);
 if (only.includes('live')) await liveBench(base, sizes, lines);
 if (only.includes('spawn')) await spawnBench(lines);
 if (only.includes('tui')) tuiBench(lines);

@@ -2,6 +2,7 @@ import type { PipelineDef, Warning, WorkspaceState } from '../../types.js';
 import type { WorkspaceConfig } from '../config-types.js';
 import type { CheckpointDoc } from '../../checkpoint/types.js';
 import type { ScanResult } from '../../scan/scan.js';
+import type { CacheUse } from '../../scan/cached-facts.js';
 import type { TodoSnapshot } from '../../sources/todos.js';
 import type { GateWorkspace } from '../../gates/types.js';
 import type { GateSummary } from '../../gates/summary.js';
@@ -26,8 +27,9 @@ export interface Sources {
 
 /** Where a preset's state comes from: read once, derived on every change, kept true by watches. */
 export interface PresetSource {
-  /** Reads the sources; `has` says which of checkpoint.md and the todo table the preset has. */
-  read(root: string, config: WorkspaceConfig, has: PresetHas): Promise<Sources>;
+  /** Reads the sources; `has` says which of checkpoint.md and the todo table the preset has;
+   *  `cache`, when given, is how the read may use the facts cache (issue 10 item 1). */
+  read(root: string, config: WorkspaceConfig, has: PresetHas, cache?: CacheUse): Promise<Sources>;
   derive(src: Sources, running: ReadonlySet<string>): WorkspaceState;
   /** Directories a live workspace watches besides the steps' own (again when an owned path appears). */
   watchDirs(src: Sources): string[];

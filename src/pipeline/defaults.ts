@@ -1,0 +1,33 @@
+import type { BreakerConfig, FailureClass, KubernetesOptions, Limits, SlurmOptions, SourcesConfig } from './config-types.js';
+import { BUILT_IN_CLASSES } from './failure-classes.js';
+
+// The configuration's defaults, as plain data: what a workspace without checkroom.yaml runs
+// with. Apart from schema.ts so that reading such a workspace never loads zod (issue 10
+// item 2); schema.ts re-exports them.
+
+/** Retries after the first failure, per class (DOMAIN.md sections 8 and 9): the table's caps. */
+export const DEFAULT_CAPS: Record<FailureClass, number> = { ...BUILT_IN_CLASSES.defaultCaps };
+
+export const FAILURE_CLASSES = BUILT_IN_CLASSES.names;
+
+export const DEFAULT_LIMITS: Limits = {
+  maxLaunches: 200,
+  maxConsecutiveFailures: 8,
+  caps: { ...DEFAULT_CAPS },
+  backoffBaseMs: 2_000,
+  backoffMaxMs: 60_000,
+};
+
+export const DEFAULT_BREAKER: BreakerConfig = { threshold: 3, cooldownMs: 30_000, maxCooldownMs: 600_000 };
+
+export const DEFAULT_SOURCES: SourcesConfig = {
+  checkpoint: 'checkpoint.md',
+  resume: 'RESUME.md',
+  todos: null,
+  todoPattern: '^(?<unit>ch\\d+)-(?<step>[a-z0-9]+)$',
+};
+
+export const DEFAULT_AGENT = { idleTimeoutMs: 120_000, timeoutMs: 1_800_000, graceMs: 5_000, concurrency: 1 };
+
+export const DEFAULT_SLURM: SlurmOptions = { partition: null, account: null, extraArgs: [], pollMs: 1_000 };
+export const DEFAULT_KUBERNETES: KubernetesOptions = { kubectl: ['kubectl'], namespace: null, image: null, pvc: null, serviceAccount: null, cpu: null, memory: null, pollMs: 2_000 };
