@@ -13,6 +13,11 @@ export const ASCII: GlyphSet = { done: '+ ', partial: '~ ', failed: 'X ', needs_
 
 export const CLAIM_ASCII: Record<Claim, string> = { done: 'done', in_progress: 'in-progress', failed: 'failed', needs_human: 'needs-human', not_started: 'not-started' };
 
+/** What checkpoint.md claims, in words a person reads in a sentence ("checkpoint says needs a
+ *  human"). Sentences built below the UI carry no glyph: the domain does not know whether the
+ *  terminal can draw one (`--ascii`); a view that wants the glyph adds it itself. */
+export const CLAIM_WORD: Record<Claim, string> = { done: 'done', in_progress: 'in progress', failed: 'failed', needs_human: 'needs a human', not_started: 'not started' };
+
 export const STATUS_WORD: Record<CellStatus, string> = {
   done: 'done',
   partial: 'partial',

@@ -192,6 +192,13 @@ describe('autopilot, cancel, quit', () => {
     expect(planQuit(r, open, false)).toEqual({ change: {} });
     expect(planQuit(r, open, true)).toMatchObject({ change: { dialog: null, quit: true, agents: { quitMode: 'leave' } } });
   });
+
+  it('the quit dialog says in words what a cancelled cell becomes: no glyph, drawn under --ascii too', () => {
+    const r = readOf({ runs: [run] });
+    const ask = planQuit(r, planState({ ...initialAgents(), snap: r.sup.snapshot() }), false) as { ask: Ask };
+    expect(ask.ask.lines).toContain('y/enter: cancel them, then quit (each cell goes back to what it was, or to failed)');
+    for (const l of ask.ask.lines) expect(l).not.toMatch(/\p{Extended_Pictographic}|\u2014|\ufe0f/u);
+  });
 });
 
 describe('the Health view', () => {
@@ -227,6 +234,14 @@ describe('the Health view', () => {
       ask: { title: 'Reset the counters of ch01 research', pending: { action: { kind: 'reset_cell', unit: 'ch01', step: 'research' } } },
     });
     expect(planBreaker(config, health(ledger, 1), 'reset')).toEqual({ say: 'select an agent (the Health view lists agents first)', tone: 'warn' });
+  });
+
+  it('the reset dialog says in words what the checkpoint.md cell becomes: no glyph, drawn under --ascii too', () => {
+    const ledger = ledgerOf(true);
+    ledger.cells['ch01/research'] = { ...newCell('ch01', 'research'), state: 'needs_human' };
+    const d = planResetCell(health(ledger, 1)) as { ask: Ask };
+    expect(d.ask.lines.at(-1)).toBe('its checkpoint.md cell follows the disk again (done when the marker proves it, in progress on a half-product, not started on nothing).');
+    for (const l of d.ask.lines) expect(l).not.toMatch(/\p{Extended_Pictographic}|\u2014|\ufe0f/u);
   });
 });
 

@@ -180,7 +180,7 @@ export function planResetCell(s: AppState): Decision {
   const lines = [
     `${c.unit} ${c.step}: ${c.state}, ${plural(c.attempts.length, 'attempt')}${classCounts(c) ? ` (${classCounts(c)})` : ''}`,
     'Forgets its attempts, counters and escalation (the journal keeps the history);',
-    'its checkpoint.md cell follows the disk again (✅ proven, ⏳ a half-product, — nothing).',
+    'its checkpoint.md cell follows the disk again (done when the marker proves it, in progress on a half-product, not started on nothing).',
   ];
   return { ask: agentsAsk(`Reset the counters of ${c.unit} ${c.step}`, lines, { kind: 'reset_cell', unit: c.unit, step: c.step }) };
 }
@@ -197,7 +197,7 @@ export function planQuit(r: AgentsRead, s: AppState, ctrlC: boolean): Decision |
   const lines = [
     ...flights.slice(0, 4).map((f) => `${f.unit} ${f.step}: ${flightState(f, s.agents)}`),
     ...(flights.length > 4 ? [`… and ${flights.length - 4} more`] : []),
-    'y/enter: cancel them, then quit (each cell goes back to what it was, or ❌)',
+    'y/enter: cancel them, then quit (each cell goes back to what it was, or to failed)',
     'l: leave them running and quit (the next checkroom adopts them; the marker decides)',
     'n/esc: stay',
   ];

@@ -2,7 +2,7 @@ import type { Cell, CellStatus, Claim, Discrepancy, DiskState, FileFacts, Partia
 import { cellKey } from '../types.js';
 import { triageMarked, triageUnmarked } from '../triage/triage.js';
 import { say } from '../reasons/say.js';
-import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
+import { CLAIM_WORD } from '../glyphs.js';
 import { unitPath } from '../scan/units.js';
 import type { ScanResult } from '../scan/scan.js';
 
@@ -185,7 +185,7 @@ export function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[
         step: step.id,
         checkpoint: claim,
         disk,
-        note: `checkpoint says ${CLAIM_GLYPH[claim]} ${claim.replace('_', ' ')}, disk shows ${describeDisk(disk, facts)}`,
+        note: `checkpoint says ${CLAIM_WORD[claim]}, disk shows ${describeDisk(disk, facts)}`,
       });
     }
   }

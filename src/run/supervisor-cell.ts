@@ -83,7 +83,8 @@ async function stopCell(c: Cell, s: StopReason): Promise<RunResult> {
   }
   await core.mark(unit, step, effect.claim);
   const escalated = effect.claim === 'needs_human';
-  const what = escalated ? 'escalated to a human (⚠️)' : 'failed (❌; retry when ready)';
+  // Words, not glyphs: this is shown under --ascii too (the run CLI, the control room's log).
+  const what = escalated ? 'escalated to a human (checkpoint.md: needs a human)' : 'failed (checkpoint.md: failed; retry when ready)';
   const label = run.maxAttempts ? attemptLabel(flight.attempt, Math.max(run.maxAttempts, flight.attempt)) : `attempt ${flight.attempt}`;
   const cls = run.lastClass ?? 'UNKNOWN';
   const log = flight.logPath ? `; log: ${flight.logPath}` : '';

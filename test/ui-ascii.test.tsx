@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { createAppStore } from '../src/app/store.js';
+import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { EMOJI } from '../src/glyphs.js';
+import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
+import { renderRoom, unmountAll } from './helpers/ink.js';
+import { copyDemo } from './helpers/workspace.js';
+
+// `--ascii` is for terminals that cannot draw emoji at a fixed width (TERM=linux, non-UTF-8
+// locales): no view may build glyph text without asking for it. The Sources view's note
+// said `checkpoint says ✅ done` under --ascii; every view and overlay of the demo, at 80x24,
+// is checked for any emoji or glyph-set symbol.
+
+const glyphs = [...Object.values(EMOJI), ...Object.values(CLAIM_GLYPH)].filter((g) => /[^\x20-\x7e—]/u.test(g));
+const EMOJI_RE = new RegExp(`\\p{Emoji_Presentation}|\\p{Extended_Pictographic}|\\ufe0f|${glyphs.map((g) => g.replace(/\ufe0f/g, '')).join('|')}`, 'u');
+
+afterEach(async () => {
+  await unmountAll();
+});
+
+describe('--ascii: no emoji in any view', () => {
+  it('progress, the cell detail, partials, plan, sources, health and help draw no glyph-set symbol', async () => {
+    const dir = copyDemo();
+    const live = await createLiveWorkspace(dir, { watch: false });
+    const store = createAppStore({ live, ascii: true, now: () => new Date(2026, 10, 30, 5, 12, 0) });
+    const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, 24, 80);
+    const seen: string[] = [];
+    const look = (what: string) => {
+      const f = frame();
+      const m = EMOJI_RE.exec(f);
+      expect(m ? `${what}: ${m[0]} (U+${m[0].codePointAt(0)!.toString(16)}) in\n${f}` : `${what}: clean`).toBe(`${what}: clean`);
+      seen.push(f);
+    };
+    look('progress');
+    await press('\r');
+    look('cell detail');
+    await press('\u001b', '2');
+    look('partials');
+    await press('3');
+    look('plan');
+    await press('4');
+    look('sources');
+    // The Sources list has rows that disagree (the demo's checkpoint.md claims against the disk).
+    expect(frame()).toMatch(/checkpoint says (done|in progress|failed|not started|needs a human)/);
+    for (let i = 0; i < 12; i++) await press('j');
+    look('sources, scrolled');
+    await press('5');
+    look('health');
+    await press('?');
+    look('help');
+    expect(seen).toHaveLength(8);
+  });
+});
