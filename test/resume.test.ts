@@ -6,7 +6,7 @@ import type { WorkspaceState } from '../src/types.js';
 import { buildResume } from '../src/resume/build.js';
 import { parseResume } from '../src/resume/parse.js';
 import { resumeFacts } from '../src/resume/facts.js';
-import { resumeDrift, writeResume } from '../src/resume/io.js';
+import { compareResume, resumeDrift, writeResume } from '../src/resume/io.js';
 import { milestoneReached } from '../src/resume/milestone.js';
 import { SOURCE_CHECKPOINT } from './helpers/source-example.js';
 import { DEMO, PHASE_1_2, copyDemo, doneFile, summaries, tempDir, writeFiles } from './helpers/workspace.js';
@@ -144,6 +144,20 @@ describe('writeResume / resumeDrift', () => {
     expect(drift.disagreements).toContain('RESUME.md says ch06 research is running; disk shows it done');
     // The committed demo itself stays stale on purpose.
     expect(readFileSync(join(DEMO, 'RESUME.md'), 'utf8')).toContain('生成时间: 2026-11-27 18:40');
+  });
+
+  it('says a status in words, not a raw value as an adjective ("is needs human")', async () => {
+    const state = await loadWorkspace(DEMO);
+    const cell = (u: string, st: string) => state.cells.find((c) => c.unit === u && c.step === st)!;
+    const escalated = { ...state, cells: state.cells.map((c) => (c === cell('ch03', 'r3') ? { ...c, status: 'needs_human' as const } : c)) };
+    const parsed = { generatedAt: null, phase: null, batch: null, done: [], inProgress: [], notStarted: [] };
+    expect(compareResume({ ...parsed, unfinished: [{ unit: 'ch03', step: 'r1', status: 'needs_human' }] }, state)).toEqual([
+      'RESUME.md says ch03 r1 needs a human; disk shows it done',
+    ]);
+    expect(compareResume({ ...parsed, unfinished: [{ unit: 'ch03', step: 'r3', status: 'running' }] }, escalated)).toEqual([
+      'RESUME.md says ch03 r3 is running; it is escalated and needs a human',
+    ]);
+    expect(compareResume({ ...parsed, unfinished: [{ unit: 'ch03', step: 'r1', status: 'failed' }] }, state)).toEqual(['RESUME.md says ch03 r1 failed; disk shows it done']);
   });
 
   it('reports a missing letter as missing', async () => {

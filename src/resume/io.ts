@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Lang, WorkspaceState } from '../types.js';
+import type { CellStatus, Lang, WorkspaceState } from '../types.js';
 import { LANGS } from '../checkpoint/i18n.js';
 import { workspaceLang } from '../checkpoint/lang.js';
 import { RESUME_VOCAB } from './vocab.js';
@@ -79,6 +79,17 @@ export function parseResumeTime(s: string | null): number | null {
 const CATEGORY = { done: 'done', inProgress: 'in progress', notStarted: 'not started' } as const;
 
 /** Compare what a letter says with what the state says. Pure; `resumeDrift` reads the file. */
+// A status in a sentence, not a raw value used as an adjective ("ch06 draft is needs human").
+const SAYS: Record<CellStatus, string> = { done: 'is done', partial: 'is partial', running: 'is running', failed: 'failed', needs_human: 'needs a human', not_started: 'is not started' };
+const SHOWS: Record<CellStatus, string> = {
+  done: 'disk shows it done',
+  partial: 'disk shows it partial',
+  running: 'disk shows it running',
+  failed: 'disk shows it failed',
+  needs_human: 'it is escalated and needs a human',
+  not_started: 'disk shows it not started',
+};
+
 export function compareResume(parsed: ParsedResume, state: WorkspaceState, file = RESUME_FILE): string[] {
   const now = resumeFacts(state);
   const out: string[] = [];
@@ -98,7 +109,7 @@ export function compareResume(parsed: ParsedResume, state: WorkspaceState, file 
   const cellOf = new Map(state.cells.map((c) => [`${c.unit}/${c.step}`, c]));
   for (const t of parsed.unfinished) {
     const c = cellOf.get(`${t.unit}/${t.step}`);
-    if (c && c.status !== t.status) out.push(`${file} says ${t.unit} ${t.step} is ${t.status.replace('_', ' ')}; disk shows it ${c.status.replace('_', ' ')}`);
+    if (c && c.status !== t.status) out.push(`${file} says ${t.unit} ${t.step} ${SAYS[t.status]}; ${SHOWS[c.status]}`);
   }
   return out;
 }
