@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { columnWidth, fit, pad } from '../src/app/layout.js';
-import { breakerWords, cellStateWords, classCounts, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
+import { breakerWords, cellStateWords, classCounts, failureWords, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
 import type { AgentsUi } from '../src/app/agents-types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -26,7 +26,7 @@ function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimit
     const v = it.ledger?.view;
     if (!v) return [`${it.agent}: no launch recorded in the journal yet`];
     return [
-      `${it.agent}: breaker ${breakerWords(it.ledger)} · ${v.consecutiveFailures} of ${v.threshold} consecutive failures · ${v.trips} trip${v.trips === 1 ? '' : 's'}${spendWords(costs?.agents[it.agent]) ? ` · spent ${spendWords(costs?.agents[it.agent])}` : ''}`,
+      `${it.agent}: breaker ${breakerWords(it.ledger)} · ${failureWords(v.consecutiveFailures, v.threshold)} · ${v.trips} trip${v.trips === 1 ? '' : 's'}${spendWords(costs?.agents[it.agent]) ? ` · spent ${spendWords(costs?.agents[it.agent])}` : ''}`,
       ...(v.openedBy.length ? v.openedBy.slice(-3).map((x) => `  opened by: ${x}`) : ['  no failures since the last success']),
     ];
   }
@@ -101,7 +101,7 @@ export function HealthView({ height, width }: { height: number; width: number })
                 {mark}
                 {name}
                 <T tok={BREAKER_TOKEN[v?.state ?? 'closed']}>{state}</T>
-                {fit(`trips ${v?.trips ?? 0} · failures ${v?.consecutiveFailures ?? 0} of ${v?.threshold ?? snap.limits.breakerThreshold}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''}`, restW)}
+                {fit(`trips ${v?.trips ?? 0} · ${failureWords(v?.consecutiveFailures ?? 0, v?.threshold ?? snap.limits.breakerThreshold)}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''}`, restW)}
               </Line>
             );
           }

@@ -8,6 +8,7 @@ import { newCell, type AgentLedger, type Ledger } from '../src/run/ledger.js';
 import { breakerInit } from '../src/run/breaker.js';
 import { commandShownEvent } from '../src/consent.js';
 import type { SupervisorSnapshot } from '../src/run/supervisor.js';
+import { failureWords } from '../src/app/agents.js';
 import { initialAgents } from '../src/app/agents-types.js';
 import type { AppState } from '../src/app/store-types.js';
 import type { Ask } from '../src/app/store-kit.js';
@@ -234,6 +235,11 @@ describe('the Health view', () => {
       ask: { title: 'Reset the counters of ch01 research', pending: { action: { kind: 'reset_cell', unit: 'ch01', step: 'research' } } },
     });
     expect(planBreaker(config, health(ledger, 1), 'reset')).toEqual({ say: 'select an agent (the Health view lists agents first)', tone: 'warn' });
+  });
+
+  it('says consecutive failures as a count and the threshold, which the count may pass while open', () => {
+    expect(failureWords(4, 2)).toBe('4 failures in a row (opens at 2)');
+    expect(failureWords(1, 3)).toBe('1 failure in a row (opens at 3)');
   });
 
   it('the reset dialog says in words what the checkpoint.md cell becomes: no glyph, drawn under --ascii too', () => {

@@ -244,7 +244,7 @@ describe('launching agents from the control room', () => {
     await m.waitFor(/agent researcher\s+open \d+ s left/);
     const f = m.frame();
     expect(f).toMatch(/ch01 research\s+escalated\s+1 att · PERMISSION 1/);
-    expect(f).toMatch(/trips 1 · failures 1 of 1/);
+    expect(f).toMatch(/trips 1 · 1 failure in a row \(opens at 1\)/);
     expect(f).toContain('launches 1 of');
     expect(f).toContain('consecutive failures 1 of');
     // The selected agent's detail names the failure that opened it.

@@ -102,6 +102,12 @@ export function breakerWords(ag: AgentLedger | undefined): string {
   }
 }
 
+/** An agent's consecutive failures against its breaker's threshold. Not "failures 4 of 2":
+ *  the count goes on past the threshold while the breaker is open (each failed probe adds
+ *  one), so it is a count and the point at which the breaker opens, not a fraction. */
+export const failureWords = (consecutive: number, threshold: number): string =>
+  `${consecutive} failure${consecutive === 1 ? '' : 's'} in a row (opens at ${threshold})`;
+
 /** What stands in the way of (or happened to) a plan entry now, or null. */
 export function entryLiveState(n: NextStep, a: AgentsUi, agentOf: (step: string) => string | undefined): { text: string; tone: 'warn' | 'fail' } | null {
   if (!a.snap || n.unit === null || n.step === null) return null;
