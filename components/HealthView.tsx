@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { columnWidth, fit, pad } from '../src/app/layout.js';
-import { breakerWords, cellStateWords, classCounts, failureWords, healthItems, nextAttemptLabel, type HealthItem } from '../src/app/agents.js';
+import { breakerWords, cellStateWords, classCounts, failureWords, healthItems, nextAttemptLabel, runStateWords, type HealthItem } from '../src/app/agents.js';
 import type { AgentsUi } from '../src/app/agents-types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -34,7 +34,7 @@ function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimit
   const tail = c.lastErrorTail.filter((l) => l.trim() !== '').slice(-2);
   return [
     ...cellSpendLines(costs, c.key),
-    `${c.unit} ${c.step} (${c.agent ?? '-'}): ${c.state}${c.reason ? ` — ${c.reason}` : ''}`,
+    `${c.unit} ${c.step} (${c.agent ?? '-'}): ${runStateWords(c.state)}${c.reason ? ` — ${c.reason}` : ''}`,
     `  attempts ${c.attempts.length}${classCounts(c) ? ` · ${classCounts(c)}` : ''}${nextAttemptLabel(c, limits) ? ` · next: ${nextAttemptLabel(c, limits)}` : ''} · same error ×${c.fingerprintRepeats}`,
     ...tail.map((l) => `  last error: ${l}`),
   ];

@@ -246,6 +246,7 @@ describe('the Health view', () => {
     const ledger = ledgerOf(true);
     ledger.cells['ch01/research'] = { ...newCell('ch01', 'research'), state: 'needs_human' };
     const d = planResetCell(health(ledger, 1)) as { ask: Ask };
+    expect(d.ask.lines[0]).toBe('ch01 research: escalated (needs a human), 0 attempts');
     expect(d.ask.lines.at(-1)).toBe('its checkpoint.md cell follows the disk again (done when the marker proves it, in progress on a half-product, not started on nothing).');
     for (const l of d.ask.lines) expect(l).not.toMatch(/\p{Extended_Pictographic}|\u2014|\ufe0f/u);
   });

@@ -275,6 +275,8 @@ describe('launching agents from the control room', () => {
     // Z on the escalated cell: reset its counters (confirm first).
     await m.press('G');
     await m.waitFor(/› ch01 research/);
+    // Its detail says the state in words, not the raw needs_human.
+    await m.waitFor('ch01 research (researcher): escalated (needs a human)');
     await m.press('Z');
     await m.waitFor('Confirm: Reset the counters of ch01 research');
     await m.press('y');

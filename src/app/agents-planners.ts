@@ -5,7 +5,7 @@ import { sanitizeLine } from '../sanitize.js';
 import { cellKey, type NextStep } from '../types.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { AgentAction, SupervisorPort } from './agents-types.js';
-import { breakerWords, classCounts, flightItems, flightState } from './agents.js';
+import { breakerWords, classCounts, flightItems, flightState, runStateWords } from './agents.js';
 import { goneUpdate, selectedHealth, selectedPartial, selectedPlan } from './selected.js';
 import { said, type Ask, type Decision, type Planned } from './store-kit.js';
 import type { AppState } from './store-types.js';
@@ -178,7 +178,7 @@ export function planResetCell(s: AppState): Decision {
   if (!item || item.kind !== 'cell') return said('select a cell (below the agents in the Health view)', 'warn');
   const c = item.cell;
   const lines = [
-    `${c.unit} ${c.step}: ${c.state}, ${plural(c.attempts.length, 'attempt')}${classCounts(c) ? ` (${classCounts(c)})` : ''}`,
+    `${c.unit} ${c.step}: ${runStateWords(c.state)}, ${plural(c.attempts.length, 'attempt')}${classCounts(c) ? ` (${classCounts(c)})` : ''}`,
     'Forgets its attempts, counters and escalation (the journal keeps the history);',
     'its checkpoint.md cell follows the disk again (done when the marker proves it, in progress on a half-product, not started on nothing).',
   ];

@@ -1,5 +1,5 @@
 import type { Limits } from '../pipeline/config-types.js';
-import type { AgentLedger, CellLedger } from '../run/ledger.js';
+import type { AgentLedger, CellLedger, CellRunState } from '../run/ledger.js';
 import { decideNext } from '../run/policy.js';
 import type { NextStep } from '../types.js';
 import { cellKey } from '../types.js';
@@ -77,6 +77,10 @@ export function flightState(f: FlightItem, a: AgentsUi): string {
 
 /** " (adopted)" / " (driver's)": who started a run this instance watches (issue 8 items 4, 5). */
 export const originWords = (origin: 'adopted' | 'driver' | undefined): string => (origin === 'adopted' ? ' (adopted)' : origin === 'driver' ? " (driver's)" : '');
+
+/** A cell's run state in a sentence ("ch01 research: escalated (needs a human), 2 attempts"),
+ *  not the raw `needs_human`; the other states read as words already. */
+export const runStateWords = (s: CellRunState): string => (s === 'needs_human' ? 'escalated (needs a human)' : s);
 
 /** A Health cell's state in words: a running cell says whose run it is. */
 export function cellStateWords(c: CellLedger, a: AgentsUi): string {
