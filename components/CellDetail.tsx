@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { CLAIM_ASCII, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
+import { CLAIM_WORD, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { fit } from '../src/app/layout.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
@@ -31,7 +31,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const g = glyphsFor(ascii);
   const writer = writerOf(liveWriters({ ws, agents }), cell);
   const status = writer && writer.unit === cell.unit && writer.step === cell.step ? 'running' : cell.status;
-  const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_GLYPH[cell.checkpoint]} `}${CLAIM_ASCII[cell.checkpoint]}`;
+  const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_GLYPH[cell.checkpoint]} `}${CLAIM_WORD[cell.checkpoint]}`;
   const gate = isGateCell(cell) ? gateDetailLines(cell, claim) : null;
   const unreadable = cell.disk === 'unreadable';
   const facts: [string, string][] = [

@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
-import { CLAIM_ASCII } from '../src/glyphs.js';
+import { CLAIM_WORD } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { sourceItems, type SourceItem } from '../src/app/select.js';
@@ -31,7 +31,7 @@ function colsOf(it: SourceItem, ascii: boolean, root: string): Cols {
   switch (it.kind) {
     case 'discrepancy': {
       const d = it.d;
-      const claim = ascii ? CLAIM_ASCII[d.checkpoint] : `${CLAIM_GLYPH[d.checkpoint]} ${CLAIM_ASCII[d.checkpoint]}`;
+      const claim = ascii ? CLAIM_WORD[d.checkpoint] : `${CLAIM_GLYPH[d.checkpoint]} ${CLAIM_WORD[d.checkpoint]}`;
       return { where: `${d.unit} ${d.step}`, claim, disk: DISK[d.disk] ?? String(d.disk), note: d.note };
     }
     case 'todo': {

@@ -11,8 +11,6 @@ export type GlyphSet = Record<CellStatus, string>;
 export const EMOJI: GlyphSet = { done: '✅', partial: '🚧', failed: '❌', needs_human: '✋', running: '⏳', not_started: '--' };
 export const ASCII: GlyphSet = { done: '+ ', partial: '~ ', failed: 'X ', needs_human: '! ', running: '> ', not_started: '. ' };
 
-export const CLAIM_ASCII: Record<Claim, string> = { done: 'done', in_progress: 'in-progress', failed: 'failed', needs_human: 'needs-human', not_started: 'not-started' };
-
 /** What checkpoint.md claims, in words a person reads in a sentence ("checkpoint says needs a
  *  human"). Sentences built below the UI carry no glyph: the domain does not know whether the
  *  terminal can draw one (`--ascii`); a view that wants the glyph adds it itself. */

@@ -52,3 +52,18 @@ describe('--ascii: no emoji in any view', () => {
     expect(seen).toHaveLength(8);
   });
 });
+
+describe('the claim column says words, not raw values (`— not-started`)', () => {
+  for (const ascii of [false, true]) {
+    it(`in the Sources view${ascii ? ' under --ascii' : ''}`, async () => {
+      const live = await createLiveWorkspace(copyDemo(), { watch: false });
+      const store = createAppStore({ live, ascii, now: () => new Date(2026, 10, 30, 5, 12, 0) });
+      const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, 40, 100);
+      await press('4');
+      const f = frame();
+      expect(f).toMatch(ascii ? /ch09 research\s+not started\s+partial/ : /ch09 research\s+— not started\s+partial/);
+      expect(f).toMatch(ascii ? /ch03 r1\s+in progress\s+done/ : /ch03 r1\s+⏳ in progress\s+done/);
+      expect(f).not.toMatch(/not-started|in-progress|needs-human/);
+    });
+  }
+});

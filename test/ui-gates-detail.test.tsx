@@ -56,7 +56,7 @@ describe('cell detail of a gate-file workflow', () => {
     expect(row(f, 'size')).toContain(`${size} bytes · `);
     expect(row(f, 'size')).toContain('written 2026-11-29 10:02');
     expect(row(f, 'gate')).toMatch(/^gate\s+failed VERIFICATION_FAILED · \d+ errors?: /);
-    expect(row(f, 'claims')).toMatch(/plan: in-progress\s+disk: gate failed/);
+    expect(row(f, 'claims')).toMatch(/plan: in progress\s+disk: gate failed/);
     expect(f).not.toContain('0 bytes');
     expect(f).not.toContain('marker');
     expect(f).not.toContain('no file');

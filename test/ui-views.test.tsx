@@ -124,7 +124,7 @@ describe('control room views', () => {
     expect(f).toContain(`path       ${cell.path}`);
     expect(f).toContain(`${cell.bytes} bytes · ${cell.chars} characters`);
     expect(f).toContain('not found: <!-- DRAFT_COMPLETE -->');
-    expect(f).toMatch(/checkpoint\.md: .*in-progress\s+disk: file without its marker/);
+    expect(f).toMatch(/checkpoint\.md: .*in progress\s+disk: file without its marker/);
     expect(f).toContain(`verdict    ${cell.triage!.verdict}`);
     expect(f).toContain('blocked by');
     // The tail: the file's real last non-blank line is on screen.

@@ -1,4 +1,4 @@
-import { CLAIM_ASCII } from '../glyphs.js';
+import { CLAIM_WORD } from '../glyphs.js';
 import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
 import type { Claim, WorkspaceState } from '../types.js';
 import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
@@ -110,7 +110,7 @@ export const undoAsk = (group: UndoGroup, seen: Seen[]): Ask => ({
   seen,
 });
 
-const claimGlyph = (c: Claim | null, ascii: boolean): string => (c === null ? '(none)' : ascii ? CLAIM_ASCII[c] : CLAIM_GLYPH[c]);
+const claimGlyph = (c: Claim | null, ascii: boolean): string => (c === null ? '(none)' : ascii ? CLAIM_WORD[c] : CLAIM_GLYPH[c]);
 
 /** `w`: checkpoint.md rewritten from the disk, cell by cell. */
 export function checkpointAsk(diff: CheckpointDiff, ascii: boolean): Ask {
