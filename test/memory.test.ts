@@ -24,7 +24,7 @@ describe('checkMemory on the demo (scenario 3)', () => {
     const byKind = m.issues.map((i) => `${i.kind} ${i.file}${i.unit ? ` ${i.unit}` : ''}`);
     expect(byKind).toEqual(['truncated meta/glossary.md', 'no_entry meta/chapter-summaries.md ch04']);
     expect(m.issues[0].detail).toMatch(/存放到/);
-    expect(m.issues[1].detail).toContain('checkpoint.md claims ✅');
+    expect(m.issues[1].detail).toContain('checkpoint.md claims it is done');
     // The rebuild plan reads the best source: no chapters/ yet, so the marked drafts.
     const ch04 = m.rebuild.find((r) => r.unit === 'ch04')!;
     expect(ch04).toMatchObject({ from: 'draft', source: 'drafts/ch04-draft.md', files: ['meta/chapter-summaries.md', 'meta/glossary.md'] });

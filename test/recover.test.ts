@@ -32,6 +32,13 @@ function hashTree(root: string): Map<string, string> {
 }
 
 describe('recover --dry-run', () => {
+  it('under --ascii draws no emoji: the memory issue says what checkpoint.md claims in words', async () => {
+    const c = capture();
+    expect(await recoverCommand(parseCli(['recover', copyDemo(), '--dry-run', '--ascii']), o, c.out)).toBe(0);
+    expect(c.text()).toContain('ch04 has no entry in meta/chapter-summaries.md: checkpoint.md claims it is done');
+    expect(c.text()).not.toMatch(/\p{Extended_Pictographic}|\ufe0f/u);
+  });
+
   it('changes nothing on the demo, yet reports every source, the stop point and what it would rebuild', async () => {
     const root = copyDemo();
     const before = hashTree(root);

@@ -94,7 +94,7 @@ describe('buildResume / parseResume', () => {
     expect(zh).toContain('代码块开了头却没有闭合');
     expect(zh).toMatch(/只有 \d+ 个字符（不足 100）且没有标记/);
     expect(zh).toMatch(/ch03 r2 失败；阻塞 ch03 的 \d+ 个后续步骤/);
-    expect(zh).toContain('checkpoint.md 标为 ✅，但条目不存在');
+    expect(zh).toContain('checkpoint.md 标为已完成，但条目不存在');
   });
 
   it('says phase names, the workspace and its own decision notes in the language of the letter; consent bookkeeping is no key decision', async () => {

@@ -140,6 +140,8 @@ describe('the scheduler as a fourth source', () => {
       ['job_not_launched', 'ch02/draft', '8'],
       ['cell_without_job', 'ch04/draft', null],
     ]);
+    // Shown in the Sources view, also under --ascii: the claim in words, not ⏳.
+    expect(f[2].note).toBe('checkpoint.md says in progress, but no job of this workspace runs it: relaunch it, or triage its half-product');
     expect(parseJobComment('checkroom ws=abc123 run=ch01-draft-a1-x cell=ch01/draft')).toEqual({ ws: 'abc123', runId: 'ch01-draft-a1-x', unit: 'ch01', step: 'draft' });
     expect(parseJobComment('someone else')).toBeNull();
   });

@@ -26,7 +26,7 @@ const sign: Catalog['sign'] = {
 };
 
 const entry: Catalog['entry'] = {
-  claimed: () => 'checkpoint.md claims ✅ but the entry is missing',
+  claimed: () => 'checkpoint.md claims it is done but the entry is missing',
   later_exists: (e) => `${e.path} exists but the entry is missing`,
   batch_ran: (e) =>
     `its ${e.deps.join(', ')} ${e.deps.length === 1 ? 'is' : 'are'} done and Batch ${e.batch}'s long-memory update wrote the other chapters' entries but not this one`,

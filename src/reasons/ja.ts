@@ -26,7 +26,7 @@ const SHAPE: Catalog['shape'] = {
 };
 
 const entry: Catalog['entry'] = {
-  claimed: () => 'checkpoint.md は ✅ としているが、エントリがない',
+  claimed: () => 'checkpoint.md は完了としているが、エントリがない',
   later_exists: (e) => `${e.path} は存在するが、エントリがない`,
   batch_ran: (e) => `${e.deps.join('、')} は完了し、Batch ${e.batch} の長期記憶の更新は他の章のエントリを書いたが、この章のものは書いていない`,
 };

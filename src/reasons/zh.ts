@@ -26,7 +26,7 @@ const SHAPE: Catalog['shape'] = {
 };
 
 const entry: Catalog['entry'] = {
-  claimed: () => 'checkpoint.md 标为 ✅，但条目不存在',
+  claimed: () => 'checkpoint.md 标为已完成，但条目不存在',
   later_exists: (e) => `${e.path} 已存在，但条目不存在`,
   batch_ran: (e) => `${e.deps.join('、')} 已完成，Batch ${e.batch} 的长记忆更新写了其他章节的条目，却没有写这一章`,
 };

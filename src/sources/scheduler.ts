@@ -65,7 +65,7 @@ export const schedulerFindings = (jobs: readonly SchedulerJob[], cells: readonly
   const running = new Set(active.map((j) => `${j.unit}/${j.step}`));
   for (const c of cells) {
     if (c.checkpoint !== 'in_progress' || c.status === 'done' || !clusterSteps.has(c.step)) continue;
-    if (!running.has(`${c.unit}/${c.step}`)) out.push({ kind: 'cell_without_job', unit: c.unit, step: c.step, jobId: null, note: 'checkpoint.md says ⏳, but no job of this workspace runs it: relaunch it, or triage its half-product' });
+    if (!running.has(`${c.unit}/${c.step}`)) out.push({ kind: 'cell_without_job', unit: c.unit, step: c.step, jobId: null, note: 'checkpoint.md says in progress, but no job of this workspace runs it: relaunch it, or triage its half-product' });
   }
   return out;
 };
