@@ -101,7 +101,9 @@ export function HealthView({ height, width }: { height: number; width: number })
                 {mark}
                 {name}
                 <T tok={BREAKER_TOKEN[v?.state ?? 'closed']}>{state}</T>
-                {fit(`trips ${v?.trips ?? 0} · ${failureWords(v?.consecutiveFailures ?? 0, v?.threshold ?? snap.limits.breakerThreshold)}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''}`, restW)}
+                {/* The spend before the failures: the row is cut at its end on 80 columns, and the
+                    failure count in words is the longer part, repeated in full in the detail below. */}
+                {fit(`trips ${v?.trips ?? 0}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(v?.consecutiveFailures ?? 0, v?.threshold ?? snap.limits.breakerThreshold)}`, restW)}
               </Line>
             );
           }
