@@ -44,6 +44,14 @@ const docArb = fc
       }),
       { selector: (b) => b.id, maxLength: 4 },
     ),
+    // Units outside every batch: a table under no heading, before the first `### Batch N`.
+    unbatched: fc.option(
+      fc.record({
+        units: fc.uniqueArray(fc.integer({ min: 1, max: 120 }), { maxLength: 6 }),
+        claims: fc.array(fc.option(fc.constantFrom(...CLAIMS), { nil: undefined }), { minLength: 60, maxLength: 60 }),
+      }),
+      { nil: null },
+    ),
   })
   .map((g): CheckpointDoc => {
     const seen = new Set<string>();
@@ -59,7 +67,7 @@ const docArb = fc
         return { id: p.id, status: p.status, name: p.custom ?? (def ? def.aliases[LANGS.indexOf(g.lang)] : 'Extra') };
       }),
       columns: g.columns,
-      batches: g.batches.map((b) => ({
+      batches: [...(g.unbatched ? [{ ...g.unbatched, id: null, status: null }] : []), ...g.batches].map((b) => ({
         id: b.id,
         status: b.status,
         rows: b.units

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyDemo, REPO } from './helpers/workspace.js';
+import { bookPreset } from '../src/pipeline/book-preset.js';
+import { parseCheckpoint } from '../src/checkpoint/parse.js';
+import { renderCheckpoint } from '../src/checkpoint/render.js';
+import { readSources, stateOf } from '../src/workspace.js';
+import type { StatusJson } from '../src/cli/json.js';
+
+// A unit in no batch (a disk-only chapter of the demo: ch10 has research on disk and no
+// checkpoint row, and the demo's config gives no batches). The launcher's one-cell edit finds
+// no row, rebuilds checkpoint.md, and puts ch10 in a table under no batch heading. Reading that
+// file back used to file the table as "batch 0": status "Batch 0", matrix "ch10 B0", the quit
+// dialog "disk shows Batch 0". Rows under no batch heading are units of no batch.
+
+const book = bookPreset();
+const CLI = join(REPO, 'dist/src/cli.js');
+const cli = (args: string[]) => {
+  const r = spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, input: '' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+
+describe('a unit in no batch after `checkroom run` rewrites checkpoint.md', () => {
+  it('stays out of every batch: no "Batch 0" in status, state or file', async () => {
+    const root = copyDemo();
+    const before = readFileSync(join(root, 'checkpoint.md'), 'utf8');
+    const run = cli(['run', root, 'ch10', 'draft']);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('no row for ch10 in checkpoint.md: rebuilt checkpoint.md from the disk');
+    expect(run.out).toContain('ch10 draft: done');
+
+    const text = readFileSync(join(root, 'checkpoint.md'), 'utf8');
+    const lines = text.split('\n');
+    const ch10 = lines.findIndex((l) => l.startsWith('| ch10 '));
+    const firstBatch = lines.findIndex((l) => l.startsWith('### Batch'));
+    // The layout keeps ch10 out of every batch: under the phase line, before `### Batch 1`.
+    expect(ch10).toBeGreaterThan(lines.indexOf('## Phase 3: 逐章写作 — ⏳ 进行中'));
+    expect(ch10).toBeLessThan(firstBatch);
+    expect(text).not.toContain('### Batch 0');
+    const doc = parseCheckpoint(text, book);
+    expect(doc.warnings).toEqual([]);
+    expect(doc.batches.map((b) => [b.id, b.rows.map((r) => r.unit)])).toEqual([
+      [null, ['ch10']],
+      [1, ['ch01', 'ch02', 'ch04']],
+      [2, ['ch03', 'ch05']],
+      [3, ['ch06', 'ch07', 'ch08', 'ch09']],
+    ]);
+    // The language of the user's file is kept.
+    expect(lines[0]).toBe(before.split('\n')[0]);
+
+    const state = stateOf(await readSources(root));
+    expect(state.batches.map((b) => [b.id, b.units])).toEqual([
+      [1, ['ch01', 'ch02', 'ch04']],
+      [2, ['ch03', 'ch05']],
+      [3, ['ch06', 'ch07', 'ch08', 'ch09']],
+      [null, ['ch10']],
+    ]);
+    expect(state.currentBatch).toBe(1);
+
+    const status = cli(['status', root]);
+    expect(status.code).toBe(0);
+    expect(status.out).toContain('Phase 3 Chapter writing · Batch 1 ·');
+    expect(status.out).toContain('unbatched 2/8');
+    expect(status.out).not.toMatch(/Batch 0|\bB0\b/);
+    const json = JSON.parse(cli(['status', root, '--json']).out) as StatusJson;
+    expect(json.currentBatch).toBe(1);
+    expect(json.batches.map((b) => b.id)).toEqual([1, 2, 3, null]);
+  }, 60_000);
+});
+
+describe('rows under no batch heading', () => {
+  it('are units of no batch, not merged with a real `### Batch 0`, and written back under no heading', () => {
+    const text = [
+      '## Phase 3: Writing',
+      '| Unit | Research | Draft |',
+      '|---|---|---|',
+      '| ch02 | ✅ | — |',
+      '### Batch 0',
+      '| Unit | Research | Draft |',
+      '|---|---|---|',
+      '| ch01 | ✅ | ✅ |',
+      '## Phase 4: Audit',
+      '| Unit | Research | Draft |',
+      '|---|---|---|',
+      '| ch03 | ⏳ | — |',
+      '',
+    ].join('\n');
+    const doc = parseCheckpoint(text, book);
+    expect(doc.warnings).toEqual([]);
+    expect(doc.batches.map((b) => [b.id, b.rows.map((r) => r.unit)])).toEqual([
+      [null, ['ch02', 'ch03']],
+      [0, ['ch01']],
+    ]);
+    const out = renderCheckpoint(doc, book);
+    const back = parseCheckpoint(out, book);
+    expect(back.batches.map((b) => [b.id, b.rows.map((r) => r.unit)])).toEqual([
+      [null, ['ch02', 'ch03']],
+      [0, ['ch01']],
+    ]);
+    expect(out.split('\n').filter((l) => l.startsWith('### '))).toEqual(['### Batch 0']);
+  });
+});
