@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyDemo, REPO } from './helpers/workspace.js';
 import { bookPreset } from '../src/pipeline/book-preset.js';
@@ -11,9 +11,10 @@ import type { StatusJson } from '../src/cli/json.js';
 
 // A unit in no batch (a disk-only chapter of the demo: ch10 has research on disk and no
 // checkpoint row, and the demo's config gives no batches). The launcher's one-cell edit finds
-// no row, rebuilds checkpoint.md, and puts ch10 in a table under no batch heading. Reading that
-// file back used to file the table as "batch 0": status "Batch 0", matrix "ch10 B0", the quit
-// dialog "disk shows Batch 0". Rows under no batch heading are units of no batch.
+// no row; ch10 goes in a table under no batch heading. Reading that file back used to file the
+// table as "batch 0": status "Batch 0", matrix "ch10 B0", the quit dialog "disk shows Batch
+// 0". Rows under no batch heading are units of no batch; the row is added in place, so the
+// user's notes survive (a full rebuild used to drop them).
 
 const book = bookPreset();
 const CLI = join(REPO, 'dist/src/cli.js');
@@ -25,11 +26,14 @@ const cli = (args: string[]) => {
 describe('a unit in no batch after `checkroom run` rewrites checkpoint.md', () => {
   it('stays out of every batch: no "Batch 0" in status, state or file', async () => {
     const root = copyDemo();
-    const before = readFileSync(join(root, 'checkpoint.md'), 'utf8');
+    const file = join(root, 'checkpoint.md');
+    const note = '备注: ch03 的 R2 等作者回复';
+    writeFileSync(file, readFileSync(file, 'utf8').replace('\n### Batch 2\n', `\n${note}\n\n### Batch 2\n`));
+    const before = readFileSync(file, 'utf8');
     const run = cli(['run', root, 'ch10', 'draft']);
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
-    expect(run.out).toContain('no row for ch10 in checkpoint.md: rebuilt checkpoint.md from the disk');
+    expect(run.out).not.toContain('rebuilt');
     expect(run.out).toContain('ch10 draft: done');
 
     const text = readFileSync(join(root, 'checkpoint.md'), 'utf8');
@@ -48,8 +52,16 @@ describe('a unit in no batch after `checkroom run` rewrites checkpoint.md', () =
       [2, ['ch03', 'ch05']],
       [3, ['ch06', 'ch07', 'ch08', 'ch09']],
     ]);
-    // The language of the user's file is kept.
-    expect(lines[0]).toBe(before.split('\n')[0]);
+    // Every other byte is the user's: only the new table and the last-updated value differ.
+    const added = lines.slice(ch10 - 3, ch10 + 2);
+    expect(added[0]).toBe('');
+    expect(added[1]).toBe(lines[firstBatch + 1]); // the header of Batch 1's table, as written
+    expect(added[3]).toMatch(/^\| ch10 \| ✅ +\| ✅ +\| — /);
+    expect(added[4]).toBe('');
+    const rest = [...lines.slice(0, ch10 - 3), ...lines.slice(ch10 + 1)];
+    const was = before.split('\n');
+    expect(rest.filter((l, i) => l !== was[i])).toEqual([expect.stringMatching(/^最后更新: \d{4}-\d\d-\d\d \d\d:\d\d$/)]);
+    expect(text).toContain(`\n${note}\n`);
 
     const state = stateOf(await readSources(root));
     expect(state.batches.map((b) => [b.id, b.units])).toEqual([
