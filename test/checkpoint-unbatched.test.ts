@@ -6,6 +6,8 @@ import { copyDemo, REPO } from './helpers/workspace.js';
 import { bookPreset } from '../src/pipeline/book-preset.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { renderCheckpoint } from '../src/checkpoint/render.js';
+import { insertCheckpointRow } from '../src/checkpoint/insert-row.js';
+import { updateCheckpointCell } from '../src/checkpoint/update-cell.js';
 import { readSources, stateOf } from '../src/workspace.js';
 import type { StatusJson } from '../src/cli/json.js';
 
@@ -113,5 +115,67 @@ describe('rows under no batch heading', () => {
       [0, ['ch01']],
     ]);
     expect(out.split('\n').filter((l) => l.startsWith('### '))).toEqual(['### Batch 0']);
+  });
+});
+
+describe('insertCheckpointRow', () => {
+  const FILE = [
+    '# B — Progress Checkpoint',
+    '',
+    '## Phase 3: Writing',
+    '',
+    '### Batch 1',
+    '| Chapter | Research | Owner | Draft |',
+    '|---|---|---|---|',
+    '| ch01 | ✅ | dana | — |',
+    '',
+    'Note: ch01 waits for the author.',
+  ];
+
+  // The new row copies the widths of the row it follows, so the table stays aligned.
+  it('appends to the table of the batch the config gives the unit, keeping other columns and notes', () => {
+    const text = FILE.join('\r\n');
+    const res = insertCheckpointRow(text, 'ch02', 1, { research: 'done' }, book);
+    expect(res.changed).toBe(true);
+    expect(res.text.split('\r\n')).toEqual([...FILE.slice(0, 8), '| ch02 | ✅ |      | — |', ...FILE.slice(8)]);
+    const doc = parseCheckpoint(res.text, book);
+    expect(doc.warnings.filter((w) => !w.message.startsWith('unknown column "Owner"'))).toEqual([]);
+    expect(doc.batches.map((b) => [b.id, b.rows.map((r) => r.unit)])).toEqual([[1, ['ch01', 'ch02']]]);
+  });
+
+  it('adds a table of no batch before the first batch heading, or appends to it; never batch 0', () => {
+    const first = insertCheckpointRow(FILE.join('\n'), 'ch09', null, { research: 'in_progress' }, book);
+    expect(first.text.split('\n').slice(3, 9)).toEqual(['', '| Chapter | Research | Owner | Draft |', '|---|---|---|---|', '| ch09 | ⏳ |      | — |', '', '### Batch 1']);
+    const second = insertCheckpointRow(first.text, 'ch10', null, {}, book);
+    expect(second.text.split('\n')[7]).toBe('| ch10 | —  |      | — |');
+    const doc = parseCheckpoint(second.text, book);
+    expect(doc.warnings.filter((w) => !w.message.startsWith('unknown column "Owner"'))).toEqual([]);
+    expect(doc.batches.map((b) => [b.id, b.rows.map((r) => r.unit)])).toEqual([
+      [null, ['ch09', 'ch10']],
+      [1, ['ch01']],
+    ]);
+    expect(second.text.endsWith('Note: ch01 waits for the author.')).toBe(true);
+  });
+
+  it('keeps a file without a final line end that way, and leaves a unit with a row alone', () => {
+    const text = FILE.slice(0, 8).join('\n');
+    const res = insertCheckpointRow(text, 'ch02', 1, {}, book);
+    expect(res.text).toBe(`${text}\n| ch02 | —  |      | — |`);
+    expect(insertCheckpointRow(res.text, 'ch02', 1, {}, book)).toEqual({ text: res.text, changed: false });
+  });
+
+  it('says so when the batch has no section (the caller rebuilds the file)', () => {
+    const res = insertCheckpointRow(FILE.join('\n'), 'ch05', 2, {}, book);
+    expect(res).toMatchObject({ changed: false, text: FILE.join('\n') });
+    expect(res.warning).toContain('Batch 2');
+  });
+});
+
+describe('updateCheckpointCell on a blank cell', () => {
+  // A blank cell is all padding: the glyph goes after one space, and the next pipe stays put.
+  it('keeps the cell width', () => {
+    const text = '### Batch 1\n| Chapter | Research | Draft |\n|---|---|---|\n| ch01 |          | — |\n';
+    const res = updateCheckpointCell(text, 'ch01', 'research', 'done', book);
+    expect(res.text.split('\n')[3]).toBe('| ch01 | ✅       | — |');
   });
 });

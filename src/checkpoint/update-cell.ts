@@ -40,7 +40,8 @@ export const join = (bom: string, lines: Line[]): string => bom + lines.map((l) 
 
 /** Replace a cell's content, keeping its leading space and its display width when it fits. */
 export function replaceCell(raw: string, content: string): string {
-  const lead = /^\s*/.exec(raw)![0];
+  // A blank cell's padding is all "leading": keep one space of it, the rest is room.
+  const lead = raw.trim() === '' ? raw.slice(0, 1) : /^\s*/.exec(raw)![0];
   const trailWas = raw.length - raw.trimEnd().length;
   const room = stringWidth(raw) - stringWidth(lead) - stringWidth(content);
   const trail = Math.max(room, trailWas > 0 ? 1 : 0);
