@@ -56,13 +56,15 @@ export function insertCheckpointRow(text: string, unit: string, batch: number | 
     return { text: join(bom, lines), changed: true };
   }
   if (batch !== null || target) return { text, changed: false, warning: `no table for ${batch === null ? 'units of no batch' : `Batch ${batch}`} to add ${unit} to` };
-  // No table of no batch yet: one before the first batch heading, with that batch's header.
-  const first = doc.batches.filter((b) => b.id !== null && b.rows.length > 0).sort((a, b) => a.line - b.line)[0];
-  if (!first) return { text, changed: false, warning: `no table to add ${unit} to` };
-  const row = first.rows[0];
+  // No table of no batch yet: one just before the first batch heading (anything after a
+  // heading is that batch's), with the header of the first batch table that has a row.
+  const headed = doc.batches.filter((b) => b.id !== null).sort((a, b) => a.line - b.line);
+  const like = headed.find((b) => b.rows.length > 0);
+  if (!like) return { text, changed: false, warning: `no table to add ${unit} to` };
+  const row = like.rows[0];
   const start = tableStart(lines, row.line - 1);
-  if (start <= first.line - 1) return { text, changed: false, warning: `no table under the Batch ${first.id} heading to copy for ${unit}` };
+  if (start <= like.line - 1) return { text, changed: false, warning: `no table under the Batch ${like.id} heading to copy for ${unit}` };
   const head = lines.slice(start, row.line - 1).map((l) => l.body);
-  insertAfter(lines, first.line - 2, [...head, rowFor(lines[row.line - 1].body, rowColumns.get(row.line)!), ''], eol);
+  insertAfter(lines, headed[0].line - 2, [...head, rowFor(lines[row.line - 1].body, rowColumns.get(row.line)!), ''], eol);
   return { text: join(bom, lines), changed: true };
 }
