@@ -32,7 +32,8 @@ const explain = (path: string, err: NodeJS.ErrnoException): WriteError => {
 };
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);
+  // A Buffer is written as it is: a 10 MB status cache is not copied once more (issue 10, peak RSS).
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.isBuffer(data) ? data : Buffer.from(data);
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let mode: number | undefined;

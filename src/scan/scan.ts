@@ -22,6 +22,8 @@ export interface ScanResult {
   /** Per shared long-memory file: facts of the file itself. */
   entryFiles: Map<string, FileFacts>;
   scannedAt: number;
+  /** The facts cache's identity when `files` are exactly its entries (cached-facts.ts unchangedId); absent or null otherwise. */
+  factsId?: string | null;
 }
 
 const ENTRY_LIMIT = 4 * 1024 * 1024;
