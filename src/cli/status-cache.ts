@@ -55,9 +55,10 @@ export function statusKey(src: Sources, costs: CostLedger): string | null {
   if (!factsId || src.gates) return null;
   const code = codeId();
   if (!code) return null;
-  // The files are named by the facts cache's identity; scannedAt is the one field spliced in.
-  const { files: _files, scannedAt: _at, factsId: _id, ...scan } = src.scan;
-  const rest = { ...src, scan };
+  // The files are named by the facts cache's identity (and not made: scan.files is made when
+  // first read); scannedAt is the one field spliced in.
+  const { artifacts, entries, entryFiles } = src.scan;
+  const rest = { ...src, scan: { artifacts, entries, entryFiles } };
   try {
     const h = createHash('sha256');
     h.update(JSON.stringify([MAGIC, STATUS_JSON_VERSION, code, factsId], exact));

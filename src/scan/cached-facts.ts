@@ -146,6 +146,21 @@ export class FactsCache {
 
   /** The facts of `rel` (at `abs`): the cached ones when its stat key is unchanged and settled, else `read(abs, rel)`. */
   facts(rel: string, abs: string, confine: Confine, read: (abs: string, rel: string) => FileFacts): FileFacts {
+    const r = this.factsOrEntry(rel, abs, confine, read);
+    return typeof r === 'number' ? factsAt(this.old!, r) : r;
+  }
+
+  /** Old entry `i`'s facts (an index factsOrEntry gave). */
+  cached(i: number): FileFacts {
+    return factsAt(this.old!, i);
+  }
+
+  /**
+   * Like facts(), but a trusted entry comes back as its index in the old cache, made into
+   * facts only when asked (cached): an answer the status cache gives never needs them, and
+   * 50k fact objects were most of a warm read's garbage (issue 10, warm goal).
+   */
+  factsOrEntry(rel: string, abs: string, confine: Confine, read: (abs: string, rel: string) => FileFacts): FileFacts | number {
     const st = lstatOf(abs);
     if (!st || !st.isFile()) {
       this.stats.reads++;
@@ -156,7 +171,7 @@ export class FactsCache {
       this.stats.hits++;
       if (i !== this.next.length) this.inOrder = false;
       this.next.push(i);
-      return factsAt(this.old!, i);
+      return i;
     }
     this.stats.reads++;
     const facts = read(abs, rel);
