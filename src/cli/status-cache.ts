@@ -143,18 +143,20 @@ export function writeCachedStatus(hit: CachedStatus, scannedAt: number, out: { w
 
 /** Keep the answer written as `parts` (a compact `status --json`) under `key`; never throws (an optimisation). */
 export async function saveStatus(root: string, key: string, parts: Buffer[]): Promise<void> {
-  const body = Buffer.concat(parts);
-  // The first occurrence is the document's own: inside a JSON string every quote is escaped.
-  const found = body.indexOf(AT);
+  // In the first part: writeJson writes the document's head, scannedAt among its first fields,
+  // in its first chunk. The first occurrence is the document's own: inside a JSON string every
+  // quote is escaped.
+  const found = parts.length ? parts[0].indexOf(AT) : -1;
   const at = found + AT.length;
-  if (found < 0 || body[at + ISO_LENGTH] !== 0x22) return;
+  if (found < 0 || parts[0][at + ISO_LENGTH] !== 0x22) return;
+  const length = parts.reduce((n, p) => n + p.length, 0);
   try {
     mkdirSync(join(root, '.checkroom')); // not recursive: never recreate a workspace that was moved away
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return;
   }
   try {
-    await writeFileAtomic(join(root, STATUS_CACHE_FILE), Buffer.concat([Buffer.from(`${MAGIC} ${key} ${body.length} ${at}\n`), body]));
+    await writeFileAtomic(join(root, STATUS_CACHE_FILE), [Buffer.from(`${MAGIC} ${key} ${length} ${at}\n`), ...parts]);
   } catch {
     // read-only file system, no permission, full disk: the next status derives again
   }

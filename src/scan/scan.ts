@@ -66,8 +66,12 @@ export const confineOf = (root: string, pipeline: PipelineDef): Confine => new C
 
 const missing = (path: string): FileFacts => ({ path, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false });
 
-/** Per expected artifact, in scan order: its facts, an old cache entry's index (cached), or null (missing). */
-type Found = FileFacts | number | null;
+/**
+ * Per expected artifact, in scan order: its facts, an old cache entry's index (cached), or
+ * the path of a missing one. Facts and cache entries carry their own path: at 50k files a
+ * second array of the paths was garbage the collector copied for nothing.
+ */
+type Found = FileFacts | number | string;
 
 /** Facts for every expected per-unit artifact; with `cache`, unchanged files are not read (issue 10 item 1). */
 export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs = new DirListings(root)): Map<string, FileFacts> {
@@ -75,18 +79,17 @@ export function scanFiles(root: string, pipeline: PipelineDef, units: readonly s
 }
 
 /** The map of a walk; cached entries are made into facts here. */
-function filesOf(w: { rels: string[]; found: Found[] }, cache?: FactsCache): Map<string, FileFacts> {
+function filesOf(found: Found[], cache?: FactsCache): Map<string, FileFacts> {
   const files = new Map<string, FileFacts>();
-  w.rels.forEach((rel, k) => {
-    const f = w.found[k];
-    files.set(rel, f === null ? missing(rel) : typeof f === 'number' ? cache!.cached(f) : f);
-  });
+  for (const f of found) {
+    const facts = typeof f === 'string' ? missing(f) : typeof f === 'number' ? cache!.cached(f) : f;
+    files.set(facts.path, facts);
+  }
   return files;
 }
 
 /** Every expected per-unit artifact looked at once: read, taken from the cache, or missing. */
-function walkFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache: FactsCache | undefined, dirs: DirListings): { rels: string[]; found: Found[] } {
-  const rels: string[] = [];
+function walkFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache: FactsCache | undefined, dirs: DirListings): Found[] {
   const found: Found[] = [];
   // One readdir per directory instead of a failed open per missing file: most cells of a
   // young pipeline have no file yet, and each ENOENT costs an exception.
@@ -108,9 +111,8 @@ function walkFiles(root: string, pipeline: PipelineDef, units: readonly string[]
       const same = fixedDir && !unit.includes('/');
       const base = same ? baseOf.replaceAll('{unit}', unit) : posix.basename(rel);
       const names = dirs.set(same ? dirOf : posix.dirname(rel));
-      rels.push(rel);
       if (names && !names.has(base)) {
-        found.push(null);
+        found.push(rel);
         continue;
       }
       // The directory joined once per step; only a name of dots would need normalizing.
@@ -118,7 +120,7 @@ function walkFiles(root: string, pipeline: PipelineDef, units: readonly string[]
       found.push(cache ? cache.factsOrEntry(rel, abs, confine, read) : read(abs, rel));
     }
   }
-  return { rels, found };
+  return found;
 }
 
 /** Long-memory entries and the global evidence files of phases 1–2. */
@@ -149,7 +151,7 @@ export function scanGlobals(root: string, pipeline: PipelineDef): Pick<ScanResul
  */
 export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs = new DirListings(root)): ScanResult {
   if (!cache) return { files: scanFiles(root, pipeline, units, undefined, dirs), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
-  let walk: { rels: string[]; found: Found[] } | null = walkFiles(root, pipeline, units, cache, dirs);
+  let walk: Found[] | null = walkFiles(root, pipeline, units, cache, dirs);
   let files: Map<string, FileFacts> | null = null;
   return {
     get files(): Map<string, FileFacts> {
