@@ -122,6 +122,26 @@ describe('launching', () => {
     });
   });
 
+  it('a launch by hand past a spent budget asks first and says which budget; within it, it launches at once', () => {
+    const budget = { costUsd: { session: 0.5, workspace: null }, tokens: { session: null, workspace: null } };
+    const spentConfig = { ...config, limits: { ...config.limits, budget } };
+    const paid = (cost: number): Ledger =>
+      replayJournal(
+        [
+          { v: 1, ...commandShownEvent(config, 'ch01', 'research', 1) } as never,
+          { v: 1, type: 'session', at: 0, pid: 1, host: 'h' } as never,
+          { v: 1, type: 'agent_facts', at: 1, runId: 'r0', unit: 'ch01', step: 'research', agent: 'researcher', costUsd: cost, tokensIn: 10, tokensOut: 10, sessionId: null, cutMidTool: false } as never,
+        ],
+        2,
+        { ...CFG(), limits: spentConfig.limits },
+      );
+    const over = launchAsk({ ...readOf({ ledger: paid(0.5) }), config: spentConfig }, { unit: 'ch01', step: 'research' })!;
+    expect(over.title).toBe('Launch ch01 research (budget spent)');
+    expect(over.lines[0]).toBe('Budget: cost budget of this session used ($0.50 of $0.50, limits.max_cost_usd). This launch spends past it: Enter launches anyway, Esc keeps to the budget.');
+    expect(over.pending).toEqual({ type: 'agents', action: { kind: 'launch', unit: 'ch01', step: 'research', reset: false, consent: false, redo: false } });
+    expect(launchAsk({ ...readOf({ ledger: paid(0.1) }), config: spentConfig }, { unit: 'ch01', step: 'research' })).toBeNull();
+  });
+
   it('the first launch shows the exact command; afterwards a plain run launches at once', () => {
     const first = launchAsk(readOf(), { unit: 'ch01', step: 'research' })!;
     expect(first.title).toBe('Launch ch01 research: the exact command');

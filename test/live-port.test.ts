@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
 import { readCheckpoint } from '../src/checkpoint/io.js';
@@ -8,9 +8,8 @@ import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor } from '../src/run/supervisor.js';
 import { createAppStore, disposeStore } from '../src/app/store.js';
 import { until } from './helpers/store.js';
-import { tempDir, writeFiles, PHASE_1_2, summaries, prose, pathOf, DEMO } from './helpers/workspace.js';
+import { tempDir, writeFiles, PHASE_1_2, summaries, prose, pathOf, fakeAgentWorkspace } from './helpers/workspace.js';
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 
 // Issue 9 item 4: one port between the store and the live workspace. A run that ends writes
 // its output's marker and checkpoint.md's cell, and the agents feed touches both: each file
@@ -91,23 +90,7 @@ describe('the live port: a finished run is read once', () => {
 // agents feed touches what the run wrote, the live workspace watches as the control room's does.
 describe('the live port: a real run through the store', () => {
   it('each version of checkpoint.md the run writes is read once, the touch at its end adds none', async () => {
-    const root = tempDir('checkroom-live-port-run-');
-    const units = ['ch01'];
-    writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ '*/*': 'ok' }) });
-    writeFileSync(
-      join(root, 'checkroom.yaml'),
-      [
-        'preset: book',
-        `units: { list: [${units.join(', ')}] }`,
-        `batches: [{ id: 1, units: [${units.join(', ')}] }]`,
-        'agents:',
-        '  researcher:',
-        `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-        "    env: { CHECKROOM_FAKE_SPEED: '1' }",
-        '    idle_timeout: 20s',
-        '',
-      ].join('\n'),
-    );
+    const root = fakeAgentWorkspace('checkroom-live-port-run-');
     const config = await loadConfig(root);
     const sup = await openSupervisor({ root, config });
     const reads: string[] = [];

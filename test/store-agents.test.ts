@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
@@ -8,7 +8,7 @@ import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
 import { healthItems } from '../src/app/agents.js';
 import { closeStores, openStore, until } from './helpers/store.js';
-import { copyDemo, DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
+import { copyDemo, DEMO, fakeAgentWorkspace } from './helpers/workspace.js';
 
 // The agents slice (store-agents.ts) through `feed`, without React (issue 9 item 3): a real
 // supervisor whose agent is the demo's fake agent (real processes, no mocks). What a run does
@@ -16,35 +16,7 @@ import { copyDemo, DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from './hel
 
 const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 
-function makeWs(o: { units?: string[]; faults?: Record<string, string> } = {}): string {
-  const root = tempDir('checkroom-store-agents-');
-  const units = o.units ?? ['ch01'];
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...(o.faults ?? {}), '*/*': 'ok' }) });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      `units: { list: [${units.join(', ')}] }`,
-      `batches: [{ id: 1, units: [${units.join(', ')}] }]`,
-      'agents:',
-      '  researcher: &a',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '1' }",
-      '    idle_timeout: 20s',
-      '    grace: 200ms',
-      '  writer: *a',
-      '  reviewer: *a',
-      '  editor: *a',
-      '  panel: *a',
-      '  archivist: *a',
-      'limits:',
-      '  backoff_base: 20ms',
-      '  backoff_max: 100ms',
-      '',
-    ].join('\n'),
-  );
-  return root;
-}
+const makeWs = (o: { units?: string[]; faults?: Record<string, string> } = {}): string => fakeAgentWorkspace('checkroom-store-agents-', o);
 
 const sups: Supervisor[] = [];
 afterEach(async () => {

@@ -9,6 +9,7 @@ import { ledgerBench } from './ledger-bench.js';
 import { paintBench } from './paint-bench.js';
 import { socketBench } from './socket-bench.js';
 import { agentsBench } from './agents-bench.js';
+import { goalsTable } from './goals.js';
 import { statBench } from './stat-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
@@ -31,4 +32,5 @@ if (only.includes('agents') || process.env.CHECKROOM_BENCH_ONLY === undefined) a
 if (only.includes('ledger')) ledgerBench(lines, [1_000, 5_000, 20_000, 50_000]);
 // Only when named: the stat variants behind the warm `status --json` (issue 10 item 2).
 if (only.split(',').includes('stat')) statBench(base, sizes.at(-1) ?? 50_000, lines);
+lines.push(...goalsTable());
 console.log(lines.join('\n'));

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateWorkspace } from './generate.js';
 import { median } from './measure.js';
+import { goal } from './goals.js';
 
 // Issue 10 goal: `status --json` at 50k while a control room runs (answered on its socket)
 // vs `grep -rl`, ≤ 0.3×. Alternating loops (one of each in turn) so machine noise hits both.
@@ -52,7 +53,8 @@ async function withRoom<T>(dir: string, env: NodeJS.ProcessEnv, mode: string[], 
 }
 
 /** The goal is set at 50k (issue 10): met, or missed by how much. */
-const goal = (n: number, ratio: number): string => (n !== 50_000 ? '≤ 0.3 at 50k' : ratio <= 0.3 ? 'goal met' : `missed by ${(ratio / 0.3).toFixed(1)}×`);
+const goalAt = (n: number, ratio: number): string =>
+  n !== 50_000 ? '≤ 0.3 at 50k' : goal('status --json via the socket, 50k, CPU ÷ grep -rl', `${ratio.toFixed(2)}×`, '≤ 0.3×', ratio, 0.3);
 
 function alternate(a: () => number, b: () => number): { a: number[]; b: number[] } {
   const out = { a: [] as number[], b: [] as number[] };
@@ -86,8 +88,10 @@ export async function socketBench(base: string, sizes: number[], lines: string[]
     const floor = await withRoom(dir, env, ['--no-settle'], (pid) => alternate(grepOnce, status(env, pid)));
     const grep = median([...scan.a, ...settled.a, ...floor.a]);
     const ms = (xs: number[]): string => `${median(xs).toFixed(0)} ms`;
+    // /usr/bin/time counts CPU in 10 ms steps: below that grep's figure is no baseline.
+    const per = (xs: number[]): string => (grep < 10 ? 'n/a' : (median(xs) / grep).toFixed(2));
     lines.push(
-      `| ${n} | ${grep.toFixed(0)} ms | ${ms(scan.b)} | ${ms(settled.b)} | ${ms(floor.b)} | ${(median(settled.b) / grep).toFixed(2)} | ${(median(floor.b) / grep).toFixed(2)} | ${goal(n, median(settled.b) / grep)} |`,
+      `| ${n} | ${grep.toFixed(0)} ms | ${ms(scan.b)} | ${ms(settled.b)} | ${ms(floor.b)} | ${per(settled.b)} | ${per(floor.b)} | ${goalAt(n, median(settled.b) / grep)} |`,
     );
     console.error(`socket ${n}: done`);
   }

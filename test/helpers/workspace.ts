@@ -62,3 +62,40 @@ export const PHASE_1_2 = {
 
 export const summaries = (units: string[]): string =>
   `# Chapter summaries\n\n${units.map((u) => `## ${u} — title\n\nSummary of ${u}.\n`).join('\n')}`;
+
+/** The demo's fake agent (agents/fake-agent.mjs): a real process that writes, stalls or fails on cue. */
+export const FAKE_AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
+
+/**
+ * A book workspace whose every agent is the fake agent, told by `faults.json` how each cell
+ * behaves ('*'/'*': ok unless `faults` says otherwise), with short backoffs so retries are quick.
+ */
+export function fakeAgentWorkspace(prefix: string, o: { units?: string[]; faults?: Record<string, string> } = {}): string {
+  const root = tempDir(prefix);
+  const units = o.units ?? ['ch01'];
+  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...(o.faults ?? {}), '*/*': 'ok' }) });
+  writeFileSync(
+    join(root, 'checkroom.yaml'),
+    [
+      'preset: book',
+      `units: { list: [${units.join(', ')}] }`,
+      `batches: [{ id: 1, units: [${units.join(', ')}] }]`,
+      'agents:',
+      '  researcher: &a',
+      `    command: [node, ${JSON.stringify(FAKE_AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
+      "    env: { CHECKROOM_FAKE_SPEED: '1' }",
+      '    idle_timeout: 20s',
+      '    grace: 200ms',
+      '  writer: *a',
+      '  reviewer: *a',
+      '  editor: *a',
+      '  panel: *a',
+      '  archivist: *a',
+      'limits:',
+      '  backoff_base: 20ms',
+      '  backoff_max: 100ms',
+      '',
+    ].join('\n'),
+  );
+  return root;
+}
