@@ -3,7 +3,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, 
 import { join } from 'node:path';
 import { statusCommand } from '../src/cli/core-commands.js';
 import { STATUS_CACHE_FILE } from '../src/cli/status-cache.js';
-import { doneFile, pathOf, prose } from './helpers/workspace.js';
+import Database from 'better-sqlite3';
+import { copyDemo, doneFile, pathOf, prose } from './helpers/workspace.js';
 import { cacheWorkspace, settle } from './helpers/facts-cache.js';
 
 // Issue 10 (warm `status --json` ≤ 1.0× grep): the last answer is reused only while every
@@ -32,9 +33,8 @@ async function statusText(root: string, cached: boolean): Promise<string> {
 const sansTime = (json: string): string => json.replace(/"scannedAt":"[^"]*"/, '"scannedAt":""');
 const LIE_AT = '2000-01-01T00:00:00.000Z';
 
-/** A workspace whose kept answer is a planted lie, served as long as nothing changes. */
-async function lyingWorkspace(): Promise<string> {
-  const root = cacheWorkspace();
+/** A workspace (the facts-cache one, or `root`) whose kept answer is a planted lie, served as long as nothing changes. */
+async function lyingWorkspace(root = cacheWorkspace()): Promise<string> {
   roots.push(root);
   await statusText(root, true); // builds the facts cache
   settle(root); // its entries trusted: the next read takes every fact from it
@@ -119,6 +119,16 @@ describe('status cache: the last answer, only while every input is the same', ()
   it.each(changes)('%s: the answer is a full read again', async (_what, change) => {
     const root = await lyingWorkspace();
     change(root);
+    const after = await statusText(root, true);
+    expect(after).not.toContain('"chXX"');
+    expect(sansTime(after)).toBe(sansTime(await statusText(root, false)));
+  });
+
+  it('the todo table changed (the demo workspace): the answer is a full read again', async () => {
+    const root = await lyingWorkspace(copyDemo());
+    const db = new Database(join(root, 'todos.db'));
+    db.prepare(`UPDATE todos SET status = 'pending' WHERE id = 'ch01-draft'`).run();
+    db.close();
     const after = await statusText(root, true);
     expect(after).not.toContain('"chXX"');
     expect(sansTime(after)).toBe(sansTime(await statusText(root, false)));
