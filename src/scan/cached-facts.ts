@@ -81,9 +81,10 @@ export interface FactsCacheStats {
 
 // Non-bigint stats on purpose: BigInt stats cost a BigInt per field per file, and a double
 // keeps a timestamp to well under a microsecond, far finer than the racy window below.
+const NO_THROW = { throwIfNoEntry: false } as const; // one options object, not one per file
 const lstatOf = (abs: string): Stats | undefined => {
   try {
-    return lstatSync(abs, { throwIfNoEntry: false });
+    return lstatSync(abs, NO_THROW);
   } catch {
     return undefined; // EACCES on a directory and the like: the read says what it is
   }
