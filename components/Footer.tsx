@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { footerHints, type Scope } from '../src/app/keymap.js';
 import { VIEWS } from '../src/app/views.js';
-import { fit } from '../src/app/layout.js';
+import { fit, packHints } from '../src/app/layout.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
@@ -25,7 +25,8 @@ export function Footer({ width }: { width: number }) {
   const first = all.filter((h) => !last.includes(h));
   if (scope === 'main') first.unshift(`${VIEWS[0].key}-${VIEWS[VIEWS.length - 1].key}/tab views`);
   const tail = last.join(' · ');
-  const hints = [fit(first.filter((h) => !h.startsWith('tab ')).join(' · '), Math.max(10, width - tail.length - 3)), tail].filter(Boolean);
+  // Whole hints only: "c conse…" told nothing and hid the keys after it.
+  const hints = [packHints(first.filter((h) => !h.startsWith('tab ')), Math.max(10, width - tail.length - 3)), tail].filter(Boolean);
   return (
     <Box flexDirection="column">
       {prompt ? (

@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { glyphsFor, STATUS_WORD } from '../src/glyphs.js';
 import { columnLabels, drawnLength, fit, pad } from '../src/app/layout.js';
-import { matrixOf } from '../src/app/select.js';
+import { matrixOf, type MatrixModel, type MatrixRow } from '../src/app/select.js';
 import { liveWriters, writingCells } from '../src/app/live-writers.js';
 import { cellKey } from '../src/types.js';
 import { scrollWindow } from '../src/app/window.js';
@@ -16,14 +16,29 @@ import { Line, T } from './Styled.js';
 
 const COL = 4;
 
+const labelOf = (r: MatrixRow): string => `${r.unit}${r.batch !== null ? ` B${r.batch}` : ''}`;
+
+// The label column fits the widest label of all rows (so it does not jump while scrolling),
+// measured once per matrix: at 5,000 units, every frame built and measured every label
+// (issue 10: control room RSS at 50k files).
+const labelWidths = new WeakMap<MatrixModel, number>();
+function labelWidth(m: MatrixModel): number {
+  let w = labelWidths.get(m);
+  if (w === undefined) {
+    w = 6;
+    for (const r of m.rows) w = Math.max(w, drawnLength(labelOf(r)));
+    labelWidths.set(m, (w = Math.min(16, w) + 2));
+  }
+  return w;
+}
+
 export function Matrix({ height, width }: { height: number; width: number }) {
   const { ws, filter, cell, ascii, agents } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, cell: s.cell, ascii: s.ascii, agents: s.agents })));
   // A cell another instance (or an adopted run) writes shows running too (issue 8 item 1).
   const writing = writingCells(liveWriters({ ws, agents }));
   const g = glyphsFor(ascii);
   const m = matrixOf(ws, filter);
-  const labels = m.rows.map((r) => `${r.unit}${r.batch !== null ? ` B${r.batch}` : ''}`);
-  const labelW = Math.min(16, Math.max(6, ...labels.map(drawnLength))) + 2;
+  const labelW = labelWidth(m);
   const visibleCols = Math.max(1, Math.floor((width - labelW) / COL));
   const cols = scrollWindow(cell.col - visibleCols + 1, cell.col, visibleCols, m.steps.length);
   const bodyRows = Math.max(1, height - 2);
@@ -43,7 +58,7 @@ export function Matrix({ height, width }: { height: number; width: number }) {
         const here = rowIdx === cell.row;
         return (
           <Line key={r.unit}>
-            <T tok={here ? 'accent' : undefined}>{pad(`${here ? '›' : ' '}${fit(labels[rowIdx], labelW - 2)}`, labelW)}</T>
+            <T tok={here ? 'accent' : undefined}>{pad(`${here ? '›' : ' '}${fit(labelOf(r), labelW - 2)}`, labelW)}</T>
             {r.cells.slice(cols.start, cols.end).map((c, j) => {
               const sel = here && cols.start + j === cell.col;
               const status = writing.has(cellKey(c.unit, c.step)) ? 'running' : c.status;

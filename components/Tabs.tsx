@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
-import { perView, tabCount, viewOf, VIEWS, type ViewId } from '../src/app/views.js';
+import { tabCounts, VIEWS, type ViewId } from '../src/app/views.js';
 import { fit } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
@@ -10,7 +10,7 @@ import { Line, T } from './Styled.js';
 export function Tabs({ width }: { width: number }) {
   const view = useAppStore((s) => s.view);
   const filter = useAppStore((s) => s.filter);
-  const n: Record<ViewId, number | null> = useAppStore(useShallow((s) => perView((id) => tabCount(viewOf(id), s))));
+  const n: Record<ViewId, number | null> = useAppStore(useShallow(tabCounts));
   return (
     <Box>
       <Line>

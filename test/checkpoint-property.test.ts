@@ -5,6 +5,7 @@ import { bookPreset } from '../src/pipeline/book-preset.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { buildCheckpointDoc, renderCheckpoint } from '../src/checkpoint/render.js';
 import { touchLastUpdate, updateCheckpointCell } from '../src/checkpoint/update-cell.js';
+import { insertCheckpointRow } from '../src/checkpoint/insert-row.js';
 import type { CheckpointDoc } from '../src/checkpoint/types.js';
 
 const book = bookPreset();
@@ -44,6 +45,14 @@ const docArb = fc
       }),
       { selector: (b) => b.id, maxLength: 4 },
     ),
+    // Units outside every batch: a table under no heading, before the first `### Batch N`.
+    unbatched: fc.option(
+      fc.record({
+        units: fc.uniqueArray(fc.integer({ min: 1, max: 120 }), { maxLength: 6 }),
+        claims: fc.array(fc.option(fc.constantFrom(...CLAIMS), { nil: undefined }), { minLength: 60, maxLength: 60 }),
+      }),
+      { nil: null },
+    ),
   })
   .map((g): CheckpointDoc => {
     const seen = new Set<string>();
@@ -59,7 +68,7 @@ const docArb = fc
         return { id: p.id, status: p.status, name: p.custom ?? (def ? def.aliases[LANGS.indexOf(g.lang)] : 'Extra') };
       }),
       columns: g.columns,
-      batches: g.batches.map((b) => ({
+      batches: [...(g.unbatched ? [{ ...g.unbatched, id: null, status: null }] : []), ...g.batches].map((b) => ({
         id: b.id,
         status: b.status,
         rows: b.units
@@ -117,6 +126,38 @@ describe('checkpoint round trip', () => {
         const expected = content(doc);
         expected.batches.forEach((eb) => eb.rows.forEach((er) => er.unit === r.unit && (er.claims[step] = claim)));
         expect(content(parseCheckpoint(res.text, book))).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('a row added for a unit of no batch', () => {
+  // The launcher adds a row in place for a unit first seen on disk (insert-row.ts): every line
+  // of the file stays, in order, and the unit reads back in no batch, never in "batch 0".
+  it('keeps every other line and reads back as no batch', () => {
+    // A header-only table of no batch has no row to copy: the launcher rebuilds the file then.
+    const withTable = docArb.filter((d) => d.batches.some((b) => b.id !== null && b.rows.length > 0) && !d.batches.some((b) => b.id === null && b.rows.length === 0));
+    fc.assert(
+      fc.property(withTable, fc.constantFrom(...CLAIMS), (doc, claim) => {
+        const text = renderCheckpoint(doc, book);
+        const res = insertCheckpointRow(text, 'ch121', null, Object.fromEntries(STEP_IDS.map((s) => [s, claim])), book);
+        expect(res.warning).toBeUndefined();
+        const before = text.split(doc.layout.eol);
+        const after = res.text.split(doc.layout.eol);
+        let i = 0;
+        for (const l of after) if (l === before[i]) i++;
+        expect(i).toBe(before.length);
+        const back = parseCheckpoint(res.text, book);
+        expect(back.warnings).toEqual([]);
+        const none = back.batches.find((b) => b.id === null);
+        expect(none?.rows.map((r) => r.unit)).toContain('ch121');
+        expect(back.batches.filter((b) => b.id !== null).map((b) => b.id)).toEqual(doc.batches.filter((b) => b.id !== null).map((b) => b.id));
+        const got = content(back);
+        got.batches.forEach((b) => (b.rows = b.rows.filter((r) => r.unit !== 'ch121')));
+        // A table of no batch made for the row is the only other change.
+        const had = doc.batches.some((b) => b.id === null);
+        expect(had ? got : { ...got, batches: got.batches.filter((b) => b.id !== null) }).toEqual(content(doc));
       }),
       { numRuns: 200 },
     );
@@ -181,6 +222,15 @@ describe('checkpoint robustness', () => {
           expect(b.filter((l, i) => l !== a[i]).length).toBe(1);
         }
         expect(typeof touchLastUpdate(text, 'now').text).toBe('string');
+        // A row added for a new unit keeps every line of even a mangled file, in order.
+        const added = insertCheckpointRow(text, 'ch121', null, {}, book);
+        if (!added.changed) expect(added.text).toBe(text);
+        else {
+          const before = text.split('\n');
+          let i = 0;
+          for (const l of added.text.split('\n')) if (l === before[i]) i++;
+          expect(i).toBe(before.length);
+        }
       }),
       { numRuns: 300 },
     );

@@ -214,12 +214,13 @@ describe('parseCheckpoint: tolerance', () => {
     expect(doc.warnings.map((w) => w.line)).toEqual([1, 2, 4]);
   });
 
-  it('files a table without a batch heading under batch 0, with a warning', () => {
+  // The asserted "batch 0" was the bug: a headingless table holds units of no batch.
+  it('reads a table without a batch heading as units of no batch, never batch 0', () => {
     const doc = parseCheckpoint('## Phase 3: x\n| ch07 | ✅ | ❌ |\n', book);
-    expect(doc.batches.map((b) => b.id)).toEqual([0]);
+    expect(doc.batches.map((b) => b.id)).toEqual([null]);
     expect(row(doc, 'ch07')?.claims).toMatchObject({ research: 'done', draft: 'failed' });
     expect(doc.warnings.every((w) => w.line === 2)).toBe(true);
-    expect(doc.warnings.length).toBe(3); // no batch, no header, 3 cells for 9 columns
+    expect(doc.warnings.length).toBe(2); // no header, 3 cells for 9 columns
   });
 });
 

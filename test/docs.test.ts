@@ -19,6 +19,19 @@ describe('docs/keys.md', () => {
   });
 });
 
+describe('the markdown pages', () => {
+  it('close every code fence they open (a stray fence turns the rest of a page into code)', async () => {
+    const { readdirSync } = await import('node:fs');
+    for (const page of ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]) {
+      const lines = readFileSync(page, 'utf8').split('\n');
+      const fence = (l: string | undefined): boolean => l !== undefined && /^\s*```/.test(l);
+      expect(lines.filter(fence).length % 2, page).toBe(0);
+      // An empty block (a fence right after a fence) is a fence too many, even when they pair up.
+      expect(lines.findIndex((l, i) => fence(l) && fence(lines[i + 1])), page).toBe(-1);
+    }
+  });
+});
+
 describe('docs/agents.md', () => {
   it('names every failure class with its default cap, as the class table says', () => {
     const doc = readFileSync('docs/agents.md', 'utf8');

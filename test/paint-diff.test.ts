@@ -121,6 +121,33 @@ describe.skipIf(!hasTmux())('the cell-diff writer on real control-room frames (t
   }
 });
 
+describe.skipIf(!hasTmux())('the cell-diff writer when the terminal only gets narrower (review: the screen stayed garbled)', () => {
+  for (const [from, to] of [
+    [90, 80],
+    [81, 80],
+  ] as const) {
+    it(`${from} → ${to} columns at 24 rows: the screen equals a full redraw at ${to}`, async () => {
+      const dir = copyDemo();
+      const live = await createLiveWorkspace(dir, { watch: false });
+      const store = createAppStore({ live });
+      opened.push({ store, live });
+      store.getState().feed({ ch: '2', name: null, ctrl: false, shift: false });
+      const el = createElement(ControlRoom, { store, theme: NO_COLOR_THEME });
+      const term = new Term(from, 24);
+      const app = mount(el, anchoredStdout(term as unknown as NodeJS.WriteStream), true);
+      await settle(term);
+      // Ink's first frame after a shrink is still laid out for the old width: its lines are
+      // wider than the terminal until React lays them out again.
+      term.columns = to;
+      term.emit('resize');
+      await settle(term);
+      app.unmount();
+      const ours = term.text.replace(/\u001b\[\?25[hl]/g, '');
+      expect(await screenOf(ours, to, 24)).toBe(await screenOf(await fullRedraw(el, to, 24), to, 24));
+    });
+  }
+});
+
 /** Lines that change on each step; `steps` drives them from outside. */
 function Lines({ steps }: { steps: { on: (f: (lines: string[]) => void) => void } }): ReactElement {
   const [lines, setLines] = useState<string[]>([]);

@@ -42,7 +42,8 @@ const CURSOR = /^\u001b\[\?25([hl])$/;
  */
 export function anchoredStdout(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
   const size = (): [number, number] => [Math.max(1, stdout.columns || 80), Math.max(1, stdout.rows || 24)];
-  const want = new TermGrid(...size());
+  // Clipped at the margin: see TermGrid's `clip`.
+  const want = new TermGrid(...size(), true);
   let shown: Row[] | null = null;
   let cursorShown = false;
   let first = true;

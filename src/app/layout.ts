@@ -28,15 +28,34 @@ export const pad = (raw: string, w: number): string => {
   return s + ' '.repeat(Math.max(0, w - stringWidth(s)));
 };
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
 export const fit = (raw: string, w: number): string => {
   const s = sanitizeLine(raw);
   if (stringWidth(s) <= w) return s;
+  // One pass over the graphemes, each measured once (issue 10 item 5: measuring the growing
+  // prefix again for every character was quadratic in the line's length).
   let out = '';
-  for (const ch of s) {
-    if (stringWidth(out + ch) > w - 1) break;
-    out += ch;
+  let used = 0;
+  for (const { segment } of graphemes.segment(s)) {
+    const gw = stringWidth(segment);
+    if (used + gw > w - 1) break;
+    out += segment;
+    used += gw;
   }
   return `${out}…`;
+};
+
+/** Whole hints, in order, as many as fit in `w` columns ("…" when some are left out): a hint is never cut mid-word. */
+export const packHints = (hints: readonly string[], w: number, sep = ' · '): string => {
+  let out = '';
+  for (const [i, h] of hints.entries()) {
+    const next = out === '' ? h : `${out}${sep}${h}`;
+    const more = i < hints.length - 1 ? 2 : 0; // room for " …" if something follows
+    if (stringWidth(sanitizeLine(next)) + more > w) return out === '' ? fit(h, w) : `${out} …`;
+    out = next;
+  }
+  return out;
 };
 
 /** The end of a text when it is too long: "…/runs/ch01-research-a1.log" (a path's end says most). */

@@ -1,5 +1,6 @@
 import type { WorkspaceState } from '../types.js';
 import type { Watching } from '../live/live-workspace.js';
+import type { WorkspaceRead } from '../recover/load.js';
 
 // The one face of the live workspace (src/live) that the control room uses (process-compose's
 // IProject lesson; issue 9 item 4: one port, not a port plus closures handed to the agents).
@@ -16,4 +17,6 @@ export interface LivePort {
   setRunning(keys: ReadonlySet<string>): void;
   /** Workspace-relative paths just written: each is re-read once (on its watch event when a watch reports it). */
   touch(paths: string[]): void;
+  /** The workspace as read, pending events applied: recovery uses it instead of reading the disk a second time (issue 10). */
+  read(): Promise<WorkspaceRead>;
 }

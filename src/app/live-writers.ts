@@ -33,13 +33,17 @@ const relTo = (root: string, abs: string | null): string | null => {
 };
 
 export function liveWriters({ ws, agents }: WriterState): LiveWriter[] {
-  const pathOf = new Map(ws.cells.map((c) => [cellKey(c.unit, c.step), c.path]));
-  const path = (unit: string, step: string): string | null => pathOf.get(cellKey(unit, step)) ?? outputOf(ws.pipeline, unit, step);
+  // Every view and key check asks, on every state: at 50k cells a map of all cell paths and a
+  // key per cell were ~9 MB of garbage a call (issue 10: control room RSS). The few runs find
+  // their cell by a walk that allocates nothing; keys are made for running cells only.
+  const path = (unit: string, step: string): string | null =>
+    ws.cells.find((c) => c.unit === unit && c.step === step)?.path ?? outputOf(ws.pipeline, unit, step);
   const out = new Map<string, LiveWriter>();
   for (const f of flightItems(agents)) out.set(f.key, { unit: f.unit, step: f.step, path: path(f.unit, f.step), pid: f.pid, by: f.origin ? 'journal' : 'here', waiting: f.state === 'waiting' });
   for (const c of ws.cells) {
+    if (c.status !== 'running') continue;
     const key = cellKey(c.unit, c.step);
-    if (c.status === 'running' && !out.has(key)) out.set(key, { unit: c.unit, step: c.step, path: c.path, pid: null, by: 'here', waiting: false });
+    if (!out.has(key)) out.set(key, { unit: c.unit, step: c.step, path: c.path, pid: null, by: 'here', waiting: false });
   }
   for (const r of agents.snap?.ledger.liveRuns ?? []) {
     const key = cellKey(r.unit, r.step);

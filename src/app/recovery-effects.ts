@@ -5,6 +5,7 @@ import { writeBackProven } from '../sources/level2.js';
 import { writeLetter } from './recovery-plan.js';
 import type { RecoveryPending, RecoveryUi } from './recovery-types.js';
 import type { AppState } from './store-types.js';
+import type { WorkspaceRead } from '../recover/load.js';
 
 // What a recovery confirmation does on disk, one row per kind of dialog (issue 9 item 3).
 // Each row says what it is busy with (held while it runs, store-kit.ts `act`) and then
@@ -20,6 +21,8 @@ export interface RecoveryIo {
   checkResume: () => Promise<unknown>;
   /** Re-list the backups panel, keeping the cursor on `keep`. */
   loadBackups: (file: string, keep: string | null) => Promise<void>;
+  /** The live workspace as read: recovery does not read the workspace a second time (issue 10). */
+  read: () => Promise<WorkspaceRead>;
 }
 
 type Kind = RecoveryPending['kind'];
@@ -32,7 +35,7 @@ export const RECOVERY_EFFECTS: { [K in Kind]: Row<K> } = {
   resume: {
     busy: (p) => `writing ${p.file}`,
     run: async (io, _p, at) => {
-      const r = await writeLetter(io.get().ws, at);
+      const r = await writeLetter(io.get().ws, at, io.read);
       io.say(`wrote ${r.path}${r.backup ? `; the previous letter is in ${r.backup}` : ''}`, 'ok');
       await io.checkResume();
     },
@@ -53,7 +56,7 @@ export const RECOVERY_EFFECTS: { [K in Kind]: Row<K> } = {
   rebuild: {
     busy: () => 'rebuilding from the disk',
     run: async (io, _p, at) => {
-      const report = await recoverReport(io.get().ws.root, { dryRun: false, now: at });
+      const report = await recoverReport(io.get().ws.root, { dryRun: false, now: at, read: await io.read() });
       const done = report.rebuilt.filter((a) => a.done);
       io.update((r) => (r.recover ? { recover: { report, offset: 0 } } : {}));
       io.say(`rebuilt ${done.map((a) => `${a.target}${a.backup ? ` (previous in ${a.backup})` : ''}`).join(', ') || 'nothing'}`, 'ok');

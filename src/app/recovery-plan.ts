@@ -4,7 +4,7 @@ import type { WorkspaceState } from '../types.js';
 import { loadConfig } from '../pipeline/config.js';
 import { presetOf } from '../pipeline/presets/index.js';
 import { RESUME_FILE, parseResumeTime, resumeDrift, writeResume } from '../resume/io.js';
-import { loadRecoveryState } from '../recover/load.js';
+import { loadRecoveryState, type WorkspaceRead } from '../recover/load.js';
 import { resumeLang } from '../recover/report.js';
 import { checkMemory } from '../memory/check.js';
 import { diffBackup, listBackups } from '../backups.js';
@@ -56,16 +56,20 @@ export async function resumeStatus(ws: WorkspaceState, now: number): Promise<Res
   return { ...base, stale: false, why: null };
 }
 
-/** Write RESUME.md as `checkroom recover` would: journal decisions, breakers, the memory check; the old letter is backed up. */
-export async function writeLetter(ws: WorkspaceState, now: Date): Promise<{ path: string; backup: string | null }> {
+/**
+ * Write RESUME.md as `checkroom recover` would: journal decisions, breakers, the memory check;
+ * the old letter is backed up. `read`: the live workspace, so the letter does not read the
+ * workspace a second time (issue 10).
+ */
+export async function writeLetter(ws: WorkspaceState, now: Date, read?: () => Promise<WorkspaceRead>): Promise<{ path: string; backup: string | null }> {
   const root = ws.root;
   const file = await resumeFile(root);
   const lang = (await resumeLang(root, file)) ?? undefined;
   // Without a checkpoint.md (gate files) there is no recovery state to rebuild: the letter is the state's.
   if (!presetOf(ws.preset).has.checkpoint) return writeResume(root, ws, { now, lang, file });
-  const { sources, state, journal } = await loadRecoveryState(root, now.getTime());
+  const { sources: src, state, journal } = await loadRecoveryState(root, now.getTime(), await read?.());
   const memory = await checkMemory(root, state);
-  return writeResume(root, state, { now, lang, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: sources.config.sources.checkpoint, file });
+  return writeResume(root, state, { now, lang, decisions: journal.decisions, memory, breakers: journal.breakers, checkpointFile: src.config.sources.checkpoint, file });
 }
 
 /** The todos a write-back flips to done, one confirmation line each. */

@@ -1,5 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { WorkspaceState } from '../types.js';
+import type { WorkspaceRead } from '../recover/load.js';
 import { interrupted } from '../recover/report.js';
 import { lastSessionEnd } from '../recover/session-end.js';
 import { readJournal } from '../run/journal.js';
@@ -22,9 +23,11 @@ interface Deps extends Pick<KitDeps, 'get' | 'track'> {
   say: (text: string, tone: 'ok' | 'fail') => void;
   /** Open the recover report; `quiet`: it does not cover the operator's work (recovery-planners.ts reportArrived). */
   openReport: (quiet: boolean) => Promise<void>;
+  /** The live workspace as read: a milestone's letter does not read the workspace again (issue 10). */
+  read: () => Promise<WorkspaceRead>;
 }
 
-export function recoverySession({ get, track, now, session, update, say, openReport }: Deps) {
+export function recoverySession({ get, track, now, session, update, say, openReport, read }: Deps) {
   let resumeSeq = 0;
   /** RESUME.md against the disk; a check overtaken by a newer one publishes nothing. */
   const checkResume = async (): Promise<RecoveryUi['resume']> => {
@@ -48,7 +51,7 @@ export function recoverySession({ get, track, now, session, update, say, openRep
     const m = milestoneReached(prev, next);
     if (!m) return;
     track(
-      writeLetter(next, now()).then(
+      writeLetter(next, now(), read).then(
         (r) => {
           say(`milestone: ${m} · RESUME.md rewritten${r.backup ? ` (previous in ${r.backup})` : ''}`, 'ok');
           return checkResume();

@@ -19,7 +19,20 @@ export interface MatrixModel {
   rows: MatrixRow[];
 }
 
+// The matrix of the state last asked for. The store (cursor clamping, the selected row) and
+// the view ask for the same state's matrix several times per change; at 50k cells each build
+// was ~8 MB of short-lived maps and arrays, promoted into the old generation when a scavenge
+// caught them half-built (issue 10 goal: control room RSS at 50k ≤ 150 MB). A state is never
+// changed once published (live-derive.ts builds a new one), so its identity is the key.
+let lastMatrix: { ws: WorkspaceState; filter: string; model: MatrixModel } | null = null;
+
+/** The unit × step matrix of a state, filtered; shared between callers, so never changed by them. */
 export function matrixOf(ws: WorkspaceState, filter: string): MatrixModel {
+  if (lastMatrix?.ws !== ws || lastMatrix.filter !== filter) lastMatrix = { ws, filter, model: buildMatrix(ws, filter) };
+  return lastMatrix.model;
+}
+
+function buildMatrix(ws: WorkspaceState, filter: string): MatrixModel {
   const steps = ws.pipeline.steps.map((s) => s.id);
   const byUnit = new Map<string, Map<string, Cell>>();
   for (const c of ws.cells) byUnit.set(c.unit, (byUnit.get(c.unit) ?? new Map()).set(c.step, c));

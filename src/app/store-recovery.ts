@@ -2,6 +2,7 @@ import { recoverReport } from '../recover/report.js';
 import { diffBackup } from '../backups.js';
 import { exists, inside } from '../backups-fs.js';
 import { sanitizeLine } from '../sanitize.js';
+import type { WorkspaceRead } from '../recover/load.js';
 import type { KeyToken } from './keys.js';
 import { goneUpdate, selectedFile } from './selected.js';
 import { seeFiles } from './confirm-guard.js';
@@ -40,15 +41,19 @@ interface Deps extends DiskDeps {
 }
 
 /** What the overlays read and load (the report, the backups and their diffs). */
-function recoveryReads({ set, get, track, now }: Omit<Deps, 'live' | 'session'>) {
+function recoveryReads({ set, get, track, now, live }: Omit<Deps, 'session'>) {
   const kit = storeKit({ set, get, track });
   const update = (patch: Partial<RecoveryUi> | ((r: RecoveryUi) => Partial<RecoveryUi>)): void =>
     set((s) => ({ recovery: { ...s.recovery, ...(typeof patch === 'function' ? patch(s.recovery) : patch) } }));
+  // The live workspace, not a second read of it (issue 10: +95 MB at 50k files).
   const openReport = (quiet: boolean): Promise<void> =>
-    recoverReport(get().ws.root, { dryRun: true, now: now() }).then(
-      (report) => kit.apply(reportArrived(get(), report, quiet), now()),
-      (err: Error) => (quiet ? undefined : kit.fail(err)),
-    );
+    live
+      .read()
+      .then((read) => recoverReport(get().ws.root, { dryRun: true, now: now(), read }))
+      .then(
+        (report) => kit.apply(reportArrived(get(), report, quiet), now()),
+        (err: Error) => (quiet ? undefined : kit.fail(err)),
+      );
   const loadHunks = (file: string, backup: string): void =>
     track(
       diffBackup(get().ws.root, backup, file).then(
@@ -127,8 +132,9 @@ export function createRecovery(deps: Deps) {
   const { set, get, live, now, track, session } = deps;
   const { kit, update, openReport, loadHunks, loadBackups } = recoveryReads(deps);
   const { say, act } = kit;
-  const watch = recoverySession({ get, track, now, session, update, say, openReport });
-  const io: RecoveryIo = { get, say, update, rescan: rescanner({ get, live }), checkResume: watch.checkResume, loadBackups };
+  const read = (): Promise<WorkspaceRead> => live.read();
+  const watch = recoverySession({ get, track, now, session, update, say, openReport, read });
+  const io: RecoveryIo = { get, say, update, rescan: rescanner({ get, live }), checkResume: watch.checkResume, loadBackups, read };
   const requests = recoveryRequests({ get, now, kit, checkResume: watch.checkResume });
 
   return {
@@ -168,7 +174,7 @@ export function createRecovery(deps: Deps) {
       update({ quitOffer: false });
       set({ busy: 'writing RESUME.md before quitting' });
       track(
-        writeLetter(get().ws, now()).then(
+        writeLetter(get().ws, now(), read).then(
           (r) => set({ busy: null, quit: true, message: { text: `wrote ${r.path}${r.backup ? ` (previous in ${r.backup})` : ''}`, tone: 'ok' } }),
           (err: Error) => set({ busy: null, quit: true, message: { text: `RESUME.md not written: ${err.message}`, tone: 'fail' } }),
         ),

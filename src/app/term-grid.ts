@@ -57,9 +57,17 @@ export class TermGrid {
   private style = PLAIN;
   private saved: [number, number] = [0, 0];
 
+  /**
+   * `clip`: text past the right margin is dropped instead of wrapping onto the next row (a
+   * terminal with autowrap off). The writer's model of what Ink wants clips: Ink counts one
+   * row a line, and right after the terminal narrows its frame is still laid out for the old
+   * width; wrapping those lines would scroll the model, and Ink's later incremental frames,
+   * which rewrite only the lines they changed, would leave the scrolled rows on screen.
+   */
   constructor(
     public cols: number,
     public height: number,
+    private readonly clip = false,
   ) {
     this.rows = Array.from({ length: height }, () => blankRow(cols));
   }
@@ -207,6 +215,7 @@ export class TermGrid {
   private put(g: string, w: number): void {
     if (w === 0) return; // a lone zero-width mark: nothing a cell can show
     if (this.wrapPending || this.x + w > this.cols) {
+      if (this.clip) return;
       this.x = 0;
       this.lineFeed();
     }

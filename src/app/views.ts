@@ -51,6 +51,18 @@ export const viewOf = (id: ViewId): ViewDef => VIEWS.find((v) => v.id === id)!;
 /** The tab bar's count: the unfiltered list (without RESUME.md's lines), or null for a view that shows none. */
 export const tabCount = (v: ViewDef, s: ListInput): number | null => (v.counted ? v.list({ ...s, filter: '', recovery: undefined }).length : null);
 
+// The tab bar asks on every change of the store (a key, a message); at 50k files the Partials
+// and Plan lists it counted were ~10k items and keys each time (issue 10: control room RSS).
+// Counts depend only on what a counted list is built from, so they are kept until one changes.
+let lastCounts: { of: unknown[]; counts: Record<ViewId, number | null> } | null = null;
+
+/** Every view's tab count (`tabCount`), computed again only when the lists' inputs change. */
+export function tabCounts(s: ListInput): Record<ViewId, number | null> {
+  const of = [s.ws, s.skipped, s.redoQueue, s.agents];
+  if (!lastCounts || lastCounts.of.some((x, i) => x !== of[i])) lastCounts = { of, counts: perView((id) => tabCount(viewOf(id), s)) };
+  return lastCounts.counts;
+}
+
 /** Every view's cursor at its first row. */
 export const initialCursors = (): Record<ViewId, number> => perView(() => 0);
 

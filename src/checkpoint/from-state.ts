@@ -29,7 +29,6 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
   // Columns checkroom does not know keep their values, by unit, and their place (issue 8 item 6).
   const oldExtra = new Map((prev?.batches ?? []).flatMap((b) => b.rows.filter((r) => r.extra).map((r) => [r.unit, r.extra!] as const)));
   const extraOf = new Map((prev?.batches ?? []).map((b) => [b.id, b.extra ?? []]));
-  const unheaded = new Set((prev?.batches ?? []).filter((b) => b.unheaded).map((b) => b.id));
   const rowOf = (unit: string) => ({
     unit,
     claims: Object.fromEntries(columns.map((step) => [step, claim.get(cellKey(unit, step)) ?? 'not_started'])),
@@ -38,21 +37,19 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
   const batches = state.batches
     .filter((b) => b.id !== null)
     .map((b) => ({
-      id: b.id as number,
+      id: b.id as number | null,
       status: b.status === 'in_progress' || b.status === 'done' ? null : b.status,
       rows: b.units.map(rowOf),
-      extra: extraOf.get(b.id as number) ?? [],
-      ...(unheaded.has(b.id as number) ? { unheaded: true as const } : {}),
+      extra: extraOf.get(b.id) ?? [],
     }));
   // Units of no batch (disk-only chapters, or a file with no batches) stay in no batch: a
-  // table under no heading, never an invented `### Batch N` (issue 8 item 6).
+  // table under no heading, which parse reads back as no batch, never as an invented
+  // `### Batch N` or "batch 0" (issue 8 item 6). Its old rows keep their order.
   const known = new Set(batches.flatMap((b) => b.rows.map((r) => r.unit)));
-  const rest = state.units.filter((u) => !known.has(u));
-  if (rest.length) {
-    const none = batches.find((b) => b.unheaded);
-    if (none) none.rows.push(...rest.map(rowOf));
-    else batches.unshift({ id: batches.some((b) => b.id === 0) ? -1 : 0, status: null, rows: rest.map(rowOf), extra: [], unheaded: true });
-  }
+  const oldOrder = new Map((prev?.batches.find((b) => b.id === null)?.rows ?? []).map((r, i) => [r.unit, i]));
+  const rank = (u: string): number => oldOrder.get(u) ?? oldOrder.size;
+  const rest = state.units.filter((u) => !known.has(u)).sort((a, b) => rank(a) - rank(b));
+  if (rest.length) batches.unshift({ id: null, status: null, rows: rest.map(rowOf), extra: extraOf.get(null) ?? [] });
   const doc = buildCheckpointDoc({
     project: prev?.project ?? state.name,
     lang: prev?.lang ?? lang,

@@ -197,13 +197,21 @@ class Parser {
     this.doc.batches.push(this.batch);
   }
 
-  /** The batch a table belongs to; a table outside any batch section is filed under batch 0. */
+  /**
+   * The batch a table belongs to. A table under no `### Batch N` heading (before the first one,
+   * or under a phase line after the batches) holds units of no batch: the layout checkroom
+   * itself writes for them, so no warning, and never a "batch 0" (a real `### Batch 0` is a
+   * batch of its own). All such tables share one id-null entry.
+   */
   private tableBatch(ln: number): CheckpointBatch {
     if (this.batch) return this.batch;
-    this.warn(ln, 'table is not under a "### Batch N" heading; its rows are filed under batch 0');
-    this.batchHeading(0, '', ln);
-    if (this.batch!.line === ln) this.batch!.unheaded = true;
-    return this.batch!;
+    let none = this.doc.batches.find((b) => b.id === null);
+    if (!none) {
+      none = { id: null, status: null, columns: [], rows: [], line: ln };
+      this.doc.batches.push(none);
+    }
+    this.batch = none;
+    return none;
   }
 
   private addColumns(batch: CheckpointBatch, cols: RowColumns): void {

@@ -17,12 +17,12 @@ export interface CheckpointInput {
   phases: { id: number; name: string; status: PhaseStatus | null }[];
   /** A batch may override `columns` (step ids) for its own table. */
   batches: {
-    id: number;
+    /** null: the units of no batch, written under no heading. */
+    id: number | null;
     status: PhaseStatus | null;
     rows: { unit: string; claims: Record<string, Claim>; extra?: Record<string, string> }[];
     columns?: string[];
     extra?: ExtraColumn[];
-    unheaded?: true;
   }[];
   columns: string[];
   layout?: Partial<CheckpointDoc['layout']>;
@@ -42,7 +42,6 @@ export function buildCheckpointDoc(input: CheckpointInput): CheckpointDoc {
       status: b.status,
       columns: [...(b.columns ?? input.columns)],
       ...(b.extra?.length ? { extra: b.extra.map((x) => ({ ...x })) } : {}),
-      ...(b.unheaded ? { unheaded: true as const } : {}),
       rows: b.rows.map((r) => ({ unit: r.unit, claims: { ...r.claims }, ...(r.extra && Object.keys(r.extra).length ? { extra: { ...r.extra } } : {}), line: 0 })),
       line: 0,
     })),
@@ -99,7 +98,7 @@ function batchBlock(b: CheckpointBatch, pipeline: PipelineDef, lang: Lang): stri
     ...cols.map((c) => ('step' in c ? (r.claims[c.step] ? CLAIM_GLYPH[r.claims[c.step]] : UNKNOWN_GLYPH) : cellText(r.extra?.[c.extra] ?? ''))),
   ]);
   // The chapters of no batch: a table under no heading, as it was read (issue 8 item 6).
-  return [...(b.unheaded ? [] : [heading]), ...renderTable([header, ...rows])];
+  return [...(b.id === null ? [] : [heading]), ...renderTable([header, ...rows])];
 }
 
 /** The phase whose steps the batch tables hold (phase 3 of the book). */
@@ -133,7 +132,7 @@ export function renderCheckpoint(doc: CheckpointDoc, pipeline: PipelineDef): str
   blocks.push(doc.phases.slice(0, cut).map(line));
   if (at >= 0) blocks.push([line(doc.phases[at])]);
   // The table of no batch first: after a `### Batch N` heading it would be read as that batch's.
-  const ordered = [...doc.batches.filter((b) => b.unheaded), ...doc.batches.filter((b) => !b.unheaded)];
+  const ordered = [...doc.batches.filter((b) => b.id === null), ...doc.batches.filter((b) => b.id !== null)];
   for (const b of ordered) blocks.push(batchBlock(b, pipeline, lang));
   blocks.push(doc.phases.slice(at >= 0 ? at + 1 : cut).map(line));
   blocks.push([v.legend]);

@@ -19,12 +19,12 @@ export interface ExtraColumn {
 }
 
 export interface CheckpointBatch {
-  id: number;
   /**
-   * A table under no `### Batch N` heading (filed as batch 0): the chapters of no batch. It is
-   * written back the same way, never under an invented heading (issue 8 item 6).
+   * null: the rows of tables under no `### Batch N` heading (before the first one, or under a
+   * phase with no batch headings) — the units of no batch. Never a batch of its own ("batch
+   * 0"): they are written back under no heading, never under an invented one (issue 8 item 6).
    */
-  unheaded?: true;
+  id: number | null;
   /** Status suffix of the `### Batch N — 未开始` heading, if any. */
   status: PhaseStatus | null;
   /** Step ids of the table columns, in order. */

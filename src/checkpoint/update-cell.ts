@@ -14,15 +14,17 @@ export interface CellEdit {
   text: string;
   changed: boolean;
   warning?: string;
+  /** Set when the unit has no row at all (insert-row.ts can add one in place). */
+  noRow?: true;
 }
 
-interface Line {
+export interface Line {
   body: string;
   eol: string;
 }
 
 /** Split keeping each line's own terminator, so mixed CRLF/LF files come back byte for byte. */
-function splitKeepingEol(text: string): Line[] {
+export function splitKeepingEol(text: string): Line[] {
   const out: Line[] = [];
   const re = /\r?\n/g;
   let start = 0;
@@ -34,11 +36,12 @@ function splitKeepingEol(text: string): Line[] {
   return out;
 }
 
-const join = (bom: string, lines: Line[]): string => bom + lines.map((l) => l.body + l.eol).join('');
+export const join = (bom: string, lines: Line[]): string => bom + lines.map((l) => l.body + l.eol).join('');
 
 /** Replace a cell's content, keeping its leading space and its display width when it fits. */
-function replaceCell(raw: string, content: string): string {
-  const lead = /^\s*/.exec(raw)![0];
+export function replaceCell(raw: string, content: string): string {
+  // A blank cell's padding is all "leading": keep one space of it, the rest is room.
+  const lead = raw.trim() === '' ? raw.slice(0, 1) : /^\s*/.exec(raw)![0];
   const trailWas = raw.length - raw.trimEnd().length;
   const room = stringWidth(raw) - stringWidth(lead) - stringWidth(content);
   const trail = Math.max(room, trailWas > 0 ? 1 : 0);
@@ -51,7 +54,7 @@ export function updateCheckpointCell(text: string, unit: string, step: string, c
   const { doc, rowColumns } = parseCheckpointDetailed(text, pipeline);
   // The parser keeps the first row of a unit; edit that same row.
   const row = doc.batches.flatMap((b) => b.rows).find((r) => r.unit === unit);
-  if (!row) return { text, changed: false, warning: `no row for ${unit} in checkpoint.md` };
+  if (!row) return { text, changed: false, warning: `no row for ${unit} in checkpoint.md`, noRow: true };
   const cols = rowColumns.get(row.line);
   const index = cols ? cols.indexOf(step) : -1;
   if (index < 0) return { text, changed: false, warning: `no ${step} column in the table of ${unit} (line ${row.line})` };

@@ -14,6 +14,7 @@ import type { CostLedger } from '../run/costs.js';
 import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
 import { sweepAtStart } from './sweep-at-start.js';
+import { cachedStatus, saveStatus, statusKey, writeCachedStatus, type CachedStatus } from './status-cache.js';
 
 // The headless faces of the engine: status, plan, partials, checkpoint --write.
 
@@ -47,11 +48,36 @@ async function readState(dir: string, cache: CacheUse | undefined): Promise<{ st
   return { state: stateOf(src), config: src.config };
 }
 
-export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<WorkspaceState> {
+/** The state to answer with, or the last answer when nothing it was derived from changed (status-cache.ts). */
+async function stateOrCached(dir: string, cache: CacheUse): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; key: string | null }> {
+  const src = await readSources(dir, undefined, cache);
+  const costs = await readSpend(src.root, Date.now(), src.config);
+  const key = statusKey(src, costs);
+  const hit = key ? cachedStatus(src.root, key) : null;
+  // The sources (50k file facts) are not kept while the answer is written.
+  return hit !== null ? { hit, scannedAt: src.scan.scannedAt } : { state: stateOf(src), costs, key };
+}
+
+/** Compact `status --json` through the facts cache, kept for the next read when its facts were all cached. */
+async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise<void> {
+  const r = await stateOrCached(dir, cache);
+  if ('hit' in r) return writeCachedStatus(r.hit, r.scannedAt, out);
+  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs), out);
+  const parts: Buffer[] = [];
+  writeJson(statusJsonStreamed(r.state, r.costs), {
+    write: (s) => {
+      out.write(s);
+      parts.push(Buffer.from(s));
+    },
+  });
+  await saveStatus(r.state.root, r.key, parts);
+}
+
+export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
+  if (json && r.cache && !r.pretty) return statusJsonCached(dirArg(positionals), r.cache, out);
   const { state, config } = await readState(dirArg(positionals), r.cache);
   if (json) writeJson(statusJsonStreamed(state, await readSpend(state.root, Date.now(), config)), out, r.pretty);
   else out.write(renderStatus(state, o) + '\n');
-  return state;
 }
 
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {

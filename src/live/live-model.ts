@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { WorkspaceState } from '../types.js';
-import { readSources, type Sources } from '../workspace.js';
+import { readSources, stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { presetOf } from '../pipeline/presets/index.js';
 import { idleCollector, keepYoungGenerationSmall, type IdleCollector } from './idle-gc.js';
@@ -96,6 +96,16 @@ export class LiveModel {
     for (const k of this.running) if (!keys.has(k)) units.add(unitOf(k));
     this.running = keys;
     if (units.size) this.publish({ units, structure: false });
+  }
+
+  /**
+   * The state of these sources with `running` in flight (recovery: the journal's live runs):
+   * the live state itself when it shows that set, else derived afresh (issue 10: no second
+   * 50k-cell state for the recover report).
+   */
+  stateFor(running: ReadonlySet<string>): WorkspaceState {
+    const same = running.size === this.running.size && [...running].every((k) => this.running.has(k));
+    return same ? this.state : stateOf(this.src, running);
   }
 
   stop(): void {

@@ -1,4 +1,5 @@
 import type { WorkspaceState } from '../types.js';
+import type { WorkspaceRead } from '../recover/load.js';
 import { LiveModel, type LiveReaders } from './live-model.js';
 import { UpdateQueue } from './update-queue.js';
 import { LiveWatch, type Watching, type WatchOptions } from './live-watch.js';
@@ -31,6 +32,13 @@ export interface LiveWorkspace {
    * mode, where no events come, it is a rescan.
    */
   settled(): Promise<void>;
+  /**
+   * The workspace as a fresh read would see it, once settled, without reading 50k files again
+   * (issue 10 goal: control room RSS at 50k ≤ 150 MB; the recover report and the letter read
+   * and derived the whole workspace a second time, +95 MB at peak). Shared, not copied:
+   * callers read it and never change it.
+   */
+  read(): Promise<WorkspaceRead>;
   close(): Promise<void>;
 }
 
@@ -52,6 +60,14 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
   const queue: UpdateQueue = new UpdateQueue(model, opts.batchMs ?? 25, (): boolean => closed || watch.rootGone());
   const watch: LiveWatch = new LiveWatch(model, queue, opts);
   watch.start();
+  const settled = async (): Promise<void> => {
+    if (closed) return;
+    if (watch.watching.mode === 'poll') return queue.refresh();
+    // Two turns of the event loop: at least one poll of the watch descriptor after this
+    // call, so the kernel's events for changes made before it have reached the queue.
+    for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+    return queue.drain();
+  };
   return {
     get state() {
       return model.state;
@@ -63,13 +79,12 @@ export async function createLiveWorkspace(dir: string, opts: LiveOptions = {}): 
       for (const p of paths) if (!watch.reports(p)) queue.enqueue(p);
     },
     setRunning: (keys) => model.setRunning(keys),
-    async settled() {
-      if (closed) return;
-      if (watch.watching.mode === 'poll') return queue.refresh();
-      // Two turns of the event loop: at least one poll of the watch descriptor after this
-      // call, so the kernel's events for changes made before it have reached the queue.
-      for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
-      return queue.drain();
+    settled,
+    async read() {
+      // Unwatched, nothing tells the model of a change: read the disk, as a fresh read would.
+      if (!closed && watch.watching.mode === 'off') await queue.refresh();
+      else await settled();
+      return { sources: model.sources, stateFor: (running) => model.stateFor(running) };
     },
     async close() {
       closed = true;

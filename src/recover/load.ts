@@ -60,10 +60,25 @@ export interface RecoveryState {
   journal: JournalFacts;
 }
 
-/** The reconciled state as recovery sees it: long-memory rebuilds planned, level 2 filled, live runs from the journal. */
-export async function loadRecoveryState(dir: string, now = Date.now()): Promise<RecoveryState> {
-  const src = await readSources(dir);
+/**
+ * The workspace as already read, for recovery to use instead of reading it again: a control
+ * room's live model (src/live), whose sources and state are what a fresh read gives (issue 10
+ * goal: control room RSS at 50k ≤ 150 MB; the recover report read and derived all 50k files a
+ * second time, +95 MB at peak).
+ */
+export interface WorkspaceRead {
+  sources: Sources;
+  /** The state of `sources` with these cells running: `stateOf(sources, running)`. */
+  stateFor(running: ReadonlySet<string>): WorkspaceState;
+}
+
+/**
+ * The reconciled state as recovery sees it: long-memory rebuilds planned, level 2 filled, live
+ * runs from the journal. `read`: the workspace as already read, else it is read from disk.
+ */
+export async function loadRecoveryState(dir: string, now = Date.now(), read?: WorkspaceRead): Promise<RecoveryState> {
+  const src = read?.sources ?? (await readSources(dir));
   const journal = await readJournalFacts(src.root, src, now);
   // The everyday state (long-memory rebuilds planned, level 2 filled), with the journal's live runs.
-  return { sources: src, state: stateOf(src, journal.live), journal };
+  return { sources: src, state: read ? read.stateFor(journal.live) : stateOf(src, journal.live), journal };
 }

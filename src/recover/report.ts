@@ -9,7 +9,7 @@ import { provenTodoIds } from '../sources/level2.js';
 import { readScheduler, type SchedulerSource } from '../sources/scheduler.js';
 import { stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
-import { loadRecoveryState, type JournalFacts } from './load.js';
+import { loadRecoveryState, type JournalFacts, type WorkspaceRead } from './load.js';
 import { guardRecovery, notReplaceable } from './guard.js';
 import type { LastSession } from './session-end.js';
 
@@ -264,9 +264,9 @@ function manualRebuilds(f: Flow): void {
 }
 
 /** The recovery flow (DOMAIN.md: recovery), one step after the other, each reading what the one before rebuilt. */
-export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date } = { dryRun: true }): Promise<RecoverReport> {
+export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date; read?: WorkspaceRead } = { dryRun: true }): Promise<RecoverReport> {
   const now = opts.now ?? new Date();
-  const { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime());
+  const { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime(), opts.read);
   // Refuses (exit 2, nothing written) a directory that is no workspace, or an empty view of one.
   guardRecovery(dir, src, state, journal);
   const root = src.root;

@@ -81,9 +81,10 @@ export interface FactsCacheStats {
 
 // Non-bigint stats on purpose: BigInt stats cost a BigInt per field per file, and a double
 // keeps a timestamp to well under a microsecond, far finer than the racy window below.
+const NO_THROW = { throwIfNoEntry: false } as const; // one options object, not one per file
 const lstatOf = (abs: string): Stats | undefined => {
   try {
-    return lstatSync(abs, { throwIfNoEntry: false });
+    return lstatSync(abs, NO_THROW);
   } catch {
     return undefined; // EACCES on a directory and the like: the read says what it is
   }
@@ -98,6 +99,10 @@ export class FactsCache {
   private readonly racyFrom: number;
   private readonly startedMs = Date.now();
   private changed = false;
+  /** Whether every entry so far was an old entry, in the old order: then the facts of this scan ARE the old cache's. */
+  private inOrder = true;
+  /** The loaded file's header line (version, checksum, length): names exactly the entries it holds. */
+  private loadedId: string | null = null;
   readonly stats: FactsCacheStats = { hits: 0, reads: 0, rejected: null };
 
   private constructor(
@@ -117,6 +122,7 @@ export class FactsCache {
     const raw = readCache(join(root, FACTS_CACHE_FILE));
     const data = raw ? decodeFactsCache(raw.buf, sig) : null;
     const c = new FactsCache(root, sig, opts.write, data && raw ? { data, mtimeMs: raw.mtimeMs } : null);
+    if (data && raw) c.loadedId = raw.buf.subarray(0, raw.buf.indexOf(0x0a)).toString('latin1');
     if (raw && !data) {
       c.stats.rejected = 'not a facts cache of this version, workspace and pipeline, or not whole';
       c.changed = true;
@@ -141,6 +147,21 @@ export class FactsCache {
 
   /** The facts of `rel` (at `abs`): the cached ones when its stat key is unchanged and settled, else `read(abs, rel)`. */
   facts(rel: string, abs: string, confine: Confine, read: (abs: string, rel: string) => FileFacts): FileFacts {
+    const r = this.factsOrEntry(rel, abs, confine, read);
+    return typeof r === 'number' ? factsAt(this.old!, r) : r;
+  }
+
+  /** Old entry `i`'s facts (an index factsOrEntry gave). */
+  cached(i: number): FileFacts {
+    return factsAt(this.old!, i);
+  }
+
+  /**
+   * Like facts(), but a trusted entry comes back as its index in the old cache, made into
+   * facts only when asked (cached): an answer the status cache gives never needs them, and
+   * 50k fact objects were most of a warm read's garbage (issue 10, warm goal).
+   */
+  factsOrEntry(rel: string, abs: string, confine: Confine, read: (abs: string, rel: string) => FileFacts): FileFacts | number {
     const st = lstatOf(abs);
     if (!st || !st.isFile()) {
       this.stats.reads++;
@@ -149,14 +170,25 @@ export class FactsCache {
     const i = this.find(rel);
     if (i >= 0 && sameKey(this.old!, i, st) && !this.racy(st) && !confine.escapes(abs)) {
       this.stats.hits++;
+      if (i !== this.next.length) this.inOrder = false;
       this.next.push(i);
-      return factsAt(this.old!, i);
+      return i;
     }
     this.stats.reads++;
     const facts = read(abs, rel);
     this.changed = true;
     if (facts.exists) this.next.push({ rel, key: { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }, facts });
     return facts;
+  }
+
+  /**
+   * The loaded cache's identity when this scan's facts are exactly its entries, every one
+   * trusted, in its order, none read, none left out; null otherwise (issue 10: the status
+   * cache keys a derived answer by it, so a derived answer is reused only for the same facts).
+   */
+  unchangedId(): string | null {
+    const old = this.old;
+    return old && this.loadedId && this.stats.reads === 0 && this.inOrder && this.next.length === old.paths.length ? this.loadedId : null;
   }
 
   /** Write the cache when it changed and this caller may write; never throws. */

@@ -22,6 +22,8 @@ export interface ScanResult {
   /** Per shared long-memory file: facts of the file itself. */
   entryFiles: Map<string, FileFacts>;
   scannedAt: number;
+  /** The facts cache's identity when `files` are exactly its entries (cached-facts.ts unchangedId); absent or null otherwise. */
+  factsId?: string | null;
 }
 
 const ENTRY_LIMIT = 4 * 1024 * 1024;
@@ -64,9 +66,31 @@ export const confineOf = (root: string, pipeline: PipelineDef): Confine => new C
 
 const missing = (path: string): FileFacts => ({ path, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false });
 
+/**
+ * Per expected artifact, in scan order: its facts, an old cache entry's index (cached), or
+ * the path of a missing one. Facts and cache entries carry their own path: at 50k files a
+ * second array of the paths was garbage the collector copied for nothing.
+ */
+type Found = FileFacts | number | string;
+
 /** Facts for every expected per-unit artifact; with `cache`, unchanged files are not read (issue 10 item 1). */
 export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs = new DirListings(root)): Map<string, FileFacts> {
+  return filesOf(walkFiles(root, pipeline, units, cache, dirs), cache);
+}
+
+/** The map of a walk; cached entries are made into facts here. */
+function filesOf(found: Found[], cache?: FactsCache): Map<string, FileFacts> {
   const files = new Map<string, FileFacts>();
+  for (const f of found) {
+    const facts = typeof f === 'string' ? missing(f) : typeof f === 'number' ? cache!.cached(f) : f;
+    files.set(facts.path, facts);
+  }
+  return files;
+}
+
+/** Every expected per-unit artifact looked at once: read, taken from the cache, or missing. */
+function walkFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache: FactsCache | undefined, dirs: DirListings): Found[] {
+  const found: Found[] = [];
   // One readdir per directory instead of a failed open per missing file: most cells of a
   // young pipeline have no file yet, and each ENOENT costs an exception.
   const confine = confineOf(root, pipeline);
@@ -88,15 +112,15 @@ export function scanFiles(root: string, pipeline: PipelineDef, units: readonly s
       const base = same ? baseOf.replaceAll('{unit}', unit) : posix.basename(rel);
       const names = dirs.set(same ? dirOf : posix.dirname(rel));
       if (names && !names.has(base)) {
-        files.set(rel, missing(rel));
+        found.push(rel);
         continue;
       }
       // The directory joined once per step; only a name of dots would need normalizing.
       const abs = same && base !== '.' && base !== '..' ? dirSlash + base : join(root, rel);
-      files.set(rel, cache ? cache.facts(rel, abs, confine, read) : read(abs, rel));
+      found.push(cache ? cache.factsOrEntry(rel, abs, confine, read) : read(abs, rel));
     }
   }
-  return files;
+  return found;
 }
 
 /** Long-memory entries and the global evidence files of phases 1–2. */
@@ -120,7 +144,24 @@ export function scanGlobals(root: string, pipeline: PipelineDef): Pick<ScanResul
   return { artifacts, entries, entryFiles };
 }
 
-/** `dirs`: the listings unit discovery already made (one readdir per directory per read). */
-export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs?: DirListings): ScanResult {
-  return { files: scanFiles(root, pipeline, units, cache, dirs), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
+/**
+ * `dirs`: the listings unit discovery already made (one readdir per directory per read).
+ * With `cache`, `files` is made when first read: an answer the status cache gives never
+ * reads it (src/cli/status-cache.ts), and its 50k fact objects are then never made.
+ */
+export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs = new DirListings(root)): ScanResult {
+  if (!cache) return { files: scanFiles(root, pipeline, units, undefined, dirs), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
+  let walk: Found[] | null = walkFiles(root, pipeline, units, cache, dirs);
+  let files: Map<string, FileFacts> | null = null;
+  return {
+    get files(): Map<string, FileFacts> {
+      if (!files) {
+        files = filesOf(walk!, cache);
+        walk = null;
+      }
+      return files;
+    },
+    ...scanGlobals(root, pipeline),
+    scannedAt: Date.now(),
+  };
 }

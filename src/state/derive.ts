@@ -31,7 +31,8 @@ export function claimsOf(doc: CheckpointDoc | null): Map<string, Claim> {
 
 export function batchesOf(pipeline: PipelineDef, doc: CheckpointDoc | null): BatchDef[] {
   if (pipeline.batches.length) return pipeline.batches.map((b) => ({ id: b.id, units: [...b.units] }));
-  return (doc?.batches ?? []).map((b) => ({ id: b.id, units: b.rows.map((r) => r.unit) }));
+  // The id-null rows (tables under no batch heading) are units of no batch, not a batch.
+  return (doc?.batches ?? []).flatMap((b) => (b.id === null ? [] : [{ id: b.id, units: b.rows.map((r) => r.unit) }]));
 }
 
 export const statusOfCounts = (done: number, total: number, touched: boolean): PhaseStatus =>

@@ -12,8 +12,12 @@ export interface GoalRow {
 const rows: GoalRow[] = [];
 
 /** "goal met", or by how much `value` is over `max`: a ratio, or the difference in `unit`. */
-export const verdict = (value: number, max: number, unit?: string): string =>
-  value <= max ? 'goal met' : unit ? `missed by ${(value - max).toFixed(0)} ${unit}` : `missed by ${(value / max).toFixed(2)}×`;
+export const verdict = (value: number, max: number, unit?: string): string => {
+  if (value <= max) return 'goal met';
+  if (unit) return `missed by ${(value - max).toFixed(0)} ${unit}`;
+  // A near miss in percent: "missed by 1.00×" would read as met.
+  return value / max < 1.1 ? `missed by ${((value / max - 1) * 100).toFixed(1)}%` : `missed by ${(value / max).toFixed(2)}×`;
+};
 
 /** Record a goal's figure and return its verdict for the part's own table. */
 export function goal(figure: string, measured: string, limit: string, value: number, max: number, unit?: string): string {

@@ -10,6 +10,7 @@ import { paintBench } from './paint-bench.js';
 import { socketBench } from './socket-bench.js';
 import { agentsBench } from './agents-bench.js';
 import { goalsTable } from './goals.js';
+import { statBench } from './stat-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
 // same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
@@ -29,5 +30,7 @@ if (only.includes('paint')) paintBench(lines);
 if (only.includes('socket')) await socketBench(base, sizes, lines);
 if (only.includes('agents') || process.env.CHECKROOM_BENCH_ONLY === undefined) agentsBench(lines);
 if (only.includes('ledger')) ledgerBench(lines, [1_000, 5_000, 20_000, 50_000]);
+// Only when named: the stat variants behind the warm `status --json` (issue 10 item 2).
+if (only.split(',').includes('stat')) statBench(base, sizes.at(-1) ?? 50_000, lines);
 lines.push(...goalsTable());
 console.log(lines.join('\n'));

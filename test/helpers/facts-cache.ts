@@ -2,6 +2,7 @@ import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadWorkspace } from '../../src/workspace.js';
 import { statusJson } from '../../src/cli/json.js';
+import { statusCommand } from '../../src/cli/core-commands.js';
 import { FACTS_CACHE_FILE } from '../../src/scan/cached-facts.js';
 import { COLS, factsAt, FactsCacheWriter, type FactsCacheData, type StatKey } from '../../src/scan/facts-cache.js';
 import type { FileFacts } from '../../src/types.js';
@@ -33,6 +34,12 @@ export const statusOf = async (root: string, cached: boolean): Promise<string> =
   return JSON.stringify(j);
 };
 
+/** `checkroom status --json` as printed (through the facts and status caches when `cached`), without its timing field. */
+export const statusTextOf = async (root: string, cached: boolean): Promise<string> => {
+  const parts: string[] = [];
+  await statusCommand([root], true, {} as never, { write: (s) => parts.push(s) }, cached ? { cache: { write: true } } : {});
+  return parts.join('').replace(/"scannedAt":"[^"]*"/, '"scannedAt":""');
+};
 
 /** `data` with the entry of `rel` given another stat key and/or other facts (a planted lie, a racy rewrite). */
 export function replaceEntry(data: FactsCacheData, rel: string, change: { key?: StatKey; facts?: Partial<FileFacts> }): FactsCacheData {

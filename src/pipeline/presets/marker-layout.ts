@@ -32,6 +32,8 @@ async function read(root: string, cfg: WorkspaceConfig, has: PresetHas, cacheUse
   const cache = cacheUse ? FactsCache.open(root, factsSignature(root, cfg.pipeline), cacheUse) : undefined;
   const scan = scanArtifacts(root, cfg.pipeline, units, cache, dirs);
   await cache?.save();
+  // Read only after the scan: the status cache (src/cli/status-cache.ts) reuses an answer for exactly these facts.
+  scan.factsId = cache?.unchangedId() ?? null;
   return { root, config: cfg, checkpoint, units, scan, todos: has.todos ? readLevel2(root, cfg) : null, warnings: unitPatternWarnings(root, cfg.pipeline, cfg.sources.checkpoint, units) };
 }
 
