@@ -1,10 +1,11 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sources } from '../pipeline/presets/types.js';
 import type { CostLedger } from '../run/costs.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readWholeSync } from '../fs/read-capped.js';
 import { STATUS_JSON_VERSION } from './json.js';
 
 // The last `status --json` answer (issue 10, warm ≤ 1.0× grep): when the facts of every
@@ -75,28 +76,7 @@ const SCANNED_AT = '"scannedAt":"';
 const ISO_LENGTH = 24; // 2026-12-01T12:00:00.000Z; years 0–9999
 
 function readWhole(path: string): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null; // none yet
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_BYTES) return null;
-    const buf = Buffer.allocUnsafe(st.size);
-    let off = 0;
-    while (off < buf.length) {
-      const got = readSync(fd, buf, off, buf.length - off, off);
-      if (got <= 0) break;
-      off += got;
-    }
-    return buf.subarray(0, off);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readWholeSync(path, MAX_BYTES)?.buf ?? null; // none yet: the first status writes it
 }
 
 /** A stored answer: its bytes, and where the ISO time of its `scannedAt` starts in them. */

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 // Bounded input (issue 8 item 7): a file checkroom reads whole is checked against a cap
@@ -54,5 +54,35 @@ export async function readTextCapped(path: string, cap: number): Promise<CappedR
     return { ok: true, text: buf.subarray(0, off).toString('utf8'), size: off };
   } finally {
     await fh.close();
+  }
+}
+
+/**
+ * A small file whole, synchronously, with its mtime: null when it is missing, not a regular
+ * file, over `max` bytes or unreadable (the caches under `.checkroom/` are only ever an
+ * optimisation: any doubt reads as "no cache"). One open, then fstat on the descriptor.
+ */
+export function readWholeSync(path: string, max: number): { buf: Buffer; mtimeMs: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > max) return null;
+    const buf = Buffer.allocUnsafe(st.size);
+    let off = 0;
+    while (off < buf.length) {
+      const got = readSync(fd, buf, off, buf.length - off, off);
+      if (got <= 0) break;
+      off += got;
+    }
+    return { buf: buf.subarray(0, off), mtimeMs: st.mtimeMs };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }

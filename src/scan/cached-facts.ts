@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { FileFacts, PipelineDef } from '../types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readWholeSync } from '../fs/read-capped.js';
 import { decodeFactsCache, encodeFactsCache, FACTS_CACHE_VERSION, factsAt, FactsCacheWriter, sameKey, type FactsCacheData, type StatKey } from './facts-cache.js';
 import { EXACT_COUNT_BYTES, FIRST_READ } from './file-facts.js';
 import type { Confine } from './confine.js';
@@ -46,28 +47,7 @@ export const factsSignature = (root: string, pipeline: PipelineDef): string =>
   ]);
 
 function readCache(path: string): { buf: Buffer; mtimeMs: number } | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null; // none yet: the first scan builds it
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > CACHE_MAX_BYTES) return null;
-    const buf = Buffer.allocUnsafe(st.size);
-    let off = 0;
-    while (off < buf.length) {
-      const got = readSync(fd, buf, off, buf.length - off, off);
-      if (got <= 0) break;
-      off += got;
-    }
-    return { buf: buf.subarray(0, off), mtimeMs: st.mtimeMs };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readWholeSync(path, CACHE_MAX_BYTES); // none yet: the first scan builds it
 }
 
 export interface FactsCacheStats {
