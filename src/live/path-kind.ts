@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { PipelineDef, StepDef } from '../types.js';
-import { fileNameMatcher } from '../scan/units.js';
+import { fileNameMatcher, unitPath } from '../scan/units.js';
 
 // What a changed path means to the live view, decided from its name alone (issue 10 item 3):
 // temp files of atomic writers (`.ch01-draft.md.123.ab12.tmp`), editor swap and backup files
@@ -60,7 +60,7 @@ export function pathClassifier(layout: PathLayout): (rel: string) => PathKind | 
       if (hit) {
         // The same unit id the name would give in a full scan, checked against the template
         // (a greedy pattern can match a name that is not this unit's file).
-        if (m.step.path.replaceAll('{unit}', hit[1]) === rel) k.hits.push({ step: m.step, unit: hit[1] });
+        if (unitPath(m.step, hit[1]) === rel) k.hits.push({ step: m.step, unit: hit[1] });
       } else if (m.loose.test(name)) k.rejected = true;
     }
     return k.config || k.checkpoint || k.todos || k.global || k.entry || k.rejected || k.hits.length ? k : null;

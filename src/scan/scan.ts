@@ -4,7 +4,7 @@ import type { FileFacts, PipelineDef, StepDef } from '../types.js';
 import { readFileFacts } from './file-facts.js';
 import { Confine } from './confine.js';
 import { PARTIAL_CHARS } from '../triage/triage.js';
-import { unitPath } from './units.js';
+import { expandUnit, unitPath } from './units.js';
 import type { FactsCache } from './cached-facts.js';
 import { DirListings } from './dir-listings.js';
 
@@ -109,7 +109,7 @@ function walkFiles(root: string, pipeline: PipelineDef, units: readonly string[]
     for (const unit of units) {
       const rel = unitPath(step, unit);
       const same = fixedDir && !unit.includes('/');
-      const base = same ? baseOf.replaceAll('{unit}', unit) : posix.basename(rel);
+      const base = same ? expandUnit(baseOf, unit) : posix.basename(rel);
       const names = dirs.set(same ? dirOf : posix.dirname(rel));
       if (names && !names.has(base)) {
         found.push(rel);
