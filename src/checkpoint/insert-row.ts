@@ -29,7 +29,9 @@ function insertAfter(lines: Line[], at: number, added: string[], eol: string): v
   const prev = lines[at];
   // After a last line with no line end, the new last line has none either.
   const wasLast = prev !== undefined && prev.eol === '';
-  if (wasLast) prev.eol = eol;
+  // A file cut between the CR and the LF of its last line end keeps that CR as its own byte:
+  // the LF completes it, rather than a second line end after it.
+  if (wasLast) prev.eol = prev.body.endsWith('\r') ? '\n' : eol;
   lines.splice(at + 1, 0, ...added.map((body, i) => ({ body, eol: wasLast && i === added.length - 1 ? '' : eol })));
 }
 
