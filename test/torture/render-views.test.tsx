@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createLiveWorkspace, type LiveWorkspace } from '../../src/live/live-workspace.js';
@@ -74,6 +74,14 @@ async function mount(root: string) {
 describe('torture: the render edge on every view (ink-testing-library, NO_COLOR)', () => {
   it('no frame of any view, overlay or dialog carries a raw control byte; the hostile text shows escaped', { timeout: 120_000 }, async () => {
     const { root } = evilWorkspace();
+    // RESUME.md an hour older than everything else, by its text and its file time, so the
+    // quit offer below is made whatever the date and however long the steps before take.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const two = (n: number): string => String(n).padStart(2, '0');
+    const stamp = `${hourAgo.getFullYear()}-${two(hourAgo.getMonth() + 1)}-${two(hourAgo.getDate())} ${two(hourAgo.getHours())}:${two(hourAgo.getMinutes())}`;
+    const resume = join(root, 'RESUME.md');
+    writeFileSync(resume, readFileSync(resume, 'utf8').replace('Generated: 2026-11-28 14:03', `Generated: ${stamp}`));
+    utimesSync(resume, hourAgo, hourAgo);
     const m = await mount(root);
     // Progress: the header (workspace name, checkpoint time), the matrix's evil row.
     const progress = await m.waitFor('[1 Progress]');
@@ -113,9 +121,14 @@ describe('torture: the render edge on every view (ink-testing-library, NO_COLOR)
     // The recover report and the keys overlay.
     await m.press(':', ...'recover', '\r');
     expect(await m.waitFor('Where it stopped')).toContain(SEEN);
-    await m.press('\u001b', '?');
+    await m.press('\u001b');
+    // A key right behind a lone Esc can arrive with it as one Alt chord (Ink delays a lone
+    // Esc a tick): each next key waits until the Esc has been taken.
+    await m.waitFor(() => !(m.frames.at(-1) ?? '').includes('Where it stopped'));
+    await m.press('?');
     await m.waitFor('Keys');
     await m.press('\u001b');
+    await m.waitFor(() => !/^Keys /m.test(m.frames.at(-1) ?? ''));
     // Quitting with a stale RESUME.md: the offer; esc stays.
     await m.press('q');
     await m.waitFor('Quitting: write');
