@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createLiveWorkspace, type LiveWorkspace } from '../../src/live/live-workspace.js';
@@ -75,8 +75,10 @@ describe('torture: the render edge on every view (ink-testing-library, NO_COLOR)
   it('no frame of any view, overlay or dialog carries a raw control byte; the hostile text shows escaped', { timeout: 120_000 }, async () => {
     const { root } = evilWorkspace();
     // RESUME.md an hour older than everything else, by its text and its file time, so the
-    // quit offer below is made whatever the date and however long the steps before take.
-    const hourAgo = new Date(Date.now() - 3_600_000);
+    // quit offer below is made whatever the date and however long the steps before take. The
+    // hour is counted on the file system's clock (the files' own times), not the process's:
+    // under faketime the two differ by weeks.
+    const hourAgo = new Date(statSync(join(root, 'checkpoint.md')).mtimeMs - 3_600_000);
     const two = (n: number): string => String(n).padStart(2, '0');
     const stamp = `${hourAgo.getFullYear()}-${two(hourAgo.getMonth() + 1)}-${two(hourAgo.getDate())} ${two(hourAgo.getHours())}:${two(hourAgo.getMinutes())}`;
     const resume = join(root, 'RESUME.md');
