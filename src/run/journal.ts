@@ -55,6 +55,8 @@ export interface ExitEvent extends Base {
   keywords: string[];
   /** At most 20 lines, sanitized by the caller. */
   errorTail: string[];
+  /** The classified error in one line (issue 17 item 8); absent in journals written before it. */
+  error?: string;
   durationMs: number;
 }
 

@@ -57,12 +57,6 @@ export const targetOf = (root: string, config: WorkspaceConfig, unit: string, st
   return { step, agent, outputAbs: join(root, outputRel), outputRel, marker: step.marker ?? '' };
 };
 
-/** One line, bounded: {last_error} is agent output fed back to an agent. */
-export const lastErrorLine = (tail: readonly string[], max = 300): string => {
-  const line = [...tail].reverse().find((l) => l.trim() !== '') ?? '';
-  return sanitizeLine(line.trim()).slice(0, max);
-};
-
 export const buildCommand = (root: string, unit: string, t: CellTarget, v: LaunchValues): BuiltCommand => {
   const values: Record<string, string> = {
     unit,

@@ -3,6 +3,7 @@ import { breakerInit, breakerReduce, type BreakerEvent, type BreakerState } from
 import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
+import { legacyErrorOf } from './failure-message.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { budgetReasonOf, CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
@@ -176,14 +177,16 @@ export class LedgerFold {
       // consecutive-failure count stay as they were; the executor's own breaker counts it.
       c.state = 'idle';
       c.lastErrorTail = e.errorTail;
+      c.lastError = e.error ?? legacyErrorOf(e.errorTail);
       this.feed(e.agent, { type: 'abandon', at: e.at });
       const infra = infraBreakerOf(run?.executor);
-      if (infra) this.feed(infra, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
+      if (infra) this.feed(infra, { type: 'failure', at: e.at, summary: failureSummary(e.class, c.lastError) });
     } else {
       c.state = 'idle';
       c.lastErrorTail = e.errorTail;
+      c.lastError = e.error ?? legacyErrorOf(e.errorTail);
       this.consecutiveFailures++;
-      this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
+      this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, c.lastError) });
     }
     // The cluster ran the job (whatever the agent made of it): its infra breaker closes.
     const infra = infraBreakerOf(run?.executor);

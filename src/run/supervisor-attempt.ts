@@ -10,7 +10,9 @@ import { attemptLabel } from './policy.js';
 import type { ProcessOutcome, RunHandle } from './types.js';
 import type { StopReason } from './cell-move.js';
 import { executorFor } from './executors/registry.js';
-import { buildCommand, ensureRunsDir, lastErrorLine, logPathOf, newRunId, type BuiltCommand, type CellTarget } from './launch-spec.js';
+import { adapterFor, type AgentFacts } from './adapters/index.js';
+import { failureMessage } from './failure-message.js';
+import { buildCommand, ensureRunsDir, logPathOf, newRunId, type BuiltCommand, type CellTarget } from './launch-spec.js';
 import { hasOwnOutput, provenDone } from './launch-proof.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './supervisor-agent.js';
 import type { AdoptedRun, CellCore, Flight } from './cell-core.js';
@@ -107,7 +109,7 @@ async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: A
       message: sanitizeLine(`${name}: copied ${memory.backups.map((b) => `${b.file} to ${b.backup}`).join(', ')} before attempt ${attempt}`),
     });
   const cell = l.cells[cellKey(unit, step)];
-  const built = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '', resume });
+  const built = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? cell.lastError : '', resume });
   return { attempt, cmd: adopted ? { ...built, argv: adopted.argv } : built, memory };
 }
 
@@ -186,9 +188,11 @@ async function journalExit(
   outcome: ProcessOutcome,
   cls: AttemptClass,
   markerFound: boolean,
+  facts: AgentFacts,
 ): Promise<void> {
   const tail = outcome.tail.slice(-20);
   const failed = cls !== 'SUCCESS';
+  const structured = adapterFor(t.agent).id !== 'command';
   await core.append({
     type: 'exit',
     at: core.now(),
@@ -204,6 +208,7 @@ async function journalExit(
     errFp: failed ? errorFingerprint(tail) : '',
     keywords: failed ? [...keywords(tail)] : [],
     errorTail: failed ? tail : [],
+    error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: cmd.argv[0] ?? '', structured }),
     durationMs: outcome.endedAt - outcome.startedAt,
   });
 }
@@ -254,7 +259,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     const { facts, fromFacts } = await concludeAttempt(watch, logPath, outcome, markerFound, core.append, core.now(), runId, t, unit);
     const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules, fromFacts });
     run.lastClass = cls;
-    await journalExit(core, flight, t, p.cmd, runId, outcome, cls, markerFound);
+    await journalExit(core, flight, t, p.cmd, runId, outcome, cls, markerFound, facts);
     const memoryLoss = lost.length ? lossReason(p.memory!, lost) : null;
     return { kind: 'finished', attempt: p.attempt, label, runId, cls, memoryLoss, retryDelayMs: facts.retryDelayMs };
   } finally {

@@ -17,6 +17,16 @@ const VOLATILE = /\{(?:attempt|last_error|backup)\}/;
 
 const fixedArgs = ['-p', '--output-format', 'stream-json', '--verbose'];
 
+/**
+ * Least privilege that works (issue 17 item 9): an agent with no permission settings may
+ * edit its own {output} — for a memory step that is the shared file it owns — and nothing
+ * else. In print mode the CLI denies every Write it was not allowed, so the documented
+ * minimal config escalated as PERMISSION. `Edit(//abs)` is the CLI's rule for an absolute
+ * path (Edit rules cover Write too); the path is a gitignore-style pattern, so its glob
+ * characters are escaped to match only this file.
+ */
+export const ownOutputRule = (outputAbs: string): string => `Edit(/${outputAbs.replace(/[\\*?[\]!]/g, (c) => `\\${c}`)})`;
+
 /** Facts → class (issue 11 item 3). null: the facts say nothing; the regex rules decide. */
 export const classifyClaude = (f: AgentFacts, markerFound: boolean): FailureClass | null => {
   const r = f.result;
@@ -91,6 +101,7 @@ export const claudeCodeAdapter: AgentAdapter = {
     if (cli.model) argv.push('--model', cli.model);
     if (cli.permissionMode) argv.push('--permission-mode', cli.permissionMode);
     if (cli.allowedTools.length > 0) argv.push('--allowedTools', cli.allowedTools.join(','));
+    else if (!cli.permissionMode && values.output) argv.push('--allowedTools', ownOutputRule(values.output));
     if (resume) argv.push('--resume', resume.sessionId);
     const extraAt = argv.length;
     argv.push(...expandArgv(cli.args, values));

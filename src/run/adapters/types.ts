@@ -35,6 +35,8 @@ export interface AgentFacts {
     terminalReason: string | null;
     text: string;
     permissionDenials: number;
+    /** What was denied, "Write /abs/path": the PERMISSION message names it (issue 17 item 9). */
+    denied: string[];
   } | null;
   /** The agent's error type ("rate_limit", "authentication_failed", "invalid_request"). */
   errorType: string | null;
