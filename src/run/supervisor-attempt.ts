@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { cellKey } from '../types.js';
-import { backupFile } from '../backups.js';
+import { backupFile, copyBackup } from '../backups.js';
 import { sanitizeLine } from '../sanitize.js';
 import { guardMemory, lossReason, lostEntries, type MemoryGuard } from '../memory/guard.js';
 import { classifyOutcome, type AttemptClass } from './classify.js';
@@ -75,6 +75,10 @@ async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: A
   flight.continueAsked = false;
   const resume = adopted ? null : continueFor(l, t, unit, asked);
   if (resume) {
+    // A hand-off gives the partial to a fresh attempt that may rewrite it: a copy is kept
+    // first ({backup}), the original stays in place ({partial}) for the agent to complete.
+    const copy = resume.mode === 'handoff' && hasOwnOutput(t) ? (await copyBackup(core.root, resume.halfProduct, new Date(core.now()))).backup : null;
+    if (copy) backup = join(core.root, copy);
     await core.append({
       type: 'continue',
       at: core.now(),
@@ -83,8 +87,11 @@ async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: A
       sessionId: resume.sessionId,
       halfProduct: resume.halfProduct,
       by: asked ? 'operator' : 'policy',
+      mode: resume.mode,
+      ...(copy ? { backup: copy } : {}),
     });
-    core.emit({ type: 'notice', message: sanitizeLine(`${name}: attempt ${attempt} continues session ${resume.sessionId} to complete ${resume.halfProduct}`) });
+    const how = resume.mode === 'resume' ? `continues session ${resume.sessionId}` : `is handed the partial (a copy kept at ${copy})`;
+    core.emit({ type: 'notice', message: sanitizeLine(`${name}: attempt ${attempt} ${how} to complete ${resume.halfProduct}`) });
   } else if (!adopted && hasOwnOutput(t)) {
     // Never launch over an existing output: move it aside (file.bak.<stamp>) first.
     const b = await backupFile(core.root, t.outputRel, new Date(core.now()));

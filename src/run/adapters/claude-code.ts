@@ -13,7 +13,7 @@ import { continuePrompt, type AgentAdapter, type AgentFacts } from './types.js';
 /** CLAUDE_CODE_MAX_RETRIES unless the agent's env says otherwise. */
 export const CLAUDE_RETRIES = '1';
 
-const VOLATILE = /\{(?:attempt|last_error|backup)\}/;
+const VOLATILE = /\{(?:attempt|last_error|backup|partial)\}/;
 
 const fixedArgs = ['-p', '--output-format', 'stream-json', '--verbose'];
 
@@ -96,13 +96,16 @@ export const claudeCodeAdapter: AgentAdapter = {
     const cli = agent.cli;
     if (!cli?.prompt) throw new Error('adapter claude-code needs a prompt:');
     // The continue prompt names the half-product by its absolute path (the agent's tools need one).
-    const prompt = resume ? continuePrompt({ ...resume, halfProduct: values.output || resume.halfProduct }, values.marker ?? '') : expandArgv([cli.prompt], values)[0]!;
+    const task = expandArgv([cli.prompt], values)[0]!;
+    const named = resume ? continuePrompt({ ...resume, halfProduct: values.output || resume.halfProduct }, values.marker ?? '') : '';
+    // A resumed session knows its task; a hand-off is a fresh session that needs it first.
+    const prompt = !resume ? task : resume.mode === 'resume' ? named : `${task}\n\n${named}`;
     const argv = [cli.bin ?? 'claude', ...fixedArgs];
     if (cli.model) argv.push('--model', cli.model);
     if (cli.permissionMode) argv.push('--permission-mode', cli.permissionMode);
     if (cli.allowedTools.length > 0) argv.push('--allowedTools', cli.allowedTools.join(','));
     else if (!cli.permissionMode && values.output) argv.push('--allowedTools', ownOutputRule(values.output));
-    if (resume) argv.push('--resume', resume.sessionId);
+    if (resume?.mode === 'resume' && resume.sessionId) argv.push('--resume', resume.sessionId);
     const extraAt = argv.length;
     argv.push(...expandArgv(cli.args, values));
     // The prompt goes last, after `--`, so a prompt starting with "-" is never an option.
