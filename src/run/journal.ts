@@ -38,6 +38,8 @@ export interface LaunchEvent extends Base {
   executor?: ExecutorName;
   /** The cluster's id of the job (Slurm job id, Kubernetes Job name): adopted after a restart. */
   jobId?: string | null;
+  /** Issue 16 item 4: the run token in every member's environment (local runs; absent in older journals). */
+  token?: string;
 }
 
 export interface ExitEvent extends Base {
@@ -128,6 +130,10 @@ export interface ReapedEvent extends Base {
   runId: string;
   pid: number | null;
   outcome: string;
+  /** Issue 16 item 4: the recorded leader at the restart (ours, gone, foreign: pid recycled, unproven). */
+  leader?: string;
+  /** Issue 16 item 4: the pids stopped (group and run-token members), at most 50. */
+  stopped?: number[];
 }
 
 /** A restarted checkroom (or an observer that took over) watches a run an earlier one left

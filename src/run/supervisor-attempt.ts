@@ -162,6 +162,8 @@ async function start(
     // The executor is recorded even when the cluster refused the job (no job id): its
     // INFRA faults must reach that executor's breaker.
     const job = executor.name === 'local' ? {} : { executor: executor.name, jobId: handle.job?.id ?? null };
+    // Issue 16 item 4: a restart after kill -9 finds every member by it, setsid'd ones too.
+    const token = handle.token ? { token: handle.token } : {};
     const launch = {
       type: 'launch',
       at,
@@ -177,7 +179,7 @@ async function start(
       procStart: handle.procStart,
       outputPath: t.outputAbs,
     } as const;
-    if (!adopted) await core.append({ ...launch, ...job });
+    if (!adopted) await core.append({ ...launch, ...job, ...token });
   } finally {
     release();
   }
