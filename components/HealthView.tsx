@@ -36,6 +36,7 @@ function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimit
     `${c.unit} ${c.step} (${c.agent ?? '-'}): ${runStateWords(c.state)}${c.reason ? ` — ${c.reason}` : ''}`,
     `  attempts ${c.attempts.length}${classCounts(c) ? ` · ${classCounts(c)}` : ''}${nextAttemptLabel(c, limits) ? ` · next: ${nextAttemptLabel(c, limits)}` : ''} · same error ×${c.fingerprintRepeats}`,
     ...(c.lastError ? [`  last error: ${c.lastError}`] : []),
+    ...(c.hold ? [`  held: ${c.hold.why}; autopilot leaves it alone until you launch it`] : []),
   ];
 }
 

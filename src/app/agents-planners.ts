@@ -111,7 +111,7 @@ export function planAutopilot(r: AgentsRead, s: AppState): Planned<'on' | 'off'>
   if (!needsConsent(r)) return { go: 'on' };
   const first =
     s.redoQueue[0] ??
-    pickLaunches({ plan: s.ws.next, ledger: snap.ledger, config: r.config, inFlight: new Map(), held: new Set(), budget: 1, redoHalfProducts: true }).launch[0];
+    pickLaunches({ plan: s.ws.next, ledger: snap.ledger, config: r.config, inFlight: new Map(), budget: 1, redoHalfProducts: true }).launch[0];
   if (!first) return said('autopilot: nothing runnable now, so no command to show; not turned on', 'warn');
   return {
     ask: agentsAsk('Autopilot: the exact command, before the first launch', consentLines(r, first.unit, first.step), {

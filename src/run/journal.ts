@@ -91,7 +91,8 @@ export interface BreakerJournalEvent extends Base {
 export interface DecisionEvent extends Base {
   type: 'decision';
   /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
-  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown';
+  /** `hold` / `release`: the operator's hold on a cell (issue 17 item 3): autopilot and `run --next` leave a held cell alone. */
+  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release';
   unit?: string;
   step?: string;
   path?: string;
@@ -122,6 +123,9 @@ export interface LeftRunning {
   logPath: string;
   /** The relay's pid (it ends by itself when the agent's output ends); null when no relay could be started. */
   relayPid: number | null;
+  /** A cluster job left running (issue 17 item 3): the next start adopts it by this id. */
+  executor?: string;
+  jobId?: string;
 }
 // ---- end of session stop details ----
 

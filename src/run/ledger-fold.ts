@@ -170,7 +170,10 @@ export class LedgerFold {
       this.feed(e.agent, { type: 'success', at: e.at });
     } else if (e.class === 'CANCELLED') {
       // An operator cancel is not a fault: no counter moves (section 9, classify first).
+      // It is a decision, though: the cell is held until the operator launches it again, in
+      // this session and after any restart (issue 17 item 3).
       c.state = 'idle';
+      c.hold = { at: e.at, why: e.error || 'cancelled' };
       this.feed(e.agent, { type: 'abandon', at: e.at });
     } else if (e.class === 'INFRA') {
       // Issue 12: a cluster fault is not the agent's: its breaker and the global
@@ -244,6 +247,10 @@ export class LedgerFold {
       case 'decision':
         this.decisions.push(e);
         this.decisionsChanged = true;
+        if ((e.kind === 'hold' || e.kind === 'release') && e.unit !== undefined && e.step !== undefined) {
+          const c = this.cell(e.unit, e.step);
+          c.hold = e.kind === 'hold' ? { at: e.at, why: e.note ?? 'held by the operator' } : null;
+        }
         if (e.kind === 'reset_cell' && e.unit !== undefined && e.step !== undefined) {
           const c = this.cell(e.unit, e.step);
           // A run still in flight stays visible; everything counted is forgotten.

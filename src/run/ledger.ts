@@ -27,6 +27,8 @@ export interface CellLedger {
   counts: Partial<Record<FailureClass, number>>;
   lastClass: AttemptClass | null;
   lastErrorTail: string[];
+  /** Held by a cancel (a key, `x`, an outside scancel / kubectl delete) until the operator launches or resets it (issue 17 item 3). */
+  hold: { at: number; why: string } | null;
   /** The last failure's classified error, one line: `{last_error}` and Health read it (issue 17 item 8). */
   lastError: string;
   /** How often the latest failure's (command, error) fingerprint pair occurred since the last success. */
@@ -88,6 +90,7 @@ export const newCell = (unit: string, step: string): CellLedger => ({
   lastClass: null,
   lastErrorTail: [],
   lastError: '',
+  hold: null,
   fingerprintRepeats: 0,
   state: 'idle',
   nextRetryAt: null,

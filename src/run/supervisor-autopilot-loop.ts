@@ -27,8 +27,6 @@ export interface AutopilotHost {
   isClosed(): boolean;
   /** Cells in flight (running or waiting for a retry), by cell key. */
   flights: ReadonlyMap<string, Flight>;
-  /** Cells the operator cancelled in this session. */
-  held: ReadonlySet<string>;
   budgetLeft(l: Ledger): number;
   launch(unit: string, step: string, o: { reason: string }): Promise<RunResult>;
 }
@@ -124,7 +122,7 @@ async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: str
   if (!st.on || h.isClosed()) return;
   const inFlight = new Map([...h.flights.values()].map((f) => [cellKey(f.unit, f.step), f.agent]));
   const budget = Math.max(0, Math.min(h.budgetLeft(h.ledger()), maxLeft));
-  const pick = pickLaunches({ plan: orderedPlan(ws, st.preferred, h.config), ledger: h.ledger(), config: h.config, inFlight, held: h.held, budget, redoHalfProducts: h.redoHalfProducts });
+  const pick = pickLaunches({ plan: orderedPlan(ws, st.preferred, h.config), ledger: h.ledger(), config: h.config, inFlight, budget, redoHalfProducts: h.redoHalfProducts });
   for (const c of pick.launch) {
     st.started++;
     st.lastIdle = null;

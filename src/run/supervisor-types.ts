@@ -1,7 +1,7 @@
 import type { FailureClass, Limits, WorkspaceConfig } from '../pipeline/config-types.js';
 import type { ResumeSpec } from './adapters/types.js';
 import type { AttemptClass } from './classify.js';
-import type { NewJournalEvent } from './journal.js';
+import type { LeftRunning, NewJournalEvent } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { LockHolder } from './lock.js';
 
@@ -162,7 +162,7 @@ export interface Supervisor {
    * cancel: stop the runs in flight; leave: hand them over and leave them running (journaled
    * in the session stop's `left`); reason: how the session ended, journaled with the stop.
    */
-  close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<void>;
+  close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<LeftRunning[]>;
   /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */
   closeNow(reason: string): void;
 }
