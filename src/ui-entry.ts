@@ -9,7 +9,7 @@ import { anchoredStdout } from './app/anchored-stdout.js';
 import { countFiles } from './app/quick-listing.js';
 import type { Room } from './ui-room.js';
 import { Starting } from '../components/Starting.js';
-import { bounded, exitCodeFor, watchEnd, withDeadline, type StopReason } from './shutdown.js';
+import { bounded, deadlineFor, exitCodeFor, watchEnd, withDeadline, type StopReason } from './shutdown.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
 // session: the alternate screen while the control room runs. Every way out — `q`, SIGINT,
@@ -24,10 +24,6 @@ const ENTER_ALT = '\u001b[?1049h';
 const LEAVE_ALT = '\u001b[?1049l';
 const SHOW_CURSOR = '\u001b[?25h';
 
-// Agents get their grace (SIGTERM, then SIGKILL) inside the deadline; past it, everything is
-// killed at once. The rest covers the drain, the journal and the workspace's close.
-const DEADLINE_MS = 15_000;
-const deadlineFor = (agents: { graceMs: number }[]): number => DEADLINE_MS + Math.max(0, ...agents.map((a) => a.graceMs));
 
 /** Waits for Ink's next frame: it paints at most every ~33 ms, and the scan holds the event loop. */
 const painted = (): Promise<void> => new Promise((r) => setTimeout(r, 40));

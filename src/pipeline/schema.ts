@@ -125,6 +125,7 @@ const slurmSchema = z.strictObject({
   account: text.optional(),
   extra_args: textList.optional(),
   poll: pollSchema.optional(),
+  infra_timeout: duration(1000).optional(),
 });
 const kubernetesSchema = z.strictObject({
   kubectl: z.array(text, { error: 'an argument array like [kubectl, --context, prod]' }).min(1, { error: 'a non-empty argument array' }).optional(),
@@ -135,6 +136,7 @@ const kubernetesSchema = z.strictObject({
   cpu: text.optional(),
   memory: text.optional(),
   poll: pollSchema.optional(),
+  infra_timeout: duration(1000).optional(),
 });
 
 // Field paths for `adapter: jsonl` (issue 11): dotted keys into each JSON line.

@@ -59,6 +59,8 @@ export interface ExitEvent extends Base {
   errorTail: string[];
   /** The classified error in one line (issue 17 item 8); absent in journals written before it. */
   error?: string;
+  /** CANCELLED only: who cancelled. A shutdown's cancel does not hold the cell (issue 17 item 3). */
+  cancelledBy?: 'operator' | 'outside' | 'shutdown';
   durationMs: number;
 }
 
@@ -91,8 +93,9 @@ export interface BreakerJournalEvent extends Base {
 export interface DecisionEvent extends Base {
   type: 'decision';
   /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
+  /** `stop_pending` (note: the run id): a job's stop had not landed when its checkroom ended; the next start asks again (issue 17 item 7). */
   /** `hold` / `release`: the operator's hold on a cell (issue 17 item 3): autopilot and `run --next` leave a held cell alone. */
-  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release';
+  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release' | 'stop_pending';
   unit?: string;
   step?: string;
   path?: string;

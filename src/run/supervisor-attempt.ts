@@ -217,7 +217,8 @@ async function journalExit(
     errFp: failed ? errorFingerprint(tail) : '',
     keywords: failed ? [...keywords(tail)] : [],
     errorTail: failed ? tail : [],
-    error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: cmd.argv[0] ?? '', structured }),
+    error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: cmd.argv[0] ?? '', structured, cancelledBy: flight.cancelledBy }),
+    ...(cls === 'CANCELLED' ? { cancelledBy: flight.cancelled ? (flight.cancelledBy ?? 'operator') : 'outside' } : {}),
     durationMs: outcome.endedAt - outcome.startedAt,
   });
 }
@@ -238,7 +239,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
   try {
     const p = await prepare(core, flight, t, adopted);
     if (!adopted) await core.mark(unit, step, 'in_progress');
-    if (flight.cancelled) return { kind: 'not_started', stop: { kind: 'cancelled' } };
+    if (flight.cancelled && !adopted) return { kind: 'not_started', stop: { kind: 'cancelled' } };
     const { handle, runId, logPath } = await start(core, flight, t, p, run, release);
     const label = labelOf(run, p.attempt);
     const where = handle.job ? `${handle.job.executor} job ${handle.job.id}` : `pid ${handle.pid ?? '-'}`;

@@ -61,7 +61,7 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
     async look() {
       const t = table as Map<string, SqueueRow> | { error: string } | null;
       if (t === null) return { kind: 'unknown', why: 'submitted' };
-      if (!(t instanceof Map)) return { kind: 'unknown', why: `squeue: ${t.error}` };
+      if (!(t instanceof Map)) return { kind: 'unreachable', why: `squeue: ${t.error}` };
       const row = t.get(id);
       if (row) {
         missing = 0;
@@ -77,7 +77,7 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
       return { kind: 'ended', end: { how: 'exit' }, exitCode: rec?.code ?? null, termed: rec?.termed ?? false, note: `Slurm no longer knows job ${id}; ${rec === null ? 'no exit status was recorded' : `the wrapper recorded exit ${rec.code}`}` };
     },
     async stop(how) {
-      await cancelJob(id, env, how === 'term' ? 'TERM' : undefined);
+      return (await cancelJob(id, env, how === 'term' ? 'TERM' : undefined)).code === 0;
     },
     async close() {
       off();
@@ -120,10 +120,10 @@ export const slurmExecutor: Executor = {
     } catch {
       // as above
     }
-    return watchJob(spec, probeOf(spec, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0 });
+    return watchJob(spec, probeOf(spec, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0, infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
   },
   async adopt(rec, spec) {
-    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath) });
+    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath), infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
   },
 };
 
