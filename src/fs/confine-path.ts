@@ -1,0 +1,100 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { sanitizeLine } from '../sanitize.js';
+
+// The one gate every path checkroom deletes, writes, creates or connects to passes (issue 16
+// item 1: a workspace is untrusted input). A path is checked where it lands, not as written:
+// the deepest directory of it that exists is resolved (realpath), so `.checkroom -> /home/me`
+// or `drafts -> ~/.ssh` inside the workspace is an escape, and `..` cannot climb out. The
+// last component is followed too when the call would follow it (append, chmod, connect);
+// unlink and rename act on a link itself, never on its target.
+
+export type Mutation = 'write' | 'append' | 'rename' | 'unlink' | 'mkdir' | 'link' | 'copy' | 'chmod' | 'listen' | 'connect';
+
+const VERB: Record<Mutation, string> = {
+  write: 'write',
+  append: 'append to',
+  rename: 'replace',
+  unlink: 'delete',
+  mkdir: 'create the directory',
+  link: 'create',
+  copy: 'copy to',
+  chmod: 'change the mode of',
+  listen: 'listen on',
+  connect: 'connect to',
+};
+
+/** Calls that act on what a symlink at the path points to, not on the link. */
+const FOLLOWS: ReadonlySet<Mutation> = new Set(['append', 'chmod', 'connect']);
+
+export class ConfineError extends Error {
+  readonly code = 'ECONFINE';
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = 'ConfineError';
+  }
+}
+
+/** `real` is `base` or lies under it (both absolute, normalised). */
+export const within = (real: string, base: string): boolean => real === base || real.startsWith(base.endsWith(sep) ? base : base + sep);
+
+/** The real path of `p`, or `p` resolved as written when it does not exist (yet). */
+export const realOrResolved = (p: string): string => {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return resolve(p);
+  }
+};
+
+/** Where `abs` lands: its deepest existing ancestor resolved, the missing rest appended. */
+export function landing(abs: string): string {
+  const tail: string[] = [];
+  let dir = abs;
+  for (;;) {
+    try {
+      return join(realpathSync.native(dir), ...tail);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' || dir === dirname(dir)) throw err;
+      tail.unshift(basename(dir));
+      dir = dirname(dir);
+    }
+  }
+}
+
+const isLink = (abs: string): boolean => {
+  try {
+    return lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * `path` resolved, when it lands inside one of `roots` (the workspace, checkroom's runtime
+ * directory); otherwise a ConfineError saying where it would have landed and what to do.
+ * Nothing is created or changed.
+ */
+export function assertInside(kind: Mutation, path: string, roots: readonly string[]): string {
+  const abs = resolve(path);
+  const bases = roots.map(realOrResolved);
+  const refuse = (where: string): ConfineError =>
+    new ConfineError(
+      `refusing to ${VERB[kind]} ${sanitizeLine(abs)}: it lands at ${sanitizeLine(where)}, outside ${bases.map(sanitizeLine).join(' and ')}. ` +
+        'A symlinked directory (such as .checkroom/ or drafts/) points out of the workspace: make it a real directory, then try again (nothing was changed)',
+      abs,
+    );
+  let real: string;
+  try {
+    real = join(landing(dirname(abs)), basename(abs));
+    if (FOLLOWS.has(kind) && isLink(abs)) real = landing(abs);
+  } catch (err) {
+    throw new ConfineError(`refusing to ${VERB[kind]} ${sanitizeLine(abs)}: its directory cannot be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}); nothing was changed`, abs);
+  }
+  if (!bases.some((b) => within(real, b))) throw refuse(real);
+  return abs;
+}
