@@ -2,6 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { copyFileExclusive } from './fs/atomic-copy.js';
+import { assertInside } from './fs/confine-path.js';
 
 // The file-system primitives behind backups.ts. One rule drives all of them: a backup is
 // never overwritten (DOMAIN.md section 4: the backup is what lets a human undo a redo).
@@ -38,14 +39,22 @@ export function explain(what: string, path: string, err: unknown, unchanged = tr
   return new BackupError(`cannot ${what} ${path}: ${hint}`, path, code);
 }
 
-/** Resolve `rel` under `root`, refusing paths that escape the workspace. */
+/**
+ * Resolve `rel` under `root`, refusing paths that escape the workspace: by `..` as written, or
+ * through a symlinked directory on the way (issue 16 item 1, through the one gate). Backups,
+ * staged copies and restores are siblings of this path, so its directory's check covers them.
+ */
 export function inside(root: string, rel: string): string {
   const abs = resolve(root, rel);
   const r = relative(resolve(root), abs);
   if (r === '' || r.startsWith('..') || isAbsolute(r)) {
     throw new BackupError(`refusing ${rel}: backups only touch files inside the workspace ${root}`, rel, 'EINVAL');
   }
-  return abs;
+  try {
+    return assertInside('rename', abs, [root]);
+  } catch (err) {
+    throw new BackupError((err as Error).message, rel, 'ECONFINE');
+  }
 }
 
 export const toRel = (root: string, abs: string): string => relative(resolve(root), abs).split(sep).join('/');

@@ -142,7 +142,7 @@ export async function startControlServer(root: string, opts: ControlOptions, tex
   const pointer = pointerPath(root);
   if (opts.pointer) {
     mkdirSync(dirname(pointer), { recursive: true });
-    await writeFileAtomic(pointer, JSON.stringify({ socket: paths.socket, token: paths.token, pid: process.pid }) + '\n');
+    await writeFileAtomic(pointer, JSON.stringify({ socket: paths.socket, token: paths.token, pid: process.pid }) + '\n', [root]);
   }
 
   const ours = (): boolean => readToken(paths.token)?.token === token;
