@@ -249,7 +249,9 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
   const line = JSON.stringify({ ...event, v: 1 });
   const prev = queues.get(file) ?? Promise.resolve();
   const next = prev.catch(() => undefined).then(() => appendNow(root, file, line));
-  const tracked = next.finally(() => {
+  // The queue's own copy never rejects: the caller gets the error through `next`, and a
+  // refused write (issue 16 item 1) must not also surface as an unhandled rejection.
+  const tracked: Promise<void> = next.catch(() => undefined).finally(() => {
     if (queues.get(file) === tracked) queues.delete(file);
   });
   queues.set(file, tracked);
