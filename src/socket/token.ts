@@ -16,15 +16,14 @@ export const newToken = (): string => randomBytes(32).toString('hex');
 
 /** Written whole (temp 0600, then renamed): a reader sees the old file or the new one. */
 export function writeToken(paths: SocketPaths, t: TokenFile): void {
-  const path = assertInside('rename', paths.token, [paths.dir]);
-  const tmp = assertInside('write', `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`, [paths.dir]);
-  const fd = openSync(tmp, 'wx', 0o600);
+  const tmp = `${paths.token}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(assertInside('write', tmp, [paths.dir]), 'wx', 0o600);
   try {
     writeSync(fd, JSON.stringify(t));
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, path);
+  renameSync(tmp, assertInside('rename', paths.token, [paths.dir]));
 }
 
 export function readToken(path: string): TokenFile | null {
