@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { sanitizeLine } from '../sanitize.js';
 
@@ -6,7 +6,7 @@ import { sanitizeLine } from '../sanitize.js';
 // item 1: a workspace is untrusted input). A path is checked where it lands, not as written:
 // the deepest directory of it that exists is resolved (realpath), so `.checkroom -> /home/me`
 // or `drafts -> ~/.ssh` inside the workspace is an escape, and `..` cannot climb out. The
-// last component is followed too when the call would follow it (append, chmod, connect);
+// last component is followed too when the call would follow it (write in place, append, chmod, connect);
 // unlink and rename act on a link itself, never on its target.
 
 export type Mutation = 'write' | 'append' | 'rename' | 'unlink' | 'mkdir' | 'link' | 'copy' | 'chmod' | 'listen' | 'connect';
@@ -24,8 +24,8 @@ const VERB: Record<Mutation, string> = {
   connect: 'connect to',
 };
 
-/** Calls that act on what a symlink at the path points to, not on the link. */
-const FOLLOWS: ReadonlySet<Mutation> = new Set(['append', 'chmod', 'connect']);
+/** Calls that act on what a symlink at the path points to, not on the link (`write`: in place, as SQLite does). */
+const FOLLOWS: ReadonlySet<Mutation> = new Set(['write', 'append', 'chmod', 'connect']);
 
 export class ConfineError extends Error {
   readonly code = 'ECONFINE';
@@ -74,6 +74,16 @@ const isLink = (abs: string): boolean => {
   }
 };
 
+/** Where a chain of links at `real` ends, dangling or not (a dangling link's target is created by a write through it). */
+function followed(real: string): string {
+  for (let hops = 0; isLink(real); hops++) {
+    if (hops >= 40) throw Object.assign(new Error('too many links'), { code: 'ELOOP' });
+    const target = resolve(dirname(real), readlinkSync(real));
+    real = join(landing(dirname(target)), basename(target));
+  }
+  return real;
+}
+
 /**
  * `path` resolved, when it lands inside one of `roots` (the workspace, checkroom's runtime
  * directory); otherwise a ConfineError saying where it would have landed and what to do.
@@ -91,7 +101,7 @@ export function assertInside(kind: Mutation, path: string, roots: readonly strin
   let real: string;
   try {
     real = join(landing(dirname(abs)), basename(abs));
-    if (FOLLOWS.has(kind) && isLink(abs)) real = landing(abs);
+    if (FOLLOWS.has(kind)) real = followed(real);
   } catch (err) {
     throw new ConfineError(`refusing to ${VERB[kind]} ${sanitizeLine(abs)}: its directory cannot be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}); nothing was changed`, abs);
   }

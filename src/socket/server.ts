@@ -119,7 +119,7 @@ export async function startControlServer(root: string, opts: ControlOptions, tex
   const paths = socketPaths(root, socketDir(env));
   const pointer = pointerPath(root);
   // Refused before anything is created: a `.checkroom` linked out of the workspace (issue 16 item 1).
-  if (opts.pointer) assertInside('write', pointer, [root]);
+  if (opts.pointer) assertInside('rename', pointer, [root]);
   if ((await openControl(root, 'ping', { timeoutMs: 1000, env })).ok) return null;
   cleanStale(paths, true);
   const token = newToken();

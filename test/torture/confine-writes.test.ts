@@ -7,6 +7,8 @@ import { assertInside, ConfineError } from '../../src/fs/confine-path.js';
 import { backupFile, BackupError } from '../../src/backups.js';
 import { sweepTempFiles } from '../../src/fs/sweep-temp.js';
 import { appendJournal } from '../../src/run/journal.js';
+import { writeBackTodos } from '../../src/sources/todos-write.js';
+import Database from 'better-sqlite3';
 import { acquireDriverLock } from '../../src/run/lock.js';
 import { copyDemo, REPO, tempDir } from '../helpers/workspace.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
@@ -37,6 +39,9 @@ describe('writes through a symlinked directory that points out of the workspace 
     expect(refused('mkdir', join(root, 'drafts', 'new', 'deeper'))).toThrow(/make it a real directory/);
     symlinkSync('/etc/passwd', join(root, 'log.md'));
     expect(refused('append', join(root, 'log.md'))).toThrow(ConfineError);
+    // A dangling link: a write through it would create its target, outside.
+    symlinkSync(join(tempDir('checkroom-outside-'), 'not-yet.db'), join(root, 'todos.db'));
+    expect(refused('write', join(root, 'todos.db'))).toThrow(ConfineError);
     // Unlinking a link removes the link, in the workspace: allowed.
     expect(assertInside('unlink', join(root, 'log.md'), [root])).toBe(join(root, 'log.md'));
     expect(assertInside('mkdir', join(root, 'not', 'yet', 'there'), [root])).toBe(join(root, 'not', 'yet', 'there'));
@@ -70,6 +75,19 @@ describe('writes through a symlinked directory that points out of the workspace 
     expect(readFileSync(join(outside, name), 'utf8')).toBe('not ours to remove');
   });
 
+  it('todos.db linked to a database outside: the write-back refuses and leaves it as it was', () => {
+    const root = tempDir('checkroom-ws-');
+    const outside = join(tempDir('checkroom-outside-'), 'todos.db');
+    const db = new Database(outside);
+    db.exec(`CREATE TABLE todos (id TEXT PRIMARY KEY, status TEXT, updated_at TEXT); INSERT INTO todos VALUES ('ch01-draft', 'pending', NULL);`);
+    db.close();
+    symlinkSync(outside, join(root, 'todos.db'));
+    expect(() => writeBackTodos(join(root, 'todos.db'), [{ id: 'ch01-draft', status: 'done' }], [root])).toThrow(/write-back refused, nothing was changed: refusing to write/);
+    const after = new Database(outside, { readonly: true });
+    expect(after.prepare(`SELECT status FROM todos WHERE id = 'ch01-draft'`).pluck().get()).toBe('pending');
+    after.close();
+  });
+
   it('.checkroom -> outside: the journal and the driver lock refuse; nothing written there', async () => {
     const { root, outside, before } = linkedOut('.checkroom');
     await expect(appendJournal(root, { type: 'session', at: 1, kind: 'start', pid: 42 })).rejects.toThrow(ConfineError);
@@ -91,7 +109,7 @@ describe('writes through a symlinked directory that points out of the workspace 
     const xdg = tempDir('checkroom-xdg-');
     const t = new TmuxSession(`sh -c 'node ${CLI} ${root}; echo EXITED-$?; sleep 600'`, { env: { XDG_RUNTIME_DIR: xdg } });
     sessions.push(t);
-    await t.waitFor(/control socket off .*refusing to write/, 60_000);
+    await t.waitFor(/control socket off .*refusing to/, 60_000);
     // Quit, without writing RESUME.md if asked: whatever runs at exit has run when it is gone.
     t.keys('q');
     const quit = await t.waitFor(/EXITED-\d|RESUME\.md first\?/);
