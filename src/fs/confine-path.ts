@@ -92,10 +92,14 @@ function followed(real: string): string {
 export function assertInside(kind: Mutation, path: string, roots: readonly string[]): string {
   const abs = resolve(path);
   const bases = roots.map(realOrResolved);
+  // As written it is inside: a symlink on the way leads out. Otherwise the name itself does.
+  const linked = roots.some((r) => within(abs, resolve(r)));
   const refuse = (where: string): ConfineError =>
     new ConfineError(
       `refusing to ${VERB[kind]} ${sanitizeLine(abs)}: it lands at ${sanitizeLine(where)}, outside ${bases.map(sanitizeLine).join(' and ')}. ` +
-        'A symlinked directory (such as .checkroom/ or drafts/) points out of the workspace: make it a real directory, then try again (nothing was changed)',
+        (linked
+          ? 'A symlink on the way (such as .checkroom/, drafts/ or the file itself) points out of the workspace: make it a real directory or file, then try again (nothing was changed)'
+          : 'checkroom changes nothing outside the workspace and its runtime directory (nothing was changed)'),
       abs,
     );
   let real: string;

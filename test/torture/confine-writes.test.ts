@@ -35,7 +35,7 @@ describe('writes through a symlinked directory that points out of the workspace 
     const { root } = linkedOut('drafts');
     const refused = (kind: Parameters<typeof assertInside>[0], p: string) => () => assertInside(kind, p, [root]);
     expect(refused('write', join(root, 'drafts', 'x.md'))).toThrow(ConfineError);
-    expect(refused('write', join(root, 'a', '..', '..', 'x.md'))).toThrow(/outside/);
+    expect(refused('write', join(root, 'a', '..', '..', 'x.md'))).toThrow(/changes nothing outside the workspace/);
     expect(refused('mkdir', join(root, 'drafts', 'new', 'deeper'))).toThrow(/make it a real directory/);
     symlinkSync('/etc/passwd', join(root, 'log.md'));
     expect(refused('append', join(root, 'log.md'))).toThrow(ConfineError);
