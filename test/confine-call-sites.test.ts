@@ -15,9 +15,8 @@ const NET = /(?:\.listen|(?<![\w.])connect|createConnection)\(/g;
 
 /** Calls not checked on their own line, per file, each with why that is safe (reviewed for issue 16 item 1). */
 const REVIEWED: Record<string, { unguarded: number; why: string }> = {
-  'src/backups.ts': { unguarded: 4, why: 'every target is inside(root, rel) (assertInside) or its sibling .bak/.tmp name' },
-  'src/backups-fs.ts': { unguarded: 3, why: 'link/create/unlink of paths backups.ts got from inside(), which goes through assertInside' },
-  'src/fs/atomic-copy.ts': { unguarded: 9, why: 'called only by backups-fs with inside() paths; its temp file is the destination’s sibling' },
+  'src/backups-fs.ts': { unguarded: 1, why: 'copyFromHandle removes its own half-written copy, whose name it asserted when it created it' },
+  'src/fs/atomic-copy.ts': { unguarded: 9, why: 'copyFileExclusive asserts its destination first; every other name is that destination or its temp sibling' },
   'src/fs/atomic-write.ts': { unguarded: 3, why: 'writeFileAtomic asserts its target first; the temp file is that target’s sibling' },
   'src/run/journal.ts': { unguarded: 1, why: 'stateDir(dir) mkdirs a directory its caller asserted' },
   'src/run/lock.ts': { unguarded: 5, why: 'acquireDriverLock/unlockDriverLock assert .checkroom/driver.lock; every lock file is its sibling' },
@@ -66,7 +65,7 @@ describe('every path checkroom mutates or dials passes the one gate (issue 16 it
   });
 
   it('the reviewed writers that depend on a gate upstream still call it', () => {
-    for (const f of ['src/fs/atomic-write.ts', 'src/backups-fs.ts', 'src/run/lock.ts', 'src/run/journal.ts', 'src/fs/sweep-temp.ts', 'src/run/supervisor-attempt.ts'])
+    for (const f of ['src/fs/atomic-write.ts', 'src/fs/atomic-copy.ts', 'src/backups-fs.ts', 'src/run/lock.ts', 'src/run/journal.ts', 'src/fs/sweep-temp.ts', 'src/run/supervisor-attempt.ts'])
       expect(readFileSync(join(REPO, f), 'utf8'), f).toContain('assertInside(');
   });
 });
