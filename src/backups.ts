@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fsyncDir } from './fs/atomic-write.js';
+import { assertInside } from './fs/confine-path.js';
 import { formatStamp, stampOf } from './backups-stamp.js';
 import { BackupError, copyExclusive, copyFromHandle, exists, explain, firstFree, inside, kindOf, linkOrCopy, notRegular, openRegular, toRel } from './backups-fs.js';
 
@@ -37,12 +38,12 @@ export async function backupFile(root: string, rel: string, now: Date = new Date
   const src = inside(root, rel);
   let dst: string;
   try {
-    dst = await firstFree(backupBase(src, now), (c) => linkOrCopy(src, c));
+    dst = await firstFree(backupBase(src, now), (c) => linkOrCopy(src, c, [root]));
   } catch (err) {
     throw explain('back up', rel, err);
   }
   try {
-    await unlink(src);
+    await unlink(assertInside('unlink', src, [root]));
   } catch (err) {
     // The backup exists and so does the original: nothing is lost, but say so.
     throw explain('remove the original after backing it up to', toRel(root, dst!), err, false);
@@ -56,7 +57,7 @@ export async function copyBackup(root: string, rel: string, now: Date = new Date
   const src = inside(root, rel);
   try {
     // A copy, not a hard link: an in-place write would change a linked backup too.
-    const dst = await firstFree(backupBase(src, now), (c) => copyExclusive(src, c));
+    const dst = await firstFree(backupBase(src, now), (c) => copyExclusive(src, c, [root]));
     await fsyncDir(dirname(src));
     return { backup: toRel(root, dst) };
   } catch (err) {
@@ -159,7 +160,7 @@ export async function restoreBackup(
   }
   const staged = join(dirname(dst), `.${basename(dst)}.restore.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await copyFromHandle(opened.fh, opened.st.size, opened.st.mode, staged);
+    await copyFromHandle(opened.fh, opened.st.size, opened.st.mode, staged, [root]);
   } catch (err) {
     throw explain('restore', backupRel, err);
   } finally {
@@ -170,11 +171,13 @@ export async function restoreBackup(
     if (cur) {
       // A second name for the current file; the rename below then swaps in the restored
       // copy atomically, so `rel` never goes missing, even for a moment.
-      currentBackedUpTo = toRel(root, await firstFree(backupBase(dst, now), (c) => linkOrCopy(dst, c)));
+      currentBackedUpTo = toRel(root, await firstFree(backupBase(dst, now), (c) => linkOrCopy(dst, c, [root])));
     }
-    await rename(staged, dst);
+    await rename(staged, assertInside('rename', dst, [root]));
   } catch (err) {
-    await unlink(staged).catch(() => {});
+    await Promise.resolve()
+      .then(() => unlink(assertInside('unlink', staged, [root])))
+      .catch(() => {});
     throw explain('restore', backupRel, err);
   }
   await fsyncDir(dirname(dst));
@@ -196,12 +199,12 @@ export async function undoBackup(root: string, backupRel: string, originalRel: s
     );
   if (await exists(dst)) throw refuse();
   try {
-    await linkOrCopy(bak, dst);
+    await linkOrCopy(bak, dst, [root]);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw refuse();
     throw explain('undo the backup', backupRel, err);
   }
-  await unlink(bak);
+  await unlink(assertInside('unlink', bak, [root]));
   await fsyncDir(dirname(dst));
   return { restored: originalRel };
 }

@@ -6,6 +6,7 @@ import type { AttemptClass } from './classify.js';
 import type { ExecutorName, FailureClass } from '../pipeline/config-types.js';
 import { JournalParser, MB, tailStart } from './journal-read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './journal-agent.js';
+import { assertInside } from '../fs/confine-path.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './journal-read.js';
 
@@ -236,9 +237,10 @@ const stateDir = async (dir: string): Promise<void> => {
   }
 };
 
-const appendNow = async (file: string, line: string): Promise<void> => {
-  await stateDir(dirname(file));
-  const fh = await open(file, 'a+');
+const appendNow = async (root: string, file: string, line: string): Promise<void> => {
+  // `.checkroom` linked out of the workspace is refused, not written through (issue 16 item 1).
+  await stateDir(assertInside('mkdir', dirname(file), [root]));
+  const fh = await open(assertInside('append', file, [root]), 'a+');
   try {
     // After a kill -9 mid-write the file may end in a torn line; start on a fresh line so
     // the torn fragment does not swallow this event as well.
@@ -261,8 +263,10 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
   const file = journalPath(root);
   const line = JSON.stringify({ ...event, v: 1 });
   const prev = queues.get(file) ?? Promise.resolve();
-  const next = prev.catch(() => undefined).then(() => appendNow(file, line));
-  const tracked = next.finally(() => {
+  const next = prev.catch(() => undefined).then(() => appendNow(root, file, line));
+  // The queue's own copy never rejects: the caller gets the error through `next`, and a
+  // refused write (issue 16 item 1) must not also surface as an unhandled rejection.
+  const tracked: Promise<void> = next.catch(() => undefined).finally(() => {
     if (queues.get(file) === tracked) queues.delete(file);
   });
   queues.set(file, tracked);
@@ -276,7 +280,7 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
  */
 export const appendJournalNow = (root: string, event: NewJournalEvent): boolean => {
   try {
-    appendFileSync(journalPath(root), `\n${JSON.stringify({ ...event, v: 1 })}\n`);
+    appendFileSync(assertInside('append', journalPath(root), [root]), `\n${JSON.stringify({ ...event, v: 1 })}\n`);
     return true;
   } catch {
     return false;

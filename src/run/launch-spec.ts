@@ -8,6 +8,7 @@ import { sanitizeLine } from '../sanitize.js';
 import { expandArgv } from './placeholders.js';
 import { adapterFor, type AdapterCommand, type ResumeSpec } from './adapters/index.js';
 import { SupervisorError } from './supervisor-types.js';
+import { assertInside } from '../fs/confine-path.js';
 
 // From a cell to the exact process spec: which agent, which argv (placeholders expanded as
 // literal arguments, never through a shell), which cwd and env, where the output goes.
@@ -101,7 +102,7 @@ export const logPathOf = (root: string, runId: string): string => join(root, '.c
 export function ensureRunsDir(root: string): void {
   for (const dir of [join(root, '.checkroom'), join(root, '.checkroom', 'runs')]) {
     try {
-      mkdirSync(dir);
+      mkdirSync(assertInside('mkdir', dir, [root]));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue;

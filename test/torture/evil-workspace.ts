@@ -40,3 +40,22 @@ export function evilWorkspace(): { root: string; unit: string } {
   return { root, unit };
 }
 
+
+/**
+ * A stand-in for ~/.ssh: a 0700 directory of ours (as ~/.ssh is) holding `id_ed25519`, and a
+ * well-formed token file beside it, so a forged pointer passes every check but the one that
+ * matters (issue 16 item 1).
+ */
+export function victimDir(): { dir: string; key: string; token: string; bytes: string } {
+  const dir = tempDir('checkroom-victim-');
+  const bytes = '-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n-----END OPENSSH PRIVATE KEY-----\n';
+  writeFileSync(join(dir, 'id_ed25519'), bytes, { mode: 0o600 });
+  writeFileSync(join(dir, 'forged.token'), JSON.stringify({ pid: 999_999_999, token: 'forged' }), { mode: 0o600 });
+  return { dir, key: join(dir, 'id_ed25519'), token: join(dir, 'forged.token'), bytes };
+}
+
+/** `.checkroom/socket.json` as a repository could ship it, naming any path as the "socket". */
+export function forgePointer(root: string, socket: string, token: string): void {
+  mkdirSync(join(root, '.checkroom'), { recursive: true });
+  writeFileSync(join(root, '.checkroom', 'socket.json'), JSON.stringify({ socket, token, pid: 999_999_999 }) + '\n');
+}

@@ -23,7 +23,7 @@ const probeOf = (spec: ExecutorSpec, name: string): JobProbe => {
   let verdict = '';
   const copyLogs = async (): Promise<void> => {
     const r = await kubectl(spec, ['logs', `job/${name}`, '--all-containers=true']);
-    if (r.code === 0 && r.out !== '') await writeFileAtomic(spec.logPath, r.out).catch(() => undefined);
+    if (r.code === 0 && r.out !== '') await writeFileAtomic(spec.logPath, r.out, [spec.root]).catch(() => undefined);
   };
   return {
     executor: 'kubernetes',

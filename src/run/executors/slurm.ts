@@ -6,6 +6,7 @@ import { ensureWrapper, recordedStatus, statusPathOf, workspaceTag } from './slu
 import { refusedHandle, watchJob, type JobLook, type JobProbe } from './job-handle.js';
 import { tailOffset } from './log-follow.js';
 import type { Executor, ExecutorSpec } from './types.js';
+import { assertInside } from '../../fs/confine-path.js';
 
 // Agents as Slurm jobs (issue 12): sbatch --parsable runs the fixed wrapper with the argv
 // as its arguments; one squeue a poll serves every job of the cluster; scancel stops them;
@@ -87,7 +88,7 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
 
 const header = (spec: ExecutorSpec, what: string): void => {
   try {
-    appendFileSync(spec.logPath, `[checkroom] ${what} ${new Date().toISOString()} run=${spec.runId} executor=slurm cwd=${JSON.stringify(spec.cwd)} argv=${JSON.stringify(spec.argv)}\n`);
+    appendFileSync(assertInside('append', spec.logPath, [spec.root]), `[checkroom] ${what} ${new Date().toISOString()} run=${spec.runId} executor=slurm cwd=${JSON.stringify(spec.cwd)} argv=${JSON.stringify(spec.argv)}\n`);
   } catch {
     // the job writes the log itself; a header that cannot be written is not a failure
   }
@@ -116,7 +117,7 @@ export const slurmExecutor: Executor = {
       });
     }
     try {
-      appendFileSync(spec.logPath, `[checkroom] Slurm job ${sub.id}\n`);
+      appendFileSync(assertInside('append', spec.logPath, [spec.root]), `[checkroom] Slurm job ${sub.id}\n`);
     } catch {
       // as above
     }
