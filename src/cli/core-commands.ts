@@ -14,13 +14,12 @@ import type { CostLedger } from '../run/costs.js';
 import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
 import { sweepAtStart } from './sweep-at-start.js';
+import type { Out } from './text-out.js';
 import { cachedStatus, saveStatus, statusKey, writeCachedStatus, type CachedStatus } from './status-cache.js';
 
 // The headless faces of the engine: status, plan, partials, checkpoint --write.
 
-export interface Out {
-  write(s: string): void;
-}
+export type { Out } from './text-out.js';
 
 /** The workspace directory argument (default: here); more positionals than `max` is a usage error. */
 export const dirArg = (positionals: string[], max = 1): string => {
