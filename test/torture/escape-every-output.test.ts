@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../helpers/workspace.js';
+import { cacheWorkspace, settle } from '../helpers/facts-cache.js';
 import { statusText } from '../helpers/status-text.js';
 import { statusJsonText } from '../../src/cli/core-commands.js';
+import { STATUS_CACHE_FILE } from '../../src/cli/status-cache.js';
 import { jsonLine } from '../../src/socket/wire.js';
 import { loadWorkspace } from '../../src/workspace.js';
 import { sanitizeLine } from '../../src/sanitize.js';
@@ -99,7 +101,7 @@ describe('torture: hostile config names and format characters at every output (i
     expect(failures).toEqual([]);
   });
 
-  it('config errors quoting hostile YAML are escaped on stderr, text and --json', () => {
+  it('config errors quoting hostile YAML are escaped on stderr, text and --json', { timeout: 240_000 }, () => {
     const { root } = evilConfigWorkspace();
     const q = (x: string) => JSON.stringify(x).replace(/[^ -~]/gu, (c) => (c.codePointAt(0)! > 0xffff ? `\\U${c.codePointAt(0)!.toString(16).padStart(8, '0')}` : `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`));
     const bad = [
@@ -120,6 +122,25 @@ describe('torture: hostile config names and format characters at every output (i
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it('a stored status answer planted in .checkroom/ is escaped as it is written back', { timeout: 60_000 }, () => {
+    const root = cacheWorkspace();
+    // The first read keeps the facts; trusted once settled, the second keeps the answer (status-cache.ts).
+    expect(cli(['status', root, '--json']).code).toBe(0);
+    settle(root);
+    expect(cli(['status', root, '--json']).code).toBe(0);
+    const file = join(root, STATUS_CACHE_FILE);
+    const stored = readFileSync(file);
+    // Same byte length (the header counts them): "ch0" becomes a ZWSP, one "c" a BEL.
+    const at = stored.indexOf('"unit":"ch01"');
+    expect(at).toBeGreaterThan(0);
+    Buffer.from('\u200b', 'utf8').copy(stored, at + 8);
+    stored[stored.indexOf('"unit":"ch01"', at + 20) + 8] = 0x07;
+    writeFileSync(file, stored);
+    const r = cli(['status', root, '--json']);
+    expect(r.out).toContain('\\u200b1'); // the stored answer was the one written
+    expect(rawAt(r.out + r.err)).toBe('clean');
   });
 
   it("the control room's status answer and watch events: the same bytes as a scan, nothing raw, lossless", async () => {
