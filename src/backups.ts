@@ -115,7 +115,8 @@ export async function listBackups(root: string, rel: string): Promise<BackupInfo
 
 /** `drafts/ch03-draft.md.bak.20261128-140312-1` → `drafts/ch03-draft.md`. */
 export function originalOf(backupRel: string): string {
-  const m = /^(.*)\.bak\.([^/]+)$/.exec(backupRel);
+  // `s`: a name may hold a CR or U+2028, which `.` alone does not match (issue 16 item 2's torture).
+  const m = /^(.*)\.bak\.([^/]+)$/s.exec(backupRel);
   if (!m || !stampOf(basename(m[1]), `${basename(m[1])}.bak.${m[2]}`)) {
     throw new BackupError(`${backupRel} is not a backup name (expected <file>.bak.<YYYYMMDD-HHMMSS> or <file>.bak.<epoch>)`, backupRel, 'EINVAL');
   }

@@ -14,13 +14,12 @@ import type { CostLedger } from '../run/costs.js';
 import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
 import { sweepAtStart } from './sweep-at-start.js';
+import { jsonOut, type Out } from './text-out.js';
 import { cachedStatus, saveStatus, statusKey, writeCachedStatus, type CachedStatus } from './status-cache.js';
 
 // The headless faces of the engine: status, plan, partials, checkpoint --write.
 
-export interface Out {
-  write(s: string): void;
-}
+export type { Out } from './text-out.js';
 
 /** The workspace directory argument (default: here); more positionals than `max` is a usage error. */
 export const dirArg = (positionals: string[], max = 1): string => {
@@ -61,12 +60,14 @@ async function stateOrCached(dir: string, cache: CacheUse): Promise<{ hit: Cache
 /** Compact `status --json` through the facts cache, kept for the next read when its facts were all cached. */
 async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise<void> {
   const r = await stateOrCached(dir, cache);
+  // The stored answer is bytes read from the workspace's .checkroom/: escaped as text would be
+  // (issue 16 item 2); a fresh one is escapeJsonText's.
   if ('hit' in r) return writeCachedStatus(r.hit, r.scannedAt, out);
-  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs), out);
+  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs), jsonOut(out));
   const parts: Buffer[] = [];
   writeJson(statusJsonStreamed(r.state, r.costs), {
     write: (s) => {
-      out.write(s);
+      jsonOut(out).write(s);
       parts.push(Buffer.from(s));
     },
   });
@@ -76,13 +77,13 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
   if (json && r.cache && !r.pretty) return statusJsonCached(dirArg(positionals), r.cache, out);
   const { state, config } = await readState(dirArg(positionals), r.cache);
-  if (json) writeJson(statusJsonStreamed(state, await readSpend(state.root, Date.now(), config)), out, r.pretty);
+  if (json) writeJson(statusJsonStreamed(state, await readSpend(state.root, Date.now(), config)), jsonOut(out), r.pretty);
   else out.write(renderStatus(state, o) + '\n');
 }
 
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
   const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
-  if (json) return writeJson(statusJsonStreamed(state).next, out, r.pretty);
+  if (json) return writeJson(statusJsonStreamed(state).next, jsonOut(out), r.pretty);
   if (state.next.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
   const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
   out.write(`${o.paint('title', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
@@ -92,7 +93,7 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
   const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
   if (json) {
     const { partials, suspects } = statusJsonStreamed(state);
-    return writeJson({ partials, suspects }, out, r.pretty);
+    return writeJson({ partials, suspects }, jsonOut(out), r.pretty);
   }
   const lines: string[] = [];
   lines.push(o.paint('title', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));
