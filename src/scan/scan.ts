@@ -7,6 +7,7 @@ import { PARTIAL_CHARS } from '../triage/triage.js';
 import { expandUnit, unitPath } from './units.js';
 import type { FactsCache } from './cached-facts.js';
 import { DirListings } from './dir-listings.js';
+import { compilePattern } from '../pipeline/safe-pattern.js';
 
 // The filesystem scan (recovery level 3): facts for every expected artifact, the global
 // evidence files of phases 1–2, and the long-memory entries. Pure data out; the
@@ -47,8 +48,9 @@ export function readEntries(root: string, rel: string, pattern: string, confine 
       closeSync(fd);
     }
   }
-  const re = new RegExp(`^#{1,6}\\s.*?\\b(${pattern})\\b`, 'gm');
-  for (const m of text.matchAll(re)) units.add(m[1]);
+  // Workspace text against a config pattern: RE2, linear in the file (issue 16 item 3).
+  const re = compilePattern(`^#{1,6}\\s.*?\\b(${pattern})\\b`, 'm');
+  for (const m of re.matchAll(text)) if (m.groups[1] !== undefined) units.add(m.groups[1]);
   return { facts, units };
 }
 
