@@ -102,4 +102,28 @@ export function evilConfigWorkspace(): { root: string; unit: string } {
     ].join('\n'),
   );
   return w;
+// Issue 16 item 3: a pattern that backtracks exponentially on V8 (`(\d+)+` before a
+// character it cannot match) and names built to make it: `ch` + 36 digits + `!` took hours.
+export const CATASTROPHIC_PATTERN = 'ch(\\d+)+x?';
+export const CATASTROPHIC_ID = `ch${'1'.repeat(36)}!`;
+
+/**
+ * A book workspace whose units.pattern (or, with `todos`, sources.todo_pattern) is
+ * catastrophic for a backtracking engine, with a research file (or a todo, in a todos.db the
+ * caller fills: `todoDb`) named to trigger it.
+ */
+export function catastrophicWorkspace(where: 'units' | 'todos'): { root: string; todoDb: string } {
+  const root = tempDir('checkroom-redos-');
+  const config =
+    where === 'units'
+      ? `units:\n  pattern: ${JSON.stringify(CATASTROPHIC_PATTERN)}\n`
+      : `sources:\n  todos: todos.db\n  todo_pattern: ${JSON.stringify(`^(?<unit>${CATASTROPHIC_PATTERN})-(?<step>[a-z]+)$`)}\n`;
+  writeFiles(root, {
+    ...PHASE_1_2,
+    'meta/chapter-summaries.md': summaries(['ch01']),
+    'checkroom.yaml': config,
+    [`research/${CATASTROPHIC_ID}-research.md`]: `# ${CATASTROPHIC_ID}\n\nshort\n`,
+    'research/ch01-research.md': marked(`# ch01\n\n${prose(400)}`, 'RESEARCH_COMPLETE'),
+  });
+  return { root, todoDb: join(root, 'todos.db') };
 }
