@@ -20,10 +20,18 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const labelPattern = (label: string): string =>
   [...label.replace(/\s+/g, '')].map(escape).join('\\s*');
 
+// Beyond checkroom's own labels, the words people write for the same field (issue 17 item 2:
+// a Japanese file says 現在のフェーズ; read as the field, its label is kept when rewritten).
+const OTHER_LABELS: Record<HeaderKey, string[]> = {
+  lastUpdate: ['最終更新日', '最后更新时间'],
+  currentPhase: ['現在のフェーズ', '当前阶段'],
+  currentBatch: ['現在の批次', '当前Batch'],
+};
+
 const LABELS: Record<HeaderKey, string[]> = {
-  lastUpdate: LANGS.map((l) => VOCAB[l].lastUpdated),
-  currentPhase: LANGS.map((l) => VOCAB[l].currentPhase),
-  currentBatch: LANGS.map((l) => VOCAB[l].currentBatch),
+  lastUpdate: [...LANGS.map((l) => VOCAB[l].lastUpdated), ...OTHER_LABELS.lastUpdate],
+  currentPhase: [...LANGS.map((l) => VOCAB[l].currentPhase), ...OTHER_LABELS.currentPhase],
+  currentBatch: [...LANGS.map((l) => VOCAB[l].currentBatch), ...OTHER_LABELS.currentBatch],
 };
 
 const EMPH = '(?:\\*\\*|__)?';

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rewriteCheckpoint } from '../src/checkpoint/rewrite.js';
+import { parseCheckpoint } from '../src/checkpoint/parse.js';
+import { loadConfig } from '../src/pipeline/config-load.js';
+import { claimsOf } from '../src/state/derive.js';
+import { doneFile, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
+
+// Issue 17 item 2: a checkpoint rewrite (`checkpoint --write`, `recover`, the room's `w`)
+// rebuilt the file from what checkroom reads and dropped the operator's own text: a
+// blockquote between phases, a trailing `## 决策记录` section, the file's labels (現在のフェーズ
+// became 現在のPhase) and a column it did not know (リサーチ). Only the owned spans change now.
+
+const at = new Date(2026, 10, 30, 5, 12, 0);
+const base = { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]) };
+
+const ZH = [
+  '# 示例书 — 项目进度检查点',
+  '最后更新: 2026-11-28 14:03',
+  '当前Phase: 3',
+  '当前批次: Batch 1',
+  '',
+  '## Phase 1: 大纲定稿 — ✅ 完成',
+  '## Phase 2: 共享资源构建 — ✅ 完成',
+  '',
+  '> 备注: 第 3 章的 R2 等作者回复后再跑,别自动重试。',
+  '> (operator, 11-28)',
+  '',
+  '## Phase 3: 逐章写作 — ⏳ 进行中',
+  '### Batch 1',
+  '| 章节 | 研究 | 写作 |',
+  '|------|------|------|',
+  '| ch01 | ⏳   | —    |',
+  '| ch02 | ✅   | —    |',
+  '',
+  '## 决策记录',
+  '',
+  '- 11-27: ch02 的比喻改用"图书馆",见 metaphor-registry。',
+  '- 11-28: 批次 2 推迟到周一。',
+  '',
+].join('\n');
+
+async function rewritten(files: Record<string, string>): Promise<{ dir: string; text: string }> {
+  const dir = tempDir();
+  writeFiles(dir, { ...base, ...files });
+  const { text } = await rewriteCheckpoint(dir, at);
+  expect(readFileSync(join(dir, 'checkpoint.md'), 'utf8')).toBe(text);
+  return { dir, text };
+}
+
+describe('a checkpoint rewrite keeps the operator text (issue 17 item 2)', () => {
+  it('keeps a trailing ## 决策记录 section byte for byte, at the end', async () => {
+    const { text } = await rewritten({ ...Object.fromEntries([doneFile('ch01', 'research'), doneFile('ch02', 'research')]), 'checkpoint.md': ZH });
+    const tail = ZH.slice(ZH.indexOf('## 决策记录'));
+    expect(text.endsWith(tail)).toBe(true);
+    // The cell the disk proves changed, in place.
+    expect(text).toContain('| ch01 | ✅   | —    |');
+  });
+
+  it('keeps a blockquote between phases in its place', async () => {
+    const { text } = await rewritten({ ...Object.fromEntries([doneFile('ch01', 'research')]), 'checkpoint.md': ZH });
+    const lines = text.split('\n');
+    const quote = lines.indexOf('> 备注: 第 3 章的 R2 等作者回复后再跑,别自动重试。');
+    expect(quote).toBeGreaterThan(lines.findIndex((l) => l.startsWith('## Phase 2')));
+    expect(quote).toBeLessThan(lines.findIndex((l) => l.startsWith('## Phase 3')));
+    expect(lines[quote + 1]).toBe('> (operator, 11-28)');
+  });
+
+  it('keeps a Japanese file its own labels: 現在のフェーズ stays, and is read', async () => {
+    const ja = [
+      '# 本 — 進捗チェックポイント',
+      '最終更新: 2026-11-28 14:03',
+      '現在のフェーズ: 2',
+      '現在のバッチ: Batch 1',
+      '',
+      '## Phase 3: 章ごとの執筆 — ⏳ 進行中',
+      '### Batch 1',
+      '| 章 | 調査 | 執筆 |',
+      '|----|------|------|',
+      '| ch01 | ⏳ | — |',
+      '',
+    ].join('\n');
+    const { text } = await rewritten({ ...Object.fromEntries([doneFile('ch01', 'research')]), 'checkpoint.md': ja });
+    expect(text).toContain('現在のフェーズ: 3');
+    expect(text).not.toContain('現在のPhase');
+    expect(text.split('\n').slice(0, 4)).toEqual(['# 本 — 進捗チェックポイント', '最終更新: 2026-11-30 05:12', '現在のフェーズ: 3', '現在のバッチ: Batch 1']);
+  });
+
+  it('keeps an unknown リサーチ column with its cells', async () => {
+    const ja = [
+      '# 本 — 進捗チェックポイント',
+      '最終更新: 2026-11-28 14:03',
+      '',
+      '### Batch 1',
+      '| 章 | リサーチ | 調査 | 執筆 |',
+      '|----|----------|------|------|',
+      '| ch01 | 田中 済 | ⏳ | — |',
+      '| ch02 | 未定 | — | — |',
+      '',
+    ].join('\n');
+    const { text } = await rewritten({ ...Object.fromEntries([doneFile('ch01', 'research')]), 'checkpoint.md': ja });
+    expect(text).toContain('| 章 | リサーチ | 調査 | 執筆 |');
+    expect(text).toContain('| ch01 | 田中 済 | ✅ | — |');
+    expect(text).toContain('| ch02 | 未定 | — | — |');
+  });
+
+  it('keeps a リサーチ column that checkroom.yaml names as the research step, and its claims are read', async () => {
+    const yaml = 'preset: book\nsteps:\n  - id: research\n    aliases: [研究, Research, 調査, リサーチ]\n';
+    const ja = ['# 本 — 進捗チェックポイント', '最終更新: 2026-11-28 14:03', '', '### Batch 1', '| 章 | リサーチ | 執筆 |', '|----|----------|------|', '| ch01 | ⏳ | — |', '| ch02 | — | — |', ''].join('\n');
+    const { dir, text } = await rewritten({ 'checkroom.yaml': yaml, ...Object.fromEntries([doneFile('ch01', 'research')]), 'checkpoint.md': ja });
+    expect(text).toContain('| 章 | リサーチ | 執筆 |');
+    const pipeline = (await loadConfig(dir)).pipeline;
+    const claims = claimsOf(parseCheckpoint(text, pipeline));
+    expect(claims.get('ch01/research')).toBe('done');
+    expect(claims.get('ch02/research')).toBe('not_started');
+  });
+
+  it('keeps CRLF line ends and a last line without a line end', async () => {
+    const crlf = ZH.replace(/\n$/, '').replace(/\n/g, '\r\n');
+    const { text } = await rewritten({ ...Object.fromEntries([doneFile('ch01', 'research')]), 'checkpoint.md': crlf });
+    expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    expect(text.endsWith('- 11-28: 批次 2 推迟到周一。')).toBe(true);
+  });
+});
