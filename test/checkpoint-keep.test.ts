@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { rewriteCheckpoint } from '../src/checkpoint/rewrite.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { loadConfig } from '../src/pipeline/config-load.js';
+import { bookPreset } from '../src/pipeline/book-preset.js';
+import { reviseCheckpoint } from '../src/checkpoint/revise.js';
 import { claimsOf } from '../src/state/derive.js';
 import { doneFile, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
@@ -121,5 +123,32 @@ describe('a checkpoint rewrite keeps the operator text (issue 17 item 2)', () =>
     const { text } = await rewritten({ ...Object.fromEntries([doneFile('ch01', 'research')]), 'checkpoint.md': crlf });
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
     expect(text.endsWith('- 11-28: 批次 2 推迟到周一。')).toBe(true);
+  });
+
+  it('writes the cells a short row lacks, and puts a new batch in number order', () => {
+    const book = bookPreset();
+    const old = ['# B — Progress Checkpoint', 'Last updated: x', '', '### Batch 2', '| Chapter | Research | Draft |', '|---|---|---|', '| ch02 | ✅ |', '', '> keep', ''].join('\n');
+    const want = parseCheckpoint(old, book);
+    want.lastUpdate = 'x';
+    want.batches[0].rows[0].claims = { research: 'done', draft: 'in_progress' };
+    want.batches.unshift({ id: 1, status: null, columns: ['research', 'draft'], rows: [{ unit: 'ch01', claims: { research: 'done', draft: 'done' }, line: 0 }], line: 0 });
+    const out = reviseCheckpoint(old, want, book);
+    expect(out.split('\n')).toEqual([
+      '# B — Progress Checkpoint',
+      'Last updated: x',
+      '',
+      '### Batch 1',
+      '| Chapter | Research | Draft |',
+      '|---|---|---|',
+      '| ch01 | ✅ | ✅ |',
+      '',
+      '### Batch 2',
+      '| Chapter | Research | Draft |',
+      '|---|---|---|',
+      '| ch02 | ✅ | ⏳ |',
+      '',
+      '> keep',
+      '',
+    ]);
   });
 });

@@ -158,7 +158,7 @@ describe('a checkpoint rewrite keeps what it does not own (issue 17 item 2)', ()
         const claims = (d: CheckpointDoc) => d.batches.map((x) => x.rows.map((r) => [r.unit, r.claims, r.extra ?? {}]));
         expect(claims(after)).toEqual(claims(want));
         expect(after.phases.map((p) => p.status)).toEqual(want.phases.map((p) => p.status));
-        expect(after.batches.map((x, i) => x.status)).toEqual(
+        expect(after.batches.map((x) => x.status)).toEqual(
           want.batches.map((w, i) => w.status ?? (before.batches[i].status === 'done' || before.batches[i].status === 'in_progress' ? before.batches[i].status : null)),
         );
         expect([after.lastUpdate, after.currentPhase, after.currentBatch]).toEqual([want.lastUpdate, want.currentPhase, want.currentBatch]);

@@ -17,10 +17,23 @@ import { sectionEnd, tableEnd } from './revise-lines.js';
 // after the last batch. New tables copy the file's own header row (its labels, its extra
 // columns), so the file reads the same way after the rewrite as before.
 
-/** Set the step cells of the row on line `i`; cells that already say the claim stay byte for byte. */
+/**
+ * Set the step cells of the row on line `i`; cells that already say the claim stay byte for
+ * byte. A row shorter than its header gets the missing cells appended (blank under a column
+ * that is no step), so the claims the header promises are written, not silently absent.
+ */
 function setCells(ed: LineEdits, i: number, cols: RowColumns, unit: string, claimOf: ClaimOf): void {
   let body = ed.body(i);
   const cells = splitRow(body);
+  if (cells.length < cols.length) {
+    const added = cols.slice(cells.length).map((step) => {
+      const claim = step ? claimOf(unit, step) : undefined;
+      return claim ? CLAIM_GLYPH[claim] : '';
+    });
+    const end = body.trimEnd();
+    const rest = body.slice(end.length);
+    body = end.endsWith('|') && !end.endsWith('\\|') ? `${end}${added.map((c) => ` ${c} |`).join('')}${rest}` : `${end}${added.map((c) => ` | ${c}`).join('')}${rest}`;
+  }
   for (let j = cells.length - 1; j >= 1; j--) {
     const step = cols[j];
     const claim = step ? claimOf(unit, step) : undefined;
@@ -86,7 +99,11 @@ export function reviseRows(ed: LineEdits, fence: boolean[], parsed: CheckpointPa
       ed.insertAfter(headed[0].line - 2, [...table(units), '']);
     } else {
       const w = want.batches.find((b) => b.id === id);
-      ed.insertAfter(newBatchAt(ed, fence, doc, columns, pipeline), ['', ...(id === null ? [] : [heading(id, w?.status ?? null)]), ...table(units)]);
+      const block = [...(id === null ? [] : [heading(id, w?.status ?? null)]), ...table(units)];
+      // Batches in their order: before the first batch heading with a greater number, else after the last batch.
+      const next = id === null ? undefined : headed.find((b) => b.id! > id);
+      if (next) ed.insertAfter(next.line - 2, [...block, '']);
+      else ed.insertAfter(newBatchAt(ed, fence, doc, columns, pipeline), ['', ...block]);
     }
   }
 }
