@@ -151,4 +151,13 @@ describe('a checkpoint rewrite keeps the operator text (issue 17 item 2)', () =>
       '',
     ]);
   });
+
+  it('writes a status in the form the line had: a bare glyph, a bare word, or both', () => {
+    const book = bookPreset();
+    const old = ['# 书 — 项目进度检查点', '## Phase 1: 大纲定稿 — ⏳', '## Phase 2: 共享资源构建 — 进行中', '## Phase 3: 逐章写作 — ⏳ 进行中', '### Batch 1 — 未开始', '| 章节 | 研究 |', '|---|---|', '| ch01 | ✅ |', ''].join('\n');
+    const want = parseCheckpoint(old, book);
+    for (const p of want.phases) p.status = 'done';
+    want.batches[0].status = 'failed';
+    expect(reviseCheckpoint(old, want, book).split('\n').slice(1, 5)).toEqual(['## Phase 1: 大纲定稿 — ✅', '## Phase 2: 共享资源构建 — 完成', '## Phase 3: 逐章写作 — ✅ 完成', '### Batch 1 — 失败']);
+  });
 });

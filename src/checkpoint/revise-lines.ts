@@ -2,7 +2,7 @@ import type { Lang, PhaseStatus } from '../types.js';
 import type { HeaderKey } from './header.js';
 import { isBlankValue, matchHeader, readNumber } from './header.js';
 import { LEGEND_LABEL, LANGS, VOCAB } from './i18n.js';
-import { readClaim, readPhaseStatus, statusText } from './glyphs.js';
+import { CLAIM_GLYPH, readClaim, readPhaseStatus, statusText } from './glyphs.js';
 import { isTableLine } from './table.js';
 import type { LineEdits } from './line-edits.js';
 
@@ -68,12 +68,24 @@ const PHASE_LINE = /^(\s*##(?!#)\s*(?:phase|阶段|フェーズ)\s*\d{1,9})(.*?)
 const BATCH_LINE = /^(\s*###(?!#)\s*(?:batch|批次|バッチ)\s*\d{1,9})(.*?)(\s*)$/i;
 const EMPHASIS = /^[*_\s]+|[*_\s]+$/g;
 
+/**
+ * A status in the form the old one had: a bare glyph stays a glyph (`✅`), a bare word a word
+ * (`完成`), anything else glyph and word as checkroom writes them (`✅ 完成`).
+ */
+export function statusLike(old: string, status: PhaseStatus, lang: Lang): string {
+  const word = VOCAB[lang].status[status];
+  const letters = /\p{L}/u.test(old);
+  const glyph = /[^\p{L}\s*_]/u.test(old);
+  if (old && !letters && status !== 'not_started') return CLAIM_GLYPH[status];
+  if (letters && !glyph) return word;
+  return statusText(status, word);
+}
+
 /** A phase line with its status (after the last dash) set; the name and separator stay. */
 export function withPhaseStatus(body: string, status: PhaseStatus, lang: Lang): string {
   const m = PHASE_LINE.exec(body);
   if (!m) return body;
   const rest = m[2];
-  const word = statusText(status, VOCAB[lang].status[status]);
   const padded = ` ${rest}`;
   const seps = [...padded.matchAll(/\s+[—–-]+\s*/g)];
   const last = seps[seps.length - 1];
@@ -81,9 +93,9 @@ export function withPhaseStatus(body: string, status: PhaseStatus, lang: Lang): 
     const cut = last.index + last[0].length;
     const tail = padded.slice(cut).trim();
     // A status, or a glyph-like tail in the status's place (the parser's own rule).
-    if (tail && (readPhaseStatus(tail) !== undefined || readClaim(tail) !== undefined || !/\p{L}/u.test(tail))) return m[1] + rest.slice(0, cut - 1) + word + m[3];
+    if (tail && (readPhaseStatus(tail) !== undefined || readClaim(tail) !== undefined || !/\p{L}/u.test(tail))) return m[1] + rest.slice(0, cut - 1) + statusLike(tail, status, lang) + m[3];
   }
-  return `${m[1]}${rest} — ${word}${m[3]}`;
+  return `${m[1]}${rest} — ${statusText(status, VOCAB[lang].status[status])}${m[3]}`;
 }
 
 /** A batch heading with its status set (null: removed when it was a status); null when unchanged. */
@@ -98,9 +110,8 @@ export function withBatchStatus(body: string, old: PhaseStatus | null, want: Pha
     return isStatus && (old === 'not_started' || old === 'failed') ? m[1] + m[3] : null;
   }
   if (want === old) return null;
-  const word = statusText(want, VOCAB[lang].status[want]);
   const sep = /^[\s—–\-:：]+/.exec(rest)?.[0] ?? '';
-  return isStatus ? `${m[1]}${sep.trim() ? sep : ' — '}${word}${m[3]}` : `${m[1]}${rest} — ${word}${m[3]}`;
+  return isStatus ? `${m[1]}${sep.trim() ? sep : ' — '}${statusLike(tail, want, lang)}${m[3]}` : `${m[1]}${rest} — ${statusText(want, VOCAB[lang].status[want])}${m[3]}`;
 }
 
 const LEGEND = new RegExp(`^\\s*(?:${LANGS.map((l) => LEGEND_LABEL[l]).join('|')})\\s*[:：]`, 'i');
