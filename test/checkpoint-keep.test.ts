@@ -6,6 +6,7 @@ import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { loadConfig } from '../src/pipeline/config-load.js';
 import { bookPreset } from '../src/pipeline/book-preset.js';
 import { reviseCheckpoint } from '../src/checkpoint/revise.js';
+import { markCell } from '../src/run/launch-checkpoint.js';
 import { claimsOf } from '../src/state/derive.js';
 import { doneFile, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
@@ -159,5 +160,32 @@ describe('a checkpoint rewrite keeps the operator text (issue 17 item 2)', () =>
     for (const p of want.phases) p.status = 'done';
     want.batches[0].status = 'failed';
     expect(reviseCheckpoint(old, want, book).split('\n').slice(1, 5)).toEqual(['## Phase 1: 大纲定稿 — ✅', '## Phase 2: 共享资源构建 — 完成', '## Phase 3: 逐章写作 — ✅ 完成', '### Batch 1 — 失败']);
+  });
+
+  it('gives a narrow table the step columns of its batch, in pipeline order, keeping its own columns', () => {
+    const book = bookPreset();
+    const old = ['# 书 — 项目进度检查点', '### Batch 1', '| 章节 | 研究 | 写作 | R1审查 |', '|---|---|---|---|', '| ch01 | ✅ | ✅ | ⏳ |', '', '### Batch 2', '| 章节 | 备注 | 研究 |', '|------|------|------|', '| ch03 | 田中 | ✅ |', '> keep', ''].join('\n');
+    const want = parseCheckpoint(old, book);
+    want.batches[1].columns = ['research', 'draft', 'r1'];
+    want.batches[1].rows[0].claims = { research: 'done', draft: 'done', r1: 'in_progress' };
+    const out = reviseCheckpoint(old, want, book);
+    expect(out.split('\n').slice(7, 11)).toEqual(['| 章节 | 备注 | 研究 | 写作 | R1审查 |', '|------|------|------|------|--------|', '| ch03 | 田中 | ✅ | ✅   | ⏳     |', '> keep']);
+    expect(out.split('\n').slice(0, 7)).toEqual(old.split('\n').slice(0, 7));
+    const back = parseCheckpoint(out, book);
+    expect(back.batches[1].rows[0]).toMatchObject({ claims: { research: 'done', draft: 'done', r1: 'in_progress' }, extra: { 备注: '田中' } });
+  });
+
+  it('a launch into a narrow table gets its cell: the column is added in place, the notes stay', async () => {
+    const cp = ['# 书 — 项目进度检查点', '最后更新: 2026-11-28 14:03', '', '### Batch 1', '| 章节 | 研究 | 写作 |', '|---|---|---|', '| ch01 | ✅ | ✅ |', '', '### Batch 2', '| 章节 | 研究 |', '|---|---|', '| ch03 | ✅ |', '', '> 备注: ch03 等作者', ''].join('\n');
+    const dir = tempDir();
+    writeFiles(dir, { ...base, ...Object.fromEntries([doneFile('ch01', 'research'), doneFile('ch01', 'draft'), doneFile('ch03', 'research')]), 'checkpoint.md': cp });
+    const config = await loadConfig(dir);
+    const r = await markCell(dir, config, 'ch03', 'draft', 'in_progress', at.getTime());
+    expect(r.changed).toBe(true);
+    expect(r.rebuilt).not.toContain('still');
+    const text = readFileSync(join(dir, 'checkpoint.md'), 'utf8');
+    expect(claimsOf(parseCheckpoint(text, config.pipeline)).get('ch03/draft')).toBe('in_progress');
+    expect(text.endsWith('\n\n> 备注: ch03 等作者\n')).toBe(true);
+    expect(text).toContain('### Batch 2\n| 章节 | 研究 | 写作 |\n|---|---|------|\n| ch03 | ✅ | ⏳   |\n');
   });
 });

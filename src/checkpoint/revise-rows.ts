@@ -9,6 +9,7 @@ import { cloneRow } from './insert-row.js';
 import { replaceCell } from './update-cell.js';
 import { isTableLine, splitRow } from './table.js';
 import { sectionEnd, tableEnd } from './revise-lines.js';
+import { widenTables } from './revise-columns.js';
 
 // The unit rows of a checkpoint rewrite, in place (issue 17 item 2): a row the file has gets
 // its step cells set, one by one, and keeps every other cell (a column checkroom does not
@@ -75,8 +76,9 @@ export function reviseRows(ed: LineEdits, fence: boolean[], parsed: CheckpointPa
       else missing.get(b.id)!.push(r.unit);
     }
   }
+  const cols = widenTables(ed, want, rowColumns, pipeline, lang, claimOf);
   if (!missing.size) return;
-  const tpl = template(ed, doc, rowColumns);
+  const tpl = template(ed, doc, cols);
   const glyph = (unit: string, step: string): string => CLAIM_GLYPH[claimOf(unit, step) ?? 'not_started'];
   const rowLike = (like: string, cols: RowColumns, unit: string): string => cloneRow(like, cols.map((step, j) => (j === 0 ? unit : step ? glyph(unit, step) : '')));
   const columns = want.batches.find((b) => b.columns.length)?.columns ?? [];
@@ -90,8 +92,8 @@ export function reviseRows(ed: LineEdits, fence: boolean[], parsed: CheckpointPa
     const have = doc.batches.find((b) => b.id === id);
     const last = have && lastRow(have.rows);
     if (last) {
-      const cols = rowColumns.get(last.line) ?? [];
-      ed.insertAfter(last.line - 1, units.map((u) => rowLike(ed.body(last.line - 1), cols, u)));
+      const like = cols.get(last.line) ?? [];
+      ed.insertAfter(last.line - 1, units.map((u) => rowLike(ed.body(last.line - 1), like, u)));
     } else if (have && id !== null) {
       ed.insertAfter(have.line - 1, table(units));
     } else if (id === null && headed.length) {
