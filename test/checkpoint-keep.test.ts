@@ -119,9 +119,10 @@ describe('a checkpoint rewrite keeps the operator text (issue 17 item 2)', () =>
     expect(claims.get('ch02/research')).toBe('not_started');
   });
 
-  it('keeps CRLF line ends and a last line without a line end', async () => {
-    const crlf = ZH.replace(/\n$/, '').replace(/\n/g, '\r\n');
+  it('keeps a BOM, CRLF line ends and a last line without a line end', async () => {
+    const crlf = '\uFEFF' + ZH.replace(/\n$/, '').replace(/\n/g, '\r\n');
     const { text } = await rewritten({ ...Object.fromEntries([doneFile('ch01', 'research')]), 'checkpoint.md': crlf });
+    expect(text.startsWith('\uFEFF# 示例书')).toBe(true);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
     expect(text.endsWith('- 11-28: 批次 2 推迟到周一。')).toBe(true);
   });

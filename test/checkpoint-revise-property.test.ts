@@ -11,7 +11,7 @@ import type { CheckpointDoc } from '../src/checkpoint/types.js';
 
 // Issue 17 item 2, the round-trip property: operator text of every kind (blockquotes, notes,
 // extra `##` sections, columns checkroom does not know with their values, unknown header
-// lines, the file's own CJK labels, CRLF, a last line without a line end) around and inside
+// lines, the file's own CJK labels, CRLF, a BOM, a last line without a line end) around and inside
 // a valid checkpoint survives a rewrite with random cell, status and header changes: every
 // line checkroom does not own comes back byte for byte, in order; an owned line keeps all but
 // its owned span; and a rewrite that changes nothing gives the file back unchanged.
@@ -54,6 +54,7 @@ const scenario = fc
     lang: fc.constantFrom<Lang>('zh', 'en', 'ja'),
     crlf: fc.boolean(),
     noFinalEol: fc.boolean(),
+    bom: fc.boolean(),
     alias: fc.boolean(),
     columns: fc.subarray(STEPS, { minLength: 1 }),
     extra: fc.uniqueArray(fc.record({ heading: fc.constantFrom(...EXTRA), at: fc.nat() }), { selector: (x) => x.heading, maxLength: 2 }),
@@ -100,7 +101,7 @@ const scenario = fc
       lines.splice(k, 0, ...ins.lines);
     }
     const eol = g.crlf ? '\r\n' : '\n';
-    const text = lines.join(eol) + (g.noFinalEol ? '' : eol);
+    const text = (g.bom ? '\uFEFF' : '') + lines.join(eol) + (g.noFinalEol ? '' : eol);
     return { g, text };
   });
 
