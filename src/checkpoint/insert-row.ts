@@ -36,7 +36,7 @@ function insertAfter(lines: Line[], at: number, added: string[], eol: string): v
 }
 
 /** The 0-based index of the first line of the table that holds line index `i`. */
-export const tableStart = (lines: Line[], i: number): number => {
+const tableStart = (lines: Line[], i: number): number => {
   let s = i;
   while (s > 0 && isTableLine(lines[s - 1].body)) s--;
   return s;
