@@ -25,10 +25,18 @@ const SP = '[\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x
 const labelPattern = (label: string): string =>
   [...label.replace(/\s+/g, '')].map(escapePattern).join(`${SP}*`);
 
+// Beyond checkroom's own labels, the words people write for the same field (issue 17 item 2:
+// a Japanese file says 現在のフェーズ; read as the field, its label is kept when rewritten).
+const OTHER_LABELS: Record<HeaderKey, string[]> = {
+  lastUpdate: ['最終更新日', '最后更新时间'],
+  currentPhase: ['現在のフェーズ', '当前阶段'],
+  currentBatch: ['現在の批次', '当前Batch'],
+};
+
 const LABELS: Record<HeaderKey, string[]> = {
-  lastUpdate: LANGS.map((l) => VOCAB[l].lastUpdated),
-  currentPhase: LANGS.map((l) => VOCAB[l].currentPhase),
-  currentBatch: LANGS.map((l) => VOCAB[l].currentBatch),
+  lastUpdate: [...LANGS.map((l) => VOCAB[l].lastUpdated), ...OTHER_LABELS.lastUpdate],
+  currentPhase: [...LANGS.map((l) => VOCAB[l].currentPhase), ...OTHER_LABELS.currentPhase],
+  currentBatch: [...LANGS.map((l) => VOCAB[l].currentBatch), ...OTHER_LABELS.currentBatch],
 };
 
 const EMPH = '(?:\\*\\*|__)?';

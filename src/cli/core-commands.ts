@@ -1,11 +1,9 @@
 import type { WorkspaceState } from '../types.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import { loadWorkspace, readSources, stateOf, type CacheUse } from '../workspace.js';
-import { checkpointFromState } from '../checkpoint/from-state.js';
-import { workspaceLang } from '../checkpoint/lang.js';
-import { renderCheckpoint } from '../checkpoint/render.js';
-import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
-import { sanitize, sanitizeLine } from '../sanitize.js';
+import { planCheckpoint, rewriteCheckpoint } from '../checkpoint/rewrite.js';
+import { unifiedDiff } from '../checkpoint/line-diff.js';
+import { sanitizeLine } from '../sanitize.js';
 import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../app/layout.js';
 import { statusJsonStreamed } from './json.js';
 import { writeJson } from './json-stream.js';
@@ -106,14 +104,37 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
   out.write(lines.join('\n') + '\n');
 }
 
+/**
+ * `checkroom checkpoint` without --write: the unified diff of what --write would change,
+ * every line of it (issue 17 item 2: the preview printed the new file, so what a rewrite
+ * dropped could not be seen). The file's words are escaped, line by line.
+ */
+export function checkpointPreview(file: string, exists: boolean, old: string | null, text: string, o: TextOptions): string {
+  const name = sanitizeLine(file);
+  const diff = unifiedDiff(old ?? '', text);
+  const what =
+    old === null
+      ? exists
+        ? `${name} cannot be edited in place (over the size cap, binary or not UTF-8): --write rebuilds it whole from the disk`
+        : `${name} does not exist: --write creates it from the disk`
+      : diff.length
+        ? `${name}: --write changes these lines; every other byte stays as it is`
+        : `${name} already agrees with the disk: --write changes nothing but its backup`;
+  const tok = (l: string) => (l.startsWith('@@') ? 'muted' : l.startsWith('-') ? 'fail' : l.startsWith('+') ? 'ok' : undefined);
+  const body = diff.map((l) => {
+    const t = tok(l);
+    return t ? o.paint(t, sanitizeLine(l)) : sanitizeLine(l);
+  });
+  const head = diff.length ? [o.paint('muted', `--- ${name} (now)`), o.paint('muted', `+++ ${name} (after --write)`)] : [];
+  return [what, ...head, ...body, o.paint('muted', `(preview: nothing written; add --write to replace ${name}, the old one is backed up)`)].join('\n') + '\n';
+}
+
 export async function checkpointCommand(positionals: string[], write: boolean, o: TextOptions, out: Out): Promise<void> {
   const dir = dirArg(positionals);
   if (!write) {
     const src = await readSources(dir);
-    const state = stateOf(src);
-    const text = renderCheckpoint(checkpointFromState(state, src.checkpoint, new Date(), await workspaceLang(src.root, state, src.checkpoint?.lang ?? null)), src.config.pipeline);
-    // The preview quotes the old file's words (title, project name): escaped, as everywhere.
-    out.write(sanitize(text) + o.paint('muted', '\n(preview: nothing written; add --write to replace checkpoint.md, the old one is backed up)\n'));
+    const { old, text } = await planCheckpoint(src);
+    out.write(checkpointPreview(src.config.sources.checkpoint, src.checkpoint !== null, old, text, o));
     return;
   }
   const src = await readSources(dir);
