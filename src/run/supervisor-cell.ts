@@ -77,6 +77,8 @@ async function stopCell(c: Cell, s: StopReason): Promise<RunResult> {
   if (s.kind === 'launch_budget' && run.launched === 0) return resultOf(c, 'failed', reason);
   if (effect.reportAs) run.lastClass = effect.reportAs;
   if (effect.escalate) await core.append({ type: 'escalate', at: core.now(), unit, step, class: effect.escalate, reason });
+  // Issue 17 item 5: the attempt that used the cap says so ("attempt 1 of 1").
+  if (s.kind === 'escalated' && s.maxAttempts) run.maxAttempts = s.maxAttempts;
   if (s.kind === 'retries_stopped') {
     if (s.maxAttempts !== null) run.maxAttempts = s.maxAttempts;
     if (s.pauses) await core.pauseFor(s.stop.reason);
