@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -117,6 +117,8 @@ Usage
                                        unknown unit, unmet dependencies and a step already done
   checkroom run [dir] --next [--auto] [--max N] [--yes]
                                        launch the plan's next step (--auto: go on, at most N steps)
+  checkroom explain caps [dir]         the caps in force: attempts in all per failure class, what
+                                       happens at the cap (limits.caps changes one)
   checkroom resume [dir] [--write]     the RESUME.md letter to the next session
   checkroom recover [dir] [--dry-run] [--json]
                                        the whole recovery flow: sources, stop point, rebuild, plan
