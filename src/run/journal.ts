@@ -87,7 +87,7 @@ export interface BreakerJournalEvent extends Base {
 export interface DecisionEvent extends Base {
   type: 'decision';
   /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
-  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown';
+  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'over_budget';
   unit?: string;
   step?: string;
   path?: string;

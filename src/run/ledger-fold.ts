@@ -4,7 +4,7 @@ import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
 import { infraBreakerOf } from './executors/infra.js';
-import { budgetReasonOf, CostFold } from './costs.js';
+import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
@@ -35,6 +35,7 @@ export class LedgerFold {
   private decisionsChanged = false;
   private consecutiveFailures = 0;
   private launchesThisSession = 0;
+  private launchesInWorkspace = 0;
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
   /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
@@ -58,13 +59,15 @@ export class LedgerFold {
   at(now: number): Ledger {
     const shown = this.show();
     const costs = this.costs.view();
-    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg) ?? budgetReasonOf(costs, this.cfg.limits.budget);
+    const counts = { launchesThisSession: this.launchesThisSession, launchesInWorkspace: this.launchesInWorkspace, costs };
+    const pausedReason = pausedReasonOf(this.consecutiveFailures, counts, this.cfg);
     return {
       cells: shown.cells,
       agents: agentsAt(this.breakers, now, this.cfg),
       liveRuns: shown.liveRuns,
       consecutiveFailures: this.consecutiveFailures,
       launchesThisSession: this.launchesThisSession,
+      launchesInWorkspace: this.launchesInWorkspace,
       sessionStartedAt: this.sessionStartedAt,
       autopilot: this.autopilot,
       paused: pausedReason !== null,
@@ -143,6 +146,7 @@ export class LedgerFold {
     this.live.set(e.runId, run);
     this.liveChanged = true;
     this.launchesThisSession++;
+    this.launchesInWorkspace++;
     const c = this.cell(e.unit, e.step);
     c.agent = e.agent;
     c.state = 'running';

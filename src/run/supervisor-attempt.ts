@@ -214,7 +214,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
   const name = `${unit} ${step}`;
   const adopted = run.adopted;
   // An adopted run was launched (and counted) by the checkroom that died.
-  const noBudget = adopted ? null : core.reserveLaunch();
+  const noBudget = adopted ? null : core.reserveLaunch(flight);
   if (noBudget) return { kind: 'not_started', stop: { kind: 'launch_budget', reason: noBudget } };
   let reserved = adopted === null;
   const release = (): void => {

@@ -30,6 +30,8 @@ export interface AutopilotHost {
   /** Cells the operator cancelled in this session. */
   held: ReadonlySet<string>;
   budgetLeft(l: Ledger): number;
+  /** Why no launch may go, budget-wise (budget.ts), or null. */
+  budgetWhy(l: Ledger): string | null;
   launch(unit: string, step: string, o: { reason: string }): Promise<RunResult>;
 }
 
@@ -101,7 +103,7 @@ const emitIdle = (h: AutopilotHost, st: PilotState, reason: string): void => {
 /** Why autopilot has nothing to start, most telling first. */
 const idleWhy = (h: AutopilotHost, st: PilotState, maxLeft: number, pick: Pick<ReturnType<typeof pickLaunches>, 'blocked'>): string => {
   if (st.max !== null && maxLeft <= 0) return `--max ${st.max} steps reached`;
-  if (h.budgetLeft(h.ledger()) <= 0) return `launch budget of this session used (limits.max_launches ${h.config.limits.maxLaunches})`;
+  if (h.budgetLeft(h.ledger()) <= 0) return h.budgetWhy(h.ledger()) ?? 'no launch budget left';
   if (pick.blocked.length > 0) return pick.blocked.map((b) => `${b.unit} ${b.step}: ${b.why}`).slice(0, 4).join('; ');
   return 'nothing runnable in the plan';
 };

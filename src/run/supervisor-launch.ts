@@ -7,6 +7,7 @@ import { runCell } from './supervisor-cell.js';
 import type { AdoptedRun, Flight } from './cell-core.js';
 import { breakerMessage } from './supervisor-words.js';
 import { continueFor } from './supervisor-agent.js';
+import { budgetRefusal } from './budget.js';
 import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
 import type { SupervisorCtx } from './supervisor-context.js';
 import { SupervisorError, type RunResult } from './supervisor-types.js';
@@ -19,10 +20,12 @@ export interface LaunchOptions {
   reason?: string;
   reset?: boolean;
   continue?: boolean;
+  /** Go past a spent budget: the operator's explicit word (`checkroom run --over-budget`), journalled. */
+  overBudget?: boolean;
 }
 
 /** Put a cell in flight: runCell carries it (an adopted run is re-attached as its first attempt). */
-export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null, continueAsked = false): Promise<RunResult> {
+export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null, continueAsked = false, overBudget = false): Promise<RunResult> {
   const key = cellKey(unit, step);
   const flight: Flight = {
     unit,
@@ -37,6 +40,7 @@ export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTar
     wait: null,
     prevClaim: null,
     continueAsked,
+    overBudget,
   };
   x.flights.set(key, flight);
   x.held.delete(key);
@@ -72,10 +76,9 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
     await x.journal.append({ type: 'decision', at: x.now(), kind: 'reset_cell', unit, step, note: 'relaunched by the operator' });
     l = x.journal.ledger();
   }
-  if (x.budgetLeft(l) <= 0)
-    throw new SupervisorError(
-      `launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches}); raise limits.max_launches or start a new session`,
-    );
+  // Issue 17 item 4: the one budget decision, for keys, autopilot, `run` and the socket alike.
+  const spent = x.budgetStop(l);
+  if (spent && !o.overBudget) throw new SupervisorError(budgetRefusal(spent));
   const br = l.agents[t.agent.name];
   if (br && !br.canLaunch)
     throw new SupervisorError(breakerMessage(br, config.breaker) + (br.view.state === 'held' ? '; release it to launch' : '; reset it to launch now'));
@@ -85,7 +88,11 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
   if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
   if (o.continue && !continueFor(x.journal.ledger(), t, unit, true))
     throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
-  return flyCell(x, unit, step, t, null, o.continue === true);
+  const run = flyCell(x, unit, step, t, null, o.continue === true, spent !== null);
+  // Journalled after the flight is registered (the writer check above needs no await before
+  // it) and before its launch event, which waits for the claim read at least.
+  if (spent) await x.journal.append({ type: 'decision', at: x.now(), kind: 'over_budget', unit, step, note: `launched past a spent budget: ${spent.reason}` });
+  return run;
 }
 
 /** Cancel by run id or by cell key; a cancelled cell is held from autopilot. */

@@ -65,6 +65,7 @@ const wire = (x: SupervisorCtx): void => {
     flights: x.flights,
     held: x.held,
     budgetLeft: x.budgetLeft,
+    budgetWhy: (l) => x.budgetStop(l)?.reason ?? null,
     launch: (unit, step, o) => launchCell(x, unit, step, o),
   });
 };
