@@ -28,6 +28,8 @@ export interface CellCore {
   retryStop(flight: Flight): RetryStop | null;
   /** Wait until the agent's breaker lets a launch through; a reason when it never will. */
   waitForBreaker(flight: Flight, agent: string): Promise<string | null>;
+  /** The cell's attempt ended: the half-open probes it claimed are free (breaker-gate.ts). */
+  releaseProbes(key: string): void;
   /** The consecutive-failure limit was hit: pause autopilot and say so. */
   pauseFor(reason: string): Promise<void>;
 }

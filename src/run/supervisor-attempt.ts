@@ -259,5 +259,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     return { kind: 'finished', attempt: p.attempt, label, runId, cls, memoryLoss, retryDelayMs: facts.retryDelayMs };
   } finally {
     release();
+    // The exit is journalled (or the attempt never started): the ledger says what the probe proved.
+    core.releaseProbes(cellKey(unit, step));
   }
 }

@@ -30,6 +30,8 @@ export interface AutopilotHost {
   /** Cells the operator cancelled in this session. */
   held: ReadonlySet<string>;
   budgetLeft(l: Ledger): number;
+  /** Breakers whose half-open probe is claimed in this process (breaker-gate.ts). */
+  probing(): ReadonlySet<string>;
   /** Why no launch may go, budget-wise (budget.ts), or null. */
   budgetWhy(l: Ledger): string | null;
   launch(unit: string, step: string, o: { reason: string }): Promise<RunResult>;
@@ -126,7 +128,7 @@ async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: str
   if (!st.on || h.isClosed()) return;
   const inFlight = new Map([...h.flights.values()].map((f) => [cellKey(f.unit, f.step), f.agent]));
   const budget = Math.max(0, Math.min(h.budgetLeft(h.ledger()), maxLeft));
-  const pick = pickLaunches({ plan: orderedPlan(ws, st.preferred, h.config), ledger: h.ledger(), config: h.config, inFlight, held: h.held, budget, redoHalfProducts: h.redoHalfProducts });
+  const pick = pickLaunches({ plan: orderedPlan(ws, st.preferred, h.config), ledger: h.ledger(), config: h.config, inFlight, held: h.held, budget, redoHalfProducts: h.redoHalfProducts, probing: h.probing() });
   for (const c of pick.launch) {
     st.started++;
     st.lastIdle = null;

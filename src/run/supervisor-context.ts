@@ -8,6 +8,8 @@ import { createRole, type Role } from './supervisor-role.js';
 import { driverView, type DriverView } from './supervisor-observe.js';
 import { markCell } from './launch-checkpoint.js';
 import { budgetStopOf, launchesLeft, type BudgetStop } from './budget.js';
+import { passBreaker, releaseProbes, type ProbeClaims } from './breaker-gate.js';
+import { cellKey } from '../types.js';
 import { retryStopOf } from './retry-stop.js';
 import type { Autopilot } from './supervisor-autopilot-loop.js';
 import type { CellCore, Flight } from './cell-core.js';
@@ -35,6 +37,8 @@ export interface SupervisorCtx {
   running: Map<string, Promise<RunResult>>;
   /** Cells the operator cancelled in this session: autopilot leaves them alone. */
   held: Set<string>;
+  /** Half-open breakers' probes claimed by a cell and not yet ended (breaker-gate.ts, issue 17). */
+  probes: ProbeClaims;
   /** Launches reserved and not yet journalled; closed: no new attempt starts; stopped: the session stop is journalled. */
   state: { reserved: number; closed: boolean; stopped: boolean };
   /** Set the cell's claim in the checkpoint, one writer at a time. */
@@ -96,6 +100,7 @@ export function contextOf(opts: SupervisorOptions): SupervisorCtx {
   x.flights = new Map();
   x.running = new Map();
   x.held = new Set();
+  x.probes = new Map();
   x.journal = createSupervisorJournal({
     root,
     now,
@@ -139,6 +144,8 @@ export const cellCoreOf = (x: SupervisorCtx): CellCore => ({
     const l = x.journal.ledger();
     return retryStopOf(l, x.config.limits, { closed: x.state.closed, budget: flight.overBudget ? null : x.budgetStop(l) });
   },
-  waitForBreaker: (flight, agent) => x.journal.waitForBreaker(flight, agent),
+  waitForBreaker: (flight, agent) =>
+    x.journal.waitForBreaker(flight, agent, () => passBreaker(x.journal.ledger().agents[agent], x.probes, cellKey(flight.unit, flight.step), x.config.breaker)),
+  releaseProbes: (key) => releaseProbes(x.probes, key),
   pauseFor: (reason) => x.pilot.pauseFor(reason),
 });

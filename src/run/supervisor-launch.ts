@@ -5,9 +5,9 @@ import { hasOwnOutput, outputBlocked, provenDone } from './launch-proof.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { runCell } from './supervisor-cell.js';
 import type { AdoptedRun, Flight } from './cell-core.js';
-import { breakerMessage } from './supervisor-words.js';
 import { continueFor } from './supervisor-agent.js';
 import { budgetRefusal } from './budget.js';
+import { passBreaker, releaseProbes } from './breaker-gate.js';
 import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
 import type { SupervisorCtx } from './supervisor-context.js';
 import { SupervisorError, type RunResult } from './supervisor-types.js';
@@ -52,6 +52,7 @@ export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTar
     if (r.outcome === 'cancelled') x.held.add(key);
     return r;
   })().finally(() => {
+    releaseProbes(x.probes, key);
     x.flights.delete(key);
     x.running.delete(key);
     void x.pilot.tick();
@@ -79,15 +80,22 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
   // Issue 17 item 4: the one budget decision, for keys, autopilot, `run` and the socket alike.
   const spent = x.budgetStop(l);
   if (spent && !o.overBudget) throw new SupervisorError(budgetRefusal(spent));
-  const br = l.agents[t.agent.name];
-  if (br && !br.canLaunch)
-    throw new SupervisorError(breakerMessage(br, config.breaker) + (br.view.state === 'held' ? '; release it to launch' : '; reset it to launch now'));
   // One writer per output path (issue 8 item 1): checked with no await before the flight is
   // registered, so two launches of cells sharing a file cannot both pass.
   const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...x.flights.values(), ...x.journal.ledger().liveRuns]), unit, step);
   if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
   if (o.continue && !continueFor(x.journal.ledger(), t, unit, true))
     throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
+  // Last, with no await before flyCell: a half-open breaker's one probe is claimed here
+  // (breaker-gate.ts, issue 17), so launches asked for together cannot all be the probe.
+  for (const name of [t.agent.name, infraBreakerOf(t.agent.executor)]) {
+    if (!name) continue;
+    const g = passBreaker(x.journal.ledger().agents[name], x.probes, key, config.breaker);
+    if (!g.go) {
+      releaseProbes(x.probes, key);
+      throw new SupervisorError(g.reason);
+    }
+  }
   const run = flyCell(x, unit, step, t, null, o.continue === true, spent !== null);
   // Journalled after the flight is registered (the writer check above needs no await before
   // it) and before its launch event, which waits for the claim read at least.

@@ -66,6 +66,7 @@ const wire = (x: SupervisorCtx): void => {
     held: x.held,
     budgetLeft: x.budgetLeft,
     budgetWhy: (l) => x.budgetStop(l)?.reason ?? null,
+    probing: () => new Set(x.probes.keys()),
     launch: (unit, step, o) => launchCell(x, unit, step, o),
   });
 };
