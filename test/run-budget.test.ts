@@ -127,5 +127,23 @@ describe('limits.max_launches.workspace across sessions', () => {
     expect(snap.autopilot.paused).toBe(true);
     expect(snap.autopilot.reason).toContain('limits.max_cost_usd.workspace');
     expect(await launches(root)).toBe(0);
+    // The control room's "budget spent" dialog, Enter: the operator's word, journalled first.
+    const r = await s.launch('ch01', 'research', { overBudget: true });
+    expect(r.outcome).toBe('done');
+    const ev = await events(root);
+    const said = ev.findIndex((e) => e.type === 'decision' && e.kind === 'over_budget');
+    expect(said).toBeGreaterThanOrEqual(0);
+    expect(ev.findIndex((e) => e.type === 'launch')).toBeGreaterThan(said);
+  });
+});
+
+describe('limits.max_launches in checkroom.yaml', () => {
+  it('a number is per session; a mapping adds the workspace scope; a bad value says what it takes', async () => {
+    const { parseConfig } = await import('../src/pipeline/config.js');
+    expect(parseConfig('limits: { max_launches: 7 }\n', 'checkroom.yaml').limits).toMatchObject({ maxLaunches: 7 });
+    expect(parseConfig('limits: { max_launches: 7 }\n', 'checkroom.yaml').limits.maxLaunchesWorkspace).toBeUndefined();
+    expect(parseConfig('limits: { max_launches: { workspace: 40 } }\n', 'checkroom.yaml').limits).toMatchObject({ maxLaunches: 200, maxLaunchesWorkspace: 40 });
+    expect(parseConfig('limits: { max_launches: { session: 5, workspace: 40 } }\n', 'checkroom.yaml').limits).toMatchObject({ maxLaunches: 5, maxLaunchesWorkspace: 40 });
+    expect(() => parseConfig('limits: { max_launches: { workspace: 0 } }\n', 'checkroom.yaml')).toThrow(/an integer from 1 to 100000/);
   });
 });
