@@ -15,6 +15,7 @@ import { pickLaunches } from '../run/supervisor-autopilot.js';
 import { commandShown, commandShownEvent } from '../consent.js';
 import { cellKey } from '../types.js';
 import { refuseRun } from './run-preflight.js';
+import { budgetRefusal, budgetStopOf } from '../run/budget.js';
 import { sweepAtStart } from './sweep-at-start.js';
 import { deadlineFor, exitCodeFor, watchEnd, withDeadline } from '../shutdown.js';
 import { killLiveRunsNow } from '../run/live-runs.js';
@@ -98,6 +99,7 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
   if (cli.next) {
     if (pos.length > 0) throw new UsageError(`run --next takes no unit or step (got "${pos[0]}")`);
     if (cli.force) throw new UsageError('--force goes with <unit> <step>: --next only launches what the plan says is runnable');
+    if (cli.overBudget) throw new UsageError('--over-budget goes with <unit> <step>: one launch the operator names, never an autopilot run');
   } else {
     if (cli.auto || cli.max !== null) throw new UsageError('--auto and --max go with --next');
     if (pos.length !== 2) throw new UsageError('usage: checkroom run [dir] <unit> <step> [--force]  or  checkroom run [dir] --next [--auto] [--max N]');
@@ -172,18 +174,37 @@ async function sweepAndSay(root: string, config: WorkspaceConfig, units: readonl
   if (swept) out.write(`${o.paint('muted', clock())} ${o.paint('warn', swept)}\n`);
 }
 
+/**
+ * Issue 17 item 4: a spent budget refuses before anything is shown or asked (with or
+ * without --yes, from a terminal or cron), with the figures and the key that raises it;
+ * the supervisor's launch asks the same decision (budget.ts) and journals --over-budget.
+ */
+function refuseOverBudget(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: TextOptions, out: Out): boolean {
+  const stop = budgetStopOf(s.snapshot().ledger, config.limits);
+  if (!stop) return false;
+  if (cli.overBudget) {
+    out.write(`${o.paint('warn', 'over budget')}: ${sanitizeLine(stop.reason)}; launching anyway (--over-budget, journalled)\n`);
+    return false;
+  }
+  const flag = cli.next ? '' : ', or pass --over-budget to launch this one step anyway (journalled)';
+  out.write(`${o.paint('fail', 'cannot run')}: ${sanitizeLine(budgetRefusal(stop))}${flag}\n`);
+  return true;
+}
+
 async function runOne(s: Supervisor, config: WorkspaceConfig, unit: string, step: string, cli: Cli, o: TextOptions, out: Out): Promise<number> {
+  if (refuseOverBudget(s, config, cli, o, out)) return 1;
   if (!(await confirmCommand(s, config, unit, step, cli, o, out))) {
     out.write('not launched\n');
     return 1;
   }
-  const r = await s.launch(unit, step, { reason: 'checkroom run' });
+  const r = await s.launch(unit, step, { reason: 'checkroom run', overBudget: cli.overBudget });
   const tone: Token = r.outcome === 'done' ? 'ok' : 'fail';
   out.write(`${o.paint(tone, `${sanitizeLine(unit)} ${sanitizeLine(step)}: ${r.outcome}`)} after ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}${r.outcome === 'done' ? '' : ` — ${sanitizeLine(r.reason)}`}\n`);
   return r.outcome === 'done' ? 0 : 1;
 }
 
 async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: TextOptions, out: Out, failures: string[], steps: ReadonlySet<string>): Promise<number> {
+  if (refuseOverBudget(s, config, cli, o, out)) return 1;
   const snap = s.snapshot();
   const state = await loadWorkspace(s.root, { config });
   await sweepAndSay(s.root, config, state.units, o, out);
@@ -215,7 +236,7 @@ async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: Text
   const l = end.ledger;
   out.write(
     `${o.paint('title', 'stopped')}: ${sanitizeLine(stopReason(reason, cli))}\n` +
-      `steps launched: ${steps.size}; launches this session: ${end.launchesThisSession} of ${end.limits.maxLaunches} (retries included); consecutive failures: ${end.limits.consecutiveFailures} of ${end.limits.maxConsecutiveFailures}\n` +
+      `steps launched: ${steps.size}; launches this session: ${end.launchesThisSession} of ${end.limits.maxLaunches} (retries included)${end.limits.maxLaunchesWorkspace !== undefined ? `; in the workspace: ${l.launchesInWorkspace} of ${end.limits.maxLaunchesWorkspace}` : ''}; consecutive failures: ${end.limits.consecutiveFailures} of ${end.limits.maxConsecutiveFailures}\n` +
       Object.values(l.agents)
         .filter((a) => a.view.state !== 'closed' || a.view.trips > 0)
         .map((a) => `breaker ${sanitizeLine(a.agent)}: ${a.view.state}${a.view.trips ? `, ${a.view.trips} trip${a.view.trips === 1 ? '' : 's'}` : ''}\n`)

@@ -102,6 +102,11 @@ export interface KubernetesOptions {
 export interface Limits {
   /** Launches allowed in one checkroom session (death-spiral guard). */
   maxLaunches: number;
+  /**
+   * Launches allowed in the workspace, all sessions and entry points together, counted from
+   * the journal (limits.max_launches.workspace, issue 17 item 4). Absent = no such cap.
+   */
+  maxLaunchesWorkspace?: number;
   /** Consecutive failures across all agents that pause autopilot and escalate. */
   maxConsecutiveFailures: number;
   /** Per-class attempt caps overriding the defaults of DOMAIN.md section 8. */

@@ -5,7 +5,7 @@ import { BUILT_IN_CLASSES } from './failure-classes.js';
 // with. Apart from schema.ts so that reading such a workspace never loads zod (issue 10
 // item 2); schema.ts re-exports them.
 
-/** Retries after the first failure, per class (DOMAIN.md sections 8 and 9): the table's caps. */
+/** Attempts in all, per class (DOMAIN.md sections 8 and 9; issue 17 item 5): the table's caps. */
 export const DEFAULT_CAPS: Record<FailureClass, number> = { ...BUILT_IN_CLASSES.defaultCaps };
 
 export const FAILURE_CLASSES = BUILT_IN_CLASSES.names;

@@ -218,12 +218,13 @@ const ordered = (lo: string, hi: string, loDefault: number, hiDefault: number) =
   }
 };
 
-const budgetSchema = <T extends z.ZodType<number>>(n: T) =>
-  z.union([n, z.strictObject({ session: n.optional(), workspace: n.optional() })], { error: 'a number, or a mapping with session: and workspace:' });
+const budgetSchema = <T extends z.ZodType<number>>(n: T, what = 'a number') =>
+  z.union([n, z.strictObject({ session: n.optional(), workspace: n.optional() })], { error: `${what}, or a mapping with session: and workspace:` });
 
 const limitsSchema = z
   .strictObject({
-    max_launches: intIn(1, 100_000).optional(),
+    // Issue 17 item 4: a number is per session, as before; a mapping also caps the workspace.
+    max_launches: budgetSchema(intIn(1, 100_000), 'an integer from 1 to 100000').optional(),
     max_consecutive_failures: intIn(1, 10_000).optional(),
     caps: capsSchema.optional(),
     backoff_base: duration(1).optional(),

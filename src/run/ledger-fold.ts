@@ -5,7 +5,7 @@ import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type 
 import { countByClass } from './policy.js';
 import { legacyErrorOf } from './failure-message.js';
 import { infraBreakerOf } from './executors/infra.js';
-import { budgetReasonOf, CostFold } from './costs.js';
+import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
@@ -36,6 +36,7 @@ export class LedgerFold {
   private decisionsChanged = false;
   private consecutiveFailures = 0;
   private launchesThisSession = 0;
+  private launchesInWorkspace = 0;
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
   /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
@@ -59,13 +60,15 @@ export class LedgerFold {
   at(now: number): Ledger {
     const shown = this.show();
     const costs = this.costs.view();
-    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg) ?? budgetReasonOf(costs, this.cfg.limits.budget);
+    const counts = { launchesThisSession: this.launchesThisSession, launchesInWorkspace: this.launchesInWorkspace, costs };
+    const pausedReason = pausedReasonOf(this.consecutiveFailures, counts, this.cfg);
     return {
       cells: shown.cells,
       agents: agentsAt(this.breakers, now, this.cfg),
       liveRuns: shown.liveRuns,
       consecutiveFailures: this.consecutiveFailures,
       launchesThisSession: this.launchesThisSession,
+      launchesInWorkspace: this.launchesInWorkspace,
       sessionStartedAt: this.sessionStartedAt,
       autopilot: this.autopilot,
       paused: pausedReason !== null,
@@ -144,6 +147,7 @@ export class LedgerFold {
     this.live.set(e.runId, run);
     this.liveChanged = true;
     this.launchesThisSession++;
+    this.launchesInWorkspace++;
     const c = this.cell(e.unit, e.step);
     c.agent = e.agent;
     c.state = 'running';

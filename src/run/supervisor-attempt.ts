@@ -232,7 +232,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
   const name = `${unit} ${step}`;
   const adopted = run.adopted;
   // An adopted run was launched (and counted) by the checkroom that died.
-  const noBudget = adopted ? null : core.reserveLaunch();
+  const noBudget = adopted ? null : core.reserveLaunch(flight);
   if (noBudget) return { kind: 'not_started', stop: { kind: 'launch_budget', reason: noBudget } };
   let reserved = adopted === null;
   const release = (): void => {
@@ -277,5 +277,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     return { kind: 'finished', attempt: p.attempt, label, runId, cls, memoryLoss, retryDelayMs: facts.retryDelayMs };
   } finally {
     release();
+    // The exit is journalled (or the attempt never started): the ledger says what the probe proved.
+    core.releaseProbes(cellKey(unit, step));
   }
 }

@@ -18,6 +18,8 @@ export interface PickInput {
   inFlight: ReadonlyMap<string, string>;
   /** Launches still allowed (session budget, --max). */
   budget: number;
+  /** Breakers whose one half-open probe a cell of this process has claimed (breaker-gate.ts). */
+  probing?: ReadonlySet<string>;
   redoHalfProducts: boolean;
 }
 
@@ -51,7 +53,7 @@ export const pickLaunches = (input: PickInput): Pick => {
   const perAgent = new Map<string, number>();
   for (const agent of input.inFlight.values()) perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
   // A half-open breaker lets exactly one probe through.
-  const probing = new Set<string>();
+  const probing = new Set<string>(input.probing ?? []);
   const steps = new Map(config.pipeline.steps.map((s) => [s.id, s]));
   // Path-keyed exclusion (issue 8 item 1): cells in flight, runs the journal shows alive
   // (another instance's, or adopted ones) and this pick's own launches each hold their output

@@ -48,6 +48,7 @@ export function snapshotOf(x: SupervisorCtx): SupervisorSnapshot {
     launchesThisSession: l.launchesThisSession,
     limits: {
       maxLaunches: limits.maxLaunches,
+      ...(limits.maxLaunchesWorkspace !== undefined ? { maxLaunchesWorkspace: limits.maxLaunchesWorkspace } : {}),
       maxConsecutiveFailures: limits.maxConsecutiveFailures,
       consecutiveFailures: l.consecutiveFailures,
       breakerThreshold: breaker.threshold,

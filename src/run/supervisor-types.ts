@@ -93,7 +93,7 @@ export interface SupervisorSnapshot {
   waiting: WaitingView[];
   autopilot: AutopilotView;
   launchesThisSession: number;
-  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'> & { consecutiveFailures: number; breakerThreshold: number };
+  limits: Pick<Limits, 'maxLaunches' | 'maxLaunchesWorkspace' | 'maxConsecutiveFailures'> & { consecutiveFailures: number; breakerThreshold: number };
   warnings: string[];
   /** What this instance did about earlier runs and the lock (adopted, reaped, took over), newest last. */
   notices: string[];
@@ -136,7 +136,8 @@ export interface Supervisor {
   readonly ready: Promise<void>;
   readonly root: string;
   /** `continue`: resume the cell's interrupted agent session instead of starting fresh (issue 11). */
-  launch(unit: string, step: string, opts?: { reason?: string; reset?: boolean; continue?: boolean }): Promise<RunResult>;
+  /** `overBudget`: go past a spent budget (issue 17 item 4), journalled as a decision. */
+  launch(unit: string, step: string, opts?: { reason?: string; reset?: boolean; continue?: boolean; overBudget?: boolean }): Promise<RunResult>;
   /** Cancel by run id or by cell ("ch05/r2"). A cancelled cell is left alone by autopilot until launched or reset. */
   cancel(runIdOrCell: string): boolean;
   setAutopilot(on: boolean, opts?: { maxLaunches?: number }): Promise<void>;

@@ -71,6 +71,8 @@ const wire = (x: SupervisorCtx): void => {
     isClosed: () => x.state.closed,
     flights: x.flights,
     budgetLeft: x.budgetLeft,
+    budgetWhy: (l) => x.budgetStop(l)?.reason ?? null,
+    probing: () => new Set(x.probes.keys()),
     launch: (unit, step, o) => launchCell(x, unit, step, o),
   });
 };
