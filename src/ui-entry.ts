@@ -10,7 +10,7 @@ import { countFiles } from './app/quick-listing.js';
 import type { Room } from './ui-room.js';
 import { Starting } from '../components/Starting.js';
 import { bounded, deadlineFor, exitCodeFor, watchEnd, withDeadline, type StopReason } from './shutdown.js';
-import { sanitizeLine } from './sanitize.js';
+import { stderrOut } from './cli/text-out.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
 // session: the alternate screen while the control room runs. Every way out — `q`, SIGINT,
@@ -72,7 +72,7 @@ function stopWhileOpening(end: { reason: StopReason; error?: unknown }, s: { app
   }
   s.restore();
   s.ends.off();
-  if (end.reason === 'crash') process.stderr.write(`checkroom: ${sanitizeLine(end.error instanceof Error ? end.error.message : String(end.error))}\n`);
+  if (end.reason === 'crash') stderrOut.write(`checkroom: ${end.error instanceof Error ? end.error.message : String(end.error)}\n`);
   process.exit(exitCodeFor(end.reason));
 }
 
