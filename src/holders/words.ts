@@ -10,15 +10,23 @@ const hhmm = (ms: number): string => {
   return `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
 };
 
-const holderText = (h: WriterHolder): string =>
-  `pid ${h.pid} (${h.command})${h.startMs !== null ? ` since ${hhmm(h.startMs)}` : ''} (${h.ours ? 'launched by checkroom' : 'not launched by checkroom'})`;
+const holderText = (h: WriterHolder): string => `pid ${h.pid} (${h.command})${h.startMs !== null ? ` since ${hhmm(h.startMs)}` : ''}`;
+const originText = (h: WriterHolder): string => `(${h.ours ? 'launched by checkroom' : 'not launched by checkroom'})`;
 
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
+/** The two halves of the sentence, so a narrow view can put them on two rows: who writes, then whose it is. */
+export function liveParts(l: LiveFile): { who: string; origin: string } {
+  if (l.kind === 'recent') return { who: `changed ${seconds(l.agoMs)} ago, within the quiet window (${seconds(l.quietMs)})`, origin: '(a writer may be pausing, here or on another host)' };
+  const [first, ...more] = l.holders;
+  const others = more.length ? `, ${more.map(holderText).join(', ')}` : '';
+  return { who: `being written by ${holderText(first)}${others}`, origin: originText(first) };
+}
+
 /** "drafts/ch05-draft.md is being written by pid 4242 (node) since 21:04 (not launched by checkroom)". */
 export function liveWhy(l: LiveFile): string {
-  if (l.kind === 'held') return `${l.path} is being written by ${l.holders.map(holderText).join(', ')}`;
-  return `${l.path} changed ${seconds(l.agoMs)} ago, within the quiet window (${seconds(l.quietMs)}): a writer may be pausing, here or on another host`;
+  const { who, origin } = liveParts(l);
+  return `${l.path} ${l.kind === 'held' ? 'is ' : ''}${who} ${origin}`;
 }
 
 /** The short form for a list row. */

@@ -20,7 +20,7 @@ const alive: ChildProcess[] = [];
 export async function holdOpen(file: string, mode: 'append' | 'read' = 'append', argv0: string[] = ['sh']): Promise<Writer> {
   const open = mode === 'append' ? 'exec 3>>"$F"' : 'exec 3<"$F"';
   const then = mode === 'append' ? `printf '%b' "$T" >&3` : ':';
-  const child = spawn(argv0[0], [...argv0.slice(1), '-c', `${open}; echo ready; read -r T; ${then}`], { env: { ...process.env, F: file }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(argv0[0], [...argv0.slice(1), '-c', `${open}; echo ready; IFS= read -r T; ${then}`], { env: { ...process.env, F: file }, stdio: ['pipe', 'pipe', 'inherit'] });
   alive.push(child);
   let out = '';
   child.stdout!.setEncoding('utf8');
