@@ -8,6 +8,7 @@ import type { AdoptedRun, Flight } from './cell-core.js';
 import { breakerMessage } from './supervisor-words.js';
 import { continueFor } from './supervisor-agent.js';
 import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
+import { heldOutputs } from '../holders/held-outputs.js';
 import type { SupervisorCtx } from './supervisor-context.js';
 import { SupervisorError, type RunResult } from './supervisor-types.js';
 
@@ -83,6 +84,9 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
   // registered, so two launches of cells sharing a file cannot both pass.
   const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...x.flights.values(), ...x.journal.ledger().liveRuns]), unit, step);
   if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
+  // …and a process checkroom did not launch may hold it too (issue 17 item 1): the attempt would move the file from under it.
+  const held = heldOutputs(x.root, [t.outputRel], new Set(x.journal.ledger().liveRuns.flatMap((r) => (r.pid ? [r.pid] : [])))).get(t.outputRel);
+  if (held) throw new SupervisorError(`${unit} ${step} is not launched: ${held}`);
   if (o.continue && !continueFor(x.journal.ledger(), t, unit, true))
     throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
   return flyCell(x, unit, step, t, null, o.continue === true);
