@@ -102,6 +102,28 @@ describe('a writer checkroom did not launch (store, keys fed)', () => {
   });
 });
 
+describe('triage.quiet_window in checkroom.yaml', () => {
+  it('sets the window: 0 offers a file written a moment ago; 10m refuses one five minutes old', async () => {
+    const root = workspace();
+    writeFiles(root, { [DRAFT]: `${HALF} little more` });
+    const yaml = readFileSync(join(root, 'checkroom.yaml'), 'utf8');
+    writeFiles(root, { 'checkroom.yaml': `${yaml}triage: { quiet_window: 0 }\n` });
+    const r = await openStore(root);
+    expect(r.s().ws.pipeline.quietWindowMs).toBe(0);
+    await r.press('2', 'b');
+    expect(r.s().dialog?.title).toBe(`Back up ${DRAFT}`);
+    await r.press('n');
+    // Five minutes old, and the window is ten: still live.
+    writeFiles(root, { 'checkroom.yaml': `${yaml}triage: { quiet_window: 10m }\n` });
+    settle(root, 300_000);
+    const r2 = await openStore(root);
+    expect(r2.s().ws.pipeline.quietWindowMs).toBe(600_000);
+    await r2.press('2', 'b');
+    expect(r2.s().dialog).toBeNull();
+    expect(r2.s().message?.text).toMatch(/^drafts\/ch05-draft\.md changed 30\d(\.\d)? s ago, within the quiet window \(600 s\)/);
+  });
+});
+
 describe('a writer checkroom did not launch (the Partials view, 80×24)', () => {
   it('says who writes the file, since when and that checkroom did not launch it, and offers no b, m or d', async () => {
     const root = workspace();

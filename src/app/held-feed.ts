@@ -4,8 +4,7 @@ import type { AppState } from './store-types.js';
 
 // Keeps `held` (held.ts) true enough to draw from (issue 17 item 1): one /proc pass over the
 // Partials view's files when the workspace or the runs change, at most once a second (a
-// burst of events costs one pass, not one per key or per event), and once more when a
-// file's quiet window runs out, so "changed just now" does not stay on the screen forever.
+// burst of events costs one pass, not one per key or per event).
 
 const MIN_GAP_MS = 1_000;
 
@@ -24,8 +23,6 @@ export function startHeldFeed(store: StoreApi<AppState>): () => void {
     const paths = heldTargets(s);
     const next = paths.length ? heldOf(checkFiles(s, paths)) : noneHeld();
     if (next.byPath.size || s.held.byPath.size || next.unchecked !== s.held.unchecked) store.setState({ held: next });
-    const ends = [...next.byPath.values()].flatMap((l) => (l.kind === 'recent' ? [l.quietMs - l.agoMs] : []));
-    if (ends.length) later(Math.max(MIN_GAP_MS, Math.min(...ends) + 50));
   }
   pass();
   const unsubscribe = store.subscribe((st, prev) => {

@@ -7,15 +7,21 @@ import { liveWriters } from './live-writers.js';
 // The control room's view of writers it did not launch (issue 17 item 1). `held` in the
 // state is the last /proc pass over the files the Partials view lists (one pass for all of
 // them, redone when the workspace changes, at most once a second: held-feed.ts); the views
-// draw from it and the planners refuse from it at once. Every decision then asks the disk
-// again (`checkFiles`) for the files at hand only, and so does `y`.
+// draw from it. It holds the files a process has open for writing only: a file that merely
+// changed within the quiet window keeps its verdict on screen and is refused when a key
+// asks. Every decision asks the disk again (`checkFiles`) for the files at hand only, and
+// so does `y`.
 
 export interface Held {
-  /** Workspace-relative path → why it is live; only live files are here. */
-  byPath: ReadonlyMap<string, LiveFile>;
+  /** Workspace-relative path → who holds it open for writing; only such files are here. */
+  byPath: ReadonlyMap<string, HeldFile>;
   /** Processes whose descriptors could not be read (other users', when not root). */
   unchecked: number;
 }
+
+export type HeldFile = Extract<LiveFile, { kind: 'held' }>;
+
+const isHeld = (l: Liveness): l is HeldFile => l.live && l.kind === 'held';
 
 export const noneHeld = (): Held => ({ byPath: new Map(), unchecked: 0 });
 
@@ -33,7 +39,7 @@ export const checkFiles = (s: S, paths: readonly string[]): Map<string, Liveness
 export const heldTargets = (s: S): string[] => [...s.ws.partials, ...s.ws.suspects].map((p) => p.path);
 
 export function heldOf(m: ReadonlyMap<string, Liveness>): Held {
-  const live = liveOnly(m);
+  const live = liveOnly(m).filter(isHeld);
   const unchecked = m.size ? Math.max(...[...m.values()].map((l) => l.unchecked)) : 0;
   return { byPath: new Map(live.map((l) => [l.path, l])), unchecked };
 }
@@ -42,7 +48,7 @@ export function heldOf(m: ReadonlyMap<string, Liveness>): Held {
 export function mergeHeld(h: Held, fresh: ReadonlyMap<string, Liveness>): Held {
   const byPath = new Map(h.byPath);
   for (const l of fresh.values()) {
-    if (l.live) byPath.set(l.path, l);
+    if (isHeld(l)) byPath.set(l.path, l);
     else byPath.delete(l.path);
   }
   const same = byPath.size === h.byPath.size && [...byPath].every(([k, v]) => h.byPath.get(k) === v);
