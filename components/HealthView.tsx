@@ -31,12 +31,12 @@ function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimit
     ];
   }
   const c = it.cell;
-  const tail = c.lastErrorTail.filter((l) => l.trim() !== '').slice(-2);
   return [
     ...cellSpendLines(costs, c.key),
     `${c.unit} ${c.step} (${c.agent ?? '-'}): ${runStateWords(c.state)}${c.reason ? ` — ${c.reason}` : ''}`,
     `  attempts ${c.attempts.length}${classCounts(c) ? ` · ${classCounts(c)}` : ''}${nextAttemptLabel(c, limits) ? ` · next: ${nextAttemptLabel(c, limits)}` : ''} · same error ×${c.fingerprintRepeats}`,
-    ...tail.map((l) => `  last error: ${l}`),
+    ...(c.lastError ? [`  last error: ${c.lastError}`] : []),
+    ...(c.hold ? [`  held: ${c.hold.why}; autopilot leaves it alone until you launch it`] : []),
   ];
 }
 

@@ -32,7 +32,7 @@ describe('claude-code argv', () => {
   });
 
   it('a resume continues the session with a prompt naming the half-product', () => {
-    const c = claudeCodeAdapter.build(claudeAgent({ bin: '/opt/claude' }), values, { sessionId: 'abc-123', halfProduct: 'drafts/ch05-draft.md' });
+    const c = claudeCodeAdapter.build(claudeAgent({ bin: '/opt/claude' }), values, { mode: 'resume', sessionId: 'abc-123', halfProduct: 'drafts/ch05-draft.md' });
     expect(c.argv.slice(0, 1)).toEqual(['/opt/claude']);
     expect(c.argv[c.argv.indexOf('--resume') + 1]).toBe('abc-123');
     expect(c.argv.at(-1)).toMatch(/interrupted.*\/w\/drafts\/ch05-draft\.md is a half-product.*<!-- DRAFT_COMPLETE --> its last line/);

@@ -257,10 +257,10 @@ describe('continue (issue 11)', () => {
 
   it('previews resuming the session, or says why there is none', () => {
     expect(planContinue(readOf(), onStep())).toEqual({
-      say: 'ch01 research: no interrupted agent session to continue (needs adapter claude-code and a journalled session); enter or d starts over',
+      say: 'ch01 research: nothing to continue from (no half-product on disk, or an agent that neither resumes a session nor takes {partial} / {backup}); enter or d starts over',
       tone: 'warn',
     });
-    const d = planContinue(readOf({ continuable: () => ({ sessionId: 's-1', halfProduct: 'research/ch01.md' }) }), onStep());
+    const d = planContinue(readOf({ continuable: () => ({ mode: 'resume', sessionId: 's-1', halfProduct: 'research/ch01.md' }) }), onStep());
     expect(d).toMatchObject({
       ask: { title: 'Continue ch01 research: resume its session', pending: { action: { kind: 'continue', unit: 'ch01', step: 'research' } } },
     });

@@ -18,7 +18,7 @@ const cases: { name: string; yaml: string; at: string; words: string[] }[] = [
   { name: 'claude-code without a prompt', yaml: 'agents:\n  writer:\n    adapter: claude-code\n', at: '3:5', words: ['adapter claude-code needs a prompt'] },
   { name: 'claude-code with a command', yaml: 'agents:\n  writer:\n    adapter: claude-code\n    prompt: go\n    command: [claude]\n', at: '5:14', words: ['agents.writer.command', 'builds its own command'] },
   { name: 'a prompt on a command agent', yaml: 'agents:\n  writer:\n    command: [node]\n    prompt: go\n', at: '4:13', words: ['agents.writer.prompt', 'prompt is for adapter claude-code'] },
-  { name: 'continue without a resuming adapter', yaml: 'agents:\n  writer:\n    command: [node]\n    on_interrupt: continue\n', at: '4:19', words: ['agents.writer.on_interrupt', 'resumes sessions'] },
+  { name: 'continue by a command that takes no partial', yaml: 'agents:\n  writer:\n    command: [node]\n    on_interrupt: continue\n', at: '4:19', words: ['agents.writer.on_interrupt', 'put {partial} (the half-product) or {backup} (a copy) in the command'] },
   { name: 'unknown adapter', yaml: 'agents:\n  writer:\n    adapter: codex\n    command: [codex]\n', at: '3:14', words: ['agents.writer.adapter', 'one of: command, claude-code, jsonl'] },
   { name: 'bad field path', yaml: 'agents:\n  w:\n    adapter: jsonl\n    command: [x]\n    fields: { cost: "usage..cost" }\n', at: '5:21', words: ['agents.w.fields.cost', 'a dotted field path'] },
   { name: 'negative money', yaml: 'limits:\n  max_cost_usd: -1\n', at: '2:17', words: ['limits.max_cost_usd', 'got -1', 'above 0'] },

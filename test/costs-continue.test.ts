@@ -68,7 +68,7 @@ describe('continue: which session the next attempt resumes', () => {
 
   it('a stalled attempt with a session is continued by policy; a restart agent only when the operator asks', () => {
     const l = replayJournal([session(0), launch('a', 1), facts('a', 2), exit('a', 3, 'STALLED')], 10, cfg);
-    expect(continueFor(l, target(agent()), 'ch01', false)).toEqual({ sessionId: 's-a', halfProduct: 'drafts/ch01-draft.md' });
+    expect(continueFor(l, target(agent()), 'ch01', false)).toEqual({ mode: 'resume', sessionId: 's-a', halfProduct: 'drafts/ch01-draft.md' });
     expect(continueFor(l, target(agent({ onInterrupt: undefined })), 'ch01', false)).toBeNull();
     expect(continueFor(l, target(agent({ onInterrupt: undefined })), 'ch01', true)?.sessionId).toBe('s-a');
     expect(continueFor(l, target(agent({ adapter: undefined })), 'ch01', true)).toBeNull();

@@ -156,7 +156,7 @@ describe('store: breakers and counters in the Health view (agents-planners.ts th
     await r.press('3', 'x');
     expect(r.s().message).toEqual({ text: 'nothing is running', tone: 'warn' });
     await r.press('g', 'C');
-    expect(r.s().message?.text).toMatch(/^ch01 research: no interrupted agent session to continue/);
+    expect(r.s().message?.text).toMatch(/^ch01 research: nothing to continue from/);
     expect(r.s().dialog).toBeNull();
   });
 });

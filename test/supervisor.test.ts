@@ -396,7 +396,7 @@ describe('supervisor: untrusted values reach the agent literally', () => {
       const mine = lines.filter((a) => a[0] === unit);
       expect(mine.map((a) => a[1])).toEqual(['1', '2']);
       expect(mine[0]).toEqual([unit, '1', '']);
-      expect(mine[1]).toEqual([unit, '2', `$(touch ${pwned}) ; rm -rf x`]);
+      expect(mine[1]).toEqual([unit, '2', `$(touch ${pwned}) ; rm -rf x (exit 1)`]);
     }
     expect(existsSync(pwned)).toBe(false);
     expect(readFileSync(join(root, 'x/keep.txt'), 'utf8')).toBe('still here\n');

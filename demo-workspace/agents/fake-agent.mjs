@@ -4,6 +4,7 @@
 // marker as its LAST act (DOMAIN.md section 2). Faults are injected deterministically from
 // faults.json so every recovery path of DOMAIN.md sections 8–9 can be watched live.
 // No dependencies: it must run with a bare `node`.
+import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -181,6 +182,26 @@ const main = async () => {
     await writeSections(output, sections, 1);
     say('waiting for the model…');
     // Silent hang: connected, alive, no output, no file growth — only a watchdog notices.
+    setInterval(() => {}, 1 << 30);
+    return;
+  }
+  if (fault === 'escape') {
+    // Issue 16 item 4: a helper that leaves the group and the session (detached = setsid),
+    // closes the run's pipes, shrugs off SIGTERM and forks another of itself when it gets
+    // one. Only the run token in its environment ties it to the run. Then a silent hang.
+    // CHECKROOM_FAKE_NOTES (tests): where the helper notes each fork, so a test sees it happen.
+    const helper = `process.on('SIGTERM', () => {
+      const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { detached: true, stdio: 'ignore' });
+      c.unref();
+      if (process.env.CHECKROOM_FAKE_NOTES) require('node:fs').appendFileSync(process.env.CHECKROOM_FAKE_NOTES, 'forked ' + c.pid + '\\n');
+    });
+    setInterval(() => {}, 1 << 30);`;
+    const child = spawn(process.execPath, ['-e', helper], { detached: true, stdio: 'ignore' });
+    child.unref();
+    await new Promise((r) => child.once('spawn', r));
+    say(`helper ${child.pid} left the session`);
+    await writeSections(output, sections, 1);
+    say('waiting for the model…');
     setInterval(() => {}, 1 << 30);
     return;
   }

@@ -111,7 +111,7 @@ export function planAutopilot(r: AgentsRead, s: AppState): Planned<'on' | 'off'>
   if (!needsConsent(r)) return { go: 'on' };
   const first =
     s.redoQueue[0] ??
-    pickLaunches({ plan: s.ws.next, ledger: snap.ledger, config: r.config, inFlight: new Map(), held: new Set(), budget: 1, redoHalfProducts: true }).launch[0];
+    pickLaunches({ plan: s.ws.next, ledger: snap.ledger, config: r.config, inFlight: new Map(), budget: 1, redoHalfProducts: true }).launch[0];
   if (!first) return said('autopilot: nothing runnable now, so no command to show; not turned on', 'warn');
   return {
     ask: agentsAsk('Autopilot: the exact command, before the first launch', consentLines(r, first.unit, first.step), {
@@ -230,14 +230,24 @@ export function planContinue(r: AgentsRead, s: AppState): Decision {
   }
   if (!c)
     return said(
-      `${unit} ${step}: no interrupted agent session to continue (needs adapter claude-code and a journalled session); enter or d starts over`,
+      `${unit} ${step}: nothing to continue from (no half-product on disk, or an agent that neither resumes a session nor takes {partial} / {backup}); enter or d starts over`,
       'warn',
     );
-  const lines = [
-    `Session ${c.sessionId} is resumed (--resume) with a prompt naming the half-product ${c.halfProduct}:`,
-    `  ${r.sup.describeCommand(unit, step, { continue: true }).text}`,
-    'The half-product stays in place for the agent to complete (no backup, no fresh start);',
-    'the attempt is journalled and counted against the same caps as any other.',
-  ];
-  return { ask: agentsAsk(`Continue ${unit} ${step}: resume its session`, lines, { kind: 'continue', unit, step }) };
+  const command = `  ${r.sup.describeCommand(unit, step, { continue: true }).text}`;
+  const lines =
+    c.mode === 'resume'
+      ? [
+          `Session ${c.sessionId} is resumed (--resume) with a prompt naming the half-product ${c.halfProduct}:`,
+          command,
+          'The half-product stays in place for the agent to complete (no backup, no fresh start);',
+          'the attempt is journalled and counted against the same caps as any other.',
+        ]
+      : [
+          `A fresh attempt is handed the half-product ${c.halfProduct} ({partial}) and the last error:`,
+          command,
+          'A copy of the half-product is kept first ({backup}); the original stays in place to be completed;',
+          'the attempt is journalled and counted against the same caps as any other.',
+        ];
+  const title = c.mode === 'resume' ? 'resume its session' : 'hand it the half-product';
+  return { ask: agentsAsk(`Continue ${unit} ${step}: ${title}`, lines, { kind: 'continue', unit, step }) };
 }

@@ -176,7 +176,7 @@ async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: Text
   const snap = s.snapshot();
   const state = await loadWorkspace(s.root, { config });
   await sweepAndSay(s.root, config, state.units, o, out);
-  const first = pickLaunches({ plan: state.next, ledger: snap.ledger, config, inFlight: new Map(), held: new Set(), budget: 1, redoHalfProducts: true }).launch[0];
+  const first = pickLaunches({ plan: state.next, ledger: snap.ledger, config, inFlight: new Map(), budget: 1, redoHalfProducts: true }).launch[0];
   if (!first) {
     if (snap.autopilot.paused) {
       out.write(`${o.paint('warn', 'paused')}: ${sanitizeLine(snap.autopilot.reason)}\n`);

@@ -190,7 +190,10 @@ const agentSchema = z.strictObject({
     for (const k of ['prompt', 'model', 'permission_mode', 'allowed_tools', 'bin'] as const) forbid(k, `${k} is for adapter claude-code`);
     if (adapter === 'command') forbid('fields', 'fields: is for adapter jsonl');
   }
-  if (a.on_interrupt === 'continue' && adapter !== 'claude-code') forbid('on_interrupt', 'on_interrupt: continue needs an adapter that resumes sessions (claude-code)');
+  // Issue 17 item 8: a command agent continues by being handed the half-product.
+  const takesPartial = (a.command ?? []).some((el) => /\{(?:partial|backup)\}/.test(el));
+  if (a.on_interrupt === 'continue' && adapter !== 'claude-code' && !takesPartial)
+    forbid('on_interrupt', 'on_interrupt: continue hands the next attempt its half-product: put {partial} (the half-product) or {backup} (a copy) in the command');
 });
 
 /** `limits.caps` for a table of classes: one optional count per class, nothing else. */

@@ -1,14 +1,19 @@
 import { classifyOutcome, type AttemptClass, type ClassifyContext } from './classify.js';
 import { followLog } from './log-follow.js';
 import { Liveness, outputSignature } from './watchdog.js';
-import { groupMembers, isSameProcessAlive, terminateGroup } from './proc.js';
+import { isSameProcessAlive } from './proc.js';
+import { forgetLiveRun, noteLiveRun } from './live-runs.js';
+import { tokenOf } from './recorded-run.js';
+import { runMembers, terminateRun, type RunTag } from './run-members.js';
 import type { LiveRun } from './ledger.js';
 import type { ProcessOutcome, RunHandle } from './types.js';
 
 // A run an earlier checkroom launched and left running (issue 8 item 4), watched from here:
 // it is not our child, so there is no pipe and no exit code. Its log and its output file
 // are followed on disk (growth is liveness, as for our own runs), its pid is checked against
-// the recorded start time, and its end is decided by the marker alone.
+// the recorded start time, and its end is decided by the marker alone. Its kill (cancel,
+// watchdog, or the leader gone with helpers left) reaches every member as for our own runs:
+// the group and, by the run token, descendants that left it with setsid (issue 16 item 4).
 
 export interface AdoptSpec {
   run: LiveRun;
@@ -26,9 +31,12 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
   const procStart = run.procStart;
   const log = followLog(run.logPath, { ringLines: spec.ringLines });
   const subscribers = new Set<(line: string) => void>();
-  const isOurs = (m: { start: number }): boolean => procStart === null || m.start >= procStart;
+  // The leader was the recorded process when adopted (pid and start time), so its group is ours.
+  const tag: RunTag = { pgid: pid, procStart, token: tokenOf(run), pipes: [] };
+  // A shutdown out of time stops it too (live-runs.ts), as it does our own runs.
+  noteLiveRun(run.runId, tag);
   let reason: 'exit' | 'stalled' | 'timeout' | 'cancelled' = 'exit';
-  let killing: Promise<void> | null = null;
+  let killing: Promise<unknown> | null = null;
   // The log and the output file growing are liveness, as for our own runs (watchdog.ts).
   const live = new Liveness(() => `${log.bytes}|${outputSignature(run.outputPath)}`, Date.now(), `0|${outputSignature(run.outputPath)}`);
   const adoptedAt = Date.now();
@@ -38,7 +46,7 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
   const kill = (why: typeof reason): void => {
     if (killing) return;
     reason = why;
-    killing = terminateGroup(pid, spec.graceMs, isOurs);
+    killing = terminateRun(tag, spec.graceMs);
   };
 
   const look = (): boolean => {
@@ -60,9 +68,10 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
       }
       if (alive) return;
       clearInterval(timer!);
-      // The leader is gone; helpers left in its group would outlive the run (as for our own).
-      const rest = killing ?? (groupMembers(pid).some(isOurs) ? terminateGroup(pid, spec.graceMs, isOurs) : Promise.resolve());
+      // The leader is gone; helpers left in its group or escaped from it would outlive the run (as for our own).
+      const rest = killing ?? (runMembers(tag).length > 0 ? terminateRun(tag, spec.graceMs) : Promise.resolve());
       void rest.then(() => {
+        forgetLiveRun(run.runId);
         const lines = log.poll();
         for (const fn of subscribers) for (const l of lines) fn(l);
         resolve({
@@ -93,6 +102,7 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
     async leave() {
       if (timer) clearInterval(timer);
       timer = null;
+      forgetLiveRun(run.runId);
       return null;
     },
     onLine(fn) {

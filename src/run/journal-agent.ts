@@ -31,15 +31,20 @@ export interface ContinueEvent extends AgentBase {
   type: 'continue';
   unit: string;
   step: string;
-  sessionId: string;
+  /** The resumed session; null for a hand-off (a fresh attempt given the partial). */
+  sessionId: string | null;
   /** Workspace-relative half-product the continue prompt names. */
   halfProduct: string;
   by: 'operator' | 'policy';
+  /** resume: the session goes on; handoff: a fresh attempt given the partial (issue 17 item 8). Absent: resume. */
+  mode?: 'resume' | 'handoff';
+  /** A hand-off's copy of the partial, kept before the attempt may change it. */
+  backup?: string;
 }
 
 export type AgentJournalEvent = AgentFactsEvent | ContinueEvent;
 
 export const AGENT_EVENT_FIELDS = {
   agent_facts: { runId: 's', unit: 's', step: 's', agent: 's', sessionId: 's?', costUsd: 'n?', tokensIn: 'n', tokensOut: 'n', cacheRead: 'n', cacheWrite: 'n', apiRetries: 'n', cutMidTool: 'b' },
-  continue: { unit: 's', step: 's', sessionId: 's', halfProduct: 's', by: 's' },
+  continue: { unit: 's', step: 's', sessionId: 's?', halfProduct: 's', by: 's' },
 } as const;

@@ -38,6 +38,8 @@ export interface LaunchEvent extends Base {
   executor?: ExecutorName;
   /** The cluster's id of the job (Slurm job id, Kubernetes Job name): adopted after a restart. */
   jobId?: string | null;
+  /** Issue 16 item 4: the run token in every member's environment (local runs; absent in older journals). */
+  token?: string;
 }
 
 export interface ExitEvent extends Base {
@@ -55,6 +57,8 @@ export interface ExitEvent extends Base {
   keywords: string[];
   /** At most 20 lines, sanitized by the caller. */
   errorTail: string[];
+  /** The classified error in one line (issue 17 item 8); absent in journals written before it. */
+  error?: string;
   durationMs: number;
 }
 
@@ -87,7 +91,8 @@ export interface BreakerJournalEvent extends Base {
 export interface DecisionEvent extends Base {
   type: 'decision';
   /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
-  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown';
+  /** `hold` / `release`: the operator's hold on a cell (issue 17 item 3): autopilot and `run --next` leave a held cell alone. */
+  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release';
   unit?: string;
   step?: string;
   path?: string;
@@ -118,6 +123,9 @@ export interface LeftRunning {
   logPath: string;
   /** The relay's pid (it ends by itself when the agent's output ends); null when no relay could be started. */
   relayPid: number | null;
+  /** A cluster job left running (issue 17 item 3): the next start adopts it by this id. */
+  executor?: string;
+  jobId?: string;
 }
 // ---- end of session stop details ----
 
@@ -126,6 +134,10 @@ export interface ReapedEvent extends Base {
   runId: string;
   pid: number | null;
   outcome: string;
+  /** Issue 16 item 4: the recorded leader at the restart (ours, gone, foreign: pid recycled, unproven). */
+  leader?: string;
+  /** Issue 16 item 4: the pids stopped (group and run-token members), at most 50. */
+  stopped?: number[];
 }
 
 /** A restarted checkroom (or an observer that took over) watches a run an earlier one left

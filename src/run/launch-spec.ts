@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentDef, WorkspaceConfig } from '../pipeline/config-types.js';
 import type { StepDef } from '../types.js';
@@ -57,12 +57,6 @@ export const targetOf = (root: string, config: WorkspaceConfig, unit: string, st
   return { step, agent, outputAbs: join(root, outputRel), outputRel, marker: step.marker ?? '' };
 };
 
-/** One line, bounded: {last_error} is agent output fed back to an agent. */
-export const lastErrorLine = (tail: readonly string[], max = 300): string => {
-  const line = [...tail].reverse().find((l) => l.trim() !== '') ?? '';
-  return sanitizeLine(line.trim()).slice(0, max);
-};
-
 export const buildCommand = (root: string, unit: string, t: CellTarget, v: LaunchValues): BuiltCommand => {
   const values: Record<string, string> = {
     unit,
@@ -73,6 +67,8 @@ export const buildCommand = (root: string, unit: string, t: CellTarget, v: Launc
     attempt: String(v.attempt),
     backup: v.backup,
     last_error: v.lastError,
+    // A hand-off or a resume names the half-product the attempt completes (issue 17 item 8).
+    partial: v.resume && existsSync(join(root, v.resume.halfProduct)) ? join(root, v.resume.halfProduct) : '',
   };
   // The adapter decides what runs (issue 11): today's command, or an agent CLI's own argv.
   let built: AdapterCommand;

@@ -3,6 +3,7 @@ import { breakerInit, breakerReduce, type BreakerEvent, type BreakerState } from
 import type { DecisionEvent, JournalEvent } from './journal.js';
 import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type CellLedger, type Ledger, type LedgerConfig, type LiveRun } from './ledger.js';
 import { countByClass } from './policy.js';
+import { legacyErrorOf } from './failure-message.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { budgetReasonOf, CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
@@ -169,21 +170,26 @@ export class LedgerFold {
       this.feed(e.agent, { type: 'success', at: e.at });
     } else if (e.class === 'CANCELLED') {
       // An operator cancel is not a fault: no counter moves (section 9, classify first).
+      // It is a decision, though: the cell is held until the operator launches it again, in
+      // this session and after any restart (issue 17 item 3).
       c.state = 'idle';
+      c.hold = { at: e.at, why: e.error || 'cancelled' };
       this.feed(e.agent, { type: 'abandon', at: e.at });
     } else if (e.class === 'INFRA') {
       // Issue 12: a cluster fault is not the agent's: its breaker and the global
       // consecutive-failure count stay as they were; the executor's own breaker counts it.
       c.state = 'idle';
       c.lastErrorTail = e.errorTail;
+      c.lastError = e.error ?? legacyErrorOf(e.errorTail);
       this.feed(e.agent, { type: 'abandon', at: e.at });
       const infra = infraBreakerOf(run?.executor);
-      if (infra) this.feed(infra, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
+      if (infra) this.feed(infra, { type: 'failure', at: e.at, summary: failureSummary(e.class, c.lastError) });
     } else {
       c.state = 'idle';
       c.lastErrorTail = e.errorTail;
+      c.lastError = e.error ?? legacyErrorOf(e.errorTail);
       this.consecutiveFailures++;
-      this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, e.errorTail) });
+      this.feed(e.agent, { type: 'failure', at: e.at, summary: failureSummary(e.class, c.lastError) });
     }
     // The cluster ran the job (whatever the agent made of it): its infra breaker closes.
     const infra = infraBreakerOf(run?.executor);
@@ -241,6 +247,10 @@ export class LedgerFold {
       case 'decision':
         this.decisions.push(e);
         this.decisionsChanged = true;
+        if ((e.kind === 'hold' || e.kind === 'release') && e.unit !== undefined && e.step !== undefined) {
+          const c = this.cell(e.unit, e.step);
+          c.hold = e.kind === 'hold' ? { at: e.at, why: e.note ?? 'held by the operator' } : null;
+        }
         if (e.kind === 'reset_cell' && e.unit !== undefined && e.step !== undefined) {
           const c = this.cell(e.unit, e.step);
           // A run still in flight stays visible; everything counted is forgotten.

@@ -27,6 +27,10 @@ export interface CellLedger {
   counts: Partial<Record<FailureClass, number>>;
   lastClass: AttemptClass | null;
   lastErrorTail: string[];
+  /** Held by a cancel (a key, `x`, an outside scancel / kubectl delete) until the operator launches or resets it (issue 17 item 3). */
+  hold: { at: number; why: string } | null;
+  /** The last failure's classified error, one line: `{last_error}` and Health read it (issue 17 item 8). */
+  lastError: string;
   /** How often the latest failure's (command, error) fingerprint pair occurred since the last success. */
   fingerprintRepeats: number;
   state: CellRunState;
@@ -85,6 +89,8 @@ export const newCell = (unit: string, step: string): CellLedger => ({
   counts: {},
   lastClass: null,
   lastErrorTail: [],
+  lastError: '',
+  hold: null,
   fingerprintRepeats: 0,
   state: 'idle',
   nextRetryAt: null,
@@ -100,10 +106,7 @@ export const repeatsOfLast = (attempts: readonly AttemptRecord[]): number => {
   return episode.filter((r) => r.cmdFp === last.cmdFp && r.errFp === last.errFp).length;
 };
 
-export const failureSummary = (cls: AttemptClass, tail: readonly string[]): string => {
-  const line = [...tail].reverse().find((l) => l.trim() !== '');
-  return line ? `${cls}: ${line.trim().slice(0, 160)}` : cls;
-};
+export const failureSummary = (cls: AttemptClass, error: string): string => (error ? `${cls}: ${error.slice(0, 160)}` : cls);
 
 /** The breakers as seen at `now`: cooldowns end and breakers half-open by the clock, not by events. */
 export const agentsAt = (breakers: ReadonlyMap<string, BreakerState>, now: number, cfg: LedgerConfig): Record<string, AgentLedger> => {

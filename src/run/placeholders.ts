@@ -3,13 +3,14 @@
 // so they are untrusted: each template element becomes exactly one argv element and a
 // value is never re-parsed — no shell, no word splitting, no second expansion pass.
 
-export const PLACEHOLDERS = ['unit', 'step', 'output', 'marker', 'workspace', 'attempt', 'backup', 'last_error'] as const;
+export const PLACEHOLDERS = ['unit', 'step', 'output', 'marker', 'workspace', 'attempt', 'backup', 'last_error', 'partial'] as const;
 
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 // {backup} and {last_error} have no value on a first, clean attempt; an empty argument is
 // the honest expansion there. Every other placeholder missing a value is a caller bug.
-const OPTIONAL: ReadonlySet<string> = new Set(['backup', 'last_error']);
+// {partial} has one only when the attempt continues from a half-product (issue 17 item 8).
+const OPTIONAL: ReadonlySet<string> = new Set(['backup', 'last_error', 'partial']);
 
 const KNOWN: ReadonlySet<string> = new Set(PLACEHOLDERS);
 

@@ -177,6 +177,7 @@ export function startProcess(spec: ProcessSpec): RunHandle {
     runId: spec.runId,
     pid: sp.pid,
     procStart: sp.procStart,
+    token: sp.tag ? sp.token : null,
     result,
     cancel: () => kill(g, 'cancelled'),
     leave: () => leave(g),

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync, readdirSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readSync, readdirSync, readlinkSync } from 'node:fs';
 
 // Every process of one run, wherever it went (issue 8 item 4). The process group catches
 // ordinary helpers; a descendant that calls setsid() leaves the group and the session, so
@@ -16,10 +16,12 @@ import { closeSync, openSync, readFileSync, readSync, readdirSync, readlinkSync 
 export const RUN_TOKEN_VAR = 'CHECKROOM_RUN_TOKEN';
 
 export interface RunTag {
-  pgid: number;
+  /** The run's process group; null when it is not provably ours (a restart found its leader's pid recycled or unproven). */
+  pgid: number | null;
   /** The agent's start time (clock ticks since boot); null when unknown (then nothing is filtered by age). */
   procStart: number | null;
-  token: string;
+  /** The run's token; null for a run recorded before tokens (then only the group finds it). */
+  token: string | null;
   /** `pipe:[inode]` or `socket:[inode]` of the agent's stdout and stderr. */
   pipes: string[];
 }
@@ -87,7 +89,7 @@ export const runMembers = (tag: RunTag): Member[] => {
   } catch {
     return [];
   }
-  const entry = `${RUN_TOKEN_VAR}=${tag.token}`;
+  const entry = tag.token === null ? null : `${RUN_TOKEN_VAR}=${tag.token}`;
   const found: Member[] = [];
   for (const name of names) {
     const pid = Number(name);
@@ -95,7 +97,7 @@ export const runMembers = (tag: RunTag): Member[] => {
     const st = readStat(pid);
     if (!st || st.state === 'Z') continue;
     if (tag.procStart !== null && st.start < tag.procStart) continue;
-    if (st.pgrp === tag.pgid || hasToken(pid, entry) || holdsPipe(pid, tag.pipes)) found.push({ pid, start: st.start, pgrp: st.pgrp });
+    if (st.pgrp === tag.pgid || (entry !== null && hasToken(pid, entry)) || holdsPipe(pid, tag.pipes)) found.push({ pid, start: st.start, pgrp: st.pgrp });
   }
   return found;
 };
@@ -115,7 +117,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 // The group is signalled as a whole only while a member of ours still holds its id (a free
 // group id may belong to someone else); everyone found is also signalled one by one.
 const signalAll = (tag: RunTag, members: Member[], signal: NodeJS.Signals): void => {
-  if (members.some((m) => m.pgrp === tag.pgid)) {
+  if (tag.pgid !== null && members.some((m) => m.pgrp === tag.pgid)) {
     try {
       process.kill(-tag.pgid, signal);
     } catch {
@@ -165,7 +167,8 @@ export const killRunNow = (tag: RunTag): void => {
 export const readRunToken = (logPath: string): string | null => {
   let fd: number;
   try {
-    fd = openSync(logPath, 'r');
+    // Non-blocking: a FIFO put where the log was must not hang the start.
+    fd = openSync(logPath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return null;
   }
@@ -179,16 +182,4 @@ export const readRunToken = (logPath: string): string | null => {
   } finally {
     closeSync(fd);
   }
-};
-
-/**
- * reapGroup (proc.ts) for a run whose token is known: after a checkroom was killed outright,
- * stop the recorded run — its group and the descendants that left it — if it is still ours
- * (the leader's start time matches, or the leader is gone and only newer processes remain).
- */
-export const reapRun = async (pid: number, procStart: number | null, graceMs: number, token: string): Promise<'reaped' | 'gone' | 'foreign'> => {
-  if (!Number.isInteger(pid) || pid <= 0) return 'gone';
-  const leader = readStat(pid);
-  if (leader && leader.state !== 'Z' && procStart !== null && leader.start !== procStart) return 'foreign';
-  return (await terminateRun({ pgid: pid, procStart, token, pipes: [] }, graceMs)).length > 0 ? 'reaped' : 'gone';
 };

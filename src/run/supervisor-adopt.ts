@@ -1,5 +1,7 @@
 import { sanitizeLine } from '../sanitize.js';
 import { concludeAttempt, newWatch } from './supervisor-agent.js';
+import { adapterFor } from './adapters/index.js';
+import { failureMessage } from './failure-message.js';
 import { cellKey } from '../types.js';
 import { adoptProcess, classifyAdopted } from './adopted.js';
 import { commandFingerprint, errorFingerprint, keywords } from './fingerprint.js';
@@ -96,9 +98,10 @@ export async function followAdopted(core: CellCore, flight: Flight, run: LiveRun
   flight.handle = null;
   const markerFound = provenDone(core.root, core.config.pipeline, t, unit);
   // Issue 11: an adopted agent CLI's log still holds its stream: its cost and verdict count.
-  const { fromFacts } = await concludeAttempt(newWatch(t), run.logPath, outcome, markerFound, core.append, core.now(), run.runId, t, unit);
+  const { facts, fromFacts } = await concludeAttempt(newWatch(t), run.logPath, outcome, markerFound, core.append, core.now(), run.runId, t, unit);
   const cls = classifyAdopted(outcome, { markerFound, rules: t.agent.rules, fromFacts });
   const tail = outcome.tail.slice(-20);
+  const structured = adapterFor(t.agent).id !== 'command';
   await core.append({
     type: 'exit',
     at: core.now(),
@@ -114,6 +117,7 @@ export async function followAdopted(core: CellCore, flight: Flight, run: LiveRun
     errFp: cls === 'SUCCESS' ? '' : errorFingerprint(tail),
     keywords: cls === 'SUCCESS' ? [] : [...keywords(tail)],
     errorTail: cls === 'SUCCESS' ? [] : tail,
+    error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: run.argv[0] ?? '', structured }),
     durationMs: outcome.endedAt - outcome.startedAt,
   });
   if (cls === 'SUCCESS') {

@@ -1,4 +1,5 @@
 import type { FailureClass } from '../pipeline/config-types.js';
+import { existsSync } from 'node:fs';
 import { cellKey } from '../types.js';
 import { adapterFor, emptyFacts, type AgentAdapter, type AgentFacts, type ResumeSpec } from './adapters/index.js';
 import { readLogFacts } from './adapters/log-facts.js';
@@ -12,6 +13,9 @@ import type { ProcessOutcome } from './types.js';
 // read the stream as it arrives (the "doing now" line, the session id as soon as it is
 // seen), read the finished attempt's facts from its log, journal them, and decide whether
 // the next attempt continues the interrupted session instead of starting over.
+
+/** The half-product is on disk (a hand-off gives it to the next attempt). */
+const hasPartial = (t: CellTarget): boolean => existsSync(t.outputAbs);
 
 /** Classes after which an attempt was interrupted rather than answered: its session can go on. */
 const INTERRUPTED: ReadonlySet<string> = new Set(['STALLED', 'CANCELLED']);
@@ -91,25 +95,44 @@ export async function concludeAttempt(
 export const honourDelay = (cls: FailureClass, delayMs: number, f: Pick<AgentFacts, 'retryDelayMs'>): number =>
   RETRYABLE.has(cls) && f.retryDelayMs !== null ? Math.max(delayMs, Math.round(f.retryDelayMs)) : delayMs;
 
+/** Whether a non-resuming agent can be handed a partial: its command names {partial} or {backup}. */
+export const takesPartial = (t: CellTarget): boolean =>
+  (t.agent.cli?.prompt !== undefined && t.agent.cli?.prompt !== null) || t.agent.command.some((el) => /\{(?:partial|backup)\}/.test(el));
+
 /**
- * The session the next attempt of this cell may continue: its last attempt was interrupted
- * (stalled, cancelled, reaped) and named a session, and the adapter can resume. `asked`:
- * the operator chose continue; otherwise only an `on_interrupt: continue` agent does.
+ * How the next attempt of this cell continues from its half-product, or null to start over
+ * (DOMAIN.md section 4; issue 17 item 8). One decision for keys (`C`), autopilot and `run`:
+ * - the last attempt was interrupted (stalled, cancelled, reaped) and named a session the
+ *   adapter can resume: resume it (`asked`: the operator chose continue; otherwise only an
+ *   `on_interrupt: continue` agent does);
+ * - the last attempt ran out of context: a hand-off, whoever asks — a resumed session would
+ *   be just as full (the class's recovery is "compress context and continue");
+ * - an agent that cannot resume but takes the partial ({partial} or {backup} in its command):
+ *   a hand-off when asked, or after an interruption under `on_interrupt: continue`.
+ * A hand-off needs the half-product on disk; without it the attempt starts over.
  */
-export const continueFor = (l: Ledger, t: CellTarget, unit: string, asked: boolean): ResumeSpec | null => {
-  if (!adapterFor(t.agent).canResume) return null;
-  if (!asked && t.agent.onInterrupt !== 'continue') return null;
+export const continueFor = (l: Ledger, t: CellTarget, unit: string, asked: boolean, partialExists = hasPartial(t)): ResumeSpec | null => {
   const key = cellKey(unit, t.step.id);
-  const last = l.costs.lastSession[key];
-  if (!last?.sessionId) return null;
   const cell = l.cells[key];
   const lastAttempt = cell?.attempts[cell.attempts.length - 1];
-  // Reaped (checkroom died mid-run): no exit was journalled, the session is still the latest.
-  const reaped = !l.liveRuns.some((r) => r.runId === last.runId) && !cell?.attempts.some((a) => a.at >= last.at);
-  const interrupted = lastAttempt ? INTERRUPTED.has(lastAttempt.class) && lastAttempt.at >= last.at : reaped;
-  if (!interrupted && !asked) return null;
   if (lastAttempt?.class === 'SUCCESS') return null;
-  return { sessionId: last.sessionId, halfProduct: t.outputRel };
+  const handoff = (): ResumeSpec | null =>
+    partialExists && takesPartial(t) ? { mode: 'handoff', sessionId: null, halfProduct: t.outputRel, lastError: cell?.lastError ?? '' } : null;
+  // A prompt-driven agent is handed the task afresh even with nothing on disk: repeating the
+  // argv would only run out of context again (and be called circular).
+  if (lastAttempt?.class === 'CONTEXT_EXHAUSTED') return t.agent.cli?.prompt ? { mode: 'handoff', sessionId: null, halfProduct: t.outputRel, lastError: cell?.lastError ?? '' } : handoff();
+  const canResume = adapterFor(t.agent).canResume;
+  if (!asked && t.agent.onInterrupt !== 'continue') return null;
+  const last = l.costs.lastSession[key];
+  if (canResume && last?.sessionId) {
+    // Reaped (checkroom died mid-run): no exit was journalled, the session is still the latest.
+    const reaped = !l.liveRuns.some((r) => r.runId === last.runId) && !cell?.attempts.some((a) => a.at >= last.at);
+    const interrupted = lastAttempt ? INTERRUPTED.has(lastAttempt.class) && lastAttempt.at >= last.at : reaped;
+    if (interrupted || asked) return { mode: 'resume', sessionId: last.sessionId, halfProduct: t.outputRel };
+    return null;
+  }
+  const interrupted = lastAttempt ? INTERRUPTED.has(lastAttempt.class) : false;
+  return interrupted || asked ? handoff() : null;
 };
 
 /** A live run as the control room shows it: lines rendered by the adapter, the "doing now" line. */

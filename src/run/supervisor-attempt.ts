@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { cellKey } from '../types.js';
-import { backupFile } from '../backups.js';
+import { backupFile, copyBackup } from '../backups.js';
 import { sanitizeLine } from '../sanitize.js';
 import { guardMemory, lossReason, lostEntries, type MemoryGuard } from '../memory/guard.js';
 import { classifyOutcome, type AttemptClass } from './classify.js';
@@ -10,7 +10,9 @@ import { attemptLabel } from './policy.js';
 import type { ProcessOutcome, RunHandle } from './types.js';
 import type { StopReason } from './cell-move.js';
 import { executorFor } from './executors/registry.js';
-import { buildCommand, ensureRunsDir, lastErrorLine, logPathOf, newRunId, type BuiltCommand, type CellTarget } from './launch-spec.js';
+import { adapterFor, type AgentFacts } from './adapters/index.js';
+import { failureMessage } from './failure-message.js';
+import { buildCommand, ensureRunsDir, logPathOf, newRunId, type BuiltCommand, type CellTarget } from './launch-spec.js';
 import { hasOwnOutput, provenDone } from './launch-proof.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './supervisor-agent.js';
 import type { AdoptedRun, CellCore, Flight } from './cell-core.js';
@@ -73,6 +75,10 @@ async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: A
   flight.continueAsked = false;
   const resume = adopted ? null : continueFor(l, t, unit, asked);
   if (resume) {
+    // A hand-off gives the partial to a fresh attempt that may rewrite it: a copy is kept
+    // first ({backup}), the original stays in place ({partial}) for the agent to complete.
+    const copy = resume.mode === 'handoff' && hasOwnOutput(t) ? (await copyBackup(core.root, resume.halfProduct, new Date(core.now()))).backup : null;
+    if (copy) backup = join(core.root, copy);
     await core.append({
       type: 'continue',
       at: core.now(),
@@ -81,8 +87,11 @@ async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: A
       sessionId: resume.sessionId,
       halfProduct: resume.halfProduct,
       by: asked ? 'operator' : 'policy',
+      mode: resume.mode,
+      ...(copy ? { backup: copy } : {}),
     });
-    core.emit({ type: 'notice', message: sanitizeLine(`${name}: attempt ${attempt} continues session ${resume.sessionId} to complete ${resume.halfProduct}`) });
+    const how = resume.mode === 'resume' ? `continues session ${resume.sessionId}` : `is handed the partial (a copy kept at ${copy})`;
+    core.emit({ type: 'notice', message: sanitizeLine(`${name}: attempt ${attempt} ${how} to complete ${resume.halfProduct}`) });
   } else if (!adopted && hasOwnOutput(t)) {
     // Never launch over an existing output: move it aside (file.bak.<stamp>) first.
     const b = await backupFile(core.root, t.outputRel, new Date(core.now()));
@@ -107,7 +116,7 @@ async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: A
       message: sanitizeLine(`${name}: copied ${memory.backups.map((b) => `${b.file} to ${b.backup}`).join(', ')} before attempt ${attempt}`),
     });
   const cell = l.cells[cellKey(unit, step)];
-  const built = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '', resume });
+  const built = buildCommand(core.root, unit, t, { attempt, backup, lastError: attempt > 1 && cell ? cell.lastError : '', resume });
   return { attempt, cmd: adopted ? { ...built, argv: adopted.argv } : built, memory };
 }
 
@@ -153,6 +162,8 @@ async function start(
     // The executor is recorded even when the cluster refused the job (no job id): its
     // INFRA faults must reach that executor's breaker.
     const job = executor.name === 'local' ? {} : { executor: executor.name, jobId: handle.job?.id ?? null };
+    // Issue 16 item 4: a restart after kill -9 finds every member by it, setsid'd ones too.
+    const token = handle.token ? { token: handle.token } : {};
     const launch = {
       type: 'launch',
       at,
@@ -168,7 +179,7 @@ async function start(
       procStart: handle.procStart,
       outputPath: t.outputAbs,
     } as const;
-    if (!adopted) await core.append({ ...launch, ...job });
+    if (!adopted) await core.append({ ...launch, ...job, ...token });
   } finally {
     release();
   }
@@ -186,9 +197,11 @@ async function journalExit(
   outcome: ProcessOutcome,
   cls: AttemptClass,
   markerFound: boolean,
+  facts: AgentFacts,
 ): Promise<void> {
   const tail = outcome.tail.slice(-20);
   const failed = cls !== 'SUCCESS';
+  const structured = adapterFor(t.agent).id !== 'command';
   await core.append({
     type: 'exit',
     at: core.now(),
@@ -204,6 +217,7 @@ async function journalExit(
     errFp: failed ? errorFingerprint(tail) : '',
     keywords: failed ? [...keywords(tail)] : [],
     errorTail: failed ? tail : [],
+    error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: cmd.argv[0] ?? '', structured }),
     durationMs: outcome.endedAt - outcome.startedAt,
   });
 }
@@ -254,7 +268,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     const { facts, fromFacts } = await concludeAttempt(watch, logPath, outcome, markerFound, core.append, core.now(), runId, t, unit);
     const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules, fromFacts });
     run.lastClass = cls;
-    await journalExit(core, flight, t, p.cmd, runId, outcome, cls, markerFound);
+    await journalExit(core, flight, t, p.cmd, runId, outcome, cls, markerFound, facts);
     const memoryLoss = lost.length ? lossReason(p.memory!, lost) : null;
     return { kind: 'finished', attempt: p.attempt, label, runId, cls, memoryLoss, retryDelayMs: facts.retryDelayMs };
   } finally {

@@ -29,8 +29,6 @@ export interface AutopilotHost {
   isClosed(): boolean;
   /** Cells in flight (running or waiting for a retry), by cell key. */
   flights: ReadonlyMap<string, Flight>;
-  /** Cells the operator cancelled in this session. */
-  held: ReadonlySet<string>;
   budgetLeft(l: Ledger): number;
   launch(unit: string, step: string, o: { reason: string }): Promise<RunResult>;
 }
@@ -135,7 +133,7 @@ async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: str
   const budget = Math.max(0, Math.min(h.budgetLeft(h.ledger()), maxLeft));
   const plan = orderedPlan(ws, st.preferred, h.config);
   const liveOutputs = heldOutputs(h.root, redoOutputs(plan, h.config), new Set(h.ledger().liveRuns.flatMap((r) => (r.pid ? [r.pid] : []))));
-  const pick = pickLaunches({ plan, ledger: h.ledger(), config: h.config, inFlight, held: h.held, budget, redoHalfProducts: h.redoHalfProducts, liveOutputs });
+  const pick = pickLaunches({ plan, ledger: h.ledger(), config: h.config, inFlight, budget, redoHalfProducts: h.redoHalfProducts, liveOutputs });
   for (const c of pick.launch) {
     st.started++;
     st.lastIdle = null;

@@ -16,8 +16,6 @@ export interface PickInput {
   config: WorkspaceConfig;
   /** Cells in flight (running or waiting for a retry) → their agent. */
   inFlight: ReadonlyMap<string, string>;
-  /** Cells the operator cancelled in this session: autopilot leaves them alone. */
-  held: ReadonlySet<string>;
   /** Launches still allowed (session budget, --max). */
   budget: number;
   redoHalfProducts: boolean;
@@ -69,11 +67,13 @@ export const pickLaunches = (input: PickInput): Pick => {
     const step = n.step!;
     const key = cellKey(unit, step);
     if (input.inFlight.has(key)) continue;
-    if (input.held.has(key)) {
-      blocked.push({ unit, step, why: 'cancelled by the operator in this session', retryInMs: null });
+    const cell = ledger.cells[key];
+    // The operator's hold is journalled (issue 17 item 3): it holds after quit, kill -9 and
+    // takeover, and for `run --next --auto` as for autopilot.
+    if (cell?.hold) {
+      blocked.push({ unit, step, why: `held: ${cell.hold.why}; launching it by hand releases the hold`, retryInMs: null });
       continue;
     }
-    const cell = ledger.cells[key];
     if (cell?.state === 'needs_human') {
       blocked.push({ unit, step, why: `escalated: ${cell.reason ?? 'needs a human'}`, retryInMs: null });
       continue;

@@ -3,7 +3,7 @@ import { sanitizeLine } from '../sanitize.js';
 import { attemptLabel } from './policy.js';
 import type { Ledger } from './ledger.js';
 import type { CellTarget } from './launch-spec.js';
-import { buildCommand, lastErrorLine } from './launch-spec.js';
+import { buildCommand } from './launch-spec.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { describeArgv } from './placeholders.js';
 import { nextMove, stopAfterBackoff, stopAfterBreaker, stopEffect, stopWords, type Move, type StopReason } from './cell-move.js';
@@ -32,7 +32,7 @@ export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: str
   const cmd = buildCommand(root, unit, t, {
     attempt,
     backup: lastBackupOf(root, l, unit, step),
-    lastError: attempt > 1 && cell ? lastErrorLine(cell.lastErrorTail) : '',
+    lastError: attempt > 1 && cell ? cell.lastError : '',
     resume,
   });
   return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };

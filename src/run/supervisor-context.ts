@@ -33,8 +33,6 @@ export interface SupervisorCtx {
   /** Cells running or waiting for their next attempt, by cell key. */
   flights: Map<string, Flight>;
   running: Map<string, Promise<RunResult>>;
-  /** Cells the operator cancelled in this session: autopilot leaves them alone. */
-  held: Set<string>;
   /** Launches reserved and not yet journalled; closed: no new attempt starts; stopped: the session stop is journalled. */
   state: { reserved: number; closed: boolean; stopped: boolean };
   /** Set the cell's claim in the checkpoint, one writer at a time. */
@@ -93,7 +91,6 @@ export function contextOf(opts: SupervisorOptions): SupervisorCtx {
   x.warnings = [];
   x.flights = new Map();
   x.running = new Map();
-  x.held = new Set();
   x.journal = createSupervisorJournal({
     root,
     now,

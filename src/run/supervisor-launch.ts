@@ -40,14 +40,11 @@ export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTar
     continueAsked,
   };
   x.flights.set(key, flight);
-  x.held.delete(key);
   const p = (async () => {
     flight.prevClaim = await readClaimOf(x.root, x.config, unit, step).catch(() => null);
-    const r = await runCell(x.core, flight, t, adopted);
-    // A job cancelled outside checkroom (scancel) is someone's decision too: autopilot
-    // leaves the cell alone until it is launched again (issue 12).
-    if (r.outcome === 'cancelled') x.held.add(key);
-    return r;
+    // A job cancelled outside checkroom (scancel) is someone's decision too: its CANCELLED
+    // exit holds the cell in the ledger until it is launched again (issue 12, issue 17 item 3).
+    return runCell(x.core, flight, t, adopted);
   })().finally(() => {
     x.flights.delete(key);
     x.running.delete(key);
@@ -89,6 +86,8 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
   if (held) throw new SupervisorError(`${unit} ${step} is not launched: ${held}`);
   if (o.continue && !continueFor(x.journal.ledger(), t, unit, true))
     throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
+  // Launching a held cell by hand is the release (issue 17 item 3), journalled.
+  if (x.journal.ledger().cells[key]?.hold) await x.journal.append({ type: 'decision', at: x.now(), kind: 'release', unit, step, note: 'launched by the operator' });
   return flyCell(x, unit, step, t, null, o.continue === true);
 }
 
@@ -98,7 +97,9 @@ export function cancelCell(x: SupervisorCtx, id: string): boolean {
   for (const [key, f] of x.flights) {
     if (key !== id && f.runId !== id) continue;
     f.cancelled = true;
-    x.held.add(key);
+    // Journalled, so the hold outlives this session (issue 17 item 3); a running attempt's
+    // CANCELLED exit says the same, a retry cancelled in its backoff has only this.
+    void x.journal.append({ type: 'decision', at: x.now(), kind: 'hold', unit: f.unit, step: f.step, note: 'cancelled by the operator' }).catch(() => undefined);
     f.handle?.cancel();
     f.wait?.resolve(false);
     return true;
@@ -123,7 +124,6 @@ export async function resetCell(x: SupervisorCtx, unit: string, step: string): P
   const key = cellKey(unit, step);
   if (x.flights.has(key)) throw new SupervisorError(`${unit} ${step} is in flight; cancel it first`);
   await x.journal.append({ type: 'decision', at: x.now(), kind: 'reset_cell', unit, step, note: 'reset by the operator' });
-  x.held.delete(key);
   // The checkpoint follows the disk again: ✅ proven, ⏳ a half-product, — nothing.
   await x.mark(unit, step, provenDone(x.root, x.config.pipeline, t, unit) ? 'done' : hasOwnOutput(t) ? 'in_progress' : 'not_started');
   void x.pilot.tick();

@@ -13,7 +13,9 @@ export async function leaveFlights(flights: Map<string, Flight>, running: Map<st
   for (const [key, f] of flights) {
     const h = f.handle;
     if (h && f.runId && h.leave) {
-      left.push({ runId: f.runId, unit: f.unit, step: f.step, pid: h.pid, procStart: h.procStart, logPath: f.logPath ?? '', relayPid: await h.leave() });
+      const relayPid = await h.leave();
+      const job = h.job ? { executor: h.job.executor, jobId: h.job.id } : {};
+      left.push({ runId: f.runId, unit: f.unit, step: f.step, pid: h.pid, procStart: h.procStart, logPath: f.logPath ?? '', relayPid, ...job });
       continue;
     }
     h?.cancel();

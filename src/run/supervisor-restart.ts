@@ -1,7 +1,8 @@
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { NewJournalEvent } from './journal.js';
 import type { Ledger, LiveRun } from './ledger.js';
-import { isSameProcessAlive, reapGroup } from './proc.js';
+import { isSameProcessAlive } from './proc.js';
+import { endRecorded, type Ended } from './recorded-run.js';
 import type { SupervisorEvent } from './supervisor-types.js';
 
 // A checkroom starting (or an observer taking over, issue 8 item 5) finds launches without
@@ -9,9 +10,13 @@ import type { SupervisorEvent } from './supervisor-types.js';
 // lost its terminal. Issue 8 item 4: "leave running" means it. A run whose process is the
 // very one recorded (pid and start time match) is ADOPTED — watched to its end, decided by
 // its marker. Only the rest is settled here, each said in a message and in the journal:
-// - dead, but helpers of its group still running → those are stopped (`reaped`);
-// - its pid now belongs to another process (start time differs) → left alone (`foreign`);
+// - dead, but helpers still running → those are stopped (`reaped`): its group and, by the
+//   run token in their environment, the descendants that left the group with setsid
+//   (issue 16 item 4: the group alone let them survive a kill -9 for good);
+// - its pid now belongs to another process (start time differs) → that process and its group
+//   are left alone (`foreign`); processes carrying the run's token are still stopped;
 // - nothing left of it → closed (`gone`).
+// The journal's `reaped` event says which: the outcome, the leader's state, the pids stopped.
 // The output of a settled run is left where it is, for triage.
 
 export interface Settled {
@@ -23,10 +28,15 @@ export interface Settled {
 
 const who = (run: LiveRun): string => `${run.unit} ${run.step}: run ${run.runId} of an earlier checkroom (pid ${run.pid ?? '-'})`;
 
-const FATE: Record<string, string> = {
-  reaped: 'had ended, but processes of its group were still running: they were stopped',
-  foreign: 'had ended and its pid now belongs to another process (start time differs): that process was left alone',
-  gone: 'had ended',
+const n = (k: number): string => `${k} process${k === 1 ? '' : 'es'}`;
+
+/** What became of it, in words. */
+const fate = (e: Ended, alive: boolean): string => {
+  if (alive && e.outcome === 'reaped') return `was still running but its step is no longer in checkroom.yaml: it was stopped (${n(e.stopped.length)})`;
+  const leftAlone =
+    e.leader === 'foreign' ? 'its pid now belongs to another process (start time differs): that process was left alone' : e.leader === 'unproven' ? 'its pid cannot be proven its own (no start time recorded): that process was left alone' : '';
+  if (e.outcome === 'reaped') return `had ended, but ${n(e.stopped.length)} of its run (its group or its run token) were still running: they were stopped${leftAlone ? `; ${leftAlone}` : ''}`;
+  return leftAlone ? `had ended and ${leftAlone}` : 'had ended';
 };
 
 export async function settleEarlierRuns(
@@ -49,11 +59,11 @@ export async function settleEarlierRuns(
     const grace = config.agents[run.agent]?.graceMs ?? 2000;
     // Alive but not adoptable (its step left checkroom.yaml): stopped, since nothing here
     // could decide its end. Without a recorded start time a live pid cannot be proven ours.
-    const outcome = run.pid === null ? 'gone' : await reapGroup(run.pid, run.procStart, grace);
-    await append({ type: 'reaped', at: now(), runId: run.runId, pid: run.pid, outcome });
-    const what = alive && outcome === 'reaped' ? 'was still running but its step is no longer in checkroom.yaml: it was stopped' : (FATE[outcome] ?? outcome);
+    const ended = await endRecorded(run, grace);
+    const { outcome } = ended;
+    await append({ type: 'reaped', at: now(), runId: run.runId, pid: run.pid, outcome, leader: ended.leader, stopped: ended.stopped });
     settled.push(`${run.unit} ${run.step} (${outcome})`);
-    emit({ type: 'reaped', runId: run.runId, unit: run.unit, step: run.step, outcome, message: `${who(run)} ${what}; its output is left for triage` });
+    emit({ type: 'reaped', runId: run.runId, unit: run.unit, step: run.step, outcome, message: `${who(run)} ${fate(ended, alive)}; its output is left for triage` });
   }
   const parts = [
     ...(adopt.length ? [`adopted ${adopt.length} run${adopt.length === 1 ? '' : 's'} left running: ${adopt.map((r) => `${r.unit} ${r.step} (pid ${r.pid})`).join(', ')} — watched to the end, the marker decides`] : []),

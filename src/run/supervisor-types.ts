@@ -1,6 +1,7 @@
 import type { FailureClass, Limits, WorkspaceConfig } from '../pipeline/config-types.js';
+import type { ResumeSpec } from './adapters/types.js';
 import type { AttemptClass } from './classify.js';
-import type { NewJournalEvent } from './journal.js';
+import type { LeftRunning, NewJournalEvent } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { LockHolder } from './lock.js';
 
@@ -152,7 +153,7 @@ export interface Supervisor {
   subscribe(fn: (e: SupervisorEvent) => void): () => void;
   describeCommand(unit: string, step: string, opts?: { continue?: boolean }): CommandPreview;
   /** The interrupted session this cell's next attempt can continue, or null (issue 11). */
-  continuable(unit: string, step: string): { sessionId: string; halfProduct: string } | null;
+  continuable(unit: string, step: string): ResumeSpec | null;
   /** Record a journal decision (e.g. that the exact command was shown to the operator). */
   note(e: NewJournalEvent): Promise<void>;
   /** Read-only instances: re-read the journal the driver writes; take over when the driver's lock is stale. */
@@ -161,7 +162,7 @@ export interface Supervisor {
    * cancel: stop the runs in flight; leave: hand them over and leave them running (journaled
    * in the session stop's `left`); reason: how the session ended, journaled with the stop.
    */
-  close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<void>;
+  close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<LeftRunning[]>;
   /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */
   closeNow(reason: string): void;
 }

@@ -63,7 +63,6 @@ const wire = (x: SupervisorCtx): void => {
     emit: x.emit,
     isClosed: () => x.state.closed,
     flights: x.flights,
-    held: x.held,
     budgetLeft: x.budgetLeft,
     launch: (unit, step, o) => launchCell(x, unit, step, o),
   });

@@ -50,6 +50,8 @@ export interface RunHandle {
   pid: number | null;
   /** Process start time as recorded in /proc/<pid>/stat (clock ticks since boot), to tell a reused pid apart. */
   procStart: number | null;
+  /** Issue 16 item 4: the run token every member inherits (local runs), journalled so a restart finds them all. */
+  token?: string | null;
   result: Promise<ProcessOutcome>;
   cancel(): void;
   /**

@@ -16,7 +16,8 @@ export interface ClaudeWsOptions {
   /** The CLI's own retries (CLAUDE_CODE_MAX_RETRIES); default 0 so one answer is one attempt. */
   retries?: number;
   onInterrupt?: 'continue' | 'restart';
-  permissionMode?: string;
+  /** null: no permission settings at all (the documented minimal config, issue 17 item 9). */
+  permissionMode?: string | null;
   limits?: string[];
 }
 
@@ -52,7 +53,7 @@ export async function claudeWorkspace(script: (root: string) => ScriptStep[], o:
     '    adapter: claude-code',
     `    bin: ${JSON.stringify(CLAUDE_BIN)}`,
     `    prompt: ${JSON.stringify(PROMPT)}`,
-    `    permission_mode: ${o.permissionMode ?? 'acceptEdits'}`,
+    ...(o.permissionMode === null ? [] : [`    permission_mode: ${o.permissionMode ?? 'acceptEdits'}`]),
     `    env: ${JSON.stringify(env)}`,
     `    idle_timeout: ${o.idle ?? '20s'}`,
     '    grace: 200ms',

@@ -13,9 +13,19 @@ import { continuePrompt, type AgentAdapter, type AgentFacts } from './types.js';
 /** CLAUDE_CODE_MAX_RETRIES unless the agent's env says otherwise. */
 export const CLAUDE_RETRIES = '1';
 
-const VOLATILE = /\{(?:attempt|last_error|backup)\}/;
+const VOLATILE = /\{(?:attempt|last_error|backup|partial)\}/;
 
 const fixedArgs = ['-p', '--output-format', 'stream-json', '--verbose'];
+
+/**
+ * Least privilege that works (issue 17 item 9): an agent with no permission settings may
+ * edit its own {output} — for a memory step that is the shared file it owns — and nothing
+ * else. In print mode the CLI denies every Write it was not allowed, so the documented
+ * minimal config escalated as PERMISSION. `Edit(//abs)` is the CLI's rule for an absolute
+ * path (Edit rules cover Write too); the path is a gitignore-style pattern, so its glob
+ * characters are escaped to match only this file.
+ */
+export const ownOutputRule = (outputAbs: string): string => `Edit(/${outputAbs.replace(/[\\*?[\]!]/g, (c) => `\\${c}`)})`;
 
 /** Facts → class (issue 11 item 3). null: the facts say nothing; the regex rules decide. */
 export const classifyClaude = (f: AgentFacts, markerFound: boolean): FailureClass | null => {
@@ -86,12 +96,16 @@ export const claudeCodeAdapter: AgentAdapter = {
     const cli = agent.cli;
     if (!cli?.prompt) throw new Error('adapter claude-code needs a prompt:');
     // The continue prompt names the half-product by its absolute path (the agent's tools need one).
-    const prompt = resume ? continuePrompt({ ...resume, halfProduct: values.output || resume.halfProduct }, values.marker ?? '') : expandArgv([cli.prompt], values)[0]!;
+    const task = expandArgv([cli.prompt], values)[0]!;
+    const named = resume ? continuePrompt({ ...resume, halfProduct: values.output || resume.halfProduct }, values.marker ?? '') : '';
+    // A resumed session knows its task; a hand-off is a fresh session that needs it first.
+    const prompt = !resume ? task : resume.mode === 'resume' ? named : `${task}\n\n${named}`;
     const argv = [cli.bin ?? 'claude', ...fixedArgs];
     if (cli.model) argv.push('--model', cli.model);
     if (cli.permissionMode) argv.push('--permission-mode', cli.permissionMode);
     if (cli.allowedTools.length > 0) argv.push('--allowedTools', cli.allowedTools.join(','));
-    if (resume) argv.push('--resume', resume.sessionId);
+    else if (!cli.permissionMode && values.output) argv.push('--allowedTools', ownOutputRule(values.output));
+    if (resume?.mode === 'resume' && resume.sessionId) argv.push('--resume', resume.sessionId);
     const extraAt = argv.length;
     argv.push(...expandArgv(cli.args, values));
     // The prompt goes last, after `--`, so a prompt starting with "-" is never an option.

@@ -38,6 +38,14 @@ const content = (v: JsonObject): JsonObject[] => {
   return Array.isArray(c) ? (c.filter((b) => b && typeof b === 'object') as JsonObject[]) : [];
 };
 
+/** "Write /abs/path" with the full path: the operator must see which file was refused. */
+const deniedCall = (d: unknown): string => {
+  const name = str(getPath(d, 'tool_name')) ?? 'tool';
+  const input = getPath(d, 'tool_input');
+  const target = str(getPath(input, 'file_path')) ?? str(getPath(input, 'notebook_path')) ?? str(getPath(input, 'command'));
+  return sanitizeLine(oneLine(target ? `${name} ${target}` : name, 300));
+};
+
 const onResult = (f: AgentFacts, v: JsonObject): AgentFacts => {
   const denials = getPath(v, 'permission_denials');
   return {
@@ -51,6 +59,7 @@ const onResult = (f: AgentFacts, v: JsonObject): AgentFacts => {
       terminalReason: str(v.terminal_reason),
       text: sanitizeLine(oneLine(str(v.result) ?? (Array.isArray(v.errors) ? v.errors.map(String).join('; ') : ''), 400)),
       permissionDenials: Array.isArray(denials) ? denials.length : 0,
+      denied: Array.isArray(denials) ? denials.slice(0, 5).map((d) => deniedCall(d)) : [],
     },
   };
 };

@@ -5,7 +5,7 @@ import type { AgentAdapter } from './types.js';
 // with placeholders expanded as literal arguments; the output is plain text shown as it is;
 // the outcome is classified by the marker, the exit and the regex rules (classify.ts).
 
-const VOLATILE = /\{(?:attempt|last_error|backup)\}/;
+const VOLATILE = /\{(?:attempt|last_error|backup|partial)\}/;
 
 export const commandAdapter: AgentAdapter = {
   id: 'command',

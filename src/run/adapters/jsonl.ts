@@ -50,6 +50,7 @@ export const readJsonlLine = (fields: JsonlFields, f: AgentFacts, line: string):
       terminalReason: null,
       text: sanitizeLine(oneLine(text, 400)),
       permissionDenials: 0,
+      denied: [],
     };
   }
   return next;

@@ -35,6 +35,8 @@ export interface AgentFacts {
     terminalReason: string | null;
     text: string;
     permissionDenials: number;
+    /** What was denied, "Write /abs/path": the PERMISSION message names it (issue 17 item 9). */
+    denied: string[];
   } | null;
   /** The agent's error type ("rate_limit", "authentication_failed", "invalid_request"). */
   errorType: string | null;
@@ -61,11 +63,21 @@ export const emptyFacts = (): AgentFacts => ({
 /** Values for the placeholders of a command or prompt ({unit}, {output}, …). */
 export type PlaceholderValues = Record<string, string>;
 
-/** Continue an interrupted attempt's session instead of starting fresh (DOMAIN.md section 4). */
+/**
+ * Continue from a half-product instead of starting fresh (DOMAIN.md section 4).
+ * - resume: the interrupted session goes on (`--resume`).
+ * - handoff: a fresh session or process is handed the partial and the last error: the
+ *   recovery of CONTEXT_EXHAUSTED ("compress context and continue": the old session is full)
+ *   and the only continue a command agent has ({partial}, {backup}, {last_error}).
+ */
 export interface ResumeSpec {
-  sessionId: string;
+  mode: 'resume' | 'handoff';
+  /** The session to resume; null for a hand-off. */
+  sessionId: string | null;
   /** Workspace-relative path of the half-product the agent should complete. */
   halfProduct: string;
+  /** Why the last attempt ended (its classified error), for the hand-off prompt. */
+  lastError?: string;
 }
 
 export interface AdapterCommand {
@@ -92,5 +104,9 @@ export interface AgentAdapter {
 
 /** The prompt that continues an interrupted attempt: it names the half-product. */
 export const continuePrompt = (resume: ResumeSpec, marker: string): string =>
-  `Your previous attempt was interrupted before it finished. The file ${resume.halfProduct} is a half-product of it. ` +
-  `Read it, complete it where it stops (do not start over), and make ${marker ? `<!-- ${marker} --> its last line` : 'it complete'} as your last act.`;
+  resume.mode === 'handoff'
+    ? `A previous attempt at this task ended before it finished${resume.lastError ? ` (${resume.lastError})` : ''}, in a session you cannot see. ` +
+      `If the file ${resume.halfProduct} exists, it is its half-product: read only what you need of it and complete it where it stops (do not start over). ` +
+      `Keep your context small, and make ${marker ? `<!-- ${marker} --> its last line` : 'it complete'} as your last act.`
+    : `Your previous attempt was interrupted before it finished. The file ${resume.halfProduct} is a half-product of it. ` +
+      `Read it, complete it where it stops (do not start over), and make ${marker ? `<!-- ${marker} --> its last line` : 'it complete'} as your last act.`;

@@ -178,10 +178,28 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
     job: { executor: probe.executor, id: probe.id },
     why: () => (j.finished ? null : j.why),
     cancel: () => stop(j, 'cancel'),
+    leave: () => leaveJob(j),
     onLine: (fn) => output.subscribe(fn),
     lines: () => output.lines(),
   };
 }
+
+/**
+ * "Leave running" for a job (issue 17 item 3): stop watching, never scancel. The job keeps
+ * running on the cluster and writing its log on the shared filesystem; the session stop
+ * lists it and the next start adopts it by its job id. The handle's result never settles:
+ * no exit is journalled for a run that did not end. Before, the job was scancelled 35 ms
+ * after the screen said it was left.
+ */
+const leaveJob = async (j: Job): Promise<number | null> => {
+  if (j.finished || j.st.stopping) return null;
+  j.finished = true;
+  if (j.timer) clearInterval(j.timer);
+  await j.probe.close().catch(() => undefined);
+  j.output.end();
+  j.output.flush();
+  return null;
+};
 
 /** A handle that ended before any job existed (sbatch refused, kubectl missing). */
 export const refusedHandle = (spec: ExecutorSpec, o: { exitCode: number | null; spawnError: string | null; lines: string[]; infra?: string | null }): RunHandle => {
