@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { fit, pad } from '../src/app/layout.js';
 import { partialItems, type PartialItem } from '../src/app/select.js';
 import { liveWriters, writerOf, writerWord, writingWhy } from '../src/app/live-writers.js';
-import { HANDS_OFF, liveParts, liveWord } from '../src/holders/words.js';
+import { HANDS_OFF, liveParts, liveWord, uncheckedNote } from '../src/holders/words.js';
 import type { Token } from '../src/app/theme.js';
 import type { Verdict } from '../src/types.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -74,6 +74,8 @@ export function PartialsView({ height, width }: { height: number; width: number 
         {/* With a supervisor the journal keeps skips across restarts (issue 8 item 8). */}
         {skipped.length ? ` · ${skipped.length} skipped${agents.enabled ? '' : ' this session'}` : ''}
         {filter ? ` · ${items.length} match the filter` : ''}
+        {/* Not root: a writer of another user's would not show (issue 17 item 1), so say so. */}
+        {held.unchecked ? ` · ${uncheckedNote(held.unchecked)}` : ''}
       </Line>
       <Box flexDirection="column" height={listH}>
         {items.length === 0 ? (

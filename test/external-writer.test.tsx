@@ -148,4 +148,18 @@ describe('a writer checkroom did not launch (the Partials view, 80×24)', () => 
     await tick(50);
     expect(frame()).toMatch(/b back up.*m keep.*d redo/s);
   });
+
+  it('says when processes of other users could not be checked (not root)', async () => {
+    const root = workspace();
+    const live = await createLiveWorkspace(root, { watch: false });
+    const store = createAppStore({ live, now: () => new Date(2026, 10, 30, 5, 12, 0) });
+    const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, 24, 100);
+    await press('2');
+    await tick(50);
+    expect(frame()).not.toContain('could not check');
+    // What held-feed.ts records when /proc/PID/fd of other users answers EACCES (holders.test.ts proves that part as nobody).
+    store.setState({ held: { byPath: new Map(), unchecked: 3 } });
+    await tick(50);
+    expect(frame()).toContain('1 half-product · 0 suspicious · could not check 3 processes of other users (not root)');
+  });
 });
