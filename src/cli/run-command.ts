@@ -16,7 +16,8 @@ import { commandShown, commandShownEvent } from '../consent.js';
 import { cellKey } from '../types.js';
 import { refuseRun } from './run-preflight.js';
 import { sweepAtStart } from './sweep-at-start.js';
-import { watchEnd } from '../shutdown.js';
+import { deadlineFor, exitCodeFor, watchEnd, withDeadline } from '../shutdown.js';
+import { killLiveRunsNow } from '../run/live-runs.js';
 
 // `checkroom run [dir] <unit> <step> [--force]` and `checkroom run [dir] --next [--auto]
 // [--max N]`: the headless face of the supervisor. Progress is streamed as sanitized lines;
@@ -127,12 +128,22 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
   });
   // SIGINT, SIGTERM, SIGHUP (an SSH drop), lost output and a crash all cancel the runs in
   // flight and journal why; none kills checkroom before its agents (issue 8 item 4).
+  // Bounded (issue 17 item 7): the cancel gets the agents' grace plus a margin, a second
+  // signal ends it at once; a job whose stop did not land is journalled and the next start
+  // asks again. Before, a scheduler that did not answer kept `checkroom run` for 13 minutes.
   const ends = watchEnd({ stdout: process.stdout, stderr: process.stderr });
   let reason = 'quit';
-  void ends.first.then(({ reason: why }) => {
+  void ends.first.then(async ({ reason: why }) => {
     reason = why;
     if (ends.terminalAlive()) out.write(`interrupted (${why}): cancelling the runs in flight\n`);
-    return s.close({ cancel: true, reason: why });
+    const now = (): void => {
+      killLiveRunsNow();
+      s.closeNow(why);
+      if (ends.terminalAlive()) out.write('stopped at once: the runs that had not ended were killed; a cluster job whose stop did not land is asked again by the next start\n');
+      process.exit(exitCodeFor(why));
+    };
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, now);
+    await withDeadline(() => s.close({ cancel: true, reason: why }).then(() => undefined), deadlineFor(Object.values(config.agents)), () => (killLiveRunsNow(), s.closeNow('deadline')), () => process.exit(exitCodeFor(why)));
   });
   try {
     const snap = s.snapshot();

@@ -12,6 +12,7 @@ const toSlurm = (top: RawSlurm | undefined, own: RawSlurm | undefined): SlurmOpt
     account: m.account ?? DEFAULT_SLURM.account,
     extraArgs: [...(m.extra_args ?? DEFAULT_SLURM.extraArgs)],
     pollMs: m.poll ?? DEFAULT_SLURM.pollMs,
+    infraTimeoutMs: m.infra_timeout ?? DEFAULT_SLURM.infraTimeoutMs,
   };
 };
 
@@ -27,6 +28,7 @@ const toKubernetes = (top: RawKubernetes | undefined, own: RawKubernetes | undef
     cpu: m.cpu ?? d.cpu,
     memory: m.memory ?? d.memory,
     pollMs: m.poll ?? d.pollMs,
+    infraTimeoutMs: m.infra_timeout ?? d.infraTimeoutMs,
   };
 };
 

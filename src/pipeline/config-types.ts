@@ -80,6 +80,8 @@ export interface SlurmOptions {
   extraArgs: string[];
   /** How often squeue is asked, ms (1–2 s; sbatch --wait polls far slower). */
   pollMs: number;
+  /** A controller silent this long turns in-flight jobs INFRA (re-checked, not relaunched; issue 17 item 7). */
+  infraTimeoutMs: number;
 }
 
 export interface KubernetesOptions {
@@ -93,6 +95,8 @@ export interface KubernetesOptions {
   cpu: string | null;
   memory: string | null;
   pollMs: number;
+  /** The API server silent this long turns in-flight Jobs INFRA (issue 17 item 7). */
+  infraTimeoutMs: number;
 }
 
 export interface Limits {

@@ -42,6 +42,8 @@ export interface Flight {
   logPath: string | null;
   startedAt: number;
   cancelled: boolean;
+  /** Who cancelled: the operator's cancel holds the cell, a shutdown's does not (issue 17 item 3). */
+  cancelledBy?: 'operator' | 'shutdown';
   /** A pending backoff or breaker wait: resolve(false) ends it early. */
   wait: { timer: NodeJS.Timeout; resolve: (go: boolean) => void; retryAt: number | null; reason: string } | null;
   /** Claim before the first ⏳, restored on an operator cancel of the first attempt. */

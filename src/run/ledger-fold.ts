@@ -173,7 +173,7 @@ export class LedgerFold {
       // It is a decision, though: the cell is held until the operator launches it again, in
       // this session and after any restart (issue 17 item 3).
       c.state = 'idle';
-      c.hold = { at: e.at, why: e.error || 'cancelled' };
+      if (e.cancelledBy !== 'shutdown') c.hold = { at: e.at, why: e.error || 'cancelled' };
       this.feed(e.agent, { type: 'abandon', at: e.at });
     } else if (e.class === 'INFRA') {
       // Issue 12: a cluster fault is not the agent's: its breaker and the global

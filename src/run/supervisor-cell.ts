@@ -126,7 +126,9 @@ async function awaitRetry(c: Cell, move: Extract<Move, { kind: 'retry' }>, attem
 /** What comes of one attempt: the result when the cell ends, null when it retries. */
 async function attemptOnce(c: Cell): Promise<RunResult | null> {
   const { core, flight, t, run } = c;
-  if (flight.cancelled) return cancelled(c);
+  // An adopted run is already running: a cancel must reach it (and its exit be journalled),
+  // not end the cell before the handle is even looked at (issue 17 item 7).
+  if (flight.cancelled && !run.adopted) return cancelled(c);
   const end = await runAttempt(core, flight, t, run);
   if (end.kind === 'not_started') return stopCell(c, end.stop);
   const history = core.ledger().cells[cellKey(flight.unit, flight.step)]?.attempts ?? [];

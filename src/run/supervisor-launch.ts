@@ -91,15 +91,20 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
   return flyCell(x, unit, step, t, null, o.continue === true);
 }
 
-/** Cancel by run id or by cell key; a cancelled cell is held from autopilot. */
-export function cancelCell(x: SupervisorCtx, id: string): boolean {
+/**
+ * Cancel by run id or by cell key. The operator's cancel holds the cell from autopilot and
+ * `run --next`; a shutdown's cancel (a signal to `checkroom run`, quit with cancel) does not:
+ * a cron job's timeout must not hold its cells forever.
+ */
+export function cancelCell(x: SupervisorCtx, id: string, by: 'operator' | 'shutdown' = 'operator'): boolean {
   x.refuse('cancel');
   for (const [key, f] of x.flights) {
     if (key !== id && f.runId !== id) continue;
     f.cancelled = true;
+    f.cancelledBy = by;
     // Journalled, so the hold outlives this session (issue 17 item 3); a running attempt's
     // CANCELLED exit says the same, a retry cancelled in its backoff has only this.
-    void x.journal.append({ type: 'decision', at: x.now(), kind: 'hold', unit: f.unit, step: f.step, note: 'cancelled by the operator' }).catch(() => undefined);
+    if (by === 'operator') void x.journal.append({ type: 'decision', at: x.now(), kind: 'hold', unit: f.unit, step: f.step, note: 'cancelled by the operator' }).catch(() => undefined);
     f.handle?.cancel();
     f.wait?.resolve(false);
     return true;

@@ -78,7 +78,7 @@ export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; l
     await journalStop(x, { reason: o.reason ?? 'quit', left });
     return left;
   }
-  if (o.cancel) for (const key of [...x.flights.keys()]) cancelCell(x, key);
+  if (o.cancel) for (const key of [...x.flights.keys()]) cancelCell(x, key, 'shutdown');
   x.state.closed = true;
   x.journal.stop();
   // No new attempt starts after close: cut backoff waits short (the cell ends ❌).
@@ -97,6 +97,11 @@ export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; l
 /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */
 export function closeNow(x: SupervisorCtx, reason: string): void {
   x.state.closed = true;
+  // A cluster job whose stop has not landed (its controller does not answer) outlives us:
+  // the next start adopts it and asks for the stop again until it lands (issue 17 item 7).
+  if (x.isDriver())
+    for (const f of x.flights.values())
+      if (f.cancelled && f.handle?.job && f.runId) appendJournalNow(x.root, { type: 'decision', at: x.now(), kind: 'stop_pending', unit: f.unit, step: f.step, note: f.runId });
   x.journal.stop();
   if (x.isDriver() && !x.state.stopped) appendJournalNow(x.root, { type: 'session', at: x.now(), kind: 'stop', pid: process.pid, reason });
   x.state.stopped = true;

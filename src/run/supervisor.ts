@@ -2,6 +2,7 @@ import { cellKey } from '../types.js';
 import { targetOf } from './launch-spec.js';
 import type { AdoptDeps } from './supervisor-adopt.js';
 import { adoptRuns } from './supervisor-adopt-jobs.js';
+import type { Ledger } from './ledger.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
 import { previewCommand } from './supervisor-cell.js';
 import { continueFor } from './supervisor-agent.js';
@@ -27,13 +28,19 @@ export * from './supervisor-types.js';
 // supervisor-launch.ts, snapshot and close in supervisor-snapshot.ts, one cell's attempts in
 // supervisor-cell.ts; this file wires them (issue 9 item 3).
 
+/** Runs whose stop had not landed when their checkroom ended (issue 17 item 7), until their exit. */
+const pendingStopsOf = (l: Ledger): Set<string> => {
+  const live = new Set(l.liveRuns.map((r) => r.runId));
+  return new Set(l.decisions.filter((d) => d.kind === 'stop_pending' && d.note && live.has(d.note)).map((d) => d.note!));
+};
+
 /** Issue 12: runs of an earlier checkroom that went to a cluster are adopted through their executor. */
 const adoptionOf = (x: SupervisorCtx): AdoptDeps => ({
   core: x.core,
   flights: x.flights,
   running: x.running,
   tick: () => void x.pilot.tick(),
-  adoptJobs: (runs) => adoptRuns(x.root, x.config, runs, { now: x.now, append: x.journal.append, emit: x.emit, fly: (unit, step, t, adopted) => flyCell(x, unit, step, t, adopted) }),
+  adoptJobs: (runs) => adoptRuns(x.root, x.config, runs, { now: x.now, append: x.journal.append, emit: x.emit, fly: (unit, step, t, adopted) => flyCell(x, unit, step, t, adopted), stop: (key) => void cancelCell(x, key, 'shutdown'), pendingStops: pendingStopsOf(x.journal.ledger()) }),
 });
 
 /** The journal read, then (the driver) earlier runs adopted or settled, (an observer) the driver's runs followed. */
