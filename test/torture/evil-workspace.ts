@@ -61,6 +61,7 @@ export function victimDir(): { dir: string; key: string; token: string; bytes: s
 export function forgePointer(root: string, socket: string, token: string): void {
   mkdirSync(join(root, '.checkroom'), { recursive: true });
   writeFileSync(join(root, '.checkroom', 'socket.json'), JSON.stringify({ socket, token, pid: 999_999_999 }) + '\n');
+}
 
 // Issue 16 item 2: names from checkroom.yaml reach every output too. HOSTILE carries what
 // EVIL does not: OSC 52 and OSC 0 ended by BEL, CSI 2J, CR, BS, the zero-width and format
@@ -105,6 +106,8 @@ export function evilConfigWorkspace(): { root: string; unit: string } {
     ].join('\n'),
   );
   return w;
+}
+
 // Issue 16 item 3: a pattern that backtracks exponentially on V8 (`(\d+)+` before a
 // character it cannot match) and names built to make it: `ch` + 36 digits + `!` took hours.
 export const CATASTROPHIC_PATTERN = 'ch(\\d+)+x?';
