@@ -97,13 +97,13 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
       throw new SupervisorError(g.reason);
     }
   }
-  const held = x.journal.ledger().cells[key]?.hold != null;
+  const onHold = x.journal.ledger().cells[key]?.hold != null;
   const run = flyCell(x, unit, step, t, null, o.continue === true, spent !== null);
   // Journalled after the flight is registered (the writer check above needs no await before
   // it) and before its launch event, which waits for the claim read at least.
   if (spent) await x.journal.append({ type: 'decision', at: x.now(), kind: 'over_budget', unit, step, note: `launched past a spent budget: ${spent.reason}` });
   // Launching a held cell by hand is the release (issue 17 item 3), journalled the same way.
-  if (held) await x.journal.append({ type: 'decision', at: x.now(), kind: 'release', unit, step, note: 'launched by the operator' });
+  if (onHold) await x.journal.append({ type: 'decision', at: x.now(), kind: 'release', unit, step, note: 'launched by the operator' });
   return run;
 }
 
