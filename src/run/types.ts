@@ -52,6 +52,8 @@ export interface RunHandle {
   procStart: number | null;
   /** Issue 16 item 4: the run token every member inherits (local runs), journalled so a restart finds them all. */
   token?: string | null;
+  /** Issue 17 item 6: the keeper process holding the agent's pipes and writing its log (local runs), journalled so an adopter waits for it. */
+  keeper?: { pid: number; procStart: number | null } | null;
   result: Promise<ProcessOutcome>;
   cancel(): void;
   /**
