@@ -36,9 +36,14 @@ export async function openAgents(live: Pick<LiveWorkspace, 'state'>, readonly: b
       const snap = sup.snapshot();
       const n = snap.runs.length + snap.waiting.length;
       if (mode === 'leave' && n > 0) {
-        say(`checkroom: ${n} run${n === 1 ? '' : 's'} left running; the next checkroom on this workspace adopts ${n === 1 ? 'it' : 'them'} and decides by the marker`);
-        // Handed to relays and journaled with the stop; nothing of theirs keeps this process alive.
-        await sup.close({ leave: true, reason });
+        // Journaled with the stop; their keepers hold their output, nothing of theirs keeps
+        // this process alive. Said after the fact (issue 17 item 3), with what was left.
+        const left = (await sup.close({ leave: true, reason })).length;
+        const dropped = n - left;
+        say(
+          `checkroom: ${left} run${left === 1 ? '' : 's'} left running; the next checkroom on this workspace adopts ${left === 1 ? 'it' : 'them'} and decides by the marker` +
+            (dropped > 0 ? `; ${dropped} waiting for a retry ${dropped === 1 ? 'was' : 'were'} dropped (planned again at the next start)` : ''),
+        );
         return;
       }
       if (n > 0) say(`checkroom: cancelling ${n} run${n === 1 ? '' : 's'} in flight…`);

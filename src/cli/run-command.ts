@@ -16,7 +16,7 @@ import { commandShown, commandShownEvent } from '../consent.js';
 import { cellKey } from '../types.js';
 import { refuseRun } from './run-preflight.js';
 import { sweepAtStart } from './sweep-at-start.js';
-import { watchEnd } from '../shutdown.js';
+import { exitCodeFor, runsOnEnd, watchEnd } from '../shutdown.js';
 
 // `checkroom run [dir] <unit> <step> [--force]` and `checkroom run [dir] --next [--auto]
 // [--max N]`: the headless face of the supervisor. Progress is streamed as sanitized lines;
@@ -125,12 +125,20 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
       if (e.type === 'launch') steps.add(cellKey(e.unit, e.step));
     },
   });
-  // SIGINT, SIGTERM, SIGHUP (an SSH drop), lost output and a crash all cancel the runs in
-  // flight and journal why; none kills checkroom before its agents (issue 8 item 4).
+  // SIGINT, SIGTERM and a crash cancel the runs in flight and journal why; none kills
+  // checkroom before its agents (issue 8 item 4). A dropped terminal (SIGHUP, lost output:
+  // an SSH drop) follows \`on_hangup\` (issue 17 item 3): by default the runs are left to
+  // their keepers, journaled with the stop and adopted by the next start.
   const ends = watchEnd({ stdout: process.stdout, stderr: process.stderr });
   let reason = 'quit';
-  void ends.first.then(({ reason: why }) => {
+  void ends.first.then(async ({ reason: why }) => {
     reason = why;
+    if (runsOnEnd(why, null, config.onHangup) === 'leave') {
+      const left = await s.close({ leave: true, reason: why });
+      // Said after the fact; the runs' results never come here, so this process ends now.
+      if (ends.terminalAlive()) out.write(`interrupted (${why}): left ${left.length} run${left.length === 1 ? '' : 's'} running; the next checkroom on this workspace adopts ${left.length === 1 ? 'it' : 'them'}\n`);
+      process.exit(exitCodeFor(why));
+    }
     if (ends.terminalAlive()) out.write(`interrupted (${why}): cancelling the runs in flight\n`);
     return s.close({ cancel: true, reason: why });
   });

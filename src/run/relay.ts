@@ -35,7 +35,7 @@ let teeing = keep;
 const dropTee = () => {
   if (!teeing) return;
   teeing = false;
-  line('\\n[checkroom] keeper ' + new Date().toISOString() + ' pid=' + process.pid + ': checkroom stopped reading; the output continues below');
+  line('\\n[checkroom] keeper ' + new Date().toISOString() + ' pid=' + process.pid + ': checkroom left the run running (it quit leaving it, lost its terminal, or died); its output continues below');
   for (const t of tees) t.destroy();
   for (const s of sources) s.resume();
 };

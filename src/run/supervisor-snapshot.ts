@@ -66,14 +66,16 @@ async function journalStop(x: SupervisorCtx, d: { reason: string; left?: LeftRun
   x.role.lock.release();
 }
 
-export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<void> {
-  if (x.state.closed) return;
+export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<LeftRunning[]> {
+  if (x.state.closed) return [];
   await x.ready.catch(() => undefined);
   await x.pilot.close();
   if (o.leave && x.isDriver()) {
     x.state.closed = true;
     x.journal.stop();
-    return journalStop(x, { reason: o.reason ?? 'quit', left: await leaveFlights(x.flights, x.running) });
+    const left = await leaveFlights(x.flights, x.running);
+    await journalStop(x, { reason: o.reason ?? 'quit', left });
+    return left;
   }
   if (o.cancel) for (const key of [...x.flights.keys()]) cancelCell(x, key);
   x.state.closed = true;
@@ -88,6 +90,7 @@ export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; l
     }
   await Promise.allSettled([...x.running.values()]);
   await journalStop(x, { reason: o.reason ?? 'quit' });
+  return [];
 }
 
 /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */

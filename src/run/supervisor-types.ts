@@ -1,3 +1,4 @@
+import type { LeftRunning } from './journal.js';
 import type { FailureClass, Limits, WorkspaceConfig } from '../pipeline/config-types.js';
 import type { ResumeSpec } from './adapters/types.js';
 import type { AttemptClass } from './classify.js';
@@ -162,7 +163,8 @@ export interface Supervisor {
    * cancel: stop the runs in flight; leave: hand them over and leave them running (journaled
    * in the session stop's `left`); reason: how the session ended, journaled with the stop.
    */
-  close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<void>;
+  /** The runs left running (with `leave`; issue 17 item 3: said after the fact), else empty. */
+  close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<LeftRunning[]>;
   /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */
   closeNow(reason: string): void;
 }
