@@ -40,6 +40,8 @@ export interface LaunchEvent extends Base {
   jobId?: string | null;
   /** Issue 16 item 4: the run token in every member's environment (local runs; absent in older journals). */
   token?: string;
+  /** Issue 17 item 6: the keeper holding the agent's pipes and writing its log (local runs); an adopter waits for it before the log's last read. */
+  keeper?: { pid: number; procStart: number | null };
 }
 
 export interface ExitEvent extends Base {

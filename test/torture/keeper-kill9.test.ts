@@ -72,6 +72,8 @@ describe('torture: kill -9 of checkroom mid-run (issue 17 item 6)', () => {
     const launch = (await launchOf(root))!;
     pids.push({ pid: launch.pid!, start: launch.procStart });
     expect(isSameProcessAlive(launch.pid!, launch.procStart)).toBe(true);
+    // The keeper is journaled with the launch: an adopter waits for it before the log's last read.
+    expect(isSameProcessAlive(launch.keeper!.pid, launch.keeper!.procStart)).toBe(true);
 
     room.kill('SIGKILL');
     await new Promise((r) => room.once('exit', r));
@@ -87,6 +89,8 @@ describe('torture: kill -9 of checkroom mid-run (issue 17 item 6)', () => {
     expect(sup.snapshot().runs).toMatchObject([{ runId: launch.runId, origin: 'adopted', attempt: 1 }]);
     await until(() => events.some((e) => e.type === 'done' || e.type === 'failed'), 'the adopted run to end');
     expect(events.find((e) => e.type === 'failed')).toBeUndefined();
+    // The agent's last line, written just before it exited, reached the adopted run's pane.
+    expect(events.some((e) => e.type === 'output' && /done: /.test(e.line))).toBe(true);
     expect(readFileSync(join(root, 'research/ch01-research.md'), 'utf8').trimEnd().split('\n').pop()).toBe('<!-- RESEARCH_COMPLETE -->');
 
     const j = (await readJournal(root)).events;
@@ -102,5 +106,27 @@ describe('torture: kill -9 of checkroom mid-run (issue 17 item 6)', () => {
     const after = log.split('checkroom left the run running')[1] ?? '';
     expect(after).toMatch(/thinking \d+/);
     expect(after).toMatch(/done: /);
+  });
+
+  it('SIGHUP to checkroom run (on_hangup default): the run is left to its keeper, journaled with the stop, said after the fact (issue 17 item 3)', { timeout: 120_000 }, async () => {
+    const root = makeWs();
+    const room = spawn(process.execPath, [CLI, 'run', root, 'ch01', 'research', '--yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    room.stdout.on('data', (d) => (out += d));
+    room.stderr.on('data', (d) => (out += d));
+    await until(async () => {
+      const l = await launchOf(root);
+      return !!l && existsSync(l.logPath) && /thinking 5\b/.test(readFileSync(l.logPath, 'utf8'));
+    }, `the agent mid-run (checkroom said: ${out})`);
+    const launch = (await launchOf(root))!;
+    pids.push({ pid: launch.pid!, start: launch.procStart });
+    room.kill('SIGHUP');
+    const code = await new Promise((r) => room.once('exit', (c) => r(c)));
+    expect(code).toBe(129);
+    expect(out).toMatch(/interrupted \(SIGHUP\): left 1 run running; the next checkroom on this workspace adopts it/);
+    expect(isSameProcessAlive(launch.pid!, launch.procStart)).toBe(true);
+    const j = (await readJournal(root)).events;
+    expect(j.filter((e) => e.type === 'exit')).toEqual([]);
+    expect(j.filter((e) => e.type === 'session' && e.kind === 'stop').at(-1)).toMatchObject({ reason: 'SIGHUP', left: [{ runId: launch.runId, unit: 'ch01', step: 'research' }] });
   });
 });
