@@ -32,8 +32,9 @@ const sources = [];
 const tees = keep ? [1, 2].map((fd) => new net.Socket({ fd, readable: false, writable: true })) : [];
 let teeing = keep;
 // checkroom gone (killed, crashed, or it left the run): the log alone from here, said in it.
+let finished = false;
 const dropTee = () => {
-  if (!teeing) return;
+  if (!teeing || finished) return;
   teeing = false;
   line('\\n[checkroom] keeper ' + new Date().toISOString() + ' pid=' + process.pid + ': checkroom left the run running (it quit leaving it, lost its terminal, or died); its output continues below');
   for (const t of tees) t.destroy();
@@ -43,6 +44,7 @@ for (const t of tees) { t.on('error', dropTee); t.on('close', dropTee); }
 let open = 0;
 const done = () => {
   if (--open > 0) return;
+  finished = true;
   if (notLogged > 0 && !teeing) line('\\n[checkroom] log capped: ' + notLogged + ' bytes were not written');
   if (!teeing) line('[checkroom] relay end ' + new Date().toISOString() + ' bytes=' + bytes);
   fs.closeSync(log);
