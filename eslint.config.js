@@ -16,6 +16,27 @@ const SANITIZE = {
     'Components pass raw text: T and Line (components/Styled.tsx) and the layout helpers (src/app/layout.ts) escape it once, where it is drawn (issue 9 item 4).',
 };
 
+// Issue 9 item 4: text in a fragment would reach an enclosing Text without T or Line.
+const FRAGMENT_TEXT = [
+  {
+    selector: 'JSXFragment > JSXText[value=/\\S/]',
+    message: 'Text in a fragment is drawn unescaped: put it in <T> or <Line> (components/Styled.tsx, issue 9 item 4).',
+  },
+  {
+    selector: "JSXFragment > JSXExpressionContainer:not([expression.type='JSXEmptyExpression'])",
+    message:
+      'A fragment may carry text past the render edge: put it in <T> or <Line>, or return an array of elements (components/Styled.tsx, issue 9 item 4).',
+  },
+];
+
+// Issue 16 item 2: stdout and stderr are written through src/cli/text-out.ts, which escapes.
+const RAW_WRITES = [
+  {
+    selector: "CallExpression[callee.property.name='write'][callee.object.object.name='process'][callee.object.property.name=/^std(out|err)$/]",
+    message: 'Write text through textOut or stderrOut (src/cli/text-out.ts): they escape what they write (issue 16 item 2).',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'demo-workspace/', '.ci/'] },
   js.configs.recommended,
@@ -48,15 +69,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [INK_TEXT], patterns: [SANITIZE] }],
       'no-restricted-syntax': [
         'error',
-        {
-          selector: 'JSXFragment > JSXText[value=/\\S/]',
-          message: 'Text in a fragment is drawn unescaped: put it in <T> or <Line> (components/Styled.tsx, issue 9 item 4).',
-        },
-        {
-          selector: "JSXFragment > JSXExpressionContainer:not([expression.type='JSXEmptyExpression'])",
-          message:
-            'A fragment may carry text past the render edge: put it in <T> or <Line>, or return an array of elements (components/Styled.tsx, issue 9 item 4).',
-        },
+        ...FRAGMENT_TEXT,
       ],
     },
   },
@@ -64,6 +77,17 @@ export default tseslint.config(
     // src/ sanitizes where text leaves for its own sinks (stdout, --json, the journal).
     files: ['src/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { paths: [INK_TEXT] }] },
+  },
+  {
+    // Issue 16 item 2: text reaches stdout and stderr only through src/cli/text-out.ts, which
+    // escapes it, so no call site can forget (the Ink room draws through T and Line). A later
+    // block replaces a rule's options rather than adding to them: FRAGMENT_TEXT again.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/cli/text-out.ts'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-syntax': ['error', ...FRAGMENT_TEXT, ...RAW_WRITES],
+    },
   },
   {
     files: ['src/build/*.mjs', 'test/**/*.mjs'],

@@ -36,6 +36,7 @@ function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimit
     `${c.unit} ${c.step} (${c.agent ?? '-'}): ${runStateWords(c.state)}${c.reason ? ` — ${c.reason}` : ''}`,
     `  attempts ${c.attempts.length}${classCounts(c) ? ` · ${classCounts(c)}` : ''}${nextAttemptLabel(c, limits) ? ` · next: ${nextAttemptLabel(c, limits)}` : ''} · same error ×${c.fingerprintRepeats}`,
     ...(c.lastError ? [`  last error: ${c.lastError}`] : []),
+    ...(c.hold ? [`  held: ${c.hold.why}; autopilot leaves it alone until you launch it`] : []),
   ];
 }
 
@@ -73,7 +74,8 @@ export function HealthView({ height, width }: { height: number; width: number })
   }
   const a = snap.autopilot;
   const spent = spendWords(snap.ledger.costs?.session);
-  const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures}${spent ? ` · spent ${spent}` : ''} · autopilot ${a.on ? 'on' : a.paused ? `paused: ${a.reason}` : 'off'}`;
+  const inWs = snap.limits.maxLaunchesWorkspace !== undefined ? ` (${snap.ledger.launchesInWorkspace} of ${snap.limits.maxLaunchesWorkspace} in the workspace)` : '';
+  const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches}${inWs} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures}${spent ? ` · spent ${spent}` : ''} · autopilot ${a.on ? 'on' : a.paused ? `paused: ${a.reason}` : 'off'}`;
   const counter = items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : '';
   // Columns: mark (2), name, state, then the counts; one space after each column.
   const nameW = columnWidth(items.map(nameOf), 10, 24);

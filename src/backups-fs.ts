@@ -2,6 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { copyFileExclusive } from './fs/atomic-copy.js';
+import { assertInside } from './fs/confine-path.js';
 
 // The file-system primitives behind backups.ts. One rule drives all of them: a backup is
 // never overwritten (DOMAIN.md section 4: the backup is what lets a human undo a redo).
@@ -38,14 +39,22 @@ export function explain(what: string, path: string, err: unknown, unchanged = tr
   return new BackupError(`cannot ${what} ${path}: ${hint}`, path, code);
 }
 
-/** Resolve `rel` under `root`, refusing paths that escape the workspace. */
+/**
+ * Resolve `rel` under `root`, refusing paths that escape the workspace: by `..` as written, or
+ * through a symlinked directory on the way (issue 16 item 1, through the one gate). Backups,
+ * staged copies and restores are siblings of this path, so its directory's check covers them.
+ */
 export function inside(root: string, rel: string): string {
   const abs = resolve(root, rel);
   const r = relative(resolve(root), abs);
   if (r === '' || r.startsWith('..') || isAbsolute(r)) {
     throw new BackupError(`refusing ${rel}: backups only touch files inside the workspace ${root}`, rel, 'EINVAL');
   }
-  return abs;
+  try {
+    return assertInside('rename', abs, [root]);
+  } catch (err) {
+    throw new BackupError((err as Error).message, rel, 'ECONFINE');
+  }
 }
 
 export const toRel = (root: string, abs: string): string => relative(resolve(root), abs).split(sep).join('/');
@@ -68,20 +77,20 @@ const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'E
  * copy is whole: a full disk or a kill -9 leaves no truncated backup behind (a temp file at
  * most, swept at start). Throws the raw errno error; EEXIST means the name is taken.
  */
-export async function copyExclusive(src: string, dst: string): Promise<void> {
+export async function copyExclusive(src: string, dst: string, roots: readonly string[]): Promise<void> {
   // Whole or absent, even under kill -9 (src/fs/atomic-copy.ts, issue 8 item 9).
-  await copyFileExclusive(src, dst);
+  await copyFileExclusive(src, dst, roots);
 }
 
 /** Give `src` the additional name `dst` (or a copy, where links are unsupported); never clobbers. */
-export async function linkOrCopy(src: string, dst: string): Promise<'link' | 'copy'> {
+export async function linkOrCopy(src: string, dst: string, roots: readonly string[]): Promise<'link' | 'copy'> {
   try {
-    await link(src, dst);
+    await link(src, assertInside('link', dst, roots));
     return 'link';
   } catch (err) {
     if (!NO_LINK.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
   }
-  await copyExclusive(src, dst);
+  await copyExclusive(src, dst, roots);
   return 'copy';
 }
 
@@ -154,8 +163,8 @@ export async function openRegular(abs: string, rel: string): Promise<{ fh: FileH
  * fsync. Reads through the handle, never the name, so what was checked is what is copied.
  * A failed copy removes its own half-written `dst`. Throws the raw errno error.
  */
-export async function copyFromHandle(src: FileHandle, srcSize: number, mode: number, dst: string): Promise<void> {
-  const out = await open(dst, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode & 0o777);
+export async function copyFromHandle(src: FileHandle, srcSize: number, mode: number, dst: string, roots: readonly string[]): Promise<void> {
+  const out = await open(assertInside('copy', dst, roots), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode & 0o777);
   try {
     const buf = Buffer.allocUnsafe(1024 * 1024);
     let pos = 0;

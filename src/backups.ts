@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fsyncDir } from './fs/atomic-write.js';
+import { assertInside } from './fs/confine-path.js';
 import { formatStamp, stampOf } from './backups-stamp.js';
 import { BackupError, copyExclusive, copyFromHandle, exists, explain, firstFree, inside, kindOf, linkOrCopy, notRegular, openRegular, toRel } from './backups-fs.js';
 
@@ -37,12 +38,12 @@ export async function backupFile(root: string, rel: string, now: Date = new Date
   const src = inside(root, rel);
   let dst: string;
   try {
-    dst = await firstFree(backupBase(src, now), (c) => linkOrCopy(src, c));
+    dst = await firstFree(backupBase(src, now), (c) => linkOrCopy(src, c, [root]));
   } catch (err) {
     throw explain('back up', rel, err);
   }
   try {
-    await unlink(src);
+    await unlink(assertInside('unlink', src, [root]));
   } catch (err) {
     // The backup exists and so does the original: nothing is lost, but say so.
     throw explain('remove the original after backing it up to', toRel(root, dst!), err, false);
@@ -56,7 +57,7 @@ export async function copyBackup(root: string, rel: string, now: Date = new Date
   const src = inside(root, rel);
   try {
     // A copy, not a hard link: an in-place write would change a linked backup too.
-    const dst = await firstFree(backupBase(src, now), (c) => copyExclusive(src, c));
+    const dst = await firstFree(backupBase(src, now), (c) => copyExclusive(src, c, [root]));
     await fsyncDir(dirname(src));
     return { backup: toRel(root, dst) };
   } catch (err) {
@@ -114,7 +115,8 @@ export async function listBackups(root: string, rel: string): Promise<BackupInfo
 
 /** `drafts/ch03-draft.md.bak.20261128-140312-1` → `drafts/ch03-draft.md`. */
 export function originalOf(backupRel: string): string {
-  const m = /^(.*)\.bak\.([^/]+)$/.exec(backupRel);
+  // `s`: a name may hold a CR or U+2028, which `.` alone does not match (issue 16 item 2's torture).
+  const m = /^(.*)\.bak\.([^/]+)$/s.exec(backupRel);
   if (!m || !stampOf(basename(m[1]), `${basename(m[1])}.bak.${m[2]}`)) {
     throw new BackupError(`${backupRel} is not a backup name (expected <file>.bak.<YYYYMMDD-HHMMSS> or <file>.bak.<epoch>)`, backupRel, 'EINVAL');
   }
@@ -159,7 +161,7 @@ export async function restoreBackup(
   }
   const staged = join(dirname(dst), `.${basename(dst)}.restore.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await copyFromHandle(opened.fh, opened.st.size, opened.st.mode, staged);
+    await copyFromHandle(opened.fh, opened.st.size, opened.st.mode, staged, [root]);
   } catch (err) {
     throw explain('restore', backupRel, err);
   } finally {
@@ -170,11 +172,13 @@ export async function restoreBackup(
     if (cur) {
       // A second name for the current file; the rename below then swaps in the restored
       // copy atomically, so `rel` never goes missing, even for a moment.
-      currentBackedUpTo = toRel(root, await firstFree(backupBase(dst, now), (c) => linkOrCopy(dst, c)));
+      currentBackedUpTo = toRel(root, await firstFree(backupBase(dst, now), (c) => linkOrCopy(dst, c, [root])));
     }
-    await rename(staged, dst);
+    await rename(staged, assertInside('rename', dst, [root]));
   } catch (err) {
-    await unlink(staged).catch(() => {});
+    await Promise.resolve()
+      .then(() => unlink(assertInside('unlink', staged, [root])))
+      .catch(() => {});
     throw explain('restore', backupRel, err);
   }
   await fsyncDir(dirname(dst));
@@ -196,12 +200,12 @@ export async function undoBackup(root: string, backupRel: string, originalRel: s
     );
   if (await exists(dst)) throw refuse();
   try {
-    await linkOrCopy(bak, dst);
+    await linkOrCopy(bak, dst, [root]);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw refuse();
     throw explain('undo the backup', backupRel, err);
   }
-  await unlink(bak);
+  await unlink(assertInside('unlink', bak, [root]));
   await fsyncDir(dirname(dst));
   return { restored: originalRel };
 }

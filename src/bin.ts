@@ -8,6 +8,8 @@ import { statusFast } from './socket/client-fast.js';
 // The bin (the bundle's entry): `status --json` with a control room running is answered from
 // its socket before the rest of the CLI is loaded (issue 10 item 4); everything else is cli.ts.
 
+// The control room's bytes are escapeJsonText's already (src/socket/status-text.ts builds them with toJson).
+// eslint-disable-next-line no-restricted-syntax -- byte for byte, as the socket answered
 const fast = await statusFast(process.argv.slice(2), process.env, (b) => process.stdout.write(b));
 if (fast !== 'answered') {
   // Asked already and nobody answered: the CLI scans without asking a second time.

@@ -8,17 +8,21 @@ import { WorkspaceError } from './workspace.js';
 import { checkpointCommand, partialsCommand, planCommand, statusCommand, type ReadOptions } from './cli/core-commands.js';
 import type { TextOptions } from './app/layout.js';
 import { extraCommands } from './cli/extra-commands.js';
-import { sanitize } from './sanitize.js';
+import { stderrOut, textOut } from './cli/text-out.js';
 import { loadControlRoom } from './ui-load.js';
 
 // The entry. Interactive versus headless is decided here, once: the control room only when
 // stdin and stdout are terminals; every other path prints and exits.
 
-const out = { write: (s: string) => void process.stdout.write(s) };
+// Every line of text goes out through one escaping writer per stream (issue 16 item 2).
+const colour = colorEnabled(process.stdout, process.env);
+const out = textOut(process.stdout, colour);
 
 /** A running control room's `status --json`, byte for byte; `--json=pretty` indents it. False: no instance answered. */
 async function statusFromSocket(cli: Cli): Promise<boolean> {
   const { statusFromControlRoom } = await import('./cli/socket-commands.js');
+  // The control room's bytes are escapeJsonText's already (src/socket/status-text.ts builds them with toJson).
+  // eslint-disable-next-line no-restricted-syntax -- byte for byte, as the socket answered
   if (!cli.jsonPretty) return statusFromControlRoom(cli.positionals, (b) => process.stdout.write(b));
   const chunks: Buffer[] = [];
   if (!(await statusFromControlRoom(cli.positionals, (b) => chunks.push(b)))) return false;
@@ -38,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const o: TextOptions = {
-    paint: makePaint(colorEnabled(process.stdout, process.env)),
+    paint: makePaint(colour),
     ascii: wantsAscii(process.env, cli.ascii),
     width: outputWidth(process.stdout, process.env),
   };
@@ -80,19 +84,19 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof UsageError) {
-      process.stderr.write(`checkroom: ${sanitize(err.message)}\nRun "checkroom --help" for usage.\n`);
+      stderrOut.write(`checkroom: ${err.message}\nRun "checkroom --help" for usage.\n`);
       process.exitCode = 2;
     } else if (err instanceof ConfigError) {
-      process.stderr.write(`checkroom: ${sanitize(err.message)}\nFix checkroom.yaml (see README: configuration) and run again.\n`);
+      stderrOut.write(`checkroom: ${err.message}\nFix checkroom.yaml (see README: configuration) and run again.\n`);
       process.exitCode = 2;
     } else if (err instanceof WorkspaceError) {
-      process.stderr.write(`checkroom: ${sanitize(err.message)}\n`);
+      stderrOut.write(`checkroom: ${err.message}\n`);
       process.exitCode = 2;
     } else {
       const e = err as Error;
-      // Messages can quote arguments, paths and file contents: escaped like everything else.
-      process.stderr.write(`checkroom: ${sanitize(e?.message ?? String(err))}\n`);
-      if (process.env.CHECKROOM_DEBUG) process.stderr.write(`${e?.stack}\n`);
+      // Messages can quote arguments, paths and file contents: stderrOut escapes them like everything else.
+      stderrOut.write(`checkroom: ${e?.message ?? String(err)}\n`);
+      if (process.env.CHECKROOM_DEBUG) stderrOut.write(`${e?.stack}\n`);
       process.exitCode = 1;
     }
   },

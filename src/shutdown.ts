@@ -88,6 +88,13 @@ export function watchEnd(streams: TermStreams, proc: NodeJS.Process = process): 
   };
 }
 
+// Agents get their grace (SIGTERM, then SIGKILL) inside the deadline; past it, everything is
+// killed at once. The rest covers the drain, the journal and the workspace's close. Every
+// shutdown (the control room, `checkroom run`) has this bound, whatever a scheduler does
+// (issue 17 item 7).
+const DEADLINE_MS = 15_000;
+export const deadlineFor = (agents: { graceMs: number }[]): number => DEADLINE_MS + Math.max(0, ...agents.map((a) => a.graceMs));
+
 /**
  * Run `steps` with a deadline: when they have not finished after `ms`, `emergency` runs
  * (synchronous: stop what must not outlive us, release what others wait for) and `exit` is

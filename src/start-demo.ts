@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseCli } from './cli/args.js';
 import { colorEnabled, makePaint, outputWidth } from './app/paint.js';
 import { statusCommand } from './cli/core-commands.js';
+import { stderrOut, textOut } from './cli/text-out.js';
 import { wantsAscii } from './glyphs.js';
 import type { TextOptions } from './app/layout.js';
 import { loadControlRoom } from './ui-load.js';
@@ -21,12 +22,16 @@ const DEMO = fileURLToPath(new URL('../../demo-workspace', import.meta.url));
 const CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
 
 /** `--claude`: the real Claude Code CLI against a scripted model on 127.0.0.1 (issue 11). */
+// Text through the escaping writers, as the CLI's (src/cli/text-out.ts, issue 16 item 2).
+const colour = colorEnabled(process.stdout, process.env);
+const out = textOut(process.stdout, colour);
+
 async function startClaudeDemo(ws: string): Promise<ModelServer> {
   if (!existsSync(CLAUDE)) throw new Error(`--claude needs the Claude Code CLI: npm install -D @anthropic-ai/claude-code (looked for ${CLAUDE})`);
   const server = await startModelServer({ script: [], fallback: claudeDemoScript(), lifetimeMs: 4 * 3_600_000, maxRequests: 5_000 });
   const home = mkdtempSync(join(tmpdir(), 'checkroom-demo-claude-home-'));
   writeFileSync(join(ws, 'checkroom.yaml'), claudeDemoYaml({ bin: CLAUDE, env: claudeEnv(server.url, home, 0) }));
-  process.stdout.write(`checkroom demo: agents are the real claude CLI; the model is scripted at ${server.url}\n`);
+  out.write(`checkroom demo: agents are the real claude CLI; the model is scripted at ${server.url}\n`);
   return server;
 }
 
@@ -36,7 +41,7 @@ async function main(): Promise<number> {
     recursive: true,
     filter: (src) => !src.slice(DEMO.length).split(sep).includes('.checkroom'),
   });
-  process.stdout.write(`checkroom demo: a copy of demo-workspace/ is in ${dir}\n`);
+  out.write(`checkroom demo: a copy of demo-workspace/ is in ${dir}\n`);
   // `npm start -- --gates`: the gate-file workflow demo (demo-workspace/gates-workflow, preset: gates).
   const args = process.argv.slice(2);
   const ws = args.includes('--gates') ? join(dir, 'gates-workflow') : dir;
@@ -46,22 +51,22 @@ async function main(): Promise<number> {
     const q = spawnSync('squeue', ['-h', '--me'], { encoding: 'utf8', timeout: 30_000 });
     if (q.status !== 0) throw new Error(`--slurm needs a reachable Slurm cluster (squeue: ${(q.stderr || q.error?.message || `exit ${q.status}`).trim().split('\n')[0]}); set SLURM_CONF`);
     appendFileSync(join(dir, 'checkroom.yaml'), '\n# npm start -- --slurm\nexecutor: slurm\n');
-    process.stdout.write('checkroom demo: every agent runs as a Slurm job (executor: slurm)\n');
+    out.write('checkroom demo: every agent runs as a Slurm job (executor: slurm)\n');
   }
   const server = args.includes('--claude') ? await startClaudeDemo(ws) : null;
   const cli = parseCli([...args.filter((a) => a !== '--gates' && a !== '--slurm' && a !== '--claude'), ws]);
   const o: TextOptions = {
-    paint: makePaint(colorEnabled(process.stdout, process.env)),
+    paint: makePaint(colour),
     ascii: wantsAscii(process.env, cli.ascii),
     width: outputWidth(process.stdout, process.env),
   };
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    await statusCommand([ws], false, o, { write: (s) => void process.stdout.write(s) });
+    await statusCommand([ws], false, o, out);
     await server?.close();
     return 0;
   }
   const code = await (await loadControlRoom())(cli, o).finally(() => server?.close());
-  process.stdout.write(`checkroom demo: the workspace copy stays in ${dir}\n`);
+  out.write(`checkroom demo: the workspace copy stays in ${dir}\n`);
   return code;
 }
 
@@ -70,7 +75,7 @@ main().then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`checkroom: ${(err as Error)?.message ?? String(err)}\n`);
+    stderrOut.write(`checkroom: ${(err as Error)?.message ?? String(err)}\n`);
     process.exitCode = 1;
   },
 );

@@ -9,7 +9,8 @@ import { anchoredStdout } from './app/anchored-stdout.js';
 import { countFiles } from './app/quick-listing.js';
 import type { Room } from './ui-room.js';
 import { Starting } from '../components/Starting.js';
-import { bounded, exitCodeFor, runsOnEnd, watchEnd, withDeadline, type StopReason } from './shutdown.js';
+import { bounded, deadlineFor, exitCodeFor, runsOnEnd, watchEnd, withDeadline, type StopReason } from './shutdown.js';
+import { stderrOut } from './cli/text-out.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
 // session: the alternate screen while the control room runs. Every way out — `q`, SIGINT,
@@ -23,11 +24,6 @@ import { bounded, exitCodeFor, runsOnEnd, watchEnd, withDeadline, type StopReaso
 const ENTER_ALT = '\u001b[?1049h';
 const LEAVE_ALT = '\u001b[?1049l';
 const SHOW_CURSOR = '\u001b[?25h';
-
-// Agents get their grace (SIGTERM, then SIGKILL) inside the deadline; past it, everything is
-// killed at once. The rest covers the drain, the journal and the workspace's close.
-const DEADLINE_MS = 15_000;
-const deadlineFor = (agents: { graceMs: number }[]): number => DEADLINE_MS + Math.max(0, ...agents.map((a) => a.graceMs));
 
 /** Waits for Ink's next frame: it paints at most every ~33 ms, and the scan holds the event loop. */
 const painted = (): Promise<void> => new Promise((r) => setTimeout(r, 40));
@@ -63,6 +59,23 @@ function drawFirstFrame(dir: string, theme: Theme, ascii: boolean): Instance & {
   return Object.assign(app, { listed: painted() });
 }
 
+/**
+ * The end of a session stopped before its room was up: the first frame unmounted, the
+ * terminal restored, then exit. No agent, lock or socket is in play yet that must be waited
+ * for, and the scan still under way must not keep the process (or open a room) after it.
+ */
+function stopWhileOpening(end: { reason: StopReason; error?: unknown }, s: { app: Instance; restore: () => void; ends: { off(): void } }): never {
+  try {
+    s.app.unmount();
+  } catch {
+    // Ink on a terminal that is gone: restoring it matters more
+  }
+  s.restore();
+  s.ends.off();
+  if (end.reason === 'crash') stderrOut.write(`checkroom: ${end.error instanceof Error ? end.error.message : String(end.error)}\n`);
+  process.exit(exitCodeFor(end.reason));
+}
+
 export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> {
   if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
   const dir = cli.positionals[0] ?? '.';
@@ -94,7 +107,13 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     await app.listed;
     // The rest of the UI and the engine load after the first frame is on screen.
     room = await import('./ui-room.js');
-    opened = await room.openRoom(dir, cli, o.ascii);
+    const opening = room.openRoom(dir, cli, o.ascii);
+    // Told to stop while the workspace is read (issue 16 item 3: the scan yields, so the
+    // signal is heard): nothing runs yet, so the terminal comes back and the process ends at
+    // once, instead of after a scan of 50k files and a room drawn only to be closed.
+    const early = await Promise.race([opening.then(() => null), ends.first]);
+    if (early) return stopWhileOpening(early, { app, restore, ends });
+    opened = await opening;
   } catch (err) {
     // Not a workspace, a bad checkroom.yaml: the terminal back as it was, then the message.
     app.unmount();

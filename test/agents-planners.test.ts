@@ -139,7 +139,8 @@ describe('launching', () => {
     const over = launchAsk({ ...readOf({ ledger: paid(0.5) }), config: spentConfig }, { unit: 'ch01', step: 'research' })!;
     expect(over.title).toBe('Launch ch01 research (budget spent)');
     expect(over.lines[0]).toBe('Budget: cost budget of this session used ($0.50 of $0.50, limits.max_cost_usd). This launch spends past it: Enter launches anyway, Esc keeps to the budget.');
-    expect(over.pending).toEqual({ type: 'agents', action: { kind: 'launch', unit: 'ch01', step: 'research', reset: false, consent: false, redo: false } });
+    // Issue 17 item 4: Enter is the operator's word to go past it, which the supervisor now requires.
+    expect(over.pending).toEqual({ type: 'agents', action: { kind: 'launch', unit: 'ch01', step: 'research', reset: false, consent: false, redo: false, overBudget: true } });
     expect(launchAsk({ ...readOf({ ledger: paid(0.1) }), config: spentConfig }, { unit: 'ch01', step: 'research' })).toBeNull();
   });
 
@@ -147,7 +148,7 @@ describe('launching', () => {
     const first = launchAsk(readOf(), { unit: 'ch01', step: 'research' })!;
     expect(first.title).toBe('Launch ch01 research: the exact command');
     expect(first.lines[1]).toBe('  node agent.mjs ch01 research');
-    expect(first.pending).toEqual({ type: 'agents', action: { kind: 'launch', unit: 'ch01', step: 'research', reset: false, consent: true, redo: false } });
+    expect(first.pending).toEqual({ type: 'agents', action: { kind: 'launch', unit: 'ch01', step: 'research', reset: false, consent: true, redo: false, overBudget: false } });
     expect(launchAsk(readOf({ shown: true }), { unit: 'ch01', step: 'research' })).toBeNull();
     const reset = launchAsk(readOf({ shown: true }), { unit: 'ch01', step: 'research', reset: true, why: ['why'] })!;
     expect(reset.title).toBe('Reset ch01 research and relaunch it');

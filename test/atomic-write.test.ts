@@ -24,7 +24,7 @@ describe('writeFileAtomic', () => {
     const dir = tempDir();
     const p = join(dir, 'checkpoint.md');
     writeFileSync(p, 'old', { mode: 0o640 });
-    return writeFileAtomic(p, '新的内容').then(() => {
+    return writeFileAtomic(p, '新的内容', [dir]).then(() => {
       expect(readFileSync(p, 'utf8')).toBe('新的内容');
       expect(readdirSync(dir)).toEqual(['checkpoint.md']);
       expect(execFileSync('stat', ['-c', '%a', p]).toString().trim()).toBe('640');
@@ -38,7 +38,7 @@ describe('writeFileAtomic', () => {
       const old = 'x'.repeat(20 * 1024);
       writeFileSync(join(disk, 'checkpoint.md'), old);
       writeFileSync(join(disk, 'filler'), Buffer.alloc(36 * 1024));
-      const err = await writeFileAtomic(join(disk, 'checkpoint.md'), 'y'.repeat(30 * 1024)).catch((e: unknown) => e);
+      const err = await writeFileAtomic(join(disk, 'checkpoint.md'), 'y'.repeat(30 * 1024), [disk]).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(WriteError);
       expect((err as WriteError).message).toContain('disk is full');
       expect(readFileSync(join(disk, 'checkpoint.md'), 'utf8')).toBe(old);
@@ -51,7 +51,7 @@ describe('writeFileAtomic', () => {
   it('explains a directory it cannot write to', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'ro'));
-    const err = await writeFileAtomic(join(dir, 'ro', 'missing-dir', 'f.md'), 'x').catch((e: unknown) => e);
+    const err = await writeFileAtomic(join(dir, 'ro', 'missing-dir', 'f.md'), 'x', [dir]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WriteError);
     expect((err as WriteError).message).toMatch(/cannot write/);
   });

@@ -316,7 +316,8 @@ describe('autopilot relaunches the redo queue', () => {
     await autopilotOn(r);
     await waitFor('ch01 draft done', () => r.events.some((e) => e.type === 'done' && e.unit === 'ch01' && e.step === 'draft'));
     const idle = await waitFor('autopilot idle on the budget', () => r.events.find((e): e is Extract<SupervisorEvent, { type: 'idle' }> => e.type === 'idle' && /budget/.test(e.reason)));
-    expect(idle.reason).toContain('launch budget of this session used (1 of 1)');
+    // Issue 17 item 4: the budget's words name the key that raises it.
+    expect(idle.reason).toContain('launch budget of this session used (1 of 1, limits.max_launches)');
     // The budget pauses autopilot (a global limit); the store flushes that, and from then on
     // nothing launches the queue.
     await waitFor('the store sees autopilot paused', () => {

@@ -224,7 +224,7 @@ describe('backups of read-only files (non-root user)', () => {
       chmodSync(src, 0o444); // owned by root: with fs.protected_hardlinks=1 nobody may not link it
       const dst = join(root, 'checkpoint.md.bak.20261130-080000');
       const mod = pathToFileURL(join(REPO, 'dist/src/backups-fs.js')).href;
-      const r = runAsNobody([process.execPath, '--input-type=module', '-e', `const m = await import(${JSON.stringify(mod)}); console.log(await m.linkOrCopy(${JSON.stringify(src)}, ${JSON.stringify(dst)}));`]);
+      const r = runAsNobody([process.execPath, '--input-type=module', '-e', `const m = await import(${JSON.stringify(mod)}); console.log(await m.linkOrCopy(${JSON.stringify(src)}, ${JSON.stringify(dst)}, [${JSON.stringify(root)}]));`]);
       if (!r) return; // no runuser here
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);

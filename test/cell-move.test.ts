@@ -37,25 +37,26 @@ describe('nextMove', () => {
     expect(nextMove(input([rec(1, 'UNKNOWN'), rec(2, 'CANCELLED')]))).toEqual({ kind: 'stop', reason: { kind: 'cancelled' } });
   });
 
-  it.each(FAILURE_CLASS_TABLE.map((r) => [r.name, r.cap, r.retry] as const))('%s: one failure retries under cap %i (%s), else escalates', (cls, cap, retry) => {
+  // Issue 17 item 5: a cap is the class's attempts in all (it was retries: maxAttempts 1 + cap).
+  it.each(FAILURE_CLASS_TABLE.map((r) => [r.name, r.cap, r.retry] as const))('%s: one failure retries under cap %i attempts (%s), else escalates', (cls, cap, retry) => {
     const move = nextMove(input(failures(cls, 1)));
-    if (retry === 'never' || cap === 0) {
+    if (retry === 'never' || cap <= 1) {
       expect(move).toMatchObject({ kind: 'stop', reason: { kind: 'escalated', class: cls } });
       return;
     }
-    expect(move).toMatchObject({ kind: 'retry', class: cls, attempt: 2, maxAttempts: 1 + cap });
+    expect(move).toMatchObject({ kind: 'retry', class: cls, attempt: 2, maxAttempts: cap });
     // Retryable classes back off exponentially (equal jitter keeps half); the others wait the base.
     expect(move.kind === 'retry' && move.delayMs).toBe(retry === 'unchanged' ? 750 : 1000);
   });
 
   it('escalates once a class has used its cap, with the cap in the words', () => {
-    expect(nextMove(input(failures('UNKNOWN', 2)))).toMatchObject({ kind: 'retry', attempt: 3, maxAttempts: 3 });
-    expect(nextMove(input(failures('UNKNOWN', 3)))).toEqual({
+    expect(nextMove(input(failures('UNKNOWN', 1)))).toMatchObject({ kind: 'retry', attempt: 2, maxAttempts: 2 });
+    expect(nextMove(input(failures('UNKNOWN', 2)))).toEqual({
       kind: 'stop',
-      reason: { kind: 'escalated', class: 'UNKNOWN', reason: 'UNKNOWN: 3 failures, cap 2 retries; escalate' },
+      reason: { kind: 'escalated', class: 'UNKNOWN', reason: 'UNKNOWN: 2 failed attempts, cap 2 attempts; escalate', maxAttempts: 2 },
     });
     // A configured cap moves the line.
-    expect(nextMove(input(failures('UNKNOWN', 3), { limits: { ...limits, caps: { UNKNOWN: 3 } } }))).toMatchObject({ kind: 'retry' });
+    expect(nextMove(input(failures('UNKNOWN', 2), { limits: { ...limits, caps: { UNKNOWN: 3 } } }))).toMatchObject({ kind: 'retry', attempt: 3, maxAttempts: 3 });
   });
 
   it('each class keeps its own budget: a rate limit does not eat the verification budget', () => {
@@ -86,7 +87,7 @@ describe('nextMove', () => {
     const stopFor = (retryStop: RetryStop) => nextMove(input(failures('UNKNOWN', 1), { retryStop }));
     expect(stopFor({ kind: 'consecutive', reason: '8 consecutive failures' })).toEqual({
       kind: 'stop',
-      reason: { kind: 'retries_stopped', stop: { kind: 'consecutive', reason: '8 consecutive failures' }, pauses: true, maxAttempts: 3 },
+      reason: { kind: 'retries_stopped', stop: { kind: 'consecutive', reason: '8 consecutive failures' }, pauses: true, maxAttempts: 2 },
     });
     expect(stopFor({ kind: 'spend', reason: 'spent $5.00 of $5.00' })).toMatchObject({ reason: { kind: 'retries_stopped', pauses: true } });
     expect(stopFor({ kind: 'closed', reason: 'the supervisor closed' })).toMatchObject({ reason: { kind: 'retries_stopped', pauses: false } });

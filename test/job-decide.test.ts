@@ -17,6 +17,16 @@ describe('decideJob', () => {
     expect(decideJob(st({ stopping: 'cancel' }), { kind: 'running' }, 1_000, lim, true, name)).toEqual({ do: 'run' });
   });
 
+  it('a controller silent past infra_timeout makes the job INFRA: shown so, waited on, never stopped or relaunched (issue 17 item 7)', () => {
+    const l = { ...lim, infraTimeoutMs: 120_000 };
+    const look = { kind: 'unreachable', why: 'squeue: Unable to contact slurm controller' } as const;
+    expect(decideJob(st({ unreachableSince: 0 }), look, 60_000, l, false, name)).toEqual({ do: 'wait', why: 'squeue: Unable to contact slurm controller' });
+    const late = decideJob(st({ unreachableSince: 0, lastActivity: 0 }), look, 130_000, l, false, name);
+    expect(late).toEqual({ do: 'wait', why: 'INFRA: the controller has not answered for 130 s (squeue: Unable to contact slurm controller); slurm job 7 is re-checked at every poll, not relaunched' });
+    // The marker still proves it while the controller is away.
+    expect(decideJob(st({ unreachableSince: 0 }), look, 130_000, l, true, name)).toMatchObject({ do: 'finish', exitCode: 0 });
+  });
+
   it('a queued job waits with the scheduler’s reason, however long', () => {
     expect(decideJob(st(), { kind: 'waiting', why: 'waiting: Resources' }, 10 * 60_000, lim, false, name)).toEqual({ do: 'wait', why: 'waiting: Resources' });
   });

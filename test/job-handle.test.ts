@@ -26,7 +26,7 @@ const scripted = (): JobProbe & { state: JobLook } => {
     id: '42',
     state: { kind: 'running' } as JobLook,
     look: async () => probe.state,
-    stop: async () => undefined,
+    stop: async () => true,
     close: async () => undefined,
   };
   return probe;

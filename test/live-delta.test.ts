@@ -50,7 +50,7 @@ describe('live state by delta', () => {
     expect(live.state).toBe(before);
 
     // The atomic writer's own temp file is no event either: one update, for the rename.
-    await writeFileAtomic(join(root, pathOf('ch03', 'draft')), `# d\n\n${prose(400)}\n\n<!-- DRAFT_COMPLETE -->\n`);
+    await writeFileAtomic(join(root, pathOf('ch03', 'draft')), `# d\n\n${prose(400)}\n\n<!-- DRAFT_COMPLETE -->\n`, [root]);
     await live.settled();
     expect(cell(live.state, 'ch03', 'draft').status).toBe('done');
     expect(published).toBe(1);

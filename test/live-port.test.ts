@@ -44,7 +44,7 @@ async function openCounting(watch: boolean) {
 async function finishRun(root: string, l: LiveWorkspace): Promise<void> {
   const out = pathOf('ch01', 'research');
   appendFileSync(join(root, out), '\n<!-- RESEARCH_COMPLETE -->\n');
-  await writeFileAtomic(join(root, 'checkpoint.md'), readFileSync(join(root, 'checkpoint.md'), 'utf8').replace('| ch01 | ⏳ |', '| ch01 | ✅ |'));
+  await writeFileAtomic(join(root, 'checkpoint.md'), readFileSync(join(root, 'checkpoint.md'), 'utf8').replace('| ch01 | ⏳ |', '| ch01 | ✅ |'), [root]);
   // The supervisor journals the exit before it says 'done': the events may be applied by then.
   await l.settled();
   l.touch(['checkpoint.md', out]);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { acquireDriverLock, lockPath } from '../src/run/lock.js';
 import { procStartTime } from '../src/run/proc.js';
@@ -17,14 +17,16 @@ const children: ChildProcess[] = [];
 beforeAll(() => {
   build = mkdtempSync(join(tmpdir(), 'checkroom-lock-build-'));
   writeFileSync(join(build, 'package.json'), '{"type":"module"}');
-  for (const name of ['lock', 'proc']) {
-    const source = readFileSync(resolve('src/run', `${name}.ts`), 'utf8');
+  // The lock's imports, in src's own layout (lock.ts confines its paths through fs/confine-path.ts).
+  for (const name of ['run/lock', 'run/proc', 'fs/confine-path', 'sanitize']) {
+    const source = readFileSync(resolve('src', `${name}.ts`), 'utf8');
     const out = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    mkdirSync(dirname(join(build, name)), { recursive: true });
     writeFileSync(join(build, `${name}.js`), out.outputText);
   }
   writeFileSync(
     join(build, 'holder.mjs'),
-    `import { acquireDriverLock } from './lock.js';
+    `import { acquireDriverLock } from './run/lock.js';
      const lock = acquireDriverLock(process.argv[2]);
      console.log(JSON.stringify({ role: lock.role, pid: process.pid }));
      if (process.argv[3] === 'hold') setInterval(() => {}, 1000); else lock.release();`,

@@ -63,18 +63,24 @@ describe('caps', () => {
 
 describe('decideNext: counting per class', () => {
   it.each<[FailureClass, number]>([
+    // Issue 17 item 5: caps count attempts in all, as the source table does (UNKNOWN 2 =
+    // retry once). This test said "UNKNOWN retries 2 times", one attempt over the table.
     ['UNKNOWN', 2],
     ['VERIFICATION_FAILED', 3],
     ['BROKEN_BUILD', 1],
-    ['RATE_LIMITED', 4],
-    ['STALLED', 2],
-  ])('%s retries %i times, then escalates', (cls, cap) => {
-    for (let n = 1; n <= cap; n++) {
+    ['RATE_LIMITED', 5],
+    ['STALLED', 3],
+  ])('%s runs %i attempts in all, then escalates', (cls, cap) => {
+    for (let n = 1; n < cap; n++) {
       const d = decideNext(history(...Array(n).fill(cls)), limits, seq(0.5));
-      expect(d.kind).toBe('retry');
+      expect(d).toMatchObject({ kind: 'retry', attempt: n + 1, maxAttempts: cap });
     }
-    const d = decideNext(history(...Array(cap + 1).fill(cls)), limits, seq(0.5));
+    const d = decideNext(history(...Array(cap).fill(cls)), limits, seq(0.5));
     expect(d).toMatchObject({ kind: 'escalate', class: cls });
+  });
+
+  it('CIRCULAR_FIX (cap 0) escalates at once', () => {
+    expect(decideNext(history('CIRCULAR_FIX'), limits, seq(0.5))).toMatchObject({ kind: 'escalate', class: 'CIRCULAR_FIX' });
   });
 
   it.each<FailureClass>(['INVALID_INPUT', 'PERMISSION', 'TOOL_NOT_FOUND'])('%s escalates at once, even with a cap configured', (cls) => {
@@ -83,16 +89,18 @@ describe('decideNext: counting per class', () => {
   });
 
   it('a rate limit does not eat the verification budget', () => {
-    const h = history('VERIFICATION_FAILED', 'RATE_LIMITED', 'RATE_LIMITED', 'VERIFICATION_FAILED', 'RATE_LIMITED', 'VERIFICATION_FAILED');
+    const h = history('VERIFICATION_FAILED', 'RATE_LIMITED', 'RATE_LIMITED', 'VERIFICATION_FAILED', 'RATE_LIMITED');
     const d = decideNext(h, limits, seq(0.5));
     expect(d.kind).toBe('retry');
-    expect(countByClass(h)).toEqual({ VERIFICATION_FAILED: 3, RATE_LIMITED: 3 });
+    expect(countByClass(h)).toEqual({ VERIFICATION_FAILED: 2, RATE_LIMITED: 3 });
+    expect(decideNext([...h, rec(6, 'VERIFICATION_FAILED')], limits, seq(0.5))).toMatchObject({ kind: 'escalate', class: 'VERIFICATION_FAILED' });
   });
 
   it('cancelled attempts count for nothing, and a success starts a new episode', () => {
     const h = history('UNKNOWN', 'CANCELLED', 'UNKNOWN', 'CANCELLED');
     expect(decideNext(h, limits, seq(0.5))).toMatchObject({ kind: 'none' });
-    expect(decideNext(h.slice(0, 3), limits, seq(0.5)).kind).toBe('retry');
+    expect(decideNext(h.slice(0, 1), limits, seq(0.5)).kind).toBe('retry');
+    expect(countByClass(h.slice(0, 3))).toEqual({ UNKNOWN: 2 });
     const after = history('UNKNOWN', 'UNKNOWN', 'SUCCESS', 'UNKNOWN');
     expect(decideNext(after, limits, seq(0.5)).kind).toBe('retry');
     expect(countByClass(after)).toEqual({ UNKNOWN: 1 });
@@ -100,8 +108,9 @@ describe('decideNext: counting per class', () => {
 
   it('reports the attempt number and the attempt at which the budget runs out', () => {
     const d = decideNext(history('VERIFICATION_FAILED'), limits, seq(0.5));
-    expect(d).toMatchObject({ kind: 'retry', attempt: 2, maxAttempts: 4 });
-    if (d.kind === 'retry') expect(d.reason).toContain(attemptLabel(2, 4));
+    // Issue 17 item 5: it said "of 4" for a class the source table allows 3 attempts.
+    expect(d).toMatchObject({ kind: 'retry', attempt: 2, maxAttempts: 3 });
+    if (d.kind === 'retry') expect(d.reason).toContain(attemptLabel(2, 3));
     expect(attemptLabel(2, 3)).toBe('attempt 2 of 3');
   });
 });
@@ -126,7 +135,9 @@ describe('decideNext: circular fix', () => {
 
   it('a changed command is not a loop', () => {
     const h = [1, 2, 3].map((n) => rec(n, 'VERIFICATION_FAILED', { cmdFp: `c${n}`, errFp: 'e1', keywords: [] }));
-    expect(decideNext(h, limits, seq(0.5)).kind).toBe('retry');
+    expect(decideNext(h.slice(0, 2), limits, seq(0.5)).kind).toBe('retry');
+    // The third is the class's own cap, not a loop.
+    expect(decideNext(h, limits, seq(0.5))).toMatchObject({ kind: 'escalate', class: 'VERIFICATION_FAILED' });
   });
 
   it('transient classes are not re-classed: identical rate limits use their own cap', () => {

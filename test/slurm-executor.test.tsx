@@ -99,7 +99,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
   }, 150_000);
 
   it('a failing job is classified by its exit and log, counted and capped', async () => {
-    const root = slurmWorkspace({ faults: { 'ch01/research': 'permission', 'ch02/research': 'no_marker' }, units: ['ch01', 'ch02'], limits: ['  backoff_base: 100ms', '  backoff_max: 500ms', '  caps: { VERIFICATION_FAILED: 1 }'] });
+    const root = slurmWorkspace({ faults: { 'ch01/research': 'permission', 'ch02/research': 'no_marker' }, units: ['ch01', 'ch02'], limits: ['  backoff_base: 100ms', '  backoff_max: 500ms', '  caps: { VERIFICATION_FAILED: 2 }'] });
     const s = await start(root);
     const [a, b] = await Promise.all([s.launch('ch01', 'research'), s.launch('ch02', 'research')]);
     expect(a.outcome).toBe('escalated');

@@ -57,7 +57,7 @@ describe.skipIf(missing)('Slurm faults on a real local cluster', () => {
   }, 150_000);
 
   it('the idle watchdog watches the log and the output file: a silent job is stopped (STALLED) and retried', async () => {
-    const root = slurmWorkspace({ faults: { 'ch01/research': 'hang' }, idle: '3s', limits: ['  backoff_base: 100ms', '  backoff_max: 500ms', '  caps: { STALLED: 1 }'] });
+    const root = slurmWorkspace({ faults: { 'ch01/research': 'hang' }, idle: '3s', limits: ['  backoff_base: 100ms', '  backoff_max: 500ms', '  caps: { STALLED: 2 }'] });
     const s = await start(root);
     const r = await s.launch('ch01', 'research');
     expect(r.outcome).toBe('escalated');

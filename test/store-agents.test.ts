@@ -42,7 +42,7 @@ describe('store: launching from the Plan view', () => {
     await r.press('3', 'enter');
     const d = r.s().dialog!;
     expect(d.title).toBe('Launch ch01 research: the exact command');
-    expect(d.pending).toEqual({ type: 'agents', action: { kind: 'launch', unit: 'ch01', step: 'research', reset: false, consent: true, redo: false } });
+    expect(d.pending).toEqual({ type: 'agents', action: { kind: 'launch', unit: 'ch01', step: 'research', reset: false, consent: true, redo: false, overBudget: false } });
     expect(d.lines.join(' ')).toContain(`${AGENT} --unit ch01 --step research`);
     await r.press('y');
     expect(r.s().message).toEqual({ text: 'launching ch01 research…', tone: 'info' });

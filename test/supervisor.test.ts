@@ -160,7 +160,7 @@ describe('supervisor: one cell', () => {
   });
 
   it('exit 0 without the marker is VERIFICATION_FAILED: capped, then ⚠️; the half-product stays', async () => {
-    const root = makeWs({ faults: { 'ch01/research': 'no_marker' }, limits: '  backoff_base: 20ms\n  backoff_max: 100ms\n  caps: { VERIFICATION_FAILED: 1 }' });
+    const root = makeWs({ faults: { 'ch01/research': 'no_marker' }, limits: '  backoff_base: 20ms\n  backoff_max: 100ms\n  caps: { VERIFICATION_FAILED: 2 }' });
     const s = await start(root);
     const r = await s.launch('ch01', 'research');
     expect(r.outcome).toBe('escalated');
@@ -180,7 +180,8 @@ describe('supervisor: one cell', () => {
   });
 
   it('the same error again and again is circular: CIRCULAR_FIX escalates', async () => {
-    const root = makeWs({ faults: { 'ch01/research': 'same_error' } });
+    // Issue 17 item 5: UNKNOWN allows 2 attempts in all now; a larger cap lets the loop show.
+    const root = makeWs({ faults: { 'ch01/research': 'same_error' }, limits: '  backoff_base: 20ms\n  backoff_max: 100ms\n  caps: { UNKNOWN: 5 }' });
     const s = await start(root);
     const r = await s.launch('ch01', 'research');
     expect(r.outcome).toBe('escalated');

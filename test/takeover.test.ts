@@ -24,11 +24,6 @@ describe('driverPilot', () => {
     expect(of([session(1)]).on).toBe(false);
   });
 
-  it('holds the cells its operator cancelled in the driver session, not those of earlier sessions', () => {
-    const events = [session(1), launch(2, 'r1', 'ch01'), exit(3, 'r1', 'ch01', 'CANCELLED'), session(10), launch(11, 'r2', 'ch02'), exit(12, 'r2', 'ch02', 'CANCELLED'), launch(13, 'r3', 'ch03'), exit(14, 'r3', 'ch03', 'SUCCESS')];
-    expect(of(events).held).toEqual(['ch02/research']);
-  });
-
   it('a kept-on autopilot is not the operator answering a pause: the failure count goes on', () => {
     const failed = [session(1), pilot(2, true, 'turned on by the operator'), launch(3, 'r1', 'ch01'), exit(4, 'r1', 'ch01', 'UNKNOWN')];
     expect(replayJournal([...failed, pilot(5, true, KEPT_REASON)], 10, cfg).consecutiveFailures).toBe(1);

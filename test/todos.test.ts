@@ -189,11 +189,15 @@ describe('writeBackTodos', () => {
     reader.exec('BEGIN');
     const status = reader.prepare('SELECT status FROM todos WHERE id = ?').pluck();
     expect(status.get('ch03-r1')).toBe('in_progress'); // the read snapshot starts here
-    const res = writeBackTodos(db, [
-      { id: 'ch03-r1', status: 'done' },
-      { id: 'ch03-r3', status: 'done' },
-      { id: 'ch03-ghost', status: 'done' },
-    ]);
+    const res = writeBackTodos(
+      db,
+      [
+        { id: 'ch03-r1', status: 'done' },
+        { id: 'ch03-r3', status: 'done' },
+        { id: 'ch03-ghost', status: 'done' },
+      ],
+      [root],
+    );
     expect(res).toEqual({ updated: 1, missing: ['ch03-ghost'] });
     expect(status.get('ch03-r1')).toBe('in_progress'); // WAL: the reader keeps its snapshot
     reader.exec('COMMIT');
@@ -206,12 +210,12 @@ describe('writeBackTodos', () => {
 
   it('switches a rollback-journal database to WAL and refuses anything but done', () => {
     create(db, [['ch01-draft', 'pending']], []);
-    expect(writeBackTodos(db, [{ id: 'ch01-draft', status: 'done' }]).updated).toBe(1);
+    expect(writeBackTodos(db, [{ id: 'ch01-draft', status: 'done' }], [root]).updated).toBe(1);
     const d = new Database(db, { readonly: true });
     expect(d.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(d.prepare(`SELECT updated_at FROM todos WHERE id = 'ch01-draft'`).pluck().get()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     d.close();
-    expect(() => writeBackTodos(db, [{ id: 'ch01-draft', status: 'pending' as 'done' }])).toThrow(/only writes back done/);
+    expect(() => writeBackTodos(db, [{ id: 'ch01-draft', status: 'pending' as 'done' }], [root])).toThrow(/only writes back done/);
   });
 
   it('says "cannot write" and what to do when the database is read-only (non-root user), and changes nothing', async () => {
@@ -225,7 +229,7 @@ describe('writeBackTodos', () => {
     chmodSync(root, 0o755);
     chownSync(root, NOBODY, NOBODY);
     const mod = pathToFileURL(join(REPO, 'dist/src/sources/todos.js')).href;
-    const script = `const m = await import(${JSON.stringify(mod)}); try { m.writeBackTodos(${JSON.stringify(db)}, [{ id: 'ch01-draft', status: 'done' }]); console.log('written'); } catch (e) { console.log(e.message); }`;
+    const script = `const m = await import(${JSON.stringify(mod)}); try { m.writeBackTodos(${JSON.stringify(db)}, [{ id: 'ch01-draft', status: 'done' }], [${JSON.stringify(root)}]); console.log('written'); } catch (e) { console.log(e.message); }`;
     const r = runAsNobody([process.execPath, '--input-type=module', '-e', script]);
     if (!r) return; // no runuser here
     expect(r.stdout).toMatch(/^write-back failed, nothing was changed: cannot write .*todos\.db: it is read-only for checkroom/);

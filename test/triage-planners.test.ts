@@ -121,17 +121,23 @@ describe('the dialogs', () => {
     expect(undoAsk(group, []).lines).toEqual(['b.bak → b', 'a.bak → a']);
   });
 
-  it('w shows each cell that changes, in glyphs or in ascii', () => {
-    const diff = { file: 'checkpoint.md', exists: true, changes: [{ key: 'ch01/draft', before: null, after: 'done' }] } as Parameters<typeof checkpointAsk>[0];
+  it('w names the cells that change, in glyphs or in ascii, then shows the whole line diff (issue 17 item 2)', () => {
+    const lines = ['@@ -3,1 +3,1 @@', '-| ch01 | ⏳ |', '+| ch01 | ✅ |'];
+    const diff = { file: 'checkpoint.md', exists: true, changes: [{ key: 'ch01/draft', before: null, after: 'done' }], lines } as Parameters<typeof checkpointAsk>[0];
     const glyphs = checkpointAsk(diff, false);
     expect(glyphs.title).toBe('Rewrite checkpoint.md: 1 cell change');
-    expect(glyphs.lines.slice(0, 2)).toEqual([
+    expect(glyphs.lines).toEqual([
       'checkpoint.md → checkpoint.md.bak.<time of the write> (a copy of the old file)',
-      'checkpoint.md: rewritten from the disk; 1 cell changes',
+      'checkpoint.md: rewritten from the disk; 1 cell changes: ch01/draft (none)→✅',
+      'every line that changes (- now, + after), the rest of the file stays as it is:',
+      '  @@ -3,1 +3,1 @@',
+      '  -| ch01 | ⏳ |',
+      '  +| ch01 | ✅ |',
     ]);
-    expect(glyphs.lines[2]).toBe('  ch01/draft: (none) → ✅');
-    expect(checkpointAsk(diff, true).lines[2]).toMatch(/^ {2}ch01\/draft: \(none\) → [ -~]+$/);
-    expect(checkpointAsk({ ...diff, exists: false, changes: [] }, false).lines[0]).toBe('checkpoint.md is created');
+    expect(checkpointAsk(diff, true).lines[1]).toMatch(/^[ -~]+$/);
+    const many = { ...diff, changes: Array.from({ length: 9 }, (_, i) => ({ key: `ch0${i + 1}/draft`, before: null, after: 'done' as const })) };
+    expect(checkpointAsk(many, false).lines[1]).toMatch(/ch04\/draft \(none\)→✅, 5 more$/);
+    expect(checkpointAsk({ ...diff, exists: false, changes: [], lines: [] }, false).lines.slice(0, 3)).toEqual(['checkpoint.md is created', 'checkpoint.md: rewritten from the disk; 0 cells change', 'no line of the file changes']);
   });
 });
 

@@ -170,7 +170,11 @@ describe('sources: rewrite checkpoint.md', () => {
     const before = readFileSync(join(root, 'checkpoint.md'), 'utf8');
     await m.press('w');
     await m.waitFor(`${diff.changes.length} cells change`);
-    expect(m.frame()).toContain(`  ${diff.changes[0].key}: `);
+    expect(m.frame()).toContain(`cells change: ${diff.changes[0].key}`);
+    // Issue 17 item 2: the whole line diff, not only the cells (it listed cells only).
+    expect(diff.lines[0]).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/);
+    expect(m.frame()).toContain(`  ${diff.lines[0]}`);
+    expect(m.frame()).toMatch(/^ {4}\+\S/m);
     expect(readFileSync(join(root, 'checkpoint.md'), 'utf8')).toBe(before);
     await m.press('y');
     await m.idle();

@@ -118,6 +118,29 @@ const claimOf = async (root: string, key: string) => {
 const rowOf = (frame: string, unit: string) => frame.split('\n').find((l) => new RegExp(`^[ ›]${unit} `).test(l)) ?? '';
 
 describe('launching agents from the control room', () => {
+  // Issue 17 item 4: the keys ask the supervisor's one budget decision. A spent workspace
+  // launch budget used to be no reason to ask, and launchCell then counted only the session.
+  it('past a spent workspace launch budget, enter asks and names it; y goes, journalled; Health shows the workspace count', async () => {
+    const root = makeWs({ speed: 40 });
+    writeFileSync(join(root, 'checkroom.yaml'), readFileSync(join(root, 'checkroom.yaml'), 'utf8').replace('limits:\n', 'limits:\n  max_launches: { workspace: 1 }\n'));
+    const first = await openSupervisor({ root, config: await loadConfig(root) });
+    expect((await first.launch('ch01', 'research')).outcome).toBe('done');
+    await first.close();
+    const m = await mount(root);
+    await m.press('3');
+    await m.waitFor(/› P3 ch01 draft\s+run/);
+    await m.press('\r');
+    await m.waitFor('(budget spent)');
+    expect(m.frame().replace(/\s+/g, ' ')).toContain('launch budget of this workspace used (1 of 1, limits.max_launches.workspace)');
+    await m.press('y');
+    await m.waitFor('ch01 draft: done');
+    const ev = await journal(root);
+    expect(ev.filter((e) => e.type === 'decision' && e.kind === 'over_budget')).toHaveLength(1);
+    expect(ev.filter((e) => e.type === 'launch')).toHaveLength(2);
+    await m.press('5');
+    await m.waitFor('(2 of 1 in the workspace)');
+  }, 60_000);
+
   it('shows the exact command before the first launch, runs it, then ✅ in the matrix and in checkpoint.md', async () => {
     const root = makeWs({ speed: 1 });
     const m = await mount(root);

@@ -44,7 +44,7 @@ describe('path-keyed exclusion of writers', () => {
   it('autopilot starts one memory step at a time although the archivist may run three', async () => {
     const config = await loadConfig(makeWs());
     const cfg: LedgerConfig = { breaker: config.breaker, limits: config.limits };
-    const base = { ledger: replayJournal([], 0, cfg), config, held: new Set<string>(), budget: 10, redoHalfProducts: true };
+    const base = { ledger: replayJournal([], 0, cfg), config, budget: 10, redoHalfProducts: true };
     const plan = [run('ch01', 'memory'), run('ch02', 'memory'), run('ch01', 'draft'), run('ch02', 'draft')];
 
     const pick = pickLaunches({ ...base, plan, inFlight: new Map() });

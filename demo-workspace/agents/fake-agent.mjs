@@ -219,6 +219,10 @@ const main = async () => {
     await writeSections(output, sections, 1);
     fail("TypeError: Cannot read properties of undefined (reading 'sections') at renderOutline (outline.js:42)");
   }
+  if (fault === 'broken_build') {
+    await writeSections(output, sections, 1);
+    fail("SyntaxError: Unexpected token '}' (outline.js:12:3)");
+  }
   if (fault === 'context') {
     await writeSections(output, sections, 2);
     fail('context length exceeded: maximum context length is 200000 tokens');

@@ -20,7 +20,7 @@ export interface AgentsIo {
   fail: (err: unknown) => void;
   /** A supervisor call in the background, then `done` said; a refusal is said instead. */
   call: (work: () => Promise<void>, done: string) => void;
-  launch: (unit: string, step: string, reset: boolean) => void;
+  launch: (unit: string, step: string, reset: boolean, overBudget?: boolean) => void;
   autopilotOn: () => void;
 }
 
@@ -35,7 +35,7 @@ const consented = (io: AgentsIo, c: { unit: string; step: string } | null, go: (
 const breakerDone = { reset: 'reset (closed)', hold: 'held open', release: 'released' } as const;
 
 export const AGENT_EFFECTS: { [K in AgentAction['kind']]: Row<K> } = {
-  launch: (io, a) => consented(io, a.consent ? a : null, () => io.launch(a.unit, a.step, a.reset)),
+  launch: (io, a) => consented(io, a.consent ? a : null, () => io.launch(a.unit, a.step, a.reset, a.overBudget)),
   autopilot: (io, a) => consented(io, a.consent, io.autopilotOn),
   cancel: (io, a) => {
     try {

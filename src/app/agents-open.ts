@@ -36,14 +36,12 @@ export async function openAgents(live: Pick<LiveWorkspace, 'state'>, readonly: b
       const snap = sup.snapshot();
       const n = snap.runs.length + snap.waiting.length;
       if (mode === 'leave' && n > 0) {
-        // Journaled with the stop; their keepers hold their output, nothing of theirs keeps
-        // this process alive. Said after the fact (issue 17 item 3), with what was left.
-        const left = (await sup.close({ leave: true, reason })).length;
-        const dropped = n - left;
-        say(
-          `checkroom: ${left} run${left === 1 ? '' : 's'} left running; the next checkroom on this workspace adopts ${left === 1 ? 'it' : 'them'} and decides by the marker` +
-            (dropped > 0 ? `; ${dropped} waiting for a retry ${dropped === 1 ? 'was' : 'were'} dropped (planned again at the next start)` : ''),
-        );
+        // Handed to relays (or, for cluster jobs, simply not cancelled) and journaled with the
+        // stop; said after the fact, with what was really left (issue 17 item 3).
+        const left = await sup.close({ leave: true, reason });
+        const k = left.length;
+        if (k > 0) say(`checkroom: ${k} run${k === 1 ? '' : 's'} left running; the next checkroom on this workspace adopts ${k === 1 ? 'it' : 'them'} and decides by the marker`);
+        if (k < n) say(`checkroom: ${n - k} of ${n} could not be left running (a retry waiting for its backoff, or a run that could not be handed over) and ${n - k === 1 ? 'was' : 'were'} stopped`);
         return;
       }
       if (n > 0) say(`checkroom: cancelling ${n} run${n === 1 ? '' : 's'} in flight…`);

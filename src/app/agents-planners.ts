@@ -1,5 +1,5 @@
 import { commandShown } from '../consent.js';
-import { budgetReasonOf } from '../run/costs.js';
+import { budgetStopOf } from '../run/budget.js';
 import { pickLaunches } from '../run/supervisor-autopilot.js';
 import { sanitizeLine } from '../sanitize.js';
 import { cellKey, type NextStep } from '../types.js';
@@ -92,16 +92,18 @@ export function planLaunchSelected(r: AgentsRead, s: AppState): Planned<LaunchRe
 export function launchAsk(r: AgentsRead, o: LaunchRequest): Ask | null {
   const consent = needsConsent(r);
   const reset = !!o.reset;
-  // A spent money or token budget pauses autopilot and stops retries (issue 11); a launch by
-  // hand may still go, but only after the operator has read that it spends past the limit.
-  const costs = r.sup.snapshot().ledger.costs;
-  const spent = costs ? budgetReasonOf(costs, r.config.limits.budget) : null;
+  // A spent budget pauses autopilot and stops retries (issue 11); a launch by hand may still
+  // go, but only after the operator has read that it goes past the limit. Issue 17 item 4:
+  // the supervisor's own decision (budget.ts), launches as well as money, and Enter is the
+  // operator's explicit word that the supervisor then needs (overBudget).
+  const stop = budgetStopOf(r.sup.snapshot().ledger, r.config.limits);
+  const spent = stop?.reason ?? null;
   if (!consent && !reset && !o.why && !spent) return null;
   const over = spent ? [`Budget: ${spent}. This launch spends past it: Enter launches anyway, Esc keeps to the budget.`] : [];
   const lines = [...over, ...(o.why ?? []), ...(consent ? consentLines(r, o.unit, o.step) : [`checkroom will run: ${r.sup.describeCommand(o.unit, o.step).text}`])];
   const head = reset ? `Reset ${o.unit} ${o.step} and relaunch it` : consent ? `Launch ${o.unit} ${o.step}: the exact command` : `Launch ${o.unit} ${o.step}`;
   const title = spent ? `${head} (budget spent)` : head;
-  return agentsAsk(title, lines, { kind: 'launch', unit: o.unit, step: o.step, reset, consent, redo: !!o.redo });
+  return agentsAsk(title, lines, { kind: 'launch', unit: o.unit, step: o.step, reset, consent, redo: !!o.redo, overBudget: stop !== null });
 }
 
 /** `a`: off, on, or first the command autopilot would run (the redo queue's first, else the plan's first pick). */
@@ -111,7 +113,7 @@ export function planAutopilot(r: AgentsRead, s: AppState): Planned<'on' | 'off'>
   if (!needsConsent(r)) return { go: 'on' };
   const first =
     s.redoQueue[0] ??
-    pickLaunches({ plan: s.ws.next, ledger: snap.ledger, config: r.config, inFlight: new Map(), held: new Set(), budget: 1, redoHalfProducts: true }).launch[0];
+    pickLaunches({ plan: s.ws.next, ledger: snap.ledger, config: r.config, inFlight: new Map(), budget: 1, redoHalfProducts: true }).launch[0];
   if (!first) return said('autopilot: nothing runnable now, so no command to show; not turned on', 'warn');
   return {
     ask: agentsAsk('Autopilot: the exact command, before the first launch', consentLines(r, first.unit, first.step), {

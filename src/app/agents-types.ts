@@ -78,7 +78,8 @@ export const initialAgents = (): AgentsUi => ({ enabled: false, why: null, snap:
 
 /** What an agents confirmation does when confirmed. */
 export type AgentAction =
-  | { kind: 'launch'; unit: string; step: string; reset: boolean; consent: boolean; redo: boolean }
+  /** `overBudget`: the dialog said which budget is spent and Enter goes past it (issue 17 item 4). */
+  | { kind: 'launch'; unit: string; step: string; reset: boolean; consent: boolean; redo: boolean; overBudget: boolean }
   | { kind: 'autopilot'; consent: { unit: string; step: string } | null }
   | { kind: 'cancel'; key: string }
   | { kind: 'breaker'; agent: string; op: 'reset' | 'hold' | 'release' }

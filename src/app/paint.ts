@@ -23,6 +23,12 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   return !!stream.isTTY && env.TERM !== 'dumb';
 }
 
+/**
+ * Exactly the SGR sequences makePaint writes, as a splitting pattern: the text writer
+ * (src/cli/text-out.ts) lets these through and escapes every other control (issue 16 item 2).
+ */
+export const PAINT_SGR = new RegExp(`(\u001b\\[(?:${[...new Set(Object.values(CODES).flat())].join('|')})m)`);
+
 export const makePaint = (enabled: boolean): Paint =>
   enabled ? (t, s) => `\u001b[${CODES[t][0]}m${s}\u001b[${CODES[t][1]}m` : (_t, s) => s;
 

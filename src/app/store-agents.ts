@@ -42,9 +42,9 @@ export function createAgents({ set, get, opts, track }: Deps) {
 
   // A queued redo leaves the queue when its launch event arrives (agents-feed.ts), not
   // before: a refused launch (budget, breaker) keeps the operator's request.
-  const launch = (unit: string, step: string, reset: boolean): void => {
+  const launch = (unit: string, step: string, reset: boolean, overBudget = false): void => {
     sayClean(`launching ${unit} ${step}…`);
-    sup.launch(unit, step, { reason: 'launched from the control room', reset }).catch(fail);
+    sup.launch(unit, step, { reason: 'launched from the control room', reset, overBudget }).catch(fail);
   };
   const requestLaunch = (o: LaunchRequest): void => {
     const dialog = launchAsk(read, o);

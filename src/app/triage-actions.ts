@@ -50,7 +50,7 @@ export async function runKeep(root: string, rel: string, marker: string, now: Da
   const text = await readFile(abs, 'utf8');
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const body = text === '' || text.endsWith('\n') ? text : text + eol;
-  await writeFileAtomic(abs, `${body}${markerLine(marker)}${eol}`);
+  await writeFileAtomic(abs, `${body}${markerLine(marker)}${eol}`, [root]);
   return { path: rel, backup };
 }
 

@@ -112,15 +112,21 @@ export const undoAsk = (group: UndoGroup, seen: Seen[]): Ask => ({
 
 const claimGlyph = (c: Claim | null, ascii: boolean): string => (c === null ? '(none)' : ascii ? CLAIM_WORD[c] : CLAIM_GLYPH[c]);
 
-/** `w`: checkpoint.md rewritten from the disk, cell by cell. */
+const CELLS_NAMED = 4;
+
+/** `w`: checkpoint.md rewritten from the disk: which cells change, then the whole line diff (issue 17 item 2). */
 export function checkpointAsk(diff: CheckpointDiff, ascii: boolean): Ask {
   // rewriteCheckpoint stamps its backup copy when it writes, so the name is given as a pattern.
   const backup = diff.exists ? `${diff.file}.bak.<time of the write>` : null;
   const n = diff.changes.length;
+  // The cells in brief (the diff below shows them in place); a long list would push the diff off the screen.
+  const cells = diff.changes.slice(0, CELLS_NAMED).map((c) => `${c.key} ${claimGlyph(c.before, ascii)}${ascii ? '->' : '→'}${claimGlyph(c.after, ascii)}`);
+  if (n > CELLS_NAMED) cells.push(`${n - CELLS_NAMED} more`);
   const lines = [
     backup ? `${diff.file} → ${backup} (a copy of the old file)` : `${diff.file} is created`,
-    `${diff.file}: rewritten from the disk; ${plural(n, 'cell')} change${n === 1 ? 's' : ''}`,
-    ...diff.changes.map((c) => `  ${c.key}: ${claimGlyph(c.before, ascii)} → ${claimGlyph(c.after, ascii)}`),
+    `${diff.file}: rewritten from the disk; ${plural(n, 'cell')} change${n === 1 ? 's' : ''}${n ? `: ${cells.join(', ')}` : ''}`,
+    diff.lines.length ? 'every line that changes (- now, + after), the rest of the file stays as it is:' : 'no line of the file changes',
+    ...diff.lines.map((l) => `  ${l}`),
   ];
   return { title: `Rewrite ${diff.file}: ${plural(n, 'cell')} change`, lines, pending: { type: 'checkpoint', diff, backup } };
 }

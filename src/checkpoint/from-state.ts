@@ -17,6 +17,9 @@ export const CLAIM_OF: Record<CellStatus, Claim> = {
   not_started: 'not_started',
 };
 
+/** unit/step → the claim the disk proves. A file checkroom cannot read proves nothing either way: the old claim stays. */
+export const stateClaims = (state: WorkspaceState): Map<string, Claim> =>
+  new Map(state.cells.map((c) => [cellKey(c.unit, c.step), c.disk === 'unreadable' && c.checkpoint !== null ? c.checkpoint : CLAIM_OF[c.status]]));
 
 /** `lang`: the workspace's language (lang.ts workspaceLang) for a checkpoint with no old file. */
 export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc | null, now = new Date(), lang: Lang = 'en'): CheckpointDoc {
@@ -24,8 +27,7 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
   const columns = prev?.batches[0]?.columns.length
     ? prev.batches[0].columns
     : state.pipeline.steps.filter((s) => s.phase === batchedPhase).map((s) => s.id);
-  // A file checkroom cannot read proves nothing either way: the old claim stays.
-  const claim = new Map(state.cells.map((c) => [cellKey(c.unit, c.step), c.disk === 'unreadable' && c.checkpoint !== null ? c.checkpoint : CLAIM_OF[c.status]]));
+  const claim = stateClaims(state);
   // Columns checkroom does not know keep their values, by unit, and their place (issue 8 item 6).
   const oldExtra = new Map((prev?.batches ?? []).flatMap((b) => b.rows.filter((r) => r.extra).map((r) => [r.unit, r.extra!] as const)));
   const extraOf = new Map((prev?.batches ?? []).map((b) => [b.id, b.extra ?? []]));

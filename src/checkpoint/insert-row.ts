@@ -14,7 +14,7 @@ import { join, replaceCell, splitKeepingEol, type CellEdit, type Line } from './
 // (no table to copy, or no section for the batch) the caller rebuilds the file.
 
 /** A copy of `row` (a data or header line) with every cell replaced, keeping its widths. */
-const cloneRow = (row: string, contents: string[]): string => {
+export const cloneRow = (row: string, contents: string[]): string => {
   const cells = splitRow(row);
   let out = row;
   for (let j = cells.length - 1; j >= 0; j--) {

@@ -69,5 +69,5 @@ export async function readCheckpoint(root: string, pipeline: PipelineDef, file =
 }
 
 export async function writeCheckpoint(root: string, text: string, file = 'checkpoint.md'): Promise<void> {
-  await writeFileAtomic(join(root, file), text);
+  await writeFileAtomic(join(root, file), text, [root]);
 }

@@ -61,7 +61,7 @@ function phaseLabel(p: CheckpointPhase, pipeline: PipelineDef, lang: Lang): stri
   return oneLine(known ? phaseName(def, lang) : p.name);
 }
 
-function phaseLine(p: CheckpointPhase, pipeline: PipelineDef, lang: Lang): string {
+export function phaseLine(p: CheckpointPhase, pipeline: PipelineDef, lang: Lang): string {
   const name = phaseLabel(p, pipeline, lang);
   const head = name ? `## Phase ${p.id}: ${name}` : `## Phase ${p.id}`;
   return p.status ? `${head} — ${statusText(p.status, VOCAB[lang].status[p.status])}` : head;
@@ -88,7 +88,7 @@ function tableColumns(b: CheckpointBatch): Column[] {
 // A cell must not open a new column or row: a pipe is escaped, line breaks become spaces.
 const cellText = (s: string): string => s.replace(/[\r\n]+/g, ' ').replace(/(?<!\\)\|/g, '\\|');
 
-function batchBlock(b: CheckpointBatch, pipeline: PipelineDef, lang: Lang): string[] {
+export function batchBlock(b: CheckpointBatch, pipeline: PipelineDef, lang: Lang): string[] {
   const v = VOCAB[lang];
   const heading = b.status ? `### Batch ${b.id} — ${statusText(b.status, v.status[b.status])}` : `### Batch ${b.id}`;
   const cols = tableColumns(b);

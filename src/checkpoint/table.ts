@@ -1,5 +1,6 @@
 import type { PipelineDef } from '../types.js';
 import { LANGS, VOCAB, norm } from './i18n.js';
+import { unitIdPattern } from '../pipeline/safe-pattern.js';
 
 // Markdown table rows of checkpoint.md. Cells keep their character spans so that a
 // one-cell update can rewrite a cell without touching any other byte of the line.
@@ -44,13 +45,8 @@ export function unitMatcher(pipeline: PipelineDef): (s: string) => boolean {
     const set = new Set(list);
     return (s) => set.has(s);
   }
-  let re: RegExp;
-  try {
-    re = new RegExp(`^(?:${pipeline.units.pattern})$`);
-  } catch {
-    // A bad pattern in a user's config must not stop us reading the checkpoint.
-    re = /^[A-Za-z0-9][\w.-]*$/;
-  }
+  // A pattern RE2 refuses (a config that skipped validation) must not stop us reading the checkpoint.
+  const re = unitIdPattern(pipeline.units.pattern) ?? /^[A-Za-z0-9][\w.-]*$/;
   return (s) => re.test(s);
 }
 

@@ -1,5 +1,8 @@
 import type { Claim, Lang, PhaseStatus, Warning } from '../types.js';
 
+/** The claim a cell of a rewritten checkpoint must hold; undefined leaves the cell as it is. */
+export type ClaimOf = (unit: string, step: string) => Claim | undefined;
+
 export interface CheckpointRow {
   unit: string;
   /** step id → claim, for the columns present in this table. */

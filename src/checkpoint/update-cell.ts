@@ -38,12 +38,24 @@ export function splitKeepingEol(text: string): Line[] {
 
 export const join = (bom: string, lines: Line[]): string => bom + lines.map((l) => l.body + l.eol).join('');
 
+// A rewrite sets thousands of cells whose texts are a handful of glyphs and paddings;
+// string-width (grapheme segmentation) was most of a 1,000-row rewrite's second (issue 17 item 2).
+const WIDTHS = new Map<string, number>();
+const width = (s: string): number => {
+  let w = WIDTHS.get(s);
+  if (w === undefined) {
+    w = stringWidth(s);
+    if (WIDTHS.size < 1000) WIDTHS.set(s, w);
+  }
+  return w;
+};
+
 /** Replace a cell's content, keeping its leading space and its display width when it fits. */
 export function replaceCell(raw: string, content: string): string {
   // A blank cell's padding is all "leading": keep one space of it, the rest is room.
   const lead = raw.trim() === '' ? raw.slice(0, 1) : /^\s*/.exec(raw)![0];
   const trailWas = raw.length - raw.trimEnd().length;
-  const room = stringWidth(raw) - stringWidth(lead) - stringWidth(content);
+  const room = width(raw) - width(lead) - width(content);
   const trail = Math.max(room, trailWas > 0 ? 1 : 0);
   return lead + content + ' '.repeat(trail);
 }

@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -30,6 +30,8 @@ export interface Cli {
   max: number | null;
   yes: boolean;
   force: boolean;
+  /** run <unit> <step>: launch past a spent budget, journalled (issue 17 item 4). */
+  overBudget: boolean;
   help: boolean;
   version: boolean;
   restore: string | null;
@@ -61,6 +63,7 @@ export function parseCli(argv: string[]): Cli {
         max: { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
         force: { type: 'boolean', default: false },
+        'over-budget': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         restore: { type: 'string' },
@@ -96,6 +99,7 @@ export function parseCli(argv: string[]): Cli {
     max,
     yes: values.yes!,
     force: values.force!,
+    overBudget: values['over-budget']!,
     help: values.help! || first === 'help',
     version: values.version!,
     restore: values.restore ?? null,
@@ -112,11 +116,14 @@ Usage
   checkroom partials [dir] [--json]    half-products (verdict, characters, reason); suspicious files
   checkroom checkpoint [dir] [--write] checkpoint.md rebuilt from the disk: a preview, or --write
                                        to replace it (the old one is backed up)
-  checkroom run [dir] <unit> <step> [--force] [--yes]
+  checkroom run [dir] <unit> <step> [--force] [--yes] [--over-budget]
                                        launch one step's agent and wait for it; refuses (exit 2) an
-                                       unknown unit, unmet dependencies and a step already done
+                                       unknown unit, unmet dependencies and a step already done,
+                                       and (exit 1) a spent budget unless --over-budget (journalled)
   checkroom run [dir] --next [--auto] [--max N] [--yes]
                                        launch the plan's next step (--auto: go on, at most N steps)
+  checkroom explain caps [dir]         the caps in force: attempts in all per failure class, what
+                                       happens at the cap (limits.caps changes one)
   checkroom resume [dir] [--write]     the RESUME.md letter to the next session
   checkroom recover [dir] [--dry-run] [--json]
                                        the whole recovery flow: sources, stop point, rebuild, plan

@@ -1,11 +1,9 @@
 import type { WorkspaceState } from '../types.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import { loadWorkspace, readSources, stateOf, type CacheUse } from '../workspace.js';
-import { checkpointFromState } from '../checkpoint/from-state.js';
-import { workspaceLang } from '../checkpoint/lang.js';
-import { renderCheckpoint } from '../checkpoint/render.js';
-import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
-import { sanitize, sanitizeLine } from '../sanitize.js';
+import { planCheckpoint, rewriteCheckpoint } from '../checkpoint/rewrite.js';
+import { unifiedDiff } from '../checkpoint/line-diff.js';
+import { sanitizeLine } from '../sanitize.js';
 import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../app/layout.js';
 import { statusJsonStreamed } from './json.js';
 import { writeJson } from './json-stream.js';
@@ -14,13 +12,12 @@ import type { CostLedger } from '../run/costs.js';
 import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
 import { sweepAtStart } from './sweep-at-start.js';
+import { jsonOut, type Out } from './text-out.js';
 import { cachedStatus, saveStatus, statusKey, writeCachedStatus, type CachedStatus } from './status-cache.js';
 
 // The headless faces of the engine: status, plan, partials, checkpoint --write.
 
-export interface Out {
-  write(s: string): void;
-}
+export type { Out } from './text-out.js';
 
 /** The workspace directory argument (default: here); more positionals than `max` is a usage error. */
 export const dirArg = (positionals: string[], max = 1): string => {
@@ -61,12 +58,14 @@ async function stateOrCached(dir: string, cache: CacheUse): Promise<{ hit: Cache
 /** Compact `status --json` through the facts cache, kept for the next read when its facts were all cached. */
 async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise<void> {
   const r = await stateOrCached(dir, cache);
+  // The stored answer is bytes read from the workspace's .checkroom/: escaped as text would be
+  // (issue 16 item 2); a fresh one is escapeJsonText's.
   if ('hit' in r) return writeCachedStatus(r.hit, r.scannedAt, out);
-  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs), out);
+  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs), jsonOut(out));
   const parts: Buffer[] = [];
   writeJson(statusJsonStreamed(r.state, r.costs), {
     write: (s) => {
-      out.write(s);
+      jsonOut(out).write(s);
       parts.push(Buffer.from(s));
     },
   });
@@ -76,13 +75,13 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
   if (json && r.cache && !r.pretty) return statusJsonCached(dirArg(positionals), r.cache, out);
   const { state, config } = await readState(dirArg(positionals), r.cache);
-  if (json) writeJson(statusJsonStreamed(state, await readSpend(state.root, Date.now(), config)), out, r.pretty);
+  if (json) writeJson(statusJsonStreamed(state, await readSpend(state.root, Date.now(), config)), jsonOut(out), r.pretty);
   else out.write(renderStatus(state, o) + '\n');
 }
 
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
   const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
-  if (json) return writeJson(statusJsonStreamed(state).next, out, r.pretty);
+  if (json) return writeJson(statusJsonStreamed(state).next, jsonOut(out), r.pretty);
   if (state.next.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
   const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
   out.write(`${o.paint('title', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
@@ -92,7 +91,7 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
   const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
   if (json) {
     const { partials, suspects } = statusJsonStreamed(state);
-    return writeJson({ partials, suspects }, out, r.pretty);
+    return writeJson({ partials, suspects }, jsonOut(out), r.pretty);
   }
   const lines: string[] = [];
   lines.push(o.paint('title', `Half-products (${state.partials.length})`) + o.paint('muted', '  verdict · chars · path'));
@@ -105,14 +104,37 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
   out.write(lines.join('\n') + '\n');
 }
 
+/**
+ * `checkroom checkpoint` without --write: the unified diff of what --write would change,
+ * every line of it (issue 17 item 2: the preview printed the new file, so what a rewrite
+ * dropped could not be seen). The file's words are escaped, line by line.
+ */
+export function checkpointPreview(file: string, exists: boolean, old: string | null, text: string, o: TextOptions): string {
+  const name = sanitizeLine(file);
+  const diff = unifiedDiff(old ?? '', text);
+  const what =
+    old === null
+      ? exists
+        ? `${name} cannot be edited in place (over the size cap, binary or not UTF-8): --write rebuilds it whole from the disk`
+        : `${name} does not exist: --write creates it from the disk`
+      : diff.length
+        ? `${name}: --write changes these lines; every other byte stays as it is`
+        : `${name} already agrees with the disk: --write changes nothing but its backup`;
+  const tok = (l: string) => (l.startsWith('@@') ? 'muted' : l.startsWith('-') ? 'fail' : l.startsWith('+') ? 'ok' : undefined);
+  const body = diff.map((l) => {
+    const t = tok(l);
+    return t ? o.paint(t, sanitizeLine(l)) : sanitizeLine(l);
+  });
+  const head = diff.length ? [o.paint('muted', `--- ${name} (now)`), o.paint('muted', `+++ ${name} (after --write)`)] : [];
+  return [what, ...head, ...body, o.paint('muted', `(preview: nothing written; add --write to replace ${name}, the old one is backed up)`)].join('\n') + '\n';
+}
+
 export async function checkpointCommand(positionals: string[], write: boolean, o: TextOptions, out: Out): Promise<void> {
   const dir = dirArg(positionals);
   if (!write) {
     const src = await readSources(dir);
-    const state = stateOf(src);
-    const text = renderCheckpoint(checkpointFromState(state, src.checkpoint, new Date(), await workspaceLang(src.root, state, src.checkpoint?.lang ?? null)), src.config.pipeline);
-    // The preview quotes the old file's words (title, project name): escaped, as everywhere.
-    out.write(sanitize(text) + o.paint('muted', '\n(preview: nothing written; add --write to replace checkpoint.md, the old one is backed up)\n'));
+    const { old, text } = await planCheckpoint(src);
+    out.write(checkpointPreview(src.config.sources.checkpoint, src.checkpoint !== null, old, text, o));
     return;
   }
   const src = await readSources(dir);

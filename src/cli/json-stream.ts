@@ -17,8 +17,9 @@ export interface JsonSink {
 export function writeJson(value: unknown, out: JsonSink, pretty = false): void {
   if (pretty) return out.write(toJson(value) + '\n');
   let buf = '';
-  // Escaped a chunk at a time, not a value at a time: the characters escaped are single
-  // UTF-16 units, so a chunk boundary never splits one (50k cells: 50k regex passes saved).
+  // Escaped a chunk at a time, not a value at a time (50k cells: 50k regex passes saved). A
+  // chunk ends after a whole put, never inside a string, so it never splits the surrogate
+  // pair of an astral format character (a tag) that escapeJsonText writes as two escapes.
   const put = (s: string): void => {
     buf += s;
     if (buf.length >= CHUNK) {

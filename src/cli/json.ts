@@ -3,6 +3,7 @@ import { JsonList } from './json-list.js';
 import { counts } from '../state/counts.js';
 import type { CostLedger } from '../run/costs.js';
 import { spendJson } from './json-spend.js';
+import { escapeJsonText } from '../json-escape.js';
 
 // The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
 // it: fields are only ever added, never renamed or removed, and `version` changes if that
@@ -111,13 +112,8 @@ const partialJson = (p: WorkspaceState['partials'][number]) => ({
   reason: p.reason,
 });
 
-// JSON.stringify escapes C0 controls but leaves DEL, the C1 controls (U+009B is a one-byte
-// CSI to many terminals) and the bidi overrides raw; `checkroom status --json` piped to a
-// terminal must be as safe as the text (issue 8 item 7). `\uXXXX` is the same JSON value.
-const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** JSON text with no terminal control left raw (the same JSON value). */
-export const escapeJsonText = (json: string): string => json.replace(JSON_UNSAFE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+// Every JSON the CLI prints passes escapeJsonText (src/json-escape.ts, issue 16 item 2).
+export { escapeJsonText };
 
 /** Indented JSON whose text holds no terminal control: what `--json=pretty` and the other commands' `--json` print. */
 export const toJson = (value: unknown): string => escapeJsonText(JSON.stringify(value, null, 2));

@@ -17,6 +17,7 @@ import { letterLang, writeResume } from '../resume/io.js';
 import { loadConfig } from '../pipeline/config.js';
 import { sweepAtStart } from './sweep-at-start.js';
 import { toJson } from './json.js';
+import { stderrOut } from './text-out.js';
 
 // The recovery commands: `resume`, `recover`, `backups`. Each returns the exit code
 // (0 ok, 1 runtime error); bad usage throws UsageError (exit 2 at the entry).
@@ -52,7 +53,7 @@ export async function recoverCommand(cli: Cli, o: TextOptions, out: Out): Promis
     // on stderr under --json, so the JSON stays one document.
     const root = await assertWorkspace(dir);
     const swept = await sweepAtStart(root, await loadConfig(root), []);
-    if (swept) (cli.json ? process.stderr : out).write(`${cli.json ? swept : o.paint('warn', swept)}\n`);
+    if (swept) (cli.json ? stderrOut : out).write(`${cli.json ? swept : o.paint('warn', swept)}\n`);
   }
   const report = await recoverReport(dir, { dryRun: cli.dryRun });
   out.write(cli.json ? toJson(report) + '\n' : renderRecover(report, o) + '\n');

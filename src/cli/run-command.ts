@@ -15,8 +15,10 @@ import { pickLaunches } from '../run/supervisor-autopilot.js';
 import { commandShown, commandShownEvent } from '../consent.js';
 import { cellKey } from '../types.js';
 import { refuseRun } from './run-preflight.js';
+import { budgetRefusal, budgetStopOf } from '../run/budget.js';
 import { sweepAtStart } from './sweep-at-start.js';
-import { exitCodeFor, runsOnEnd, watchEnd } from '../shutdown.js';
+import { deadlineFor, exitCodeFor, runsOnEnd, watchEnd, withDeadline } from '../shutdown.js';
+import { killLiveRunsNow } from '../run/live-runs.js';
 
 // `checkroom run [dir] <unit> <step> [--force]` and `checkroom run [dir] --next [--auto]
 // [--max N]`: the headless face of the supervisor. Progress is streamed as sanitized lines;
@@ -97,6 +99,7 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
   if (cli.next) {
     if (pos.length > 0) throw new UsageError(`run --next takes no unit or step (got "${pos[0]}")`);
     if (cli.force) throw new UsageError('--force goes with <unit> <step>: --next only launches what the plan says is runnable');
+    if (cli.overBudget) throw new UsageError('--over-budget goes with <unit> <step>: one launch the operator names, never an autopilot run');
   } else {
     if (cli.auto || cli.max !== null) throw new UsageError('--auto and --max go with --next');
     if (pos.length !== 2) throw new UsageError('usage: checkroom run [dir] <unit> <step> [--force]  or  checkroom run [dir] --next [--auto] [--max N]');
@@ -127,8 +130,11 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
   });
   // SIGINT, SIGTERM and a crash cancel the runs in flight and journal why; none kills
   // checkroom before its agents (issue 8 item 4). A dropped terminal (SIGHUP, lost output:
-  // an SSH drop) follows \`on_hangup\` (issue 17 item 3): by default the runs are left to
+  // an SSH drop) follows `on_hangup` (issue 17 item 3): by default the runs are left to
   // their keepers, journaled with the stop and adopted by the next start.
+  // Bounded (issue 17 item 7): the cancel gets the agents' grace plus a margin, a second
+  // signal ends it at once; a job whose stop did not land is journalled and the next start
+  // asks again. Before, a scheduler that did not answer kept `checkroom run` for 13 minutes.
   const ends = watchEnd({ stdout: process.stdout, stderr: process.stderr });
   let reason = 'quit';
   void ends.first.then(async ({ reason: why }) => {
@@ -140,7 +146,14 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
       process.exit(exitCodeFor(why));
     }
     if (ends.terminalAlive()) out.write(`interrupted (${why}): cancelling the runs in flight\n`);
-    return s.close({ cancel: true, reason: why });
+    const now = (): void => {
+      killLiveRunsNow();
+      s.closeNow(why);
+      if (ends.terminalAlive()) out.write('stopped at once: the runs that had not ended were killed; a cluster job whose stop did not land is asked again by the next start\n');
+      process.exit(exitCodeFor(why));
+    };
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, now);
+    await withDeadline(() => s.close({ cancel: true, reason: why }).then(() => undefined), deadlineFor(Object.values(config.agents)), () => (killLiveRunsNow(), s.closeNow('deadline')), () => process.exit(exitCodeFor(why)));
   });
   try {
     const snap = s.snapshot();
@@ -169,22 +182,41 @@ async function sweepAndSay(root: string, config: WorkspaceConfig, units: readonl
   if (swept) out.write(`${o.paint('muted', clock())} ${o.paint('warn', swept)}\n`);
 }
 
+/**
+ * Issue 17 item 4: a spent budget refuses before anything is shown or asked (with or
+ * without --yes, from a terminal or cron), with the figures and the key that raises it;
+ * the supervisor's launch asks the same decision (budget.ts) and journals --over-budget.
+ */
+function refuseOverBudget(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: TextOptions, out: Out): boolean {
+  const stop = budgetStopOf(s.snapshot().ledger, config.limits);
+  if (!stop) return false;
+  if (cli.overBudget) {
+    out.write(`${o.paint('warn', 'over budget')}: ${sanitizeLine(stop.reason)}; launching anyway (--over-budget, journalled)\n`);
+    return false;
+  }
+  const flag = cli.next ? '' : ', or pass --over-budget to launch this one step anyway (journalled)';
+  out.write(`${o.paint('fail', 'cannot run')}: ${sanitizeLine(budgetRefusal(stop))}${flag}\n`);
+  return true;
+}
+
 async function runOne(s: Supervisor, config: WorkspaceConfig, unit: string, step: string, cli: Cli, o: TextOptions, out: Out): Promise<number> {
+  if (refuseOverBudget(s, config, cli, o, out)) return 1;
   if (!(await confirmCommand(s, config, unit, step, cli, o, out))) {
     out.write('not launched\n');
     return 1;
   }
-  const r = await s.launch(unit, step, { reason: 'checkroom run' });
+  const r = await s.launch(unit, step, { reason: 'checkroom run', overBudget: cli.overBudget });
   const tone: Token = r.outcome === 'done' ? 'ok' : 'fail';
   out.write(`${o.paint(tone, `${sanitizeLine(unit)} ${sanitizeLine(step)}: ${r.outcome}`)} after ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}${r.outcome === 'done' ? '' : ` — ${sanitizeLine(r.reason)}`}\n`);
   return r.outcome === 'done' ? 0 : 1;
 }
 
 async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: TextOptions, out: Out, failures: string[], steps: ReadonlySet<string>): Promise<number> {
+  if (refuseOverBudget(s, config, cli, o, out)) return 1;
   const snap = s.snapshot();
   const state = await loadWorkspace(s.root, { config });
   await sweepAndSay(s.root, config, state.units, o, out);
-  const first = pickLaunches({ plan: state.next, ledger: snap.ledger, config, inFlight: new Map(), held: new Set(), budget: 1, redoHalfProducts: true }).launch[0];
+  const first = pickLaunches({ plan: state.next, ledger: snap.ledger, config, inFlight: new Map(), budget: 1, redoHalfProducts: true }).launch[0];
   if (!first) {
     if (snap.autopilot.paused) {
       out.write(`${o.paint('warn', 'paused')}: ${sanitizeLine(snap.autopilot.reason)}\n`);
@@ -212,7 +244,7 @@ async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: Text
   const l = end.ledger;
   out.write(
     `${o.paint('title', 'stopped')}: ${sanitizeLine(stopReason(reason, cli))}\n` +
-      `steps launched: ${steps.size}; launches this session: ${end.launchesThisSession} of ${end.limits.maxLaunches} (retries included); consecutive failures: ${end.limits.consecutiveFailures} of ${end.limits.maxConsecutiveFailures}\n` +
+      `steps launched: ${steps.size}; launches this session: ${end.launchesThisSession} of ${end.limits.maxLaunches} (retries included)${end.limits.maxLaunchesWorkspace !== undefined ? `; in the workspace: ${l.launchesInWorkspace} of ${end.limits.maxLaunchesWorkspace}` : ''}; consecutive failures: ${end.limits.consecutiveFailures} of ${end.limits.maxConsecutiveFailures}\n` +
       Object.values(l.agents)
         .filter((a) => a.view.state !== 'closed' || a.view.trips > 0)
         .map((a) => `breaker ${sanitizeLine(a.agent)}: ${a.view.state}${a.view.trips ? `, ${a.view.trips} trip${a.view.trips === 1 ? '' : 's'}` : ''}\n`)

@@ -7,6 +7,7 @@ import type { CostLedger } from '../run/costs.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readWholeSync } from '../fs/read-capped.js';
 import { STATUS_JSON_VERSION } from './json.js';
+import { assertInside } from '../fs/confine-path.js';
 
 // The last `status --json` answer (issue 10, warm ≤ 1.0× grep): when the facts of every
 // artifact are exactly the facts cache's entries (each one validated by its stat key and the
@@ -131,12 +132,12 @@ export async function saveStatus(root: string, key: string, parts: Buffer[]): Pr
   if (found < 0 || parts[0][at + ISO_LENGTH] !== 0x22) return;
   const length = parts.reduce((n, p) => n + p.length, 0);
   try {
-    mkdirSync(join(root, '.checkroom')); // not recursive: never recreate a workspace that was moved away
+    mkdirSync(assertInside('mkdir', join(root, '.checkroom'), [root])); // not recursive: never recreate a workspace that was moved away
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return;
   }
   try {
-    await writeFileAtomic(join(root, STATUS_CACHE_FILE), [Buffer.from(`${MAGIC} ${key} ${length} ${at}\n`), ...parts]);
+    await writeFileAtomic(join(root, STATUS_CACHE_FILE), [Buffer.from(`${MAGIC} ${key} ${length} ${at}\n`), ...parts], [root]);
   } catch {
     // read-only file system, no permission, full disk: the next status derives again
   }

@@ -14,9 +14,9 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const g = glyphsFor(o.ascii);
   const out: string[] = [];
   const phase = s.phases.find((p) => p.id === s.currentPhase);
-  out.push(paint('title', `checkroom · ${sanitizeLine(s.name)}`) + paint('muted', ` (${s.pipeline.name})`));
+  out.push(paint('title', `checkroom · ${sanitizeLine(s.name)}`) + paint('muted', ` (${sanitizeLine(s.pipeline.name)})`));
   out.push(
-    `${phase ? `Phase ${phase.id} ${phase.name}` : 'All phases done'}${s.currentBatch !== null ? ` · Batch ${s.currentBatch}` : ''}` +
+    `${phase ? `Phase ${phase.id} ${sanitizeLine(phase.name)}` : 'All phases done'}${s.currentBatch !== null ? ` · Batch ${s.currentBatch}` : ''}` +
       paint('muted', ` · checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`),
   );
   const tally =
@@ -30,7 +30,7 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   // The bar gives way so the line fits the terminal (80 columns over SSH).
   out.push(`${bar(c.done, c.total, Math.max(8, Math.min(24, o.width - stringWidth(tally) - 1)), o.ascii)} ${tally}`);
   out.push('');
-  const phases = s.phases.map((p) => `${p.id} ${p.name} ${p.status === 'done' ? paint('ok', p.status) : p.status === 'in_progress' ? paint('warn', 'in progress') : paint('muted', 'not started')} ${p.done}/${p.total}`);
+  const phases = s.phases.map((p) => `${p.id} ${sanitizeLine(p.name)} ${p.status === 'done' ? paint('ok', p.status) : p.status === 'in_progress' ? paint('warn', 'in progress') : paint('muted', 'not started')} ${p.done}/${p.total}`);
   out.push(...wrapItems('Phases   ', phases, o.width));
   if (s.batches.length) out.push(...wrapItems('Batches  ', s.batches.map((b) => `${b.id === null ? 'unbatched' : `B${b.id}`} ${b.done}/${b.total}`), o.width));
   out.push('');

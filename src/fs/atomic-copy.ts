@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { copyFile, link, open, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { assertInside } from './confine-path.js';
 
 // A no-clobber copy that is whole or absent (issue 8 item 9: kill -9 during every write).
 // copyFile(COPYFILE_EXCL) creates the destination name first and fills it after, so a kill
@@ -25,8 +26,12 @@ const fsynced = async (path: string, want: number): Promise<void> => {
   }
 };
 
-/** Copy `src` to `dst` only if `dst` does not exist; throws the raw errno error (EEXIST: taken). */
-export async function copyFileExclusive(src: string, dst: string): Promise<void> {
+/**
+ * Copy `src` to `dst` only if `dst` does not exist; throws the raw errno error (EEXIST: taken).
+ * `dst` must land inside `roots` (issue 16 item 1); the temp file is its sibling.
+ */
+export async function copyFileExclusive(src: string, dst: string, roots: readonly string[]): Promise<void> {
+  assertInside('link', dst, roots);
   const tmp = join(dirname(dst), `.${basename(dst)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     await copyFile(src, tmp, constants.COPYFILE_EXCL);

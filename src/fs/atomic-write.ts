@@ -1,6 +1,7 @@
 import { open, rename, unlink, stat } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { assertInside } from './confine-path.js';
 
 // Atomic replace: write a temp file in the same directory, check every byte landed,
 // fsync it, rename over the target, fsync the directory. A crash or a full disk at any
@@ -31,8 +32,18 @@ const explain = (path: string, err: NodeJS.ErrnoException): WriteError => {
   return new WriteError(`cannot write ${path}: ${hint}`, path, code);
 };
 
-/** `data`: text, bytes, or bytes in parts (written one after the other: a 10 MB answer is not joined first). */
-export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
+/**
+ * `data`: text, bytes, or bytes in parts (written one after the other: a 10 MB answer is not
+ * joined first). `roots`: where the file may land (the workspace, the runtime directory); a
+ * path whose directory resolves elsewhere is refused before anything is written (issue 16
+ * item 1).
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], roots: readonly string[]): Promise<void> {
+  try {
+    assertInside('rename', path, roots);
+  } catch (err) {
+    throw new WriteError((err as Error).message, path, 'ECONFINE');
+  }
   const parts = typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data instanceof Uint8Array ? [data] : data;
   const total = parts.reduce((n, p) => n + p.length, 0);
   const dir = dirname(path);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, readdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { expandUnit } from '../scan/units.js';
+import { assertInside, ConfineError } from './confine-path.js';
 
 // Leftover temp files of interrupted atomic writes (issue 8 item 7). writeFileAtomic
 // (atomic-write.ts) writes `.<name>.<pid>.<8 hex>.tmp` beside its target and renames it; a
@@ -51,15 +52,17 @@ const sweepReason = (pid: number, ageMs: number, maxAgeMs: number, isAlive: (pid
  * this, not against the process clock, which can differ (an NFS server's clock; a process
  * under faketime). The probe's name is not a temp name; without write access, the process clock.
  */
-async function fileSystemNow(dir: string): Promise<number> {
+async function fileSystemNow(root: string, dir: string): Promise<number> {
   const probe = join(dir, `.checkroom-clock.${process.pid}.${randomBytes(4).toString('hex')}`);
   try {
-    await writeFile(probe, '', { flag: 'wx' });
+    await writeFile(assertInside('write', probe, [root]), '', { flag: 'wx' });
     return (await lstat(probe)).mtimeMs;
   } catch {
     return Date.now();
   } finally {
-    await unlink(probe).catch(() => undefined);
+    await Promise.resolve()
+      .then(() => unlink(assertInside('unlink', probe, [root])))
+      .catch(() => undefined);
   }
 }
 
@@ -77,7 +80,7 @@ export async function sweepTempFiles(root: string, dirs: Iterable<string>, opts:
       continue; // a step directory that does not exist yet
     }
     if (!names.some((n) => TEMP_NAME.test(n))) continue;
-    const now = opts.now ?? (await fileSystemNow(dir));
+    const now = opts.now ?? (await fileSystemNow(root, dir));
     for (const name of names) {
       const m = TEMP_NAME.exec(name);
       if (!m) continue;
@@ -88,10 +91,11 @@ export async function sweepTempFiles(root: string, dirs: Iterable<string>, opts:
       if (why === null) continue;
       const path = relative(root, abs).split(sep).join('/');
       try {
-        await unlink(abs);
+        // A step directory linked out of the workspace is not swept (issue 16 item 1).
+        await unlink(assertInside('unlink', abs, [root]));
         swept.push({ path, why });
       } catch (err) {
-        failed.push({ path, why: `cannot remove it (${(err as NodeJS.ErrnoException).code ?? String(err)})` });
+        failed.push({ path, why: err instanceof ConfineError ? err.message : `cannot remove it (${(err as NodeJS.ErrnoException).code ?? String(err)})` });
       }
     }
   }

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { PipelineDef, StepDef } from '../types.js';
-import { fileNameMatcher, unitPath } from '../scan/units.js';
+import { fileNameMatcher, unitOfName, unitPath } from '../scan/units.js';
+import type { SafePattern } from '../pipeline/safe-pattern.js';
 
 // What a changed path means to the live view, decided from its name alone (issue 10 item 3):
 // temp files of atomic writers (`.ch01-draft.md.123.ab12.tmp`), editor swap and backup files
@@ -34,7 +35,7 @@ const CONFIG_FILES = new Set(['checkroom.yaml', 'checkroom.yml']);
 /** A classifier for one layout; null for a path the state does not depend on. */
 export function pathClassifier(layout: PathLayout): (rel: string) => PathKind | null {
   const { pipeline } = layout;
-  const byDir = new Map<string, { step: StepDef; re: RegExp; loose: RegExp }[]>();
+  const byDir = new Map<string, { step: StepDef; re: SafePattern; loose: SafePattern }[]>();
   for (const step of pipeline.steps) {
     if (step.kind !== 'file') continue;
     const m = fileNameMatcher(step, pipeline.units.pattern);
@@ -56,11 +57,11 @@ export function pathClassifier(layout: PathLayout): (rel: string) => PathKind | 
     if (entries.has(rel)) k.entry = true;
     const name = posix.basename(rel);
     for (const m of byDir.get(posix.dirname(rel)) ?? []) {
-      const hit = m.re.exec(name);
-      if (hit) {
+      const unit = unitOfName(m.re, name);
+      if (unit !== null) {
         // The same unit id the name would give in a full scan, checked against the template
         // (a greedy pattern can match a name that is not this unit's file).
-        if (unitPath(m.step, hit[1]) === rel) k.hits.push({ step: m.step, unit: hit[1] });
+        if (unitPath(m.step, unit) === rel) k.hits.push({ step: m.step, unit });
       } else if (m.loose.test(name)) k.rejected = true;
     }
     return k.config || k.checkpoint || k.todos || k.global || k.entry || k.rejected || k.hits.length ? k : null;

@@ -6,6 +6,7 @@ import type { Cell, StepDef, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
 import { memoryCut } from './cut.js';
+import { compilePattern } from '../pipeline/safe-pattern.js';
 import type { EntryWhy, Why } from '../reasons/why.js';
 import { say, sayEntry, saySource } from '../reasons/say.js';
 import { entryExpected, rebuildSourceOf, type RebuildFrom } from './sources.js';
@@ -76,17 +77,18 @@ async function readText(abs: string, confine: Confine): Promise<{ text: string; 
 /** Entries of a long-memory file: the text under each heading that names a unit. */
 export function splitEntries(text: string, pattern: string): Map<string, string> {
   const out = new Map<string, string>();
-  const re = new RegExp(`^#{1,6}\\s.*?\\b(${pattern})\\b.*$`, 'gm');
-  const heads = [...text.matchAll(re)];
+  // Workspace text against a config pattern: RE2, linear in the file (issue 16 item 3).
+  const heads = compilePattern(`^#{1,6}\\s.*?\\b(${pattern})\\b.*$`, 'm').matchAll(text);
   heads.forEach((m, i) => {
-    const start = m.index! + m[0].length;
+    const start = m.index + m.groups[0]!.length;
     // An entry runs to the next heading of any unit, or to the next heading of the same or a higher level.
-    const level = /^#+/.exec(m[0])![0].length;
+    const level = /^#+/.exec(m.groups[0]!)![0].length;
     const endUnit = heads[i + 1]?.index ?? text.length;
     const rest = text.slice(start, endUnit);
     const higher = new RegExp(`^#{1,${level}}\\s`, 'm').exec(rest);
     const body = higher ? rest.slice(0, higher.index) : rest;
-    if (!out.has(m[1])) out.set(m[1], body);
+    const unit = m.groups[1];
+    if (unit !== undefined && !out.has(unit)) out.set(unit, body);
   });
   return out;
 }

@@ -1,5 +1,5 @@
 import type { AgentDef, Budget, JsonlFields, KubernetesOptions, SlurmOptions } from './config-types.js';
-import { DEFAULT_AGENT, DEFAULT_KUBERNETES, DEFAULT_SLURM, type RawAgent, type RawConfig, type RawKubernetes, type RawSlurm } from './schema.js';
+import { DEFAULT_AGENT, DEFAULT_KUBERNETES, DEFAULT_LIMITS, DEFAULT_SLURM, type RawAgent, type RawConfig, type RawKubernetes, type RawSlurm } from './schema.js';
 
 // From the YAML of one agent and of the budgets to what the runner uses. Kept apart from
 // config.ts so the adapter options (issue 11) and the executor options (issue 12) have one place; a plain `command:` agent
@@ -12,6 +12,7 @@ const toSlurm = (top: RawSlurm | undefined, own: RawSlurm | undefined): SlurmOpt
     account: m.account ?? DEFAULT_SLURM.account,
     extraArgs: [...(m.extra_args ?? DEFAULT_SLURM.extraArgs)],
     pollMs: m.poll ?? DEFAULT_SLURM.pollMs,
+    infraTimeoutMs: m.infra_timeout ?? DEFAULT_SLURM.infraTimeoutMs,
   };
 };
 
@@ -27,6 +28,7 @@ const toKubernetes = (top: RawKubernetes | undefined, own: RawKubernetes | undef
     cpu: m.cpu ?? d.cpu,
     memory: m.memory ?? d.memory,
     pollMs: m.poll ?? d.pollMs,
+    infraTimeoutMs: m.infra_timeout ?? d.infraTimeoutMs,
   };
 };
 
@@ -73,6 +75,16 @@ type RawLimits = NonNullable<RawConfig['limits']>;
 
 const split = (v: number | { session?: number; workspace?: number } | undefined): { session: number | null; workspace: number | null } =>
   typeof v === 'number' ? { session: v, workspace: null } : { session: v?.session ?? null, workspace: v?.workspace ?? null };
+
+/**
+ * limits.max_launches (issue 17 item 4): a number or `session:` is per session (default
+ * DEFAULT_LIMITS.maxLaunches, the death-spiral guard); `workspace:` caps every session
+ * together.
+ */
+export const launchCaps = (v: RawLimits['max_launches']): { maxLaunches: number; maxLaunchesWorkspace?: number } => {
+  const { session, workspace } = split(v);
+  return { maxLaunches: session ?? DEFAULT_LIMITS.maxLaunches, ...(workspace !== null ? { maxLaunchesWorkspace: workspace } : {}) };
+};
 
 /** limits.max_cost_usd and limits.max_tokens; undefined when neither is set. */
 export const toBudget = (l: RawLimits): Budget | undefined =>

@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { WorkspaceConfig } from './config-types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { isPresetFile } from './presets/index.js';
+import { assertInside } from '../fs/confine-path.js';
 
 // checkroom.yaml as last parsed (issue 10 item 2): loading yaml and zod and building the
 // schema cost ~0.1 s of CPU, a third of `grep -rl` at 50k files, for a file that rarely
@@ -59,12 +60,12 @@ export async function saveConfigCache(root: string, file: string, text: string, 
   // An undefined field, a NaN or an Infinity would come back different: not cached.
   if (!isDeepStrictEqual((JSON.parse(json) as Stored).config, config)) return;
   try {
-    mkdirSync(join(root, '.checkroom')); // not recursive: never recreate a workspace that was moved away
+    mkdirSync(assertInside('mkdir', join(root, '.checkroom'), [root])); // not recursive: never recreate a workspace that was moved away
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return;
   }
   try {
-    await writeFileAtomic(join(root, CONFIG_CACHE_FILE), json);
+    await writeFileAtomic(join(root, CONFIG_CACHE_FILE), json, [root]);
   } catch {
     // read-only file system, no permission, full disk: the next read parses again
   }

@@ -7,7 +7,7 @@ import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './
 import { DEFAULT_PRESET, isPresetFile, PRESETS, presetOf } from './presets/index.js';
 import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, presetFileSchema, rawConfigSchema, type RawConfig } from './schema.js';
 import { ConfigError, errorAt, parseYamlSource, type Source, type YamlPath } from './yaml-source.js';
-import { toAgent, toBudget } from './config-agent.js';
+import { launchCaps, toAgent, toBudget } from './config-agent.js';
 import { CONFIG_MAX_BYTES, detectedNotice } from './config-file.js';
 
 // Parsing and validating checkroom.yaml and preset files, with yaml and zod; config-load.ts
@@ -156,7 +156,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),
     limits: {
-      maxLaunches: l.max_launches ?? DEFAULT_LIMITS.maxLaunches,
+      ...launchCaps(l.max_launches),
       maxConsecutiveFailures: l.max_consecutive_failures ?? DEFAULT_LIMITS.maxConsecutiveFailures,
       caps: { ...DEFAULT_LIMITS.caps, ...Object.fromEntries(Object.entries(l.caps ?? {}).filter(([, v]) => v !== undefined)) },
       backoffBaseMs: l.backoff_base ?? DEFAULT_LIMITS.backoffBaseMs,

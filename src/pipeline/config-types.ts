@@ -80,6 +80,8 @@ export interface SlurmOptions {
   extraArgs: string[];
   /** How often squeue is asked, ms (1–2 s; sbatch --wait polls far slower). */
   pollMs: number;
+  /** A controller silent this long turns in-flight jobs INFRA (re-checked, not relaunched; issue 17 item 7). */
+  infraTimeoutMs: number;
 }
 
 export interface KubernetesOptions {
@@ -93,11 +95,18 @@ export interface KubernetesOptions {
   cpu: string | null;
   memory: string | null;
   pollMs: number;
+  /** The API server silent this long turns in-flight Jobs INFRA (issue 17 item 7). */
+  infraTimeoutMs: number;
 }
 
 export interface Limits {
   /** Launches allowed in one checkroom session (death-spiral guard). */
   maxLaunches: number;
+  /**
+   * Launches allowed in the workspace, all sessions and entry points together, counted from
+   * the journal (limits.max_launches.workspace, issue 17 item 4). Absent = no such cap.
+   */
+  maxLaunchesWorkspace?: number;
   /** Consecutive failures across all agents that pause autopilot and escalate. */
   maxConsecutiveFailures: number;
   /** Per-class attempt caps overriding the defaults of DOMAIN.md section 8. */

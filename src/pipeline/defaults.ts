@@ -5,7 +5,7 @@ import { BUILT_IN_CLASSES } from './failure-classes.js';
 // with. Apart from schema.ts so that reading such a workspace never loads zod (issue 10
 // item 2); schema.ts re-exports them.
 
-/** Retries after the first failure, per class (DOMAIN.md sections 8 and 9): the table's caps. */
+/** Attempts in all, per class (DOMAIN.md sections 8 and 9; issue 17 item 5): the table's caps. */
 export const DEFAULT_CAPS: Record<FailureClass, number> = { ...BUILT_IN_CLASSES.defaultCaps };
 
 export const FAILURE_CLASSES = BUILT_IN_CLASSES.names;
@@ -29,5 +29,5 @@ export const DEFAULT_SOURCES: SourcesConfig = {
 
 export const DEFAULT_AGENT = { idleTimeoutMs: 120_000, timeoutMs: 1_800_000, graceMs: 5_000, concurrency: 1 };
 
-export const DEFAULT_SLURM: SlurmOptions = { partition: null, account: null, extraArgs: [], pollMs: 1_000 };
-export const DEFAULT_KUBERNETES: KubernetesOptions = { kubectl: ['kubectl'], namespace: null, image: null, pvc: null, serviceAccount: null, cpu: null, memory: null, pollMs: 2_000 };
+export const DEFAULT_SLURM: SlurmOptions = { partition: null, account: null, extraArgs: [], pollMs: 1_000, infraTimeoutMs: 120_000 };
+export const DEFAULT_KUBERNETES: KubernetesOptions = { kubectl: ['kubectl'], namespace: null, image: null, pvc: null, serviceAccount: null, cpu: null, memory: null, pollMs: 2_000, infraTimeoutMs: 120_000 };

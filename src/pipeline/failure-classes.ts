@@ -4,6 +4,13 @@
 // derive from these rows; nothing else lists the classes. It lives in src/pipeline because
 // the config schema (caps, rule classes) needs it and src/pipeline does not import src/run.
 // DOMAIN.md sections 8 and 9 are the source of every value.
+//
+// Issue 17 item 5: `cap` counts total attempts, as the source table does (the recovery
+// skill's 試行回数のしきい値, "max attempts": VERIFICATION_FAILED 3, UNKNOWN 2 — "retry once,
+// then escalate" — BROKEN_BUILD 1, CIRCULAR_FIX 0). It used to count retries after the first
+// failure, one attempt more than the table everywhere. The classes the source table does not
+// list keep the budget they had, now written as attempts (retries + 1); a class that never
+// retries has 0: once it is recognised, no further attempt.
 
 /**
  * How a class is retried (DOMAIN.md section 9):
@@ -21,7 +28,11 @@ export interface ClassSign {
 
 export interface FailureClassRow {
   name: string;
-  /** Retries allowed after the first failure, by default; configurable per class. */
+  /**
+   * Total attempts allowed while failures of this class occur, by default (the source table's
+   * "max attempts"); configurable per class (limits.caps). At the cap the cell escalates;
+   * 0: escalate the moment the class is recognised.
+   */
   cap: number;
   retry: RetryKind;
   /** How the output tail shows it, when the process facts do not already say. */
@@ -48,7 +59,7 @@ export const FAILURE_CLASS_TABLE = [
     gateSign: /syntax ?error|build failed|compil(e|ation) error|cannot find module|module not found/i,
     help: {
       signs: 'SyntaxError, build failed, Cannot find module, compilation error',
-      recovery: 'roll back the output and retry once with the error',
+      recovery: 'roll back the output; the fix needs a human (1 attempt in all)',
       then: 'roll back and escalate',
     },
   },
@@ -70,37 +81,37 @@ export const FAILURE_CLASS_TABLE = [
   },
   {
     name: 'CONTEXT_EXHAUSTED',
-    cap: 2,
+    cap: 3,
     retry: 'counted',
     sign: { order: 4, test: re(/context (?:length|window)|token limit|maximum context|too long|max(?:imum)? tokens/i) },
     gateSign: /token limit|context (window|length)|maximum context|max(imum)? length exceeded/i,
     help: { signs: 'context length, token limit, maximum context, too long', recovery: 'compress context and continue', then: 'escalate' },
   },
-  { name: 'UNKNOWN', cap: 2, retry: 'counted', help: { signs: 'nothing else matches', recovery: 'retry once more', then: 'escalate' } },
+  { name: 'UNKNOWN', cap: 2, retry: 'counted', help: { signs: 'nothing else matches', recovery: 'retry once', then: 'escalate' } },
   {
     name: 'RATE_LIMITED',
-    cap: 4,
+    cap: 5,
     retry: 'unchanged',
     sign: { order: 1, test: re(/\b429\b|rate[ -]?limit|too many requests/i) },
     help: { signs: '429, rate limit, too many requests', recovery: 'back off exponentially with jitter, retry unchanged', then: 'escalate' },
   },
   {
     name: 'OVERLOADED',
-    cap: 4,
+    cap: 5,
     retry: 'unchanged',
     sign: { order: 2, test: re(/\b529\b|\b503\b|overloaded|\bcapacity\b|service unavailable/i) },
     help: { signs: '529, 503, overloaded, capacity', recovery: 'back off exponentially with jitter, retry unchanged', then: 'escalate' },
   },
   {
     name: 'NETWORK',
-    cap: 3,
+    cap: 4,
     retry: 'unchanged',
     sign: { order: 3, test: re(/ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|socket hang up|\bnetwork\b/i) },
     help: { signs: 'ECONNRESET, ETIMEDOUT, ENOTFOUND, EAI_AGAIN, socket hang up', recovery: 'back off and retry unchanged', then: 'escalate' },
   },
   {
     name: 'STALLED',
-    cap: 2,
+    cap: 3,
     retry: 'unchanged',
     help: {
       signs: 'no output and no output-file growth for the idle timeout, or overall timeout',
@@ -133,7 +144,7 @@ export const FAILURE_CLASS_TABLE = [
   // keeps the path finite, and the executor's own breaker stops a broken cluster sooner.
   {
     name: 'INFRA',
-    cap: 6,
+    cap: 7,
     retry: 'unchanged',
     help: {
       signs: 'Slurm NODE_FAIL, PREEMPTED, BOOT_FAIL; pod Unschedulable, ImagePullBackOff',
@@ -143,7 +154,7 @@ export const FAILURE_CLASS_TABLE = [
   },
   {
     name: 'OOM_KILLED',
-    cap: 1,
+    cap: 2,
     retry: 'counted',
     help: { signs: 'the container was OOMKilled (exit 137 for memory)', recovery: 'retry once; raise kubernetes.memory if it repeats', then: 'escalate' },
   },

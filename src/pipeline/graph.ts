@@ -1,5 +1,6 @@
 import type { BatchDef, PipelineDef, StepDef } from '../types.js';
 import { MARKER_RE } from './schema.js';
+import { unitIdPattern } from './safe-pattern.js';
 
 // Structural checks of a resolved pipeline: the step graph must be a DAG over known ids,
 // every step must sit in an existing phase and be able to prove completion (DOMAIN.md
@@ -107,7 +108,8 @@ export interface UnitProblem {
 /** Listed and batched units must be units of this pipeline: a typo would make a batch that never finishes. */
 export const findUnitProblems = (units: PipelineDef['units'], batches: BatchDef[]): UnitProblem[] => {
   const out: UnitProblem[] = [];
-  const unitRe = new RegExp(`^(?:${units.pattern})$`);
+  // A pattern RE2 refuses is reported by the schema, at its own node: nothing matches it here.
+  const unitRe = unitIdPattern(units.pattern) ?? { test: () => false };
   const known = units.list ? new Set(units.list) : null;
   units.list?.forEach((u, i) => {
     const path = ['units', 'list', i];

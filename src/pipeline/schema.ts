@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BUILT_IN_CLASSES, type FailureClasses } from './failure-classes.js';
 import { DEFAULT_BREAKER, DEFAULT_LIMITS, FAILURE_CLASSES } from './defaults.js';
 import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from './duration.js';
+import { compilePattern, PatternError, type PatternFlags } from './safe-pattern.js';
 
 // The shape of checkroom.yaml, snake_case as written. Every object is strict so a typo
 // ("dependson") fails loudly instead of silently meaning "no dependencies". Error texts are
@@ -48,17 +49,20 @@ const duration = (minMs: number) => {
   });
 };
 
-const regexSource = (flags: string, needGroups: string[] = []) =>
+// Patterns are compiled at load by the engine that will run them (issue 16 item 3): RE2,
+// linear time. One RE2 refuses — a lookahead, a backreference — is refused here, at its
+// node, with what to write instead, rather than hanging or being skipped later.
+const regexSource = (flags: PatternFlags, needGroups: string[] = []) =>
   text.superRefine((source, ctx) => {
-    let re: RegExp;
+    let names: readonly string[];
     try {
-      re = new RegExp(source, flags);
+      names = compilePattern(source, flags).names;
     } catch (e) {
-      const reason = (e as Error).message.replace(/^Invalid regular expression: /, '');
-      ctx.addIssue({ code: 'custom', message: 'a valid JavaScript regular expression', params: { problem: `invalid regex: ${reason}` } });
+      if (!(e instanceof PatternError)) throw e;
+      ctx.addIssue({ code: 'custom', message: 'a regular expression in RE2 syntax (no lookaround, no backreferences)', params: { problem: `invalid regex: ${e.reason}` } });
       return;
     }
-    const missing = needGroups.filter((g) => !re.source.includes(`(?<${g}>`));
+    const missing = needGroups.filter((g) => !names.includes(g));
     if (missing.length > 0) {
       ctx.addIssue({ code: 'custom', message: `named groups ${needGroups.map((g) => `(?<${g}>…)`).join(' and ')}`, params: { problem: `regex lacks the group ${missing.join(', ')}` } });
     }
@@ -125,6 +129,7 @@ const slurmSchema = z.strictObject({
   account: text.optional(),
   extra_args: textList.optional(),
   poll: pollSchema.optional(),
+  infra_timeout: duration(1000).optional(),
 });
 const kubernetesSchema = z.strictObject({
   kubectl: z.array(text, { error: 'an argument array like [kubectl, --context, prod]' }).min(1, { error: 'a non-empty argument array' }).optional(),
@@ -135,6 +140,7 @@ const kubernetesSchema = z.strictObject({
   cpu: text.optional(),
   memory: text.optional(),
   poll: pollSchema.optional(),
+  infra_timeout: duration(1000).optional(),
 });
 
 // Field paths for `adapter: jsonl` (issue 11): dotted keys into each JSON line.
@@ -212,12 +218,13 @@ const ordered = (lo: string, hi: string, loDefault: number, hiDefault: number) =
   }
 };
 
-const budgetSchema = <T extends z.ZodType<number>>(n: T) =>
-  z.union([n, z.strictObject({ session: n.optional(), workspace: n.optional() })], { error: 'a number, or a mapping with session: and workspace:' });
+const budgetSchema = <T extends z.ZodType<number>>(n: T, what = 'a number') =>
+  z.union([n, z.strictObject({ session: n.optional(), workspace: n.optional() })], { error: `${what}, or a mapping with session: and workspace:` });
 
 const limitsSchema = z
   .strictObject({
-    max_launches: intIn(1, 100_000).optional(),
+    // Issue 17 item 4: a number is per session, as before; a mapping also caps the workspace.
+    max_launches: budgetSchema(intIn(1, 100_000), 'an integer from 1 to 100000').optional(),
     max_consecutive_failures: intIn(1, 10_000).optional(),
     caps: capsSchema.optional(),
     backoff_base: duration(1).optional(),

@@ -35,7 +35,7 @@ export async function writeResume(
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  await writeFileAtomic(join(root, file), text);
+  await writeFileAtomic(join(root, file), text, [root]);
   return { path: file, backup, text };
 }
 

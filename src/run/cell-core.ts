@@ -21,13 +21,15 @@ export interface CellCore {
   ledger(): Ledger;
   emit(e: SupervisorEvent): void;
   mark(unit: string, step: string, claim: Claim): Promise<void>;
-  /** Reserve one launch of the session budget; a reason when none is left. */
-  reserveLaunch(): string | null;
+  /** Reserve one launch of the budgets (budget.ts); a reason when none is left, unless the flight goes over budget. */
+  reserveLaunch(flight: Flight): string | null;
   releaseLaunch(): void;
-  /** Why automatic retries must stop now (death-spiral guard), or null. */
-  retryStop(): RetryStop | null;
+  /** Why automatic retries of this flight must stop now (death-spiral guard, budgets), or null. */
+  retryStop(flight: Flight): RetryStop | null;
   /** Wait until the agent's breaker lets a launch through; a reason when it never will. */
   waitForBreaker(flight: Flight, agent: string): Promise<string | null>;
+  /** The cell's attempt ended: the half-open probes it claimed are free (breaker-gate.ts). */
+  releaseProbes(key: string): void;
   /** The consecutive-failure limit was hit: pause autopilot and say so. */
   pauseFor(reason: string): Promise<void>;
 }
@@ -42,6 +44,8 @@ export interface Flight {
   logPath: string | null;
   startedAt: number;
   cancelled: boolean;
+  /** Who cancelled: the operator's cancel holds the cell, a shutdown's does not (issue 17 item 3). */
+  cancelledBy?: 'operator' | 'shutdown';
   /** A pending backoff or breaker wait: resolve(false) ends it early. */
   wait: { timer: NodeJS.Timeout; resolve: (go: boolean) => void; retryAt: number | null; reason: string } | null;
   /** Claim before the first ⏳, restored on an operator cancel of the first attempt. */
@@ -52,6 +56,8 @@ export interface Flight {
   continueAsked?: boolean;
   /** Left running by an earlier checkroom and watched from here (supervisor-adopt.ts). */
   adopted?: boolean;
+  /** The operator launched it past a spent budget (`checkroom run --over-budget`, journalled; issue 17 item 4). */
+  overBudget?: boolean;
 }
 
 /** A run an earlier checkroom launched, re-attached through its executor (issue 12). */

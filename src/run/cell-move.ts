@@ -17,7 +17,7 @@ export type StopReason =
   /** A shared long-memory file lost entries: another run would start from the damaged file. */
   | { kind: 'memory_lost'; reason: string }
   /** The policy escalates this class (its cap is used, or it never retries unchanged). */
-  | { kind: 'escalated'; class: FailureClass; reason: string }
+  | { kind: 'escalated'; class: FailureClass; reason: string; maxAttempts?: number }
   /** The policy has nothing to decide (no failure to count). */
   | { kind: 'undecided'; reason: string }
   /**
@@ -60,7 +60,7 @@ export const nextMove = (i: MoveInput): Move => {
   if (i.cls === 'SUCCESS') return { kind: 'done' };
   if (i.cls === 'CANCELLED') return stop({ kind: 'cancelled' });
   const next = decideNext(i.history, i.limits, i.rand, { jitter: i.jitter });
-  if (next.kind === 'escalate') return stop({ kind: 'escalated', class: next.class, reason: next.reason });
+  if (next.kind === 'escalate') return stop({ kind: 'escalated', class: next.class, reason: next.reason, ...(next.maxAttempts ? { maxAttempts: next.maxAttempts } : {}) });
   if (next.kind === 'none') return stop({ kind: 'undecided', reason: next.reason });
   if (i.retryStop) return stop({ kind: 'retries_stopped', stop: i.retryStop, pauses: pausesAutopilot(i.retryStop), maxAttempts: next.maxAttempts });
   const delayMs = honourDelay(next.class, next.delayMs, { retryDelayMs: i.retryDelayMs });

@@ -1,6 +1,7 @@
 import type { FailureClass, FailureRule } from '../pipeline/config-types.js';
 import { BUILT_IN_CLASSES, type FailureClasses } from '../pipeline/failure-classes.js';
 import type { ProcessOutcome } from './types.js';
+import { tryPattern } from '../pipeline/safe-pattern.js';
 
 // Classify first, then count (DOMAIN.md section 9): every attempt's outcome becomes exactly
 // one class before any budget is touched, so a rate limit never eats the budget of a
@@ -29,12 +30,9 @@ const ruleMatches = (rule: Omit<FailureRule, 'class'>, text: string, exitCode: n
   if (rule.match === undefined && rule.exitCode === undefined) return false;
   if (rule.exitCode !== undefined && rule.exitCode !== exitCode) return false;
   if (rule.match === undefined) return true;
-  try {
-    return new RegExp(rule.match, 'i').test(text);
-  } catch {
-    // A bad regex in checkroom.yaml must not crash triage; config validation reports it.
-    return false;
-  }
+  // Agent output is hostile text and the rule is config: RE2, linear in the output (issue 16
+  // item 3). A pattern RE2 refuses must not crash triage; config validation reports it.
+  return tryPattern(rule.match, 'i')?.test(text) ?? false;
 };
 
 /**

@@ -19,6 +19,8 @@ export interface FailureContext {
   marker: string;
   /** The command's first element, for spawn failures. */
   program: string;
+  /** Who cancelled, when the attempt was cancelled by checkroom. */
+  cancelledBy?: 'operator' | 'shutdown';
   /** True when the adapter's stream is the output (JSON lines): its raw lines are no message. */
   structured: boolean;
 }
@@ -55,7 +57,8 @@ const fromFacts = (f: AgentFacts): string | null => {
 /** The one-line error of a failed attempt; '' for SUCCESS and CANCELLED. */
 export function failureMessage(cls: AttemptClass, o: ProcessOutcome, ctx: FailureContext): string {
   if (cls === 'SUCCESS') return '';
-  if (cls === 'CANCELLED') return 'cancelled by the operator';
+  if (cls === 'CANCELLED' && ctx.cancelledBy === 'shutdown') return 'stopped with the session (a signal or a quit that cancelled its runs)';
+  if (cls === 'CANCELLED') return o.tail.some((l) => /cancelled outside checkroom/.test(l)) ? line(o.tail.find((l) => /cancelled outside checkroom/.test(l))!.replace(/^\[checkroom\]\s*/, '')) : 'cancelled by the operator';
   if (o.infra) return line(`the scheduler says: ${o.infra}`);
   if (o.oomKilled) return 'killed for memory (OOMKilled)';
   if (o.stalled) return line(`stopped by the idle watchdog: no output and no growth of ${ctx.outputRel}`);

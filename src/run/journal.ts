@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the journal's event vocabulary is one contract, read and validated in one place; issue 17 item 6 added the launch's keeper (one line) */
 import { appendFileSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -6,6 +7,7 @@ import type { AttemptClass } from './classify.js';
 import type { ExecutorName, FailureClass } from '../pipeline/config-types.js';
 import { JournalParser, MB, tailStart } from './journal-read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './journal-agent.js';
+import { assertInside } from '../fs/confine-path.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './journal-read.js';
 
@@ -40,8 +42,7 @@ export interface LaunchEvent extends Base {
   jobId?: string | null;
   /** Issue 16 item 4: the run token in every member's environment (local runs; absent in older journals). */
   token?: string;
-  /** Issue 17 item 6: the keeper holding the agent's pipes and writing its log (local runs); an adopter waits for it before the log's last read. */
-  keeper?: { pid: number; procStart: number | null };
+  keeper?: { pid: number; procStart: number | null }; // issue 17 item 6, RunKeeper (types.ts): an adopter waits for it
 }
 
 export interface ExitEvent extends Base {
@@ -61,6 +62,8 @@ export interface ExitEvent extends Base {
   errorTail: string[];
   /** The classified error in one line (issue 17 item 8); absent in journals written before it. */
   error?: string;
+  /** CANCELLED only: who cancelled. A shutdown's cancel does not hold the cell (issue 17 item 3). */
+  cancelledBy?: 'operator' | 'outside' | 'shutdown';
   durationMs: number;
 }
 
@@ -93,7 +96,9 @@ export interface BreakerJournalEvent extends Base {
 export interface DecisionEvent extends Base {
   type: 'decision';
   /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
-  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown';
+  /** `stop_pending` (note: the run id): a job's stop had not landed when its checkroom ended; the next start asks again (issue 17 item 7). */
+  /** `hold` / `release`: the operator's hold on a cell (issue 17 item 3): autopilot and `run --next` leave a held cell alone. */
+  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release' | 'stop_pending' | 'over_budget';
   unit?: string;
   step?: string;
   path?: string;
@@ -124,6 +129,9 @@ export interface LeftRunning {
   logPath: string;
   /** The relay's pid (it ends by itself when the agent's output ends); null when no relay could be started. */
   relayPid: number | null;
+  /** A cluster job left running (issue 17 item 3): the next start adopts it by this id. */
+  executor?: string;
+  jobId?: string;
 }
 // ---- end of session stop details ----
 
@@ -231,9 +239,10 @@ const stateDir = async (dir: string): Promise<void> => {
   }
 };
 
-const appendNow = async (file: string, line: string): Promise<void> => {
-  await stateDir(dirname(file));
-  const fh = await open(file, 'a+');
+const appendNow = async (root: string, file: string, line: string): Promise<void> => {
+  // `.checkroom` linked out of the workspace is refused, not written through (issue 16 item 1).
+  await stateDir(assertInside('mkdir', dirname(file), [root]));
+  const fh = await open(assertInside('append', file, [root]), 'a+');
   try {
     // After a kill -9 mid-write the file may end in a torn line; start on a fresh line so
     // the torn fragment does not swallow this event as well.
@@ -256,8 +265,10 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
   const file = journalPath(root);
   const line = JSON.stringify({ ...event, v: 1 });
   const prev = queues.get(file) ?? Promise.resolve();
-  const next = prev.catch(() => undefined).then(() => appendNow(file, line));
-  const tracked = next.finally(() => {
+  const next = prev.catch(() => undefined).then(() => appendNow(root, file, line));
+  // The queue's own copy never rejects: the caller gets the error through `next`, and a
+  // refused write (issue 16 item 1) must not also surface as an unhandled rejection.
+  const tracked: Promise<void> = next.catch(() => undefined).finally(() => {
     if (queues.get(file) === tracked) queues.delete(file);
   });
   queues.set(file, tracked);
@@ -271,7 +282,7 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
  */
 export const appendJournalNow = (root: string, event: NewJournalEvent): boolean => {
   try {
-    appendFileSync(journalPath(root), `\n${JSON.stringify({ ...event, v: 1 })}\n`);
+    appendFileSync(assertInside('append', journalPath(root), [root]), `\n${JSON.stringify({ ...event, v: 1 })}\n`);
     return true;
   } catch {
     return false;

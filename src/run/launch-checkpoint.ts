@@ -78,6 +78,6 @@ export const markCell = async (root: string, config: WorkspaceConfig, unit: stri
   }
   if (!edit!.changed && !added) return { changed: false, rebuilt };
   const touched = touchLastUpdate(edit!.text, formatMinute(new Date(at)));
-  await writeFileAtomic(path, touched.text);
+  await writeFileAtomic(path, touched.text, [root]);
   return { changed: true, rebuilt };
 };

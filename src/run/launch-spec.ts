@@ -5,9 +5,11 @@ import type { AgentDef, WorkspaceConfig } from '../pipeline/config-types.js';
 import type { StepDef } from '../types.js';
 import { unitPath } from '../scan/units.js';
 import { sanitizeLine } from '../sanitize.js';
+import { unitIdPattern } from '../pipeline/safe-pattern.js';
 import { expandArgv } from './placeholders.js';
 import { adapterFor, type AdapterCommand, type ResumeSpec } from './adapters/index.js';
 import { SupervisorError } from './supervisor-types.js';
+import { assertInside } from '../fs/confine-path.js';
 
 // From a cell to the exact process spec: which agent, which argv (placeholders expanded as
 // literal arguments, never through a shell), which cwd and env, where the output goes.
@@ -46,7 +48,7 @@ export const targetOf = (root: string, config: WorkspaceConfig, unit: string, st
   if (!step) {
     throw new SupervisorError(`no step "${stepId}" in this pipeline; steps: ${config.pipeline.steps.map((s) => s.id).join(', ')}`);
   }
-  if (!new RegExp(`^(?:${config.pipeline.units.pattern})$`).test(unit) && !(config.pipeline.units.list ?? []).includes(unit)) {
+  if (!unitIdPattern(config.pipeline.units.pattern)?.test(unit) && !(config.pipeline.units.list ?? []).includes(unit)) {
     throw new SupervisorError(`"${sanitizeLine(unit)}" is not a unit of this pipeline (units match /${config.pipeline.units.pattern}/)`);
   }
   const name = step.agent;
@@ -101,7 +103,7 @@ export const logPathOf = (root: string, runId: string): string => join(root, '.c
 export function ensureRunsDir(root: string): void {
   for (const dir of [join(root, '.checkroom'), join(root, '.checkroom', 'runs')]) {
     try {
-      mkdirSync(dir);
+      mkdirSync(assertInside('mkdir', dir, [root]));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue;

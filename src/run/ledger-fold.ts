@@ -6,7 +6,7 @@ import { agentsAt, failureSummary, newCell, pausedReasonOf, repeatsOfLast, type 
 import { countByClass } from './policy.js';
 import { legacyErrorOf } from './failure-message.js';
 import { infraBreakerOf } from './executors/infra.js';
-import { budgetReasonOf, CostFold } from './costs.js';
+import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
@@ -37,6 +37,7 @@ export class LedgerFold {
   private decisionsChanged = false;
   private consecutiveFailures = 0;
   private launchesThisSession = 0;
+  private launchesInWorkspace = 0;
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
   /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
@@ -60,13 +61,15 @@ export class LedgerFold {
   at(now: number): Ledger {
     const shown = this.show();
     const costs = this.costs.view();
-    const pausedReason = pausedReasonOf(this.consecutiveFailures, this.launchesThisSession, this.cfg) ?? budgetReasonOf(costs, this.cfg.limits.budget);
+    const counts = { launchesThisSession: this.launchesThisSession, launchesInWorkspace: this.launchesInWorkspace, costs };
+    const pausedReason = pausedReasonOf(this.consecutiveFailures, counts, this.cfg);
     return {
       cells: shown.cells,
       agents: agentsAt(this.breakers, now, this.cfg),
       liveRuns: shown.liveRuns,
       consecutiveFailures: this.consecutiveFailures,
       launchesThisSession: this.launchesThisSession,
+      launchesInWorkspace: this.launchesInWorkspace,
       sessionStartedAt: this.sessionStartedAt,
       autopilot: this.autopilot,
       paused: pausedReason !== null,
@@ -145,6 +148,7 @@ export class LedgerFold {
     this.live.set(e.runId, run);
     this.liveChanged = true;
     this.launchesThisSession++;
+    this.launchesInWorkspace++;
     const c = this.cell(e.unit, e.step);
     c.agent = e.agent;
     c.state = 'running';
@@ -171,7 +175,10 @@ export class LedgerFold {
       this.feed(e.agent, { type: 'success', at: e.at });
     } else if (e.class === 'CANCELLED') {
       // An operator cancel is not a fault: no counter moves (section 9, classify first).
+      // It is a decision, though: the cell is held until the operator launches it again, in
+      // this session and after any restart (issue 17 item 3).
       c.state = 'idle';
+      if (e.cancelledBy !== 'shutdown') c.hold = { at: e.at, why: e.error || 'cancelled' };
       this.feed(e.agent, { type: 'abandon', at: e.at });
     } else if (e.class === 'INFRA') {
       // Issue 12: a cluster fault is not the agent's: its breaker and the global
@@ -245,6 +252,10 @@ export class LedgerFold {
       case 'decision':
         this.decisions.push(e);
         this.decisionsChanged = true;
+        if ((e.kind === 'hold' || e.kind === 'release') && e.unit !== undefined && e.step !== undefined) {
+          const c = this.cell(e.unit, e.step);
+          c.hold = e.kind === 'hold' ? { at: e.at, why: e.note ?? 'held by the operator' } : null;
+        }
         if (e.kind === 'reset_cell' && e.unit !== undefined && e.step !== undefined) {
           const c = this.cell(e.unit, e.step);
           // A run still in flight stays visible; everything counted is forgotten.

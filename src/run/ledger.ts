@@ -6,6 +6,7 @@ import type { DecisionEvent, LaunchEvent } from './journal.js';
 import { currentEpisode, type AttemptRecord } from './policy.js';
 import type { CostLedger } from './costs.js';
 import type { TriageLedger } from './triage-ledger.js';
+import { budgetStopOf, type BudgetCounts } from './budget.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
@@ -27,6 +28,8 @@ export interface CellLedger {
   counts: Partial<Record<FailureClass, number>>;
   lastClass: AttemptClass | null;
   lastErrorTail: string[];
+  /** Held by a cancel (a key, `x`, an outside scancel / kubectl delete) until the operator launches or resets it (issue 17 item 3). */
+  hold: { at: number; why: string } | null;
   /** The last failure's classified error, one line: `{last_error}` and Health read it (issue 17 item 8). */
   lastError: string;
   /** How often the latest failure's (command, error) fingerprint pair occurred since the last success. */
@@ -61,6 +64,8 @@ export interface Ledger {
   consecutiveFailures: number;
   /** Launches since the last session start event. */
   launchesThisSession: number;
+  /** Launches in the whole journal, every session (limits.max_launches.workspace, issue 17 item 4). */
+  launchesInWorkspace: number;
   sessionStartedAt: number | null;
   autopilot: { on: boolean; reason: string; at: number } | null;
   /** A global limit stops autopilot (section 9: death-spiral protection). */
@@ -75,7 +80,7 @@ export interface Ledger {
 
 export interface LedgerConfig {
   breaker: BreakerConfig;
-  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures' | 'budget'>;
+  limits: Pick<Limits, 'maxLaunches' | 'maxLaunchesWorkspace' | 'maxConsecutiveFailures' | 'budget'>;
 }
 
 export const newCell = (unit: string, step: string): CellLedger => ({
@@ -88,6 +93,7 @@ export const newCell = (unit: string, step: string): CellLedger => ({
   lastClass: null,
   lastErrorTail: [],
   lastError: '',
+  hold: null,
   fingerprintRepeats: 0,
   state: 'idle',
   nextRetryAt: null,
@@ -115,12 +121,10 @@ export const agentsAt = (breakers: ReadonlyMap<string, BreakerState>, now: numbe
 };
 
 /** Why a global limit stops autopilot (section 9: death-spiral protection), or null. */
-export const pausedReasonOf = (consecutiveFailures: number, launchesThisSession: number, cfg: LedgerConfig): string | null => {
+export const pausedReasonOf = (consecutiveFailures: number, counts: BudgetCounts, cfg: LedgerConfig): string | null => {
   if (consecutiveFailures >= cfg.limits.maxConsecutiveFailures) {
     return `${consecutiveFailures} consecutive failures across agents (limit ${cfg.limits.maxConsecutiveFailures})`;
   }
-  if (launchesThisSession >= cfg.limits.maxLaunches) {
-    return `launch budget of this session used (${launchesThisSession} of ${cfg.limits.maxLaunches})`;
-  }
-  return null;
+  // Issue 17 item 4: the same decision every launch asks (budget.ts), launches and money.
+  return budgetStopOf(counts, cfg.limits)?.reason ?? null;
 };

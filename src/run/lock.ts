@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isSameProcessAlive, procStartTime } from './proc.js';
+import { assertInside } from '../fs/confine-path.js';
 
 // One driver per workspace: two checkrooms launching agents on the same files would double
 // every run. The second instance opens read-only and shows who drives. A lock left by a
@@ -128,7 +129,9 @@ const unlinkQuiet = (path: string): void => {
 
 export function acquireDriverLock(root: string): DriverLock {
   const path = lockPath(root);
-  mkdirSync(join(root, '.checkroom'), { recursive: true });
+  // Every lock file is a sibling of `path`: one check covers them all (issue 16 item 1).
+  mkdirSync(assertInside('mkdir', join(root, '.checkroom'), [root]), { recursive: true });
+  assertInside('write', path, [root]);
   const me: LockHolder = { pid: process.pid, procStart: procStartTime(process.pid), host: hostname(), startedAt: new Date().toISOString() };
   const mine = `${JSON.stringify(me)}\n`;
   let released = false;
@@ -182,7 +185,7 @@ export function acquireDriverLock(root: string): DriverLock {
  * the next start anyway). Returns what was done, in words; throws an Error saying why not.
  */
 export function unlockDriverLock(root: string, host: string): string {
-  const path = lockPath(root);
+  const path = assertInside('unlink', lockPath(root), [root]);
   const raw = readRaw(path);
   if (raw === null) throw new Error(`no lock at ${path}: nothing to unlock`);
   const holder = parseHolder(raw);

@@ -25,7 +25,7 @@ export interface AttemptRecord<C extends string = FailureClass> {
   at: number;
 }
 
-/** Retries allowed after failures of each class: one table, owned by the config schema. */
+/** Total attempts allowed for each class (issue 17 item 5): one table, owned by the config schema. */
 export { DEFAULT_CAPS };
 
 /** Configured caps over the defaults. A cap must be a finite count: anything else falls back
@@ -47,7 +47,8 @@ export type Jitter = 'full' | 'equal';
 
 export type NextAction<C extends string = FailureClass> =
   | { kind: 'retry'; delayMs: number; attempt: number; maxAttempts: number; class: C; reason: string }
-  | { kind: 'escalate'; class: C; reason: string }
+  /** `maxAttempts`: the attempt that used the class's cap (the label "attempt 2 of 2"); absent for cap 0. */
+  | { kind: 'escalate'; class: C; reason: string; maxAttempts?: number }
   /** Nothing to decide: the last attempt succeeded or the operator cancelled it. */
   | { kind: 'none'; reason: string };
 
@@ -150,22 +151,24 @@ export const decideNextWith =
     const count = effective.filter((c) => c.class === cls).length;
     const detail = current.why ? ` (${current.why})` : '';
 
-    if (count > cap) {
+    // Issue 17 item 5: the cap counts attempts, as the source table does ("UNKNOWN 2": retry
+    // once); the count is this class's failures in the current episode.
+    if (count >= cap) {
       const then = classes.rows.get(cls)?.help.then ?? 'escalate';
       const reason =
         cap === 0
           ? `${cls}${detail}: ${then}`
-          : `${cls}${detail}: ${plural(count, 'failure', 'failures')}, cap ${plural(cap, 'retry', 'retries')}; ${then}`;
-      return { kind: 'escalate', class: cls, reason };
+          : `${cls}${detail}: ${plural(count, 'failed attempt', 'failed attempts')}, cap ${plural(cap, 'attempt', 'attempts')}; ${then}`;
+      return cap === 0 ? { kind: 'escalate', class: cls, reason } : { kind: 'escalate', class: cls, reason, maxAttempts: last.attempt };
     }
 
     const attempt = last.attempt + 1;
     // The attempt at which this class's budget runs out if every retry fails the same way.
-    const maxAttempts = attempt + cap - count;
+    const maxAttempts = last.attempt + cap - count;
     const delayMs = classes.retryable.has(cls)
       ? backoffDelay(count, limits.backoffBaseMs, limits.backoffMaxMs, rand, opts.jitter)
       : Math.round(Math.min(finiteOr(limits.backoffBaseMs, 0), finiteOr(limits.backoffMaxMs, Infinity)));
-    const reason = `${cls}${detail}: retry ${count} of ${cap}, ${attemptLabel(attempt, maxAttempts)}`;
+    const reason = `${cls}${detail}: ${attemptLabel(attempt, maxAttempts)} (cap ${plural(cap, 'attempt', 'attempts')})`;
     return { kind: 'retry', delayMs, attempt, maxAttempts, class: cls, reason };
   };
 

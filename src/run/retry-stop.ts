@@ -1,5 +1,6 @@
 import type { Limits } from '../pipeline/config-types.js';
 import type { Ledger } from './ledger.js';
+import type { BudgetStop } from './budget.js';
 
 // Why automatic retries stop now (DOMAIN.md section 9, the death-spiral guard), as a value.
 // runCell used to sniff the words (`/consecutive/.test(stop)`) to decide whether to pause
@@ -13,14 +14,14 @@ export type RetryStop =
   /** A money or token budget is spent (issue 11, limits.max_cost_usd / max_tokens): autopilot pauses. */
   | { kind: 'spend'; reason: string };
 
-/** `budgetLeft`: launches left in this session, reservations counted. */
-export function retryStopOf(l: Pick<Ledger, 'consecutiveFailures' | 'launchesThisSession'>, limits: Pick<Limits, 'maxConsecutiveFailures' | 'maxLaunches'>, o: { closed: boolean; budgetLeft: number; spent?: string | null }): RetryStop | null {
+/** `budget`: what budget.ts decides for the next launch (reservations counted), or null. */
+export function retryStopOf(l: Pick<Ledger, 'consecutiveFailures'>, limits: Pick<Limits, 'maxConsecutiveFailures'>, o: { closed: boolean; budget: BudgetStop | null }): RetryStop | null {
   if (o.closed) return { kind: 'closed', reason: 'the supervisor closed' };
   if (l.consecutiveFailures >= limits.maxConsecutiveFailures) {
     return { kind: 'consecutive', reason: `${l.consecutiveFailures} consecutive failures across agents (limit ${limits.maxConsecutiveFailures}, limits.max_consecutive_failures)` };
   }
-  if (o.budgetLeft <= 0) return { kind: 'budget', reason: `launch budget of this session used (${l.launchesThisSession} of ${limits.maxLaunches})` };
-  if (o.spent) return { kind: 'spend', reason: o.spent };
+  // Issue 17 item 4: launches (session or workspace) end the cell; money and tokens pause autopilot too.
+  if (o.budget) return { kind: o.budget.what === 'launches' ? 'budget' : 'spend', reason: o.budget.reason };
   return null;
 }
 

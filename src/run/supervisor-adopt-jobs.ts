@@ -67,6 +67,10 @@ export interface AdoptDeps {
   emit(e: SupervisorEvent): void;
   /** Put the adopted run in flight: runCell carries it on from its handle. */
   fly(unit: string, step: string, t: CellTarget, adopted: AdoptedRun): unknown;
+  /** Stop an adopted run in flight (a stop that had not landed before); no hold. */
+  stop?(key: string): void;
+  /** Run ids whose stop had not landed when their checkroom ended. */
+  pendingStops?: ReadonlySet<string>;
 }
 
 /** Adopt each run; one that cannot be (its agent is gone from checkroom.yaml) is closed as gone. */
@@ -75,6 +79,10 @@ export async function adoptRuns(root: string, config: WorkspaceConfig, runs: rea
     try {
       const a = await adoptRun(root, config, run);
       d.fly(run.unit, run.step, a.target, a.adopted);
+      if (d.pendingStops?.has(run.runId)) {
+        d.emit({ type: 'notice', message: `${run.unit} ${run.step}: the stop of job ${run.jobId ?? '-'} had not landed when the last checkroom ended; asking again until it does` });
+        d.stop?.(a.key);
+      }
     } catch (err) {
       await d.append({ type: 'reaped', at: d.now(), runId: run.runId, pid: null, outcome: 'gone' });
       d.emit({ type: 'notice', message: `${run.unit} ${run.step}: job ${run.jobId ?? '-'} of an earlier checkroom cannot be adopted: ${(err as Error).message}` });

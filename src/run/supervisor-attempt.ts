@@ -16,6 +16,7 @@ import { buildCommand, ensureRunsDir, logPathOf, newRunId, type BuiltCommand, ty
 import { hasOwnOutput, provenDone } from './launch-proof.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './supervisor-agent.js';
 import type { AdoptedRun, CellCore, Flight } from './cell-core.js';
+import { assertInside } from '../fs/confine-path.js';
 
 // One attempt of a cell, all of its effects and nothing else (issue 9 item 3): reserve a
 // launch, back up or continue, guard the shared memory, build the command, start it through
@@ -134,8 +135,10 @@ async function start(
   const { attempt, cmd } = p;
   const at = adopted?.startedAt ?? core.now();
   const runId = adopted?.runId ?? newRunId(unit, step, attempt, at);
-  const logPath = adopted?.logPath ?? logPathOf(core.root, runId);
   ensureRunsDir(core.root);
+  // The one place a new log's path is made: checked here, so the log writers (process-log.ts,
+  // relay.ts, the executors) append only inside the workspace (issue 16 item 1).
+  const logPath = adopted?.logPath ?? assertInside('append', logPathOf(core.root, runId), [core.root]);
   // Issue 12: the agent's executor runs it (local process group, Slurm job, Kubernetes Job).
   const executor = executorFor(t.agent);
   const proven = () => provenDone(core.root, core.config.pipeline, t, unit);
@@ -219,7 +222,8 @@ async function journalExit(
     errFp: failed ? errorFingerprint(tail) : '',
     keywords: failed ? [...keywords(tail)] : [],
     errorTail: failed ? tail : [],
-    error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: cmd.argv[0] ?? '', structured }),
+    error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: cmd.argv[0] ?? '', structured, cancelledBy: flight.cancelledBy }),
+    ...(cls === 'CANCELLED' ? { cancelledBy: flight.cancelled ? (flight.cancelledBy ?? 'operator') : 'outside' } : {}),
     durationMs: outcome.endedAt - outcome.startedAt,
   });
 }
@@ -230,7 +234,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
   const name = `${unit} ${step}`;
   const adopted = run.adopted;
   // An adopted run was launched (and counted) by the checkroom that died.
-  const noBudget = adopted ? null : core.reserveLaunch();
+  const noBudget = adopted ? null : core.reserveLaunch(flight);
   if (noBudget) return { kind: 'not_started', stop: { kind: 'launch_budget', reason: noBudget } };
   let reserved = adopted === null;
   const release = (): void => {
@@ -240,7 +244,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
   try {
     const p = await prepare(core, flight, t, adopted);
     if (!adopted) await core.mark(unit, step, 'in_progress');
-    if (flight.cancelled) return { kind: 'not_started', stop: { kind: 'cancelled' } };
+    if (flight.cancelled && !adopted) return { kind: 'not_started', stop: { kind: 'cancelled' } };
     const { handle, runId, logPath } = await start(core, flight, t, p, run, release);
     const label = labelOf(run, p.attempt);
     const where = handle.job ? `${handle.job.executor} job ${handle.job.id}` : `pid ${handle.pid ?? '-'}`;
@@ -275,5 +279,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     return { kind: 'finished', attempt: p.attempt, label, runId, cls, memoryLoss, retryDelayMs: facts.retryDelayMs };
   } finally {
     release();
+    // The exit is journalled (or the attempt never started): the ledger says what the probe proved.
+    core.releaseProbes(cellKey(unit, step));
   }
 }

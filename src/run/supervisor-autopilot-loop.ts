@@ -28,9 +28,11 @@ export interface AutopilotHost {
   isClosed(): boolean;
   /** Cells in flight (running or waiting for a retry), by cell key. */
   flights: ReadonlyMap<string, Flight>;
-  /** Cells the operator cancelled in this session. */
-  held: ReadonlySet<string>;
   budgetLeft(l: Ledger): number;
+  /** Breakers whose half-open probe is claimed in this process (breaker-gate.ts). */
+  probing(): ReadonlySet<string>;
+  /** Why no launch may go, budget-wise (budget.ts), or null. */
+  budgetWhy(l: Ledger): string | null;
   launch(unit: string, step: string, o: { reason: string }): Promise<RunResult>;
 }
 
@@ -103,7 +105,7 @@ const emitIdle = (h: AutopilotHost, st: PilotState, reason: string): void => {
 /** Why autopilot has nothing to start, most telling first. */
 const idleWhy = (h: AutopilotHost, st: PilotState, maxLeft: number, pick: Pick<ReturnType<typeof pickLaunches>, 'blocked'>): string => {
   if (st.max !== null && maxLeft <= 0) return `--max ${st.max} steps reached`;
-  if (h.budgetLeft(h.ledger()) <= 0) return `launch budget of this session used (limits.max_launches ${h.config.limits.maxLaunches})`;
+  if (h.budgetLeft(h.ledger()) <= 0) return h.budgetWhy(h.ledger()) ?? 'no launch budget left';
   if (pick.blocked.length > 0) return pick.blocked.map((b) => `${b.unit} ${b.step}: ${b.why}`).slice(0, 4).join('; ');
   return 'nothing runnable in the plan';
 };
@@ -126,7 +128,7 @@ async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: str
   if (!st.on || h.isClosed()) return;
   const inFlight = new Map([...h.flights.values()].map((f) => [cellKey(f.unit, f.step), f.agent]));
   const budget = Math.max(0, Math.min(h.budgetLeft(h.ledger()), maxLeft));
-  const pick = pickLaunches({ plan: orderedPlan(ws, st.preferred, h.config), ledger: h.ledger(), config: h.config, inFlight, held: h.held, budget, redoHalfProducts: h.redoHalfProducts });
+  const pick = pickLaunches({ plan: orderedPlan(ws, st.preferred, h.config), ledger: h.ledger(), config: h.config, inFlight, budget, redoHalfProducts: h.redoHalfProducts, probing: h.probing() });
   for (const c of pick.launch) {
     st.started++;
     st.lastIdle = null;

@@ -16,10 +16,10 @@ export interface PickInput {
   config: WorkspaceConfig;
   /** Cells in flight (running or waiting for a retry) → their agent. */
   inFlight: ReadonlyMap<string, string>;
-  /** Cells the operator cancelled in this session: autopilot leaves them alone. */
-  held: ReadonlySet<string>;
   /** Launches still allowed (session budget, --max). */
   budget: number;
+  /** Breakers whose one half-open probe a cell of this process has claimed (breaker-gate.ts). */
+  probing?: ReadonlySet<string>;
   redoHalfProducts: boolean;
 }
 
@@ -53,7 +53,7 @@ export const pickLaunches = (input: PickInput): Pick => {
   const perAgent = new Map<string, number>();
   for (const agent of input.inFlight.values()) perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
   // A half-open breaker lets exactly one probe through.
-  const probing = new Set<string>();
+  const probing = new Set<string>(input.probing ?? []);
   const steps = new Map(config.pipeline.steps.map((s) => [s.id, s]));
   // Path-keyed exclusion (issue 8 item 1): cells in flight, runs the journal shows alive
   // (another instance's, or adopted ones) and this pick's own launches each hold their output
@@ -67,11 +67,13 @@ export const pickLaunches = (input: PickInput): Pick => {
     const step = n.step!;
     const key = cellKey(unit, step);
     if (input.inFlight.has(key)) continue;
-    if (input.held.has(key)) {
-      blocked.push({ unit, step, why: 'cancelled by the operator in this session', retryInMs: null });
+    const cell = ledger.cells[key];
+    // The operator's hold is journalled (issue 17 item 3): it holds after quit, kill -9 and
+    // takeover, and for `run --next --auto` as for autopilot.
+    if (cell?.hold) {
+      blocked.push({ unit, step, why: `held: ${cell.hold.why}; launching it by hand releases the hold`, retryInMs: null });
       continue;
     }
-    const cell = ledger.cells[key];
     if (cell?.state === 'needs_human') {
       blocked.push({ unit, step, why: `escalated: ${cell.reason ?? 'needs a human'}`, retryInMs: null });
       continue;

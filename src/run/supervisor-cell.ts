@@ -77,6 +77,8 @@ async function stopCell(c: Cell, s: StopReason): Promise<RunResult> {
   if (s.kind === 'launch_budget' && run.launched === 0) return resultOf(c, 'failed', reason);
   if (effect.reportAs) run.lastClass = effect.reportAs;
   if (effect.escalate) await core.append({ type: 'escalate', at: core.now(), unit, step, class: effect.escalate, reason });
+  // Issue 17 item 5: the attempt that used the cap says so ("attempt 1 of 1").
+  if (s.kind === 'escalated' && s.maxAttempts) run.maxAttempts = s.maxAttempts;
   if (s.kind === 'retries_stopped') {
     if (s.maxAttempts !== null) run.maxAttempts = s.maxAttempts;
     if (s.pauses) await core.pauseFor(s.stop.reason);
@@ -111,7 +113,7 @@ async function awaitRetry(c: Cell, move: Extract<Move, { kind: 'retry' }>, attem
   const message = `${unit} ${step}: ${attemptLabel(attempt, move.maxAttempts)} failed (${cls}), retrying in ${seconds(delayMs)}`;
   core.emit({ type: 'retry', unit, step, attempt: move.attempt, maxAttempts: move.maxAttempts, class: move.class, delayMs, message });
   const woke = await sleepFor(flight, delayMs, core.now() + delayMs, move.reason);
-  const late = stopAfterBackoff(woke, woke ? core.retryStop() : null);
+  const late = stopAfterBackoff(woke, woke ? core.retryStop(flight) : null);
   if (late) return late;
   // Issue 12: a cluster that keeps failing has its own breaker; wait for it too.
   for (const agent of [t.agent.name, infraBreakerOf(t.agent.executor)]) {
@@ -126,7 +128,9 @@ async function awaitRetry(c: Cell, move: Extract<Move, { kind: 'retry' }>, attem
 /** What comes of one attempt: the result when the cell ends, null when it retries. */
 async function attemptOnce(c: Cell): Promise<RunResult | null> {
   const { core, flight, t, run } = c;
-  if (flight.cancelled) return cancelled(c);
+  // An adopted run is already running: a cancel must reach it (and its exit be journalled),
+  // not end the cell before the handle is even looked at (issue 17 item 7).
+  if (flight.cancelled && !run.adopted) return cancelled(c);
   const end = await runAttempt(core, flight, t, run);
   if (end.kind === 'not_started') return stopCell(c, end.stop);
   const history = core.ledger().cells[cellKey(flight.unit, flight.step)]?.attempts ?? [];
@@ -137,7 +141,7 @@ async function attemptOnce(c: Cell): Promise<RunResult | null> {
     limits: core.config.limits,
     rand: () => core.rand(),
     retryDelayMs: end.retryDelayMs,
-    retryStop: core.retryStop(),
+    retryStop: core.retryStop(flight),
   });
   if (move.kind === 'stop') return stopCell(c, move.reason);
   if (move.kind === 'done') {

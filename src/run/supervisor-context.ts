@@ -7,7 +7,9 @@ import type { Ledger } from './ledger.js';
 import { createRole, type Role } from './supervisor-role.js';
 import { driverView, type DriverView } from './supervisor-observe.js';
 import { markCell } from './launch-checkpoint.js';
-import { budgetReasonOf } from './costs.js';
+import { budgetStopOf, launchesLeft, type BudgetStop } from './budget.js';
+import { passBreaker, releaseProbes, type ProbeClaims } from './breaker-gate.js';
+import { cellKey } from '../types.js';
 import { retryStopOf } from './retry-stop.js';
 import type { Autopilot } from './supervisor-autopilot-loop.js';
 import type { CellCore, Flight } from './cell-core.js';
@@ -33,14 +35,16 @@ export interface SupervisorCtx {
   /** Cells running or waiting for their next attempt, by cell key. */
   flights: Map<string, Flight>;
   running: Map<string, Promise<RunResult>>;
-  /** Cells the operator cancelled in this session: autopilot leaves them alone. */
-  held: Set<string>;
+  /** Half-open breakers' probes claimed by a cell and not yet ended (breaker-gate.ts, issue 17). */
+  probes: ProbeClaims;
   /** Launches reserved and not yet journalled; closed: no new attempt starts; stopped: the session stop is journalled. */
   state: { reserved: number; closed: boolean; stopped: boolean };
   /** Set the cell's claim in the checkpoint, one writer at a time. */
   mark(unit: string, step: string, claim: Claim): Promise<void>;
-  /** Launches left in this session, reservations counted. */
+  /** Launches the budgets still allow, reservations counted (budget.ts). */
   budgetLeft(l: Ledger): number;
+  /** The budget the next launch would go past, reservations counted, or null (budget.ts: the one decision). */
+  budgetStop(l: Ledger): BudgetStop | null;
   /** Throw the reason this instance may not do `what` now, if any. */
   refuse(what: string): void;
   isDriver(): boolean;
@@ -93,7 +97,7 @@ export function contextOf(opts: SupervisorOptions): SupervisorCtx {
   x.warnings = [];
   x.flights = new Map();
   x.running = new Map();
-  x.held = new Set();
+  x.probes = new Map();
   x.journal = createSupervisorJournal({
     root,
     now,
@@ -103,7 +107,8 @@ export function contextOf(opts: SupervisorOptions): SupervisorCtx {
     isClosed: () => state.closed,
   });
   x.mark = markerOf(root, config, now, emit);
-  x.budgetLeft = (l) => config.limits.maxLaunches - l.launchesThisSession - state.reserved;
+  x.budgetLeft = (l) => launchesLeft(l, config.limits, state.reserved);
+  x.budgetStop = (l) => budgetStopOf(l, config.limits, state.reserved);
   x.isDriver = () => x.role.isDriver;
   x.refuse = (what) => {
     if (!x.isDriver()) throw new SupervisorError(`read-only: cannot ${what}; ${x.role.lock.reason ?? 'another checkroom drives this workspace'}`);
@@ -123,19 +128,21 @@ export const cellCoreOf = (x: SupervisorCtx): CellCore => ({
   ledger: x.journal.ledger,
   emit: x.emit,
   mark: x.mark,
-  reserveLaunch() {
-    const l = x.journal.ledger();
-    if (x.budgetLeft(l) <= 0) return `launch budget of this session used (${l.launchesThisSession} of ${x.config.limits.maxLaunches}, limits.max_launches)`;
+  reserveLaunch(flight) {
+    const stop = flight.overBudget ? null : x.budgetStop(x.journal.ledger());
+    if (stop) return stop.reason;
     x.state.reserved++;
     return null;
   },
   releaseLaunch() {
     x.state.reserved = Math.max(0, x.state.reserved - 1);
   },
-  retryStop() {
+  retryStop(flight) {
     const l = x.journal.ledger();
-    return retryStopOf(l, x.config.limits, { closed: x.state.closed, budgetLeft: x.budgetLeft(l), spent: budgetReasonOf(l.costs, x.config.limits.budget) });
+    return retryStopOf(l, x.config.limits, { closed: x.state.closed, budget: flight.overBudget ? null : x.budgetStop(l) });
   },
-  waitForBreaker: (flight, agent) => x.journal.waitForBreaker(flight, agent),
+  waitForBreaker: (flight, agent) =>
+    x.journal.waitForBreaker(flight, agent, () => passBreaker(x.journal.ledger().agents[agent], x.probes, cellKey(flight.unit, flight.step), x.config.breaker)),
+  releaseProbes: (key) => releaseProbes(x.probes, key),
   pauseFor: (reason) => x.pilot.pauseFor(reason),
 });

@@ -3,6 +3,7 @@ import type { Ledger, LedgerConfig } from './ledger.js';
 import { LedgerFold } from './ledger-fold.js';
 import { sleepFor, type Flight } from './supervisor-cell.js';
 import { breakerMessage } from './supervisor-words.js';
+import type { Gate } from './breaker-gate.js';
 import type { SupervisorEvent } from './supervisor-types.js';
 
 // The supervisor's journal: the events in memory, appends to the file, the ledger folded
@@ -20,8 +21,8 @@ export interface SupervisorJournal {
   noteBreakers(): void;
   /** Take the current breaker states as seen, without emitting. */
   seeBreakers(): void;
-  /** Wait until the agent's breaker lets a launch through; a reason when it never will. */
-  waitForBreaker(flight: Flight, agent: string): Promise<string | null>;
+  /** Wait until `pass` (the agent's breaker, its probe claimed: breaker-gate.ts) lets a launch through; a reason when it never will. */
+  waitForBreaker(flight: Flight, agent: string, pass: () => Gate): Promise<string | null>;
   /** No more cooldown timers. */
   stop(): void;
 }
@@ -102,16 +103,16 @@ export function createSupervisorJournal(o: JournalOptions): SupervisorJournal {
     seeBreakers() {
       for (const a of Object.values(ledger().agents)) breakerSeen.set(a.agent, a.view.state);
     },
-    async waitForBreaker(flight, agent) {
+    async waitForBreaker(flight, agent, pass) {
       for (;;) {
         if (flight.cancelled) return null;
         if (o.isClosed()) return 'the supervisor closed';
+        const g = pass();
+        if (g.go) return null;
+        if (!g.wait) return `breaker ${agent} is held by the operator`;
         const a = ledger().agents[agent];
-        if (!a || a.canLaunch) return null;
-        if (a.view.state === 'held') return `breaker ${agent} is held by the operator`;
-        const ms = a.view.state === 'open' ? a.view.remainingMs + 20 : 250;
-        const why = a.view.state === 'open' ? `waiting for breaker ${agent} (open, ${Math.ceil(a.view.remainingMs / 1000)} s left)` : `waiting for breaker ${agent}'s probe`;
-        if (!(await sleepFor(flight, ms, null, why))) return null;
+        const why = a?.view.state === 'open' ? `waiting for breaker ${agent} (open, ${Math.ceil(a.view.remainingMs / 1000)} s left)` : `waiting for breaker ${agent}'s probe`;
+        if (!(await sleepFor(flight, g.ms, null, why))) return null;
         noteBreakers();
       }
     },

@@ -5,8 +5,9 @@ import { hasOwnOutput, outputBlocked, provenDone } from './launch-proof.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { runCell } from './supervisor-cell.js';
 import type { AdoptedRun, Flight } from './cell-core.js';
-import { breakerMessage } from './supervisor-words.js';
 import { continueFor } from './supervisor-agent.js';
+import { budgetRefusal } from './budget.js';
+import { passBreaker, releaseProbes } from './breaker-gate.js';
 import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
 import type { SupervisorCtx } from './supervisor-context.js';
 import { SupervisorError, type RunResult } from './supervisor-types.js';
@@ -19,10 +20,12 @@ export interface LaunchOptions {
   reason?: string;
   reset?: boolean;
   continue?: boolean;
+  /** Go past a spent budget: the operator's explicit word (`checkroom run --over-budget`), journalled. */
+  overBudget?: boolean;
 }
 
 /** Put a cell in flight: runCell carries it (an adopted run is re-attached as its first attempt). */
-export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null, continueAsked = false): Promise<RunResult> {
+export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTarget, adopted: AdoptedRun | null, continueAsked = false, overBudget = false): Promise<RunResult> {
   const key = cellKey(unit, step);
   const flight: Flight = {
     unit,
@@ -37,17 +40,16 @@ export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTar
     wait: null,
     prevClaim: null,
     continueAsked,
+    overBudget,
   };
   x.flights.set(key, flight);
-  x.held.delete(key);
   const p = (async () => {
     flight.prevClaim = await readClaimOf(x.root, x.config, unit, step).catch(() => null);
-    const r = await runCell(x.core, flight, t, adopted);
-    // A job cancelled outside checkroom (scancel) is someone's decision too: autopilot
-    // leaves the cell alone until it is launched again (issue 12).
-    if (r.outcome === 'cancelled') x.held.add(key);
-    return r;
+    // A job cancelled outside checkroom (scancel) is someone's decision too: its CANCELLED
+    // exit holds the cell in the ledger until it is launched again (issue 12, issue 17 item 3).
+    return runCell(x.core, flight, t, adopted);
   })().finally(() => {
+    releaseProbes(x.probes, key);
     x.flights.delete(key);
     x.running.delete(key);
     void x.pilot.tick();
@@ -72,29 +74,49 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
     await x.journal.append({ type: 'decision', at: x.now(), kind: 'reset_cell', unit, step, note: 'relaunched by the operator' });
     l = x.journal.ledger();
   }
-  if (x.budgetLeft(l) <= 0)
-    throw new SupervisorError(
-      `launch budget of this session used (${l.launchesThisSession} of ${config.limits.maxLaunches}); raise limits.max_launches or start a new session`,
-    );
-  const br = l.agents[t.agent.name];
-  if (br && !br.canLaunch)
-    throw new SupervisorError(breakerMessage(br, config.breaker) + (br.view.state === 'held' ? '; release it to launch' : '; reset it to launch now'));
+  // Issue 17 item 4: the one budget decision, for keys, autopilot, `run` and the socket alike.
+  const spent = x.budgetStop(l);
+  if (spent && !o.overBudget) throw new SupervisorError(budgetRefusal(spent));
   // One writer per output path (issue 8 item 1): checked with no await before the flight is
   // registered, so two launches of cells sharing a file cannot both pass.
   const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...x.flights.values(), ...x.journal.ledger().liveRuns]), unit, step);
   if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
   if (o.continue && !continueFor(x.journal.ledger(), t, unit, true))
     throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
-  return flyCell(x, unit, step, t, null, o.continue === true);
+  // Last, with no await before flyCell: a half-open breaker's one probe is claimed here
+  // (breaker-gate.ts, issue 17), so launches asked for together cannot all be the probe.
+  for (const name of [t.agent.name, infraBreakerOf(t.agent.executor)]) {
+    if (!name) continue;
+    const g = passBreaker(x.journal.ledger().agents[name], x.probes, key, config.breaker);
+    if (!g.go) {
+      releaseProbes(x.probes, key);
+      throw new SupervisorError(g.reason);
+    }
+  }
+  const held = x.journal.ledger().cells[key]?.hold != null;
+  const run = flyCell(x, unit, step, t, null, o.continue === true, spent !== null);
+  // Journalled after the flight is registered (the writer check above needs no await before
+  // it) and before its launch event, which waits for the claim read at least.
+  if (spent) await x.journal.append({ type: 'decision', at: x.now(), kind: 'over_budget', unit, step, note: `launched past a spent budget: ${spent.reason}` });
+  // Launching a held cell by hand is the release (issue 17 item 3), journalled the same way.
+  if (held) await x.journal.append({ type: 'decision', at: x.now(), kind: 'release', unit, step, note: 'launched by the operator' });
+  return run;
 }
 
-/** Cancel by run id or by cell key; a cancelled cell is held from autopilot. */
-export function cancelCell(x: SupervisorCtx, id: string): boolean {
+/**
+ * Cancel by run id or by cell key. The operator's cancel holds the cell from autopilot and
+ * `run --next`; a shutdown's cancel (a signal to `checkroom run`, quit with cancel) does not:
+ * a cron job's timeout must not hold its cells forever.
+ */
+export function cancelCell(x: SupervisorCtx, id: string, by: 'operator' | 'shutdown' = 'operator'): boolean {
   x.refuse('cancel');
   for (const [key, f] of x.flights) {
     if (key !== id && f.runId !== id) continue;
     f.cancelled = true;
-    x.held.add(key);
+    f.cancelledBy = by;
+    // Journalled, so the hold outlives this session (issue 17 item 3); a running attempt's
+    // CANCELLED exit says the same, a retry cancelled in its backoff has only this.
+    if (by === 'operator') void x.journal.append({ type: 'decision', at: x.now(), kind: 'hold', unit: f.unit, step: f.step, note: 'cancelled by the operator' }).catch(() => undefined);
     f.handle?.cancel();
     f.wait?.resolve(false);
     return true;
@@ -119,7 +141,6 @@ export async function resetCell(x: SupervisorCtx, unit: string, step: string): P
   const key = cellKey(unit, step);
   if (x.flights.has(key)) throw new SupervisorError(`${unit} ${step} is in flight; cancel it first`);
   await x.journal.append({ type: 'decision', at: x.now(), kind: 'reset_cell', unit, step, note: 'reset by the operator' });
-  x.held.delete(key);
   // The checkpoint follows the disk again: ✅ proven, ⏳ a half-product, — nothing.
   await x.mark(unit, step, provenDone(x.root, x.config.pipeline, t, unit) ? 'done' : hasOwnOutput(t) ? 'in_progress' : 'not_started');
   void x.pilot.tick();

@@ -34,7 +34,7 @@ export interface Role {
   drive(adopt: AdoptDeps): Promise<void>;
   /**
    * An observer: take the lock over if it went stale, then drive. What the driver had — its
-   * autopilot, its operator's cancels (issue 17 item 3) — when it did, else null.
+   * autopilot (issue 17 item 3) — when it did, else null.
    */
   takeOver(adopt: AdoptDeps): Promise<DriverPilot | null>;
 }

@@ -48,6 +48,7 @@ export function snapshotOf(x: SupervisorCtx): SupervisorSnapshot {
     launchesThisSession: l.launchesThisSession,
     limits: {
       maxLaunches: limits.maxLaunches,
+      ...(limits.maxLaunchesWorkspace !== undefined ? { maxLaunchesWorkspace: limits.maxLaunchesWorkspace } : {}),
       maxConsecutiveFailures: limits.maxConsecutiveFailures,
       consecutiveFailures: l.consecutiveFailures,
       breakerThreshold: breaker.threshold,
@@ -66,6 +67,7 @@ async function journalStop(x: SupervisorCtx, d: { reason: string; left?: LeftRun
   x.role.lock.release();
 }
 
+/** Close; with `leave`, the runs actually left running (what the journal's stop lists). */
 export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<LeftRunning[]> {
   if (x.state.closed) return [];
   await x.ready.catch(() => undefined);
@@ -77,7 +79,7 @@ export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; l
     await journalStop(x, { reason: o.reason ?? 'quit', left });
     return left;
   }
-  if (o.cancel) for (const key of [...x.flights.keys()]) cancelCell(x, key);
+  if (o.cancel) for (const key of [...x.flights.keys()]) cancelCell(x, key, 'shutdown');
   x.state.closed = true;
   x.journal.stop();
   // No new attempt starts after close: cut backoff waits short (the cell ends ❌).
@@ -96,6 +98,11 @@ export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; l
 /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */
 export function closeNow(x: SupervisorCtx, reason: string): void {
   x.state.closed = true;
+  // A cluster job whose stop has not landed (its controller does not answer) outlives us:
+  // the next start adopts it and asks for the stop again until it lands (issue 17 item 7).
+  if (x.isDriver())
+    for (const f of x.flights.values())
+      if (f.cancelled && f.handle?.job && f.runId) appendJournalNow(x.root, { type: 'decision', at: x.now(), kind: 'stop_pending', unit: f.unit, step: f.step, note: f.runId });
   x.journal.stop();
   if (x.isDriver() && !x.state.stopped) appendJournalNow(x.root, { type: 'session', at: x.now(), kind: 'stop', pid: process.pid, reason });
   x.state.stopped = true;

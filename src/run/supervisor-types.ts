@@ -1,8 +1,7 @@
-import type { LeftRunning } from './journal.js';
 import type { FailureClass, Limits, WorkspaceConfig } from '../pipeline/config-types.js';
 import type { ResumeSpec } from './adapters/types.js';
 import type { AttemptClass } from './classify.js';
-import type { NewJournalEvent } from './journal.js';
+import type { LeftRunning, NewJournalEvent } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { LockHolder } from './lock.js';
 
@@ -94,7 +93,7 @@ export interface SupervisorSnapshot {
   waiting: WaitingView[];
   autopilot: AutopilotView;
   launchesThisSession: number;
-  limits: Pick<Limits, 'maxLaunches' | 'maxConsecutiveFailures'> & { consecutiveFailures: number; breakerThreshold: number };
+  limits: Pick<Limits, 'maxLaunches' | 'maxLaunchesWorkspace' | 'maxConsecutiveFailures'> & { consecutiveFailures: number; breakerThreshold: number };
   warnings: string[];
   /** What this instance did about earlier runs and the lock (adopted, reaped, took over), newest last. */
   notices: string[];
@@ -137,7 +136,8 @@ export interface Supervisor {
   readonly ready: Promise<void>;
   readonly root: string;
   /** `continue`: resume the cell's interrupted agent session instead of starting fresh (issue 11). */
-  launch(unit: string, step: string, opts?: { reason?: string; reset?: boolean; continue?: boolean }): Promise<RunResult>;
+  /** `overBudget`: go past a spent budget (issue 17 item 4), journalled as a decision. */
+  launch(unit: string, step: string, opts?: { reason?: string; reset?: boolean; continue?: boolean; overBudget?: boolean }): Promise<RunResult>;
   /** Cancel by run id or by cell ("ch05/r2"). A cancelled cell is left alone by autopilot until launched or reset. */
   cancel(runIdOrCell: string): boolean;
   setAutopilot(on: boolean, opts?: { maxLaunches?: number }): Promise<void>;
@@ -163,7 +163,6 @@ export interface Supervisor {
    * cancel: stop the runs in flight; leave: hand them over and leave them running (journaled
    * in the session stop's `left`); reason: how the session ended, journaled with the stop.
    */
-  /** The runs left running (with `leave`; issue 17 item 3: said after the fact), else empty. */
   close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<LeftRunning[]>;
   /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */
   closeNow(reason: string): void;

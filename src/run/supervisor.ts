@@ -2,6 +2,7 @@ import { cellKey } from '../types.js';
 import { targetOf } from './launch-spec.js';
 import type { AdoptDeps } from './supervisor-adopt.js';
 import { adoptRuns } from './supervisor-adopt-jobs.js';
+import type { Ledger } from './ledger.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
 import { KEPT_REASON } from './takeover.js';
 import { previewCommand } from './supervisor-cell.js';
@@ -28,13 +29,19 @@ export * from './supervisor-types.js';
 // supervisor-launch.ts, snapshot and close in supervisor-snapshot.ts, one cell's attempts in
 // supervisor-cell.ts; this file wires them (issue 9 item 3).
 
+/** Runs whose stop had not landed when their checkroom ended (issue 17 item 7), until their exit. */
+const pendingStopsOf = (l: Ledger): Set<string> => {
+  const live = new Set(l.liveRuns.map((r) => r.runId));
+  return new Set(l.decisions.filter((d) => d.kind === 'stop_pending' && d.note && live.has(d.note)).map((d) => d.note!));
+};
+
 /** Issue 12: runs of an earlier checkroom that went to a cluster are adopted through their executor. */
 const adoptionOf = (x: SupervisorCtx): AdoptDeps => ({
   core: x.core,
   flights: x.flights,
   running: x.running,
   tick: () => void x.pilot.tick(),
-  adoptJobs: (runs) => adoptRuns(x.root, x.config, runs, { now: x.now, append: x.journal.append, emit: x.emit, fly: (unit, step, t, adopted) => flyCell(x, unit, step, t, adopted) }),
+  adoptJobs: (runs) => adoptRuns(x.root, x.config, runs, { now: x.now, append: x.journal.append, emit: x.emit, fly: (unit, step, t, adopted) => flyCell(x, unit, step, t, adopted), stop: (key) => void cancelCell(x, key, 'shutdown'), pendingStops: pendingStopsOf(x.journal.ledger()) }),
 });
 
 /** The journal read, then (the driver) earlier runs adopted or settled, (an observer) the driver's runs followed. */
@@ -64,8 +71,9 @@ const wire = (x: SupervisorCtx): void => {
     emit: x.emit,
     isClosed: () => x.state.closed,
     flights: x.flights,
-    held: x.held,
     budgetLeft: x.budgetLeft,
+    budgetWhy: (l) => x.budgetStop(l)?.reason ?? null,
+    probing: () => new Set(x.probes.keys()),
     launch: (unit, step, o) => launchCell(x, unit, step, o),
   });
 };
@@ -107,10 +115,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       await x.journal.load();
       const had = x.state.closed ? null : await x.role.takeOver(adoptionOf(x));
       // Issue 17 item 3: the pipeline goes on as the driver that went had it.
-      if (had) {
-        for (const key of had.held) x.held.add(key);
-        if (had.on) await x.pilot.set(true, null, KEPT_REASON);
-      }
+      if (had?.on) await x.pilot.set(true, null, KEPT_REASON);
       if (!x.role.isDriver) x.observed.poll(x.journal.ledger());
       x.journal.noteBreakers();
     },

@@ -7,6 +7,7 @@ import { decodeFactsCache, encodeFactsCache, FACTS_CACHE_VERSION, factsAt, Facts
 import { EXACT_COUNT_BYTES, FIRST_READ } from './file-facts.js';
 import type { Confine } from './confine.js';
 import { needOf } from './scan.js';
+import { assertInside } from '../fs/confine-path.js';
 
 // The facts cache in use (issue 10 item 1): `.checkroom/facts-cache` is loaded once, each
 // artifact is validated with one lstat, and only what changed is read. What the cache can
@@ -176,7 +177,7 @@ export class FactsCache {
     if (!this.write || this.next.length === 0 || (!this.changed && this.next.length === (this.old?.paths.length ?? 0))) return;
     const dir = join(this.root, '.checkroom');
     try {
-      mkdirSync(dir); // not recursive: never recreate a workspace that was moved away
+      mkdirSync(assertInside('mkdir', dir, [this.root])); // not recursive: never recreate a workspace that was moved away
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return;
     }
@@ -186,7 +187,7 @@ export class FactsCache {
       else w.add(e.rel, e.key, e.facts);
     }
     try {
-      await writeFileAtomic(join(this.root, FACTS_CACHE_FILE), encodeFactsCache(w.data(this.sig, this.startedMs, Date.now())));
+      await writeFileAtomic(join(this.root, FACTS_CACHE_FILE), encodeFactsCache(w.data(this.sig, this.startedMs, Date.now())), [this.root]);
     } catch {
       // read-only file system, no permission, full disk: the next scan reads the files again
     }

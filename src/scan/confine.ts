@@ -1,6 +1,7 @@
 import { closeSync, constants, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { sanitizeLine } from '../sanitize.js';
+import { realOrResolved as real, within } from '../fs/confine-path.js';
 
 // An artifact that is a symlink out of the workspace is not read or quoted (issue 8 item 7):
 // `drafts/ch01-draft.md -> /etc/shadow` must not put someone else's file on the screen or in
@@ -15,15 +16,7 @@ export const FOLLOW_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 const NOFOLLOW_FLAGS = FOLLOW_FLAGS | constants.O_NOFOLLOW;
 const PROC_FD = process.platform === 'linux';
 
-const within = (real: string, base: string): boolean => real === base || real.startsWith(base.endsWith(sep) ? base : base + sep);
-
-const real = (p: string): string => {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return resolve(p); // a root that does not exist (yet) is compared as written
-  }
-};
+// The same containment test as every write's (src/fs/confine-path.ts, issue 16 item 1).
 
 export class Confine {
   private readonly bases: string[];

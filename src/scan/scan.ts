@@ -7,6 +7,7 @@ import { PARTIAL_CHARS } from '../triage/triage.js';
 import { expandUnit, unitPath } from './units.js';
 import type { FactsCache } from './cached-facts.js';
 import { DirListings } from './dir-listings.js';
+import { compilePattern } from '../pipeline/safe-pattern.js';
 
 // The filesystem scan (recovery level 3): facts for every expected artifact, the global
 // evidence files of phases 1–2, and the long-memory entries. Pure data out; the
@@ -47,8 +48,9 @@ export function readEntries(root: string, rel: string, pattern: string, confine 
       closeSync(fd);
     }
   }
-  const re = new RegExp(`^#{1,6}\\s.*?\\b(${pattern})\\b`, 'gm');
-  for (const m of text.matchAll(re)) units.add(m[1]);
+  // Workspace text against a config pattern: RE2, linear in the file (issue 16 item 3).
+  const re = compilePattern(`^#{1,6}\\s.*?\\b(${pattern})\\b`, 'm');
+  for (const m of re.matchAll(text)) if (m.groups[1] !== undefined) units.add(m.groups[1]);
   return { facts, units };
 }
 
@@ -91,6 +93,32 @@ function filesOf(found: Found[], cache?: FactsCache): Map<string, FileFacts> {
 /** Every expected per-unit artifact looked at once: read, taken from the cache, or missing. */
 function walkFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache: FactsCache | undefined, dirs: DirListings): Found[] {
   const found: Found[] = [];
+  for (const _ of walk(root, pipeline, units, cache, dirs, found));
+  return found;
+}
+
+/**
+ * The same walk, giving the event loop a turn every SLICE_MS (issue 16 item 3): at 50k files
+ * the scan held it for seconds, and a control room told to stop (SIGTERM, SIGHUP, ctrl-c
+ * before the room is up) could not hear it until the scan was over.
+ */
+async function walkFilesSliced(root: string, pipeline: PipelineDef, units: readonly string[], cache: FactsCache | undefined, dirs: DirListings): Promise<Found[]> {
+  const found: Found[] = [];
+  let since = performance.now();
+  let n = 0;
+  for (const _ of walk(root, pipeline, units, cache, dirs, found)) {
+    if ((++n & 63) !== 0 || performance.now() - since < SLICE_MS) continue;
+    await new Promise((r) => setImmediate(r));
+    since = performance.now();
+  }
+  return found;
+}
+
+/** Work between two turns of the event loop: signals are heard well within a second. */
+const SLICE_MS = 50;
+
+/** The walk itself, one step per artifact looked at (pushed onto `found`). */
+function* walk(root: string, pipeline: PipelineDef, units: readonly string[], cache: FactsCache | undefined, dirs: DirListings, found: Found[]): Generator<void> {
   // One readdir per directory instead of a failed open per missing file: most cells of a
   // young pipeline have no file yet, and each ENOENT costs an exception.
   const confine = confineOf(root, pipeline);
@@ -118,9 +146,9 @@ function walkFiles(root: string, pipeline: PipelineDef, units: readonly string[]
       // The directory joined once per step; only a name of dots would need normalizing.
       const abs = same && base !== '.' && base !== '..' ? dirSlash + base : join(root, rel);
       found.push(cache ? cache.factsOrEntry(rel, abs, confine, read) : read(abs, rel));
+      yield;
     }
   }
-  return found;
 }
 
 /** Long-memory entries and the global evidence files of phases 1–2. */
@@ -150,14 +178,23 @@ export function scanGlobals(root: string, pipeline: PipelineDef): Pick<ScanResul
  * reads it (src/cli/status-cache.ts), and its 50k fact objects are then never made.
  */
 export function scanArtifacts(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs = new DirListings(root)): ScanResult {
-  if (!cache) return { files: scanFiles(root, pipeline, units, undefined, dirs), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
-  let walk: Found[] | null = walkFiles(root, pipeline, units, cache, dirs);
+  return artifactsOf(root, pipeline, walkFiles(root, pipeline, units, cache, dirs), cache);
+}
+
+/** scanArtifacts, yielding to the event loop while it reads (for the async readers of a workspace). */
+export async function scanArtifactsSliced(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs = new DirListings(root)): Promise<ScanResult> {
+  return artifactsOf(root, pipeline, await walkFilesSliced(root, pipeline, units, cache, dirs), cache);
+}
+
+function artifactsOf(root: string, pipeline: PipelineDef, found: Found[], cache?: FactsCache): ScanResult {
+  if (!cache) return { files: filesOf(found), ...scanGlobals(root, pipeline), scannedAt: Date.now() };
+  let walked: Found[] | null = found;
   let files: Map<string, FileFacts> | null = null;
   return {
     get files(): Map<string, FileFacts> {
       if (!files) {
-        files = filesOf(walk!, cache);
-        walk = null;
+        files = filesOf(walked!, cache);
+        walked = null;
       }
       return files;
     },

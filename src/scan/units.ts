@@ -5,12 +5,11 @@ import type { PipelineDef, StepDef, Warning } from '../types.js';
 import { cleanUnit, headingIndex, isSeparatorRow, isTableLine, isUnitHeading, splitRow, unitMatcher } from '../checkpoint/table.js';
 import { norm } from '../checkpoint/i18n.js';
 import { DirListings } from './dir-listings.js';
+import { compilePattern, escapePattern, type SafePattern } from '../pipeline/safe-pattern.js';
 
 // Units come from everywhere they can be seen: the config's list, the batches, the
 // checkpoint rows, and file names on disk (a chapter that exists only on disk still shows
 // up — DOMAIN.md scenario 4). With `units.list` set, the list is the whole truth.
-
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Natural order: ch2 before ch10. */
 const collator = new Intl.Collator('en', { numeric: true });
@@ -21,18 +20,25 @@ export const expandUnit = (template: string, unit: string): string => template.r
 
 export const unitPath = (step: StepDef, unit: string): string => expandUnit(step.path, unit);
 
-/** A regex for the file names of a step whose last path segment holds `{unit}`. */
-export function fileNameMatcher(step: StepDef, unitPattern: string): { dir: string; re: RegExp } | null {
+/** The unit id in a file name matched by fileNameMatcher's pattern (its first group). */
+export const unitOfName = (re: SafePattern, name: string): string | null => re.exec(name)?.groups[1] ?? null;
+
+/**
+ * A pattern for the file names of a step whose last path segment holds `{unit}`; group 1 is
+ * the unit. Compiled once per template and unit pattern (safe-pattern.ts: RE2 unless proven
+ * linear, issue 16 item 3); throws PatternError for a pattern the config loader refuses.
+ */
+export function fileNameMatcher(step: StepDef, unitPattern: string): { dir: string; re: SafePattern } | null {
   const dir = posix.dirname(step.path);
   const base = posix.basename(step.path);
   if (dir.includes('{unit}') || !base.includes('{unit}')) return null;
-  const re = new RegExp(`^${base.split('{unit}').map(escapeRe).join(`(${unitPattern})`)}$`);
+  const re = compilePattern(`^${base.split('{unit}').map(escapePattern).join(`(${unitPattern})`)}$`);
   return { dir, re };
 }
 
 export function discoverUnitsOnDisk(root: string, pipeline: PipelineDef, dirs = new DirListings(root)): Set<string> {
   const found = new Set<string>();
-  const byDir = new Map<string, RegExp[]>();
+  const byDir = new Map<string, SafePattern[]>();
   for (const step of pipeline.steps) {
     if (step.kind !== 'file') continue;
     const m = fileNameMatcher(step, pipeline.units.pattern);
@@ -44,8 +50,8 @@ export function discoverUnitsOnDisk(root: string, pipeline: PipelineDef, dirs = 
     if (!Array.isArray(names)) continue; // missing or unreadable directory: nothing to discover there
     for (const name of names) {
       for (const re of res) {
-        const m = re.exec(name);
-        if (m) found.add(m[1]);
+        const unit = unitOfName(re, name);
+        if (unit !== null) found.add(unit);
       }
     }
   }
@@ -118,8 +124,8 @@ function rejectedFiles(root: string, pipeline: PipelineDef, accepts: (s: string)
       continue;
     }
     for (const name of names) {
-      const m = loose.re.exec(name);
-      if (!m || accepts(m[1])) continue;
+      const unit = unitOfName(loose.re, name);
+      if (unit === null || accepts(unit)) continue;
       out.push(posix.join(loose.dir, name));
       if (out.length >= cap) return out;
     }

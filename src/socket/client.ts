@@ -1,8 +1,8 @@
 import { connect, type Socket } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { checkDir, pointerPath, socketDirPath, socketPaths, type SocketPaths } from './where.js';
-import { cleanStale, readToken } from './token.js';
+import { resolve } from 'node:path';
+import { assertInside } from '../fs/confine-path.js';
+import { checkDir, runtimeDirs, socketPaths, type SocketPaths } from './where.js';
+import { cleanStale, ownedAs, readToken } from './token.js';
 import { firstLine, jsonLine, type Header, type Op } from './wire.js';
 
 // The client side of the control socket: `checkroom status --json` asks a running control
@@ -14,19 +14,12 @@ export type Opened = { ok: true; sock: Socket; header: Header; rest: Buffer } | 
 
 const MAX_HEADER = 4096;
 
-/** The pointer under .checkroom/ first (the instance may run with another XDG_RUNTIME_DIR), then this user's own path. */
-function candidates(root: string, env: NodeJS.ProcessEnv): SocketPaths[] {
-  const out: SocketPaths[] = [];
-  try {
-    const p = JSON.parse(readFileSync(pointerPath(root), 'utf8').slice(0, 4096)) as { socket?: unknown; token?: unknown };
-    if (typeof p.socket === 'string' && typeof p.token === 'string') out.push({ dir: dirname(p.socket), socket: p.socket, token: p.token });
-  } catch {
-    // no pointer (a --readonly instance writes none): the derived path below
-  }
-  const own = socketPaths(root, socketDirPath(env));
-  if (!out.some((c) => c.socket === own.socket)) out.push(own);
-  return out;
-}
+/**
+ * This workspace's socket in each of our runtime directories, derived from its key. The
+ * pointer under .checkroom/ is not read: a workspace is untrusted input, and a forged one
+ * named ~/.ssh/id_ed25519 as a "stale socket" to clean (issue 16 item 1).
+ */
+const candidates = (root: string, env: NodeJS.ProcessEnv): SocketPaths[] => runtimeDirs(env).map((d) => socketPaths(root, d));
 
 function tryOne(paths: SocketPaths, op: Op, timeoutMs: number): Promise<Opened> {
   try {
@@ -38,9 +31,10 @@ function tryOne(paths: SocketPaths, op: Op, timeoutMs: number): Promise<Opened> 
     });
   }
   const token = readToken(paths.token);
-  if (!token) return Promise.resolve({ ok: false, why: 'no control room runs on this workspace' });
+  // Only our own socket is dialled: a FIFO, a link or another user's socket at the name is not.
+  if (!token || !ownedAs(paths.socket, 'socket')) return Promise.resolve({ ok: false, why: 'no control room runs on this workspace' });
   return new Promise((done) => {
-    const sock = connect(paths.socket);
+    const sock = connect(assertInside('connect', paths.socket, [paths.dir]));
     let settled = false;
     const finish = (r: Opened): void => {
       if (settled) return;
@@ -85,12 +79,15 @@ function tryOne(paths: SocketPaths, op: Op, timeoutMs: number): Promise<Opened> 
 /** Open `op` on the workspace's control room; `{ ok: false, why }` when none answers within `timeoutMs`. */
 export async function openControl(dir: string, op: Op, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Opened> {
   const root = resolve(dir);
-  let last: Opened = { ok: false, why: 'no control room runs on this workspace' };
+  const none = 'no control room runs on this workspace';
+  // The first directory that held something says why; the others only say "none".
+  let why = none;
   for (const c of candidates(root, opts.env ?? process.env)) {
-    last = await tryOne(c, op, opts.timeoutMs ?? 5000);
-    if (last.ok) return last;
+    const r = await tryOne(c, op, opts.timeoutMs ?? 5000);
+    if (r.ok) return r;
+    if (why === none) why = r.why;
   }
-  return last;
+  return { ok: false, why };
 }
 
 /**

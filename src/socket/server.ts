@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { assertInside } from '../fs/confine-path.js';
 import type { LiveWorkspace } from '../live/live-workspace.js';
 import type { Supervisor } from '../run/supervisor-types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -116,6 +117,9 @@ export async function startControlServer(root: string, opts: ControlOptions, tex
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now;
   const paths = socketPaths(root, socketDir(env));
+  const pointer = pointerPath(root);
+  // Refused before anything is created: a `.checkroom` linked out of the workspace (issue 16 item 1).
+  if (opts.pointer) assertInside('rename', pointer, [root]);
   if ((await openControl(root, 'ping', { timeoutMs: 1000, env })).ok) return null;
   cleanStale(paths, true);
   const token = newToken();
@@ -134,24 +138,23 @@ export async function startControlServer(root: string, opts: ControlOptions, tex
   server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(paths.socket, () => (server.off('error', fail), ok()));
+    server.listen(assertInside('listen', paths.socket, [paths.dir]), () => (server.off('error', fail), ok()));
   });
   // The directory is 0700 already; the socket is made 0600 too (the kernel checks both).
-  chmodSync(paths.socket, 0o600);
-  writeToken(paths.token, { pid: process.pid, token });
-  const pointer = pointerPath(root);
+  chmodSync(assertInside('chmod', paths.socket, [paths.dir]), 0o600);
+  writeToken(paths, { pid: process.pid, token });
   if (opts.pointer) {
-    mkdirSync(dirname(pointer), { recursive: true });
-    await writeFileAtomic(pointer, JSON.stringify({ socket: paths.socket, token: paths.token, pid: process.pid }) + '\n');
+    mkdirSync(assertInside('mkdir', dirname(pointer), [root]), { recursive: true });
+    await writeFileAtomic(pointer, JSON.stringify({ socket: paths.socket, token: paths.token, pid: process.pid }) + '\n', [root]);
   }
 
   const ours = (): boolean => readToken(paths.token)?.token === token;
   const removeFiles = (): void => {
     if (!ours()) return;
-    rmSync(paths.socket, { force: true });
-    rmSync(paths.token, { force: true });
+    rmSync(assertInside('unlink', paths.socket, [paths.dir]), { force: true });
+    rmSync(assertInside('unlink', paths.token, [paths.dir]), { force: true });
     try {
-      if (opts.pointer && (JSON.parse(readFileSync(pointer, 'utf8')) as { pid?: number }).pid === process.pid) rmSync(pointer, { force: true });
+      if (opts.pointer && (JSON.parse(readFileSync(pointer, 'utf8')) as { pid?: number }).pid === process.pid) rmSync(assertInside('unlink', pointer, [root]), { force: true });
     } catch {
       // a pointer already gone or rewritten by the next instance is not ours to remove
     }

@@ -32,6 +32,18 @@ export function socketDirPath(env: NodeJS.ProcessEnv = process.env, uid = uidOf(
   return runtime && runtime.startsWith('/') ? join(runtime, 'checkroom') : join(tmpdir(), `checkroom-${uid}`);
 }
 
+/**
+ * Every directory a control room of this user may have put its socket in: this
+ * environment's, then the login's runtime directory, then the temp dir's. An instance started
+ * with another XDG_RUNTIME_DIR is still found here, by derivation, never by a path read from
+ * the workspace (issue 16 item 1: `.checkroom/socket.json` is shipped with a repository as
+ * easily as any file, so it names nothing checkroom connects to or deletes).
+ */
+export function runtimeDirs(env: NodeJS.ProcessEnv = process.env, uid = uidOf()): string[] {
+  const all = [socketDirPath(env, uid), socketDirPath({ XDG_RUNTIME_DIR: `/run/user/${uid}` }, uid), socketDirPath({}, uid)];
+  return [...new Set(all)];
+}
+
 /** The directory the sockets of this user live in, made 0700 when absent; refused when unsafe. */
 export function socketDir(env: NodeJS.ProcessEnv = process.env, uid = uidOf()): string {
   const dir = socketDirPath(env, uid);
@@ -53,7 +65,13 @@ export function checkDir(dir: string, uid = uidOf()): void {
   if (st.mode & 0o077) throw new SocketDirError(`${dir} has mode ${(st.mode & 0o777).toString(8)}: other users could reach it; make it 0700 or remove it`);
 }
 
-/** One key per workspace: the same directory reached by two paths is the same control room. */
+/**
+ * One key per workspace: the same directory reached by two paths is the same control room.
+ * The real path's hash, not device+inode (issue 16 item 1 weighed both): both sides compute
+ * it from the path they were given with no file opened, an inode is reused once a workspace
+ * is deleted, and the key only names a file inside our own 0700 directory, so it carries no
+ * trust either way.
+ */
 export function workspaceKey(root: string): string {
   let real: string;
   try {
@@ -69,7 +87,6 @@ export function socketPaths(root: string, dir: string): SocketPaths {
   return { dir, socket: join(dir, `${key}.sock`), token: join(dir, `${key}.token`) };
 }
 
-/** The pointer under `.checkroom/`: says where the socket of this workspace is, for other tools. */
 /** Alive on this host: signal 0 reaches it (EPERM: it exists, it is another user's). */
 export function pidAlive(pid: unknown): boolean {
   if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
@@ -81,4 +98,9 @@ export function pidAlive(pid: unknown): boolean {
   }
 }
 
+/**
+ * The pointer under `.checkroom/`: says where the socket of this workspace is, for other
+ * tools. checkroom writes it and never reads it (issue 16 item 1); a tool that does must
+ * check it names a socket of its own user inside that user's runtime directory.
+ */
 export const pointerPath = (root: string): string => join(root, '.checkroom', 'socket.json');

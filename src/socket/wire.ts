@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { escapeJsonText } from '../json-escape.js';
 
 // The control socket's framing: one JSON object per line (NDJSON). Bounded on both sides
 // (issue 10 item 4): a request line past MAX_REQUEST bytes closes the connection, so a peer
@@ -21,13 +22,8 @@ export interface Header {
   bytes?: number;
 }
 
-// JSON.stringify leaves DEL, the C1 controls and the bidi overrides raw: escaped as toJson
-// does in src/cli/json.ts, so an event piped to a terminal is as safe as `status --json`.
-const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** One compact JSON line with no terminal control in its text. */
-export const jsonLine = (value: unknown): string =>
-  JSON.stringify(value).replace(JSON_UNSAFE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`) + '\n';
+/** One compact JSON line with no terminal control in its text: escaped as every JSON the CLI prints (src/json-escape.ts). */
+export const jsonLine = (value: unknown): string => escapeJsonText(JSON.stringify(value)) + '\n';
 
 /**
  * Call `onLine` with the first line the peer sends (without its newline), at most `max`

@@ -64,6 +64,7 @@ export function writeBackProven(root: string, config: WorkspaceConfig, state: Wo
   const res = writeBackTodos(
     view.path,
     ids.map((id) => ({ id, status: 'done' as const })),
+    [root],
   );
   return { path: view.path, ids, ...res };
 }

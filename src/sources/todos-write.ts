@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from './sqlite.js';
 import { explainDbError } from './todos-errors.js';
+import { assertInside, ConfineError } from '../fs/confine-path.js';
 
 // Write-back of proven progress into the todo table (DOMAIN.md section 3). Only `done`, and
 // only for todos whose marker the caller has proven on disk — the table never leads. WAL
@@ -28,13 +29,14 @@ export class TodoWriteError extends Error {
   }
 }
 
-export function writeBackTodos(path: string, updates: TodoUpdate[]): WriteBackResult {
+/** `roots`: where the database may be (the workspace); a todos.db linked out of it is not written (issue 16 item 1). */
+export function writeBackTodos(path: string, updates: TodoUpdate[], roots: readonly string[]): WriteBackResult {
   for (const u of updates) {
     if (u.status !== 'done') throw new TodoWriteError(`refusing to write status ${String(u.status)} for ${u.id}: checkroom only writes back done, proven by a marker`);
   }
   let db: Database.Database | null = null;
   try {
-    db = openDatabase(path, { fileMustExist: true });
+    db = openDatabase(assertInside('write', path, roots), { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') db.pragma('journal_mode = WAL');
     const exists = db.prepare('SELECT 1 FROM todos WHERE id = ?');
@@ -52,6 +54,7 @@ export function writeBackTodos(path: string, updates: TodoUpdate[]): WriteBackRe
     return run.immediate(updates);
   } catch (err) {
     if (err instanceof TodoWriteError) throw err;
+    if (err instanceof ConfineError) throw new TodoWriteError(`write-back refused, nothing was changed: ${err.message}`, err.code);
     const code = (err as { code?: string }).code;
     throw new TodoWriteError(`write-back failed, nothing was changed: ${explainDbError(path, err, 'write')}`, code);
   } finally {

@@ -5,6 +5,7 @@ import { openDatabase } from './sqlite.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { Warning } from '../types.js';
 import { explainDbError } from './todos-errors.js';
+import { PatternError, compilePattern, type SafePattern } from '../pipeline/safe-pattern.js';
 
 // Level 2 recovery source: the SQL todo table (DOMAIN.md section 3, schema in section 7 —
 // GitHub Copilot CLI's session database). It is read-only evidence of *progress*: it can be
@@ -94,11 +95,13 @@ const empty = (path: string, warnings: Warning[]): TodoSnapshot => ({
 
 export function readTodos(path: string, opts: ReadTodosOptions): TodoSnapshot {
   const warnings: Warning[] = [];
-  let re: RegExp | null = null;
+  let re: SafePattern | null = null;
   try {
-    re = new RegExp(opts.pattern);
+    // Todo ids are workspace text, the pattern config: RE2, linear in the id (issue 16 item 3).
+    re = compilePattern(opts.pattern);
   } catch (err) {
-    warnings.push({ source: path, message: `todo id pattern ${opts.pattern} is not a valid regex (${(err as Error).message}); no todo is mapped to a cell` });
+    if (!(err instanceof PatternError)) throw err;
+    warnings.push({ source: path, message: `todo id pattern ${sanitizeLine(opts.pattern)} is not a valid pattern (${err.reason}); no todo is mapped to a cell` });
   }
   let db: Database.Database | null = null;
   try {
@@ -133,7 +136,7 @@ function build(
   rows: { id: string; title: string; status: string }[],
   edges: TodoEdge[],
   ready: string[],
-  re: RegExp | null,
+  re: SafePattern | null,
   warnings: Warning[],
 ): TodoSnapshot {
   const ids = new Set(rows.map((r) => r.id));
@@ -149,7 +152,7 @@ function build(
   const unmapped: string[] = [];
   const todos: Todo[] = rows.map((r) => {
     if (!KNOWN.has(r.status)) warnings.push({ source: path, message: `todo ${sanitizeLine(r.id)} has unknown status ${sanitizeLine(JSON.stringify(r.status))}; treated as not done` });
-    const g = re?.exec(r.id)?.groups;
+    const g = re?.exec(r.id)?.named;
     const unit = g?.unit ?? null;
     const step = g?.step ?? null;
     if (!unit || !step) unmapped.push(r.id);

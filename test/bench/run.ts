@@ -11,6 +11,7 @@ import { socketBench } from './socket-bench.js';
 import { agentsBench } from './agents-bench.js';
 import { goalsTable } from './goals.js';
 import { statBench } from './stat-bench.js';
+import { patternBench } from './pattern-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
 // same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
@@ -32,5 +33,7 @@ if (only.includes('agents') || process.env.CHECKROOM_BENCH_ONLY === undefined) a
 if (only.includes('ledger')) ledgerBench(lines, [1_000, 5_000, 20_000, 50_000]);
 // Only when named: the stat variants behind the warm `status --json` (issue 10 item 2).
 if (only.split(',').includes('stat')) statBench(base, sizes.at(-1) ?? 50_000, lines);
+// Only when named: what the V8 fast path for proven config patterns is worth (issue 16 item 3).
+if (only.split(',').includes('pattern')) await patternBench(base, sizes.at(-1) ?? 50_000, lines);
 lines.push(...goalsTable());
 console.log(lines.join('\n'));

@@ -56,6 +56,8 @@ export interface SlurmCluster {
   env: Record<string, string>;
   /** Stop one daemon by its pid (a controller gone, for the torture tests). */
   kill(daemon: 'slurmctld' | 'slurmd'): Promise<void>;
+  /** Start the controller again after kill('slurmctld'); resolves when it answers. */
+  restartController(): Promise<void>;
   /** Run a Slurm command against this cluster; stdout. */
   run(argv: string[]): { code: number; out: string; err: string };
   stop(): Promise<void>;
@@ -158,10 +160,14 @@ export async function startSlurm(o: { cpus?: number } = {}): Promise<SlurmCluste
     process.kill(p.pid, 'SIGTERM');
     for (let i = 0; i < 100 && p.exitCode === null && p.signalCode === null; i++) await sleep(100);
   };
+  const restartController = async (): Promise<void> => {
+    daemon(['slurmctld', '-D', '-f', conf], 'slurmctld-2.out');
+    for (let i = 0; i < 300 && run(['squeue', '-h', '-o', '%i']).code !== 0; i++) await sleep(200);
+  };
   // Up when the node is idle: bounded wait, generous.
   for (let i = 0; i < 300; i++) {
     const r = run(['sinfo', '-h', '-n', node, '-o', '%T']);
-    if (r.code === 0 && /idle|mixed|allocated/.test(r.out)) return { dir, conf, node, env, run, stop, kill };
+    if (r.code === 0 && /idle|mixed|allocated/.test(r.out)) return { dir, conf, node, env, run, stop, kill, restartController };
     await sleep(200);
   }
   await stop();

@@ -82,7 +82,7 @@ describe.skipIf(!ROOT)(`torture: full disk, read-only, permissions, two file sys
     tmpfs(root, '1m');
     writeFileSync(join(root, 'a.md'), 'old');
     fill(root);
-    const err = await writeFileAtomic(join(root, 'a.md'), 'n'.repeat(512 * 1024)).then(() => null, (e: unknown) => e);
+    const err = await writeFileAtomic(join(root, 'a.md'), 'n'.repeat(512 * 1024), [root]).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(WriteError);
     expect((err as WriteError).message).toContain('the disk is full');
     expect(readFileSync(join(root, 'a.md'), 'utf8')).toBe('old');

@@ -40,7 +40,7 @@ describe('torture: kill -9 during atomic writes', () => {
       import { writeFileAtomic } from ${JSON.stringify(join(DIST, 'fs/atomic-write.js'))};
       const [a, b] = ['o'.repeat(3 << 20), 'n'.repeat(3 << 20)];
       process.stdout.write('go\\n');
-      for (let i = 0; ; i++) await writeFileAtomic(${JSON.stringify(target)}, i % 2 ? a : b);
+      for (let i = 0; ; i++) await writeFileAtomic(${JSON.stringify(target)}, i % 2 ? a : b, [${JSON.stringify(root)}]);
     `;
     for (let round = 0; round < 12; round++) {
       const child = await writer(script);

@@ -40,3 +40,93 @@ export function evilWorkspace(): { root: string; unit: string } {
   return { root, unit };
 }
 
+
+/**
+ * A stand-in for ~/.ssh: a 0700 directory of ours (as ~/.ssh is) holding `id_ed25519`, and a
+ * well-formed token file beside it, so a forged pointer passes every check but the one that
+ * matters (issue 16 item 1).
+ */
+export function victimDir(): { dir: string; key: string; token: string; bytes: string } {
+  const dir = tempDir('checkroom-victim-');
+  const bytes = '-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n-----END OPENSSH PRIVATE KEY-----\n';
+  writeFileSync(join(dir, 'id_ed25519'), bytes, { mode: 0o600 });
+  writeFileSync(join(dir, 'forged.token'), JSON.stringify({ pid: 999_999_999, token: 'forged' }), { mode: 0o600 });
+  return { dir, key: join(dir, 'id_ed25519'), token: join(dir, 'forged.token'), bytes };
+}
+
+/** `.checkroom/socket.json` as a repository could ship it, naming any path as the "socket". */
+export function forgePointer(root: string, socket: string, token: string): void {
+  mkdirSync(join(root, '.checkroom'), { recursive: true });
+  writeFileSync(join(root, '.checkroom', 'socket.json'), JSON.stringify({ socket, token, pid: 999_999_999 }) + '\n');
+}
+
+// Issue 16 item 2: names from checkroom.yaml reach every output too. HOSTILE carries what
+// EVIL does not: OSC 52 and OSC 0 ended by BEL, CSI 2J, CR, BS, the zero-width and format
+// characters (ZWSP, ZWJ, BOM, soft hyphen), a bidi override, tag characters and U+2028.
+export const HOSTILE = '\u001b]52;c;cm0gLXJmIH4=\u0007\u001b]0;owned\u0007\u001b[2J\u0007\r\u0008\u200b\u200d\ufeff\u00ad\u202e\u{e0041}\u{e007f}\u2028';
+// Everything no output may carry raw: C0 but tab and newline, DEL, C1, U+2028/9 and every
+// format character (Cf: ZW*, BOM, soft hyphen, bidi controls, tags).
+export const RAW_ANY = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u;
+
+/** A YAML double-quoted scalar with every character outside printable ASCII as an escape. */
+const yamlQuoted = (s: string): string =>
+  `"${[...s].map((c) => (/[ -~]/.test(c) ? (c === '"' || c === '\\' ? `\\${c}` : c) : c.codePointAt(0)! > 0xffff ? `\\U${c.codePointAt(0)!.toString(16).padStart(8, '0')}` : `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)).join('')}"`;
+
+/** The names evilConfigWorkspace gives its config fields: each one printed by some command. */
+export const HOSTILE_NAMES = {
+  pipeline: `Book${HOSTILE}`,
+  phase3: `Writing${HOSTILE}`,
+  phase4: `Audit${HOSTILE}`,
+  research: `Research${HOSTILE}`,
+  draft: `Draft${HOSTILE}`,
+  agent: `res${HOSTILE}`,
+  unit: `ch03${HOSTILE}`,
+};
+
+/**
+ * evilWorkspace with checkroom.yaml's printed fields hostile as well: the pipeline's name,
+ * phase names, step labels and aliases, an agent's name (and the step naming it) and a unit.
+ */
+export function evilConfigWorkspace(): { root: string; unit: string } {
+  const w = evilWorkspace();
+  const n = HOSTILE_NAMES;
+  const q = yamlQuoted;
+  writeFileSync(
+    join(w.root, 'checkroom.yaml'),
+    [
+      `name: ${q(n.pipeline)}`,
+      `units:\n  pattern: ${JSON.stringify('ch\\d+[\\s\\S]*')}\n  list: [ch01, ${q(w.unit)}, ${q(n.unit)}]`,
+      `phases:\n  - { id: 3, name: ${q(n.phase3)} }\n  - { id: 4, name: ${q(n.phase4)} }`,
+      `steps:\n  - { id: research, label: ${q(n.research)}, aliases: [${q(n.research)}, Research], agent: ${q(n.agent)} }\n  - { id: draft, label: ${q(n.draft)} }`,
+      `agents:\n  ${q(n.agent)}:\n    command: [node, agent.cjs, '{output}']\n  researcher:\n    command: [node, agent.cjs, '{output}']`,
+      '',
+    ].join('\n'),
+  );
+  return w;
+}
+
+// Issue 16 item 3: a pattern that backtracks exponentially on V8 (`(\d+)+` before a
+// character it cannot match) and names built to make it: `ch` + 36 digits + `!` took hours.
+export const CATASTROPHIC_PATTERN = 'ch(\\d+)+x?';
+export const CATASTROPHIC_ID = `ch${'1'.repeat(36)}!`;
+
+/**
+ * A book workspace whose units.pattern (or, with `todos`, sources.todo_pattern) is
+ * catastrophic for a backtracking engine, with a research file (or a todo, in a todos.db the
+ * caller fills: `todoDb`) named to trigger it.
+ */
+export function catastrophicWorkspace(where: 'units' | 'todos'): { root: string; todoDb: string } {
+  const root = tempDir('checkroom-redos-');
+  const config =
+    where === 'units'
+      ? `units:\n  pattern: ${JSON.stringify(CATASTROPHIC_PATTERN)}\n`
+      : `sources:\n  todos: todos.db\n  todo_pattern: ${JSON.stringify(`^(?<unit>${CATASTROPHIC_PATTERN})-(?<step>[a-z]+)$`)}\n`;
+  writeFiles(root, {
+    ...PHASE_1_2,
+    'meta/chapter-summaries.md': summaries(['ch01']),
+    'checkroom.yaml': config,
+    [`research/${CATASTROPHIC_ID}-research.md`]: `# ${CATASTROPHIC_ID}\n\nshort\n`,
+    'research/ch01-research.md': marked(`# ch01\n\n${prose(400)}`, 'RESEARCH_COMPLETE'),
+  });
+  return { root, todoDb: join(root, 'todos.db') };
+}

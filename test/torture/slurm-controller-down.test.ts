@@ -25,7 +25,7 @@ afterAll(async () => {
 describe.skipIf(missing)('Slurm controller down', () => {
   it('every submission is INFRA: the infra cap escalates, the agent breaker never sees a failure', async () => {
     await cluster.kill('slurmctld');
-    const root = slurmWorkspace({ limits: ['  backoff_base: 100ms', '  backoff_max: 200ms', '  caps: { INFRA: 1 }'], breaker: '{ threshold: 5, cooldown: 1s }' });
+    const root = slurmWorkspace({ limits: ['  backoff_base: 100ms', '  backoff_max: 200ms', '  caps: { INFRA: 2 }'], breaker: '{ threshold: 5, cooldown: 1s }' });
     const events: SupervisorEvent[] = [];
     const s = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5, onEvent: (e) => events.push(e) });
     try {

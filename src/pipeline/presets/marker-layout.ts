@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { WorkspaceState } from '../../types.js';
 import type { WorkspaceConfig } from '../config-types.js';
 import { readCheckpoint } from '../../checkpoint/io.js';
-import { scanArtifacts } from '../../scan/scan.js';
+import { scanArtifactsSliced } from '../../scan/scan.js';
 import { FactsCache, factsSignature, type CacheUse } from '../../scan/cached-facts.js';
 import { DirListings } from '../../scan/dir-listings.js';
 import { collectUnits, unitPatternWarnings } from '../../scan/units.js';
@@ -30,7 +30,7 @@ async function read(root: string, cfg: WorkspaceConfig, has: PresetHas, cacheUse
   // of worker heaps (measured with `npm run bench`), and the control room lives in 200 MB.
   // The facts cache (issue 10 item 1): one lstat per unchanged artifact instead of a read.
   const cache = cacheUse ? FactsCache.open(root, factsSignature(root, cfg.pipeline), cacheUse) : undefined;
-  const scan = scanArtifacts(root, cfg.pipeline, units, cache, dirs);
+  const scan = await scanArtifactsSliced(root, cfg.pipeline, units, cache, dirs);
   await cache?.save();
   // Read only after the scan: the status cache (src/cli/status-cache.ts) reuses an answer for exactly these facts.
   scan.factsId = cache?.unchangedId() ?? null;

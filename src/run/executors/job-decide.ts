@@ -6,6 +6,8 @@ import type { JobEnd } from './slurm-state.js';
 export type JobLook =
   /** The scheduler has not answered yet (first poll), or its answer was not readable. */
   | { kind: 'unknown'; why: string | null }
+  /** The controller (slurmctld, the API server) did not answer at all (issue 17 item 7). */
+  | { kind: 'unreachable'; why: string }
   | { kind: 'waiting'; why: string }
   | { kind: 'running' }
   /** termed: the agent was sent SIGTERM by someone other than checkroom (Slurm's --signal
@@ -19,6 +21,8 @@ export interface JobWatchState {
   lastActivity: number;
   runningSince: number | null;
   stopping: Stopping;
+  /** Since when the controller has not answered; null while it answers. */
+  unreachableSince?: number | null;
 }
 
 export interface JobLimits {
@@ -26,6 +30,8 @@ export interface JobLimits {
   timeoutMs: number;
   /** Scheduler limits are checked coarsely; past timeout + slack checkroom ends the job itself. */
   timeoutSlackMs: number;
+  /** A controller silent this long makes the job INFRA: shown so, re-checked, never relaunched. */
+  infraTimeoutMs?: number;
 }
 
 export type JobMove =
@@ -44,6 +50,13 @@ export const decideJob = (s: JobWatchState, look: JobLook, t: number, lim: JobLi
   if (proven && s.stopping !== 'cancel') {
     const shown = look.kind === 'running' ? 'RUNNING' : look.kind === 'waiting' ? look.why : 'unknown';
     return { do: 'finish', end: { how: 'exit' }, exitCode: 0, note: `the marker is on disk while ${name} still shows ${shown}: done by the marker` };
+  }
+  if (look.kind === 'unreachable') {
+    // The job may well still run: a silent controller is the cluster's fault (INFRA), and the
+    // job is re-checked when it answers again — never submitted a second time.
+    const silentMs = t - (s.unreachableSince ?? t);
+    if (lim.infraTimeoutMs === undefined || silentMs < lim.infraTimeoutMs) return { do: 'wait', why: look.why };
+    return { do: 'wait', why: `INFRA: the controller has not answered for ${Math.round(silentMs / 1000)} s (${look.why}); ${name} is re-checked at every poll, not relaunched` };
   }
   if (look.kind !== 'running') return { do: 'wait', why: look.why };
   const since = s.runningSince ?? t;

@@ -20,8 +20,8 @@ export interface JobProbe {
   readonly executor: string;
   readonly id: string;
   look(): Promise<JobLook>;
-  /** term: ask the agent to stop (SIGTERM to the batch shell); kill: end the job now. */
-  stop(how: 'term' | 'kill'): Promise<void>;
+  /** term: ask the agent to stop (SIGTERM to the batch shell); kill: end the job now. False: the scheduler did not take it. */
+  stop(how: 'term' | 'kill'): Promise<boolean>;
   /** Called once when the handle ends (unsubscribe, copy the last logs). */
   close(): Promise<void>;
 }
@@ -32,6 +32,8 @@ export interface JobWatchOptions {
   from: number;
   /** Scheduler time limits are checked coarsely; past timeout + this, checkroom ends the job itself. */
   timeoutSlackMs?: number;
+  /** The controller silent this long: the job is shown INFRA, re-checked, not relaunched. */
+  infraTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -49,6 +51,8 @@ interface Job {
   why: string | null;
   finished: boolean;
   busy: boolean;
+  /** A stop the scheduler did not take (controller down): asked again at every poll until it lands. */
+  stopPending: 'term' | 'kill' | null;
   timer: NodeJS.Timeout | null;
   resolve: (o: ProcessOutcome) => void;
 }
@@ -107,15 +111,24 @@ const finish = async (j: Job, end: JobEnd, exitCode: number | null, extra?: stri
   j.resolve(outcomeOf(j, end, exitCode));
 };
 
+/** Ask the scheduler to stop the job; a refusal (controller down) is retried at every poll (issue 17 item 7). */
+const ask = async (j: Job, how: 'term' | 'kill'): Promise<void> => {
+  const ok = await j.probe.stop(how).catch(() => false);
+  if (j.finished) return;
+  if (!ok && j.stopPending === null) note(j, `the scheduler did not take the stop of ${j.probe.executor} job ${j.probe.id}; asking again at every poll until it does`);
+  if (ok && j.stopPending !== null) note(j, `the stop of ${j.probe.executor} job ${j.probe.id} was taken`);
+  j.stopPending = ok ? null : how === 'kill' || j.stopPending === 'kill' ? 'kill' : 'term';
+};
+
 const stop = (j: Job, reason: 'cancel' | 'stalled' | 'timeout'): void => {
   if (j.st.stopping || j.finished) return;
   j.st.stopping = reason;
   if (reason === 'cancel') {
-    void j.probe.stop('kill');
+    void ask(j, 'kill');
     return;
   }
-  void j.probe.stop('term');
-  setTimeout(() => void (j.finished ? undefined : j.probe.stop('kill')), j.spec.graceMs).unref();
+  void ask(j, 'term');
+  setTimeout(() => void (j.finished ? undefined : ask(j, 'kill')), j.spec.graceMs).unref();
 };
 
 /** One poll: read the log, look at the scheduler, do what decideJob says. */
@@ -124,9 +137,11 @@ const look = async (j: Job): Promise<void> => {
   readLog(j);
   const t = j.now();
   st.lastActivity = j.live.check(t);
+  if (j.stopPending) await ask(j, j.stopPending);
   const seen = await probe.look();
   if (j.finished) return;
-  const limits = { idleTimeoutMs: spec.idleTimeoutMs, timeoutMs: spec.timeoutMs, timeoutSlackMs: j.o.timeoutSlackMs ?? 120_000 };
+  st.unreachableSince = seen.kind === 'unreachable' ? (st.unreachableSince ?? t) : null;
+  const limits = { idleTimeoutMs: spec.idleTimeoutMs, timeoutMs: spec.timeoutMs, timeoutSlackMs: j.o.timeoutSlackMs ?? 120_000, infraTimeoutMs: j.o.infraTimeoutMs };
   const move = decideJob(st, seen, t, limits, spec.proven(), `${probe.executor} job ${probe.id}`);
   if (move.do === 'finish') return finish(j, move.end, move.exitCode, move.note);
   if (move.do === 'wait') {
@@ -167,7 +182,7 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
   const st: JobWatchState = { lastActivity: startedAt, runningSince: null, stopping: null };
   let resolve!: (o: ProcessOutcome) => void;
   const result = new Promise<ProcessOutcome>((r) => (resolve = r));
-  const j: Job = { spec, probe, o, now, startedAt, output, follower, live, st, why: 'submitted', finished: false, busy: false, timer: null, resolve };
+  const j: Job = { spec, probe, o, now, startedAt, output, follower, live, st, why: 'submitted', finished: false, busy: false, stopPending: null, timer: null, resolve };
   j.timer = setInterval(() => void tick(j), o.pollMs);
   void tick(j);
   return {
@@ -178,10 +193,28 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
     job: { executor: probe.executor, id: probe.id },
     why: () => (j.finished ? null : j.why),
     cancel: () => stop(j, 'cancel'),
+    leave: () => leaveJob(j),
     onLine: (fn) => output.subscribe(fn),
     lines: () => output.lines(),
   };
 }
+
+/**
+ * "Leave running" for a job (issue 17 item 3): stop watching, never scancel. The job keeps
+ * running on the cluster and writing its log on the shared filesystem; the session stop
+ * lists it and the next start adopts it by its job id. The handle's result never settles:
+ * no exit is journalled for a run that did not end. Before, the job was scancelled 35 ms
+ * after the screen said it was left.
+ */
+const leaveJob = async (j: Job): Promise<number | null> => {
+  if (j.finished || j.st.stopping) return null;
+  j.finished = true;
+  if (j.timer) clearInterval(j.timer);
+  await j.probe.close().catch(() => undefined);
+  j.output.end();
+  j.output.flush();
+  return null;
+};
 
 /** A handle that ended before any job existed (sbatch refused, kubectl missing). */
 export const refusedHandle = (spec: ExecutorSpec, o: { exitCode: number | null; spawnError: string | null; lines: string[]; infra?: string | null }): RunHandle => {

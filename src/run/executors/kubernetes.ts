@@ -23,14 +23,14 @@ const probeOf = (spec: ExecutorSpec, name: string): JobProbe => {
   let verdict = '';
   const copyLogs = async (): Promise<void> => {
     const r = await kubectl(spec, ['logs', `job/${name}`, '--all-containers=true']);
-    if (r.code === 0 && r.out !== '') await writeFileAtomic(spec.logPath, r.out).catch(() => undefined);
+    if (r.code === 0 && r.out !== '') await writeFileAtomic(spec.logPath, r.out, [spec.root]).catch(() => undefined);
   };
   return {
     executor: 'kubernetes',
     id: name,
     async look() {
       const job = await kubectl(spec, ['get', 'job', name, '-o', 'json', '--ignore-not-found']);
-      if (job.code !== 0) return { kind: 'unknown', why: `kubectl: ${job.err.split('\n')[0]}` };
+      if (job.code !== 0) return { kind: 'unreachable', why: `kubectl: ${job.err.split('\n')[0]}` };
       const pods = await kubectl(spec, ['get', 'pods', '-l', `job-name=${name}`, '-o', 'json']);
       const items = pods.code === 0 ? ((JSON.parse(pods.out) as { items?: KubePod[] }).items ?? []) : [];
       await copyLogs();
@@ -41,7 +41,7 @@ const probeOf = (spec: ExecutorSpec, name: string): JobProbe => {
       return look;
     },
     async stop() {
-      await kubectl(spec, ['delete', 'job', name, '--wait=false', '--ignore-not-found']);
+      return (await kubectl(spec, ['delete', 'job', name, '--wait=false', '--ignore-not-found'])).code === 0;
     },
     async close() {
       await copyLogs();
@@ -59,9 +59,9 @@ export const kubernetesExecutor: Executor = {
     const name = kubeJobName(spec.runId);
     const r = await kubectl(spec, ['create', '-f', '-', '-o', 'name'], JSON.stringify(kubeJobManifest({ spec, name })));
     if (r.code !== 0) return refusedHandle(spec, { exitCode: r.code, spawnError: r.code === 127 ? 'ENOENT' : null, lines: [...r.err.split('\n').filter(Boolean), `[checkroom] kubectl create refused the Job (exit ${r.code})`] });
-    return watchJob(spec, probeOf(spec, name), { pollMs: spec.agent.kubernetes.pollMs, from: 0 });
+    return watchJob(spec, probeOf(spec, name), { pollMs: spec.agent.kubernetes.pollMs, from: 0, infraTimeoutMs: spec.agent.kubernetes.infraTimeoutMs });
   },
   async adopt(rec, spec) {
-    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.kubernetes.pollMs, from: 0 });
+    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.kubernetes.pollMs, from: 0, infraTimeoutMs: spec.agent.kubernetes.infraTimeoutMs });
   },
 };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { assertInside } from '../../fs/confine-path.js';
 
 // The one script every Slurm job runs (issue 12). Its text is fixed: the agent's argv
 // arrives as its arguments ("$@"), never as shell text built from values, so nothing in a
@@ -37,10 +38,10 @@ export async function ensureWrapper(root: string): Promise<string> {
   const path = wrapperPath(root);
   const current = await readFile(path, 'utf8').catch(() => null);
   if (current !== WRAPPER_TEXT) {
-    await mkdir(join(root, '.checkroom', 'slurm'), { recursive: true });
-    await writeFileAtomic(path, WRAPPER_TEXT);
+    await mkdir(assertInside('mkdir', join(root, '.checkroom', 'slurm'), [root]), { recursive: true });
+    await writeFileAtomic(path, WRAPPER_TEXT, [root]);
   }
-  await chmod(path, 0o755);
+  await chmod(assertInside('chmod', path, [root]), 0o755);
   return path;
 }
 

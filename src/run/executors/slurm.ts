@@ -6,6 +6,7 @@ import { ensureWrapper, recordedStatus, statusPathOf, workspaceTag } from './slu
 import { refusedHandle, watchJob, type JobLook, type JobProbe } from './job-handle.js';
 import { tailOffset } from './log-follow.js';
 import type { Executor, ExecutorSpec } from './types.js';
+import { assertInside } from '../../fs/confine-path.js';
 
 // Agents as Slurm jobs (issue 12): sbatch --parsable runs the fixed wrapper with the argv
 // as its arguments; one squeue a poll serves every job of the cluster; scancel stops them;
@@ -61,7 +62,7 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
     async look() {
       const t = table as Map<string, SqueueRow> | { error: string } | null;
       if (t === null) return { kind: 'unknown', why: 'submitted' };
-      if (!(t instanceof Map)) return { kind: 'unknown', why: `squeue: ${t.error}` };
+      if (!(t instanceof Map)) return { kind: 'unreachable', why: `squeue: ${t.error}` };
       const row = t.get(id);
       if (row) {
         missing = 0;
@@ -77,7 +78,7 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
       return { kind: 'ended', end: { how: 'exit' }, exitCode: rec?.code ?? null, termed: rec?.termed ?? false, note: `Slurm no longer knows job ${id}; ${rec === null ? 'no exit status was recorded' : `the wrapper recorded exit ${rec.code}`}` };
     },
     async stop(how) {
-      await cancelJob(id, env, how === 'term' ? 'TERM' : undefined);
+      return (await cancelJob(id, env, how === 'term' ? 'TERM' : undefined)).code === 0;
     },
     async close() {
       off();
@@ -87,7 +88,7 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
 
 const header = (spec: ExecutorSpec, what: string): void => {
   try {
-    appendFileSync(spec.logPath, `[checkroom] ${what} ${new Date().toISOString()} run=${spec.runId} executor=slurm cwd=${JSON.stringify(spec.cwd)} argv=${JSON.stringify(spec.argv)}\n`);
+    appendFileSync(assertInside('append', spec.logPath, [spec.root]), `[checkroom] ${what} ${new Date().toISOString()} run=${spec.runId} executor=slurm cwd=${JSON.stringify(spec.cwd)} argv=${JSON.stringify(spec.argv)}\n`);
   } catch {
     // the job writes the log itself; a header that cannot be written is not a failure
   }
@@ -116,14 +117,14 @@ export const slurmExecutor: Executor = {
       });
     }
     try {
-      appendFileSync(spec.logPath, `[checkroom] Slurm job ${sub.id}\n`);
+      appendFileSync(assertInside('append', spec.logPath, [spec.root]), `[checkroom] Slurm job ${sub.id}\n`);
     } catch {
       // as above
     }
-    return watchJob(spec, probeOf(spec, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0 });
+    return watchJob(spec, probeOf(spec, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0, infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
   },
   async adopt(rec, spec) {
-    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath) });
+    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath), infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
   },
 };
 

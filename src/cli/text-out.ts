@@ -1,0 +1,57 @@
+import { sanitize } from '../sanitize.js';
+import { MAYBE_UNSAFE } from '../json-escape.js';
+import { PAINT_SGR } from '../app/paint.js';
+
+// The one way text leaves the CLI for a terminal (issue 16 item 2). `checkroom status` drew
+// the pipeline's and the phases' names from checkroom.yaml raw: an OSC 52 in `name:` wrote
+// the operator's clipboard, an OSC 0 set the title, a CSI cleared the screen. Call sites
+// escape what they measure (sanitizeLine, so widths are right), and this writer escapes
+// whatever one forgot, on stdout and stderr alike; lint forbids writing to them elsewhere.
+// What it lets through: newlines, and with colour on, exactly the SGR codes paint writes
+// (a name that holds one of those changes a colour, nothing more). JSON has its own choke
+// point, escapeJsonText, which escapes all this does and more; a stored answer read back
+// from .checkroom/ is workspace bytes, and goes through `write`.
+
+/** Where a command writes its text. */
+export interface Out {
+  write(s: string): void;
+  /**
+   * JSON text as writeJson made it, escaped by escapeJsonText (the JSON choke point), written
+   * as it is: checked again here it cost ~60 ms of a 12.6 MB `status --json`. Absent (a
+   * test's capture): `write`.
+   */
+  json?(s: string): void;
+}
+
+/** Where writeJson puts a document: `out.json` when it has one. */
+export const jsonOut = (out: Out): { write(s: string): void } => (out.json ? { write: out.json } : out);
+
+// Cheap tests first, without the `u` flag (`\p{Cf}` under `u` scans ~165 ms per 10 MB): a
+// 12.6 MB `status --json` (50k files) goes through here in 64 KB chunks. Printable ASCII and
+// newlines only, the common case, take one pass (~35 ms at 12.6 MB). Otherwise C0 and
+// MAYBE_UNSAFE apart (~80 ms; one class spanning both scans in ~400 ms in V8) decide whether
+// sanitize runs; together a superset of what it changes (tabs, which it widens; any
+// surrogate, as tags are pairs).
+const NOT_PLAIN = /[^\n\x20-\x7e]/;
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const C0 = /[\u0000-\u0009\u000b-\u001f]/;
+
+/** `s` as it may reach a terminal: every control and format character escaped but newlines (and paint's colours when `colour`). */
+export const escapeOutput = (s: string, colour: boolean): string => {
+  if (!NOT_PLAIN.test(s) || (!C0.test(s) && !MAYBE_UNSAFE.test(s))) return s;
+  if (!colour) return sanitize(s);
+  // split with a capturing group: the paint codes are at the odd indexes.
+  return s
+    .split(PAINT_SGR)
+    .map((part, i) => (i % 2 ? part : sanitize(part)))
+    .join('');
+};
+
+/** A text writer on `stream` that escapes what it writes. */
+export const textOut = (stream: NodeJS.WritableStream, colour: boolean): Out => ({
+  write: (s) => void stream.write(escapeOutput(s, colour)),
+  json: (s) => void stream.write(s),
+});
+
+/** Messages on stderr: never painted, escaped like stdout. */
+export const stderrOut: Out = { write: (s) => void process.stderr.write(escapeOutput(s, false)) };

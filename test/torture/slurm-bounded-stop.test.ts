@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO } from '../helpers/workspace.js';
+import { loadConfig } from '../../src/pipeline/config.js';
+import { readJournal, type JournalEvent } from '../../src/run/journal.js';
+import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
+import { slurmMissing, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
+import { slurmWorkspace } from '../helpers/slurm-ws.js';
+
+// Issue 17 item 7 on a real Slurm: stopping has a bound whatever the scheduler does. Before,
+// with the controller down, `checkroom run` sent one scancel on SIGTERM, never retried it,
+// and waited on for as long as the controller stayed away; an in-flight job showed the
+// squeue error forever and never became INFRA.
+
+const missing = slurmMissing();
+if (missing) console.warn(`skipping the Slurm tests: ${missing}`);
+const BIN = join(REPO, 'dist', 'bundle', 'checkroom.js');
+
+let cluster: SlurmCluster;
+beforeAll(async () => {
+  if (missing) return;
+  cluster = await startSlurm();
+  process.env.SLURM_CONF = cluster.conf;
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+}, 120_000);
+
+type Ev<T extends JournalEvent['type']> = Extract<JournalEvent, { type: T }>;
+const of = async <T extends JournalEvent['type']>(root: string, t: T): Promise<Ev<T>[]> => (await readJournal(root)).events.filter((e): e is Ev<T> => e.type === t);
+const jobState = (id: string): string => /JobState=(\S+)/.exec(cluster.run(['scontrol', 'show', 'job', '-o', id]).out)?.[1] ?? 'gone';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => {
+  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) if (await ok()) return;
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe.skipIf(missing)('bounded stop with the Slurm controller down', () => {
+  it('SIGTERM ends checkroom run within its bound; the next start asks for the stop again until it lands, and holds nothing', async () => {
+    // A slow agent (an hour of work) so only a stop can end it.
+    const root = slurmWorkspace({ researcher: '[sleep, "3600"]', slurm: '{ poll: 500ms, infra_timeout: 1s }' });
+    const child = spawn(process.execPath, [BIN, 'run', root, '--yes', '--', 'ch01', 'research'], { env: { ...cluster.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    await until('the job running', async () => {
+      const l = (await of(root, 'launch'))[0];
+      return !!l?.jobId && jobState(l.jobId) === 'RUNNING';
+    });
+    const launch = (await of(root, 'launch'))[0]!;
+    await cluster.kill('slurmctld');
+    child.kill('SIGTERM');
+    // The bound is 15 s plus the agent's grace (1 s); 90 s here only catches "never".
+    const code = await Promise.race([exited, sleep(90_000).then(() => 'hung' as const)]);
+    if (code === 'hung') child.kill('SIGKILL');
+    expect(code, out).toBe(143);
+    expect(out).toMatch(/interrupted \(SIGTERM\)/);
+    expect((await of(root, 'decision')).filter((d) => d.kind === 'stop_pending')).toMatchObject([{ unit: 'ch01', step: 'research', note: launch.runId }]);
+
+    await cluster.restartController();
+    const events: SupervisorEvent[] = [];
+    const s = await openSupervisor({ root, config: await loadConfig(root), onEvent: (e) => events.push(e) });
+    try {
+      await until('the adopted job cancelled', async () => (await of(root, 'exit')).length === 1, 90_000).catch(async (e) => {
+        throw new Error(`${(e as Error).message}: ${JSON.stringify(events.map((x) => x.message))} ${JSON.stringify((await readJournal(root)).events.slice(-6))} ${jobState(launch.jobId!)}`);
+      });
+      expect(events.some((e) => e.type === 'notice' && /had not landed when the last checkroom ended/.test(e.message))).toBe(true);
+      expect((await of(root, 'exit'))[0]).toMatchObject({ runId: launch.runId, class: 'CANCELLED', cancelledBy: 'shutdown' });
+      expect(jobState(launch.jobId!)).toMatch(/CANCELLED|gone/);
+      // A shutdown's cancel is no hold: run --next may take the cell again.
+      expect(s.snapshot().ledger.cells['ch01/research']!.hold).toBeNull();
+      expect(await of(root, 'launch')).toHaveLength(1);
+    } finally {
+      await s.close({ cancel: true });
+    }
+  }, 240_000);
+});
