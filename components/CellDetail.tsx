@@ -5,6 +5,7 @@ import { fit } from '../src/app/layout.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
 import { gateDetailLines, isGateCell } from '../src/gates/cell-detail.js';
 import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';
+import { heldWhy } from '../src/app/held.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { cellSpendLines } from '../src/app/spend.js';
 import { Line, T } from './Styled.js';
@@ -24,6 +25,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
   // Issue 11: what this cell's agent attempts cost, when an adapter reported it.
   const spent = useAppStore((s) => (detail ? (cellSpendLines(s.agents.snap?.ledger.costs, `${detail.unit}/${detail.step}`)[0]?.trim() ?? '') : ''));
   const agents = useAppStore((s) => s.agents);
+  const held = useAppStore((s) => s.held);
   if (!detail) return null;
   const cell = ws.cells.find((c) => c.unit === detail.unit && c.step === detail.step);
   const step = ws.pipeline.steps.find((s) => s.id === detail.step);
@@ -41,7 +43,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
       ? ['gate', gate.gate]
       : ['marker', unreadable && step?.marker ? `unknown (cannot read the file): <!-- ${step.marker} -->` : step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${step.marker} -->` : 'this step has no marker (an entry in a shared file)'],
     ['claims', gate ? gate.claims : `checkpoint.md: ${claim ?? 'no row in checkpoint.md'}   disk: ${DISK_WORD[cell.disk]}`],
-    ['verdict', writer ? writingWhy(writer, cell) : cell.triage ? `${cell.triage.verdict}: ${cell.triage.reason}` : cell.error ? `cannot read it: ${cell.error}` : '—'],
+    ['verdict', writer ? writingWhy(writer, cell) : held.byPath.has(cell.path) ? heldWhy(held.byPath.get(cell.path)!) : cell.triage ? `${cell.triage.verdict}: ${cell.triage.reason}` : cell.error ? `cannot read it: ${cell.error}` : '—'],
     ['blocked by', cell.blockedBy.length ? cell.blockedBy.join(', ') : 'nothing'],
     ...(spent ? [['agent', spent] as [string, string]] : []),
   ];

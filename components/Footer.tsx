@@ -1,6 +1,7 @@
 import { Box } from 'ink';
 import { footerHints, type Scope } from '../src/app/keymap.js';
 import { VIEWS } from '../src/app/views.js';
+import { notOffered } from '../src/app/held-keys.js';
 import { fit, packHints } from '../src/app/layout.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -18,8 +19,9 @@ export function Footer({ width }: { width: number }) {
   const prompt = useAppStore((s) => s.prompt);
   const message = useAppStore((s) => s.message);
   const busy = useAppStore((s) => s.busy);
+  const hidden = useAppStore(notOffered);
   const scope: Scope = dialog ? 'dialog' : prompt ? 'prompt' : 'main';
-  const all = footerHints(scope, view, readonly).map((h) => `${h.label} ${h.hint}`);
+  const all = footerHints(scope, view, readonly, hidden).map((h) => `${h.label} ${h.hint}`);
   // `?` and `q` always show; the view's own keys come first and are cut if the row is short.
   const last = all.filter((h) => h.startsWith('? ') || h.startsWith('q '));
   const first = all.filter((h) => !last.includes(h));

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { fit, pad } from '../src/app/layout.js';
 import { partialItems, type PartialItem } from '../src/app/select.js';
 import { liveWriters, writerOf, writerWord, writingWhy } from '../src/app/live-writers.js';
+import { HANDS_OFF, liveParts, liveWord, uncheckedNote } from '../src/holders/words.js';
 import type { Token } from '../src/app/theme.js';
 import type { Verdict } from '../src/types.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -30,11 +31,33 @@ function rowsOf(items: PartialItem[]): Row[] {
 }
 
 export function PartialsView({ height, width }: { height: number; width: number }) {
-  const { ws, filter, skipped, cursor, agents } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, skipped: s.skipped, cursor: s.cursors.partials, agents: s.agents })));
+  const { ws, filter, skipped, cursor, agents, held } = useAppStore(
+    useShallow((s) => ({ ws: s.ws, filter: s.filter, skipped: s.skipped, cursor: s.cursors.partials, agents: s.agents, held: s.held })),
+  );
   const items = partialItems(ws, filter, skipped);
   // A file with a live writer is shown as being written, not as a verdict (issue 8 item 1).
   const writers = liveWriters({ ws, agents });
   const writerAt = (i: PartialItem) => writerOf(writers, i.file);
+  // …and so is one held open by a process checkroom did not launch, or changed just now (issue 17 item 1).
+  const heldAt = (i: PartialItem) => held.byPath.get(i.file.path) ?? null;
+  const liveText = (i: PartialItem): string | null => {
+    const w = writerAt(i);
+    if (w) return writerWord(w);
+    const h = heldAt(i);
+    return h ? liveWord(h) : null;
+  };
+  // The selected file's why: one row, or two when a held file's sentence does not fit (who
+  // writes it first, whose it is and what is not offered below, never cut off).
+  const whyRows = (i: PartialItem): string[] => {
+    const head = `── ${i.file.unit} ${i.file.step}: `;
+    const w = writerAt(i);
+    if (w) return [head + writingWhy(w, i.file)];
+    const h = heldAt(i);
+    if (!h) return [head + i.file.reason];
+    const { who, origin } = liveParts(h);
+    const one = `${head}${who} ${origin}: ${HANDS_OFF}`;
+    return one.length <= width ? [one] : [head + who, `   ${origin}: ${HANDS_OFF}`];
+  };
   const rows = rowsOf(items);
   const sel = items[Math.min(cursor, items.length - 1)] ?? null;
   const { tail, note } = useFileTail(ws.root, sel?.file.path ?? null, ws.scannedAt, ws.pipeline.outsideRoots);
@@ -43,7 +66,7 @@ export function PartialsView({ height, width }: { height: number; width: number 
   const selRow = rows.findIndex((r) => r.kind === 'item' && r.index === cursor);
   const win = useWindow(Math.max(0, selRow), listH, rows.length);
   const tailLines = tail?.lines ?? [];
-  const tailRoom = Math.max(0, previewH - 2);
+  const tailRoom = Math.max(0, previewH - 1 - (sel ? whyRows(sel).length : 1));
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">
@@ -51,6 +74,8 @@ export function PartialsView({ height, width }: { height: number; width: number 
         {/* With a supervisor the journal keeps skips across restarts (issue 8 item 8). */}
         {skipped.length ? ` · ${skipped.length} skipped${agents.enabled ? '' : ' this session'}` : ''}
         {filter ? ` · ${items.length} match the filter` : ''}
+        {/* Not root: a writer of another user's would not show (issue 17 item 1), so say so. */}
+        {held.unchecked ? ` · ${uncheckedNote(held.unchecked)}` : ''}
       </Line>
       <Box flexDirection="column" height={listH}>
         {items.length === 0 ? (
@@ -64,7 +89,7 @@ export function PartialsView({ height, width }: { height: number; width: number 
           ) : (
             <Line key={r.item.file.path}>
               <T tok={r.index === cursor ? 'accent' : undefined}>{r.index === cursor ? '› ' : '  '}</T>
-              {writerAt(r.item) ? <T tok="accent">{pad(writerWord(writerAt(r.item)!), 25)}</T> : <T tok={VERDICT_TOKEN[r.item.file.verdict]}>{pad(r.item.file.verdict, 25)}</T>}
+              {liveText(r.item) !== null ? <T tok="accent">{pad(liveText(r.item)!, 25)}</T> : <T tok={VERDICT_TOKEN[r.item.file.verdict]}>{pad(r.item.file.verdict, 25)}</T>}
               {pad(String(r.item.file.chars), 7)}
               <T tok={r.index === cursor ? 'selected' : undefined}>{fit(r.item.file.path, Math.max(10, width - 35))}</T>
             </Line>
@@ -73,7 +98,11 @@ export function PartialsView({ height, width }: { height: number; width: number 
       </Box>
       {sel ? (
         <Box flexDirection="column" height={previewH}>
-          <Line tok="muted">{fit(`── ${sel.file.unit} ${sel.file.step}: ${writerAt(sel) ? writingWhy(writerAt(sel)!, sel.file) : sel.file.reason}`, width)}</Line>
+          {whyRows(sel).map((row, i) => (
+            <Line key={`why${i}`} tok={i === 0 && heldAt(sel) ? 'warn' : 'muted'}>
+              {fit(row, width)}
+            </Line>
+          ))}
           <Line tok="muted">{note ?? `── last lines of ${fit(sel.file.path, Math.max(10, width - 20))}`}</Line>
           {tailLines.slice(Math.max(0, tailLines.length - tailRoom)).map((l, i) => (
             <Line key={i}>{fit(l, width) || ' '}</Line>

@@ -73,6 +73,8 @@ export interface PipelineDef {
   source: string;
   /** checkroom.yaml `outside_roots`, absolute: artifacts may be symlinks into these (issue 8 item 7). */
   outsideRoots?: string[];
+  /** checkroom.yaml `triage.quiet_window` in ms: a file changed this recently is live (issue 17 item 1); absent: the default. */
+  quietWindowMs?: number;
 }
 
 export interface FileFacts {

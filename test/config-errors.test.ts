@@ -32,6 +32,7 @@ const cases: { name: string; yaml: string; at: string; words: string[] }[] = [
     words: ['dependency cycle a → c → b → a', 'without cycles'],
   },
   { name: 'bad duration', yaml: 'agents:\n  writer:\n    command: [node]\n    timeout: 10 minutes\n', at: '4:14', words: ['agents.writer.timeout', "'5m'"] },
+  { name: 'bad quiet window (issue 17 item 1)', yaml: 'triage:\n  quiet_window: soon\n', at: '2:17', words: ['triage.quiet_window', "'30s'"] },
   { name: 'infinite duration', yaml: 'breaker:\n  cooldown: .inf\n', at: '2:13', words: ['breaker.cooldown', 'finite'] },
   { name: 'command as a string', yaml: 'agents:\n  writer:\n    command: node agent.mjs {unit}\n', at: '3:14', words: ['agents.writer.command', 'use an array'] },
   { name: 'empty command', yaml: 'agents:\n  writer:\n    command: []\n', at: '3:14', words: ['agents.writer.command', 'a non-empty argument array'] },

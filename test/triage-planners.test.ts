@@ -7,16 +7,19 @@ import {
   afterUndo,
   checkpointAsk,
   conservativeAsk,
+  freshConservative,
   keepAsk,
   moveAsk,
   movesOutcome,
   planConservative,
+  planFresh,
   planKeep,
   planPick,
   planUndo,
   undoAsk,
 } from '../src/app/triage-planners.js';
 import { closeStores, openStore } from './helpers/store.js';
+import type { Liveness } from '../src/holders/liveness.js';
 import { copyDemo } from './helpers/workspace.js';
 
 // The triage slice's pure planners (issue 9 item 3) on plain values: one state scanned from a
@@ -173,6 +176,38 @@ describe('after the moves and the undo', () => {
       undo: [keep],
       redoQueue: [],
       message: { text: `restored ${RESEARCH}`, tone: 'ok' },
+    });
+  });
+});
+
+describe('what the disk says at decision time (issue 17 item 1)', () => {
+  const held = (path: string): Liveness => ({
+    path,
+    unchecked: 0,
+    live: true,
+    kind: 'held',
+    holders: [{ pid: 4242, command: 'node', pgrp: 4242, startMs: new Date(2026, 10, 30, 21, 4).getTime(), ours: false }],
+  });
+  const quiet = (path: string): Liveness => ({ path, unchecked: 0, live: false });
+
+  it('refuses a file a process holds open for writing, naming it; goes on a quiet one', () => {
+    expect(planFresh(new Map([[RESEARCH, held(RESEARCH)]]))).toEqual({
+      say: `${RESEARCH} is being written by pid 4242 (node) since 21:04 (not launched by checkroom): no back-up, keep or redo until it stops`,
+      tone: 'warn',
+    });
+    expect(planFresh(new Map([[RESEARCH, { path: RESEARCH, unchecked: 0, live: true, kind: 'recent', agoMs: 1_200, quietMs: 3_000 }]]))).toEqual({
+      say: `${RESEARCH} changed 1.2 s ago, within the quiet window (3 s) (a writer may be pausing, here or on another host): no back-up, keep or redo until it stops`,
+      tone: 'warn',
+    });
+    expect(planFresh(new Map([[RESEARCH, quiet(RESEARCH)]]))).toBeNull();
+  });
+
+  it('c drops the files the disk now shows live, counting them with the ones left alone', () => {
+    const c = { targets: [itemOf(RESEARCH)], left: '' };
+    expect(freshConservative(c, new Map([[RESEARCH, quiet(RESEARCH)]]))).toEqual({ go: c });
+    expect(freshConservative(c, new Map([[RESEARCH, held(RESEARCH)]]))).toEqual({
+      say: 'conservative strategy: no almost_certainly_partial file to back up (1 being written, left alone)',
+      tone: 'info',
     });
   });
 });

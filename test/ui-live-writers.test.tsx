@@ -8,6 +8,7 @@ import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { DEMO, PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from './helpers/workspace.js';
+import { settle } from './helpers/writer.js';
 
 // Issue 8 item 1, as the operator met it: a reviewer still writing its file was offered
 // "back up" in the Partials view; the backup moved the file from under the running agent.
@@ -41,6 +42,8 @@ function makeWs(): string {
       '',
     ].join('\n'),
   );
+  // Left by a session that died, not being written: past the quiet window (issue 17 item 1).
+  settle(root);
   return root;
 }
 
@@ -134,7 +137,12 @@ describe('live writers are untouchable', () => {
     expect(m.store.getState().message?.text).toBe(`not done: ${DRAFT} changed since the dialog was shown (20 bytes → 30 bytes); look at it again`);
     expect(backups(root)).toEqual([]);
     expect(readFileSync(join(root, DRAFT), 'utf8')).toBe('# ch01 draft\n\nHalf a more text');
-    // Shown again, it goes through.
+    // Changed a moment ago, it is offered nothing (issue 17 item 1: within the quiet window)…
+    await m.press('b');
+    expect(m.store.getState().message?.text).toMatch(new RegExp(`^${DRAFT} changed [0-9.]+ s ago, within the quiet window \\(3 s\\)`));
+    expect(m.store.getState().dialog).toBeNull();
+    // …and once it has been quiet that long, shown again, it goes through.
+    settle(root);
     await m.press('b');
     await m.until(() => m.store.getState().dialog !== null, 'the backup dialog again');
     await m.press('y');

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { liveWriters, writerOf, writingWhy } from './live-writers.js';
+import { checkFiles, heldWhy } from './held.js';
 import type { AgentsUi } from './agents-types.js';
 import type { WorkspaceState } from '../types.js';
 
@@ -9,6 +10,8 @@ import type { WorkspaceState } from '../types.js';
 // may start writing the file, or the file may change under it (issue 8 item 1). Each dialog
 // that touches a cell's file records the file's size and mtime when it is shown; at confirm
 // time the file is looked at again, and any change — or a live writer — refuses, saying why.
+// A live writer is also one checkroom did not launch (issue 17 item 1): a quiet process that
+// holds the file open for writing changes neither size nor mtime, so /proc is asked too.
 
 export interface Seen {
   unit: string;
@@ -53,6 +56,11 @@ export async function recheck(s: { ws: WorkspaceState; agents: AgentsUi }, seen:
     const w = writerOf(writers, t);
     if (w) return writingWhy(w, t);
   }
+  const fresh = checkFiles(
+    s,
+    seen.map((t) => t.path),
+  );
+  for (const l of fresh.values()) if (l.live && l.kind === 'held') return heldWhy(l);
   for (const t of seen) {
     const now = await look(s.ws.root, t.path);
     if (now.bytes !== t.bytes || now.mtimeMs !== t.mtimeMs) {
@@ -60,5 +68,6 @@ export async function recheck(s: { ws: WorkspaceState; agents: AgentsUi }, seen:
       return `${t.path} changed since the dialog was shown (${how}); look at it again`;
     }
   }
+  for (const l of fresh.values()) if (l.live) return heldWhy(l);
   return null;
 }

@@ -173,9 +173,12 @@ export function matchCommand(t: KeyToken, scope: Scope, view: ViewId): KeyComman
 
 export const commandById = (id: CommandId): KeyCommand => KEYMAP.find((c) => c.id === id)!;
 
-/** Footer hints for a scope and view; read-only drops every dangerous command. */
-export function footerHints(scope: Scope, view: ViewId, readonly: boolean): { label: string; hint: string }[] {
-  return KEYMAP.filter((c) => c.scope === scope && c.footer && appliesTo(c, view) && !(readonly && (c.dangerous || c.runs))).map((c) => ({ label: c.label, hint: c.hint }));
+/** Footer hints for a scope and view; read-only drops every dangerous command, `hidden` the ones not offered now (a live file's: issue 17 item 1). */
+export function footerHints(scope: Scope, view: ViewId, readonly: boolean, hidden: ReadonlySet<CommandId> = new Set()): { label: string; hint: string }[] {
+  return KEYMAP.filter((c) => c.scope === scope && c.footer && appliesTo(c, view) && !(readonly && (c.dangerous || c.runs)) && !hidden.has(c.id)).map((c) => ({
+    label: c.label,
+    hint: c.hint,
+  }));
 }
 
 /** Every command for the `?` overlay, with where it applies; read-only marks the disabled ones. */

@@ -4,7 +4,8 @@ import { seeFiles } from './confirm-guard.js';
 import { rescanner, storeKit, type DiskDeps } from './store-kit.js';
 import { planMoves, predictBackup } from './triage-actions.js';
 import { triageEffect, type TriageIo, type TriagePending } from './triage-effects.js';
-import { checkpointAsk, conservativeAsk, keepAsk, moveAsk, planConservative, planKeep, planPick, planUndo, undoAsk, undoTargets } from './triage-planners.js';
+import { checkpointAsk, conservativeAsk, freshConservative, keepAsk, moveAsk, noting, planConservative, planFresh, planKeep, planPick, planUndo, undoAsk, undoTargets } from './triage-planners.js';
+import { liveNow } from './held.js';
 
 // The store's disk actions: each request plans the change (exact file names), opens a
 // confirmation, and only `confirm` touches the disk (k9s: destructive keys confirm). What
@@ -37,6 +38,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
   const root = (): string => get().ws.root;
   /** Plan with `busy` held, then open the dialog the planner made (dated `at`, as its backup names). */
   const planning = (at: Date, plan: () => Promise<Parameters<typeof apply>[0]>): void => act('planning', async () => apply(await plan(), at));
+  const liveFiles = liveNow(get, set);
 
   return {
     refresh: (): void =>
@@ -50,16 +52,24 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
       const item = settle(planPick(get()), at);
       if (!item) return;
       planning(at, async () => {
+        // Asked again now, for this file only: the view's answer may be a second old (issue 17 item 1).
+        const fresh = liveFiles([item.file.path]);
+        const stop = planFresh(fresh);
+        if (stop) return stop;
         const seen = await seeFiles(root(), [item.file]);
-        return { ask: moveAsk(item, redo, await planMoves(root(), [item.file.path], at), seen) };
+        return { ask: noting(moveAsk(item, redo, await planMoves(root(), [item.file.path], at), seen), fresh) };
       });
     },
 
     requestConservative: (): void => {
       const at = now();
-      const c = settle(planConservative(get()), at);
-      if (!c) return;
+      const planned = settle(planConservative(get()), at);
+      if (!planned) return;
       planning(at, async () => {
+        const fresh = liveFiles(planned.targets.map((t) => t.file.path));
+        const f = freshConservative(planned, fresh);
+        if (!('go' in f)) return f;
+        const c = f.go;
         const seen = await seeFiles(
           root(),
           c.targets.map((t) => t.file),
@@ -69,7 +79,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
           c.targets.map((t) => t.file.path),
           at,
         );
-        return { ask: conservativeAsk(c, moves, seen) };
+        return { ask: noting(conservativeAsk(c, moves, seen), fresh) };
       });
     },
 
@@ -79,8 +89,11 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
       const marker = item && settle(planKeep(get(), item), at);
       if (!item || !marker) return;
       planning(at, async () => {
+        const fresh = liveFiles([item.file.path]);
+        const stop = planFresh(fresh);
+        if (stop) return stop;
         const seen = await seeFiles(root(), [item.file]);
-        return { ask: keepAsk(item, marker, await predictBackup(root(), item.file.path, at), seen) };
+        return { ask: noting(keepAsk(item, marker, await predictBackup(root(), item.file.path, at), seen), fresh) };
       });
     },
 

@@ -10,6 +10,7 @@ import type { CheckpointDiff } from './checkpoint-diff.js';
 import type { ViewId } from './views.js';
 import type { Picks } from './picked.js';
 import type { Seen } from './confirm-guard.js';
+import type { Held } from './held.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
 import type { AgentAction, AgentsOptions, AgentsUi } from './agents-types.js';
 
@@ -84,6 +85,8 @@ export interface UiState {
   recovery: RecoveryUi;
   /** The agent supervisor as last flushed (store-agents.ts, agents-feed.ts). */
   agents: AgentsUi;
+  /** Files of the Partials view that a process holds open for writing or that changed within the quiet window (held.ts, issue 17 item 1). */
+  held: Held;
 }
 
 export interface AppState extends UiState {

@@ -16,6 +16,8 @@ import { fromLedger } from './triage-continuity.js';
 import { confirmChecker } from './store-confirm.js';
 import { detailOpener } from './store-detail.js';
 import { keyRouter } from './store-keys.js';
+import { noneHeld } from './held.js';
+import { startHeldFeed } from './held-feed.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -42,6 +44,7 @@ const initialUi = (): UiState => ({
   pageSize: 10,
   agents: initialAgents(),
   recovery: initialRecovery(),
+  held: noneHeld(),
 });
 
 export function createAppStore(opts: StoreOptions): AppStore {
@@ -101,12 +104,14 @@ export function createAppStore(opts: StoreOptions): AppStore {
   });
   const stopFeed = opts.agents ? startAgentsFeed(store, opts.agents, opts.live, () => agentActions?.launchQueued()) : null;
   const stopRecovery = recoveryActions!.attach(store);
+  const stopHeld = startHeldFeed(store);
   // Keep the unsubscribe reachable for the entry's cleanup.
   (store as AppStore & { dispose?: () => void }).dispose = () => {
     unsubscribe();
     unfollow();
     stopFeed?.();
     stopRecovery();
+    stopHeld();
   };
   return store;
 }

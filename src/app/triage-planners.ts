@@ -5,10 +5,12 @@ import type { DecisionEvent, NewJournalEvent } from '../run/journal.js';
 import type { CheckpointDiff } from './checkpoint-diff.js';
 import type { Seen } from './confirm-guard.js';
 import { liveWriters, writerOf, writingWhy } from './live-writers.js';
+import { heldWhy, uncheckedLines } from './held.js';
+import type { Liveness } from '../holders/liveness.js';
 import type { RedoEntry } from './select.js';
 import { partialItems, type PartialItem } from './select.js';
 import { goneUpdate, selectedPartial } from './selected.js';
-import { said, type Ask, type Planned } from './store-kit.js';
+import { said, type Ask, type Decision, type Planned } from './store-kit.js';
 import type { AppState, Pending, UndoGroup } from './store-types.js';
 import type { Move } from './triage-actions.js';
 
@@ -38,6 +40,20 @@ export function planPick(s: AppState): Planned<PartialItem> {
   return { go: p.item };
 }
 
+/**
+ * What the disk and /proc say at decision time (issue 17 item 1): the refusal for a live file
+ * (held open for writing by any process, or changed within the quiet window), or null to go
+ * on. Asked fresh for the file at hand, not from the view's `held`, which may be a second old
+ * either way.
+ */
+export function planFresh(fresh: ReadonlyMap<string, Liveness>): Decision | null {
+  for (const l of fresh.values()) if (l.live) return said(heldWhy(l), 'warn');
+  return null;
+}
+
+/** A dialog's lines plus what could not be checked, if anything (other users' processes). */
+export const noting = (a: Ask, fresh: ReadonlyMap<string, Liveness>): Ask => ({ ...a, lines: [...a.lines, ...uncheckedLines(fresh)] });
+
 /** `b` and `d`: back the file up (and, for `d`, queue its step). */
 export function moveAsk(item: PartialItem, redo: boolean, moves: Move[], seen: Seen[]): Ask {
   const { path, unit, step } = item.file;
@@ -51,6 +67,8 @@ export interface Conservative {
   targets: PartialItem[];
   /** How many were left alone because they are being written, in words, or ''. */
   left: string;
+  /** How many that is (issue 17 item 1 adds the ones the disk then shows live). */
+  writing?: number;
 }
 
 /** `c`: every almost-certain partial without a live writer (issue 8 item 1 leaves those alone, and says so). */
@@ -59,9 +77,19 @@ export function planConservative(s: AppState): Planned<Conservative> {
   const all = partialItems(s.ws, s.filter, s.skipped).filter((i) => i.section === 'partial' && i.file.verdict === 'almost_certainly_partial');
   const targets = all.filter((i) => !writerOf(writers, i.file));
   const writing = all.length - targets.length;
+  return leftAlone(targets, writing);
+}
+
+const leftAlone = (targets: PartialItem[], writing: number): Planned<Conservative> => {
   const left = writing ? `${writing} being written, left alone` : '';
   if (targets.length === 0) return said(`conservative strategy: no almost_certainly_partial file to back up${left ? ` (${left})` : ''}`, 'info');
-  return { go: { targets, left } };
+  return { go: { targets, left, ...(writing ? { writing } : {}) } };
+};
+
+/** The conservative plan less the files the disk now says are live (issue 17 item 1), or the message when none is left. */
+export function freshConservative(c: Conservative, fresh: ReadonlyMap<string, Liveness>): Planned<Conservative> {
+  const targets = c.targets.filter((t) => !fresh.get(t.file.path)?.live);
+  return targets.length === c.targets.length ? { go: c } : leftAlone(targets, (c.writing ?? 0) + c.targets.length - targets.length);
 }
 
 export function conservativeAsk({ targets, left }: Conservative, moves: Move[], seen: Seen[]): Ask {

@@ -18,6 +18,7 @@ import { loadConfig } from '../pipeline/config.js';
 import { sweepAtStart } from './sweep-at-start.js';
 import { toJson } from './json.js';
 import { stderrOut } from './text-out.js';
+import { heldOutputs } from '../holders/held-outputs.js';
 
 // The recovery commands: `resume`, `recover`, `backups`. Each returns the exit code
 // (0 ok, 1 runtime error); bad usage throws UsageError (exit 2 at the entry).
@@ -156,6 +157,12 @@ async function restore(root: string, file: string, backupArg: string, json: bool
     throw new UsageError((err as Error).message);
   }
   if (original !== file) throw new UsageError(`${backupArg} is a backup of ${original}, not of ${file}`);
+  // The current file is moved aside first: not from under a process writing it (issue 17 item 1).
+  const held = heldOutputs(root, [file], new Set()).get(file);
+  if (held) {
+    out.write(`checkroom: not restored: ${sanitizeLine(held)}; nothing was changed\n`);
+    return 2;
+  }
   const r = await restoreBackup(root, backup);
   if (json) out.write(toJson({ restored: r.restored, from: backup, currentBackedUpTo: r.currentBackedUpTo }) + '\n');
   else

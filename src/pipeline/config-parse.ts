@@ -73,7 +73,17 @@ const resolvePipeline = (src: Source, raw: RawConfig, base: PipelineDef): Pipeli
   const [unitProblem] = findUnitProblems(units, batches);
   if (unitProblem) throw errorAt(src, unitProblem.path, unitProblem.problem, unitProblem.expected);
   const outside = raw.outside_roots?.map((p) => resolvePath(dirname(src.file), p));
-  return { name: raw.name ?? base.name, phases, steps, units, batches, source: src.file, ...(outside?.length ? { outsideRoots: outside } : {}) };
+  const quiet = raw.triage?.quiet_window;
+  return {
+    name: raw.name ?? base.name,
+    phases,
+    steps,
+    units,
+    batches,
+    source: src.file,
+    ...(outside?.length ? { outsideRoots: outside } : {}),
+    ...(quiet !== undefined ? { quietWindowMs: quiet } : {}),
+  };
 };
 
 /** A graph problem is found on the merged pipeline; point at the YAML step that introduced it. */

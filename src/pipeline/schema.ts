@@ -270,6 +270,8 @@ export const rawConfigSchema = z.strictObject(
     slurm: slurmSchema.optional(),
     kubernetes: kubernetesSchema.optional(),
     outside_roots: z.array(outsideRoot, { error: 'a list of directory paths' }).optional(),
+    // A file changed this recently may still be written (issue 17 item 1): no back-up, keep or redo is offered on it.
+    triage: z.strictObject({ quiet_window: duration(0).optional() }).optional(),
     // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says (issue 8 item 6).
     language: z.enum(['en', 'zh', 'ja']).optional(),
     // Issue 17 item 3: a dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.

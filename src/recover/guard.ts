@@ -9,6 +9,7 @@ import { presetOf } from '../pipeline/presets/index.js';
 import { describePatternMiss, explainPatternMiss } from '../scan/units.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { JournalFacts } from './load.js';
+import { heldOutputs } from '../holders/held-outputs.js';
 
 // Before `recover` writes anything: is this a pipeline workspace, and does the view it would
 // rebuild from see the pipeline at all? Rebuilding checkpoint.md and RESUME.md from an empty
@@ -67,7 +68,12 @@ export function guardRecovery(dir: string, src: Sources, state: WorkspaceState, 
 export async function notReplaceable(root: string, rel: string): Promise<string | null> {
   // stat, not lstat: the backup and the write follow a link, so what it points to decides.
   const st = await stat(join(root, rel)).catch(() => null);
-  if (!st || st.isFile()) return null;
+  if (!st) return null;
+  if (st.isFile()) {
+    // A process holds it open for writing (issue 17 item 1): the rewrite would land beside its bytes, not under them.
+    const held = heldOutputs(root, [rel], new Set()).get(rel);
+    return held ? `${held}, then run checkroom recover again` : null;
+  }
   const what = st.isDirectory() ? 'a directory' : 'not a regular file';
   return `${rel} is ${what}, so checkroom cannot back it up or replace it; move it aside (mv ${rel} ${rel}.old) and run checkroom recover again`;
 }

@@ -6,6 +6,8 @@ import { sanitizeLine } from '../sanitize.js';
 import type { NewJournalEvent } from './journal.js';
 import type { Ledger } from './ledger.js';
 import { pickLaunches } from './supervisor-autopilot.js';
+import { outputOf } from './writers.js';
+import { heldOutputs } from '../holders/held-outputs.js';
 import type { Flight } from './supervisor-cell.js';
 import type { AutopilotView, RunResult, SupervisorEvent } from './supervisor-types.js';
 
@@ -110,6 +112,13 @@ const idleWhy = (h: AutopilotHost, st: PilotState, maxLeft: number, pick: Pick<R
   return 'nothing runnable in the plan';
 };
 
+/** The outputs a launch of the plan would back up (failures and half-products have a file; not-started steps do not): the only ones /proc is asked about. */
+const redoOutputs = (plan: readonly NextStep[], config: WorkspaceConfig): string[] =>
+  plan.flatMap((n) => {
+    const path = n.unit !== null && n.step !== null && n.priority <= 2 ? outputOf(config.pipeline, n.unit, n.step) : null;
+    return path === null ? [] : [path];
+  });
+
 /** Look at the plan once and start what autopilot may start. */
 async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: string) => Promise<void>): Promise<void> {
   if (h.isClosed() || !h.isDriver) return;
@@ -128,7 +137,9 @@ async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: str
   if (!st.on || h.isClosed()) return;
   const inFlight = new Map([...h.flights.values()].map((f) => [cellKey(f.unit, f.step), f.agent]));
   const budget = Math.max(0, Math.min(h.budgetLeft(h.ledger()), maxLeft));
-  const pick = pickLaunches({ plan: orderedPlan(ws, st.preferred, h.config), ledger: h.ledger(), config: h.config, inFlight, budget, redoHalfProducts: h.redoHalfProducts, probing: h.probing() });
+  const plan = orderedPlan(ws, st.preferred, h.config);
+  const liveOutputs = heldOutputs(h.root, redoOutputs(plan, h.config), new Set(h.ledger().liveRuns.flatMap((r) => (r.pid ? [r.pid] : []))));
+  const pick = pickLaunches({ plan, ledger: h.ledger(), config: h.config, inFlight, budget, redoHalfProducts: h.redoHalfProducts, probing: h.probing(), liveOutputs });
   for (const c of pick.launch) {
     st.started++;
     st.lastIdle = null;

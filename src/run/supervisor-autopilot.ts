@@ -3,7 +3,7 @@ import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { NextStep } from '../types.js';
 import { cellKey } from '../types.js';
 import type { Ledger } from './ledger.js';
-import { pathTakenBy, takenWhy, writersByPath, type CellRef } from './writers.js';
+import { outputOf, pathTakenBy, takenWhy, writersByPath, type CellRef } from './writers.js';
 
 // Which plan entries autopilot may start now: a pure choice over the plan, the ledger and
 // what is in flight, so it is tested without processes. Failures that block downstream work
@@ -21,6 +21,8 @@ export interface PickInput {
   /** Breakers whose one half-open probe a cell of this process has claimed (breaker-gate.ts). */
   probing?: ReadonlySet<string>;
   redoHalfProducts: boolean;
+  /** Output path → why it is live: a process holds it open for writing (issue 17 item 1: whoever launched it). */
+  liveOutputs?: ReadonlyMap<string, string>;
 }
 
 export interface Candidate {
@@ -101,6 +103,11 @@ export const pickLaunches = (input: PickInput): Pick => {
     const taken = pathTakenBy(config.pipeline, writing, unit, step);
     if (taken) {
       blocked.push({ unit, step, why: takenWhy(config.pipeline, taken, unit, step), retryInMs: null });
+      continue;
+    }
+    const live = input.liveOutputs?.get(outputOf(config.pipeline, unit, step) ?? '');
+    if (live) {
+      blocked.push({ unit, step, why: live, retryInMs: null });
       continue;
     }
     if ((perAgent.get(agent) ?? 0) >= config.agents[agent].concurrency) continue;

@@ -9,6 +9,7 @@ import { continueFor } from './supervisor-agent.js';
 import { budgetRefusal } from './budget.js';
 import { passBreaker, releaseProbes } from './breaker-gate.js';
 import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
+import { heldOutputs } from '../holders/held-outputs.js';
 import type { SupervisorCtx } from './supervisor-context.js';
 import { SupervisorError, type RunResult } from './supervisor-types.js';
 
@@ -81,6 +82,9 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
   // registered, so two launches of cells sharing a file cannot both pass.
   const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...x.flights.values(), ...x.journal.ledger().liveRuns]), unit, step);
   if (taken) throw new SupervisorError(`${unit} ${step} is not launched: ${takenWhy(config.pipeline, taken, unit, step)}; wait until it stops`);
+  // …and a process checkroom did not launch may hold it too (issue 17 item 1): the attempt would move the file from under it.
+  const held = heldOutputs(x.root, [t.outputRel], new Set(x.journal.ledger().liveRuns.flatMap((r) => (r.pid ? [r.pid] : [])))).get(t.outputRel);
+  if (held) throw new SupervisorError(`${unit} ${step} is not launched: ${held}`);
   if (o.continue && !continueFor(x.journal.ledger(), t, unit, true))
     throw new SupervisorError(`${unit} ${step} has no interrupted agent session to continue (adapter claude-code, a session id journalled)`);
   // Last, with no await before flyCell: a half-open breaker's one probe is claimed here
@@ -93,13 +97,13 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
       throw new SupervisorError(g.reason);
     }
   }
-  const held = x.journal.ledger().cells[key]?.hold != null;
+  const onHold = x.journal.ledger().cells[key]?.hold != null;
   const run = flyCell(x, unit, step, t, null, o.continue === true, spent !== null);
   // Journalled after the flight is registered (the writer check above needs no await before
   // it) and before its launch event, which waits for the claim read at least.
   if (spent) await x.journal.append({ type: 'decision', at: x.now(), kind: 'over_budget', unit, step, note: `launched past a spent budget: ${spent.reason}` });
   // Launching a held cell by hand is the release (issue 17 item 3), journalled the same way.
-  if (held) await x.journal.append({ type: 'decision', at: x.now(), kind: 'release', unit, step, note: 'launched by the operator' });
+  if (onHold) await x.journal.append({ type: 'decision', at: x.now(), kind: 'release', unit, step, note: 'launched by the operator' });
   return run;
 }
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync, cpSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { settle } from './writer.js';
 
 // Real workspaces in temp directories: tests never touch demo-workspace/ in place.
 
@@ -23,6 +24,9 @@ export function copyDemo(): string {
   const dir = tempDir('checkroom-demo-');
   cpSync(DEMO, dir, { recursive: true });
   rmSync(join(dir, '.checkroom'), { recursive: true, force: true });
+  // A workspace a session left behind, not one being written: past the quiet window
+  // (issue 17 item 1), every file as much older, so their order and any later write keep theirs.
+  settle(dir);
   return dir;
 }
 

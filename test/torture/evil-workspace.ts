@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PHASE_1_2, summaries, tempDir, writeFiles, marked, prose } from '../helpers/workspace.js';
+import { settle } from '../helpers/writer.js';
 
 // A workspace whose names, contents, journal and agent output carry terminal controls: CSI
 // (clear screen), OSC 0 (window title) and OSC 52 (clipboard), CR, BS, a C1 CSI and a bidi
@@ -37,6 +38,8 @@ export function evilWorkspace(): { root: string; unit: string } {
   appendFileSync(join(root, '.checkroom/journal.jsonl'), `not json ${EVIL}\n${JSON.stringify({ v: 1, at: 1, type: EVIL })}\n`);
   // A backup named after the evil unit, so `backups` lists and restores it.
   writeFileSync(join(root, `research/${unit}-research.md.bak.20261128-140300`), `older ${EVIL}`);
+  // Left behind, not being written: past the quiet window (issue 17 item 1), or b refuses.
+  settle(root);
   return { root, unit };
 }
 
