@@ -4,6 +4,7 @@ import type { AdoptDeps } from './supervisor-adopt.js';
 import { adoptRuns } from './supervisor-adopt-jobs.js';
 import type { Ledger } from './ledger.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
+import { KEPT_REASON } from './takeover.js';
 import { previewCommand } from './supervisor-cell.js';
 import { continueFor } from './supervisor-agent.js';
 import { cellCoreOf, contextOf, type SupervisorCtx } from './supervisor-context.js';
@@ -112,7 +113,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     async refresh() {
       if (x.isDriver()) return;
       await x.journal.load();
-      if (!x.state.closed) await x.role.takeOver(adoptionOf(x));
+      const had = x.state.closed ? null : await x.role.takeOver(adoptionOf(x));
+      // Issue 17 item 3: the pipeline goes on as the driver that went had it.
+      if (had?.on) await x.pilot.set(true, null, KEPT_REASON);
       if (!x.role.isDriver) x.observed.poll(x.journal.ledger());
       x.journal.noteBreakers();
     },
