@@ -66,6 +66,8 @@ say('CANCELLED');`,
     const k = await keyRoom(ws);
     await k.press('3', 'enter', 'y');
     await running(ws, k.sup);
+    // x acts on the run the store has seen (a Slurm job has no pid: its job id).
+    await until('the store to show the run', () => !!k.s().agents.snap?.runs.some((x) => !!x.pid || !!x.job?.id));
     await k.press('g', 'x', 'y');
     await until('the exit, CANCELLED', () => cancelledExit(ws));
     return { k };
@@ -77,7 +79,9 @@ say('CANCELLED');`,
     const job = (await launches(ws))[0]!.jobId!;
     cluster!.run(['scancel', job]);
     const res = await c.done;
+    // Not proven done, and held: exit 1, and said (before: `run --next --auto` exited 0).
     expect(res.status).toBe(1);
+    if (r.entry === 'run --next --auto') expect(res.stdout).toContain('failed, escalated or cancelled: ch01 research (cancelled: held until launched by hand)');
     return {};
   }
   const s = await supervisor(ws);
@@ -94,9 +98,13 @@ say('CANCELLED');`,
 async function thenAsk(r: Row, ws: string, at: { k?: KeyRoom; s?: Supervisor }): Promise<void> {
   if (r.entry === 'key') {
     const k = at.k ?? (await keyRoom(ws));
+    const said: string[] = [];
+    k.store.subscribe((st) => void (st.message && said.push(st.message.text)));
     await k.press('3', 'end', 'enter');
     if (k.s().dialog) await k.press('y');
-    await until('the launch by hand', async () => (await launches(ws)).length === 2);
+    await until('the launch by hand', async () => (await launches(ws)).length === 2).catch((err: Error) => {
+      throw new Error(`${err.message}; the control room said: ${said.join(' | ')}`);
+    });
   } else if (r.entry === 'autopilot') {
     const s = at.s ?? (await supervisor(ws));
     await s.setAutopilot(true);
