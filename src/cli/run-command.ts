@@ -125,6 +125,9 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
     onEvent: (e) => {
       print(e);
       if (e.type === 'failed') failures.push(sanitizeLine(`${e.unit} ${e.step}`));
+      // A cancelled cell is not proven done, and it is held (issue 17 matrix, cancel-hold):
+      // `run --next` said exit 0 after an outside scancel, as if the work were finished.
+      if (e.type === 'cancelled') failures.push(sanitizeLine(`${e.unit} ${e.step} (cancelled: held until launched by hand)`));
       if (e.type === 'launch') steps.add(cellKey(e.unit, e.step));
     },
   });
@@ -249,7 +252,7 @@ async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: Text
         .filter((a) => a.view.state !== 'closed' || a.view.trips > 0)
         .map((a) => `breaker ${sanitizeLine(a.agent)}: ${a.view.state}${a.view.trips ? `, ${a.view.trips} trip${a.view.trips === 1 ? '' : 's'}` : ''}\n`)
         .join('') +
-      (failures.length ? `${o.paint('fail', `failed or escalated: ${failures.join(', ')}`)}\n` : ''),
+      (failures.length ? `${o.paint('fail', `failed, escalated or cancelled: ${failures.join(', ')}`)}\n` : ''),
   );
   return failures.length > 0 || end.autopilot.paused ? 1 : 0;
 }

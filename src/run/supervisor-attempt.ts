@@ -158,7 +158,9 @@ async function start(
   };
   const limits = { idleTimeoutMs: t.agent.idleTimeoutMs, timeoutMs: t.agent.timeoutMs, graceMs: t.agent.graceMs };
   const handle = adopted?.handle ?? (await executor.start({ ...spec, ...limits }));
-  Object.assign(flight, { handle, runId, logPath, startedAt: at });
+  // An adopted job is an earlier session's run: marked so, a close leaves it to the next
+  // driver instead of waiting (until its watchdog killed it) — issue 17 matrix, leave.
+  Object.assign(flight, { handle, runId, logPath, startedAt: at, adopted: adopted !== null });
   // Counted as soon as it runs: a journal write that fails now still leaves the cell ❌.
   run.launched++;
   try {

@@ -33,6 +33,8 @@ export function flyCell(x: SupervisorCtx, unit: string, step: string, t: CellTar
     step,
     agent: t.agent.name,
     handle: adopted?.handle ?? null,
+    // An earlier session's job: a close leaves it to the next driver (issue 17 matrix, leave).
+    adopted: adopted !== null,
     runId: adopted?.runId ?? null,
     attempt: adopted?.attempt ?? 0,
     logPath: adopted?.logPath ?? null,
