@@ -1,6 +1,6 @@
 import type { LiveWorkspace } from '../live/live-workspace.js';
 import type { Supervisor } from '../run/supervisor-types.js';
-import { startControlServer, type ControlServer } from './server.js';
+import { startControlServer, type ControlServer, type HandoverPort } from './server.js';
 import type { StatusText } from './status-text.js';
 
 // The control room's hook (src/ui-entry.ts): the driving instance and an observer alike
@@ -18,9 +18,10 @@ export async function serveControlRoom(
   sup: Pick<Supervisor, 'subscribe'> | undefined,
   readonly: boolean,
   text: StatusText,
+  handover?: HandoverPort,
 ): Promise<ControlHook> {
   try {
-    const server = await startControlServer(live.state.root, { live, sup, pointer: !readonly }, text);
+    const server = await startControlServer(live.state.root, { live, sup, pointer: !readonly, ...(handover ? { handover } : {}) }, text);
     return { server, notice: null };
   } catch (err) {
     return { server: null, notice: `control socket off (status --json scans instead): ${(err as Error).message}` };
