@@ -98,6 +98,10 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     stdout.write(LEAVE_ALT + SHOW_CURSOR);
   };
   process.once('exit', restore);
+  // Handover (issue 17 item 3): a request on the control socket ends the session by the same
+  // path as `q`, leaving the runs running.
+  let handOver: () => void = () => undefined;
+  const handedOver = new Promise<{ reason: StopReason; error?: unknown }>((r) => (handOver = () => r({ reason: 'handover' })));
   write(ENTER_ALT);
   const theme = themeFor(process.env);
   const app = drawFirstFrame(dir, theme, o.ascii);
@@ -107,7 +111,7 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     await app.listed;
     // The rest of the UI and the engine load after the first frame is on screen.
     room = await import('./ui-room.js');
-    const opening = room.openRoom(dir, cli, o.ascii);
+    const opening = room.openRoom(dir, cli, o.ascii, { begin: () => handOver() });
     // Told to stop while the workspace is read (issue 16 item 3: the scan yields, so the
     // signal is heard): nothing runs yet, so the terminal comes back and the process ends at
     // once, instead of after a scan of 50k files and a room drawn only to be closed.
@@ -130,10 +134,11 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
       (error: unknown) => ({ reason: 'crash' as StopReason, error }),
     ),
     ends.first,
+    handedOver,
   ]);
   // Runs in flight: cancelled (q then y, a signal, a closed terminal, a crash), or left
   // running (l in the quit offer, or ctrl-c twice).
-  const mode = (): 'cancel' | 'leave' | null => store.getState().agents.quitMode;
+  const mode = (): 'cancel' | 'leave' | null => (end.reason === 'handover' ? 'leave' : store.getState().agents.quitMode);
   await withDeadline(
     async () => {
       store.setState({ quit: true });

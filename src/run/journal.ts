@@ -113,6 +113,7 @@ export interface SessionEvent extends Base {
   reason?: string;
   /** kind 'stop' only: the runs the operator chose to leave running; absent or empty when none were left. */
   left?: LeftRunning[];
+  autopilot?: boolean; // kind 'stop' only: autopilot was on until the stop (issue 17 item 3: a handover's receiver keeps it on)
 }
 
 /** A run left running at a session stop: enough for the next checkroom to find it and follow its output. */

@@ -40,8 +40,8 @@ export interface AutopilotHost {
 export interface Autopilot {
   /** What the snapshot shows; a ledger pause is added by the caller. */
   view(): AutopilotView;
-  /** The operator turns it on or off (`maxLaunches`: --max). */
-  set(on: boolean, maxLaunches: number | null): Promise<void>;
+  /** The operator turns it on or off (`maxLaunches`: --max); `why`: journalled instead of "by the operator". */
+  set(on: boolean, maxLaunches: number | null, why?: string): Promise<void>;
   /** A global limit was hit: turn off, journal it once, tell the operator. */
   pauseFor(reason: string): Promise<void>;
   /** Look at the plan once and start what autopilot may start. */
@@ -182,10 +182,10 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
       st.preferred = [...keys];
       if (st.on) void tick();
     },
-    async set(on, maxLaunches) {
+    async set(on, maxLaunches, why) {
       Object.assign(st, { on, paused: false, reason: on ? 'on' : 'turned off by the operator', max: maxLaunches, started: 0, lastIdle: null });
-      await h.append({ type: 'autopilot', at: h.now(), on, reason: on ? 'turned on by the operator' : 'turned off by the operator' });
-      h.emit({ type: 'autopilot', on, paused: false, reason: st.reason, message: `autopilot ${on ? 'on' : 'off'}` });
+      await h.append({ type: 'autopilot', at: h.now(), on, reason: why ?? (on ? 'turned on by the operator' : 'turned off by the operator') });
+      h.emit({ type: 'autopilot', on, paused: false, reason: st.reason, message: `autopilot ${on ? 'on' : 'off'}${why ? `: ${why}` : ''}` });
       if (on) await tick();
     },
     pauseFor,

@@ -43,11 +43,23 @@ const adoptionOf = (x: SupervisorCtx): AdoptDeps => ({
   adoptJobs: (runs) => adoptRuns(x.root, x.config, runs, { now: x.now, append: x.journal.append, emit: x.emit, fly: (unit, step, t, adopted) => flyCell(x, unit, step, t, adopted), stop: (key) => void cancelCell(x, key, 'shutdown'), pendingStops: pendingStopsOf(x.journal.ledger()) }),
 });
 
+/**
+ * A driver that handed over (issue 17 item 3) had autopilot on: its receiver turns it back on,
+ * once ready (autopilot's tick waits for `ready`, so it is not awaited from `init`).
+ */
+const takeUpHandover = (x: SupervisorCtx, h: Ledger['handedOver']): void => {
+  if (!h?.autopilot || !x.role.isDriver) return;
+  void x.ready.then(() => x.pilot.set(true, null, `on as pid ${h.pid} had it when it handed over`)).catch(() => undefined);
+};
+
 /** The journal read, then (the driver) earlier runs adopted or settled, (an observer) the driver's runs followed. */
 async function init(x: SupervisorCtx): Promise<void> {
   x.warnings.push(...(await x.journal.load()));
-  if (x.role.isDriver) await x.role.drive(adoptionOf(x));
-  else x.observed.poll(x.journal.ledger());
+  if (x.role.isDriver) {
+    const handedOver = x.journal.ledger().handedOver;
+    await x.role.drive(adoptionOf(x));
+    takeUpHandover(x, handedOver);
+  } else x.observed.poll(x.journal.ledger());
   x.journal.seeBreakers();
   x.journal.noteBreakers();
 }
@@ -112,7 +124,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     async refresh() {
       if (x.isDriver()) return;
       await x.journal.load();
-      if (!x.state.closed) await x.role.takeOver(adoptionOf(x));
+      const handedOver = x.journal.ledger().handedOver;
+      if (!x.state.closed && (await x.role.takeOver(adoptionOf(x)))) takeUpHandover(x, handedOver);
       if (!x.role.isDriver) x.observed.poll(x.journal.ledger());
       x.journal.noteBreakers();
     },
