@@ -9,6 +9,18 @@ export type StopReason = 'quit' | 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'terminal-cl
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/** A cause that is the terminal going away, not anyone's decision: an SSH link that blinked. */
+export const isHangup = (reason: StopReason | string): boolean => reason === 'SIGHUP' || reason === 'terminal-closed';
+
+/**
+ * What becomes of the runs in flight (issue 17 item 3): what the operator chose at quit, if
+ * anything; else a dropped terminal follows \`on_hangup\` — \`leave\` (the default: every run has
+ * its keeper, so hours of agent work do not die with a network blip) or \`stop\`; every other
+ * cause cancels them (null).
+ */
+export const runsOnEnd = (reason: StopReason, chosen: 'cancel' | 'leave' | null, onHangup: 'leave' | 'stop' = 'leave'): 'cancel' | 'leave' | null =>
+  chosen ?? (isHangup(reason) && onHangup === 'leave' ? 'leave' : null);
+
 /** The conventional status: 128 + the signal number; a hung-up terminal is SIGHUP's. */
 export const exitCodeFor = (reason: StopReason): number =>
   ({ quit: 0, handover: 0, SIGINT: 130, SIGTERM: 143, SIGHUP: 129, 'terminal-closed': 129, crash: 1 })[reason];

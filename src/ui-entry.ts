@@ -9,7 +9,7 @@ import { anchoredStdout } from './app/anchored-stdout.js';
 import { countFiles } from './app/quick-listing.js';
 import type { Room } from './ui-room.js';
 import { Starting } from '../components/Starting.js';
-import { bounded, deadlineFor, exitCodeFor, watchEnd, withDeadline, type StopReason } from './shutdown.js';
+import { bounded, deadlineFor, exitCodeFor, runsOnEnd, watchEnd, withDeadline, type StopReason } from './shutdown.js';
 import { stderrOut } from './cli/text-out.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
@@ -17,8 +17,8 @@ import { stderrOut } from './cli/text-out.js';
 // SIGTERM, SIGHUP, a closed terminal, an uncaught error — takes the one path below, once and
 // within a deadline (issue 8 item 4): Ink unmounted, the terminal restored (alternate screen
 // off, cursor shown, raw mode off) unless it is gone, the workspace closed, then the agents
-// stopped (whole process groups and escaped descendants) or — the operator's choice at quit —
-// left running, the session stop journaled with its reason, the driver lock released.
+// stopped (whole process groups and escaped descendants) or left running (the operator's
+// choice at quit, or a dropped terminal under \`on_hangup: leave\`, issue 17 item 3), the session stop journaled with its reason, the driver lock released.
 // ctrl-c is handled by the control room itself (exitOnCtrlC: false) so this path runs.
 
 const ENTER_ALT = '\u001b[?1049h';
@@ -136,9 +136,10 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     ends.first,
     handedOver,
   ]);
-  // Runs in flight: cancelled (q then y, a signal, a closed terminal, a crash), or left
-  // running (l in the quit offer, or ctrl-c twice).
-  const mode = (): 'cancel' | 'leave' | null => (end.reason === 'handover' ? 'leave' : store.getState().agents.quitMode);
+  // Runs in flight: cancelled (q then y, SIGINT, SIGTERM, a crash), or left running (l in
+  // the quit offer, ctrl-c twice, a handover asked on the control socket, or — issue 17
+  // item 3 — a dropped terminal, unless \`on_hangup: stop\`).
+  const mode = (): 'cancel' | 'leave' | null => (end.reason === 'handover' ? 'leave' : runsOnEnd(end.reason, store.getState().agents.quitMode, agents.options?.config.onHangup));
   await withDeadline(
     async () => {
       store.setState({ quit: true });

@@ -124,6 +124,7 @@ describe('adding a failure class is one row', () => {
       kind: 'escalate',
       class: 'QUOTA_EXCEEDED',
       reason: 'QUOTA_EXCEEDED: 5 failed attempts, cap 5 attempts; escalate to whoever pays',
+      maxAttempts: 5,
     });
     expect(decide([rec(1), rec(2)], { ...limits, caps: { QUOTA_EXCEEDED: 1 } }, () => 0.5)).toMatchObject({ kind: 'escalate' });
   });

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exitCodeFor, watchEnd, withDeadline } from '../src/shutdown.js';
+import { exitCodeFor, runsOnEnd, watchEnd, withDeadline } from '../src/shutdown.js';
 import { REPO, tempDir } from './helpers/workspace.js';
 
 // Issue 8 item 4: every cause ends a session through one path — the first cause wins, the
@@ -104,5 +104,22 @@ describe('one shutdown path', () => {
     await withDeadline(async () => undefined, 50, () => emergency++, () => emergency++);
     await new Promise((r) => setTimeout(r, 120));
     expect(emergency).toBe(0);
+  });
+});
+
+// Issue 17 item 3: a dropped terminal follows on_hangup; the operator's choice at quit wins.
+describe('runsOnEnd', () => {
+  it('a hang-up leaves the runs by default and cancels them with on_hangup: stop', () => {
+    for (const reason of ['SIGHUP', 'terminal-closed'] as const) {
+      expect(runsOnEnd(reason, null)).toBe('leave');
+      expect(runsOnEnd(reason, null, 'leave')).toBe('leave');
+      expect(runsOnEnd(reason, null, 'stop')).toBeNull();
+    }
+  });
+
+  it('every other cause cancels; what the operator chose at quit is kept', () => {
+    for (const reason of ['quit', 'SIGINT', 'SIGTERM', 'crash'] as const) expect(runsOnEnd(reason, null, 'leave')).toBeNull();
+    expect(runsOnEnd('quit', 'leave', 'stop')).toBe('leave');
+    expect(runsOnEnd('SIGHUP', 'cancel', 'leave')).toBe('cancel');
   });
 });

@@ -205,6 +205,16 @@ const main = async () => {
     setInterval(() => {}, 1 << 30);
     return;
   }
+  if (fault === 'chatty') {
+    // Issue 17 item 6: output for several seconds (CHECKROOM_FAKE_CHATTY_MS, default 6000),
+    // a line every 50 ms, then the whole file and its marker. A broken stdout (EPIPE) kills it.
+    const until = Date.now() + (Number(process.env.CHECKROOM_FAKE_CHATTY_MS) || 6000);
+    let n = 0;
+    while (Date.now() < until) {
+      say(`thinking ${++n}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
   if (fault === 'same_error') {
     await writeSections(output, sections, 1);
     fail("TypeError: Cannot read properties of undefined (reading 'sections') at renderOutline (outline.js:42)");

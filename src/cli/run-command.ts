@@ -17,7 +17,7 @@ import { cellKey } from '../types.js';
 import { refuseRun } from './run-preflight.js';
 import { budgetRefusal, budgetStopOf } from '../run/budget.js';
 import { sweepAtStart } from './sweep-at-start.js';
-import { deadlineFor, exitCodeFor, watchEnd, withDeadline } from '../shutdown.js';
+import { deadlineFor, exitCodeFor, runsOnEnd, watchEnd, withDeadline } from '../shutdown.js';
 import { killLiveRunsNow } from '../run/live-runs.js';
 
 // `checkroom run [dir] <unit> <step> [--force]` and `checkroom run [dir] --next [--auto]
@@ -128,8 +128,10 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
       if (e.type === 'launch') steps.add(cellKey(e.unit, e.step));
     },
   });
-  // SIGINT, SIGTERM, SIGHUP (an SSH drop), lost output and a crash all cancel the runs in
-  // flight and journal why; none kills checkroom before its agents (issue 8 item 4).
+  // SIGINT, SIGTERM and a crash cancel the runs in flight and journal why; none kills
+  // checkroom before its agents (issue 8 item 4). A dropped terminal (SIGHUP, lost output:
+  // an SSH drop) follows `on_hangup` (issue 17 item 3): by default the runs are left to
+  // their keepers, journaled with the stop and adopted by the next start.
   // Bounded (issue 17 item 7): the cancel gets the agents' grace plus a margin, a second
   // signal ends it at once; a job whose stop did not land is journalled and the next start
   // asks again. Before, a scheduler that did not answer kept `checkroom run` for 13 minutes.
@@ -137,6 +139,12 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
   let reason = 'quit';
   void ends.first.then(async ({ reason: why }) => {
     reason = why;
+    if (runsOnEnd(why, null, config.onHangup) === 'leave') {
+      const left = await s.close({ leave: true, reason: why });
+      // Said after the fact; the runs' results never come here, so this process ends now.
+      if (ends.terminalAlive()) out.write(`interrupted (${why}): left ${left.length} run${left.length === 1 ? '' : 's'} running; the next checkroom on this workspace adopts ${left.length === 1 ? 'it' : 'them'}\n`);
+      process.exit(exitCodeFor(why));
+    }
     if (ends.terminalAlive()) out.write(`interrupted (${why}): cancelling the runs in flight\n`);
     const now = (): void => {
       killLiveRunsNow();

@@ -162,6 +162,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
     preset,
     ...(raw.preset === undefined && detected ? detectedNotice(detected) : {}),
     ...(raw.language ? { language: raw.language } : {}),
+    onHangup: raw.on_hangup ?? 'leave',
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),
     limits: {

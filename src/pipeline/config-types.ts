@@ -144,6 +144,12 @@ export interface WorkspaceConfig {
   presetDetected?: string;
   /** `language:` in checkroom.yaml: the last resort for the language of rebuilt files. */
   language?: 'en' | 'zh' | 'ja';
+  /**
+   * `on_hangup:` (issue 17 item 3): what a dropped terminal (SIGHUP, a closed pty: an SSH
+   * link that blinked) does to the runs in flight. `leave` (default): every run has its
+   * keeper, so it is left running, journaled, and adopted by the next start; `stop`: cancelled.
+   */
+  onHangup?: 'leave' | 'stop';
   pipeline: PipelineDef;
   agents: Record<string, AgentDef>;
   limits: Limits;

@@ -274,6 +274,8 @@ export const rawConfigSchema = z.strictObject(
     triage: z.strictObject({ quiet_window: duration(0).optional() }).optional(),
     // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says (issue 8 item 6).
     language: z.enum(['en', 'zh', 'ja']).optional(),
+    // Issue 17 item 3: a dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.
+    on_hangup: z.enum(['leave', 'stop']).optional(),
   },
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },

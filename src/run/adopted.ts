@@ -2,6 +2,7 @@ import { classifyOutcome, type AttemptClass, type ClassifyContext } from './clas
 import { followLog } from './log-follow.js';
 import { Liveness, outputSignature } from './watchdog.js';
 import { isSameProcessAlive } from './proc.js';
+import { DRAIN_MS } from './run-drain.js';
 import { forgetLiveRun, noteLiveRun } from './live-runs.js';
 import { tokenOf } from './recorded-run.js';
 import { runMembers, terminateRun, type RunTag } from './run-members.js';
@@ -14,6 +15,14 @@ import type { ProcessOutcome, RunHandle } from './types.js';
 // the recorded start time, and its end is decided by the marker alone. Its kill (cancel,
 // watchdog, or the leader gone with helpers left) reaches every member as for our own runs:
 // the group and, by the run token, descendants that left it with setsid (issue 16 item 4).
+
+/** Until the run's keeper (a valid journaled pid and start time) is gone, at most DRAIN_MS. */
+const keeperGone = async (k: unknown, pollMs: number): Promise<void> => {
+  const keeper = k as { pid?: unknown; procStart?: unknown } | undefined;
+  if (!keeper || !Number.isInteger(keeper.pid) || typeof keeper.procStart !== 'number') return;
+  const until = Date.now() + DRAIN_MS;
+  while (isSameProcessAlive(keeper.pid as number, keeper.procStart) && Date.now() < until) await new Promise((r) => setTimeout(r, Math.min(pollMs, 50)));
+};
 
 export interface AdoptSpec {
   run: LiveRun;
@@ -70,7 +79,8 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
       clearInterval(timer!);
       // The leader is gone; helpers left in its group or escaped from it would outlive the run (as for our own).
       const rest = killing ?? (runMembers(tag).length > 0 ? terminateRun(tag, spec.graceMs) : Promise.resolve());
-      void rest.then(() => {
+      // Its keeper (issue 17 item 6) appends the last output when the agent's pipes close: the log's last read waits for it, bounded.
+      void rest.then(() => keeperGone(run.keeper, spec.pollMs ?? 250)).then(() => {
         forgetLiveRun(run.runId);
         const lines = log.poll();
         for (const fn of subscribers) for (const l of lines) fn(l);

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the journal's event vocabulary is one contract, read and validated in one place; issue 17 item 6 added the launch's keeper (one line) */
 import { appendFileSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -41,6 +42,7 @@ export interface LaunchEvent extends Base {
   jobId?: string | null;
   /** Issue 16 item 4: the run token in every member's environment (local runs; absent in older journals). */
   token?: string;
+  keeper?: { pid: number; procStart: number | null }; // issue 17 item 6, RunKeeper (types.ts): an adopter waits for it
 }
 
 export interface ExitEvent extends Base {
@@ -113,7 +115,6 @@ export interface SessionEvent extends Base {
   reason?: string;
   /** kind 'stop' only: the runs the operator chose to leave running; absent or empty when none were left. */
   left?: LeftRunning[];
-  autopilot?: boolean; // kind 'stop' only: autopilot was on until the stop (issue 17 item 3: a handover's receiver keeps it on)
 }
 
 /** A run left running at a session stop: enough for the next checkroom to find it and follow its output. */

@@ -1,3 +1,4 @@
+import { KEPT_REASON } from './takeover.js';
 import { cellKey } from '../types.js';
 import { breakerInit, breakerReduce, type BreakerEvent, type BreakerState } from './breaker.js';
 import type { DecisionEvent, JournalEvent } from './journal.js';
@@ -206,7 +207,7 @@ export class LedgerFold {
     switch (e.type) {
       case 'session':
         // Kept from a handover's stop until the next session starts (issue 17 item 3).
-        this.handedOver = e.kind === 'stop' && e.reason === 'handover' ? { at: e.at, pid: e.pid, autopilot: e.autopilot === true } : null;
+        this.handedOver = e.kind === 'stop' && e.reason === 'handover' ? { at: e.at, pid: e.pid } : null;
         if (e.kind === 'start') {
           this.launchesThisSession = 0;
           this.sessionStartedAt = e.at;
@@ -276,7 +277,8 @@ export class LedgerFold {
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };
         // Turning autopilot back on is the operator's answer to a pause: start counting anew.
-        if (e.on) this.consecutiveFailures = 0;
+        // A take-over keeping the driver's autopilot is not that answer (issue 17 item 3).
+        if (e.on && e.reason !== KEPT_REASON) this.consecutiveFailures = 0;
         break;
     }
   }

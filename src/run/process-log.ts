@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { appendFileSync, createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -30,6 +30,8 @@ export class RunLog {
   private endsWithNewline = true;
   // Streams paused for backpressure; a failed log must not leave them paused forever.
   private readonly paused = new Set<Readable>();
+  /** The run's keeper appends the output itself (relay.ts, issue 17 item 6): here it is only counted. */
+  keeperWrites = false;
 
   constructor(
     readonly path: string,
@@ -57,6 +59,17 @@ export class RunLog {
     if (this.stream && !this.broken) this.stream.write(text);
   }
 
+  /** Written before this call returns: the header, before the keeper appends anything. False when it failed. */
+  writeNow(text: string): boolean {
+    if (this.broken) return false;
+    try {
+      appendFileSync(this.path, text);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** A chunk of the agent's output, from `from`: logged while there is room. */
   take(chunk: Buffer, from: Readable): void {
     this.bytes += chunk.length;
@@ -66,7 +79,7 @@ export class RunLog {
     this.notLogged += chunk.length - part.length;
     const log = this.stream;
     // Backpressure: a fast flood must not pile up in the log stream's memory.
-    if (part.length > 0 && log && !this.broken && !log.write(part)) {
+    if (part.length > 0 && log && !this.broken && !this.keeperWrites && !log.write(part)) {
       from.pause();
       this.paused.add(from);
       log.once('drain', () => {

@@ -4,7 +4,7 @@ import { drainStreams, DRAIN_MS } from './run-drain.js';
 import { forgetLiveRun, noteLiveRun } from './live-runs.js';
 import { DEFAULT_LOG_MAX, RunLog } from './process-log.js';
 import { explainSpawn, headerLine, spawnGroup, type Spawned } from './process-spawn.js';
-import { handOver } from './relay.js';
+import { handOver, keepOutput, type Relay } from './relay.js';
 import { terminateRun } from './run-members.js';
 import type { LineSplitter } from './ring-buffer.js';
 import { RunOutput } from './run-output.js';
@@ -18,6 +18,18 @@ import type { ProcessOutcome, ProcessSpec, RunHandle } from './types.js';
 // helpers it spawned — even ones ignoring SIGTERM — die with it, and so do descendants that
 // escaped the group with setsid (run-members.ts, issue 8 item 4). The parts — spawn, log,
 // output, watchdog, exit, leave — are named functions over one Group (issue 9 item 3).
+//
+// Agents outlive their driver (issue 17 item 6): a kill -9, an OOM or a crash of checkroom
+// closed the reading end of the agent's pipes, and the agent's next write died of EPIPE or
+// SIGPIPE — counted as an UNKNOWN failure that cost an attempt. Now every run has a keeper
+// from its start: the relay "leave running" used (relay.ts) takes the pipes before anything
+// is read, appends the output to the run's log within its cap, and passes every byte back
+// to this process while it reads. The keeper is detached (its own session): nothing that
+// ends checkroom reaches it; it ends when the agent's output ends. Why a relay and not the
+// log file as the agent's stdout: the log keeps its cap without a signal the agent could die
+// of (RLIMIT_FSIZE's SIGXFSZ), and the ring, the pane, the watchdog and the byte count keep
+// every byte (a tail of a capped file would go blind at the cap). Only when no keeper can
+// be started are the pipes read here, as before (the run then dies with checkroom, said).
 
 type EndReason = 'exit' | 'stalled' | 'timeout' | 'cancelled';
 
@@ -39,6 +51,12 @@ interface Group {
   /** Left running (the operator's choice at quit): this process no longer watches or kills it. */
   left: boolean;
   timers: NodeJS.Timeout[];
+  /** The keeper holding the agent's pipes and writing its log (issue 17 item 6); null: read here. */
+  keeper: Relay | null;
+  /** The keeper reads the pipes: the idle watchdog counts from then (a node start-up is not the agent's silence). */
+  keeperReady: boolean;
+  /** Where the agent's stdout and stderr are read: the keeper's tee, or the pipes themselves. */
+  streams: [Readable | null | undefined, Readable | null | undefined];
 }
 
 const note = (g: Pick<Group, 'output'>, text: string): void => g.output.add(sanitizeLine(`[checkroom] ${text}`));
@@ -72,6 +90,7 @@ const startTimers = (g: Group): NodeJS.Timeout[] => {
   const { idleTimeoutMs: idleMs, timeoutMs } = g.spec;
   if (g.sp.pid === null) return timers;
   const watchdog = (): void => {
+    if (g.keeper && !g.keeperReady) return;
     if (g.live.idleFor(Date.now()) >= idleMs) kill(g, 'stalled');
   };
   if (idleMs > 0) timers.push(setInterval(watchdog, Math.max(50, Math.floor(idleMs / 4))));
@@ -111,10 +130,20 @@ const ending = async (g: Group, exited: ReturnType<typeof exitOf>): Promise<Ende
   if (g.killing) await g.killing;
   // Bounded drain: output still in the pipes is read; a holder we could not stop (another
   // user's process, say) makes us stop reading instead of waiting forever.
-  const held = await drainStreams([subprocess.stdout, subprocess.stderr], DRAIN_MS);
+  const held = await drainStreams(g.streams, DRAIN_MS);
   if (held) note(g, `the output pipes were still held open ${DRAIN_MS} ms after the agent exited; stopped reading them`);
+  // Nothing may append to the log after its footer: a keeper kept open by such a holder goes.
+  if (held && g.keeper) stopKeeper(g.keeper);
   await subprocess.catch(() => undefined);
   return { exitCode: ex.code, signal: ex.signal, spawnError: null };
+};
+
+const stopKeeper = (k: Relay): void => {
+  try {
+    process.kill(k.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 };
 
 /** The end of the log (notes, capped tail, footer) and the outcome. */
@@ -156,7 +185,27 @@ const leave = async (g: Group): Promise<number | null> => {
   stopTimers(g);
   // The agent must not keep this process alive, nor die when it exits (relay.ts).
   subprocess.unref();
-  return handOver([subprocess.stdout, subprocess.stderr], g.log.stream, g.spec.logPath, g.log.room);
+  if (!g.keeper) return (await handOver([subprocess.stdout, subprocess.stderr], g.log.stream, g.spec.logPath, g.log.room))?.pid ?? null;
+  // Its keeper has held the pipes since the start (issue 17 item 6): we only stop reading
+  // its tee, and it goes on with the log alone.
+  for (const s of g.streams) {
+    s?.removeAllListeners('data');
+    s?.destroy();
+  }
+  await g.log.close();
+  return g.keeper.pid;
+};
+
+/** The header first, before anyone else appends; then the keeper takes the pipes (issue 17 item 6). */
+const keep = (spec: ProcessSpec, sp: Spawned, log: RunLog, startedAt: number): Relay | null => {
+  const header = headerLine(spec, sp, startedAt);
+  if (sp.pid === null || !log.writeNow(header)) {
+    log.write(header);
+    return null;
+  }
+  const keeper = keepOutput([sp.subprocess?.stdout, sp.subprocess?.stderr], spec.logPath, log.max);
+  log.keeperWrites = keeper !== null;
+  return keeper;
 };
 
 export function startProcess(spec: ProcessSpec): RunHandle {
@@ -165,11 +214,17 @@ export function startProcess(spec: ProcessSpec): RunHandle {
   const log = new RunLog(spec.logPath, spec.logMaxBytes ?? DEFAULT_LOG_MAX, (text) => note({ output }, text));
   const sp = spawnGroup(spec);
   if (sp.tag) noteLiveRun(spec.runId, sp.tag);
-  log.write(headerLine(spec, sp, startedAt));
+  const keeper = keep(spec, sp, log, startedAt);
+  const streams: Group['streams'] = keeper ? [keeper.out, keeper.err] : [sp.subprocess?.stdout, sp.subprocess?.stderr];
   const live = new Liveness(() => outputSignature(spec.outputPath), Date.now());
-  const g: Group = { spec, startedAt, output, log, sp, live, reason: 'exit', finished: false, killing: null, left: false, timers: [] };
-  wire(g, sp.subprocess?.stdout, output.splitters.out);
-  wire(g, sp.subprocess?.stderr, output.splitters.err);
+  const g: Group = { spec, startedAt, output, log, sp, live, reason: 'exit', finished: false, killing: null, left: false, timers: [], keeper, keeperReady: false, streams };
+  void keeper?.ready.then(() => {
+    g.keeperReady = true;
+    g.live.touch(Date.now());
+  });
+  if (!keeper && sp.pid !== null) note(g, 'could not start the output keeper: this run reads its pipes here and dies with this checkroom');
+  wire(g, streams[0], output.splitters.out);
+  wire(g, streams[1], output.splitters.err);
   g.timers = startTimers(g);
   const exited = exitOf(g);
   const result = ending(g, exited).then((e) => (e === null ? new Promise<never>(() => undefined) : conclude(g, e)));
@@ -178,6 +233,7 @@ export function startProcess(spec: ProcessSpec): RunHandle {
     pid: sp.pid,
     procStart: sp.procStart,
     token: sp.tag ? sp.token : null,
+    keeper: keeper ? { pid: keeper.pid, procStart: keeper.procStart } : null,
     result,
     cancel: () => kill(g, 'cancelled'),
     leave: () => leave(g),

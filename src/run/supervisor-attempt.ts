@@ -167,6 +167,8 @@ async function start(
     const job = executor.name === 'local' ? {} : { executor: executor.name, jobId: handle.job?.id ?? null };
     // Issue 16 item 4: a restart after kill -9 finds every member by it, setsid'd ones too.
     const token = handle.token ? { token: handle.token } : {};
+    // Issue 17 item 6: whoever adopts the run waits for its keeper before the log's last read.
+    const keeper = handle.keeper ? { keeper: handle.keeper } : {};
     const launch = {
       type: 'launch',
       at,
@@ -182,7 +184,7 @@ async function start(
       procStart: handle.procStart,
       outputPath: t.outputAbs,
     } as const;
-    if (!adopted) await core.append({ ...launch, ...job, ...token });
+    if (!adopted) await core.append({ ...launch, ...job, ...token, ...keeper });
   } finally {
     release();
   }

@@ -1,3 +1,4 @@
+import { CLOSED_REASON } from './takeover.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import { cellKey, type NextStep, type WorkspaceState } from '../types.js';
 import { loadWorkspace } from '../workspace.js';
@@ -40,7 +41,8 @@ export interface AutopilotHost {
 export interface Autopilot {
   /** What the snapshot shows; a ledger pause is added by the caller. */
   view(): AutopilotView;
-  /** The operator turns it on or off (`maxLaunches`: --max); `why`: journalled instead of "by the operator". */
+  /** The operator turns it on or off (`maxLaunches`: --max). */
+  /** `why`: the journaled reason (default: the operator's). */
   set(on: boolean, maxLaunches: number | null, why?: string): Promise<void>;
   /** A global limit was hit: turn off, journal it once, tell the operator. */
   pauseFor(reason: string): Promise<void>;
@@ -185,7 +187,7 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
     async set(on, maxLaunches, why) {
       Object.assign(st, { on, paused: false, reason: on ? 'on' : 'turned off by the operator', max: maxLaunches, started: 0, lastIdle: null });
       await h.append({ type: 'autopilot', at: h.now(), on, reason: why ?? (on ? 'turned on by the operator' : 'turned off by the operator') });
-      h.emit({ type: 'autopilot', on, paused: false, reason: st.reason, message: `autopilot ${on ? 'on' : 'off'}${why ? `: ${why}` : ''}` });
+      h.emit({ type: 'autopilot', on, paused: false, reason: st.reason, message: `autopilot ${on ? 'on' : 'off'}` });
       if (on) await tick();
     },
     pauseFor,
@@ -193,7 +195,7 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
     async close() {
       if (!st.on || !h.isDriver) return;
       st.on = false;
-      await h.append({ type: 'autopilot', at: h.now(), on: false, reason: 'checkroom closed' }).catch(() => undefined);
+      await h.append({ type: 'autopilot', at: h.now(), on: false, reason: CLOSED_REASON }).catch(() => undefined);
     },
   };
 }

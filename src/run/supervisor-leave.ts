@@ -18,6 +18,9 @@ export async function leaveFlights(flights: Map<string, Flight>, running: Map<st
       left.push({ runId: f.runId, unit: f.unit, step: f.step, pid: h.pid, procStart: h.procStart, logPath: f.logPath ?? '', relayPid, ...job });
       continue;
     }
+    // A flight still starting (no handle yet) must not start after all and then hold the close
+    // until its agent ends (issue 17 item 3: a hang-up mid-autopilot ran into the deadline).
+    if (!h) Object.assign(f, { cancelled: true, cancelledBy: 'shutdown' });
     h?.cancel();
     f.wait?.resolve(true);
     const r = running.get(key);

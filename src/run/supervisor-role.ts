@@ -7,6 +7,7 @@ import { acquireDriverLock, lockPath, type DriverLock } from './lock.js';
 import { adoptRun, canAdopt, type AdoptDeps } from './supervisor-adopt.js';
 import { splitAdoptable } from './supervisor-adopt-jobs.js';
 import { settleEarlierRuns } from './supervisor-restart.js';
+import { driverPilot, type DriverPilot } from './takeover.js';
 import type { SupervisorEvent } from './supervisor-types.js';
 
 // Driver or observer (issue 8 items 4 and 5). The lock decides at start; an observer looks
@@ -31,8 +32,11 @@ export interface Role {
   readonly notices: readonly string[];
   /** Start driving (the lock is ours): session start, earlier runs adopted or settled, each said. */
   drive(adopt: AdoptDeps): Promise<void>;
-  /** An observer: take the lock over if it went stale, then drive. True when it did. */
-  takeOver(adopt: AdoptDeps): Promise<boolean>;
+  /**
+   * An observer: take the lock over if it went stale, then drive. What the driver had — its
+   * autopilot (issue 17 item 3) — when it did, else null.
+   */
+  takeOver(adopt: AdoptDeps): Promise<DriverPilot | null>;
 }
 
 export function createRole(o: RoleOptions): Role {
@@ -74,14 +78,16 @@ export function createRole(o: RoleOptions): Role {
       for (const line of await drive(adopt)) tell(line);
     },
     async takeOver(adopt) {
-      if (o.readonly || lock.role === 'driver') return false;
+      if (o.readonly || lock.role === 'driver') return null;
       // Also follows a new holder (another observer won) for the header.
       lock = acquireDriverLock(o.root);
-      if (lock.role !== 'driver') return false;
+      if (lock.role !== 'driver') return null;
+      // Read before this session starts: the journal as the driver left it.
+      const had = driverPilot(o.ledger());
       // Said in one message: a control room shows only its last one.
       const said = await drive(adopt);
-      tell([...said, 'autopilot is off here until turned on (a)'].join('; '));
-      return true;
+      tell([...said, had.on ? 'autopilot stays on, as the driver had it (a turns it off)' : 'autopilot is off here, as the driver had it, until turned on (a)'].join('; '));
+      return had;
     },
   };
 }

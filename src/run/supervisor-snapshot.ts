@@ -59,7 +59,7 @@ export function snapshotOf(x: SupervisorCtx): SupervisorSnapshot {
 }
 
 /** The session stop is journaled once, then the lock goes (a successor may start at once). */
-async function journalStop(x: SupervisorCtx, d: { reason: string; left?: LeftRunning[]; autopilot?: boolean }): Promise<void> {
+async function journalStop(x: SupervisorCtx, d: { reason: string; left?: LeftRunning[] }): Promise<void> {
   if (x.isDriver() && !x.state.stopped) {
     x.state.stopped = true;
     await appendJournal(x.root, { type: 'session', at: x.now(), kind: 'stop', pid: process.pid, ...d }).catch(() => undefined);
@@ -71,14 +71,12 @@ async function journalStop(x: SupervisorCtx, d: { reason: string; left?: LeftRun
 export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<LeftRunning[]> {
   if (x.state.closed) return [];
   await x.ready.catch(() => undefined);
-  // Said in the stop when on: a handover's receiver takes it up as it was (issue 17 item 3).
-  const pilot = x.pilot.view().on ? { autopilot: true } : {};
   await x.pilot.close();
   if (o.leave && x.isDriver()) {
     x.state.closed = true;
     x.journal.stop();
     const left = await leaveFlights(x.flights, x.running);
-    await journalStop(x, { reason: o.reason ?? 'quit', left, ...pilot });
+    await journalStop(x, { reason: o.reason ?? 'quit', left });
     return left;
   }
   if (o.cancel) for (const key of [...x.flights.keys()]) cancelCell(x, key, 'shutdown');
@@ -93,7 +91,7 @@ export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; l
       x.running.delete(key);
     }
   await Promise.allSettled([...x.running.values()]);
-  await journalStop(x, { reason: o.reason ?? 'quit', ...pilot });
+  await journalStop(x, { reason: o.reason ?? 'quit' });
   return [];
 }
 

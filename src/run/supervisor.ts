@@ -4,6 +4,7 @@ import type { AdoptDeps } from './supervisor-adopt.js';
 import { adoptRuns } from './supervisor-adopt-jobs.js';
 import type { Ledger } from './ledger.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
+import { driverPilot, KEPT_REASON } from './takeover.js';
 import { previewCommand } from './supervisor-cell.js';
 import { continueFor } from './supervisor-agent.js';
 import { cellCoreOf, contextOf, type SupervisorCtx } from './supervisor-context.js';
@@ -44,21 +45,23 @@ const adoptionOf = (x: SupervisorCtx): AdoptDeps => ({
 });
 
 /**
- * A driver that handed over (issue 17 item 3) had autopilot on: its receiver turns it back on,
- * once ready (autopilot's tick waits for `ready`, so it is not awaited from `init`).
+ * A checkroom started after a handover (`checkroom unlock --handover`, then a new start) goes
+ * on as the driver that handed over had it: autopilot kept on (issue 17 item 3; an observer
+ * that takes over gets the same from role.takeOver). Read before this session starts; not
+ * awaited from `init`, since autopilot's tick waits for `ready`.
  */
-const takeUpHandover = (x: SupervisorCtx, h: Ledger['handedOver']): void => {
-  if (!h?.autopilot || !x.role.isDriver) return;
-  void x.ready.then(() => x.pilot.set(true, null, `on as pid ${h.pid} had it when it handed over`)).catch(() => undefined);
+const keepAfterHandover = (x: SupervisorCtx, l: Ledger): void => {
+  if (!l.handedOver || !driverPilot(l).on || !x.role.isDriver) return;
+  void x.ready.then(() => x.pilot.set(true, null, KEPT_REASON)).catch(() => undefined);
 };
 
 /** The journal read, then (the driver) earlier runs adopted or settled, (an observer) the driver's runs followed. */
 async function init(x: SupervisorCtx): Promise<void> {
   x.warnings.push(...(await x.journal.load()));
   if (x.role.isDriver) {
-    const handedOver = x.journal.ledger().handedOver;
+    const before = x.journal.ledger();
     await x.role.drive(adoptionOf(x));
-    takeUpHandover(x, handedOver);
+    keepAfterHandover(x, before);
   } else x.observed.poll(x.journal.ledger());
   x.journal.seeBreakers();
   x.journal.noteBreakers();
@@ -124,8 +127,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     async refresh() {
       if (x.isDriver()) return;
       await x.journal.load();
-      const handedOver = x.journal.ledger().handedOver;
-      if (!x.state.closed && (await x.role.takeOver(adoptionOf(x)))) takeUpHandover(x, handedOver);
+      const had = x.state.closed ? null : await x.role.takeOver(adoptionOf(x));
+      // Issue 17 item 3: the pipeline goes on as the driver that went had it.
+      if (had?.on) await x.pilot.set(true, null, KEPT_REASON);
       if (!x.role.isDriver) x.observed.poll(x.journal.ledger());
       x.journal.noteBreakers();
     },

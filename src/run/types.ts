@@ -45,6 +45,13 @@ export interface ProcessOutcome {
   oomKilled?: boolean;
 }
 
+/** Issue 17 item 6: the process holding a local run's pipes and writing its log (relay.ts); journalled with the launch so an adopter waits for it. */
+export interface RunKeeper {
+  pid: number;
+  /** Its /proc start time, to tell it from a recycled pid. */
+  procStart: number | null;
+}
+
 export interface RunHandle {
   runId: string;
   pid: number | null;
@@ -52,6 +59,7 @@ export interface RunHandle {
   procStart: number | null;
   /** Issue 16 item 4: the run token every member inherits (local runs), journalled so a restart finds them all. */
   token?: string | null;
+  keeper?: RunKeeper | null;
   result: Promise<ProcessOutcome>;
   cancel(): void;
   /**

@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJournal, type JournalEvent, type LeftRunning, type SessionEvent } from '../../src/run/journal.js';
 import { isSameProcessAlive } from '../../src/run/proc.js';
 import { lockPath } from '../../src/run/lock.js';
+import { KEPT_REASON } from '../../src/run/takeover.js';
 import { copyDemo, REPO } from '../helpers/workspace.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
@@ -37,8 +39,12 @@ describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a
   afterAll(async () => {
     sessions.forEach((s) => s.kill());
     for (const dir of dirs)
-      for (const e of (await readJournal(dir)).events)
-        if (e.type === 'launch' && e.pid && isSameProcessAlive(e.pid, e.procStart ?? null)) process.kill(-e.pid, 'SIGKILL');
+      for (const e of (await readJournal(dir)).events) {
+        if (e.type !== 'launch') continue;
+        // The agent's process group, and its keeper (a hung-up control room leaves runs to it).
+        if (e.pid && isSameProcessAlive(e.pid, e.procStart ?? null)) process.kill(-e.pid, 'SIGKILL');
+        if (e.keeper && isSameProcessAlive(e.keeper.pid, e.keeper.procStart)) process.kill(e.keeper.pid, 'SIGKILL');
+      }
   });
   const open = (dir: string): TmuxSession => {
     const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { env: { CHECKROOM_FAKE_SPEED: '0.03' } });
@@ -83,7 +89,7 @@ describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a
     // The driver: gone by the handover, exit 0, its runs left running (not cancelled).
     expect(await a.waitFor('EXITED-0', 60_000)).toMatch(/runs? left running; the next checkroom on this workspace adopts/);
     const stop = (await readJournal(dir)).events.filter((e): e is SessionEvent => e.type === 'session' && e.kind === 'stop' && e.pid === driverPid).at(-1)!;
-    expect(stop).toMatchObject({ reason: 'handover', autopilot: true });
+    expect(stop).toMatchObject({ reason: 'handover' });
     const left: LeftRunning[] = stop.left ?? [];
     expect(left.length).toBeGreaterThan(0);
     for (const r of left) expect(isSameProcessAlive(r.pid!, r.procStart), `${r.unit} ${r.step} left running`).toBe(true);
@@ -97,7 +103,7 @@ describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a
     // Adopted at their attempt: no relaunch of a left cell, nothing reaped as dead.
     for (const r of left) expect(later.some((e) => e.type === 'launch' && e.unit === r.unit && e.step === r.step), `${r.unit} ${r.step} relaunched`).toBe(false);
     expect(later.filter((e) => e.type === 'reaped')).toEqual([]);
-    expect(later).toContainEqual(expect.objectContaining({ type: 'autopilot', on: true, reason: expect.stringContaining(`pid ${driverPid} had it when it handed over`) }));
+    expect(later).toContainEqual(expect.objectContaining({ type: 'autopilot', on: true, reason: KEPT_REASON }));
     expect(JSON.parse(readFileSync(lockPath(dir), 'utf8')).pid).not.toBe(driverPid);
 
     // The held cell stays held under the new driver's autopilot: no launch, no release.
@@ -117,5 +123,47 @@ describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a
       await sleep(300);
     }
     await b.waitFor('EXITED-0', 60_000);
+  });
+
+  it('checkroom unlock --handover: the driver leaves, the next checkroom started drives its runs with autopilot on', { timeout: 200_000 }, async () => {
+    const dir = copyDemo();
+    dirs.push(dir);
+    writeFileSync(join(dir, 'agents', 'faults.json'), '{ "*/*": "ok" }\n');
+    const yaml = join(dir, 'checkroom.yaml');
+    writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('idle_timeout: 8s', 'idle_timeout: 40s'));
+    const a = open(dir);
+    await a.waitFor(/^auto off · live: /m);
+    a.keys('3');
+    await a.waitFor(/› P1 /);
+    a.keys('a');
+    await a.waitFor('Autopilot: the exact command');
+    a.keys('y');
+    await a.waitFor(/· [1-9]\d* running/, 60_000);
+    const driverPid = JSON.parse(readFileSync(lockPath(dir), 'utf8')).pid as number;
+
+    // Before: unlock refuses a live driver of this host and names the way that loses nothing.
+    const refused = await execa(process.execPath, [CLI, 'unlock', dir, '--host', (await import('node:os')).hostname()], { reject: false });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/which is running: ask it to hand over \(its runs keep running\): checkroom unlock .* --handover/);
+
+    const asked = await execa(process.execPath, [CLI, 'unlock', dir, '--handover'], { reject: false });
+    expect(asked.stderr).toBe('');
+    expect(asked.stdout).toMatch(new RegExp(`^pid ${driverPid} handed over: its runs keep running`));
+    expect(asked.exitCode).toBe(0);
+    expect(await a.waitFor('EXITED-0', 30_000)).toMatch(/left running/);
+    const stop = (await readJournal(dir)).events.filter((e): e is SessionEvent => e.type === 'session' && e.kind === 'stop').at(-1)!;
+    expect(stop).toMatchObject({ pid: driverPid, reason: 'handover' });
+    const left = stop.left ?? [];
+    expect(left.length).toBeGreaterThan(0);
+    for (const r of left) expect(isSameProcessAlive(r.pid!, r.procStart), `${r.unit} ${r.step} left running`).toBe(true);
+
+    const c = open(dir);
+    await c.waitFor(/auto on · /, 30_000);
+    const after = await journalUntil(dir, (ev) => left.every((r) => ev.some((e) => e.type === 'adopted' && e.runId === r.runId)), 'every left run adopted');
+    const later = after.slice(after.indexOf(after.find((e) => e.type === 'session' && e.kind === 'stop' && e.pid === driverPid)!) + 1);
+    for (const r of left) expect(later.some((e) => e.type === 'launch' && e.unit === r.unit && e.step === r.step), `${r.unit} ${r.step} relaunched`).toBe(false);
+    expect(later.filter((e) => e.type === 'reaped')).toEqual([]);
+    expect(later).toContainEqual(expect.objectContaining({ type: 'autopilot', on: true, reason: KEPT_REASON }));
+    // A recover report may own the keys (the last session ended with its runs): the suite's end stops everything.
   });
 });

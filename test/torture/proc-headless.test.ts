@@ -9,6 +9,8 @@ import { copyDemo, REPO } from '../helpers/workspace.js';
 // Issue 8 item 4 (proc), headless: `checkroom run` killed by SIGINT, SIGTERM or SIGHUP (an SSH
 // drop ends a headless run too) cancels its agent — TERM-ignoring, with a setsid'd child on
 // stdout — journals the stop with the signal, releases the lock. Real bin, real processes.
+// Issue 17 item 3: a hang-up now follows on_hangup (default leave: test/torture/keeper-kill9.test.ts);
+// the SIGHUP case here runs with `on_hangup: stop`, which keeps the old behaviour.
 
 const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 
@@ -39,12 +41,12 @@ describe('torture: headless run killed (proc)', () => {
   });
 
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    it(`${signal}: the agent and its escapee are stopped, the stop journaled, the lock released`, { timeout: 60_000 }, async () => {
+    it(`${signal}${signal === 'SIGHUP' ? ' (on_hangup: stop)' : ''}: the agent and its escapee are stopped, the stop journaled, the lock released`, { timeout: 60_000 }, async () => {
       const dir = copyDemo();
       dirs.push(dir);
       writeFileSync(join(dir, 'agents', 'stubborn.mjs'), STUBBORN);
       const yaml = join(dir, 'checkroom.yaml');
-      writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('agents/fake-agent.mjs', 'agents/stubborn.mjs'));
+      writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('agents/fake-agent.mjs', 'agents/stubborn.mjs') + (signal === 'SIGHUP' ? 'on_hangup: stop\n' : ''));
       const child = spawn(process.execPath, [CLI, 'run', dir, '--next'], { stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout.resume();
       child.stderr.resume();

@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJournal, type SessionEvent } from '../../src/run/journal.js';
+import { readJournal, type LaunchEvent, type SessionEvent } from '../../src/run/journal.js';
+import { loadConfig } from '../../src/pipeline/config.js';
+import { openSupervisor } from '../../src/run/supervisor.js';
 import { isSameProcessAlive, procStartTime } from '../../src/run/proc.js';
 import { copyDemo, REPO } from '../helpers/workspace.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
@@ -13,6 +15,8 @@ import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 // left (pids checked through /proc), the lock is released, the journal has the stop with its
 // reason, and (where the pane survives) the terminal is restored. "Leave running" leaves them
 // running, journaled, and their output keeps reaching the log after checkroom is gone.
+// Issue 17 item 3 changed the hang-up cases: by default they leave the runs (adopted by the
+// next start); only `on_hangup: stop` cancels them as before.
 
 const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const tmuxMissing = !hasTmux();
@@ -33,11 +37,11 @@ let n = 0;
 setInterval(() => console.log('working ' + ++n), 200);
 `;
 
-const workspace = (): string => {
+const workspace = (onHangup?: 'stop'): string => {
   const dir = copyDemo();
   writeFileSync(join(dir, 'agents', 'stubborn.mjs'), STUBBORN);
   const yaml = join(dir, 'checkroom.yaml');
-  writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('agents/fake-agent.mjs', 'agents/stubborn.mjs'));
+  writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('agents/fake-agent.mjs', 'agents/stubborn.mjs') + (onHangup ? `on_hangup: ${onHangup}\n` : ''));
   return dir;
 };
 
@@ -62,8 +66,8 @@ const lastStop = async (dir: string): Promise<SessionEvent | undefined> =>
 
 /** The control room in tmux with live agents: autopilot on, at least two agents with their children up. */
 const dirs: string[] = [];
-const start = async (sessions: TmuxSession[]) => {
-  const dir = workspace();
+const start = async (sessions: TmuxSession[], onHangup?: 'stop') => {
+  const dir = workspace(onHangup);
   dirs.push(dir);
   const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`);
   sessions.push(t);
@@ -90,9 +94,11 @@ describe.skipIf(tmuxMissing)('torture: parent death with live agents (proc, tmux
     for (const p of alive([...everyPid, ...dirs.flatMap(agentPids)])) process.kill(p.pid, 'SIGKILL');
   });
 
+  // A dropped terminal with `on_hangup: stop` (issue 17 item 3) and SIGINT/SIGTERM always: cancelled, as before.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    it(`${signal}: no agent process left, lock released, stop journaled, terminal restored`, { timeout: 120_000 }, async () => {
-      const { dir, t, node, procs } = await start(sessions);
+    const how = signal === 'SIGHUP' ? ' (on_hangup: stop)' : '';
+    it(`${signal}${how}: no agent process left, lock released, stop journaled, terminal restored`, { timeout: 120_000 }, async () => {
+      const { dir, t, node, procs } = await start(sessions, signal === 'SIGHUP' ? 'stop' : undefined);
       everyPid.push(...procs);
       process.kill(node, signal);
       await t.waitFor('EXITED-', 45_000);
@@ -106,16 +112,55 @@ describe.skipIf(tmuxMissing)('torture: parent death with live agents (proc, tmux
     });
   }
 
-  it('a closed terminal (tmux kill-session): no agent process left, lock released, stop journaled', { timeout: 120_000 }, async () => {
+  // Issue 17 item 3: with the default \`on_hangup: leave\` a dropped terminal — SIGHUP, or the
+  // pty closed under it (tmux kill-session, as an SSH drop does) — leaves the runs to their
+  // keepers: journaled with the stop, alive, and adopted by the next start at the same attempt.
+  // Before, every agent was cancelled (journaled CANCELLED) and ran again as attempt 2.
+  const leftAndAdopted = async (dir: string, procs: Proc[], reasons: string[]): Promise<void> => {
+    const stop = await lastStop(dir);
+    expect(reasons).toContain(stop?.reason);
+    expect(stop?.left?.length).toBeGreaterThanOrEqual(2);
+    for (const l of stop!.left!) {
+      expect(isSameProcessAlive(l.pid!, l.procStart)).toBe(true);
+      expect(l.relayPid).not.toBeNull();
+      everyPid.push({ pid: l.relayPid!, start: procStartTime(l.relayPid!) });
+    }
+    await sleep(1000);
+    expect(alive(procs)).toHaveLength(procs.length);
+    const j = (await readJournal(dir)).events;
+    expect(j.filter((e) => e.type === 'exit')).toEqual([]);
+    const launches = j.filter((e): e is LaunchEvent => e.type === 'launch');
+    const s = await openSupervisor({ root: dir, config: await loadConfig(dir) });
+    try {
+      const runs = s.snapshot().runs.map((r) => `${r.runId} attempt ${r.attempt} ${r.origin ?? 'own'}`).sort();
+      expect(runs).toEqual(launches.map((l) => `${l.runId} attempt ${l.attempt} adopted`).sort());
+      expect(launches.every((l) => l.attempt === 1)).toBe(true);
+      expect((await readJournal(dir)).events.filter((e) => e.type === 'reaped' || e.type === 'exit')).toEqual([]);
+    } finally {
+      await s.close({ cancel: true });
+    }
+  };
+
+  it('SIGHUP (on_hangup default: leave): the runs are left, journaled, adopted by the next start at the same attempt', { timeout: 120_000 }, async () => {
+    const { dir, t, node, procs } = await start(sessions);
+    everyPid.push(...procs);
+    process.kill(node, 'SIGHUP');
+    await t.waitFor('EXITED-', 45_000);
+    expect(existsSync(join(dir, '.checkroom', 'driver.lock'))).toBe(false);
+    expect(t.alternateOn()).toBe(false);
+    // Said after the fact, on the terminal that is still there.
+    expect(t.capture()).toMatch(/\d+ runs left running; the next checkroom on this workspace adopts them/);
+    await leftAndAdopted(dir, procs, ['SIGHUP']);
+  });
+
+  it('a closed terminal (tmux kill-session, on_hangup default): the runs are left and adopted', { timeout: 120_000 }, async () => {
     const { dir, t, node, procs } = await start(sessions);
     everyPid.push(...procs);
     const me = procStartTime(node);
     t.kill();
     await until(() => !isSameProcessAlive(node, me), 'the control room to end');
-    everyPid.push(...agentPids(dir));
-    expect(alive(agentPids(dir))).toEqual([]);
     expect(existsSync(join(dir, '.checkroom', 'driver.lock'))).toBe(false);
-    expect(['SIGHUP', 'terminal-closed']).toContain((await lastStop(dir))?.reason);
+    await leftAndAdopted(dir, procs, ['SIGHUP', 'terminal-closed']);
   });
 
   it('leave running: the agents survive checkroom, are journaled with the stop, and keep logging', { timeout: 120_000 }, async () => {

@@ -1,9 +1,10 @@
 import { startProcess } from '../process.js';
 import type { Executor } from './types.js';
 
-// Today's executor: the agent as a process group on this machine (src/run/process.ts,
-// unchanged). It has no adopt(): a local run of a dead checkroom is reaped on restart
-// (supervisor-restart.ts).
+// Today's executor: the agent as a process group on this machine (src/run/process.ts), its
+// output held by a keeper so it outlives checkroom (issue 17 item 6). It has no adopt(): a
+// local run of a dead checkroom is adopted or ended on restart by pid, start time and run
+// token (supervisor-restart.ts, supervisor-adopt.ts).
 
 export const localExecutor: Executor = {
   name: 'local',
