@@ -22,7 +22,7 @@ export function SpendBadge() {
 }
 
 /**
- * "read-only: pid 4242@host drives · T take over · its terminal: no key for 14 min · " when another instance holds the driver
+ * "read-only: pid 4242@host drives · T take over · its terminal silent 14 min · " when another instance holds the driver
  * lock, with how long its terminal has sent no key when that is a minute or more (issue 17
  * item 3: a terminal that vanished without a close looks alive otherwise).
  */
@@ -34,6 +34,6 @@ export function useDriverNote(): string {
     // No holder: read-only by --readonly, not because someone else drives.
     if (!h) return 'read-only (--readonly) · ';
     const quiet = silenceWords(s.agents.driverLastInput, s.agents.at || Date.now());
-    return `read-only: pid ${h.pid}@${h.host} drives · T take over · ${quiet ? `its terminal: ${quiet} · ` : ''}`;
+    return `read-only: pid ${h.pid}@${h.host} drives · T take over · ${quiet ? `its terminal ${quiet} · ` : ''}`;
   });
 }

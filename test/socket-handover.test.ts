@@ -123,8 +123,8 @@ describe('control socket: handover (issue 17 item 3)', () => {
     await serve(dir, env, fakePort(true, 1_000));
     expect(await driverLastInput(dir, { env })).toBe(1_000);
     expect(silenceWords(0, 59_999)).toBeNull();
-    expect(silenceWords(0, 14 * 60_000 + 5)).toBe('no key for 14 min');
-    expect(silenceWords(0, 3 * 3_600_000)).toBe('no key for 3 h');
+    expect(silenceWords(0, 14 * 60_000 + 5)).toBe('silent 14 min');
+    expect(silenceWords(0, 3 * 3_600_000)).toBe('silent 3 h');
     const ro = copyDemo();
     await serve(ro, env, fakePort(false, 1_000));
     expect(await driverLastInput(ro, { env })).toBeNull();

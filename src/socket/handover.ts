@@ -50,10 +50,10 @@ export async function driverLastInput(dir: string, o: { env?: NodeJS.ProcessEnv;
   return h.role === 'driver' && typeof h.lastInputAt === 'number' ? h.lastInputAt : null;
 }
 
-/** "no key for 14 min" from the last key's time; null below a minute (an operator reading the screen is not silent). */
+/** "silent 14 min" from the last key's time; null below a minute (an operator reading the screen is not silent). */
 export function silenceWords(lastInputAt: number | null, now: number): string | null {
   if (lastInputAt === null) return null;
   const min = Math.floor((now - lastInputAt) / 60_000);
   if (min < 1) return null;
-  return min < 120 ? `no key for ${min} min` : `no key for ${Math.floor(min / 60)} h`;
+  return min < 120 ? `silent ${min} min` : `silent ${Math.floor(min / 60)} h`;
 }
