@@ -153,14 +153,14 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
       }
       restore();
       room.disposeStore(store);
-      await bounded(control.server?.close() ?? Promise.resolve(), 1000);
+      await bounded(control.close(), 1000);
       await bounded(live.close(), 3000);
       await agents.close(mode(), (line) => write(`${line}\n`), end.reason);
     },
     deadlineFor(Object.values(agents.options?.config.agents ?? {})),
     () => {
       restore();
-      control.server?.closeNow();
+      control.closeNow();
       agents.closeNow(mode(), 'deadline');
     },
     () => process.exit(exitCodeFor(end.reason)),

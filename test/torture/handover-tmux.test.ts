@@ -6,6 +6,7 @@ import { readJournal, type JournalEvent, type LeftRunning, type SessionEvent } f
 import { isSameProcessAlive } from '../../src/run/proc.js';
 import { lockPath } from '../../src/run/lock.js';
 import { KEPT_REASON } from '../../src/run/takeover.js';
+import { openControl } from '../../src/socket/client.js';
 import { copyDemo, REPO } from '../helpers/workspace.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
@@ -105,6 +106,18 @@ describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a
     expect(later.filter((e) => e.type === 'reaped')).toEqual([]);
     expect(later).toContainEqual(expect.objectContaining({ type: 'autopilot', on: true, reason: KEPT_REASON }));
     expect(JSON.parse(readFileSync(lockPath(dir), 'utf8')).pid).not.toBe(driverPid);
+
+    // It answers on the control socket now (its first ask found the driver serving): a third
+    // instance could ask it to hand over in turn.
+    const served = async (): Promise<{ pid?: number; role?: string }> => {
+      const o = await openControl(dir, 'ping', { timeoutMs: 2000 });
+      if (!o.ok) return {};
+      o.sock.destroy();
+      return o.header;
+    };
+    for (let i = 0; i < 100 && (await served()).role !== 'driver'; i++) await sleep(200);
+    expect(await served()).toMatchObject({ role: 'driver', pid: expect.any(Number) });
+    expect((await served()).pid).not.toBe(driverPid);
 
     // The held cell stays held under the new driver's autopilot: no launch, no release.
     await sleep(3000);
