@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { sanitizeLine } from './sanitize.js';
 import { BackupError, explain, inside, openRegular } from './backups-fs.js';
+import { editScript, type EditOp } from './edit-script.js';
 
 // "Backup or current?" is a human decision (DOMAIN.md section 4, human strategy), so the
 // operator sees a small unified-style line diff. Myers' O(ND) algorithm on lines, bounded in
@@ -32,50 +33,7 @@ const MAX_OUT = 200;
 const CONTEXT = 3;
 const MAX_BYTES = 8 * 1024 * 1024;
 
-type Op = { kind: ' ' | '-' | '+'; a: number; b: number };
-
-/** Myers' shortest edit script between a and b, or null when it exceeds maxEdits. */
-function myers(a: string[], b: string[], maxEdits: number): Op[] | null {
-  const n = a.length;
-  const m = b.length;
-  const max = Math.min(n + m, maxEdits);
-  const off = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= max; d++) {
-    trace.push(v.slice());
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[off + k] = x;
-      if (x >= n && y >= m) return backtrack(trace, off, n, m, d);
-    }
-  }
-  return null;
-}
-
-function backtrack(trace: Int32Array[], off: number, n: number, m: number, dEnd: number): Op[] {
-  const ops: Op[] = [];
-  let x = n;
-  let y = m;
-  for (let d = dEnd; d > 0; d--) {
-    const v = trace[d];
-    const k = x - y;
-    const down = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]);
-    const pk = down ? k + 1 : k - 1;
-    const px = v[off + pk];
-    const py = px - pk;
-    while (x > px && y > py) ops.push({ kind: ' ', a: --x, b: --y });
-    if (down) ops.push({ kind: '+', a: x, b: --y });
-    else ops.push({ kind: '-', a: --x, b: y });
-  }
-  while (x > 0 && y > 0) ops.push({ kind: ' ', a: --x, b: --y });
-  return ops.reverse();
-}
+type Op = EditOp;
 
 function render(ops: Op[], a: string[], b: string[]): string[] {
   const out: string[] = [];
@@ -118,7 +76,7 @@ export function diffLines(before: string, after: string): BackupDiff {
   if (before === after) return { kind: 'identical', added: 0, removed: 0, hunks: [], identical: true, summary: false };
   const a = splitLines(before);
   const b = splitLines(after);
-  const ops = a.length + b.length <= MAX_LINES ? myers(a, b, MAX_EDITS) : null;
+  const ops = a.length + b.length <= MAX_LINES ? editScript(a, b, MAX_EDITS) : null;
   if (!ops) {
     // Too big to diff interactively: count lines present on one side only (as a multiset).
     const counts = new Map<string, number>();

@@ -20,7 +20,7 @@ const REVIEWED: Record<string, { unguarded: number; why: string }> = {
   'src/fs/atomic-write.ts': { unguarded: 3, why: 'writeFileAtomic asserts its target first; the temp file is that target’s sibling' },
   'src/run/journal.ts': { unguarded: 1, why: 'stateDir(dir) mkdirs a directory its caller asserted' },
   'src/run/lock.ts': { unguarded: 5, why: 'acquireDriverLock/unlockDriverLock assert .checkroom/driver.lock; every lock file is its sibling' },
-  'src/run/process-log.ts': { unguarded: 2, why: 'the log path is made and asserted in supervisor-attempt.ts (logPathOf under .checkroom/runs)' },
+  'src/run/process-log.ts': { unguarded: 3, why: 'the log path is made and asserted in supervisor-attempt.ts (logPathOf under .checkroom/runs); the note append writes the same path' },
   'src/run/relay.ts': { unguarded: 2, why: 'appends to the run log its parent asserted (supervisor-attempt.ts)' },
   'src/run/run-members.ts': { unguarded: 2, why: 'a local readlink() helper named link: reads /proc, writes nothing' },
   'src/socket/where.ts': { unguarded: 1, why: 'creates the runtime directory itself, from the environment and uid, never from the workspace; checkDir checks it' },

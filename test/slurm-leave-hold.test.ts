@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/pipeline/config.js';
 import { readJournal, type JournalEvent, type LaunchEvent } from '../src/run/journal.js';
 import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
-import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
+import { jobStateOf, slurmForFile, until } from './helpers/slurm.js';
 import { slurmWorkspace } from './helpers/slurm-ws.js';
 
 // Issue 17 item 3 on a real one-node Slurm: "leave running" leaves the job (before: scancel
@@ -10,18 +10,7 @@ import { slurmWorkspace } from './helpers/slurm-ws.js';
 // by the operator or an outside scancel — holds the cell across a quit and a restart until
 // the operator launches it again (before: the next start's autopilot submitted it again).
 
-const missing = slurmMissing();
-if (missing) console.warn(`skipping the Slurm tests: ${missing}`);
-
-let cluster: SlurmCluster;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
 const open: Supervisor[] = [];
 const start = async (root: string): Promise<Supervisor> => {
@@ -36,12 +25,8 @@ afterEach(async () => {
 type Ev<T extends JournalEvent['type']> = Extract<JournalEvent, { type: T }>;
 const journal = async (root: string): Promise<JournalEvent[]> => (await readJournal(root)).events;
 const of = async <T extends JournalEvent['type']>(root: string, t: T): Promise<Ev<T>[]> => (await journal(root)).filter((e): e is Ev<T> => e.type === t);
-const jobState = (id: string): string => /JobState=(\S+)/.exec(cluster.run(['scontrol', 'show', 'job', '-o', id]).out)?.[1] ?? 'gone';
+const jobState = (id: string): string => jobStateOf(cluster(), id);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) if (await ok()) return;
-  throw new Error(`timed out waiting for ${what}`);
-};
 const running = async (root: string): Promise<LaunchEvent> => {
   await until('a job running', async () => {
     const l = (await of(root, 'launch'))[0];
@@ -76,7 +61,7 @@ describe.skipIf(missing)('leave and hold with Slurm jobs', () => {
     const s = await start(root);
     const r = s.launch('ch01', 'research');
     const l = await running(root);
-    cluster.run(['scancel', l.jobId!]);
+    cluster().run(['scancel', l.jobId!]);
     expect((await r).outcome).toBe('cancelled');
     expect(s.snapshot().ledger.cells['ch01/research']!.hold?.why).toMatch(/cancelled outside checkroom/);
     await s.close();

@@ -4,6 +4,8 @@
 // number of differences the middle is shown as removed then added — still the whole truth,
 // only less tidy — so a pathological pair of files cannot cost quadratic time.
 
+import { editScript } from '../edit-script.js';
+
 export type DiffOp = { op: '=' | '-' | '+'; text: string };
 
 const MAX_D = 1000;
@@ -20,51 +22,9 @@ export function diffLines(a: string[], b: string[]): DiffOp[] {
 }
 
 function myers(a: string[], b: string[]): DiffOp[] {
-  const n = a.length;
-  const m = b.length;
-  const max = Math.min(n + m, MAX_D);
-  const off = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  // Round d reads only v[k - 1] and v[k + 1] for k in [-d, d]: that window is kept per round.
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= max; d++) {
-    trace.push(v.slice(off - d - 1, off + d + 2));
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[off + k] = x;
-      if (x >= n && y >= m) return backtrack(a, b, trace, d);
-    }
-  }
-  return [...a.map((text): DiffOp => ({ op: '-', text })), ...b.map((text): DiffOp => ({ op: '+', text }))];
-}
-
-function backtrack(a: string[], b: string[], trace: Int32Array[], last: number): DiffOp[] {
-  const out: DiffOp[] = [];
-  let x = a.length;
-  let y = b.length;
-  const equal = (): void => {
-    x--;
-    y--;
-    out.push({ op: '=', text: a[x] });
-  };
-  for (let d = last; d > 0; d--) {
-    const t = trace[d];
-    const at = (k: number): number => t[k + d + 1];
-    const k = x - y;
-    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
-    const px = at(prevK);
-    const py = px - prevK;
-    while (x > px && y > py) equal();
-    if (x === px) out.push({ op: '+', text: b[--y] });
-    else out.push({ op: '-', text: a[--x] });
-  }
-  while (x > 0 && y > 0) equal();
-  return out.reverse();
+  const ops = editScript(a, b, MAX_D);
+  if (ops === null) return [...a.map((text): DiffOp => ({ op: '-', text })), ...b.map((text): DiffOp => ({ op: '+', text }))];
+  return ops.map((o): DiffOp => (o.kind === '+' ? { op: '+', text: b[o.b] } : { op: o.kind === '-' ? '-' : '=', text: a[o.a] }));
 }
 
 /**

@@ -173,3 +173,31 @@ export async function startSlurm(o: { cpus?: number } = {}): Promise<SlurmCluste
   await stop();
   throw new Error(`the test Slurm did not come up; logs in ${join(dir, 'log')}`);
 }
+
+/**
+ * One cluster for a test file: started before its tests, stopped after, SLURM_CONF set for
+ * the supervisor. `missing` says why the file skips (Slurm not installed).
+ */
+export function slurmForFile(beforeAll: (fn: () => Promise<void>, ms: number) => void, afterAll: (fn: () => Promise<void>, ms: number) => void): { missing: string | null; cluster: () => SlurmCluster } {
+  const missing = slurmMissing();
+  if (missing) console.warn(`skipping the Slurm tests: ${missing}`);
+  let cluster: SlurmCluster | null = null;
+  beforeAll(async () => {
+    if (missing) return;
+    cluster = await startSlurm();
+    process.env.SLURM_CONF = cluster.conf;
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  }, 120_000);
+  return { missing, cluster: () => cluster! };
+}
+
+/** A job's state as scontrol shows it, or 'gone'. */
+export const jobStateOf = (c: SlurmCluster, id: string): string => /JobState=(\S+)/.exec(c.run(['scontrol', 'show', 'job', '-o', id]).out)?.[1] ?? 'gone';
+
+/** Poll `ok` every 100 ms until it holds; throws naming `what` after `ms`. */
+export const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => {
+  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) if (await ok()) return;
+  throw new Error(`timed out waiting for ${what}`);
+};

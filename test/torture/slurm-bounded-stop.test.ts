@@ -5,7 +5,7 @@ import { REPO } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config.js';
 import { readJournal, type JournalEvent } from '../../src/run/journal.js';
 import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
-import { slurmMissing, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
+import { jobStateOf, slurmForFile, until } from '../helpers/slurm.js';
 import { slurmWorkspace } from '../helpers/slurm-ws.js';
 
 // Issue 17 item 7 on a real Slurm: stopping has a bound whatever the scheduler does. Before,
@@ -13,34 +13,20 @@ import { slurmWorkspace } from '../helpers/slurm-ws.js';
 // and waited on for as long as the controller stayed away; an in-flight job showed the
 // squeue error forever and never became INFRA.
 
-const missing = slurmMissing();
-if (missing) console.warn(`skipping the Slurm tests: ${missing}`);
 const BIN = join(REPO, 'dist', 'bundle', 'checkroom.js');
 
-let cluster: SlurmCluster;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 120_000);
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
 type Ev<T extends JournalEvent['type']> = Extract<JournalEvent, { type: T }>;
 const of = async <T extends JournalEvent['type']>(root: string, t: T): Promise<Ev<T>[]> => (await readJournal(root)).events.filter((e): e is Ev<T> => e.type === t);
-const jobState = (id: string): string => /JobState=(\S+)/.exec(cluster.run(['scontrol', 'show', 'job', '-o', id]).out)?.[1] ?? 'gone';
+const jobState = (id: string): string => jobStateOf(cluster(), id);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) if (await ok()) return;
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 describe.skipIf(missing)('bounded stop with the Slurm controller down', () => {
   it('SIGTERM ends checkroom run within its bound; the next start asks for the stop again until it lands, and holds nothing', async () => {
     // A slow agent (an hour of work) so only a stop can end it.
     const root = slurmWorkspace({ researcher: '[sleep, "3600"]', slurm: '{ poll: 500ms, infra_timeout: 1s }' });
-    const child = spawn(process.execPath, [BIN, 'run', root, '--yes', '--', 'ch01', 'research'], { env: { ...cluster.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', root, '--yes', '--', 'ch01', 'research'], { env: { ...cluster().env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -50,7 +36,7 @@ describe.skipIf(missing)('bounded stop with the Slurm controller down', () => {
       return !!l?.jobId && jobState(l.jobId) === 'RUNNING';
     });
     const launch = (await of(root, 'launch'))[0]!;
-    await cluster.kill('slurmctld');
+    await cluster().kill('slurmctld');
     child.kill('SIGTERM');
     // The bound is 15 s plus the agent's grace (1 s); 90 s here only catches "never".
     const code = await Promise.race([exited, sleep(90_000).then(() => 'hung' as const)]);
@@ -59,7 +45,7 @@ describe.skipIf(missing)('bounded stop with the Slurm controller down', () => {
     expect(out).toMatch(/interrupted \(SIGTERM\)/);
     expect((await of(root, 'decision')).filter((d) => d.kind === 'stop_pending')).toMatchObject([{ unit: 'ch01', step: 'research', note: launch.runId }]);
 
-    await cluster.restartController();
+    await cluster().restartController();
     const events: SupervisorEvent[] = [];
     const s = await openSupervisor({ root, config: await loadConfig(root), onEvent: (e) => events.push(e) });
     try {
