@@ -90,7 +90,7 @@ describe('control socket: handover (issue 17 item 3)', () => {
     expect(await askHandover(other, { env, waitMs: 0 })).toEqual({ ok: false, why: expect.stringMatching(/refused: this checkroom runs no agents/) });
   });
 
-  it('never dials a socket that is not ours: another user\'s socket at the name is refused', async () => {
+  it("never dials a socket that is not ours: another user's socket at the name is refused", async () => {
     const dir = copyDemo();
     const env = runtimeEnv();
     const port = fakePort(true);
@@ -101,7 +101,7 @@ describe('control socket: handover (issue 17 item 3)', () => {
     expect(port.begun).toBe(0);
   });
 
-  it('accepted: waits until the driver\'s lock is no longer its own', async () => {
+  it("accepted: waits until the driver's lock is no longer its own", async () => {
     const dir = copyDemo();
     const env = runtimeEnv();
     mkdirSync(join(dir, '.checkroom'), { recursive: true });
@@ -117,7 +117,7 @@ describe('control socket: handover (issue 17 item 3)', () => {
     expect(port.begun).toBe(1);
   });
 
-  it('ping says when the driver\'s terminal last sent a key; the banner\'s words from it', async () => {
+  it("ping says when the driver's terminal last sent a key; the banner's words from it", async () => {
     const dir = copyDemo();
     const env = runtimeEnv();
     await serve(dir, env, fakePort(true, 1_000));

@@ -16,12 +16,21 @@ export const takeOverKey: CommandHandler = (k, s) => {
   if (snap.role === 'driver') return say('this checkroom drives already: nothing to take over');
   const h = snap.holder;
   if (!h) return say('started with --readonly: this checkroom never drives (start it without --readonly to take over)', 'warn');
-  if (h.host !== hostname()) return say(`the driver runs on host ${h.host}: ask it there (checkroom unlock --handover), or if that host is down, checkroom unlock --host ${h.host}`, 'warn');
+  if (h.host !== hostname())
+    return say(
+      `the driver runs on host ${h.host}: ask it there (checkroom unlock --handover), or if that host is down, checkroom unlock --host ${h.host}`,
+      'warn',
+    );
   say(`asking pid ${h.pid} to hand over its runs (they keep running)…`);
   void askHandover(s.ws.root).then(
     (a) =>
       a.ok
-        ? say(a.released ? `pid ${a.pid} handed over and left; this checkroom takes the lock and adopts its runs` : `pid ${a.pid} accepted the handover and is still leaving; this checkroom drives once its lock is released`, 'ok')
+        ? say(
+            a.released
+              ? `pid ${a.pid} handed over and left; this checkroom takes the lock and adopts its runs`
+              : `pid ${a.pid} accepted the handover and is still leaving; this checkroom drives once its lock is released`,
+            'ok',
+          )
         : say(`pid ${h.pid} did not hand over: ${a.why}`, 'warn'),
     (err: Error) => say(`the handover failed: ${err.message}`, 'warn'),
   );

@@ -30,7 +30,8 @@ export async function serveControlRoom(
   text: StatusText,
   handover?: HandoverPort,
 ): Promise<ControlHook> {
-  const start = (): Promise<ControlServer | null> => startControlServer(live.state.root, { live, sup, pointer: !readonly, ...(handover ? { handover } : {}) }, text);
+  const start = (): Promise<ControlServer | null> =>
+    startControlServer(live.state.root, { live, sup, pointer: !readonly, ...(handover ? { handover } : {}) }, text);
   let server: ControlServer | null = null;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -62,12 +63,15 @@ export async function serveControlRoom(
     if (asking || closed) return;
     asking = true;
     start()
-      .then((s) => {
-        if (!s) return;
-        if (closed) return void s.closeNow();
-        server = s;
-        if (timer) clearInterval(timer);
-      }, () => undefined)
+      .then(
+        (s) => {
+          if (!s) return;
+          if (closed) return void s.closeNow();
+          server = s;
+          if (timer) clearInterval(timer);
+        },
+        () => undefined,
+      )
       .finally(() => (asking = false));
   }, RETRY_MS);
   timer.unref();

@@ -102,7 +102,11 @@ describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a
     const since = after.findIndex((e) => e === after.find((x) => x.type === 'session' && x.kind === 'stop' && x.pid === driverPid && x.reason === 'handover'));
     const later = after.slice(since + 1);
     // Adopted at their attempt: no relaunch of a left cell, nothing reaped as dead.
-    for (const r of left) expect(later.some((e) => e.type === 'launch' && e.unit === r.unit && e.step === r.step), `${r.unit} ${r.step} relaunched`).toBe(false);
+    for (const r of left)
+      expect(
+        later.some((e) => e.type === 'launch' && e.unit === r.unit && e.step === r.step),
+        `${r.unit} ${r.step} relaunched`,
+      ).toBe(false);
     expect(later.filter((e) => e.type === 'reaped')).toEqual([]);
     expect(later).toContainEqual(expect.objectContaining({ type: 'autopilot', on: true, reason: KEPT_REASON }));
     expect(JSON.parse(readFileSync(lockPath(dir), 'utf8')).pid).not.toBe(driverPid);
@@ -174,7 +178,11 @@ describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a
     await c.waitFor(/auto on · /, 30_000);
     const after = await journalUntil(dir, (ev) => left.every((r) => ev.some((e) => e.type === 'adopted' && e.runId === r.runId)), 'every left run adopted');
     const later = after.slice(after.indexOf(after.find((e) => e.type === 'session' && e.kind === 'stop' && e.pid === driverPid)!) + 1);
-    for (const r of left) expect(later.some((e) => e.type === 'launch' && e.unit === r.unit && e.step === r.step), `${r.unit} ${r.step} relaunched`).toBe(false);
+    for (const r of left)
+      expect(
+        later.some((e) => e.type === 'launch' && e.unit === r.unit && e.step === r.step),
+        `${r.unit} ${r.step} relaunched`,
+      ).toBe(false);
     expect(later.filter((e) => e.type === 'reaped')).toEqual([]);
     expect(later).toContainEqual(expect.objectContaining({ type: 'autopilot', on: true, reason: KEPT_REASON }));
     // A recover report may own the keys (the last session ended with its runs): the suite's end stops everything.
