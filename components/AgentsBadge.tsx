@@ -1,6 +1,7 @@
 import { useAppStore } from '../hooks/use-app-store.js';
 import { T } from './Styled.js';
 import { budgetSpent, headerSpend } from '../src/app/spend.js';
+import { silenceWords } from '../src/socket/handover.js';
 
 // Header pieces for the agent supervisor: autopilot ("auto on/off/PAUSED"), and who drives when this
 // instance is read-only (a second checkroom on the same workspace).
@@ -20,13 +21,19 @@ export function SpendBadge() {
   return <T tok={spent ? 'warn' : 'muted'}>{words} · </T>;
 }
 
-/** "read-only: pid 4242@host drives · " when another instance holds the driver lock. */
+/**
+ * "read-only: pid 4242@host drives · T take over · its terminal silent 14 min · " when another instance holds the driver
+ * lock, with how long its terminal has sent no key when that is a minute or more (issue 17
+ * item 3: a terminal that vanished without a close looks alive otherwise).
+ */
 export function useDriverNote(): string {
   return useAppStore((s) => {
     const snap = s.agents.snap;
     if (!snap || snap.role !== 'readonly') return '';
     const h = snap.holder;
     // No holder: read-only by --readonly, not because someone else drives.
-    return h ? `read-only: pid ${h.pid}@${h.host} drives · ` : 'read-only (--readonly) · ';
+    if (!h) return 'read-only (--readonly) · ';
+    const quiet = silenceWords(s.agents.driverLastInput, s.agents.at || Date.now());
+    return `read-only: pid ${h.pid}@${h.host} drives · T take over · ${quiet ? `its terminal ${quiet} · ` : ''}`;
   });
 }

@@ -1,5 +1,6 @@
 import { useInput } from 'ink';
 import { toTokens } from '../src/app/keys.js';
+import { noteInput } from '../src/app/input-clock.js';
 import { useAppStore, useStoreApi } from './use-app-store.js';
 
 // The one place stdin reaches the control room. Each keypress of a burst (`jjj` in one
@@ -12,6 +13,7 @@ export function useKeys(): void {
   const quit = useAppStore((s) => s.quit);
   useInput(
     (input, key) => {
+      noteInput();
       for (const t of toTokens(input, key)) store.getState().feed(t);
     },
     { isActive: !quit },

@@ -4,7 +4,8 @@
 // steps, run once, within a deadline. What the steps are is the entry's business
 // (ui-entry.ts); this module only turns the causes into one reason and bounds the time.
 
-export type StopReason = 'quit' | 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'terminal-closed' | 'crash';
+/** `handover`: another instance asked through the control socket (issue 17 item 3); the runs are left running. */
+export type StopReason = 'quit' | 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'terminal-closed' | 'crash' | 'handover';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -22,7 +23,7 @@ export const runsOnEnd = (reason: StopReason, chosen: 'cancel' | 'leave' | null,
 
 /** The conventional status: 128 + the signal number; a hung-up terminal is SIGHUP's. */
 export const exitCodeFor = (reason: StopReason): number =>
-  ({ quit: 0, SIGINT: 130, SIGTERM: 143, SIGHUP: 129, 'terminal-closed': 129, crash: 1 })[reason];
+  ({ quit: 0, handover: 0, SIGINT: 130, SIGTERM: 143, SIGHUP: 129, 'terminal-closed': 129, crash: 1 })[reason];
 
 interface TermStreams {
   /** The interactive terminal's input; headless callers (checkroom run) leave it out. */

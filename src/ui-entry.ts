@@ -76,6 +76,13 @@ function stopWhileOpening(end: { reason: StopReason; error?: unknown }, s: { app
   process.exit(exitCodeFor(end.reason));
 }
 
+/** A handover asked on the control socket (issue 17 item 3): the session ends by the same path as `q`, its runs left running. */
+function handoverEnd(): { begin(): void; asked: Promise<{ reason: StopReason; error?: unknown }> } {
+  let begin: () => void = () => undefined;
+  const asked = new Promise<{ reason: StopReason; error?: unknown }>((r) => (begin = () => r({ reason: 'handover' })));
+  return { begin: () => begin(), asked };
+}
+
 export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> {
   if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
   const dir = cli.positionals[0] ?? '.';
@@ -98,6 +105,7 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     stdout.write(LEAVE_ALT + SHOW_CURSOR);
   };
   process.once('exit', restore);
+  const handover = handoverEnd();
   write(ENTER_ALT);
   const theme = themeFor(process.env);
   const app = drawFirstFrame(dir, theme, o.ascii);
@@ -107,7 +115,7 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     await app.listed;
     // The rest of the UI and the engine load after the first frame is on screen.
     room = await import('./ui-room.js');
-    const opening = room.openRoom(dir, cli, o.ascii);
+    const opening = room.openRoom(dir, cli, o.ascii, handover);
     // Told to stop while the workspace is read (issue 16 item 3: the scan yields, so the
     // signal is heard): nothing runs yet, so the terminal comes back and the process ends at
     // once, instead of after a scan of 50k files and a room drawn only to be closed.
@@ -130,11 +138,13 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
       (error: unknown) => ({ reason: 'crash' as StopReason, error }),
     ),
     ends.first,
+    handover.asked,
   ]);
   // Runs in flight: cancelled (q then y, SIGINT, SIGTERM, a crash), or left running (l in
-  // the quit offer, ctrl-c twice, or — issue 17 item 3 — a dropped terminal, unless
-  // \`on_hangup: stop\`).
-  const mode = (): 'cancel' | 'leave' | null => runsOnEnd(end.reason, store.getState().agents.quitMode, agents.options?.config.onHangup);
+  // the quit offer, ctrl-c twice, a handover asked on the control socket, or — issue 17
+  // item 3 — a dropped terminal, unless \`on_hangup: stop\`).
+  const mode = (): 'cancel' | 'leave' | null =>
+    end.reason === 'handover' ? 'leave' : runsOnEnd(end.reason, store.getState().agents.quitMode, agents.options?.config.onHangup);
   await withDeadline(
     async () => {
       store.setState({ quit: true });
@@ -148,14 +158,14 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
       }
       restore();
       room.disposeStore(store);
-      await bounded(control.server?.close() ?? Promise.resolve(), 1000);
+      await bounded(control.close(), 1000);
       await bounded(live.close(), 3000);
       await agents.close(mode(), (line) => write(`${line}\n`), end.reason);
     },
     deadlineFor(Object.values(agents.options?.config.agents ?? {})),
     () => {
       restore();
-      control.server?.closeNow();
+      control.closeNow();
       agents.closeNow(mode(), 'deadline');
     },
     () => process.exit(exitCodeFor(end.reason)),

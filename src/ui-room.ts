@@ -7,6 +7,7 @@ import { loadConfig } from './pipeline/config.js';
 import { sweepAtStart } from './cli/sweep-at-start.js';
 import { sanitizeLine } from './sanitize.js';
 import { serveControlRoom } from './socket/start.js';
+import { lastInputAt } from './app/input-clock.js';
 import { liveStatusText } from './socket/status-text.js';
 import { statusJsonText } from './cli/core-commands.js';
 import { statusJson, toJson } from './cli/json.js';
@@ -21,8 +22,13 @@ const otherDriver = (snap: { role: string; holder: unknown } | undefined): boole
 
 export type Room = Awaited<ReturnType<typeof openRoom>>;
 
+/** The entry's side of a handover (issue 17 item 3): how to end, leaving the runs running. */
+export interface EntryHandover {
+  begin(): void;
+}
+
 /** The workspace read (the scan), the agents, the store and the control socket, as the control room holds them. */
-export async function openRoom(dir: string, cli: Cli, ascii: boolean) {
+export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: EntryHandover) {
   const live = await createLiveWorkspace(dir, { watch: true });
   // One supervisor per control room (none with --readonly: nothing may be written).
   const agents = await openAgents(live, cli.readonly);
@@ -49,7 +55,10 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean) {
     }
   }
   // Scripts ask this instance instead of scanning (issue 10 item 4): `status --json`, `watch`.
-  const control = await serveControlRoom(live, agents.options?.sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => agents.options?.sup.snapshot().ledger.costs));
+  const sup = agents.options?.sup;
+  // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
+  const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;
+  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs), handover);
   if (control.notice && !store.getState().message) store.setState({ message: { text: sanitizeLine(control.notice), tone: 'warn' } });
   return { live, agents, store, control };
 }

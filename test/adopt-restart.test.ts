@@ -153,7 +153,7 @@ describe('checkroom unlock --host', () => {
     expect(existsSync(lock)).toBe(false);
 
     writeFileSync(lock, JSON.stringify({ pid: process.pid, procStart: procStartTime(process.pid), host: hostname(), startedAt: 'now' }));
-    expect(() => unlockDriverLock(root, hostname())).toThrow(/on this host, which is running: quit that checkroom instead/);
+    expect(() => unlockDriverLock(root, hostname())).toThrow(/on this host, which is running: ask it to hand over \(its runs keep running\): checkroom unlock .* --handover/);
     expect(existsSync(lock)).toBe(true);
   });
 

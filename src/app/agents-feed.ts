@@ -7,6 +7,7 @@ import type { AgentsOptions, AgentsUi } from './agents-types.js';
 import { initialAgents } from './agents-types.js';
 import { lineKeeper, MAX_RECENT, rememberEnded } from './agents.js';
 import { clampCursors } from './nav.js';
+import { fromLedger } from './triage-continuity.js';
 import type { AppState, Tone } from './store-types.js';
 import type { LivePort } from './live-port.js';
 
@@ -76,8 +77,10 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, liv
       const same = writers.length === st.agents.writers.length && writers.every((k, i) => k === st.agents.writers[i]);
       const agents = { ...st.agents, snap, at: Date.now(), recent, writers: same ? st.agents.writers : writers };
       // An observer that took over the stale lock drives now (issue 8 item 5): its keys act.
-      const took = st.readonly && snap.role === 'driver' ? { readonly: false } : {};
-      return { agents, ...took, ...clampCursors({ ...st, agents }) };
+      // The redo queue, skips and undo stack are the journal's as the driver left them
+      // (issue 17 item 3: a handover keeps the queue); an observer could not change them.
+      const took = st.readonly && snap.role === 'driver' ? { readonly: false, ...fromLedger(snap.ledger.triage) } : {};
+      return { agents, ...took, ...clampCursors({ ...st, ...took, agents }) };
     });
     live.setRunning(new Set(keys));
     if (snap.autopilot.on) onQueue();

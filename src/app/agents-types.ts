@@ -72,9 +72,11 @@ export interface AgentsUi {
    * observer sees it. Sorted; the one place triage asks.
    */
   writers: readonly string[];
+  /** Read-only: when the driver's terminal last sent a key (epoch ms, from its control socket), or null (issue 17 item 3). */
+  driverLastInput: number | null;
 }
 
-export const initialAgents = (): AgentsUi => ({ enabled: false, why: null, snap: null, at: 0, limits: null, agentNames: [], logOpen: false, recent: [], quitMode: null, writers: [] });
+export const initialAgents = (): AgentsUi => ({ enabled: false, why: null, snap: null, at: 0, limits: null, agentNames: [], logOpen: false, recent: [], quitMode: null, writers: [], driverLastInput: null });
 
 /** What an agents confirmation does when confirmed. */
 export type AgentAction =

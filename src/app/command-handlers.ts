@@ -8,6 +8,7 @@ import type { AppState } from './store-types.js';
 import type { TriageActions } from './store-triage.js';
 import type { AgentsActions } from './store-agents.js';
 import type { RecoveryActions } from './store-recovery.js';
+import { takeOverKey } from './handover-key.js';
 
 // What each key command does, as a table beside KEYMAP (issue 9 item 2): the store looks a
 // command up here instead of walking an 80-line switch. The table's type makes the compiler
@@ -91,6 +92,7 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   command: (k) => k.set({ prompt: { kind: 'command', text: '' } }),
   quit: (k) => (k.agents?.requestQuit(false) ? undefined : k.recovery.quit()),
   refresh: (k) => k.triage.refresh(),
+  'driver.handover': takeOverKey,
   'partial.skip': skip,
   'partial.unskip': unskip,
   'partial.backup': (k) => k.triage.requestMove(false),

@@ -26,6 +26,7 @@ export type CommandId =
   | 'command'
   | 'help'
   | 'refresh'
+  | 'driver.handover'
   | 'quit'
   | 'partial.backup'
   | 'partial.keep'
@@ -136,6 +137,8 @@ export const KEYMAP: readonly KeyCommand[] = [
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], label: 'Z', hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], label: '/', hint: 'filter', description: 'filter by unit, step or status', footer: true }),
   cmd({ id: 'command', keys: [{ ch: ':' }], label: ':', hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}` }),
+  // Issue 17 item 3: a read-only instance asks the driver to hand over (nothing stops, nothing is written).
+  cmd({ id: 'driver.handover', keys: [{ ch: 'T' }], label: 'T', hint: 'take over', description: 'take over: the driver hands its runs over (they keep running) and exits; this checkroom drives' }),
   cmd({ id: 'refresh', keys: [{ ch: 'r' }], label: 'r', hint: 'refresh', description: 'full rescan of the workspace' }),
   cmd({ id: 'help', keys: [{ ch: '?' }], label: '?', hint: 'help', description: 'all keys', footer: true }),
   cmd({ id: 'quit', keys: [{ ch: 'q' }, { ch: 'c', ctrl: true }], label: 'q', hint: 'quit', description: 'quit (ctrl-c too)', footer: true }),

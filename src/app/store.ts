@@ -18,6 +18,7 @@ import { detailOpener } from './store-detail.js';
 import { keyRouter } from './store-keys.js';
 import { noneHeld } from './held.js';
 import { startHeldFeed } from './held-feed.js';
+import { startDriverSilenceFeed } from './driver-silence-feed.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -105,6 +106,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
   const stopFeed = opts.agents ? startAgentsFeed(store, opts.agents, opts.live, () => agentActions?.launchQueued()) : null;
   const stopRecovery = recoveryActions!.attach(store);
   const stopHeld = startHeldFeed(store);
+  const stopSilence = opts.agents ? startDriverSilenceFeed(store) : null;
   // Keep the unsubscribe reachable for the entry's cleanup.
   (store as AppStore & { dispose?: () => void }).dispose = () => {
     unsubscribe();
@@ -112,6 +114,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
     stopFeed?.();
     stopRecovery();
     stopHeld();
+    stopSilence?.();
   };
   return store;
 }

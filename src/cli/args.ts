@@ -37,6 +37,8 @@ export interface Cli {
   restore: string | null;
   /** unlock: the host the operator says held the driver lock (issue 8 item 5). */
   host: string | null;
+  /** unlock: ask the running driver of this host to hand over through its control socket (issue 17 item 3). */
+  handover: boolean;
 }
 
 export function parseCli(argv: string[]): Cli {
@@ -68,6 +70,7 @@ export function parseCli(argv: string[]): Cli {
         version: { type: 'boolean', short: 'v', default: false },
         restore: { type: 'string' },
         host: { type: 'string' },
+        handover: { type: 'boolean', default: false },
       },
     });
   } catch (err) {
@@ -104,6 +107,7 @@ export function parseCli(argv: string[]): Cli {
     version: values.version!,
     restore: values.restore ?? null,
     host: values.host ?? null,
+    handover: values.handover!,
   };
 }
 
@@ -135,6 +139,9 @@ Usage
   checkroom unlock [dir] --host NAME   remove .checkroom/driver.lock left by a checkroom on host
                                        NAME (down or unreachable); refused unless NAME is the
                                        lock's host, or if its holder runs on this host
+  checkroom unlock [dir] --handover    ask the checkroom that drives here (this host) to hand
+                                       over: it leaves its runs running and exits; the next
+                                       checkroom (or a read-only one open now) drives and adopts them
 
 Options
   --json       machine-readable output, compact (see README: the status contract);
@@ -151,6 +158,7 @@ Options
   --restore B  backups: restore backup B (the current file is backed up first)
   --host NAME  unlock: the host that holds the driver lock (a stale lock of this host is
                taken over by the next start, with a notice)
+  --handover   unlock: the running driver hands over instead (its terminal may be gone)
   -h, --help   this help;  -v, --version   the version
   --           ends the options: what follows is a unit, step or file even if it starts with -
 

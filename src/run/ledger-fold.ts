@@ -40,6 +40,7 @@ export class LedgerFold {
   private launchesInWorkspace = 0;
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
+  private handedOver: Ledger['handedOver'] = null;
   /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
   private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
@@ -72,6 +73,7 @@ export class LedgerFold {
       launchesInWorkspace: this.launchesInWorkspace,
       sessionStartedAt: this.sessionStartedAt,
       autopilot: this.autopilot,
+      handedOver: this.handedOver,
       paused: pausedReason !== null,
       pausedReason,
       decisions: shown.decisions,
@@ -204,6 +206,8 @@ export class LedgerFold {
   private step(e: JournalEvent): void {
     switch (e.type) {
       case 'session':
+        // Kept from a handover's stop until the next session starts (issue 17 item 3).
+        this.handedOver = e.kind === 'stop' && e.reason === 'handover' ? { at: e.at, pid: e.pid } : null;
         if (e.kind === 'start') {
           this.launchesThisSession = 0;
           this.sessionStartedAt = e.at;

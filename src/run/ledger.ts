@@ -68,6 +68,8 @@ export interface Ledger {
   launchesInWorkspace: number;
   sessionStartedAt: number | null;
   autopilot: { on: boolean; reason: string; at: number } | null;
+  /** The last session ended by a handover (issue 17 item 3) and none started since: what the next driver takes up. */
+  handedOver: { at: number; pid: number } | null;
   /** A global limit stops autopilot (section 9: death-spiral protection). */
   paused: boolean;
   pausedReason: string | null;

@@ -165,7 +165,7 @@ export function acquireDriverLock(root: string): DriverLock {
           ? 'this checkroom process already drives this workspace'
           : foreign
             ? `another checkroom (pid ${other.pid} on host ${other.host}, since ${other.startedAt}) drives this workspace; if that host is down, run: checkroom unlock ${root} --host ${other.host}`
-            : `another checkroom (pid ${other.pid} on ${other.host}, since ${other.startedAt}) drives this workspace; quit it to drive from here`,
+            : `another checkroom (pid ${other.pid} on ${other.host}, since ${other.startedAt}) drives this workspace; to drive from here, press T (it hands its runs over, they keep running) or run: checkroom unlock ${root} --handover`,
         release() {},
       };
     }
@@ -191,7 +191,7 @@ export function unlockDriverLock(root: string, host: string): string {
   const holder = parseHolder(raw);
   if (holder && holder.host !== host) throw new Error(`${path} is held by pid ${holder.pid} on host ${holder.host}, not ${host}: not removed`);
   if (holder && holder.host === hostname() && staleness(holder) === null) {
-    throw new Error(`${path} is held by pid ${holder.pid} on this host, which is running: quit that checkroom instead`);
+    throw new Error(`${path} is held by pid ${holder.pid} on this host, which is running: ask it to hand over (its runs keep running): checkroom unlock ${root} --handover`);
   }
   // Removed only if it is still the lock we judged (a new driver may have just taken it).
   if (readRaw(path) !== raw) throw new Error(`${path} changed while it was checked: run unlock again`);

@@ -4,7 +4,7 @@ import type { AdoptDeps } from './supervisor-adopt.js';
 import { adoptRuns } from './supervisor-adopt-jobs.js';
 import type { Ledger } from './ledger.js';
 import { createAutopilot } from './supervisor-autopilot-loop.js';
-import { KEPT_REASON } from './takeover.js';
+import { driverPilot, KEPT_REASON } from './takeover.js';
 import { previewCommand } from './supervisor-cell.js';
 import { continueFor } from './supervisor-agent.js';
 import { cellCoreOf, contextOf, type SupervisorCtx } from './supervisor-context.js';
@@ -44,11 +44,25 @@ const adoptionOf = (x: SupervisorCtx): AdoptDeps => ({
   adoptJobs: (runs) => adoptRuns(x.root, x.config, runs, { now: x.now, append: x.journal.append, emit: x.emit, fly: (unit, step, t, adopted) => flyCell(x, unit, step, t, adopted), stop: (key) => void cancelCell(x, key, 'shutdown'), pendingStops: pendingStopsOf(x.journal.ledger()) }),
 });
 
+/**
+ * A checkroom started after a handover (`checkroom unlock --handover`, then a new start) goes
+ * on as the driver that handed over had it: autopilot kept on (issue 17 item 3; an observer
+ * that takes over gets the same from role.takeOver). Read before this session starts; not
+ * awaited from `init`, since autopilot's tick waits for `ready`.
+ */
+const keepAfterHandover = (x: SupervisorCtx, l: Ledger): void => {
+  if (!l.handedOver || !driverPilot(l).on || !x.role.isDriver) return;
+  void x.ready.then(() => x.pilot.set(true, null, KEPT_REASON)).catch(() => undefined);
+};
+
 /** The journal read, then (the driver) earlier runs adopted or settled, (an observer) the driver's runs followed. */
 async function init(x: SupervisorCtx): Promise<void> {
   x.warnings.push(...(await x.journal.load()));
-  if (x.role.isDriver) await x.role.drive(adoptionOf(x));
-  else x.observed.poll(x.journal.ledger());
+  if (x.role.isDriver) {
+    const before = x.journal.ledger();
+    await x.role.drive(adoptionOf(x));
+    keepAfterHandover(x, before);
+  } else x.observed.poll(x.journal.ledger());
   x.journal.seeBreakers();
   x.journal.noteBreakers();
 }

@@ -38,6 +38,16 @@ export interface ControlOptions {
   now?: () => number;
   /** How long a peer may stay silent before its request; default REQUEST_MS. */
   requestMs?: number;
+  /** The driver's side of a handover (issue 17 item 3); without it, `handover` is refused. */
+  handover?: HandoverPort;
+}
+
+/** What the socket may ask of the instance behind it: its role, its terminal's last key, and to hand over. */
+export interface HandoverPort {
+  role(): 'driver' | 'readonly';
+  lastInputAt(): number | null;
+  /** Leave the runs running and end this instance; called once the asker has its answer. */
+  begin(): void;
 }
 
 /**
@@ -72,6 +82,18 @@ interface Answering {
   settle: () => Promise<void>;
   text: StatusText;
   watchers: Watchers;
+  handover: HandoverPort | undefined;
+}
+
+/**
+ * `handover`: refused unless this instance drives; otherwise the answer goes first, then the
+ * driver ends by its one shutdown path, leaving its runs running (issue 17 item 3). Only a
+ * peer that read our 0600 token gets here, through our 0700 directory.
+ */
+function handOver(sock: Socket, port: HandoverPort | undefined, refuse: (error: string) => void): void {
+  if (!port) return refuse('this checkroom runs no agents: there is nothing to hand over');
+  if (port.role() !== 'driver') return refuse('this checkroom does not drive this workspace (it is read-only): there is nothing to hand over');
+  sock.end(jsonLine({ ok: true, pid: process.pid }), () => port.begin());
 }
 
 /** One connection: one request line, checked, then its answer. */
@@ -86,9 +108,10 @@ function answer(sock: Socket, a: Answering): void {
     (line) => {
       sock.setTimeout(0);
       const req = parseRequest(line);
-      if (!req) return refuse('bad request: one JSON line {"token", "op": "status" | "watch" | "ping"}');
+      if (!req) return refuse('bad request: one JSON line {"token", "op": "status" | "watch" | "ping" | "handover"}');
       if (!sameToken(req.token, a.token)) return refuse('wrong token');
-      if (req.op === 'ping') return void sock.end(jsonLine({ ok: true, pid: process.pid }));
+      if (req.op === 'ping') return void sock.end(jsonLine({ ok: true, pid: process.pid, ...(a.handover ? { role: a.handover.role(), lastInputAt: a.handover.lastInputAt() } : {}) }));
+      if (req.op === 'handover') return handOver(sock, a.handover, refuse);
       if (req.op === 'watch') {
         sock.write(jsonLine({ ok: true, pid: process.pid }));
         const s = a.live.state;
@@ -131,7 +154,7 @@ export async function startControlServer(root: string, opts: ControlOptions, tex
   const serve = (sock: Socket): void => {
     conns.add(sock);
     sock.once('close', () => conns.delete(sock));
-    answer(sock, { token, requestMs: opts.requestMs ?? REQUEST_MS, now, live: opts.live, settle, text, watchers });
+    answer(sock, { token, requestMs: opts.requestMs ?? REQUEST_MS, now, live: opts.live, settle, text, watchers, handover: opts.handover });
   };
 
   const server: Server = createServer(serve);

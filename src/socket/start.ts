@@ -1,16 +1,26 @@
 import type { LiveWorkspace } from '../live/live-workspace.js';
 import type { Supervisor } from '../run/supervisor-types.js';
-import { startControlServer, type ControlServer } from './server.js';
+import { startControlServer, type ControlServer, type HandoverPort } from './server.js';
 import type { StatusText } from './status-text.js';
 
 // The control room's hook (src/ui-entry.ts): the driving instance and an observer alike
 // serve their live state (issue 10 item 4). Serving is a convenience for scripts: a
 // directory that cannot be used is said once, and the control room starts regardless.
+// An instance that found another one serving asks again every RETRY_MS: once that one is
+// gone (quit, kill -9, a handover: issue 17 item 3) this one answers, so the next instance
+// can ask it to hand over in turn.
+
+export const RETRY_MS = 5000;
 
 export interface ControlHook {
-  server: ControlServer | null;
+  /** The server, once this instance serves (null while another instance answers). */
+  readonly server: ControlServer | null;
   /** Why nothing is served (null: serving, or another instance already does). */
   notice: string | null;
+  /** Stop asking again, and close the server if there is one. */
+  close(): Promise<void>;
+  /** A shutdown out of time: the same, synchronously. */
+  closeNow(): void;
 }
 
 export async function serveControlRoom(
@@ -18,11 +28,52 @@ export async function serveControlRoom(
   sup: Pick<Supervisor, 'subscribe'> | undefined,
   readonly: boolean,
   text: StatusText,
+  handover?: HandoverPort,
 ): Promise<ControlHook> {
+  const start = (): Promise<ControlServer | null> =>
+    startControlServer(live.state.root, { live, sup, pointer: !readonly, ...(handover ? { handover } : {}) }, text);
+  let server: ControlServer | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+  const hook: ControlHook = {
+    get server() {
+      return server;
+    },
+    notice: null,
+    async close() {
+      closed = true;
+      if (timer) clearInterval(timer);
+      await server?.close();
+    },
+    closeNow() {
+      closed = true;
+      if (timer) clearInterval(timer);
+      server?.closeNow();
+    },
+  };
   try {
-    const server = await startControlServer(live.state.root, { live, sup, pointer: !readonly }, text);
-    return { server, notice: null };
+    server = await start();
   } catch (err) {
-    return { server: null, notice: `control socket off (status --json scans instead): ${(err as Error).message}` };
+    hook.notice = `control socket off (status --json scans instead): ${(err as Error).message}`;
+    return hook;
   }
+  if (server) return hook;
+  let asking = false;
+  timer = setInterval(() => {
+    if (asking || closed) return;
+    asking = true;
+    start()
+      .then(
+        (s) => {
+          if (!s) return;
+          if (closed) return void s.closeNow();
+          server = s;
+          if (timer) clearInterval(timer);
+        },
+        () => undefined,
+      )
+      .finally(() => (asking = false));
+  }, RETRY_MS);
+  timer.unref();
+  return hook;
 }

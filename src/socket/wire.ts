@@ -7,7 +7,9 @@ import { escapeJsonText } from '../json-escape.js';
 
 export const MAX_REQUEST = 4096;
 
-export type Op = 'status' | 'watch' | 'ping';
+// `handover` (issue 17 item 3): the driver leaves its runs running and exits, for the asker to drive.
+export type Op = 'status' | 'watch' | 'ping' | 'handover';
+const OPS: readonly Op[] = ['status', 'watch', 'ping', 'handover'];
 
 export interface Request {
   token: string;
@@ -20,6 +22,9 @@ export interface Header {
   pid?: number;
   /** status: the body's length in bytes; a shorter body is an instance that died mid-answer. */
   bytes?: number;
+  /** ping: whether this instance drives, and when its terminal last sent a key (epoch ms; null: none yet). */
+  role?: 'driver' | 'readonly';
+  lastInputAt?: number | null;
 }
 
 /** One compact JSON line with no terminal control in its text: escaped as every JSON the CLI prints (src/json-escape.ts). */
@@ -52,8 +57,8 @@ export function firstLine(sock: Socket, max: number, onLine: (line: string, rest
 export function parseRequest(line: string): Request | null {
   try {
     const v = JSON.parse(line) as Partial<Request>;
-    if (typeof v.token !== 'string' || (v.op !== 'status' && v.op !== 'watch' && v.op !== 'ping')) return null;
-    return { token: v.token, op: v.op };
+    if (typeof v.token !== 'string' || !OPS.includes(v.op as Op)) return null;
+    return { token: v.token, op: v.op as Op };
   } catch {
     return null;
   }
