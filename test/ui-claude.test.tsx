@@ -67,7 +67,9 @@ describe('control room on the real Claude Code CLI', () => {
       { kind: 'stall', during: 'text', text: 'Now I will write the research notes, section by section, at length.' },
       writeReply(root, 'ch01', 'research'),
       finished,
-    ]);
+      // The operator ends the stall here, not the watchdog: a loaded machine (CI's second
+      // pass) must not turn a slow CLI start into a STALLED attempt.
+    ], { idle: '90s' });
     const m = await mount(ws);
     // The first launch shows the exact command once; the journal records that it was shown.
     await m.press('3');
