@@ -5,6 +5,7 @@ import type { WorkspaceConfig } from './pipeline/config-types.js';
 import { CONFIG_FILE, loadConfig } from './pipeline/config-load.js';
 import { presetOf, type Sources } from './pipeline/presets/index.js';
 import type { CacheUse } from './scan/cached-facts.js';
+import { readCuts } from './triage/cut-read.js';
 
 export type { Sources } from './pipeline/presets/index.js';
 export type { CacheUse } from './scan/cached-facts.js';
@@ -37,7 +38,8 @@ export async function readSources(dir: string, config?: WorkspaceConfig, cacheUs
   const root = await assertWorkspace(dir);
   const cfg = config ?? (await loadConfig(root, cacheUse));
   const preset = presetOf(cfg.preset);
-  const src = await preset.source.read(root, cfg, preset.has, cacheUse);
+  // The journal is evidence (issue 17 item 3): how each cell's last writer ended.
+  const src = { ...(await preset.source.read(root, cfg, preset.has, cacheUse)), cuts: await readCuts(root, { write: cacheUse?.write ?? false }) };
   // A preset the layout chose is said, so an operator who expected the book knows why (issue 8 item 6).
   return cfg.presetDetected ? { ...src, warnings: [{ source: CONFIG_FILE, message: cfg.presetDetected }, ...src.warnings] } : src;
 }
