@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../src/pipeline/config.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { readJournal } from '../src/run/journal.js';
+import { cutSign } from '../src/triage/triage.js';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
+import { createAppStore } from '../src/app/store.js';
+import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { renderRoom, tick, unmountAll } from './helpers/ink.js';
+import { REPO, doneFile, fakeAgentWorkspace, writeFiles } from './helpers/workspace.js';
+import { settle } from './helpers/writer.js';
+import { until } from './helpers/store.js';
+
+// Issue 17 item 3, the finding as it happened: an SSH drop made checkroom cancel its running
+// agents (a shutdown's cancel: no hold). The draft its writer was cut off in had two of its
+// sections, each ending cleanly, so triage called it maybe_complete and offered `m`, and its
+// plan entry turned from back-up-and-redo into "decide". Everything here is real: the demo's
+// fake agent as a process, the supervisor the control room uses, the built binary for
+// `status --json`, the control room in ink-testing-library for the Partials view.
+
+const BIN = join(REPO, 'dist/bundle/checkroom.js');
+const DRAFT = 'drafts/ch01-draft.md';
+const open: Supervisor[] = [];
+
+afterEach(async () => {
+  await unmountAll();
+  for (const s of open.splice(0)) await s.close({ cancel: true }).catch(() => undefined);
+});
+
+const statusJson = (root: string): Promise<{ partials: { path: string; verdict: string; reason: string }[]; next: { unit: string; step: string; action: string; reason: string }[] }> =>
+  new Promise((resolve, reject) => {
+    const p = spawn('node', [BIN, 'status', '--json', root], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    p.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`status --json exited ${code}: ${err}`))));
+  });
+
+const hhmm = (at: number): string => `${String(new Date(at).getHours()).padStart(2, '0')}:${String(new Date(at).getMinutes()).padStart(2, '0')}`;
+
+/** A draft its writer was cut off in by a shutdown's cancel, two sections written; the exit's time. */
+async function cutDraft(): Promise<{ root: string; at: number }> {
+  const root = fakeAgentWorkspace('checkroom-cut-', { faults: { 'ch01/draft': 'cut_after_2' } });
+  writeFiles(root, Object.fromEntries([doneFile('ch01', 'research')]));
+  settle(root);
+  const s = await openSupervisor({ root, config: await loadConfig(root) });
+  open.push(s);
+  let waiting = false;
+  s.subscribe((e) => {
+    if (e.type === 'output' && e.line.includes('waiting for the model')) waiting = true;
+  });
+  const run = s.launch('ch01', 'draft', { reason: 'test' });
+  await until(() => waiting, 'the agent to write two sections and fall silent');
+  // The SSH drop: checkroom's shutdown cancels its agents (not the operator's hold).
+  await s.close({ cancel: true, reason: 'SIGHUP' });
+  open.splice(open.indexOf(s), 1);
+  await run.catch(() => undefined);
+  const exit = (await readJournal(root)).events.find((e) => e.type === 'exit');
+  expect(exit).toMatchObject({ class: 'CANCELLED', cancelledBy: 'shutdown', unit: 'ch01', step: 'draft' });
+  const text = readFileSync(join(root, DRAFT), 'utf8');
+  // Two sections, and an end that reads as finished: content alone says maybe_complete.
+  expect(text).toContain('## 1. ');
+  expect(text).not.toContain('## 2. ');
+  expect(cutSign(text, false)).toBeNull();
+  return { root, at: exit!.at };
+}
+
+describe('the journal is evidence (issue 17 item 3)', () => {
+  it('a draft cut by a cancel: status --json and the Partials view say cut, with the event; the plan backs up and redoes; m warns', async () => {
+    const { root, at } = await cutDraft();
+    const cutReason = `cut when its writer was cancelled at ${hhmm(at)} (attempt 1, journal)`;
+    const st = await statusJson(root);
+    const p = st.partials.find((x) => x.path === DRAFT);
+    expect(p).toMatchObject({ verdict: 'truncated' });
+    expect(p!.reason).toContain(cutReason);
+    expect(p!.reason).toMatch(/back up and redo$/);
+    expect(st.next.find((n) => n.unit === 'ch01' && n.step === 'draft')).toMatchObject({ action: 'backup_redo' });
+    // A second status (through the caches) says the same.
+    expect((await statusJson(root)).partials.find((x) => x.path === DRAFT)?.reason).toContain(cutReason);
+
+    // Past the quiet window (issue 17 item 1), or `m` would refuse for another reason; the
+    // file is still older than the exit.
+    settle(root);
+    const live = await createLiveWorkspace(root, { watch: false });
+    const store = createAppStore({ live, now: () => new Date(2026, 10, 30, 5, 12, 0) });
+    const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, 30, 200);
+    await press('2');
+    await tick(50);
+    expect(frame()).toContain('truncated');
+    expect(frame()).toContain(cutReason);
+    await press('m');
+    await until(() => store.getState().dialog, 'the keep dialog');
+    await tick(50);
+    const f = frame();
+    expect(f).toContain('although its writer was cancelled');
+    expect(f).toContain(`its writer was cancelled at ${hhmm(at)} (attempt 1, journal) and the file has not changed since`);
+  }, 60_000);
+
+  it('the same file finished by hand after the exit is judged by its content again', async () => {
+    const { root } = await cutDraft();
+    expect((await statusJson(root)).partials.find((x) => x.path === DRAFT)?.verdict).toBe('truncated');
+    appendFileSync(join(root, DRAFT), '\n## 2. Finished by hand\n\nThe operator wrote the rest of it.\n');
+    const p = (await statusJson(root)).partials.find((x) => x.path === DRAFT);
+    expect(p).toMatchObject({ verdict: 'maybe_complete' });
+    expect(p!.reason).not.toContain('writer was');
+    // And a file put back as it was, but written after the exit, is the operator's too.
+    writeFileSync(join(root, DRAFT), readFileSync(join(root, DRAFT), 'utf8'));
+    expect((await statusJson(root)).next.find((n) => n.unit === 'ch01' && n.step === 'draft')).toMatchObject({ action: 'decide' });
+  }, 60_000);
+});
