@@ -7,7 +7,7 @@ import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
 import { readJournal } from '../src/run/journal.js';
 import { cutSign } from '../src/triage/triage.js';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
+import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
 import { NO_COLOR_THEME } from '../src/app/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { REPO, doneFile, fakeAgentWorkspace, writeFiles } from './helpers/workspace.js';
@@ -25,7 +25,10 @@ const BIN = join(REPO, 'dist/bundle/checkroom.js');
 const DRAFT = 'drafts/ch01-draft.md';
 const open: Supervisor[] = [];
 
+const stores: AppStore[] = [];
+
 afterEach(async () => {
+  for (const st of stores.splice(0)) disposeStore(st);
   await unmountAll();
   for (const s of open.splice(0)) await s.close({ cancel: true }).catch(() => undefined);
 });
@@ -110,5 +113,27 @@ describe('the journal is evidence (issue 17 item 3)', () => {
     // And a file put back as it was, but written after the exit, is the operator's too.
     writeFileSync(join(root, DRAFT), readFileSync(join(root, DRAFT), 'utf8'));
     expect((await statusJson(root)).next.find((n) => n.unit === 'ch01' && n.step === 'draft')).toMatchObject({ action: 'decide' });
+  }, 60_000);
+
+  it('in a control room: a run the idle watchdog stopped turns its file cut, without a rescan', async () => {
+    const root = fakeAgentWorkspace('checkroom-cut-live-', { faults: { 'ch01/draft': 'cut_after_2' } });
+    writeFiles(root, Object.fromEntries([doneFile('ch01', 'research')]));
+    // One attempt for a stall: the retry would write the file again.
+    appendFileSync(join(root, 'checkroom.yaml'), '  caps: { STALLED: 1 }\n');
+    settle(root);
+    const config = await loadConfig(root);
+    config.agents.writer!.idleTimeoutMs = 1500;
+    const sup = await openSupervisor({ root, config });
+    open.push(sup);
+    const live = await createLiveWorkspace(root, { watch: false });
+    const store = createAppStore({ live, now: () => new Date(2026, 10, 30, 5, 12, 0), agents: { sup, config, flushMs: 50 } });
+    stores.push(store);
+    const partial = () => store.getState().ws.partials.find((p) => p.path === DRAFT);
+    await sup.launch('ch01', 'draft', { reason: 'test' });
+    const exit = (await readJournal(root)).events.find((e) => e.type === 'exit');
+    expect(exit).toMatchObject({ class: 'STALLED' });
+    const p = await until(() => partial()?.why?.k === 'writer_cut' && partial(), 'the live state to take the journal\'s word', 10_000);
+    expect(p.verdict).toBe('truncated');
+    expect(p.reason).toContain(`cut when its writer was stopped by the idle watchdog at ${hhmm(exit!.at)} (attempt 1, journal)`);
   }, 60_000);
 });
