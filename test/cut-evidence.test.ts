@@ -108,25 +108,25 @@ describe('readCuts: bounded, cached by the journal\'s inode and offset', () => {
     const j = join(root, '.checkroom', 'journal.jsonl');
     const abs = (e: JournalEvent): JournalEvent => (e.type === 'launch' ? { ...e, cwd: root, outputPath: join(root, 'drafts', 'ch01-draft.md') } : e);
     writeFileSync(j, line(abs(launch('r1', 1))));
-    expect((await readCuts(root, { write: true })).size).toBe(0);
+    expect((await readCuts(root, { read: true, write: true })).size).toBe(0);
     const cache = join(root, CUT_CACHE_FILE);
     expect(existsSync(cache)).toBe(true);
     // Torn: the exit's line is not finished yet.
     const e = line(exit('r1', 'CANCELLED'));
     appendFileSync(j, e.slice(0, 40));
-    expect((await readCuts(root, { write: true })).size).toBe(0);
+    expect((await readCuts(root, { read: true, write: true })).size).toBe(0);
     appendFileSync(j, e.slice(40));
-    expect((await readCuts(root, { write: true })).get('ch01/draft')).toEqual({ event: 'cancelled', at: 2000, attempt: 1, path: 'drafts/ch01-draft.md' });
+    expect((await readCuts(root, { read: true, write: true })).get('ch01/draft')).toEqual({ event: 'cancelled', at: 2000, attempt: 1, path: 'drafts/ch01-draft.md' });
     // The cache holds the fold: a lie planted in it is served while the journal is unchanged…
     const planted = JSON.parse(readFileSync(cache, 'utf8'));
     planted.state.cells['ch01/draft'].cut.event = 'reaped';
     writeFileSync(cache, JSON.stringify(planted));
-    expect((await readCuts(root, { write: true })).get('ch01/draft')?.event).toBe('reaped');
+    expect((await readCuts(root, { read: true, write: true })).get('ch01/draft')?.event).toBe('reaped');
     // …and gone once the journal is another file (archived and started again; tmpfs may give
     // it the same inode, and it may be longer than the offset read to).
     rmSync(j);
     writeFileSync(j, line(abs(launch('r9', 1))) + line(exit('r9', 'STALLED', 2000, { error: 'stopped at the overall timeout' })));
     expect(statSync(j).size).toBeGreaterThan(planted.offset);
-    expect((await readCuts(root, { write: true })).get('ch01/draft')?.event).toBe('timed_out');
+    expect((await readCuts(root, { read: true, write: true })).get('ch01/draft')?.event).toBe('timed_out');
   });
 });

@@ -30,13 +30,13 @@ export class LiveModel {
   private readonly subs = new Set<(s: WorkspaceState) => void>();
   private readonly idle: IdleCollector = idleCollector();
   private classifier: (rel: string) => PathKind | null;
-  /** The journal's cut evidence, folded as the journal grows (issue 17 item 3). */
-  private readonly cutMemo: CutMemo = { value: null };
   private cutRead: Promise<void> = Promise.resolve();
 
   private constructor(
     private src: Sources,
     private readonly readers: LiveReaders,
+    /** The journal's cut evidence, folded as the journal grows (issue 17 item 3). */
+    private readonly cutMemo: CutMemo,
   ) {
     keepLastLines(src.scan.files);
     this.state = this.deriver.derive(src, this.running, null);
@@ -45,7 +45,8 @@ export class LiveModel {
 
   static async open(dir: string, readers: Partial<LiveReaders> = {}): Promise<LiveModel> {
     keepYoungGenerationSmall();
-    return new LiveModel(await readSources(dir), { checkpoint: readCheckpoint, ...readers });
+    const cutMemo: CutMemo = { value: null };
+    return new LiveModel(await readSources(dir, undefined, undefined, cutMemo), { checkpoint: readCheckpoint, ...readers }, cutMemo);
   }
 
   get sources(): Sources {
@@ -76,7 +77,7 @@ export class LiveModel {
   }
 
   async reload(): Promise<void> {
-    this.src = await readSources(this.src.root);
+    this.src = await readSources(this.src.root, undefined, undefined, this.cutMemo);
     keepLastLines(this.src.scan.files);
     this.classifier = pathClassifier(this.layout());
     this.publish(null);
@@ -110,7 +111,7 @@ export class LiveModel {
   refreshCuts(): Promise<void> {
     this.cutRead = this.cutRead.then(async () => {
       try {
-        this.setCuts(await readCuts(this.src.root, { write: false, memo: this.cutMemo }));
+        this.setCuts(await readCuts(this.src.root, { read: false, write: false, memo: this.cutMemo }));
       } catch {
         // an unreadable journal changes no evidence; the journal reader warns about it
       }

@@ -75,11 +75,17 @@ function foldLine(fold: CutFold, line: string): void {
   if (validateEvent(value) === null) fold.apply([value as JournalEvent]);
 }
 
+/** How a read may use the disk cache: `read` it (not with --no-cache), `write` it back (never with --readonly). */
+export interface CutCacheUse {
+  read: boolean;
+  write: boolean;
+}
+
 /**
- * The cuts of the journal of `root`. `write`: the disk cache may be written back (never with
- * --readonly); `memo`: a reader that stays (the live model) keeps the fold in memory instead.
+ * The cuts of the journal of `root`. `memo`: a reader that stays (the live model) keeps the
+ * fold in memory instead of the disk cache, and reads only what the journal gained since.
  */
-export async function readCuts(root: string, opts: { write: boolean; memo?: CutMemo }): Promise<CutMap> {
+export async function readCuts(root: string, opts: CutCacheUse & { memo?: CutMemo }): Promise<CutMap> {
   let fh;
   try {
     fh = await open(journalPath(root), 'r');
@@ -88,7 +94,7 @@ export async function readCuts(root: string, opts: { write: boolean; memo?: CutM
   }
   try {
     const st = await fh.stat();
-    const cached = opts.memo?.value ?? (await loadCache(root));
+    const cached = opts.memo ? opts.memo.value : opts.read ? await loadCache(root) : null;
     const resume = cached && cached.ino === st.ino && cached.offset <= st.size && (await seamAt(fh, cached.offset)) === cached.seam ? cached : null;
     const fold = new CutFold(relTo(root), resume ? resume.state : { cells: {} });
     const start = resume ? resume.offset : await tailStart(fh, st.size, CUT_READ_MAX);
