@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
@@ -85,9 +85,9 @@ describe('the journal is evidence (issue 17 item 3)', () => {
     // A second status (through the caches) says the same.
     expect((await statusJson(root)).partials.find((x) => x.path === DRAFT)?.reason).toContain(cutReason);
 
-    // Past the quiet window (issue 17 item 1), or `m` would refuse for another reason; the
-    // file is still older than the exit.
-    settle(root);
+    // No quiet window (issue 17 item 1: `m` would refuse a file written seconds ago for that
+    // reason); the file itself is left as its writer left it.
+    appendFileSync(join(root, 'checkroom.yaml'), 'triage: { quiet_window: 0s }\n');
     const live = await createLiveWorkspace(root, { watch: false });
     const store = createAppStore({ live, now: () => new Date(2026, 10, 30, 5, 12, 0) });
     const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, 30, 200);
@@ -101,6 +101,16 @@ describe('the journal is evidence (issue 17 item 3)', () => {
     const f = frame();
     expect(f).toContain('although its writer was cancelled');
     expect(f).toContain(`its writer was cancelled at ${hhmm(at)} (attempt 1, journal) and the file has not changed since`);
+  }, 60_000);
+
+  it('touching the file after the exit ends the evidence: the exit recorded its size and mtime, not a clock', async () => {
+    const { root } = await cutDraft();
+    const exit = (await readJournal(root)).events.find((e) => e.type === 'exit');
+    const st = statSync(join(root, DRAFT));
+    expect(exit).toMatchObject({ output: { bytes: st.size, mtimeMs: st.mtimeMs } });
+    // Set back an hour, before the exit's time: still not the file its writer left.
+    settle(root, 3_600_000);
+    expect((await statusJson(root)).partials.find((x) => x.path === DRAFT)?.verdict).toBe('maybe_complete');
   }, 60_000);
 
   it('the same file finished by hand after the exit is judged by its content again', async () => {

@@ -77,7 +77,7 @@ const facts = (over: Partial<FileFacts>): FileFacts => ({
 describe('triage with the journal as evidence', () => {
   const cut: Cut = { event: 'cancelled', at: 2000, attempt: 2, path: 'drafts/ch01-draft.md' };
 
-  it('a clean-ending file unchanged since its writer was cancelled is truncated, and says why in words', () => {
+  it('(a journal before exits recorded the file) a clean-ending file unchanged since its writer was cancelled is truncated, and says why in words', () => {
     expect(triageUnmarked(facts({})).verdict).toBe('maybe_complete');
     const t = triageUnmarked(facts({}), cut);
     expect(t.verdict).toBe('truncated');
@@ -86,6 +86,16 @@ describe('triage with the journal as evidence', () => {
     // Said in the workspace's language too (RESUME.md).
     expect(say(t.why!, 'zh')).toContain('第 2 次尝试');
     expect(say(t.why!, 'ja')).toContain('試行 2');
+  });
+
+  it('with the file as the exit recorded it (size and mtime), only that same file is cut; no file at the exit, no cut', () => {
+    const stamped: Cut = { ...cut, at: 0, file: { bytes: 400, mtimeMs: 1500 } };
+    // The exit's time plays no part: a process clock behind the file system's is no matter.
+    expect(triageUnmarked(facts({}), stamped).verdict).toBe('truncated');
+    expect(triageUnmarked(facts({ bytes: 401 }), stamped).verdict).toBe('maybe_complete');
+    expect(triageUnmarked(facts({ mtimeMs: 1400 }), stamped).verdict).toBe('maybe_complete');
+    expect(triageUnmarked(facts({}), { ...cut, file: null }).verdict).toBe('maybe_complete');
+    expect(fold(launch('r1', 1), exit('r1', 'CANCELLED', 2000, { output: { bytes: 9, mtimeMs: 8 } })).get('ch01/draft')?.file).toEqual({ bytes: 9, mtimeMs: 8 });
   });
 
   it('a file changed after that exit (finished by hand), or another output, is judged by its content', () => {

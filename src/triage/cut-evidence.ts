@@ -1,4 +1,5 @@
 import type { JournalEvent } from '../run/journal.js';
+import type { OutputStamp } from '../run/output-stamp.js';
 
 // The journal is evidence (issue 17 item 3): a file whose writer checkroom cancelled, killed,
 // stopped for silence or time, or reaped at a restart is a half-product cut by that event,
@@ -19,6 +20,8 @@ export interface Cut {
   attempt: number;
   /** The output file the run wrote, workspace-relative; null when the launch named none. */
   path: string | null;
+  /** That file when the run ended (null: there was none); absent in journals written before it, where the exit's time stands in. */
+  file?: OutputStamp | null;
 }
 
 /** Cell key → its cut (only cells whose last run was cut). */
@@ -45,6 +48,10 @@ export function cutOf(e: Extract<JournalEvent, { type: 'exit' }>): CutEvent | nu
   return null;
 }
 
+/** The journal is validated field by field for what the ledger needs; this optional one is checked here. */
+const stampOf = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && Number.isFinite((v as OutputStamp).bytes) && Number.isFinite((v as OutputStamp).mtimeMs);
+
 const keyOf = (unit: string, step: string): string => `${unit}/${step}`;
 
 export class CutFold {
@@ -63,11 +70,12 @@ export class CutFold {
     return this;
   }
 
-  private ended(runId: string, at: number, event: CutEvent | null): void {
+  private ended(runId: string, at: number, event: CutEvent | null, output: unknown): void {
     const key = this.byRun.get(runId);
     const run = key === undefined ? undefined : this.state.cells[key];
     if (!run || run.runId !== runId) return;
-    run.cut = event ? { event, at, attempt: run.attempt, path: run.path } : null;
+    const file = output === null ? { file: null } : stampOf(output) ? { file: output as OutputStamp } : {};
+    run.cut = event ? { event, at, attempt: run.attempt, path: run.path, ...file } : null;
   }
 
   private step(e: JournalEvent): void {
@@ -81,10 +89,10 @@ export class CutFold {
         break;
       }
       case 'exit':
-        this.ended(e.runId, e.at, cutOf(e));
+        this.ended(e.runId, e.at, cutOf(e), e.output);
         break;
       case 'reaped':
-        this.ended(e.runId, e.at, 'reaped');
+        this.ended(e.runId, e.at, 'reaped', e.output);
         break;
       case 'decision': {
         // The operator decided about the file since (kept, backed up, restored, reset): the

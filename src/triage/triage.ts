@@ -66,9 +66,17 @@ const clockOf = (at: number): string => {
 
 const triaged = (verdict: Triage['verdict'], why: Why): Triage => ({ verdict, reason: say(why), why });
 
-/** Whether `cut` speaks for the file as it is: the same output, unchanged since its writer's end (issue 17 item 3). */
-export const cutApplies = (facts: FileFacts, cut: Cut | undefined): cut is Cut =>
-  !!cut && facts.exists && (cut.path === null || cut.path === facts.path) && facts.mtimeMs <= cut.at;
+/**
+ * Whether `cut` speaks for the file as it is: the same output, unchanged since its writer's end
+ * (issue 17 item 3) — the size and mtime the exit recorded, the file system's own, never
+ * compared with the process clock; a journal written before those were recorded has only the
+ * exit's time.
+ */
+export const cutApplies = (facts: FileFacts, cut: Cut | undefined): cut is Cut => {
+  if (!cut || !facts.exists || (cut.path !== null && cut.path !== facts.path)) return false;
+  if (cut.file === undefined) return facts.mtimeMs <= cut.at;
+  return cut.file !== null && cut.file.bytes === facts.bytes && cut.file.mtimeMs === facts.mtimeMs;
+};
 
 /**
  * `cut`: how the file's last writer ended, from the journal (cut-evidence.ts). The journal is
