@@ -146,4 +146,38 @@ describe('the journal is evidence (issue 17 item 3)', () => {
     expect(p.verdict).toBe('truncated');
     expect(p.reason).toContain(`cut when its writer was stopped by the idle watchdog at ${hhmm(exit!.at)} (attempt 1, journal)`);
   }, 60_000);
+
+  it('an SSH drop that took checkroom and its agent down: the restart finds the run gone, and the file is cut by that', async () => {
+    const root = fakeAgentWorkspace('checkroom-cut-lost-', { faults: { 'ch01/draft': 'cut_after_2' } });
+    writeFiles(root, Object.fromEntries([doneFile('ch01', 'research')]));
+    settle(root);
+    // checkroom as its own process (restart-kill9.test.ts), so it can die without a word.
+    const script = join(root, 'checkroom-proc.mjs');
+    writeFileSync(
+      script,
+      `import { openSupervisor } from ${JSON.stringify(join(REPO, 'dist/src/run/supervisor.js'))};
+import { loadConfig } from ${JSON.stringify(join(REPO, 'dist/src/pipeline/config.js'))};
+const root = process.argv[2];
+const s = await openSupervisor({ root, config: await loadConfig(root) });
+s.subscribe((e) => { if (e.type === 'output' && /waiting for the model/.test(e.line)) process.stdout.write('MIDRUN\\n'); });
+await s.launch('ch01', 'draft');
+`,
+    );
+    const child = spawn(process.execPath, [script, root], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => d.toString().includes('MIDRUN') && resolve());
+      child.on('exit', (code) => reject(new Error(`checkroom exited early (${code})`)));
+    });
+    const launch = (await readJournal(root)).events.find((e) => e.type === 'launch');
+    child.kill('SIGKILL');
+    process.kill(-(launch as { pid: number }).pid, 'SIGKILL');
+    await until(() => child.exitCode !== null || child.signalCode !== null, 'checkroom to die');
+    const s = await openSupervisor({ root, config: await loadConfig(root) });
+    open.push(s);
+    const reaped = (await readJournal(root)).events.find((e) => e.type === 'reaped');
+    expect(reaped).toMatchObject({ outcome: 'gone' });
+    const p = (await statusJson(root)).partials.find((x) => x.path === DRAFT);
+    expect(p).toMatchObject({ verdict: 'truncated' });
+    expect(p!.reason).toContain(`cut when its writer was lost (gone at a restart, its end never recorded) at ${hhmm(reaped!.at)} (attempt 1, journal)`);
+  }, 60_000);
 });

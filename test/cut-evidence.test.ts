@@ -49,6 +49,8 @@ describe('cut evidence: how a cell\'s last writer ended, from the journal', () =
   it('a reaped run (checkroom died, the agent was ended at restart) is a cut', () => {
     const reaped = { v: 1, type: 'reaped', at: 3000, runId: 'r1', pid: 1, outcome: 'reaped' } as JournalEvent;
     expect(fold(launch('r1', 1), reaped).get('ch01/draft')?.event).toBe('reaped');
+    // Found gone at the restart, no end of its own recorded (the agents died with checkroom).
+    expect(fold(launch('r1', 1), { ...reaped, outcome: 'gone' } as JournalEvent).get('ch01/draft')?.event).toBe('lost');
   });
 
   it('a run that ended on its own, a later launch, or a decision about the file since: no cut', () => {

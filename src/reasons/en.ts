@@ -42,6 +42,7 @@ const CUT_EVENT: Catalog['cutEvent'] = {
   stalled: 'stopped by the idle watchdog',
   timed_out: 'stopped at its timeout',
   reaped: 'ended at a restart (reaped)',
+  lost: 'lost (gone at a restart, its end never recorded)',
 };
 
 const FACTS: Catalog['facts'] = {

@@ -55,6 +55,7 @@ const CUT_EVENT: Catalog['cutEvent'] = {
   stalled: 'アイドル監視で停止された',
   timed_out: 'タイムアウトで停止された',
   reaped: '再起動時に終了された（reaped）',
+  lost: '再起動時に既に消えていた（終了が記録されていない）',
 };
 
 const FACTS: Catalog['facts'] = {

@@ -55,6 +55,7 @@ const CUT_EVENT: Catalog['cutEvent'] = {
   stalled: '被空闲看门狗停止',
   timed_out: '超时被停止',
   reaped: '在重启时被结束（reaped）',
+  lost: '丢失（重启时已不在，结束未被记录）',
 };
 
 const FACTS: Catalog['facts'] = {

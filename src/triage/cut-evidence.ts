@@ -10,7 +10,7 @@ import type { OutputStamp } from '../run/output-stamp.js';
 // (cut-read.ts) so a status reads only what the journal gained.
 
 /** How a run was cut off. */
-export type CutEvent = 'cancelled' | 'killed' | 'stalled' | 'timed_out' | 'reaped';
+export type CutEvent = 'cancelled' | 'killed' | 'stalled' | 'timed_out' | 'reaped' | 'lost';
 
 /** A cut, as evidence for one cell's output file. */
 export interface Cut {
@@ -92,7 +92,9 @@ export class CutFold {
         this.ended(e.runId, e.at, cutOf(e), e.output);
         break;
       case 'reaped':
-        this.ended(e.runId, e.at, 'reaped', e.output);
+        // Settled at a restart (supervisor-restart.ts): stopped then, or found already gone with
+        // no end of its own recorded (an SSH drop that took the agents down with checkroom).
+        this.ended(e.runId, e.at, e.outcome === 'reaped' ? 'reaped' : 'lost', e.output);
         break;
       case 'decision': {
         // The operator decided about the file since (kept, backed up, restored, reset): the
