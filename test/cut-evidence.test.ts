@@ -131,7 +131,7 @@ describe('readCuts: bounded, cached by the journal\'s inode and offset', () => {
     expect((await readCuts(root, { read: true, write: true })).get('ch01/draft')).toEqual({ event: 'cancelled', at: 2000, attempt: 1, path: 'drafts/ch01-draft.md' });
     // The cache holds the fold: a lie planted in it is served while the journal is unchanged…
     const planted = JSON.parse(readFileSync(cache, 'utf8'));
-    planted.state.cells['ch01/draft'].cut.event = 'reaped';
+    planted.state.cuts['ch01/draft'].event = 'reaped';
     writeFileSync(cache, JSON.stringify(planted));
     expect((await readCuts(root, { read: true, write: true })).get('ch01/draft')?.event).toBe('reaped');
     // …and gone once the journal is another file (archived and started again; tmpfs may give

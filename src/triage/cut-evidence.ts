@@ -27,17 +27,24 @@ export interface Cut {
 /** Cell key → its cut (only cells whose last run was cut). */
 export type CutMap = ReadonlyMap<string, Cut>;
 
-interface LastRun {
-  runId: string;
+/** A launch with no end yet: what its end will be evidence for. */
+interface OpenRun {
+  key: string;
   attempt: number;
   path: string | null;
-  cut: Cut | null;
 }
 
-/** The fold's whole state, plain JSON (cut-read.ts stores it). */
+/**
+ * The fold's whole state, plain JSON (cut-read.ts stores it): the runs not ended yet and the
+ * cells whose last run was cut. Both stay small (in flight; cut and not redone), so a status
+ * at 50k cells does not parse a record per cell.
+ */
 export interface CutFoldState {
-  cells: Record<string, LastRun>;
+  open: Record<string, OpenRun>;
+  cuts: Record<string, Cut>;
 }
+
+export const emptyCutState = (): CutFoldState => ({ open: {}, cuts: {} });
 
 /** The exit's cut, or null when the run ended on its own (success or a fault of its own). */
 export function cutOf(e: Extract<JournalEvent, { type: 'exit' }>): CutEvent | null {
@@ -55,14 +62,15 @@ const stampOf = (v: unknown): boolean =>
 const keyOf = (unit: string, step: string): string => `${unit}/${step}`;
 
 export class CutFold {
-  private readonly byRun = new Map<string, string>();
+  /** Cell key → its newest open run: an older run's late end speaks for nothing. */
+  private readonly newest = new Map<string, string>();
 
   /** `rel`: an absolute output path as the workspace-relative path reconcile names files by. */
   constructor(
     private readonly rel: (abs: string) => string | null,
-    readonly state: CutFoldState = { cells: {} },
+    readonly state: CutFoldState = emptyCutState(),
   ) {
-    for (const [key, run] of Object.entries(state.cells)) this.byRun.set(run.runId, key);
+    for (const [runId, run] of Object.entries(state.open)) this.newest.set(run.key, runId);
   }
 
   apply(events: Iterable<JournalEvent>): this {
@@ -71,21 +79,24 @@ export class CutFold {
   }
 
   private ended(runId: string, at: number, event: CutEvent | null, output: unknown): void {
-    const key = this.byRun.get(runId);
-    const run = key === undefined ? undefined : this.state.cells[key];
-    if (!run || run.runId !== runId) return;
+    const run = this.state.open[runId];
+    if (!run) return;
+    delete this.state.open[runId];
+    if (this.newest.get(run.key) !== runId) return;
+    this.newest.delete(run.key);
     const file = output === null ? { file: null } : stampOf(output) ? { file: output as OutputStamp } : {};
-    run.cut = event ? { event, at, attempt: run.attempt, path: run.path, ...file } : null;
+    if (event) this.state.cuts[run.key] = { event, at, attempt: run.attempt, path: run.path, ...file };
   }
 
   private step(e: JournalEvent): void {
     switch (e.type) {
       case 'launch': {
         const key = keyOf(e.unit, e.step);
-        const old = this.state.cells[key];
-        if (old) this.byRun.delete(old.runId);
-        this.state.cells[key] = { runId: e.runId, attempt: e.attempt, path: e.outputPath ? this.rel(e.outputPath) : null, cut: null };
-        this.byRun.set(e.runId, key);
+        const older = this.newest.get(key);
+        if (older !== undefined) delete this.state.open[older];
+        delete this.state.cuts[key];
+        this.state.open[e.runId] = { key, attempt: e.attempt, path: e.outputPath ? this.rel(e.outputPath) : null };
+        this.newest.set(key, e.runId);
         break;
       }
       case 'exit':
@@ -96,22 +107,16 @@ export class CutFold {
         // no end of its own recorded (an SSH drop that took the agents down with checkroom).
         this.ended(e.runId, e.at, e.outcome === 'reaped' ? 'reaped' : 'lost', e.output);
         break;
-      case 'decision': {
+      case 'decision':
         // The operator decided about the file since (kept, backed up, restored, reset): the
         // cut no longer speaks for what is there.
-        if (e.unit === undefined || e.step === undefined) break;
-        if (!['keep', 'backup', 'restore', 'reset_cell', 'redo'].includes(e.kind)) break;
-        const run = this.state.cells[keyOf(e.unit, e.step)];
-        if (run) run.cut = null;
+        if (e.unit !== undefined && e.step !== undefined && ['keep', 'backup', 'restore', 'reset_cell', 'redo'].includes(e.kind)) delete this.state.cuts[keyOf(e.unit, e.step)];
         break;
-      }
     }
   }
 
   /** The cuts, by cell key. */
   cuts(): Map<string, Cut> {
-    const out = new Map<string, Cut>();
-    for (const [key, run] of Object.entries(this.state.cells)) if (run.cut) out.set(key, run.cut);
-    return out;
+    return new Map(Object.entries(this.state.cuts));
   }
 }

@@ -5,7 +5,7 @@ import { journalPath, validateEvent, type JournalEvent } from '../run/journal.js
 import { JOURNAL_MAX_LINE_BYTES, tailStart } from '../run/journal-read.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { assertInside } from '../fs/confine-path.js';
-import { CutFold, type CutFoldState, type CutMap } from './cut-evidence.js';
+import { CutFold, emptyCutState, type CutFoldState, type CutMap } from './cut-evidence.js';
 
 // The cut evidence of a workspace, read from its journal at a bounded cost (issue 17 item 3):
 // the fold's state is kept in .checkroom/cut-cache with the journal's inode and the offset it
@@ -18,7 +18,7 @@ import { CutFold, type CutFoldState, type CutMap } from './cut-evidence.js';
 // version wrote is a miss, and a failure to write is silent.
 
 export const CUT_CACHE_FILE = join('.checkroom', 'cut-cache');
-const MAGIC = 'checkroom-cuts 1';
+const MAGIC = 'checkroom-cuts 2';
 export const CUT_READ_MAX = 64 * 1024 * 1024;
 const CHUNK = 1 << 20;
 // Only these lines move the fold; the rest (agent facts, breakers, …) are not parsed.
@@ -50,7 +50,7 @@ async function seamAt(fh: FileHandle, offset: number): Promise<string> {
 async function loadCache(root: string): Promise<CacheFile | null> {
   try {
     const c = JSON.parse(await readFile(join(root, CUT_CACHE_FILE), 'utf8')) as Partial<CacheFile>;
-    const ok = c.magic === MAGIC && typeof c.ino === 'number' && typeof c.offset === 'number' && typeof c.seam === 'string' && typeof c.state?.cells === 'object' && c.state.cells !== null;
+    const ok = c.magic === MAGIC && typeof c.ino === 'number' && typeof c.offset === 'number' && typeof c.seam === 'string' && typeof c.state?.open === 'object' && c.state.open !== null && typeof c.state.cuts === 'object' && c.state.cuts !== null;
     return ok ? (c as CacheFile) : null;
   } catch {
     return null;
@@ -96,7 +96,7 @@ export async function readCuts(root: string, opts: CutCacheUse & { memo?: CutMem
     const st = await fh.stat();
     const cached = opts.memo ? opts.memo.value : opts.read ? await loadCache(root) : null;
     const resume = cached && cached.ino === st.ino && cached.offset <= st.size && (await seamAt(fh, cached.offset)) === cached.seam ? cached : null;
-    const fold = new CutFold(relTo(root), resume ? resume.state : { cells: {} });
+    const fold = new CutFold(relTo(root), resume ? resume.state : emptyCutState());
     const start = resume ? resume.offset : await tailStart(fh, st.size, CUT_READ_MAX);
     if (resume && start === st.size) return fold.cuts();
     let pos = start;
