@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
@@ -101,6 +101,26 @@ describe('the journal is evidence (issue 17 item 3)', () => {
     const f = frame();
     expect(f).toContain('although its writer was cancelled');
     expect(f).toContain(`its writer was cancelled at ${hhmm(at)} (attempt 1, journal) and the file has not changed since`);
+  }, 60_000);
+
+  it('run --next redoes it: the cut file is backed up and the step runs again to its marker', async () => {
+    const { root } = await cutDraft();
+    // The agent behaves this time; no quiet window (the file was written seconds ago).
+    writeFileSync(join(root, 'faults.json'), JSON.stringify({ '*/*': 'ok' }));
+    appendFileSync(join(root, 'checkroom.yaml'), 'triage: { quiet_window: 0s }\n');
+    const cut = readFileSync(join(root, DRAFT), 'utf8');
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const p = spawn('node', [BIN, 'run', root, '--next', '--yes'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      p.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      p.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      p.on('close', (code) => resolve({ code, out }));
+    });
+    expect(r.code, r.out).toBe(0);
+    expect(readFileSync(join(root, DRAFT), 'utf8')).toMatch(/<!-- DRAFT_COMPLETE -->\n$/);
+    const backups = readdirSync(join(root, 'drafts')).filter((f) => f.startsWith('ch01-draft.md.bak'));
+    expect(backups).toHaveLength(1);
+    expect(readFileSync(join(root, 'drafts', backups[0]!), 'utf8')).toBe(cut);
   }, 60_000);
 
   it('touching the file after the exit ends the evidence: the exit recorded its size and mtime, not a clock', async () => {
