@@ -5,6 +5,7 @@ import type { WorkspaceConfig } from './pipeline/config-types.js';
 import { CONFIG_FILE, loadConfig } from './pipeline/config-load.js';
 import { presetOf, type Sources } from './pipeline/presets/index.js';
 import type { CacheUse } from './scan/cached-facts.js';
+import { readCuts, type CutMemo } from './triage/cut-read.js';
 
 export type { Sources } from './pipeline/presets/index.js';
 export type { CacheUse } from './scan/cached-facts.js';
@@ -32,12 +33,16 @@ export async function assertWorkspace(dir: string): Promise<string> {
   return root;
 }
 
-/** `cacheUse`: read through `.checkroom/facts-cache` (issue 10 item 1); without it, every artifact is read. */
-export async function readSources(dir: string, config?: WorkspaceConfig, cacheUse?: CacheUse): Promise<Sources> {
+/**
+ * `cacheUse`: read through `.checkroom/facts-cache` and `cut-cache` (issue 10 item 1); without
+ * it, every artifact is read. `cutMemo`: a reader that stays keeps the journal's fold itself.
+ */
+export async function readSources(dir: string, config?: WorkspaceConfig, cacheUse?: CacheUse, cutMemo?: CutMemo): Promise<Sources> {
   const root = await assertWorkspace(dir);
   const cfg = config ?? (await loadConfig(root, cacheUse));
   const preset = presetOf(cfg.preset);
-  const src = await preset.source.read(root, cfg, preset.has, cacheUse);
+  // The journal is evidence (issue 17 item 3): how each cell's last writer ended.
+  const src = { ...(await preset.source.read(root, cfg, preset.has, cacheUse)), cuts: await readCuts(root, { read: !!cacheUse, write: cacheUse?.write ?? false, memo: cutMemo }) };
   // A preset the layout chose is said, so an operator who expected the book knows why (issue 8 item 6).
   return cfg.presetDetected ? { ...src, warnings: [{ source: CONFIG_FILE, message: cfg.presetDetected }, ...src.warnings] } : src;
 }

@@ -113,6 +113,18 @@ const changes: [string, (root: string) => void][] = [
     },
   ],
   ['a global evidence file', (root) => writeFileSync(join(root, 'outline-final.md'), `# Outline\n\n${prose(200)}\n`)],
+  [
+    // Issue 17 item 3: no file changed, but the journal now says ch03 r1's writer was cancelled
+    // after its last write: the verdict's reason is the cut's, so the kept answer is stale.
+    'a journal exit that cancelled the writer of a half-product',
+    (root) => {
+      mkdirSync(join(root, '.checkroom'), { recursive: true });
+      const at = statSync(join(root, pathOf('ch03', 'r1'))).mtimeMs + 1000;
+      const launch = { v: 1, type: 'launch', at: at - 500, runId: 'r7', unit: 'ch03', step: 'r1', agent: 'reviewer', attempt: 1, argv: ['x'], cwd: root, logPath: join(root, 'x.log'), pid: null, procStart: null, outputPath: join(root, pathOf('ch03', 'r1')) };
+      const exit = { v: 1, type: 'exit', at, runId: 'r7', unit: 'ch03', step: 'r1', agent: 'reviewer', exitCode: null, signal: 'SIGTERM', class: 'CANCELLED', markerFound: false, cmdFp: '', errFp: '', keywords: [], errorTail: [], cancelledBy: 'shutdown', durationMs: 500 };
+      appendFileSync(join(root, '.checkroom', 'journal.jsonl'), `${JSON.stringify(launch)}\n${JSON.stringify(exit)}\n`);
+    },
+  ],
 ];
 
 describe('status cache: the last answer, only while every input is the same', () => {
@@ -122,6 +134,7 @@ describe('status cache: the last answer, only while every input is the same', ()
     const after = await statusText(root, true);
     expect(after).not.toContain('"chXX"');
     expect(sansTime(after)).toBe(sansTime(await statusText(root, false)));
+    if (_what.startsWith('a journal exit')) expect(after).toContain('cut when its writer was cancelled at');
   });
 
   it('the todo table changed (the demo workspace): the answer is a full read again', async () => {

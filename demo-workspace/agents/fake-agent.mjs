@@ -185,6 +185,14 @@ const main = async () => {
     setInterval(() => {}, 1 << 30);
     return;
   }
+  if (fault === 'cut_after_2') {
+    // Issue 17 item 3: two sections written, each ending cleanly, then silence; the file looks
+    // finished but for its marker, and only the journal knows its writer was cut off.
+    await writeSections(output, sections, 2);
+    say('waiting for the model…');
+    setInterval(() => {}, 1 << 30);
+    return;
+  }
   if (fault === 'escape') {
     // Issue 16 item 4: a helper that leaves the group and the session (detached = setsid),
     // closes the run's pipes, shrugs off SIGTERM and forks another of itself when it gets

@@ -13,6 +13,8 @@ import { goneUpdate, selectedPartial } from './selected.js';
 import { said, type Ask, type Decision, type Planned } from './store-kit.js';
 import type { AppState, Pending, UndoGroup } from './store-types.js';
 import type { Move } from './triage-actions.js';
+import type { Why, WhyOf } from '../reasons/why.js';
+import { EN } from '../reasons/en.js';
 
 // The triage slice's decisions as pure functions (issue 9 item 3): state and the facts the
 // effects gathered (backup names, the files as seen) in, a message, a dialog or a state
@@ -115,10 +117,20 @@ export function planKeep(s: AppState, item: PartialItem): Planned<string> {
   return { go: step.marker };
 }
 
+/** The journal's cut of a file's writer, if its verdict rests on one (issue 17 item 3). */
+const writerCut = (w: Why | undefined): WhyOf<'writer_cut'> | null =>
+  !w ? null : w.k === 'writer_cut' ? w : w.k === 'marker_not_last' || w.k === 'at_path' ? writerCut(w.then) : null;
+
 export function keepAsk(item: PartialItem, marker: string, backup: string, seen: Seen[]): Ask {
   const path = item.file.path;
   const lines = [`${path} → ${backup} (a copy; the file stays)`, `${path}: append "<!-- ${marker} -->" as the last line`];
-  return { title: `Keep ${path}: mark it complete`, lines, pending: { type: 'keep', move: { path, backup }, marker }, seen };
+  // Issue 17 item 3: a file its writer was cut off in is not offered as complete without
+  // naming the event; keeping it is the operator's call, made knowingly.
+  const cut = writerCut(item.file.why);
+  const warn = cut
+    ? [`⚠ its writer was ${EN.cutEvent[cut.event]} at ${cut.time} (attempt ${cut.attempt}, journal) and the file has not changed since: it was cut off, not finished, however its end reads; keep it only if you read it whole`]
+    : [];
+  return { title: `Keep ${path}: mark it complete${cut ? ` although its writer was ${EN.cutEvent[cut.event]}` : ''}`, lines: [...warn, ...lines], pending: { type: 'keep', move: { path, backup }, marker }, seen };
 }
 
 /** `u`: the last backup group of the session, or that there is none. */

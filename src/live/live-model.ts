@@ -8,6 +8,8 @@ import { pathClassifier, type PathKind } from './path-kind.js';
 import { applyPaths, type Applied } from './apply-events.js';
 import { liveDeriver, type LiveDeriver } from './live-state.js';
 import { keepLastLines } from './lean-facts.js';
+import { readCuts, type CutMemo } from '../triage/cut-read.js';
+import type { Cut, CutMap } from '../triage/cut-evidence.js';
 
 // The live workspace's data: the sources as last read, the cells in flight, the derived
 // state and who listens (issue 9 item 4: split out of the one closure createLiveWorkspace
@@ -28,10 +30,13 @@ export class LiveModel {
   private readonly subs = new Set<(s: WorkspaceState) => void>();
   private readonly idle: IdleCollector = idleCollector();
   private classifier: (rel: string) => PathKind | null;
+  private cutRead: Promise<void> = Promise.resolve();
 
   private constructor(
     private src: Sources,
     private readonly readers: LiveReaders,
+    /** The journal's cut evidence, folded as the journal grows (issue 17 item 3). */
+    private readonly cutMemo: CutMemo,
   ) {
     keepLastLines(src.scan.files);
     this.state = this.deriver.derive(src, this.running, null);
@@ -40,7 +45,8 @@ export class LiveModel {
 
   static async open(dir: string, readers: Partial<LiveReaders> = {}): Promise<LiveModel> {
     keepYoungGenerationSmall();
-    return new LiveModel(await readSources(dir), { checkpoint: readCheckpoint, ...readers });
+    const cutMemo: CutMemo = { value: null };
+    return new LiveModel(await readSources(dir, undefined, undefined, cutMemo), { checkpoint: readCheckpoint, ...readers }, cutMemo);
   }
 
   get sources(): Sources {
@@ -71,7 +77,7 @@ export class LiveModel {
   }
 
   async reload(): Promise<void> {
-    this.src = await readSources(this.src.root);
+    this.src = await readSources(this.src.root, undefined, undefined, this.cutMemo);
     keepLastLines(this.src.scan.files);
     this.classifier = pathClassifier(this.layout());
     this.publish(null);
@@ -94,8 +100,35 @@ export class LiveModel {
     const units = new Set<string>();
     for (const k of keys) if (!this.running.has(k)) units.add(unitOf(k));
     for (const k of this.running) if (!keys.has(k)) units.add(unitOf(k));
+    const ended = [...this.running].some((k) => !keys.has(k));
     this.running = keys;
     if (units.size) this.publish({ units, structure: false });
+    // A run that ended was journalled first (supervisor-attempt.ts): how it ended is evidence.
+    if (ended) void this.refreshCuts();
+  }
+
+  /** Read what the journal gained and re-derive the units whose cut evidence changed (issue 17 item 3). */
+  refreshCuts(): Promise<void> {
+    this.cutRead = this.cutRead.then(async () => {
+      try {
+        this.setCuts(await readCuts(this.src.root, { read: false, write: false, memo: this.cutMemo }));
+      } catch {
+        // an unreadable journal changes no evidence; the journal reader warns about it
+      }
+    });
+    return this.cutRead;
+  }
+
+  private setCuts(cuts: CutMap): void {
+    const old = this.src.cuts ?? new Map();
+    const units = new Set<string>();
+    const same = (a: Cut, b: Cut | undefined): boolean =>
+      !!b && a.event === b.event && a.at === b.at && a.attempt === b.attempt && a.path === b.path;
+    for (const [k, c] of cuts) if (!same(c, old.get(k))) units.add(unitOf(k));
+    for (const k of old.keys()) if (!cuts.has(k)) units.add(unitOf(k));
+    if (!units.size) return;
+    this.src = { ...this.src, cuts };
+    this.publish({ units, structure: false });
   }
 
   /**

@@ -35,10 +35,21 @@ const entry: Catalog['entry'] = {
 const source: Catalog['source'] = (x) =>
   x.from === 'final' ? `${x.source} (final)` : x.from === 'draft' ? `${x.source} (marked)` : 'nothing usable: redo the chapter';
 
+// Issue 17 item 3: how the journal says a writer was cut off.
+const CUT_EVENT: Catalog['cutEvent'] = {
+  cancelled: 'cancelled',
+  killed: 'killed',
+  stalled: 'stopped by the idle watchdog',
+  timed_out: 'stopped at its timeout',
+  reaped: 'ended at a restart (reaped)',
+  lost: 'lost (gone at a restart, its end never recorded)',
+};
+
 const FACTS: Catalog['facts'] = {
   unreadable: (w) => `${w.error}`,
   short: (w) => `only ${w.chars} characters (under ${w.limit}) and no marker: cut off early`,
   cut: (w) => `${n(w)} characters, no marker, and the end is cut: ${sign[w.sign.k](w.sign as never)}`,
+  writer_cut: (w) => `cut when its writer was ${CUT_EVENT[w.event]} at ${w.time} (attempt ${w.attempt}, journal): ${n(w)} characters, no marker, unchanged since, however its end reads`,
 };
 
 export const EN: Catalog = {
@@ -47,11 +58,13 @@ export const EN: Catalog = {
   entry,
   source,
   error: (e) => e,
+  cutEvent: CUT_EVENT,
   facts: FACTS,
   why: {
     unreadable: (w) => `${FACTS.unreadable(w)}; back up and redo`,
     short: (w) => `${FACTS.short(w)}; back up and redo`,
     cut: (w) => `${FACTS.cut(w)}; back up and redo`,
+    writer_cut: (w) => `${FACTS.writer_cut(w)}; back up and redo`,
     clean: (w) => `${n(w)} characters, ends cleanly ("${w.line}"), only the marker is missing: keep (append the marker) or redo`,
     marker_shaped: (w) => `${n(w)} characters; ${SHAPE[w.shape](w)}: read the end, then fix the marker by hand or redo`,
     suspicious: (w) => `has its marker but the body is only ${w.body} characters (expected at least ${w.min}): the agent may have marked bad work; review or redo`,

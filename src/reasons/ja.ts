@@ -48,10 +48,21 @@ const error = (e: string): string =>
     .replace(/^a symlink out of the workspace \(to (.*)\): not read; .*$/, 'ワークスペースの外を指すシンボリックリンク（$1 へ）：読んでいない。許可するには checkroom.yaml の outside_roots にそのルートを書く')
     .replace(/^a symlink loop: .*$/, 'シンボリックリンクのループ：自分自身を指していて読めない');
 
+// Issue 17 item 3：ジャーナルが記録した書き手の途切れ方。
+const CUT_EVENT: Catalog['cutEvent'] = {
+  cancelled: 'キャンセルされた',
+  killed: '強制終了された',
+  stalled: 'アイドル監視で停止された',
+  timed_out: 'タイムアウトで停止された',
+  reaped: '再起動時に終了された（reaped）',
+  lost: '再起動時に既に消えていた（終了が記録されていない）',
+};
+
 const FACTS: Catalog['facts'] = {
   unreadable: (w) => `${error(w.error)}`,
   short: (w) => `${w.chars} 文字しかなく（${w.limit} 未満）マーカーもない：早くに途切れた`,
   cut: (w) => `${n(w)}文字、マーカーなし、末尾が途切れている：${sign[w.sign.k](w.sign as never)}`,
+  writer_cut: (w) => `書き手が ${w.time} に${CUT_EVENT[w.event]}ときに途切れた（試行 ${w.attempt}、ジャーナル）：${n(w)}文字、マーカーなし、その後変更なし、末尾の見た目にかかわらず`,
 };
 
 export const JA: Catalog = {
@@ -60,11 +71,13 @@ export const JA: Catalog = {
   entry,
   source,
   error,
+  cutEvent: CUT_EVENT,
   facts: FACTS,
   why: {
     unreadable: (w) => `${FACTS.unreadable(w)}。バックアップしてやり直す`,
     short: (w) => `${FACTS.short(w)}。バックアップしてやり直す`,
     cut: (w) => `${FACTS.cut(w)}。バックアップしてやり直す`,
+    writer_cut: (w) => `${FACTS.writer_cut(w)}。バックアップしてやり直す`,
     clean: (w) => `${n(w)}文字、きれいに終わっていて（「${w.line}」）、マーカーだけがない：保持（マーカーを追記）かやり直し`,
     marker_shaped: (w) => `${n(w)}文字。${SHAPE[w.shape](w)}。末尾を確認し、マーカーを手で直すかやり直す`,
     suspicious: (w) => `マーカーはあるが本文が ${w.body} 文字しかない（少なくとも ${w.min} のはず）：agent が不十分な成果にマーカーを付けた恐れ。確認かやり直し`,

@@ -1,5 +1,6 @@
 import type { Lang } from '../types.js';
 import type { EntryWhy, Sign, SignOf, Source, Why, WhyOf } from './why.js';
+import type { CutEvent } from '../triage/cut-evidence.js';
 import { EN } from './en.js';
 import { ZH } from './zh.js';
 import { JA } from './ja.js';
@@ -13,7 +14,9 @@ export interface Catalog {
    * The facts of the findings whose advice is "back up and redo", without that advice: a plan
    * entry that decides otherwise (issue 8 item 6) says its own advice after them.
    */
-  facts: { [K in 'unreadable' | 'short' | 'cut']: (w: WhyOf<K>) => string };
+  facts: { [K in 'unreadable' | 'short' | 'cut' | 'writer_cut']: (w: WhyOf<K>) => string };
+  /** How a writer was cut off (issue 17 item 3), as the cut reason and the keep warning say it. */
+  cutEvent: { [K in CutEvent]: string };
   sign: { [K in Sign['k']]: (s: SignOf<K>) => string };
   /** How a marker-shaped last line differs from the marker (issue 8 item 6). */
   shape: { [K in WhyOf<'marker_shaped'>['shape']]: (w: WhyOf<'marker_shaped'>) => string };
@@ -29,7 +32,7 @@ export function say(why: Why, lang: Lang = 'en'): string {
   const c = CATALOGS[lang];
   type Say = (w: Why) => string;
   const facts: Say = (w) => {
-    if (w.k === 'unreadable' || w.k === 'short' || w.k === 'cut') return (c.facts[w.k] as (w: Why) => string)(w);
+    if (w.k === 'unreadable' || w.k === 'short' || w.k === 'cut' || w.k === 'writer_cut') return (c.facts[w.k] as (w: Why) => string)(w);
     // The wrapped finding is said without its advice too.
     if (w.k === 'marker_not_last') return c.why.marker_not_last(w, facts, facts);
     return rec(w);

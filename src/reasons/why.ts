@@ -1,4 +1,5 @@
 import type { RebuildFrom } from '../memory/sources.js';
+import type { CutEvent } from '../triage/cut-evidence.js';
 
 // The reasons checkroom gives (triage verdicts, plan entries, long-memory findings) as data,
 // so the same finding can be said in the workspace's language: the UI and the JSON contract
@@ -35,6 +36,8 @@ export type Why =
   | { k: 'short'; chars: number; limit: number }
   | { k: 'cut'; chars: number; sign: Sign; atLeast?: true }
   | { k: 'clean'; chars: number; line: string; atLeast?: true }
+  // The journal is evidence (issue 17 item 3): its writer was cut off and the file has not changed since.
+  | { k: 'writer_cut'; event: CutEvent; at: number; time: string; attempt: number; chars: number; atLeast?: true }
   // The last line looks like a marker but is not this step's (issue 8 item 6): another
   // step's marker, the marker inline at the end of prose, in the wrong case, or bare.
   | { k: 'marker_shaped'; shape: 'other' | 'inline' | 'case' | 'bare'; chars: number; line: string; expected: string; atLeast?: true }

@@ -48,10 +48,21 @@ const error = (e: string): string =>
     .replace(/^a symlink out of the workspace \(to (.*)\): not read; .*$/, '指向工作区之外的符号链接（指向 $1）：未读取；如需允许，请在 checkroom.yaml 的 outside_roots 中列出其根目录')
     .replace(/^a symlink loop: .*$/, '符号链接循环：它指回自身，无法读取');
 
+// Issue 17 item 3：日志所记的写入者被截断的方式。
+const CUT_EVENT: Catalog['cutEvent'] = {
+  cancelled: '被取消',
+  killed: '被强制结束',
+  stalled: '被空闲看门狗停止',
+  timed_out: '超时被停止',
+  reaped: '在重启时被结束（reaped）',
+  lost: '丢失（重启时已不在，结束未被记录）',
+};
+
 const FACTS: Catalog['facts'] = {
   unreadable: (w) => `${error(w.error)}`,
   short: (w) => `只有 ${w.chars} 个字符（不足 ${w.limit}）且没有标记：过早中断`,
   cut: (w) => `${n(w)} 个字符，没有标记，结尾被截断：${sign[w.sign.k](w.sign as never)}`,
+  writer_cut: (w) => `写入它的 agent 于 ${w.time} ${CUT_EVENT[w.event]}时被截断（第 ${w.attempt} 次尝试，见日志）：${n(w)} 个字符，没有标记，此后未再改动，无论结尾看起来如何`,
 };
 
 export const ZH: Catalog = {
@@ -60,11 +71,13 @@ export const ZH: Catalog = {
   entry,
   source,
   error,
+  cutEvent: CUT_EVENT,
   facts: FACTS,
   why: {
     unreadable: (w) => `${FACTS.unreadable(w)}；备份后重做`,
     short: (w) => `${FACTS.short(w)}；备份后重做`,
     cut: (w) => `${FACTS.cut(w)}；备份后重做`,
+    writer_cut: (w) => `${FACTS.writer_cut(w)}；备份后重做`,
     clean: (w) => `${n(w)} 个字符，结尾完整（“${w.line}”），只缺标记：保留（补上标记）或重做`,
     marker_shaped: (w) => `${n(w)} 个字符；${SHAPE[w.shape](w)}：先看结尾，再手工改正标记或重做`,
     suspicious: (w) => `有标记，但正文只有 ${w.body} 个字符（至少应有 ${w.min}）：agent 可能给不合格的产出打了标记；复核或重做`,

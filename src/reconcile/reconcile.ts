@@ -5,6 +5,7 @@ import { say } from '../reasons/say.js';
 import { CLAIM_WORD } from '../glyphs.js';
 import { unitPath } from '../scan/units.js';
 import type { ScanResult } from '../scan/scan.js';
+import type { CutMap } from '../triage/cut-evidence.js';
 
 // One status per cell (issue "checkroom core", item 6). Precedence:
 //   running      — a live run the launcher knows about;
@@ -23,6 +24,8 @@ export interface ReconcileInput {
   scan: ScanResult;
   claims: ReadonlyMap<string, Claim>;
   running: ReadonlySet<string>;
+  /** How each cell's last writer was cut off, from the journal (issue 17 item 3); absent: no evidence. */
+  cuts?: CutMap;
 }
 
 export interface Reconciled {
@@ -107,33 +110,35 @@ function keysOf(pipeline: PipelineDef, unit: string): { keys: string[]; paths: s
  * at 50k files was a good part of the change-to-screen time (allocation and GC).
  */
 function signature(unit: string, input: ReconcileInput, against?: unknown[]): unknown[] | null {
-  const { pipeline, scan, claims, running, batchOf } = input;
+  const { pipeline, scan, claims, running, batchOf, cuts } = input;
   const { keys, paths } = keysOf(pipeline, unit);
   const steps = pipeline.steps;
-  if (against && against.length === 2 + steps.length * 4 && against[0] === pipeline && against[1] === (batchOf.get(unit) ?? null)) {
+  if (against && against.length === 2 + steps.length * 5 && against[0] === pipeline && against[1] === (batchOf.get(unit) ?? null)) {
     let same = true;
-    for (let i = 0, j = 2; same && i < steps.length; i++, j += 4) {
+    for (let i = 0, j = 2; same && i < steps.length; i++, j += 5) {
       const step = steps[i];
       same =
         (step.kind === 'entry'
           ? against[j] === scan.entryFiles.get(step.path) && against[j + 1] === (scan.entries.get(step.path)?.has(unit) ?? false)
           : against[j] === scan.files.get(paths[i]) && against[j + 1] === null) &&
         against[j + 2] === (claims.get(keys[i]) ?? null) &&
-        against[j + 3] === running.has(keys[i]);
+        against[j + 3] === running.has(keys[i]) &&
+        against[j + 4] === cuts?.get(keys[i]);
     }
     if (same) return null;
   }
   // Sized once and filled by index: a closure and growing pushes per unit were most of a
   // one-shot `status` derive's allocation at 50k files (issue 10, --cpu-prof).
-  const sig: unknown[] = new Array(2 + steps.length * 4);
+  const sig: unknown[] = new Array(2 + steps.length * 5);
   sig[0] = pipeline;
   sig[1] = batchOf.get(unit) ?? null;
-  for (let i = 0, j = 2; i < steps.length; i++, j += 4) {
+  for (let i = 0, j = 2; i < steps.length; i++, j += 5) {
     const step = steps[i];
     sig[j] = step.kind === 'entry' ? scan.entryFiles.get(step.path) : scan.files.get(paths[i]);
     sig[j + 1] = step.kind === 'entry' ? (scan.entries.get(step.path)?.has(unit) ?? false) : null;
     sig[j + 2] = claims.get(keys[i]) ?? null;
     sig[j + 3] = running.has(keys[i]);
+    sig[j + 4] = cuts?.get(keys[i]);
   }
   return sig;
 }
@@ -148,7 +153,7 @@ export function reconcileUnit(unit: string, input: ReconcileInput, sig: unknown[
     const key = keys[i];
     const { facts, disk } = factsFor(step, unit, paths[i], scan);
     const claim = claims.get(key) ?? null;
-    const triage = disk === 'partial' ? triageUnmarked(facts) : disk === 'done' && step.kind === 'file' ? triageMarked(facts, step) : null;
+    const triage = disk === 'partial' ? triageUnmarked(facts, input.cuts?.get(key)) : disk === 'done' && step.kind === 'file' ? triageMarked(facts, step) : null;
     const cell: Cell = {
       unit,
       step: step.id,

@@ -8,6 +8,7 @@ import type { ExecutorName, FailureClass } from '../pipeline/config-types.js';
 import { JournalParser, MB, tailStart } from './journal-read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './journal-agent.js';
 import { assertInside } from '../fs/confine-path.js';
+import type { Stamped } from './output-stamp.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './journal-read.js';
 
@@ -16,11 +17,9 @@ export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './journal-read.
 // so a restart — even after kill -9 — rebuilds counters and breakers (DOMAIN.md section 1:
 // the filesystem is the state).
 
-interface Base {
-  v: 1;
-  /** Epoch milliseconds. */
-  at: number;
-}
+/** `at`: epoch milliseconds. One line: journal.ts is at the house's 300 (issue 17 item 3 added `output`). */
+// prettier-ignore
+interface Base { v: 1; at: number }
 
 export interface LaunchEvent extends Base {
   type: 'launch';
@@ -45,7 +44,8 @@ export interface LaunchEvent extends Base {
   keeper?: { pid: number; procStart: number | null }; // issue 17 item 6, RunKeeper (types.ts): an adopter waits for it
 }
 
-export interface ExitEvent extends Base {
+/** `output` (Stamped): the output file as the run left it (issue 17 item 3). */
+export interface ExitEvent extends Base, Stamped {
   type: 'exit';
   runId: string;
   unit: string;
@@ -135,7 +135,8 @@ export interface LeftRunning {
 }
 // ---- end of session stop details ----
 
-export interface ReapedEvent extends Base {
+/** `output` (Stamped): the output file once the run's processes were ended (issue 17 item 3). */
+export interface ReapedEvent extends Base, Stamped {
   type: 'reaped';
   runId: string;
   pid: number | null;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { outputStamp } from './output-stamp.js';
 import { cellKey } from '../types.js';
 import { backupFile, copyBackup } from '../backups.js';
 import { sanitizeLine } from '../sanitize.js';
@@ -227,6 +228,8 @@ async function journalExit(
     error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: cmd.argv[0] ?? '', structured, cancelledBy: flight.cancelledBy }),
     ...(cls === 'CANCELLED' ? { cancelledBy: flight.cancelled ? (flight.cancelledBy ?? 'operator') : 'outside' } : {}),
     durationMs: outcome.endedAt - outcome.startedAt,
+    // What the file was when its writer ended: a cut is evidence only while it stays so (issue 17 item 3).
+    output: outputStamp(t.outputAbs),
   });
 }
 

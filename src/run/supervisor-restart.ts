@@ -2,6 +2,7 @@ import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { NewJournalEvent } from './journal.js';
 import type { Ledger, LiveRun } from './ledger.js';
 import { isSameProcessAlive } from './proc.js';
+import { outputStamp } from './output-stamp.js';
 import { endRecorded, type Ended } from './recorded-run.js';
 import type { SupervisorEvent } from './supervisor-types.js';
 
@@ -61,7 +62,7 @@ export async function settleEarlierRuns(
     // could decide its end. Without a recorded start time a live pid cannot be proven ours.
     const ended = await endRecorded(run, grace);
     const { outcome } = ended;
-    await append({ type: 'reaped', at: now(), runId: run.runId, pid: run.pid, outcome, leader: ended.leader, stopped: ended.stopped });
+    await append({ type: 'reaped', at: now(), runId: run.runId, pid: run.pid, outcome, leader: ended.leader, stopped: ended.stopped, output: outputStamp(run.outputPath) });
     settled.push(`${run.unit} ${run.step} (${outcome})`);
     emit({ type: 'reaped', runId: run.runId, unit: run.unit, step: run.step, outcome, message: `${who(run)} ${fate(ended, alive)}; its output is left for triage` });
   }

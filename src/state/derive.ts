@@ -5,6 +5,7 @@ import type { CheckpointDoc } from '../checkpoint/types.js';
 import type { ScanResult } from '../scan/scan.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import { planNext } from '../plan/plan.js';
+import type { CutMap } from '../triage/cut-evidence.js';
 
 // From raw sources (scan + checkpoint + live runs) to the whole reconciled state. Pure:
 // the live watcher calls it again after every batch of file events, which is cheap because
@@ -18,6 +19,8 @@ export interface DeriveInput {
   scan: ScanResult;
   checkpoint: CheckpointDoc | null;
   running: ReadonlySet<string>;
+  /** The journal's evidence of cut writers (issue 17 item 3): read at the edge, passed in as data. */
+  cuts?: CutMap;
   warnings: readonly Warning[];
   /** Opt-in: plan `rebuild_memory` for long-memory entries lost after their work was done (see PlanInput.rebuildMemory). */
   rebuildMemory?: boolean;
@@ -44,7 +47,7 @@ export function deriveState(input: DeriveInput): WorkspaceState {
   const batches = batchesOf(pipeline, checkpoint);
   const batchOf = new Map<string, number>();
   for (const b of batches) for (const u of b.units) if (!batchOf.has(u)) batchOf.set(u, b.id);
-  const rec = reconcile({ pipeline, units, batchOf, scan, claims: claimsOf(checkpoint), running: input.running });
+  const rec = reconcile({ pipeline, units, batchOf, scan, claims: claimsOf(checkpoint), running: input.running, cuts: input.cuts });
 
   const stepPhase = new Map(pipeline.steps.map((s) => [s.id, s.phase]));
   // One pass: per phase and per batch, done / total / touched.

@@ -86,7 +86,7 @@ export class LiveDerivation {
 
   /** Everything again; a unit none of whose inputs changed (not `dirty`, same batch, claims, pipeline) keeps its results. */
   private build(input: DeriveInput, dirty: ReadonlySet<string> = new Set()): WorkspaceState {
-    const prev = this.input && this.input.pipeline === input.pipeline && this.input.rebuildMemory === input.rebuildMemory && this.input.running === input.running
+    const prev = this.input && this.input.pipeline === input.pipeline && this.input.rebuildMemory === input.rebuildMemory && this.input.running === input.running && this.input.cuts === input.cuts
       ? { entries: this.entries, batchOf: this.batchOf, claims: this.claims }
       : null;
     this.input = input;
@@ -123,8 +123,8 @@ export class LiveDerivation {
   }
 
   private reconcileInput(): ReconcileInput {
-    const { pipeline, scan, running } = this.input;
-    return { pipeline, units: this.units, batchOf: this.batchOf, scan, claims: this.claims, running };
+    const { pipeline, scan, running, cuts } = this.input;
+    return { pipeline, units: this.units, batchOf: this.batchOf, scan, claims: this.claims, running, cuts };
   }
 
   /** Re-derive one unit and move the tallies by the difference; returns the old entry. */

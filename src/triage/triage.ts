@@ -1,4 +1,5 @@
 import type { FileFacts, StepDef, Triage } from '../types.js';
+import type { Cut } from './cut-evidence.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { Sign, Why } from '../reasons/why.js';
 import { say, saySign } from '../reasons/say.js';
@@ -57,10 +58,38 @@ export function truncationSign(tail: string, fenceOpen: boolean): string | null 
   return sign ? saySign(sign) : null;
 }
 
+/** The local wall-clock time of an event, HH:MM (the operator's clock, as the journal viewer shows it). */
+const clockOf = (at: number): string => {
+  const d = new Date(at);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+};
+
 const triaged = (verdict: Triage['verdict'], why: Why): Triage => ({ verdict, reason: say(why), why });
 
-export function triageUnmarked(facts: FileFacts): Triage {
+/**
+ * Whether `cut` speaks for the file as it is: the same output, unchanged since its writer's end
+ * (issue 17 item 3) — the size and mtime the exit recorded, the file system's own, never
+ * compared with the process clock; a journal written before those were recorded has only the
+ * exit's time.
+ */
+export const cutApplies = (facts: FileFacts, cut: Cut | undefined): cut is Cut => {
+  if (!cut || !facts.exists || (cut.path !== null && cut.path !== facts.path)) return false;
+  if (cut.file === undefined) return facts.mtimeMs <= cut.at;
+  return cut.file !== null && cut.file.bytes === facts.bytes && cut.file.mtimeMs === facts.mtimeMs;
+};
+
+/**
+ * `cut`: how the file's last writer ended, from the journal (cut-evidence.ts). The journal is
+ * evidence (issue 17 item 3): a file its writer was cut off in, unchanged since, is cut
+ * however its text ends; a file changed after that end (finished by hand) is judged by its
+ * content.
+ */
+export function triageUnmarked(facts: FileFacts, cut?: Cut): Triage {
   if (facts.error) return triaged('almost_certainly_partial', { k: 'unreadable', error: facts.error });
+  if (cutApplies(facts, cut)) {
+    const atLeast = facts.charsAtLeast ? ({ atLeast: true } as const) : {};
+    return triaged('truncated', { k: 'writer_cut', event: cut.event, at: cut.at, time: clockOf(cut.at), attempt: cut.attempt, chars: facts.chars, ...atLeast });
+  }
   if (facts.chars < PARTIAL_CHARS) return triaged('almost_certainly_partial', { k: 'short', chars: facts.chars, limit: PARTIAL_CHARS });
   const atLeast = facts.charsAtLeast ? ({ atLeast: true } as const) : {};
   const last = lastLines(facts.tail).at(-1)?.trim() ?? '';

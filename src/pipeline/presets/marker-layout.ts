@@ -46,6 +46,7 @@ export const deriveInputOf = (src: Sources, running: ReadonlySet<string>) => ({
   scan: src.scan,
   checkpoint: src.checkpoint,
   running,
+  cuts: src.cuts,
   warnings: src.warnings,
   rebuildMemory: true,
 });

@@ -1,3 +1,4 @@
+import type { CutMap } from '../../triage/cut-evidence.js';
 import type { PipelineDef, Warning, WorkspaceState } from '../../types.js';
 import type { WorkspaceConfig } from '../config-types.js';
 import type { CheckpointDoc } from '../../checkpoint/types.js';
@@ -23,6 +24,8 @@ export interface Sources {
   warnings: Warning[];
   /** `preset: gates`: the gate-file workflows (DOMAIN.md section 7); they are the state, not the scan. */
   gates?: GateWorkspace;
+  /** How each cell's last writer was cut off, from the journal (issue 17 item 3; triage/cut-read.ts). */
+  cuts?: CutMap;
 }
 
 /** Where a preset's state comes from: read once, derived on every change, kept true by watches. */
