@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- the journal's event vocabulary is one contract, read and validated in one place; issue 17 item 6 added the launch's keeper (one line) */
 import { appendFileSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
