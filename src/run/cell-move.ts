@@ -28,6 +28,8 @@ export type StopReason =
   | { kind: 'retries_stopped'; stop: RetryStop; pauses: boolean; maxAttempts: number | null }
   /** No launch of the session's budget is left for the next attempt. */
   | { kind: 'launch_budget'; reason: string }
+  /** A process checkroom did not launch holds the output open for writing (issue 17 item 1). */
+  | { kind: 'output_held'; reason: string }
   /** A breaker (the agent's, or its executor's infra breaker) will not let the retry through. */
   | { kind: 'breaker'; agent: string; reason: string };
 

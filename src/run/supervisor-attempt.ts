@@ -15,6 +15,7 @@ import { adapterFor, type AgentFacts } from './adapters/index.js';
 import { failureMessage } from './failure-message.js';
 import { buildCommand, ensureRunsDir, logPathOf, newRunId, type BuiltCommand, type CellTarget } from './launch-spec.js';
 import { hasOwnOutput, provenDone } from './launch-proof.js';
+import { heldOutputs } from '../holders/held-outputs.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './supervisor-agent.js';
 import type { AdoptedRun, CellCore, Flight } from './cell-core.js';
 import { assertInside } from '../fs/confine-path.js';
@@ -247,6 +248,12 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     reserved = false;
   };
   try {
+    // A retry backs its output up before it runs: not from under a writer checkroom did not
+    // launch (issue 17 item 1: a writer is anyone; the first launch is checked in launchCell).
+    if (!adopted && hasOwnOutput(t)) {
+      const held = heldOutputs(core.root, [t.outputRel], new Set(core.ledger().liveRuns.flatMap((r) => (r.pid ? [r.pid] : [])))).get(t.outputRel);
+      if (held) return { kind: 'not_started', stop: { kind: 'output_held', reason: `${name} is not relaunched: ${held}` } };
+    }
     const p = await prepare(core, flight, t, adopted);
     if (!adopted) await core.mark(unit, step, 'in_progress');
     if (flight.cancelled && !adopted) return { kind: 'not_started', stop: { kind: 'cancelled' } };
