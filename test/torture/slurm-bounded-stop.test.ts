@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config.js';
@@ -58,6 +59,40 @@ describe.skipIf(missing)('bounded stop with the Slurm controller down', () => {
       // A shutdown's cancel is no hold: run --next may take the cell again.
       expect(s.snapshot().ledger.cells['ch01/research']!.hold).toBeNull();
       expect(await of(root, 'launch')).toHaveLength(1);
+    } finally {
+      await s.close({ cancel: true });
+    }
+  }, 240_000);
+
+  it('a controller silent past infra_timeout shows the in-flight job INFRA; when it answers again the job is carried on, never resubmitted', async () => {
+    // A job at work for a minute, so it is still running while the controller is away (squeue
+    // takes its own time to give up on a dead controller), then done by its marker.
+    const root = slurmWorkspace({ researcher: '[node, slow.mjs, "{output}"]', idle: '300s', slurm: '{ poll: 500ms, infra_timeout: 1s }' });
+    writeFileSync(
+      join(root, 'slow.mjs'),
+      "import { mkdirSync, writeFileSync } from 'node:fs';\nimport { dirname } from 'node:path';\n" +
+        "setTimeout(() => { mkdirSync(dirname(process.argv[2]), { recursive: true }); writeFileSync(process.argv[2], '# ch01\\n\\n' + 'notes. '.repeat(200) + '\\n\\n<!-- RESEARCH_COMPLETE -->\\n'); }, 60_000);\n",
+    );
+    const s = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5 });
+    try {
+      const r = s.launch('ch01', 'research');
+      await until('the job running', async () => {
+        const l = (await of(root, 'launch'))[0];
+        return !!l?.jobId && jobState(l.jobId) === 'RUNNING';
+      });
+      await cluster().kill('slurmctld');
+      const seen = new Set<string>();
+      await until('the run shown INFRA', () => {
+        const why = s.snapshot().runs[0]?.why ?? `(runs: ${s.snapshot().runs.length})`;
+        seen.add(why);
+        return /^INFRA: the controller has not answered for \d+ s \(squeue: /.test(why);
+      }, 90_000).catch((e: Error) => {
+        throw new Error(`${e.message}; seen: ${JSON.stringify([...seen])}`);
+      });
+      await cluster().restartController();
+      expect((await r).outcome).toBe('done');
+      expect(await of(root, 'launch')).toHaveLength(1);
+      expect((await of(root, 'exit')).map((e) => e.class)).toEqual(['SUCCESS']);
     } finally {
       await s.close({ cancel: true });
     }
