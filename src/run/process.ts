@@ -102,6 +102,9 @@ const startTimers = (g: Group): NodeJS.Timeout[] => {
 // would keep the pipes open (and the result pending) forever; a run's processes live
 // exactly as long as the run. The exit is taken from the leader itself, not from the end of
 // its output, which whoever still holds a pipe could delay without bound.
+/** How long a run's end waits for its keeper to start reading before draining. */
+const KEEPER_START_MS = 20_000;
+
 const exitOf = (g: Group): Promise<{ code: number | null; signal: string | null }> =>
   new Promise((resolve) => {
     g.sp.subprocess?.once('exit', (code, signal) => {
@@ -128,6 +131,10 @@ const ending = async (g: Group, exited: ReturnType<typeof exitOf>): Promise<Ende
   // A run left running is the next checkroom's to decide (its exit is not ours to journal).
   if (g.left) return null;
   if (g.killing) await g.killing;
+  // A keeper still starting (a node start-up on a loaded machine takes seconds) has not read
+  // the pipes yet: the drain's clock starts once it reads, or it would cut a quick agent's
+  // whole output (seen in CI: an agent done in 0.3 s, its log pane empty).
+  if (g.keeper && !g.keeperReady) await Promise.race([g.keeper.ready, new Promise((r) => setTimeout(r, KEEPER_START_MS).unref())]);
   // Bounded drain: output still in the pipes is read; a holder we could not stop (another
   // user's process, say) makes us stop reading instead of waiting forever.
   const held = await drainStreams(g.streams, DRAIN_MS);
