@@ -70,6 +70,9 @@ say('CANCELLED');`,
     await until('the store to show the run', () => !!k.s().agents.snap?.runs.some((x) => !!x.pid || !!x.job?.id));
     await k.press('g', 'x', 'y');
     await until('the exit, CANCELLED', () => cancelledExit(ws));
+    // The exit is journalled before the flight ends: a launch pressed in between is refused
+    // as "already running" (seen under CI load on Slurm, where the cancel's end takes longer).
+    await until('the flight to end', () => k.sup.snapshot().runs.length === 0 && k.sup.snapshot().waiting.length === 0);
     return { k };
   }
   if (r.moment === 'same session' && r.entry !== 'autopilot') {
