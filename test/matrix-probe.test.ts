@@ -55,7 +55,7 @@ async function probeBefore(r: Row, ws: string): Promise<void> {
       "s.subscribe((e) => { if (e.type === 'output' && /waiting for the model/.test(e.line)) say('MIDRUN'); }); void s.launch('ch01', 'research').catch(() => undefined);",
       'MIDRUN',
     );
-    await until('the probe journalled', async () => (await launches(ws)).length === 1);
+    await until('the probe journalled', async () => (await launches(ws)).length >= 1, 120_000);
     await kill9(p);
   }
 }
