@@ -1,6 +1,8 @@
 import stringWidth from 'string-width';
 import type { NextStep, PartialFile, PlanAction, WorkspaceState } from '../types.js';
-import { sanitizeLine } from '../sanitize.js';
+// The drawn form, in the terminal's charset (issue 18 item 5): the width measured here is the
+// width drawn under `--ascii` and LANG=C too, where a name may be escaped (`\u4e66`).
+import { shownLine as sanitizeLine } from '../charset.js';
 import type { Paint } from './paint.js';
 
 // Layout of text on a fixed number of columns: padding, cutting, column widths, the plan's
