@@ -22,6 +22,12 @@ setOutputCharset(charsetFor(process.env, false));
 const colour = colorEnabled(process.stdout, process.env);
 let out = textOut(process.stdout, colour);
 
+/** TERM=dumb: no cursor addressing, so no full-screen UI (issue 18 item 5: it got one). */
+const DUMB_NOTE =
+  'checkroom: TERM=dumb has no cursor addressing, so this is the status, printed once (`checkroom status`).\n' +
+  'For the control room, run checkroom in a terminal that has it (TERM=xterm-256color, screen, tmux);\n' +
+  '`checkroom --readonly` there watches without driving. Here: `checkroom plan`, `checkroom partials`.\n';
+
 /** A running control room's `status --json`, byte for byte; `--json=pretty` indents it. False: no instance answered. */
 async function statusFromSocket(cli: Cli): Promise<boolean> {
   const { statusFromControlRoom } = await import('./cli/socket-commands.js');
@@ -71,13 +77,16 @@ async function main(argv: string[]): Promise<number> {
     case 'checkpoint':
       await checkpointCommand(cli.positionals, cli.write, o, out);
       return 0;
-    case 'ui':
-      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    case 'ui': {
+      const dumb = process.env.TERM === 'dumb';
+      if (!process.stdin.isTTY || !process.stdout.isTTY || dumb) {
         if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
         await statusCommand(cli.positionals, cli.json, o, out, read);
+        if (dumb && !cli.json && process.stdout.isTTY) out.write(DUMB_NOTE);
         return 0;
       }
       return (await loadControlRoom())(cli, o);
+    }
     case 'watch':
       return (await import('./cli/socket-commands.js')).watchCommand(cli.positionals, cli.json, process.stdout);
     default:

@@ -117,4 +117,22 @@ describe.skipIf(tmuxMissing)("every byte the control room sends is in the termin
       expect(screens.find(([w]) => w === 'partials')![1]).toMatch(/^> \S/m);
     });
   }
+
+  it('TERM=dumb: the plain status once, no cursor addressing, no alternate screen, exit 0', { timeout: 120_000 }, async () => {
+    const dir = copyDemo();
+    const raw = join(mkdtempSync(join(tmpdir(), 'ascii-raw-')), 'pane.bin');
+    const t = new TmuxSession(`sh -c 'read go; TERM=dumb node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { rows: 60, cols: 100 });
+    sessions.push(t);
+    t.pipeTo(raw);
+    t.keys('Enter');
+    // Either the status and its exit, or (before the fix) the control room's status line.
+    const screen = await t.waitFor(/EXITED-\d+|auto off/);
+    expect(screen).toContain('EXITED-0');
+    expect(screen).toMatch(/\d+\/\d+ done - \d+ partial/);
+    expect(screen).toContain('TERM=dumb has no cursor addressing');
+    const bytes = readFileSync(raw).toString('latin1');
+    // No CSI at all: no cursor position (CSI H, CSI r;c H), no alternate screen (CSI ?1049h), no colour.
+    expect(bytes).not.toMatch(/\u001b\[/);
+    expect(NOT_LETTER.test(readFileSync(raw).toString('utf8'))).toBe(false);
+  });
 });
