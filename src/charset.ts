@@ -58,27 +58,24 @@ const KEPT = /^[\p{L}\p{M}\p{N}\u3000-\u30ff\uff00-\uffef]$/u;
 
 const escaped = (cp: number): string => (cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\u{${cp.toString(16)}}`);
 
-const cache = new Map<string, string>();
 const NON_ASCII = /[\x80-\uffff]/;
+const EACH_NON_ASCII = /[^\0-\x7f]/gu;
+const symbolsOf = new Map<string, string>();
+const asciiOf = new Map<string, string>();
 
 /** `s` in `cs`: for `symbols` and `ascii`, every character outside the charset through the table, else escaped. */
 export function toCharset(s: string, cs: Charset): string {
   if (cs === 'unicode' || !NON_ASCII.test(s)) return s;
-  let out = '';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x80) out += ch;
-    else {
-      const key = cs + ch;
-      let r = cache.get(key);
-      if (r === undefined) {
-        r = tableFor(ch, cp) ?? (cs === 'symbols' && KEPT.test(ch) ? ch : escaped(cp));
-        cache.set(key, r);
-      }
-      out += r;
+  const seen = cs === 'symbols' ? symbolsOf : asciiOf;
+  return s.replace(EACH_NON_ASCII, (ch) => {
+    let r = seen.get(ch);
+    if (r === undefined) {
+      const cp = ch.codePointAt(0)!;
+      r = tableFor(ch, cp) ?? (cs === 'symbols' && KEPT.test(ch) ? ch : escaped(cp));
+      seen.set(ch, r);
     }
-  }
-  return out;
+    return r;
+  });
 }
 
 /**
