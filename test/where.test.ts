@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { loadWorkspace } from '../src/workspace.js';
+import { whereBook } from './helpers/where.js';
+
+// Issue 18 item 3: where the work stopped is where the agents were (runs, the checkpoint's
+// claim when the disk agrees, else the furthest batch with work in progress), not the first
+// batch with a lost marker; the lost markers are listed as regressions.
+
+const regressions = (s: Awaited<ReturnType<typeof loadWorkspace>>) => (s.regressions ?? []).map((r) => `${r.unit} ${r.step} ${r.batch} ${r.lost} ${r.evidence}`);
+
+describe('where it stopped', () => {
+  it('is Batch 2, the checkpoint\'s claim the disk agrees with, and Batch 1\'s lost markers are regressions', async () => {
+    const s = await loadWorkspace(whereBook());
+    expect(s.stoppedAt).toEqual({ phase: 3, batch: 2, from: 'checkpoint', checkpointSays: { phase: 3, batch: 2 } });
+    expect(regressions(s)).toEqual(['ch01 draft 1 marker checkpoint', 'ch02 review 1 marker checkpoint']);
+    // What scripts read is unchanged: the first batch not done.
+    expect(s.currentBatch).toBe(1);
+  });
+
+  it('is Batch 2 from the disk when the checkpoint still says Batch 1, and says they disagree', async () => {
+    const s = await loadWorkspace(whereBook({ batch: 1 }));
+    expect(s.stoppedAt).toMatchObject({ phase: 3, batch: 2, from: 'disk', checkpointSays: { phase: 3, batch: 1 } });
+    expect(s.stoppedAt!.disagreement).toBe('the checkpoint says Batch 1; the disk shows work in Batch 2');
+  });
+
+  it('is Batch 2 from the disk when the checkpoint claims Batch 3, where nothing has begun', async () => {
+    const s = await loadWorkspace(whereBook({ batch: 3 }));
+    expect(s.stoppedAt).toMatchObject({ batch: 2, from: 'disk', checkpointSays: { batch: 3 } });
+    expect(s.stoppedAt!.disagreement).toBe('the checkpoint says Batch 3; the disk shows work in Batch 2');
+  });
+
+  it('is Batch 2 from the disk when the checkpoint names no batch; no disagreement', async () => {
+    const s = await loadWorkspace(whereBook({ batch: null }));
+    expect(s.stoppedAt).toEqual({ phase: 3, batch: 2, from: 'disk', checkpointSays: { phase: 3, batch: null } });
+  });
+
+  it('is Phase 3 from the disk alone without checkpoint.md (no batches known), the lost markers proven by the steps after them', async () => {
+    const s = await loadWorkspace(whereBook({ noCheckpoint: true }));
+    expect(s.stoppedAt).toEqual({ phase: 3, batch: null, from: 'disk' });
+    expect(regressions(s)).toEqual(['ch01 draft null marker downstream', 'ch02 review null marker downstream']);
+  });
+
+  it('is where a live run is, over the checkpoint and the disk, and says the checkpoint disagrees', async () => {
+    const s = await loadWorkspace(whereBook(), { running: new Set(['ch06/research']) });
+    expect(s.stoppedAt).toMatchObject({ phase: 3, batch: 3, from: 'runs' });
+    expect(s.stoppedAt!.disagreement).toBe('the checkpoint says Batch 2; runs are in Batch 3');
+  });
+
+  it('has no regressions when Batch 1 kept its markers, and still stops in Batch 2', async () => {
+    const s = await loadWorkspace(whereBook({ intact: true }));
+    expect(s.regressions).toEqual([]);
+    expect(s.stoppedAt).toMatchObject({ batch: 2, from: 'checkpoint' });
+    expect(s.currentBatch).toBe(2);
+  });
+});
