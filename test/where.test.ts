@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadWorkspace } from '../src/workspace.js';
 import { whereBook } from './helpers/where.js';
+import { pathOf, prose, writeFiles } from './helpers/workspace.js';
 
 // Issue 18 item 3: where the work stopped is where the agents were (runs, the checkpoint's
 // claim when the disk agrees, else the furthest batch with work in progress), not the first
@@ -51,5 +52,18 @@ describe('where it stopped', () => {
     expect(s.regressions).toEqual([]);
     expect(s.stoppedAt).toMatchObject({ batch: 2, from: 'checkpoint' });
     expect(s.currentBatch).toBe(2);
+  });
+
+  it('keeps the checkpoint\'s batch while runs go on in it, even with runs ahead in the next batch', async () => {
+    const s = await loadWorkspace(whereBook(), { running: new Set(['ch05/draft', 'ch06/research']) });
+    expect(s.stoppedAt).toEqual({ phase: 3, batch: 2, from: 'runs', checkpointSays: { phase: 3, batch: 2 } });
+  });
+
+  it('keeps the checkpoint\'s batch when work is under way there and ahead of it (research of Batch 3 begun)', async () => {
+    const root = whereBook();
+    writeFiles(root, { [pathOf('ch06', 'research')]: `# ch06 research\n\n${prose(300)}` });
+    const s = await loadWorkspace(root);
+    expect(s.stoppedAt).toMatchObject({ batch: 2, from: 'checkpoint' });
+    expect(s.stoppedAt!.disagreement).toBeUndefined();
   });
 });

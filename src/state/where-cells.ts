@@ -14,8 +14,8 @@ export interface Regression {
   step: string;
   batch: number | null;
   path: string;
-  /** `marker`: the file is there without its marker; `file`: the file is gone. */
-  lost: 'marker' | 'file';
+  /** `marker`: the file is there without its marker; `file`: the file is gone; `entry`: the unit's long-memory entry is gone. */
+  lost: 'marker' | 'file' | 'entry';
   /** Who says it was done: checkpoint.md's ✅, or a later step of the unit that is done. */
   evidence: 'checkpoint' | 'downstream';
 }
@@ -38,7 +38,7 @@ export interface WhereTally {
 export const emptyWhere = (): WhereTally => ({ total: 0, done: 0, active: 0, running: 0, cut: 0, regress: 0 });
 
 /** The regressions among one unit's cells (in step order). */
-export function unitRegressions(cells: readonly Cell[], shape: Pick<PlanShape, 'dependents'>): Regression[] {
+export function unitRegressions(cells: readonly Cell[], shape: Pick<PlanShape, 'dependents' | 'stepById'>): Regression[] {
   let doneSteps: Set<string> | null = null;
   const out: Regression[] = [];
   for (const c of cells) {
@@ -48,7 +48,9 @@ export function unitRegressions(cells: readonly Cell[], shape: Pick<PlanShape, '
       doneSteps ??= new Set(cells.filter((x) => x.status === 'done').map((x) => x.step));
       if ((shape.dependents.get(c.step) ?? []).some((d) => doneSteps!.has(d))) evidence = 'downstream';
     }
-    if (evidence) out.push({ unit: c.unit, step: c.step, batch: c.batch, path: c.path, lost: c.exists && c.disk !== 'missing' ? 'marker' : 'file', evidence });
+    if (!evidence) continue;
+    const lost = shape.stepById.get(c.step)?.kind === 'entry' ? 'entry' : c.exists && c.disk !== 'missing' ? 'marker' : 'file';
+    out.push({ unit: c.unit, step: c.step, batch: c.batch, path: c.path, lost, evidence });
   }
   return out;
 }

@@ -33,7 +33,7 @@ export function stopOf(
 }
 
 /** One unit's regressions and the kind of each of its cells. */
-export function unitWhere(cells: readonly Cell[], shape: Pick<PlanShape, 'dependents'>, cuts: CutMap | undefined) {
+export function unitWhere(cells: readonly Cell[], shape: Pick<PlanShape, 'dependents' | 'stepById'>, cuts: CutMap | undefined) {
   const regressions = unitRegressions(cells, shape);
   const lost = new Set(regressions.map((r) => r.step));
   return { regressions, kinds: cells.map((c) => whereKind(c, lost, cuts)) };

@@ -59,28 +59,38 @@ function diskIndex(rows: readonly WhereRow[]): number {
   return rows.some((r) => r.regress > 0) ? last : -1;
 }
 
-/** Whether the disk agrees with the claim that row `k` is where the work is. */
+/**
+ * Whether the disk agrees with the claim that row `k` is where the work is. Work under way in
+ * the claimed batch agrees, even with work ahead of it (the next batch's research running in
+ * parallel, as in the demo); a claimed batch with nothing under way agrees only if nothing is
+ * under way after it either.
+ */
 function agrees(rows: readonly WhereRow[], k: number): boolean {
-  const later = rows.slice(k + 1);
-  if (later.some((r) => r.active > 0)) return false;
   const r = rows[k];
-  if (inProgress(r)) return true;
+  if (r.active > 0) return true;
+  const later = rows.slice(k + 1);
+  const laterActive = later.some((x) => x.active > 0);
+  if (inProgress(r)) return !laterActive;
   // Between batches: the claimed one is finished and the next not begun.
   if (complete(r)) return !later.some(inProgress);
   // About to begin it: everything before it is complete.
-  return rows.slice(0, k).every(complete);
+  return !laterActive && rows.slice(0, k).every(complete);
 }
 
 function pickRow(rows: readonly WhereRow[], claim: number | null): { id: number | null; from: StopSource } {
   const disk = diskIndex(rows);
+  const k = claim === null ? -1 : rows.findIndex((r) => r.id === claim);
   // A live run is where work is; the journal's cut run only where the disk has nothing later.
+  // Runs in the claimed batch confirm the claim; only runs elsewhere alone overrule it.
   let run = lastIndex(rows, (r) => r.running > 0);
   if (run < 0) {
     const cut = lastIndex(rows, (r) => r.cut > 0);
     if (cut >= 0 && cut >= disk) run = cut;
   }
-  if (run >= 0) return { id: rows[run].id, from: 'runs' };
-  const k = claim === null ? -1 : rows.findIndex((r) => r.id === claim);
+  if (run >= 0) {
+    const confirms = k >= 0 && (rows[k].running > 0 || (rows[run].running === 0 && rows[k].cut > 0));
+    return { id: rows[confirms ? k : run].id, from: 'runs' };
+  }
   if (k >= 0 && agrees(rows, k)) return { id: rows[k].id, from: 'checkpoint' };
   return { id: disk >= 0 ? rows[disk].id : null, from: 'disk' };
 }
