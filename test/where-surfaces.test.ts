@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { StatusJson } from '../src/cli/json.js';
+import { readFileSync } from 'node:fs';
 import { recoverReport } from '../src/recover/report.js';
+import { buildResume } from '../src/resume/build.js';
+import { loadWorkspace } from '../src/workspace.js';
 import { REPO } from './helpers/workspace.js';
 import { whereBook } from './helpers/where.js';
 
@@ -64,5 +67,21 @@ describe('where it stopped, in status and recover', () => {
     const r = await recoverReport(whereBook({ batch: 3 }), { dryRun: true });
     expect(r.stop).toMatchObject({ batch: 2, from: 'disk', checkpointSays: { phase: 3, batch: 3 } });
     expect(r.stop.disagreement).toBe('the checkpoint says Batch 3; the disk shows work in Batch 2');
+  });
+
+  it('RESUME.md\'s current batch is where the work stopped', async () => {
+    const letter = buildResume(await loadWorkspace(whereBook()), { now: new Date(2026, 10, 30, 5, 12) });
+    expect(letter).toContain('\n- 当前批次: Batch 2\n');
+  });
+
+  it('recover rebuilds checkpoint.md with where the work stopped, so it agrees with the header afterwards', async () => {
+    const root = whereBook({ batch: 1 });
+    const r = await recoverReport(root, { dryRun: false });
+    expect(r.rebuilt.find((a) => a.target === 'checkpoint.md')).toMatchObject({ done: true });
+    expect(readFileSync(join(root, 'checkpoint.md'), 'utf8')).toContain('\n当前批次: Batch 2\n');
+    const json = JSON.parse(cli(['status', root, '--json']).out) as StatusJson;
+    expect(json.stoppedAt).toEqual({ phase: 3, batch: 2, from: 'checkpoint', checkpointSays: { phase: 3, batch: 2 } });
+    // The lost markers stay regressions: the steps after them are done.
+    expect(json.regressions.map((x) => `${x.unit} ${x.step} ${x.evidence}`)).toEqual(['ch01 draft downstream', 'ch02 review downstream']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadWorkspace } from '../src/workspace.js';
+import { stoppedAt, type WhereRow } from '../src/state/where.js';
 import { whereBook } from './helpers/where.js';
 import { pathOf, prose, writeFiles } from './helpers/workspace.js';
 
@@ -65,5 +66,27 @@ describe('where it stopped', () => {
     const s = await loadWorkspace(root);
     expect(s.stoppedAt).toMatchObject({ batch: 2, from: 'checkpoint' });
     expect(s.stoppedAt!.disagreement).toBeUndefined();
+  });
+
+});
+
+describe('where it stopped, from the tallies (state/where.ts)', () => {
+  const row = (id: number, t: Partial<WhereRow> = {}): WhereRow => ({ id, total: 10, done: 0, active: 0, running: 0, cut: 0, regress: 0, ...t });
+  const phases = [row(3, { done: 12, active: 3 })];
+  const at = (batches: WhereRow[], batch: number | null = null) => stoppedAt({ phases, batches, batchedPhase: 3, claim: batch === null ? null : { phase: 3, batch } });
+
+  it('takes the journal\'s cut run where the disk has nothing later, and ignores one behind the work', () => {
+    expect(at([row(1, { done: 10 }), row(2, { done: 2, active: 2, cut: 1 }), row(3)])).toMatchObject({ batch: 2, from: 'runs' });
+    // A cut left in Batch 1 from an older session while Batch 2 is under way says nothing about now.
+    expect(at([row(1, { done: 8, active: 1, cut: 1, regress: 1 }), row(2, { done: 3, active: 2 }), row(3)])).toMatchObject({ batch: 2, from: 'disk' });
+  });
+
+  it('between batches: a finished claimed batch agrees while the next has not begun', () => {
+    expect(at([row(1, { done: 9, regress: 1 }), row(2, { done: 10 }), row(3)], 2)).toEqual({ phase: 3, batch: 2, from: 'checkpoint', checkpointSays: { phase: 3, batch: 2 } });
+    expect(at([row(1, { done: 9, regress: 1 }), row(2, { done: 10 }), row(3)])).toMatchObject({ batch: 3, from: 'disk' });
+  });
+
+  it('a claimed batch complete but for its lost markers does not hold against work after it', () => {
+    expect(at([row(1, { done: 8, regress: 2 }), row(2, { done: 1 }), row(3)], 1)).toMatchObject({ batch: 2, from: 'disk', disagreement: 'the checkpoint says Batch 1; the disk shows work in Batch 2' });
   });
 });
