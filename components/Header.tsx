@@ -22,11 +22,14 @@ export function Header({ width }: { width: number }) {
   // after an interruption asks where the agents were; a Batch 1 with lost markers is a
   // regression the recover report and `status` list, not the place to resume from.
   const stop = stopOfState(ws);
-  const where = stop.phase ? `Phase ${stop.phase.id} ${stop.phase.name}` : 'all phases done';
   const batch = stop.batch !== null ? ` · Batch ${stop.batch}` : '';
   const differs = disagreementShort(ws.stoppedAt);
   const says = differs ? ` · ${differs}` : '';
   const ro = readonly ? ' · READ-ONLY' : '';
+  // In a narrow terminal the phase's name gives way before the checkpoint's word is cut (60×20).
+  const named = stop.phase ? `Phase ${stop.phase.id} ${stop.phase.name}` : 'all phases done';
+  const room = width - batch.length - says.length - ro.length - 4 - 'checkroom · x'.length;
+  const where = stop.phase && drawnLength(named) > room ? `Phase ${stop.phase.id}` : named;
   const driver = useDriverNote();
   const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - says.length - ro.length - 4));
   const live =

@@ -44,6 +44,16 @@ describe('the header says where the work stopped', () => {
     expect(stringWidth(h)).toBeLessThanOrEqual(80);
   });
 
+  it('keeps the checkpoint\'s word at 60 columns: the phase name gives way', async () => {
+    const root = whereBook({ batch: 1 });
+    const live = await createLiveWorkspace(root, { watch: false });
+    const store = createAppStore({ live });
+    const { frame } = await renderRoom(store, live, COLOR_THEME, 20, 60);
+    const h = headerLine(frame());
+    expect(h).toContain('· Phase 3 · Batch 2 · checkpoint says Batch 1');
+    expect(stringWidth(h)).toBeLessThanOrEqual(60);
+  });
+
   it('keeps Batch 2 live when a marker is lost in Batch 1 while Batch 2 is worked on', async () => {
     const { root, live, frame, ws } = await mount({ intact: true }, true);
     expect(headerLine(frame())).toContain('· Batch 2');
