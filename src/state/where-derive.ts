@@ -32,11 +32,14 @@ export function stopOf(
   return stoppedAt({ phases: phaseRows, batches: batchRows, batchedPhase, claim: claimOf(doc) });
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /** One unit's regressions and the kind of each of its cells. */
 export function unitWhere(cells: readonly Cell[], shape: Pick<PlanShape, 'dependents' | 'stepById'>, cuts: CutMap | undefined) {
   const regressions = unitRegressions(cells, shape);
-  const lost = new Set(regressions.map((r) => r.step));
-  return { regressions, kinds: cells.map((c) => whereKind(c, lost, cuts)) };
+  const lost = regressions.length ? new Set(regressions.map((r) => r.step)) : NONE;
+  const cut = cuts?.size ? cuts : undefined;
+  return { regressions, kinds: cells.map((c) => whereKind(c, lost, cut)) };
 }
 
 /** The whole derivation's part: every unit once. */
@@ -63,12 +66,13 @@ export function deriveWhere(o: {
     while (j < o.cells.length && o.cells[j].unit === o.cells[i].unit) j++;
     const cells = o.cells.slice(i, j);
     const w = unitWhere(cells, o.shape, o.cuts);
-    regressions.push(...w.regressions);
-    cells.forEach((c, n) => {
-      const ph = o.shape.stepById.get(c.step)?.phase ?? 0;
+    for (const r of w.regressions) regressions.push(r);
+    const batch = tally(byBatch, o.batchOf.get(cells[0].unit) ?? null);
+    for (let n = 0; n < cells.length; n++) {
+      const ph = o.shape.stepById.get(cells[n].step)?.phase ?? 0;
       countKind(tally(byPhase, ph), w.kinds[n], 1);
-      if (ph === o.shape.phaseOfBatches) countKind(tally(byBatch, o.batchOf.get(c.unit) ?? null), w.kinds[n], 1);
-    });
+      if (ph === o.shape.phaseOfBatches) countKind(batch, w.kinds[n], 1);
+    }
     i = j;
   }
   return { stoppedAt: stopOf(o.shape.pipeline, o.phases, byPhase, o.batches, byBatch, o.shape.phaseOfBatches, o.checkpoint), regressions };
