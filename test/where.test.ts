@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadWorkspace } from '../src/workspace.js';
 import { stoppedAt, type WhereRow } from '../src/state/where.js';
+import { regressionWords } from '../src/state/where-words.js';
 import { whereBook } from './helpers/where.js';
 import { pathOf, prose, writeFiles } from './helpers/workspace.js';
 
@@ -88,5 +89,21 @@ describe('where it stopped, from the tallies (state/where.ts)', () => {
 
   it('a claimed batch complete but for its lost markers does not hold against work after it', () => {
     expect(at([row(1, { done: 8, regress: 2 }), row(2, { done: 1 }), row(3)], 1)).toMatchObject({ batch: 2, from: 'disk', disagreement: 'the checkpoint says Batch 1; the disk shows work in Batch 2' });
+  });
+
+  it('says the disk shows every phase done when the checkpoint claims a phase after the end', () => {
+    const done = (id: number) => row(id, { done: 10 });
+    expect(stoppedAt({ phases: [done(1), done(3)], batches: [done(1)], batchedPhase: 3, claim: { phase: 4, batch: null } })).toEqual({
+      phase: null,
+      batch: null,
+      from: 'disk',
+      checkpointSays: { phase: 4, batch: null },
+      disagreement: 'the checkpoint says Phase 4; the disk shows every phase done',
+    });
+  });
+
+  it('names at most six regressions and counts the rest', () => {
+    const regs = Array.from({ length: 9 }, (_, i) => ({ unit: `ch0${i + 1}`, step: 'draft', batch: 1, path: '', lost: 'marker' as const, evidence: 'checkpoint' as const }));
+    expect(regressionWords(regs, (t) => t)).toBe('ch01 draft, ch02 draft, ch03 draft, ch04 draft, ch05 draft, ch06 draft and 3 more (marker lost)');
   });
 });

@@ -32,7 +32,7 @@ export function regressionWords(regs: readonly Regression[], clean: (t: string) 
     if (!of.length) continue;
     const shown = of.slice(0, Math.max(1, max - named));
     named += shown.length;
-    groups.push(`${shown.map((r) => `${clean(r.unit)} ${clean(r.step)}`).join(', ')}${of.length > shown.length ? `, … ${of.length - shown.length} more` : ''} (${LOST[lost]})`);
+    groups.push(`${shown.map((r) => `${clean(r.unit)} ${clean(r.step)}`).join(', ')}${of.length > shown.length ? ` and ${of.length - shown.length} more` : ''} (${LOST[lost]})`);
   }
   return groups.join('; ');
 }

@@ -114,8 +114,8 @@ export function stoppedAt(input: StopInput): StoppedAt {
   const batchOff = claim.batch !== null && batch !== null && claim.batch !== batch;
   if (phaseOff || batchOff) {
     const says = [phaseOff ? `Phase ${claim.phase}` : '', batchOff || (phaseOff && claim.batch !== null) ? `Batch ${claim.batch}` : ''].filter(Boolean).join(' · ');
-    const is = [phaseOff ? (ph.id === null ? 'no phase (every phase is done)' : `Phase ${ph.id}`) : '', batch !== null ? `Batch ${batch}` : ''].filter(Boolean).join(' · ');
-    out.disagreement = `the checkpoint says ${says}; ${BASIS[from]} ${is}`;
+    const is = [phaseOff && ph.id !== null ? `Phase ${ph.id}` : '', batch !== null ? `Batch ${batch}` : ''].filter(Boolean).join(' · ');
+    out.disagreement = `the checkpoint says ${says}; ${is ? `${BASIS[from]} ${is}` : 'the disk shows every phase done'}`;
   }
   return out;
 }
