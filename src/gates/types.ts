@@ -54,6 +54,8 @@ export interface GateStep {
   dependencies: string[];
   /** Status the plan claims (pending|in_progress|completed|blocked), or null. */
   planStatus: string | null;
+  /** Where the workflow file says the step's gate is written, for this run; absent when it does not say. */
+  gatePath?: string;
 }
 
 export interface PlanStep {
@@ -70,6 +72,8 @@ export interface Plan {
   id: string;
   name: string | null;
   status: string | null;
+  /** The workflow file the plan says it follows (`feature-flow`), if it says. */
+  workflow: string | null;
   steps: PlanStep[];
   /** Relative paths of the plan files read (top plan and phase plans). */
   files: string[];
@@ -92,6 +96,8 @@ export interface MemoryFile {
 export interface GateWorkflow {
   id: string;
   name: string;
+  /** The workflow file the steps and dependencies come from (`.claude/workflows/feature-flow.yaml`), or null. */
+  workflowFile: string | null;
   planStatus: string | null;
   steps: GateStep[];
   /** Highest step whose gate passed (a skipped step counts: it is settled). */
