@@ -28,10 +28,10 @@ import type { GateCell, GateProof, GateProofKind, GateStep, GateWorkflow, GateWo
 /** `04.5` → `s04.5`: a step id that reads like the gate file and never starts with a digit. */
 export const gateStepId = (number: string): string => `s${number}`;
 
-const PLAN_CLAIM: Record<string, Claim> = { completed: 'done', in_progress: 'in_progress', pending: 'not_started', blocked: 'needs_human' };
+const PLAN_CLAIM: Record<string, Claim> = { completed: 'done', in_progress: 'in_progress', pending: 'not_started', blocked: 'needs_human', failed: 'failed' };
 
 /** Where a step's gate is, or would be written (`{step}-{agent}.json`). */
-const gatePath = (wf: string, s: GateStep): string => s.gate?.file ?? `${GATES_DIR}/${wf}/${s.number}-${s.agent || 'agent'}.json`;
+const gatePath = (wf: string, s: GateStep): string => s.gate?.file ?? s.gatePath ?? `${GATES_DIR}/${wf}/${s.number}-${s.agent || 'agent'}.json`;
 
 function statusOf(s: GateStep): { status: CellStatus; disk: DiskState } {
   switch (s.status) {
@@ -168,8 +168,10 @@ function stepCell(w: GateWorkflow, def: StepDef, s: GateStep, running: ReadonlyS
 /** What a step's cell adds to the lists: a half-product, a plan the gate contradicts, a redo. */
 function noteStep(part: WorkflowPart, s: GateStep, cell: GateCell): void {
   const { unit, step, triage } = cell;
-  if (s.status === 'partial' && s.gate && triage) {
-    part.partials.push({ path: cell.path, unit, step, chars: cell.chars, bytes: cell.bytes, verdict: triage.verdict, reason: triage.reason });
+  // Every half-step is a half-product the summary counts (issue 18 item 4): a broken gate, and
+  // an interrupted step, whose evidence is its reasoning file with no final decision.
+  if (s.status === 'partial' && triage) {
+    part.partials.push({ path: s.gate ? cell.path : (s.reasoning ?? cell.path), unit, step, chars: cell.chars, bytes: cell.bytes, verdict: triage.verdict, reason: triage.reason });
   }
   if (cell.checkpoint === 'done' && statusOf(s).status !== 'done') {
     part.discrepancies.push({ unit, step, checkpoint: 'done', disk: cell.disk, note: `the plan says completed; the gate is ${s.gate ? (s.status === 'failed' ? 'failed' : s.gate.shape) : 'missing'} — the gate decides` });
