@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statusCommand } from '../src/cli/core-commands.js';
@@ -34,7 +34,7 @@ function copy(): string {
   return dir;
 }
 
-async function statusJson(dir: string): Promise<{ cells: { step: string; status: string; blockedBy: string[]; checkpoint: string | null }[]; partials: { step: string; path: string }[]; next: { step: string; action: string; blocks: number }[]; warnings: unknown[]; counts: Record<string, number> }> {
+async function statusJson(dir: string): Promise<{ cells: { step: string; status: string; blockedBy: string[]; checkpoint: string | null }[]; partials: { step: string; path: string; bytes: number; chars: number }[]; next: { step: string; action: string; blocks: number }[]; warnings: unknown[]; counts: Record<string, number> }> {
   let text = '';
   await statusCommand([dir], true, { paint: (_t, x) => x, ascii: true, width: 100 }, { write: (x) => void (text += x) });
   return JSON.parse(text);
@@ -68,7 +68,8 @@ describe('agent-studio format (issue 18 item 4)', () => {
   });
 
   it('status --json: eight cells, the failed step 04 blocks 06 and 07, the one half-product is in partials', async () => {
-    const j = await statusJson(copy());
+    const dir = copy();
+    const j = await statusJson(dir);
     expect(j.cells.map((c) => `${c.step} ${c.status} ${c.blockedBy.map((b) => b.split('/')[1]).join(',')}`)).toEqual([
       's00 done ',
       's01 done ',
@@ -81,7 +82,10 @@ describe('agent-studio format (issue 18 item 4)', () => {
     ]);
     expect(j.counts).toMatchObject({ total: 8, done: 4, failed: 1, partial: 1, notStarted: 2, discrepancies: 0 });
     expect(j.next.map((n) => `${n.step} ${n.action} ${n.blocks}`)).toEqual(['s04 retry 2', 's05 run 0']);
-    expect(j.partials.map((p) => `${p.step} ${p.path}`)).toEqual([`s05 .claude/context/history/reasoning/${ID}/05-technical-writer.json`]);
+    const reasoning = `.claude/context/history/reasoning/${ID}/05-technical-writer.json`;
+    expect(j.partials.map((p) => `${p.step} ${p.path}`)).toEqual([`s05 ${reasoning}`]);
+    // Its size is the reasoning file's, the half-product, not the absent gate's 0.
+    expect(j.partials[0]).toMatchObject({ bytes: statSync(join(dir, reasoning)).size, chars: readFileSync(join(dir, reasoning), 'utf8').length });
     expect(j.warnings).toEqual([]);
   });
 

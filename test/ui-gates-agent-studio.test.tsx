@@ -47,5 +47,14 @@ describe('agent-studio workflow on screen (issue 18 item 4)', () => {
     const partials = await until(frame, '05-technical-writer.json');
     expect(partials).toMatch(/Partials \(1\)/);
     expect(partials).toContain('1764800000-q7m2x9');
+    // No marker to append to a half-done step: keep is not offered; back up and redo are.
+    const footer = partials.trimEnd().split('\n').at(-1)!;
+    expect(footer).toContain('d redo');
+    expect(footer).not.toContain('m keep');
+    // Sources: no checkpoint.md to write and no todo table to write back in this layout.
+    await press('4');
+    const sources = await until(frame, 'gate files (decide)');
+    expect(sources).not.toMatch(/checkpoint/i);
+    expect(sources.trimEnd().split('\n').at(-1)).not.toContain('write back todos');
   });
 });

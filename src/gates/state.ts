@@ -171,7 +171,8 @@ function noteStep(part: WorkflowPart, s: GateStep, cell: GateCell): void {
   // Every half-step is a half-product the summary counts (issue 18 item 4): a broken gate, and
   // an interrupted step, whose evidence is its reasoning file with no final decision.
   if (s.status === 'partial' && triage) {
-    part.partials.push({ path: s.gate ? cell.path : (s.reasoning ?? cell.path), unit, step, chars: cell.chars, bytes: cell.bytes, verdict: triage.verdict, reason: triage.reason });
+    const size = s.gate ? cell : (s.reasoningSize ?? cell);
+    part.partials.push({ path: s.gate ? cell.path : (s.reasoning ?? cell.path), unit, step, chars: size.chars, bytes: size.bytes, verdict: triage.verdict, reason: triage.reason });
   }
   if (cell.checkpoint === 'done' && statusOf(s).status !== 'done') {
     part.discrepancies.push({ unit, step, checkpoint: 'done', disk: cell.disk, note: `the plan says completed; the gate is ${s.gate ? (s.status === 'failed' ? 'failed' : s.gate.shape) : 'missing'} — the gate decides` });

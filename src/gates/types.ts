@@ -49,6 +49,8 @@ export interface GateStep {
   file: GateFileFacts | null;
   /** The step's reasoning file, if it has one. */
   reasoning: string | null;
+  /** Its size, when read: an interrupted step's half-product is this file (issue 18 item 4). */
+  reasoningSize?: { bytes: number; chars: number };
   failureClass?: FailureClass;
   /** Step numbers this step depends on, in display form (`04.5`); unknown ones as written. */
   dependencies: string[];
@@ -85,6 +87,9 @@ export interface ReasoningNote {
   agent: string;
   shape: 'decisions' | 'final_decision' | 'unreadable';
   hasDecision: boolean;
+  /** Size of the file as read (0 when it could not be); set by the reader. */
+  bytes?: number;
+  chars?: number;
 }
 
 export interface MemoryFile {

@@ -88,7 +88,7 @@ export function buildWorkflow(input: WorkflowInput): GateWorkflow {
     const file = gate ? (taken?.file ?? null) : null;
     const notes = reasoningOf.get(key) ?? [];
     const note = notes.find((r) => r.agent === agent) ?? notes[0];
-    const row: GateStep & { key: string; inPlan: boolean } = { key, inPlan, number: displayStep(key), agent, name, status, gate, file, reasoning: note?.file ?? null, dependencies, planStatus, ...(gatePath ? { gatePath } : {}) };
+    const row: GateStep & { key: string; inPlan: boolean } = { key, inPlan, number: displayStep(key), agent, name, status, gate, file, reasoning: note?.file ?? null, dependencies, planStatus, ...(gatePath ? { gatePath } : {}), ...(note?.bytes !== undefined ? { reasoningSize: { bytes: note.bytes, chars: note.chars ?? 0 } } : {}) };
     if (status === 'failed' && gate) row.failureClass = classifyGate(gate);
     rows.push(row);
   };
