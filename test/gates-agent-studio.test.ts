@@ -6,6 +6,7 @@ import { scanGateWorkspace } from '../src/gates/scan.js';
 import { taskStep } from '../src/gates/plan.js';
 import { parseWorkflowFile } from '../src/gates/workflow-file.js';
 import { loadWorkspace } from '../src/workspace.js';
+import { createLiveWorkspace } from '../src/live/live-workspace.js';
 import { REPO, tempDir } from './helpers/workspace.js';
 
 // Issue 18 item 4: a gate-file workflow in the public agent-studio format
@@ -131,6 +132,21 @@ describe('agent-studio format (issue 18 item 4)', () => {
     const s = await loadWorkspace(dir);
     expect(s.pipeline.steps.map((x) => x.id)).toEqual(['s00', 's01', 's02', 's03', 's04', 's05', 's06', 's07']);
     expect(s.discrepancies).toEqual([]);
+  });
+
+  it('live: an edit of the workflow file changes the dependencies on screen (it is watched)', async () => {
+    const dir = copy();
+    const live = await createLiveWorkspace(dir, { watch: true });
+    try {
+      const blockers = () => live.state.cells.find((c) => c.step === 's05')!.blockedBy;
+      expect(blockers()).toEqual([]);
+      const yaml = join(dir, '.claude/workflows/feature-flow.yaml');
+      writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('      - test-plan-{{workflow_id}}.json (from step 3)\n    outputs:\n      - docs', '      - test-plan-{{workflow_id}}.json (from step 3)\n      - dev-manifest.json (from step 4)\n    outputs:\n      - docs'));
+      await live.settled();
+      expect(blockers()).toEqual([`${ID}/s04`]);
+    } finally {
+      await live.close();
+    }
   });
 
   it('taskStep: step shapes and named ids, never a number inside another id', () => {

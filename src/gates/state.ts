@@ -8,6 +8,7 @@ import { compareSteps } from './gate-file.js';
 import { ARTIFACTS_DIR } from './plan.js';
 import { REASONING_DIR } from './reasoning.js';
 import { GATES_DIR } from './scan.js';
+import { WORKFLOWS_DIR } from './workflow-file.js';
 import type { GateCell, GateProof, GateProofKind, GateStep, GateWorkflow, GateWorkspace } from './types.js';
 
 // A gate-file workspace (DOMAIN.md section 7) as the control room's WorkspaceState, so the
@@ -273,5 +274,6 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
 /** Directories a live workspace watches for a gate-file workspace (one watch each). */
 export function gateWatchDirs(gw: GateWorkspace): string[] {
   const ids = gw.workflows.map((w) => w.id);
-  return ['.claude', '.claude/context', '.claude/context/history', GATES_DIR, REASONING_DIR, ARTIFACTS_DIR, '.claude/context/memory', ...ids.flatMap((id) => [`${GATES_DIR}/${id}`, `${REASONING_DIR}/${id}`])];
+  // The workflow files too: they give the steps and dependencies (issue 18 item 4).
+  return ['.claude', '.claude/context', '.claude/context/history', GATES_DIR, REASONING_DIR, ARTIFACTS_DIR, '.claude/context/memory', WORKFLOWS_DIR, ...ids.flatMap((id) => [`${GATES_DIR}/${id}`, `${REASONING_DIR}/${id}`])];
 }
