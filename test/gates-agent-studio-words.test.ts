@@ -48,6 +48,17 @@ describe('agent-studio words (issue 18 item 4)', () => {
     const text = await run((out) => recoverCommand(parseCli(['recover', copy(), '--dry-run']), o, out));
     expect(text).not.toMatch(NO_BOOK_WORDS);
     expect(text).toContain(`${ID} Invoice export feature: last passed step 03 · next 04 developer (Implementation)`);
+    // Every step of the workflow file, with what it needs, in the workflow's words.
+    expect(text.split('\n').filter((l) => l.startsWith('    step ')).map((l) => l.trim())).toEqual([
+      'step 00 planner · Planning Phase · gate passed',
+      'step 01 analyst · Requirements Analysis · gate passed · needs 00',
+      'step 02 architect · System Architecture · gate passed · needs 00, 01',
+      'step 03 qa · Test Design · gate passed · needs 01',
+      'step 04 developer · Implementation · gate failed · needs 00, 02',
+      'step 05 technical-writer · Documentation · half-done · needs 02, 03',
+      'step 06 code-reviewer · Code Review · not started · needs 04',
+      'step 07 qa · QA Signoff · not started · needs 03, 04, 06',
+    ]);
     expect(text).toContain('failed validation: step 04 (VERIFICATION_FAILED)');
     expect(text).toContain('interrupted steps: 05');
     expect(text).not.toMatch(/re-run the step|next none/);

@@ -26,7 +26,7 @@ const STEPS = [
   '04 developer "Implementation" failed [00,02]',
   '05 technical-writer "Documentation" partial [02,03]',
   '06 code-reviewer "Code Review" not_started [04]',
-  '07 qa "QA Signoff" not_started [04,03,06]',
+  '07 qa "QA Signoff" not_started [03,04,06]',
 ];
 
 function copy(): string {
@@ -162,7 +162,7 @@ describe('agent-studio format (issue 18 item 4)', () => {
       '.claude/workflows/x.yaml',
       warnings,
     );
-    expect(def!.steps.map((s) => `${s.key}:${s.dependencies.join(',')}`)).toEqual(['1:', '1.5:1', '2:1,0']);
+    expect(def!.steps.map((s) => `${s.key}:${s.dependencies.join(',')}`)).toEqual(['1:', '1.5:1', '2:0,1']);
     expect(parseWorkflowFile('steps: [\n', '.claude/workflows/bad.yaml', warnings)).toBeNull();
     expect(warnings.map((w) => w.source)).toEqual(['.claude/workflows/bad.yaml']);
     expect(warnings[0].message).toMatch(/not valid YAML .*fix the file/);

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { parse } from 'yaml';
 import { sanitizeLine } from '../sanitize.js';
 import type { Warning } from '../types.js';
-import { parseStepFile, stepKey } from './gate-file.js';
+import { compareSteps, parseStepFile, stepKey } from './gate-file.js';
 import { isRecord, str } from './read-json.js';
 
 // The workflow file (issue 18 item 4): `.claude/workflows/<name>.yaml` in the public
@@ -78,7 +78,7 @@ export function parseWorkflowFile(text: string, file: string, warnings: Warning[
     // The step number, else the one its gate file is named with (`04-developer.json`).
     const key = stepKey(raw.step ?? raw.step_number) ?? (gate ? (parseStepFile(basename(gate))?.number ?? null) : null);
     if (key === null) continue;
-    const deps = [...new Set([...inputDeps(raw.inputs), ...listedDeps(raw)])].filter((d) => d !== key);
+    const deps = [...new Set([...inputDeps(raw.inputs), ...listedDeps(raw)])].filter((d) => d !== key).sort(compareSteps);
     steps.push({
       key,
       id: str(raw.id) !== null ? sanitizeLine(str(raw.id)!) : null,
