@@ -40,6 +40,11 @@ describe('agent-studio words (issue 18 item 4)', () => {
     expect(text).toContain(`- Gates of ${ID}: ${dir}/.claude/context/history/gates/${ID}/`);
     expect(text).toContain(`- Workflow files: ${dir}/.claude/workflows/`);
     expect(text).toContain('- Workflows: 1');
+    // The whole workflow, step by step, with what each needs.
+    expect(text).toContain(
+      `- Steps of ${ID}: 00 planner passed; 01 analyst passed (needs 00); 02 architect passed (needs 00, 01); 03 qa passed (needs 01); ` +
+        '04 developer failed (needs 00, 02); 05 technical-writer half-done (needs 02, 03); 06 code-reviewer not started (needs 04); 07 qa not started (needs 03, 04, 06)',
+    );
     // The letter still reads back.
     expect(parseResume(text)).toMatchObject({ inProgress: [ID], done: [], unfinished: [{ unit: ID, step: 's04', status: 'failed' }, { unit: ID, step: 's05', status: 'partial' }] });
   });

@@ -149,7 +149,8 @@ export function buildResume(state: WorkspaceState, o: ResumeOptions): string {
   L.push(`- ${v.batch}: ${f.batch !== null ? `Batch ${f.batch}` : '—'}`);
   L.push(`- ${v.done}: ${list(f.done, v)}`);
   L.push(`- ${v.inProgress}: ${list(f.inProgress, v)}`);
-  L.push(`- ${v.notStarted}: ${list(f.notStarted, v)}`, '');
+  L.push(`- ${v.notStarted}: ${list(f.notStarted, v)}`);
+  L.push(...(presetOf(state.preset).letter?.progress?.(state) ?? []).map(sanitizeLine), '');
   L.push(`## ${v.unfinished}`);
   f.unfinished.forEach((t, i) =>
     L.push(`${i + 1}. ${sanitizeLine(`${t.unit} ${t.step}`)} — ${v.status}: ${statusGlyph(t.status)} ${t.status} — ${v.priority}: ${v.prio[t.priority]}`),

@@ -1,3 +1,4 @@
+import type { WorkspaceState } from '../types.js';
 import { ARTIFACTS_DIR } from '../gates/plan.js';
 import { REASONING_DIR } from '../gates/reasoning.js';
 import { GATES_DIR, MEMORY_DIR } from '../gates/scan.js';
@@ -16,4 +17,22 @@ export function gateLetterFiles(root: string, ids: readonly string[]): string[] 
   }
   out.push(`- Artifacts and registries: ${root}/${ARTIFACTS_DIR}/`, `- Memory: ${root}/${MEMORY_DIR}/`);
   return out;
+}
+
+const WORD: Record<string, string> = { done: 'passed', failed: 'failed', partial: 'half-done', running: 'running', needs_human: 'needs a human', not_started: 'not started' };
+
+/**
+ * "Steps of <id>": every step of each workflow with its status and what it needs (issue 18
+ * item 4), so the next session sees the whole workflow, not only what is unfinished.
+ */
+export function gateLetterSteps(state: WorkspaceState): string[] {
+  const number = (id: string): string => id.replace(/^s(?=\d)/, '');
+  return state.units.map((u) => {
+    const steps = state.pipeline.steps.map((def) => {
+      const c = state.cells.find((x) => x.unit === u && x.step === def.id);
+      const needs = def.dependsOn.length ? ` (needs ${def.dependsOn.map(number).join(', ')})` : '';
+      return `${number(def.id)} ${def.agent ?? ''} ${WORD[c?.status ?? 'not_started']}${needs}`.replace(/ {2,}/g, ' ');
+    });
+    return `- Steps of ${u}: ${steps.join('; ')}`;
+  });
 }

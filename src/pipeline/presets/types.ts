@@ -95,4 +95,6 @@ export interface PresetLetter {
   words: Partial<ResumeVocab>;
   /** The "Important files" lines (`- label: path`), from the workspace root and its units. */
   files(root: string, units: readonly string[]): string[];
+  /** Lines added to "Current progress" (`- label: value`): the whole of each unit, step by step. */
+  progress?(state: WorkspaceState): string[];
 }
