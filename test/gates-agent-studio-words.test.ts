@@ -1,8 +1,8 @@
-import { cpSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCli } from '../src/cli/args.js';
-import { statusCommand } from '../src/cli/core-commands.js';
+import { checkpointCommand, statusCommand } from '../src/cli/core-commands.js';
 import { recoverCommand, resumeCommand } from '../src/cli/recovery-commands.js';
 import { parseResume } from '../src/resume/parse.js';
 import { REPO, tempDir } from './helpers/workspace.js';
@@ -67,6 +67,15 @@ describe('agent-studio words (issue 18 item 4)', () => {
     expect(text).toContain('failed validation: step 04 (VERIFICATION_FAILED)');
     expect(text).toContain('interrupted steps: 05');
     expect(text).not.toMatch(/re-run the step|next none/);
+  });
+
+  it('checkpoint (preview or --write) refuses: this layout has no checkpoint.md, and none is written', async () => {
+    const dir = copy();
+    for (const write of [false, true]) {
+      const text = run((out) => checkpointCommand([dir], write, o, out));
+      await expect(text).rejects.toMatchObject({ name: 'UsageError', message: expect.stringMatching(/^gate-file workflows have no checkpoint\.md: the gate files are their record; nothing written/) });
+    }
+    expect(existsSync(join(dir, 'checkpoint.md'))).toBe(false);
   });
 
   it('status: the plan is the record, plan/gate discrepancies, 4/8 done, one half-product', async () => {
