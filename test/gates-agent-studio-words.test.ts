@@ -5,6 +5,8 @@ import { parseCli } from '../src/cli/args.js';
 import { checkpointCommand, statusCommand } from '../src/cli/core-commands.js';
 import { recoverCommand, resumeCommand } from '../src/cli/recovery-commands.js';
 import { parseResume } from '../src/resume/parse.js';
+import { refuseRun } from '../src/cli/run-preflight.js';
+import { readSources, stateOf } from '../src/workspace.js';
 import { REPO, tempDir } from './helpers/workspace.js';
 
 // Issue 18 item 4: resume, recover and status speak the workflow's language on the
@@ -76,6 +78,12 @@ describe('agent-studio words (issue 18 item 4)', () => {
       await expect(text).rejects.toMatchObject({ name: 'UsageError', message: expect.stringMatching(/^gate-file workflows have no checkpoint\.md: the gate files are their record; nothing written/) });
     }
     expect(existsSync(join(dir, 'checkpoint.md'))).toBe(false);
+  });
+
+  it('run of a step says what to add to launch it, not "steps: " with an empty list', async () => {
+    const src = await readSources(copy());
+    const why = refuseRun(src.root, src.config, stateOf(src), ID, 's06', false);
+    expect(why).toBe('step "s06" is read from the workspace\'s files and checkroom.yaml lists no steps, so no agent is set to launch it: run it with the workflow\'s own runner, or add it with its agent under steps: in checkroom.yaml');
   });
 
   it('status: the plan is the record, plan/gate discrepancies, 4/8 done, one half-product', async () => {
