@@ -126,6 +126,25 @@ describe('agent-studio format (issue 18 item 4)', () => {
     expect(w.steps.map((s) => `${s.number} [${s.dependencies.join(',')}]`)).toEqual(STEPS.map((s) => `${s.split(' ')[0]} ${s.split(' ').at(-1)}`));
   });
 
+  it('among several workflow files: the one the plan names; when it names none and two fit, none is guessed, and a warning says what to do', async () => {
+    const dir = copy();
+    const flows = join(dir, '.claude/workflows');
+    // A second flow with the same steps but other inputs (a real .claude/workflows/ holds many).
+    writeFileSync(join(flows, 'other-flow.yaml'), readFileSync(join(flows, 'feature-flow.yaml'), 'utf8').replace(/\(from step \d+\)/g, '(from step 0)'));
+    let w = (await scanGateWorkspace(dir)).workflows[0];
+    expect(w.workflowFile).toBe('.claude/workflows/feature-flow.yaml');
+    expect(w.warnings).toEqual([]);
+    const plan = join(dir, ARTIFACTS, `plan-${ID}.json`);
+    const p = JSON.parse(readFileSync(plan, 'utf8'));
+    delete p.workflow;
+    writeFileSync(plan, JSON.stringify(p));
+    w = (await scanGateWorkspace(dir)).workflows[0];
+    expect(w.workflowFile).toBeNull();
+    expect(w.warnings.map((x) => x.message)).toEqual([expect.stringMatching(/^which workflow file run .* follows is not known .*write the workflow's name in the plan's "workflow" field$/)]);
+    // The plan's own dependencies stand in (phase-plan tasks folded, step-N resolved).
+    expect(w.steps.map((s) => `${s.number} [${s.dependencies.join(',')}]`)).toEqual(['00 []', '01 [00]', '02 [00,01]', '03 [01]', '04 [02]', '05 [02,03]', '06 [04]', '07 [04,06]']);
+  });
+
   it('without the workflow file, the plan\'s step-N tasks still fold into eight steps (no 1.1…1.6)', async () => {
     const dir = copy();
     rmSync(join(dir, '.claude/workflows'), { recursive: true });

@@ -113,7 +113,9 @@ export async function scanGateWorkspace(root: string): Promise<GateWorkspace> {
     const plan = await readPlan(root, id, phaseFiles.get(id) ?? [], w, pick);
     const def = pick(plan?.workflow ?? null);
     if (plan?.workflow && defs.length > 0 && !matchWorkflow(defs, plan.workflow, [])) {
-      w.push({ source: plan.files[0], message: `the plan follows workflow "${plan.workflow}", which no file in ${WORKFLOWS_DIR}/ is${def ? `; ${def.file} is used, its steps match the gate files` : ''}` });
+      w.push({ source: plan.files[0], message: `the plan follows workflow "${plan.workflow}", which no file in ${WORKFLOWS_DIR}/ is${def ? `; ${def.file} is used, its steps match the gate files` : '; steps and dependencies come from the plan — add the workflow file or fix the plan\'s workflow field'}` });
+    } else if (!def && defs.length > 0) {
+      w.push({ source: WORKFLOWS_DIR, message: `which workflow file run ${sanitizeLine(id)} follows is not known (its plan names none and ${defs.length === 1 ? 'the one file does not have every step its gates name' : 'no single file has every step its gates name'}); steps and dependencies come from the plan — write the workflow's name in the plan's "workflow" field` });
     }
     const registry = await checkRegistry(root, id, w);
     if (!registry.present) w.push({ source: `${ARTIFACTS_DIR}/registry-${id}.json`, message: 'no artifact registry; artifacts cannot be checked on disk' });

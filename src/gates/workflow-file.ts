@@ -118,8 +118,9 @@ export async function readWorkflowFiles(root: string, warnings: Warning[]): Prom
 
 /**
  * The workflow file a run follows: the one its plan names (`"workflow": "feature-flow"`, a
- * path, or the file's `name`), else the one whose steps name the most of the run's gate and
- * reasoning files (`04-developer.json`), when exactly one does best.
+ * path, or the file's `name`), else the only one whose steps name every gate and reasoning
+ * file of the run (`04-developer.json`). A real `.claude/workflows/` holds a score of flows
+ * that share `00-planner`: when more than one fits, none is guessed.
  */
 export function matchWorkflow(defs: readonly WorkflowDef[], planWorkflow: string | null, files: readonly { number: string; agent: string }[]): WorkflowDef | null {
   if (planWorkflow) {
@@ -127,8 +128,7 @@ export function matchWorkflow(defs: readonly WorkflowDef[], planWorkflow: string
     const named = defs.find((d) => d.slug.toLowerCase() === want || d.name.toLowerCase() === planWorkflow.toLowerCase());
     if (named) return named;
   }
-  const score = (d: WorkflowDef): number => files.filter((f) => d.steps.some((s) => s.key === f.number && (!s.agent || s.agent === f.agent))).length;
-  const ranked = defs.map((d) => ({ d, n: score(d) })).sort((a, b) => b.n - a.n);
-  if (!ranked[0] || ranked[0].n === 0 || ranked[1]?.n === ranked[0].n) return null;
-  return ranked[0].d;
+  if (files.length === 0) return null;
+  const fits = defs.filter((d) => files.every((f) => d.steps.some((s) => s.key === f.number && (!s.agent || s.agent === f.agent))));
+  return fits.length === 1 ? fits[0] : null;
 }
