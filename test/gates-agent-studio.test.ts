@@ -168,6 +168,17 @@ describe('agent-studio format (issue 18 item 4)', () => {
     }
   });
 
+  it('a gate path in the workflow file is used only inside the run\'s gates folder', async () => {
+    const dir = copy();
+    const yaml = join(dir, '.claude/workflows/feature-flow.yaml');
+    writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('gates/{{workflow_id}}/06-code-reviewer.json', 'gates/{{workflow_id}}/../../../../outside.json').replace('gates/{{workflow_id}}/07-qa.json', 'gates/{{workflow_id}}/07-qa-signoff.json'));
+    const w = (await scanGateWorkspace(dir)).workflows[0];
+    expect(w.steps.find((s) => s.number === '06')!.gatePath).toBeUndefined();
+    expect(w.steps.find((s) => s.number === '07')!.gatePath).toBe(`.claude/context/history/gates/${ID}/07-qa-signoff.json`);
+    const s = await loadWorkspace(dir);
+    expect(s.cells.find((c) => c.step === 's06')!.path).toBe(`.claude/context/history/gates/${ID}/06-code-reviewer.json`);
+  });
+
   it('taskStep: step shapes and named ids, never a number inside another id', () => {
     const named = new Map([['build', '4']]);
     expect(['step-4', 'step_4', 'Step 4', 's4', '4', '04', 'step-04.5', 'build', 'BUILD'].map((x) => taskStep(x, named))).toEqual(['4', '4', '4', '4', '4', '4', '4.5', '4', '4']);

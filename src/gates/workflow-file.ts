@@ -108,7 +108,7 @@ export async function readWorkflowFiles(root: string, warnings: Warning[]): Prom
       if (!e.isFile() || !/\.ya?ml$/i.test(e.name)) continue;
       const text = await readFile(join(root, child), 'utf8').catch(() => null);
       if (text === null || text.length > MAX_BYTES) continue;
-      const def = parseWorkflowFile(text, child, warnings);
+      const def = parseWorkflowFile(text, sanitizeLine(child), warnings);
       if (def) out.push(def);
     }
   };

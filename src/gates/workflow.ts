@@ -5,6 +5,9 @@ import type { RegistryArtifact } from './registry.js';
 import type { Gate, GateFileFacts, GateStep, GateStepStatus, GateWorkflow, MemoryFile, Plan, PlanStep, ReasoningNote } from './types.js';
 import type { WorkflowDef } from './workflow-file.js';
 
+/** scan.ts's GATES_DIR (scan.ts imports this module, so it is not imported back). */
+const GATES_DIR = '.claude/context/history/gates';
+
 // Putting one workflow together from what was read (pure). Seed 001_… step 1: "the highest
 // step with a passing gate is the last completed one"; step 4: resume from the next step
 // whose dependencies are satisfied. The gate is the proof (DOMAIN.md section 1): a plan that
@@ -50,8 +53,16 @@ function takeGate(pool: NumberedGate[], number: string, agent: string): Numbered
   return pick;
 }
 
-/** A gate path as the workflow file writes it, for this run (`{{workflow_id}}` expanded). */
-const expandGate = (template: string | null, id: string): string | undefined => (template ? template.replace(/\{\{\s*workflow_id\s*\}\}/g, id).replace(/^\.\//, '') : undefined);
+/**
+ * A gate path as the workflow file writes it, for this run (`{{workflow_id}}` expanded) —
+ * only a plain file in the run's own gates folder: a cell's path is where actions write.
+ */
+const expandGate = (template: string | null, id: string): string | undefined => {
+  const p = template?.replace(/\{\{\s*workflow_id\s*\}\}/g, id).replace(/^\.\//, '');
+  if (!p || !p.startsWith(`${GATES_DIR}/${id}/`)) return undefined;
+  const name = p.slice(GATES_DIR.length + id.length + 2);
+  return /^[\w.-]+\.json$/.test(name) && !name.startsWith('.') ? p : undefined;
+};
 
 /**
  * The steps to show (issue 18 item 4): the workflow file's, with what the plan claims of
