@@ -55,6 +55,7 @@ describe('agent-studio workflow on screen (issue 18 item 4)', () => {
     await press('4');
     const sources = await until(frame, 'gate files (decide)');
     expect(sources).not.toMatch(/checkpoint/i);
+    expect(sources).toMatch(/^\s+workflow step\s+claim\s+disk\s+note/m);
     expect(sources.trimEnd().split('\n').at(-1)).not.toContain('write back todos');
   });
 });
