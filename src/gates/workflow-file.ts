@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
 import { sanitizeLine } from '../sanitize.js';
@@ -92,6 +92,32 @@ export function parseWorkflowFile(text: string, file: string, warnings: Warning[
   return { file, slug: basename(file).replace(/\.ya?ml$/i, ''), name: sanitizeLine(str(doc.name) ?? basename(file)), steps };
 }
 
+/**
+ * Parsed files by absolute path, kept while their size and time stay: the gates preset reads
+ * the workspace again on every change under .claude/, and a real .claude/workflows/ holds a
+ * score of flows (~100 ms to parse them all on a loaded machine, for files that never change).
+ */
+const parsed = new Map<string, { mtimeMs: number; size: number; def: WorkflowDef | null; warnings: Warning[] }>();
+const MAX_CACHED = 512;
+
+async function readOne(abs: string, file: string, warnings: Warning[]): Promise<WorkflowDef | null> {
+  const st = await stat(abs).catch(() => null);
+  if (!st || st.size > MAX_BYTES) return null;
+  const hit = parsed.get(abs);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
+    warnings.push(...hit.warnings);
+    return hit.def;
+  }
+  const text = await readFile(abs, 'utf8').catch(() => null);
+  if (text === null) return null;
+  const own: Warning[] = [];
+  const def = parseWorkflowFile(text, file, own);
+  warnings.push(...own);
+  if (parsed.size >= MAX_CACHED) parsed.clear();
+  parsed.set(abs, { mtimeMs: st.mtimeMs, size: st.size, def, warnings: own });
+  return def;
+}
+
 /** Every workflow file of the workspace (top level of .claude/workflows/ and one folder down). */
 export async function readWorkflowFiles(root: string, warnings: Warning[]): Promise<WorkflowDef[]> {
   const out: WorkflowDef[] = [];
@@ -106,9 +132,7 @@ export async function readWorkflowFiles(root: string, warnings: Warning[]): Prom
       const child = `${rel}/${e.name}`;
       if (e.isDirectory() && depth === 0) await visit(child, 1);
       if (!e.isFile() || !/\.ya?ml$/i.test(e.name)) continue;
-      const text = await readFile(join(root, child), 'utf8').catch(() => null);
-      if (text === null || text.length > MAX_BYTES) continue;
-      const def = parseWorkflowFile(text, sanitizeLine(child), warnings);
+      const def = await readOne(join(root, child), sanitizeLine(child), warnings);
       if (def) out.push(def);
     }
   };
