@@ -3,6 +3,7 @@ import { counts } from '../src/state/counts.js';
 import { disagreementShort } from '../src/state/where.js';
 import { stopOfState } from '../src/state/where-words.js';
 import { bar, drawnLength, fit } from '../src/app/layout.js';
+import { presetOf } from '../src/pipeline/presets/index.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 import { AutopilotBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
@@ -38,7 +39,9 @@ export function Header({ width }: { width: number }) {
       : watching.mode === 'poll'
         ? `live: poll${watching.notice ? ` — ${watching.notice}` : ''}`
         : `live: off${watching.notice ? ` — ${watching.notice}` : ''} (r rescans)`;
-  const cp = ws.checkpoint.exists ? `checkpoint ${ws.checkpoint.lastUpdate ?? 'no date'}` : 'no checkpoint.md';
+  // A preset without checkpoint.md names its own record (gates: the plan, issue 18 item 4).
+  const preset = presetOf(ws.preset);
+  const cp = !preset.has.checkpoint ? (ws.checkpoint.exists ? (ws.checkpoint.lastUpdate ?? preset.words.record) : `no ${preset.words.record}`) : ws.checkpoint.exists ? `checkpoint ${ws.checkpoint.lastUpdate ?? 'no date'}` : 'no checkpoint.md';
   return (
     <Box flexDirection="column">
       <Line>

@@ -5,6 +5,7 @@ import { CLAIM_WORD } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { columnWidth, fit, pad } from '../src/app/layout.js';
 import { sourceItems, type SourceItem } from '../src/app/select.js';
+import { presetOf } from '../src/pipeline/presets/index.js';
 import type { DiskState } from '../src/types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -116,7 +117,7 @@ export function SourcesView({ height, width }: { height: number; width: number }
           <SourcesSummary width={width} />
         </Box>
       </Box>
-      <Line tok="muted">{fit(`  ${pad('unit step', w.where)} ${pad('claim', w.claim)} ${pad('disk', w.disk)} note`, width)}</Line>
+      <Line tok="muted">{fit(`  ${pad(`${presetOf(ws.preset).words.unit} step`, w.where)} ${pad('claim', w.claim)} ${pad('disk', w.disk)} note`, width)}</Line>
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.length === 0 ? <Line tok="ok">{filter ? 'nothing matches the filter (esc clears it)' : 'every source agrees with the disk'}</Line> : null}
         {rows.slice(win.start, win.end).map((c, i) => (

@@ -5,10 +5,18 @@ import { sanitizeLine } from '../sanitize.js';
 import { counts } from '../state/counts.js';
 import { regressionsLine, stopOfState } from '../state/where-words.js';
 import { wrapLine } from '../app/wrap.js';
+import { presetOf } from '../pipeline/presets/index.js';
 import { bar, columnLabels, fit, nextLine, noUnitsWhy, pad, whereWidth, wrapItems, type TextOptions } from '../app/layout.js';
 
 // Human output of the headless commands: one screen, workspace text sanitized, state
 // readable from glyphs and words without colour.
+
+/** The record the state was compared with: checkpoint.md, or a preset's own (gates: the plan, issue 18 item 4). */
+const record = (s: WorkspaceState): string => {
+  const p = presetOf(s.preset);
+  if (!p.has.checkpoint) return s.checkpoint.exists ? sanitizeLine(s.checkpoint.lastUpdate ?? p.words.record) : `no ${p.words.record}`;
+  return `checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`;
+};
 
 export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const { paint } = o;
@@ -20,7 +28,7 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   out.push(paint('title', `checkroom · ${sanitizeLine(s.name)}`) + paint('muted', ` (${sanitizeLine(s.pipeline.name)})`));
   out.push(
     `${phase ? `Phase ${phase.id} ${sanitizeLine(phase.name)}` : 'All phases done'}${batch !== null ? ` · Batch ${batch}` : ''}` +
-      paint('muted', ` · checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`),
+      paint('muted', ` · ${record(s)}`),
   );
   if (s.stoppedAt?.disagreement) out.push(paint('warn', fit(s.stoppedAt.disagreement, o.width)));
   // Wrapped, not cut: every regression named is one to redo (wrapLine escapes the workspace's ids).
@@ -58,7 +66,7 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
   out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
   out.push('');
-  out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} checkpoint/disk discrepancies · ${s.warnings.length} warnings`);
+  out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} ${presetOf(s.preset).has.checkpoint ? 'checkpoint/disk' : 'plan/gate'} discrepancies · ${s.warnings.length} warnings`);
   out.push(paint('title', 'Next'));
   const shown = s.next.slice(0, 5);
   for (const n of shown) out.push(`  ${nextLine(n, o, o.width - 2, whereWidth(shown))}`);
