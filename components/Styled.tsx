@@ -2,7 +2,7 @@ import { Children, isValidElement, type ReactNode } from 'react';
 import { Text } from 'ink';
 import stringWidth from 'string-width';
 import type { Token } from '../src/app/theme.js';
-import { sanitizeLine } from '../src/sanitize.js';
+import { shownLine } from '../src/charset.js';
 import { useTheme } from '../hooks/use-theme.js';
 
 // Text through the theme's semantic tokens; `Line` is one terminal row that never wraps
@@ -16,8 +16,11 @@ import { useTheme } from '../hooks/use-theme.js';
 // changes nothing, so text they already cut passes unchanged. Nested elements are T or
 // Line themselves and escape their own strings; text inside a fragment would bypass this,
 // which the lint forbids in components.
+//
+// Issue 18 item 5: the same edge puts every string in the terminal's charset (shownLine,
+// src/charset.ts: `--ascii`, TERM=linux, LANG=C), so no view can send `·` or `…` there.
 
-const drawn = (children: ReactNode): ReactNode => Children.map(children, (c) => (typeof c === 'string' ? sanitizeLine(c) : c));
+const drawn = (children: ReactNode): ReactNode => Children.map(children, (c) => (typeof c === 'string' ? shownLine(c) : c));
 
 export function T({ tok, children }: { tok?: Token; children: ReactNode }) {
   const theme = useTheme();
@@ -27,7 +30,7 @@ export function T({ tok, children }: { tok?: Token; children: ReactNode }) {
 /** The text a row draws, escaped as drawn: its strings and those of the T and Line inside it. */
 const textOf = (n: ReactNode): string =>
   typeof n === 'string' || typeof n === 'number'
-    ? sanitizeLine(String(n))
+    ? shownLine(String(n))
     : Array.isArray(n)
       ? n.map(textOf).join('')
       : isValidElement<{ children?: ReactNode }>(n)

@@ -1,6 +1,8 @@
 import stringWidth from 'string-width';
 import type { NextStep, PartialFile, WorkspaceState } from '../types.js';
-import { sanitizeLine } from '../sanitize.js';
+// The drawn form, in the terminal's charset (issue 18 item 5): the width measured here is the
+// width drawn under `--ascii` and LANG=C too, where a name may be escaped (`\u4e66`).
+import { shownLine as sanitizeLine } from '../charset.js';
 import { ACTION_WORDS, actionWord } from '../plan/action-words.js';
 import type { Paint } from './paint.js';
 import { breakAt, elideMiddle } from './wrap.js';
@@ -32,6 +34,9 @@ export const pad = (raw: string, w: number): string => {
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
+// The tail of an escape the cut went through (sanitize.ts and charset.ts write `\xNN`, `\uNNNN`, `\u{N}`).
+const HALF_ESCAPE = /\\(?:u(?:\{[0-9a-f]*|[0-9a-f]{0,3})|x[0-9a-f]?)?$/;
+
 export const fit = (raw: string, w: number): string => {
   const s = sanitizeLine(raw);
   if (stringWidth(s) <= w) return s;
@@ -45,7 +50,8 @@ export const fit = (raw: string, w: number): string => {
     out += segment;
     used += gw;
   }
-  return `${out}…`;
+  // Never half an escape (`\u6df1\u51…`: issue 18 item 5, names escaped under LANG=C).
+  return `${out.replace(HALF_ESCAPE, '')}…`;
 };
 
 /** `fit` at a word boundary (issue 18 item 5: reasons were cut mid-word): the text up to its
