@@ -125,7 +125,7 @@ export function HealthView({ height, width }: { height: number; width: number })
       </Box>
       {detail.map((l, i) => (
         <Line key={`d${i}`} tok={i === 0 ? undefined : 'muted'}>
-          {fit(l, width)}
+          {fitWords(l, width)}
         </Line>
       ))}
     </Box>

@@ -31,6 +31,10 @@ const actionOf = (it: PlanItem): string => (it.kind === 'flight' ? (it.flight.st
 const keyOf = (it: PlanItem | undefined): string | null =>
   !it ? null : it.kind === 'flight' ? it.flight.key : it.kind === 'queued' ? cellKey(it.redo.unit, it.redo.step) : it.step.unit && it.step.step ? cellKey(it.step.unit, it.step.step) : null;
 
+/** The first `room` rows; when some are left out, the last one shown ends with "…". */
+const cutRows = (rows: string[], room: number, width: number): string[] =>
+  rows.length <= room || room === 0 ? rows.slice(0, room) : [...rows.slice(0, room - 1), stringWidth(rows[room - 1]) < width - 1 ? `${rows[room - 1]} …` : fitWords(rows[room - 1], width - 2)];
+
 /** A waiting flight's state already is its reason: said once. */
 const withReason = (state: string, reason: string | null | undefined): string => (reason && reason !== state ? `${state} — ${reason}` : state);
 
@@ -109,7 +113,9 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   // each cut to what is left, so the view never grows past its height (an overfull column
   // box makes Ink shrink and overlap its rows).
   const logRoom = Math.min(logH, Math.max(0, height - 2));
-  const reason = full ? wrapLine(full, width, 2).slice(0, Math.max(0, Math.min(3, height - 2 - logRoom))) : [];
+  // A reason longer than its rows says so with "…" on its last row rather than stopping
+  // silently, its words whole (issue 18 item 5).
+  const reason = cutRows(full ? wrapLine(full, width, 2) : [], Math.max(0, Math.min(3, height - 2 - logRoom)), width);
   const listH = Math.max(1, height - 1 - reason.length - logRoom);
   const win = useWindow(cursor, listH, items.length);
   const g = glyphsFor(ascii);

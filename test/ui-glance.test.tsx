@@ -143,6 +143,36 @@ describe('Plan actions and reasons in operator words', () => {
     });
   }
 
+  it('at 60×20 a reason longer than the rows under the list ends with "…", its paths whole', async () => {
+    const m = await mount(copyDemo(), { rows: 20, columns: 60 });
+    const path = 'reader-feedback/a-long-folder-of-panel-notes/ch05-panel-feedback-final.md';
+    m.store.setState({ redoQueue: [{ unit: 'ch05', step: 'panel', path, backup: `${path}.bak.20261130-051200`, queuedAt: 0 }] });
+    await m.press('3', 'g');
+    await m.waitFor(/› Q ch05 panel/);
+    const l = m.lines();
+    const footer = l.findIndex((x) => x.startsWith('1-5/tab'));
+    const detail = l
+      .slice(
+        l.findIndex((x) => x.startsWith('queued redo:')),
+        footer,
+      )
+      .filter((x) => x.trim() !== '');
+    expect(detail.length, m.frame()).toBe(3);
+    expect(detail.at(-1)!.endsWith('…'), m.frame()).toBe(true);
+    for (const x of detail) expect(stringWidth(x)).toBeLessThanOrEqual(60);
+    // Each row is made of whole words of the text, or of a path cut after a `/`.
+    const words = new Set(`queued redo: ${path} was backed up to ${path}.bak.20261130-051200; enter relaunches it`.split(' '));
+    for (const w of detail.flatMap((x) => x.trim().split(' ')).filter((w) => w !== '…')) {
+      const bare = w.replace(/…$/, '');
+      expect(
+        words.has(bare) ||
+          [...words].some((x) => x.startsWith(bare) && bare.endsWith('/')) ||
+          [...words].some((x) => x.split('/').some((part, i, all) => all.slice(i).join('/') === bare)),
+        `${w}\n${m.frame()}`,
+      ).toBe(true);
+    }
+  });
+
   it('`/` finds a plan entry by its words', async () => {
     const m = await mount(copyDemo(), { rows: 24, columns: 80 });
     await m.press('3', '/');
@@ -316,15 +346,27 @@ describe('names and paths are never split mid-word', () => {
 describe('Health keeps the breaker countdown on a narrow terminal', () => {
   for (const [columns, rows] of [
     [60, 20],
+    [50, 20],
     [40, 20],
   ] as const) {
-    it(`at ${columns}×${rows}, with a unit name that fills the name column, the state column shows "open N s left" whole`, async () => {
+    it(`at ${columns}×${rows}, with a unit name that fills the name column, the state column shows "open N s left" whole, and the detail cuts at words`, async () => {
       const m = await mount(await failedWs('ch01-with-a-rather-long-unit-name'), { rows, columns });
       await m.press('5');
       await m.waitFor(/agent researcher/);
       const row = m.lines().find((l) => /^[ ›] agent researcher/.test(l));
       expect(row, m.frame()).toMatch(/ open (\d+ m )?\d+ s left( |$)/);
       for (const l of m.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(columns);
+      // The escalated cell's detail: its last error is cut at a word (or after a `/`), never mid-word.
+      await m.press('G');
+      const cell = Object.values(m.store.getState().agents.snap!.ledger.cells).find((c) => c.unit.startsWith('ch01'))!;
+      const full = `  last error: ${cell.lastError}`;
+      const shown = m.lines().find((l) => l.startsWith('  last error: '));
+      expect(shown, m.frame()).toBeDefined();
+      if (shown!.endsWith('…')) {
+        const head = shown!.slice(0, -1);
+        expect(full.startsWith(head), `${shown}\n${full}`).toBe(true);
+        expect(/^[\s,;:'"·—–-]/.test(full.slice(head.length)) || head.endsWith('/'), `cut mid-word: ${shown}\n${full}`).toBe(true);
+      }
     }, 60_000);
   }
 });
