@@ -1,8 +1,9 @@
 import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
-import { columnWidth, fit, pad } from '../src/app/layout.js';
-import { breakerWords, cellStateWords, classCounts, failureWords, healthItems, nextAttemptLabel, runStateWords, type HealthItem } from '../src/app/agents.js';
+import { columnWidth, fit, fitWords, pad, stateFirstColumns } from '../src/app/layout.js';
+import { breakerWords, cellStateWords, classCounts, failureWords, nextAttemptLabel, runStateWords, type HealthItem } from '../src/app/agents.js';
+import { healthList } from '../src/app/health-filter.js';
 import type { AgentsUi } from '../src/app/agents-types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -47,10 +48,10 @@ const nameOf = (it: HealthItem): string => (it.kind === 'agent' ? `agent ${it.ag
 const stateOf = (it: HealthItem, a: AgentsUi): string => (it.kind === 'agent' ? breakerWords(it.ledger) : cellStateWords(it.cell, a));
 
 export function HealthView({ height, width }: { height: number; width: number }) {
-  const { agents, cursor } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health })));
+  const { agents, cursor, filter } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health, filter: s.filter })));
   const limits = useLimits();
   const snap = agents.snap;
-  const items = healthItems(agents);
+  const items = healthList(agents, filter);
   const nAgents = items.filter((i) => i.kind === 'agent').length;
   const sel = items[cursor];
   // Rows: the heading, the list (its last row is a note while no cell has attempts), then
@@ -62,6 +63,7 @@ export function HealthView({ height, width }: { height: number; width: number })
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
   const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0));
+  // Under a filter the note says what matched nothing instead (issue 18 item 5: `/` filters Health).
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
   if (!agents.enabled || !snap) {
@@ -78,9 +80,8 @@ export function HealthView({ height, width }: { height: number; width: number })
   const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches}${inWs} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures}${spent ? ` · spent ${spent}` : ''} · autopilot ${a.on ? 'on' : a.paused ? `paused: ${a.reason}` : 'off'}`;
   const counter = items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : '';
   // Columns: mark (2), name, state, then the counts; one space after each column.
-  const nameW = columnWidth(items.map(nameOf), 10, 24);
-  const stateW = columnWidth(items.map((it) => stateOf(it, agents)), 6, 22);
-  const restW = Math.max(1, width - 2 - nameW - 1 - stateW - 1);
+  const cols = stateFirstColumns(width, columnWidth(items.map(nameOf), 10, 24), columnWidth(items.map((it) => stateOf(it, agents)), 6, 22));
+  const [nameW, stateW, restW] = [cols.name, cols.state, cols.rest];
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
@@ -98,13 +99,13 @@ export function HealthView({ height, width }: { height: number; width: number })
           if (it.kind === 'agent') {
             const v = it.ledger?.view;
             return (
-              <Line key={`a${it.agent}`}>
+              <Line key={`a${it.agent}`} selected={here} width={width}>
                 {mark}
                 {name}
                 <T tok={BREAKER_TOKEN[v?.state ?? 'closed']}>{state}</T>
                 {/* The spend before the failures: the row is cut at its end on 80 columns, and the
                     failure count in words is the longer part, repeated in full in the detail below. */}
-                {fit(`trips ${v?.trips ?? 0}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(v?.consecutiveFailures ?? 0, v?.threshold ?? snap.limits.breakerThreshold)}`, restW)}
+                {fitWords(`trips ${v?.trips ?? 0}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(v?.consecutiveFailures ?? 0, v?.threshold ?? snap.limits.breakerThreshold)}`, restW)}
               </Line>
             );
           }
@@ -112,19 +113,19 @@ export function HealthView({ height, width }: { height: number; width: number })
           const next = nextAttemptLabel(c, limits);
           const counts = classCounts(c);
           return (
-            <Line key={`c${c.key}`}>
+            <Line key={`c${c.key}`} selected={here} width={width}>
               {mark}
               {name}
               <T tok={CELL_TOKEN[c.state]}>{state}</T>
-              {fit(`${c.attempts.length} att${next ? ` · next ${next}` : ''}${counts ? ` · ${counts}` : ''}${c.fingerprintRepeats > 1 ? ` · same error ×${c.fingerprintRepeats}` : ''}${spendWords(snap.ledger.costs?.cells[c.key]) ? ` · ${usd(snap.ledger.costs!.cells[c.key]!.costUsd)}` : ''}`, restW)}
+              {fitWords(`${c.attempts.length} att${next ? ` · next ${next}` : ''}${counts ? ` · ${counts}` : ''}${c.fingerprintRepeats > 1 ? ` · same error ×${c.fingerprintRepeats}` : ''}${spendWords(snap.ledger.costs?.cells[c.key]) ? ` · ${usd(snap.ledger.costs!.cells[c.key]!.costUsd)}` : ''}`, restW)}
             </Line>
           );
         })}
-        {note ? <Line tok="muted">{fit('  no cell has attempts in the journal yet', width)}</Line> : null}
+        {note ? <Line tok="muted">{fit(filter ? (items.length ? '  no cell matches the filter (esc clears it)' : '  nothing matches the filter (esc clears it)') : '  no cell has attempts in the journal yet', width)}</Line> : null}
       </Box>
       {detail.map((l, i) => (
         <Line key={`d${i}`} tok={i === 0 ? undefined : 'muted'}>
-          {fit(l, width)}
+          {fitWords(l, width)}
         </Line>
       ))}
     </Box>

@@ -7,10 +7,12 @@ import { charsetFor } from './charset.js';
 // needs-human while checkpoint.md keeps the document's ⚠️). The ASCII set is for
 // `--ascii`, TERM=linux and non-UTF-8 locales.
 
-export type GlyphSet = Record<CellStatus, string>;
+/** `blocked`: a cell not started that waits on a failed or escalated one (its `blockedBy`),
+ *  drawn apart from not-started work (issue 18 item 5; app/cell-look.ts decides which). */
+export type GlyphSet = Record<CellStatus | 'blocked', string>;
 
-export const EMOJI: GlyphSet = { done: '✅', partial: '🚧', failed: '❌', needs_human: '✋', running: '⏳', not_started: '--' };
-export const ASCII: GlyphSet = { done: '+ ', partial: '~ ', failed: 'X ', needs_human: '! ', running: '> ', not_started: '. ' };
+export const EMOJI: GlyphSet = { done: '✅', partial: '🚧', failed: '❌', needs_human: '✋', running: '⏳', blocked: '🔒', not_started: '--' };
+export const ASCII: GlyphSet = { done: '+ ', partial: '~ ', failed: 'X ', needs_human: '! ', running: '> ', blocked: '# ', not_started: '. ' };
 
 /** What checkpoint.md claims, in words a person reads in a sentence ("checkpoint says needs a
  *  human"). Sentences built below the UI carry no glyph: the domain does not know whether the
@@ -25,6 +27,9 @@ export const STATUS_WORD: Record<CellStatus, string> = {
   running: 'running',
   not_started: 'not started',
 };
+
+/** A glyph's word in a legend. */
+export const GLYPH_WORD: Record<keyof GlyphSet, string> = { ...STATUS_WORD, blocked: 'blocked' };
 
 /** Emoji only where the terminal can be trusted to draw them at a fixed width: not under
  *  `--ascii`, TERM=linux, dumb, vt100 or cons25, or a non-UTF-8 locale (src/charset.ts decides which). */

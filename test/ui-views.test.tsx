@@ -5,6 +5,7 @@ import { createAppStore } from '../src/app/store.js';
 import { COLOR_THEME, type Theme } from '../src/app/theme.js';
 import { counts } from '../src/state/counts.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
+import { actionWord } from '../src/plan/action-words.js';
 import { copyDemo } from './helpers/workspace.js';
 
 // The views of the control room on a copy of the demo workspace: header, view switching,
@@ -147,7 +148,8 @@ describe('control room views', () => {
     await press('3');
     const f = frame();
     expect(f).toContain(`${ws().next.length} next steps`);
-    expect(f).toMatch(new RegExp(`› P${n.priority} ${n.unit} ${n.step}\\s+${n.action}`));
+    // The action in the operator's words (issue 18 item 5): `needs you`, not `human_review`.
+    expect(f).toMatch(new RegExp(`› P${n.priority} ${n.unit} ${n.step}\\s+${actionWord(n.action)}`));
     await press('j');
     expect(frame()).toMatch(new RegExp(`  P${n.priority} ${n.unit} ${n.step}`));
   });

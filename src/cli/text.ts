@@ -1,6 +1,7 @@
 import stringWidth from 'string-width';
 import type { WorkspaceState } from '../types.js';
-import { glyphsFor, STATUS_WORD } from '../glyphs.js';
+import { GLYPH_WORD, glyphsFor } from '../glyphs.js';
+import { lookOf } from '../app/cell-look.js';
 import { sanitizeLine } from '../sanitize.js';
 import { counts } from '../state/counts.js';
 import { regressionsLine, stopOfState } from '../state/where-words.js';
@@ -57,14 +58,15 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const labels = columnLabels(steps);
   out.push(paint('muted', `${pad('', unitW)}${labels.slice(0, perRow).map((l) => pad(l, colW)).join('')}`));
   const byUnit = new Map<string, Map<string, string>>();
-  for (const cell of s.cells) byUnit.set(cell.unit, (byUnit.get(cell.unit) ?? new Map()).set(cell.step, cell.status));
+  // A blocked cell has its own glyph (issue 18 item 5), as in the control room's matrix.
+  for (const cell of s.cells) byUnit.set(cell.unit, (byUnit.get(cell.unit) ?? new Map()).set(cell.step, lookOf(cell)));
   const maxRows = 10;
   for (const u of s.units.slice(0, maxRows)) {
     const row = byUnit.get(u)!;
     out.push(`${pad(fit(sanitizeLine(u), unitW - 1), unitW)}${steps.slice(0, perRow).map((st) => pad(g[row.get(st) as keyof typeof g], colW)).join('')}`);
   }
   if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
-  out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
+  out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${GLYPH_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
   out.push('');
   out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} ${presetOf(s.preset).has.checkpoint ? 'checkpoint/disk' : 'plan/gate'} discrepancies · ${s.warnings.length} warnings`);
   out.push(paint('title', 'Next'));
