@@ -1,0 +1,94 @@
+import { stripVTControlCharacters } from 'node:util';
+import { render } from 'ink-testing-library';
+import { createLiveWorkspace } from '../../src/live/live-workspace.js';
+import { createAppStore, disposeStore } from '../../src/app/store.js';
+import { NO_COLOR_THEME } from '../../src/app/theme.js';
+import { makePaint } from '../../src/app/paint.js';
+import { loadConfig } from '../../src/pipeline/config.js';
+import { openSupervisor } from '../../src/run/supervisor.js';
+import { partialsCommand, planCommand, statusCommand } from '../../src/cli/core-commands.js';
+import { startControlServer } from '../../src/socket/server.js';
+import { askStatus, openControl } from '../../src/socket/client.js';
+import { ControlRoom } from '../../components/ControlRoom.js';
+import { statusText } from './status-text.js';
+import { tempDir } from './workspace.js';
+
+// Every surface of one workspace, read once at one fixed clock (issue 18 item 2): the control
+// room's frames (ink-testing-library, wide, no colour), `status` / `plan` / `partials` in text
+// and `--json` (the commands in process, their output captured), the socket's `status --json`
+// and the first events of `watch --json`. What is compared is parsed from these by the test.
+
+export interface Surfaces {
+  frames: Record<'progress' | 'partials' | 'plan' | 'health', string>;
+  statusText: string;
+  statusJson: string;
+  planText: string;
+  planJson: string;
+  partialsText: string;
+  partialsJson: string;
+  socketStatus: string;
+  watchLines: string[];
+}
+
+const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+
+const capture = async (f: (out: { write(s: string): void }) => Promise<void>): Promise<string> => {
+  let s = '';
+  await f({ write: (x) => (s += x) });
+  return s;
+};
+
+/** The first lines `watch --json` sends, up to `want` of them or until `ms` pass. */
+async function watchLines(root: string, env: NodeJS.ProcessEnv, want: number, ms: number): Promise<string[]> {
+  const opened = await openControl(root, 'watch', { env });
+  if (!opened.ok) throw new Error(`watch: ${opened.why}`);
+  const { sock, rest } = opened;
+  let text = rest.toString('utf8');
+  sock.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  const t0 = Date.now();
+  while (text.split('\n').filter(Boolean).length < want && Date.now() - t0 < ms) await tick(10);
+  sock.destroy();
+  return text.split('\n').filter(Boolean);
+}
+
+/** Read every surface of `root` at `now` (epoch ms), as a read-only instance sees it. */
+export async function readSurfaces(root: string, now: number, size = { columns: 220, rows: 70 }): Promise<Surfaces> {
+  const o = { paint: makePaint(false), ascii: false, width: size.columns };
+  const cli = {
+    statusText: await capture((out) => statusCommand([root], false, o, out)),
+    statusJson: await capture((out) => statusCommand([root], true, o, out)),
+    planText: await capture((out) => planCommand([root], false, o, out)),
+    planJson: await capture((out) => planCommand([root], true, o, out)),
+    partialsText: await capture((out) => partialsCommand([root], false, o, out)),
+    partialsJson: await capture((out) => partialsCommand([root], true, o, out)),
+  };
+  const config = await loadConfig(root);
+  const sup = await openSupervisor({ root, config, readonly: true, now: () => now });
+  const live = await createLiveWorkspace(root, { watch: false });
+  const store = createAppStore({ live, readonly: true, now: () => new Date(now), agents: { sup, config, flushMs: 0 } });
+  const env = { ...process.env, XDG_RUNTIME_DIR: tempDir('checkroom-xdg-') };
+  const server = await startControlServer(root, { live, sup, pointer: false, env, now: () => now }, statusText(() => sup.snapshot().ledger.costs));
+  const r = render(<ControlRoom store={store} theme={NO_COLOR_THEME} />);
+  try {
+    Object.defineProperty(r.stdout, 'rows', { value: size.rows, configurable: true });
+    Object.defineProperty(r.stdout, 'columns', { value: size.columns, configurable: true });
+    r.stdout.emit('resize');
+    await tick(60);
+    const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
+    const view = async (key: string) => {
+      r.stdin.write(key);
+      await tick(40);
+      return frame();
+    };
+    const frames = { progress: await view('1'), partials: await view('2'), plan: await view('3'), health: await view('5') };
+    const socketStatus = Buffer.concat((await askStatus(root, { env })) ?? []).toString('utf8');
+    const watch = await watchLines(root, env, 1, 1000);
+    return { ...cli, frames, socketStatus, watchLines: watch };
+  } finally {
+    r.unmount();
+    await server?.close();
+    disposeStore(store);
+    await live.close();
+    await sup.close();
+  }
+}
