@@ -52,7 +52,7 @@ async function watchLines(root: string, env: NodeJS.ProcessEnv, want: number, ms
 }
 
 /** Read every surface of `root` at `now` (epoch ms), as a read-only instance sees it. */
-export async function readSurfaces(root: string, now: number, size = { columns: 220, rows: 70 }): Promise<Surfaces> {
+export async function readSurfaces(root: string, now: number, size = { columns: 180, rows: 48 }): Promise<Surfaces> {
   const o = { paint: makePaint(false), ascii: false, width: size.columns };
   const cli = {
     statusText: await capture((out) => statusCommand([root], false, o, out)),
@@ -73,14 +73,34 @@ export async function readSurfaces(root: string, now: number, size = { columns: 
     Object.defineProperty(r.stdout, 'rows', { value: size.rows, configurable: true });
     Object.defineProperty(r.stdout, 'columns', { value: size.columns, configurable: true });
     r.stdout.emit('resize');
-    await tick(60);
     const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
-    const view = async (key: string) => {
-      r.stdin.write(key);
-      await tick(40);
-      return frame();
+    // No sleep per view: each frame is taken once the tab bar marks its view and the agents'
+    // first snapshot is in (the autopilot badge or the read-only note), bounded by `until`.
+    const until = async (ok: (f: string) => boolean, what: string): Promise<string> => {
+      const t0 = Date.now();
+      for (;;) {
+        const f = frame();
+        if (ok(f)) return f;
+        if (Date.now() - t0 > 10_000) throw new Error(`the control room never showed ${what}:\n${f}`);
+        await tick(8);
+      }
     };
-    const frames = { progress: await view('1'), partials: await view('2'), plan: await view('3'), health: await view('5') };
+    await until((f) => /\bauto (on|off|PAUSED)\b/.test(f), 'its first frame');
+    // The agents' first flush hands the live workspace its running set (agents-feed.ts): the
+    // room is read once that is applied and drawn, not in the frame before.
+    await tick(20);
+    await store.getState().idle();
+    await live.settled();
+    const view = async (key: string, title: string) => {
+      r.stdin.write(key);
+      let last = '';
+      return until((f) => {
+        const ok = f.includes(`[${key} ${title}`) && f === last;
+        last = f;
+        return ok;
+      }, title);
+    };
+    const frames = { progress: await view('1', 'Progress'), partials: await view('2', 'Partials'), plan: await view('3', 'Plan'), health: await view('5', 'Health') };
     const socketStatus = Buffer.concat((await askStatus(root, { env })) ?? []).toString('utf8');
     const watch = await watchLines(root, env, 1, 1000);
     return { ...cli, frames, socketStatus, watchLines: watch };
