@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { FAILURE_CLASS_TABLE } from '../../src/pipeline/failure-classes.js';
 import type { NewJournalEvent } from '../../src/run/journal.js';
 import type { Rand } from './gen-rand.js';
@@ -219,12 +220,36 @@ function journalOf(r: Rand, root: string, units: string[], now: number): NewJour
   return ev.map((e) => ({ ...e, at: Math.min(e.at, now - 1) }));
 }
 
+/** A session's todo table (DOMAIN.md section 7) for some cells, now and then with what it warns about: a dangling dependency, an unknown status. */
+function writeTodos(r: Rand, root: string, units: string[], disk: Record<string, Disk>): void {
+  const d = new Database(join(root, 'todos.db'));
+  try {
+    d.exec(`CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT NOT NULL, description TEXT, status TEXT DEFAULT 'pending', created_at TEXT DEFAULT CURRENT_TIMESTAMP, updated_at TEXT DEFAULT CURRENT_TIMESTAMP);
+      CREATE TABLE todo_deps (todo_id TEXT, depends_on TEXT, PRIMARY KEY(todo_id, depends_on));`);
+    const add = d.prepare('INSERT INTO todos (id, title, status) VALUES (?, ?, ?)');
+    const dep = d.prepare('INSERT INTO todo_deps VALUES (?, ?)');
+    for (const u of units) {
+      let prev: string | null = null;
+      for (const [s] of GEN_STEPS) {
+        const id = `${u}-${s}`;
+        add.run(id, `${u} ${s}`, r.chance(0.08) ? 'someday' : disk[`${u}/${s}`] === 'done' ? 'done' : r.pick(['pending', 'pending', 'in_progress', 'blocked']));
+        if (prev) dep.run(id, prev);
+        prev = id;
+      }
+    }
+    if (r.chance(0.3)) dep.run(`${units[0]}-draft`, 'ch99-nowhere');
+  } finally {
+    d.close();
+  }
+}
+
 /** One random case on disk: the workspace, its checkroom.yaml and its journal. */
 export function genCase(r: Rand, now = GEN_NOW): GenCase {
   const root = tempDir('checkroom-prop-');
   const units = Array.from({ length: r.int(1, 3) }, (_, i) => `ch0${i + 1}`);
   const { disk, batches } = writeBook(r, root, units);
   writeFileSync(join(root, 'checkroom.yaml'), configOf(units, batches, { maxLaunches: r.pick([3, 60, 200]), maxConsecutive: r.pick([2, 8, 50]) }));
+  if (r.chance(0.3)) writeTodos(r, root, units, disk);
   const journal = journalOf(r, root, units, now);
   mkdirSync(join(root, '.checkroom', 'runs'), { recursive: true });
   writeFileSync(join(root, '.checkroom', 'journal.jsonl'), journal.map((e) => JSON.stringify({ ...e, v: 1 })).join('\n') + '\n');
