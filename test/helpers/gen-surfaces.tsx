@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
 import { createLiveWorkspace } from '../../src/live/live-workspace.js';
@@ -6,6 +7,7 @@ import { NO_COLOR_THEME } from '../../src/app/theme.js';
 import { makePaint } from '../../src/app/paint.js';
 import { loadConfig } from '../../src/pipeline/config.js';
 import { openSupervisor } from '../../src/run/supervisor.js';
+import { journalPath } from '../../src/run/journal.js';
 import { partialsCommand, planCommand, statusCommand } from '../../src/cli/core-commands.js';
 import { startControlServer } from '../../src/socket/server.js';
 import { askStatus, openControl } from '../../src/socket/client.js';
@@ -16,7 +18,7 @@ import { tempDir } from './workspace.js';
 // Every surface of one workspace, read once at one fixed clock (issue 18 item 2): the control
 // room's frames (ink-testing-library, wide, no colour), `status` / `plan` / `partials` in text
 // and `--json` (the commands in process, their output captured), the socket's `status --json`
-// and the first events of `watch --json`. What is compared is parsed from these by the test.
+// and what `watch --json` streamed from before the journal's tail arrived. What is compared is parsed from these by the test.
 
 export interface Surfaces {
   frames: Record<'progress' | 'partials' | 'plan' | 'health', string>;
@@ -38,36 +40,31 @@ const capture = async (f: (out: { write(s: string): void }) => Promise<void>): P
   return s;
 };
 
-/** The first lines `watch --json` sends, up to `want` of them or until `ms` pass. */
-async function watchLines(root: string, env: NodeJS.ProcessEnv, want: number, ms: number): Promise<string[]> {
+/** A `watch --json` client: every line the instance sends, kept until `stop`. */
+async function watchStream(root: string, env: NodeJS.ProcessEnv): Promise<{ lines(): string[]; stop(): void }> {
   const opened = await openControl(root, 'watch', { env });
   if (!opened.ok) throw new Error(`watch: ${opened.why}`);
   const { sock, rest } = opened;
   let text = rest.toString('utf8');
   sock.on('data', (c: Buffer) => (text += c.toString('utf8')));
-  const t0 = Date.now();
-  while (text.split('\n').filter(Boolean).length < want && Date.now() - t0 < ms) await tick(10);
-  sock.destroy();
-  return text.split('\n').filter(Boolean);
+  sock.resume();
+  return { lines: () => text.split('\n').filter(Boolean), stop: () => sock.destroy() };
 }
 
-/** Read every surface of `root` at `now` (epoch ms), as a read-only instance sees it. */
-export async function readSurfaces(root: string, now: number, size = { columns: 180, rows: 48 }): Promise<Surfaces> {
+/**
+ * Read every surface of `root` at `now` (epoch ms), as a read-only instance sees it. `delta`:
+ * journal lines appended once the instance is open (as a driver writes them while an observer
+ * watches), read by its next refresh; every surface is read after it.
+ */
+export async function readSurfaces(root: string, now: number, delta = '', size = { columns: 180, rows: 48 }): Promise<Surfaces> {
   const o = { paint: makePaint(false), ascii: false, width: size.columns };
-  const cli = {
-    statusText: await capture((out) => statusCommand([root], false, o, out)),
-    statusJson: await capture((out) => statusCommand([root], true, o, out)),
-    planText: await capture((out) => planCommand([root], false, o, out)),
-    planJson: await capture((out) => planCommand([root], true, o, out)),
-    partialsText: await capture((out) => partialsCommand([root], false, o, out)),
-    partialsJson: await capture((out) => partialsCommand([root], true, o, out)),
-  };
   const config = await loadConfig(root);
   const sup = await openSupervisor({ root, config, readonly: true, now: () => now });
   const live = await createLiveWorkspace(root, { watch: false });
   const store = createAppStore({ live, readonly: true, now: () => new Date(now), agents: { sup, config, flushMs: 0 } });
   const env = { ...process.env, XDG_RUNTIME_DIR: tempDir('checkroom-xdg-') };
   const server = await startControlServer(root, { live, sup, pointer: false, env, now: () => now }, statusText(() => sup.snapshot().ledger.costs));
+  const watch = await watchStream(root, env);
   const r = render(<ControlRoom store={store} theme={NO_COLOR_THEME} />);
   try {
     Object.defineProperty(r.stdout, 'rows', { value: size.rows, configurable: true });
@@ -86,6 +83,10 @@ export async function readSurfaces(root: string, now: number, size = { columns: 
       }
     };
     await until((f) => /\bauto (on|off|PAUSED)\b/.test(f), 'its first frame');
+    if (delta) {
+      appendFileSync(journalPath(root), delta);
+      await sup.refresh();
+    }
     // The agents' first flush hands the live workspace its running set (agents-feed.ts): the
     // room is read once that is applied and drawn, not in the frame before.
     await tick(20);
@@ -102,9 +103,17 @@ export async function readSurfaces(root: string, now: number, size = { columns: 
     };
     const frames = { progress: await view('1', 'Progress'), partials: await view('2', 'Partials'), plan: await view('3', 'Plan'), health: await view('5', 'Health') };
     const socketStatus = Buffer.concat((await askStatus(root, { env })) ?? []).toString('utf8');
-    const watch = await watchLines(root, env, 1, 1000);
-    return { ...cli, frames, socketStatus, watchLines: watch };
+    const cli = {
+      statusText: await capture((out) => statusCommand([root], false, o, out)),
+      statusJson: await capture((out) => statusCommand([root], true, o, out)),
+      planText: await capture((out) => planCommand([root], false, o, out)),
+      planJson: await capture((out) => planCommand([root], true, o, out)),
+      partialsText: await capture((out) => partialsCommand([root], false, o, out)),
+      partialsJson: await capture((out) => partialsCommand([root], true, o, out)),
+    };
+    return { ...cli, frames, socketStatus, watchLines: watch.lines() };
   } finally {
+    watch.stop();
     r.unmount();
     await server?.close();
     disposeStore(store);

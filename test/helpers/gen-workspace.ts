@@ -46,6 +46,8 @@ export interface GenCase {
   /** What was written, for the failure message. */
   disk: Record<string, Disk>;
   journal: NewJournalEvent[];
+  /** The journal's tail, appended once the surfaces are open: what a driver writes while an observer watches. */
+  delta: NewJournalEvent[];
 }
 
 const checkpointOf = (units: string[], claims: Record<string, string>, batches: string[][]): string => {
@@ -126,10 +128,14 @@ const configOf = (units: string[], batches: string[][], o: { maxLaunches: number
     '',
   ].join('\n');
 
+/** A step's output: memory is the chapter's entry in the one shared summaries file. */
+const outputOf = (u: string, step: string): string => (step === 'memory' ? 'meta/chapter-summaries.md' : pathOf(u, step));
+
 /** A journal of one or two sessions ending before `now`, in the events' real shapes. */
 function journalOf(r: Rand, root: string, units: string[], now: number): NewJournalEvent[] {
   const ev: NewJournalEvent[] = [];
-  const steps = GEN_STEPS.filter(() => true);
+  // The memory step too (the archivist's one shared file): the issue's ch01 memory listed twice.
+  const steps = [...GEN_STEPS, ['memory', 'archivist'] as const];
   // Old enough that every event fits before now; the last events land inside a breaker's cooldown.
   let at = now - r.int(20, 600) * 1000;
   const tick = () => (at += r.int(200, 15_000));
@@ -151,7 +157,7 @@ function journalOf(r: Rand, root: string, units: string[], now: number): NewJour
       const runId = `run-${r.seed.toString(36)}-${++runs}`;
       const attempt = (attempts.get(key) ?? 0) + 1;
       attempts.set(key, attempt);
-      const out = pathOf(u, step);
+      const out = outputOf(u, step);
       ev.push({ type: 'launch', at, runId, unit: u, step, agent, attempt, argv: ['false', u, step], cwd: root, logPath: join(root, '.checkroom', 'runs', `${runId}.log`), pid: null, procStart: null, outputPath: join(root, out) });
       if (r.chance(0.25)) {
         live.set(runId, { unit: u, step, agent, attempt });
@@ -208,12 +214,14 @@ function journalOf(r: Rand, root: string, units: string[], now: number): NewJour
   const tripUnit = r.pick(units);
   if (r.chance(0.6) && ![...live.values()].some((x) => x.unit === tripUnit && x.step === tripStep)) {
     const [step, u] = [tripStep, tripUnit];
+    // Tripped inside the last cooldown most of the time: the countdown is on the screens.
+    at = Math.max(at, now - r.int(2, GEN_BREAKER.cooldownS - 5) * 1000);
     for (let k = 0; k < GEN_BREAKER.threshold; k++) {
       const runId = `run-${r.seed.toString(36)}-${++runs}`;
       const attempt = (attempts.get(`${u}/${step}`) ?? 0) + 1;
       attempts.set(`${u}/${step}`, attempt);
       at = Math.min(now - 1000, at + r.int(100, 2000));
-      ev.push({ type: 'launch', at, runId, unit: u, step, agent, attempt, argv: ['false'], cwd: root, logPath: join(root, '.checkroom', 'runs', `${runId}.log`), pid: null, procStart: null, outputPath: join(root, pathOf(u, step)) });
+      ev.push({ type: 'launch', at, runId, unit: u, step, agent, attempt, argv: ['false'], cwd: root, logPath: join(root, '.checkroom', 'runs', `${runId}.log`), pid: null, procStart: null, outputPath: join(root, outputOf(u, step)) });
       ev.push({ type: 'exit', at, runId, unit: u, step, agent, exitCode: 1, signal: null, class: 'UNKNOWN', markerFound: false, cmdFp: 'c', errFp: 'e', keywords: [], errorTail: ['boom'], error: 'boom', durationMs: 10 });
     }
   }
@@ -252,6 +260,12 @@ export function genCase(r: Rand, now = GEN_NOW): GenCase {
   if (r.chance(0.3)) writeTodos(r, root, units, disk);
   const journal = journalOf(r, root, units, now);
   mkdirSync(join(root, '.checkroom', 'runs'), { recursive: true });
-  writeFileSync(join(root, '.checkroom', 'journal.jsonl'), journal.map((e) => JSON.stringify({ ...e, v: 1 })).join('\n') + '\n');
-  return { seed: r.seed, root, units, now, disk, journal };
+  const cut = r.chance(0.5) ? journal.length : r.int(0, journal.length);
+  writeFileSync(join(root, '.checkroom', 'journal.jsonl'), journalText(journal.slice(0, cut)));
+  return { seed: r.seed, root, units, now, disk, journal, delta: journal.slice(cut) };
+}
+
+/** Journal lines as the journal writes them (src/run/journal.ts appendJournal). */
+export function journalText(events: readonly NewJournalEvent[]): string {
+  return events.map((e) => JSON.stringify({ ...e, v: 1 }) + '\n').join('');
 }
