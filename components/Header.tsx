@@ -1,5 +1,7 @@
 import { Box } from 'ink';
 import { counts } from '../src/state/counts.js';
+import { disagreementShort } from '../src/state/where.js';
+import { stopOfState } from '../src/state/where-words.js';
 import { bar, drawnLength, fit } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
@@ -16,12 +18,20 @@ export function Header({ width }: { width: number }) {
   const readonly = useAppStore((s) => s.readonly);
   const ascii = useAppStore((s) => s.ascii);
   const c = counts(ws);
-  const phase = ws.phases.find((p) => p.id === ws.currentPhase);
-  const where = phase ? `Phase ${phase.id} ${phase.name}` : 'all phases done';
-  const batch = ws.currentBatch !== null ? ` · Batch ${ws.currentBatch}` : '';
+  // Where the work stopped, not the first batch not done (issue 18 item 3): an operator back
+  // after an interruption asks where the agents were; a Batch 1 with lost markers is a
+  // regression the recover report and `status` list, not the place to resume from.
+  const stop = stopOfState(ws);
+  const batch = stop.batch !== null ? ` · Batch ${stop.batch}` : '';
+  const differs = disagreementShort(ws.stoppedAt);
+  const says = differs ? ` · ${differs}` : '';
   const ro = readonly ? ' · READ-ONLY' : '';
+  // In a narrow terminal the phase's name gives way before the checkpoint's word is cut (60×20).
+  const named = stop.phase ? `Phase ${stop.phase.id} ${stop.phase.name}` : 'all phases done';
+  const room = width - batch.length - says.length - ro.length - 4 - 'checkroom · x'.length;
+  const where = stop.phase && drawnLength(named) > room ? `Phase ${stop.phase.id}` : named;
   const driver = useDriverNote();
-  const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - ro.length - 4));
+  const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - says.length - ro.length - 4));
   const live =
     watching.mode === 'watch'
       ? `live: watch (${watching.watches} dirs)`
@@ -34,6 +44,7 @@ export function Header({ width }: { width: number }) {
       <Line>
         <T tok="title">{title}</T> · {where}
         {batch}
+        {says ? <T tok="warn">{says}</T> : null}
         {readonly ? <T tok="warn"> · READ-ONLY</T> : null}
       </Line>
       <Line>

@@ -1,7 +1,7 @@
 import { Children, type ReactNode } from 'react';
 import { Text } from 'ink';
 import type { Token } from '../src/app/theme.js';
-import { sanitizeLine } from '../src/sanitize.js';
+import { shownLine } from '../src/charset.js';
 import { useTheme } from '../hooks/use-theme.js';
 
 // Text through the theme's semantic tokens; `Line` is one terminal row that never wraps
@@ -15,8 +15,11 @@ import { useTheme } from '../hooks/use-theme.js';
 // changes nothing, so text they already cut passes unchanged. Nested elements are T or
 // Line themselves and escape their own strings; text inside a fragment would bypass this,
 // which the lint forbids in components.
+//
+// Issue 18 item 5: the same edge puts every string in the terminal's charset (shownLine,
+// src/charset.ts: `--ascii`, TERM=linux, LANG=C), so no view can send `·` or `…` there.
 
-const drawn = (children: ReactNode): ReactNode => Children.map(children, (c) => (typeof c === 'string' ? sanitizeLine(c) : c));
+const drawn = (children: ReactNode): ReactNode => Children.map(children, (c) => (typeof c === 'string' ? shownLine(c) : c));
 
 export function T({ tok, children }: { tok?: Token; children: ReactNode }) {
   const theme = useTheme();

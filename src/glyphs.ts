@@ -1,4 +1,5 @@
 import type { CellStatus, Claim } from './types.js';
+import { charsetFor } from './charset.js';
 
 // One glyph per cell state. The emoji set uses only East-Asian-Wide code points so every
 // glyph is exactly two columns in tmux, SSH clients and Ink's layout alike (⚠️ is not:
@@ -25,13 +26,8 @@ export const STATUS_WORD: Record<CellStatus, string> = {
   not_started: 'not started',
 };
 
-/** Emoji only where the terminal can be trusted to draw them at a fixed width. */
-export function wantsAscii(env: NodeJS.ProcessEnv, flag: boolean): boolean {
-  if (flag) return true;
-  const term = env.TERM ?? '';
-  if (/^(linux|dumb|vt\d+|cons\d+)$/.test(term)) return true;
-  const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
-  return locale !== '' && !/utf-?8/i.test(locale) && locale !== 'C.UTF-8';
-}
+/** Emoji only where the terminal can be trusted to draw them at a fixed width: not under
+ *  `--ascii`, TERM=linux, dumb, vt100 or cons25, or a non-UTF-8 locale (src/charset.ts decides which). */
+export const wantsAscii = (env: NodeJS.ProcessEnv, flag: boolean): boolean => charsetFor(env, flag) !== 'unicode';
 
 export const glyphsFor = (ascii: boolean): GlyphSet => (ascii ? ASCII : EMOJI);

@@ -1,6 +1,8 @@
 import stringWidth from 'string-width';
 import type { NextStep, PartialFile, PlanAction, WorkspaceState } from '../types.js';
-import { sanitizeLine } from '../sanitize.js';
+// The drawn form, in the terminal's charset (issue 18 item 5): the width measured here is the
+// width drawn under `--ascii` and LANG=C too, where a name may be escaped (`\u4e66`).
+import { shownLine as sanitizeLine } from '../charset.js';
 import type { Paint } from './paint.js';
 
 // Layout of text on a fixed number of columns: padding, cutting, column widths, the plan's
@@ -30,6 +32,9 @@ export const pad = (raw: string, w: number): string => {
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
+// The tail of an escape the cut went through (sanitize.ts and charset.ts write `\xNN`, `\uNNNN`, `\u{N}`).
+const HALF_ESCAPE = /\\(?:u(?:\{[0-9a-f]*|[0-9a-f]{0,3})|x[0-9a-f]?)?$/;
+
 export const fit = (raw: string, w: number): string => {
   const s = sanitizeLine(raw);
   if (stringWidth(s) <= w) return s;
@@ -43,7 +48,8 @@ export const fit = (raw: string, w: number): string => {
     out += segment;
     used += gw;
   }
-  return `${out}…`;
+  // Never half an escape (`\u6df1\u51…`: issue 18 item 5, names escaped under LANG=C).
+  return `${out.replace(HALF_ESCAPE, '')}…`;
 };
 
 /** Whole hints, in order, as many as fit in `w` columns ("…" when some are left out): a hint is never cut mid-word. */

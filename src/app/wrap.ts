@@ -1,5 +1,7 @@
 import stringWidth from 'string-width';
-import { sanitizeLine } from '../sanitize.js';
+// The drawn form, in the terminal's charset (issue 18 item 5): the width measured here is the
+// width drawn under `--ascii` and LANG=C too, where a name may be escaped (`\u4e66`).
+import { shownLine as sanitizeLine } from '../charset.js';
 
 // Wrap one line into rows of at most `width` columns (by display width, so CJK and emoji
 // count double), at a space when there is one, else mid-word (long paths). Continuation

@@ -3,6 +3,8 @@ import type { WorkspaceState } from '../types.js';
 import { glyphsFor, STATUS_WORD } from '../glyphs.js';
 import { sanitizeLine } from '../sanitize.js';
 import { counts } from '../state/counts.js';
+import { regressionsLine, stopOfState } from '../state/where-words.js';
+import { wrapLine } from '../app/wrap.js';
 import { bar, columnLabels, fit, nextLine, noUnitsWhy, pad, whereWidth, wrapItems, type TextOptions } from '../app/layout.js';
 
 // Human output of the headless commands: one screen, workspace text sanitized, state
@@ -13,12 +15,17 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const c = counts(s);
   const g = glyphsFor(o.ascii);
   const out: string[] = [];
-  const phase = s.phases.find((p) => p.id === s.currentPhase);
+  // Where the work stopped (issue 18 item 3), and when checkpoint.md says otherwise, what it says.
+  const { phase, batch } = stopOfState(s);
   out.push(paint('title', `checkroom · ${sanitizeLine(s.name)}`) + paint('muted', ` (${sanitizeLine(s.pipeline.name)})`));
   out.push(
-    `${phase ? `Phase ${phase.id} ${sanitizeLine(phase.name)}` : 'All phases done'}${s.currentBatch !== null ? ` · Batch ${s.currentBatch}` : ''}` +
+    `${phase ? `Phase ${phase.id} ${sanitizeLine(phase.name)}` : 'All phases done'}${batch !== null ? ` · Batch ${batch}` : ''}` +
       paint('muted', ` · checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`),
   );
+  if (s.stoppedAt?.disagreement) out.push(paint('warn', fit(s.stoppedAt.disagreement, o.width)));
+  // Wrapped, not cut: every regression named is one to redo (wrapLine escapes the workspace's ids).
+  const regressions = regressionsLine(s, (t) => t);
+  if (regressions) out.push(...wrapLine(regressions, o.width).map((l) => paint('warn', l)));
   const tally =
     `${c.done}/${c.total} done · ` +
     [

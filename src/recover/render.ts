@@ -3,6 +3,8 @@ import type { TextOptions } from '../app/layout.js';
 import { fit, nextLine, pad } from '../app/layout.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { RecoverReport } from './report.js';
+import { regressionsText } from '../state/where-words.js';
+import { wrapLine } from '../app/wrap.js';
 
 // The recovery report for a terminal: one screen where it can be, every workspace string
 // sanitized, readable without colour (words carry the meaning, colour only repeats it).
@@ -134,6 +136,11 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
         ` · last done: ${st.lastDone ? `${sanitizeLine(st.lastDone.unit)} ${sanitizeLine(st.lastDone.step)} (${sanitizeLine(st.lastDone.path)})` : 'nothing'}`,
     ),
   );
+  // Issue 18 item 3: how the batch was found, the checkpoint's other claim, and the regressions apart.
+  const FROM = { runs: 'from the runs', checkpoint: 'the checkpoint agrees with the disk', disk: 'from the disk' } as const;
+  L.push(line(paint('muted', `  (${FROM[st.from]})`)));
+  if (st.disagreement) L.push(line(warn(`  ${st.disagreement}`)));
+  if (st.regressions.length) for (const l of wrapLine(`  ${regressionsText(st.regressions, st.regressionsEarlier, (t) => t)}`, w)) L.push(warn(l));
   if (st.inProgress.length)
     L.push(line(`  in progress: ${st.inProgress.slice(0, 8).map((c) => `${sanitizeLine(c.unit)} ${sanitizeLine(c.step)} (${c.status.replace('_', ' ')})`).join(', ')}${st.inProgress.length > 8 ? ', …' : ''}`));
 
