@@ -92,7 +92,9 @@ function writeBook(r: Rand, root: string, units: string[]): { disk: Record<strin
       // The checkpoint agrees most of the time; a stale claim otherwise.
       claims[`${u}/${s}`] = r.chance(0.7) ? (d === 'done' ? '✅' : d === 'none' ? '—' : '⏳') : r.pick(CLAIMS);
     });
-    claims[`${u}/memory`] = r.chance(0.8) ? '—' : r.pick(CLAIMS);
+    claims[`${u}/memory`] = r.chance(0.7) ? '—' : r.pick(CLAIMS);
+    // Now and then the final chapter is written already: its long-memory entry is then expected (src/memory/sources.ts).
+    if (r.chance(0.2)) files[pathOf(u, 'final')] = marked(`# ${u}\n\n${prose(r.int(300, 900))}`, BOOK_MARKERS.final[1]);
   }
   const summarised = units.filter((u) => disk[`${u}/panel`] === 'done' && r.chance(0.5));
   files['meta/chapter-summaries.md'] = summaries(summarised);
