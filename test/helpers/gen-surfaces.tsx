@@ -18,7 +18,8 @@ import { tempDir } from './workspace.js';
 // Every surface of one workspace, read once at one fixed clock (issue 18 item 2): the control
 // room's frames (ink-testing-library, wide, no colour), `status` / `plan` / `partials` in text
 // and `--json` (the commands in process, their output captured), the socket's `status --json`
-// and what `watch --json` streamed from before the journal's tail arrived. What is compared is parsed from these by the test.
+// and what `watch --json` streamed from before the journal's tail arrived. The test parses
+// the facts it compares from these (test/helpers/gen-facts.ts).
 
 export interface Surfaces {
   frames: Record<'progress' | 'partials' | 'plan' | 'health', string>;
