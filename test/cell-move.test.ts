@@ -131,7 +131,7 @@ describe('stops while waiting for the retry', () => {
 describe('what a stop does', () => {
   it('escalations claim ⚠️ and are journalled; the rest are ❌ or a cancel', () => {
     const esc = (cls: FailureClass) => ({ kind: 'escalated' as const, class: cls, reason: 'r' });
-    expect(stopEffect(esc('CIRCULAR_FIX'))).toEqual({ claim: 'needs_human', escalate: 'CIRCULAR_FIX', reportAs: null });
+    expect(stopEffect(esc('CIRCULAR_FIX'))).toEqual({ claim: 'needs_human', escalate: 'CIRCULAR_FIX', reportAs: 'CIRCULAR_FIX' });
     expect(stopEffect({ kind: 'memory_lost', reason: 'r' })).toEqual({
       claim: 'needs_human',
       escalate: 'VERIFICATION_FAILED',

@@ -68,7 +68,9 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
   out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${GLYPH_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
   out.push('');
-  out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} ${presetOf(s.preset).has.checkpoint ? 'checkpoint/disk' : 'plan/gate'} discrepancies · ${s.warnings.length} warnings`);
+  // The todo table's warnings too, as the Sources view lists them (issue 18 item 2: "0 warnings" beside a todo warning).
+  const warnings = s.warnings.length + (s.todos?.warnings.length ?? 0);
+  out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} ${presetOf(s.preset).has.checkpoint ? 'checkpoint/disk' : 'plan/gate'} discrepancies · ${warnings} warnings`);
   out.push(paint('title', 'Next'));
   const shown = s.next.slice(0, 5);
   for (const n of shown) out.push(`  ${nextLine(n, o, o.width - 2, whereWidth(shown))}`);
