@@ -1,3 +1,4 @@
+import { ACTION_WORDS } from '../../src/plan/action-words.js';
 import type { Surfaces } from './gen-surfaces.js';
 
 // Facts parsed from each surface (issue 18 item 2): counts, per-cell status, plan rows,
@@ -34,7 +35,9 @@ interface JsonCounts {
 export const countsOfJson = (c: JsonCounts): Counts => ({ done: c.done, total: c.total, partial: c.partial, failed: c.failed, needsHuman: c.needsHuman, running: c.running });
 
 /** The matrix's glyphs as statuses: the legend line of the same surface says what each glyph means. */
-const LEGEND_WORDS: Record<string, string> = { done: 'done', partial: 'partial', failed: 'failed', 'needs human': 'needs_human', running: 'running', 'not started': 'not_started' };
+// A blocked cell (issue 18 item 5: drawn apart in the matrix) is a not-started cell with a
+// `blockedBy`; the JSON says so in those two fields, so its status is not_started here.
+const LEGEND_WORDS: Record<string, string> = { done: 'done', partial: 'partial', failed: 'failed', 'needs human': 'needs_human', running: 'running', blocked: 'not_started', 'not started': 'not_started' };
 
 const legendOf = (text: string): Map<string, string> => {
   // The legend is the line that ends with the not-started glyph's words (the phases line ends with counts).
@@ -76,12 +79,18 @@ export interface PlanRow {
 }
 
 /** The Plan view's rows (the frame) or `plan`'s numbered lines (the text), for chapter cells. */
+// The action column is drawn in the operator's words (src/plan/action-words.ts, several of
+// them two words long): read them back to the machine names the JSON carries.
+const WORD_ACTION = new Map(Object.entries(ACTION_WORDS).map(([action, words]) => [words, action]));
+const ACTION_RE = [...WORD_ACTION.keys(), 'queued redo'].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\&]/g, '\\$&')).join('|');
+const PLAN_ROW = new RegExp(`^(?:[›>\\s]\\s|\\s*\\d+\\.\\s)(⏳|P[123]\\s|Q\\s)(ch\\d\\d)\\s(\\S+)\\s+(${ACTION_RE}|\\S+)\\s+(.*)$`);
+
 export function planRowsOf(text: string): PlanRow[] {
   const rows: PlanRow[] = [];
   for (const l of text.split('\n')) {
-    const m = /^(?:[›>\s]\s|\s*\d+\.\s)(⏳|P[123]\s|Q\s)(ch\d\d)\s(\S+)\s+(queued redo|\S+)\s+(.*)$/.exec(l);
+    const m = PLAN_ROW.exec(l);
     if (!m) continue;
-    rows.push({ kind: m[1].trim() === '⏳' ? 'flight' : m[1].trim(), unit: m[2], step: m[3], action: m[4], reason: m[5].trim() });
+    rows.push({ kind: m[1].trim() === '⏳' ? 'flight' : m[1].trim(), unit: m[2], step: m[3], action: WORD_ACTION.get(m[4]) ?? m[4], reason: m[5].trim() });
   }
   return rows;
 }
