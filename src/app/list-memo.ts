@@ -30,3 +30,33 @@ export function perItem<K extends object, V>(make: (k: K) => V): (k: K) => V {
     return v;
   };
 }
+
+/**
+ * `next.map(f)` made from `prev.map(f)` (`prevOut`): the items both lists share at their
+ * start and end are the same objects (a marker changes one unit's items in the middle), so
+ * only the middle is mapped and the rest copied. O(changed) calls of `f`, and no per-item
+ * lookups; a copy of pointers for the rest.
+ */
+export function mapByDelta<T, U>(prev: readonly T[] | null, prevOut: readonly U[] | null, next: readonly T[], f: (t: T) => U): U[] {
+  if (!prev || !prevOut || prevOut.length !== prev.length) return next.map(f);
+  const most = Math.min(prev.length, next.length);
+  let head = 0;
+  while (head < most && prev[head] === next[head]) head++;
+  let tail = 0;
+  while (tail < most - head && prev[prev.length - 1 - tail] === next[next.length - 1 - tail]) tail++;
+  const out = prevOut.slice(0, head);
+  for (let i = head; i < next.length - tail; i++) out.push(f(next[i]));
+  for (let i = prevOut.length - tail; i < prevOut.length; i++) out.push(prevOut[i]);
+  return out;
+}
+
+/** `mapByDelta` against the last list it was given. */
+export function lastMapped<T, U>(f: (t: T) => U): (next: readonly T[]) => U[] {
+  let last: { in: readonly T[]; out: U[] } | null = null;
+  return (next) => {
+    if (last?.in === next) return last.out;
+    const out = mapByDelta(last?.in ?? null, last?.out ?? null, next, f);
+    last = { in: next, out };
+    return out;
+  };
+}

@@ -3,7 +3,7 @@ import type { Discrepancy, NextStep, PartialFile, TodoView, Warning, WorkspaceSt
 import { matchesFilter } from './filter.js';
 import type { FlightItem } from './agents-types.js';
 import { buildMatrix, updateMatrix, type MatrixModel } from './matrix.js';
-import { lastResults, perItem } from './list-memo.js';
+import { lastMapped, lastResults, perItem } from './list-memo.js';
 
 // What each view lists, after the filter and the session's skips: pure functions of the
 // state, shared by the views (to draw) and the store (to move cursors and act on the
@@ -40,11 +40,15 @@ const same = <T>(xs: readonly T[]): readonly T[] => (xs.length ? xs : NONE);
 const asPartial = perItem((file: PartialFile): PartialItem => ({ section: 'partial', file }));
 const asSuspect = perItem((file: PartialFile): PartialItem => ({ section: 'suspect', file }));
 const lastPartials = lastResults<PartialItem[]>();
+const partialsAll = lastMapped(asPartial);
+const suspectsAll = lastMapped(asSuspect);
 
 /** Half-products, then suspects; the same array while the state's lists, the filter and the skips are the same. */
 export function partialItems(ws: WorkspaceState, filter: string, skipped: readonly string[]): PartialItem[] {
   return lastPartials([ws.partials, ws.suspects, filter, same(skipped)], () => {
     const all = !filter.trim() && skipped.length === 0;
+    // Unfiltered, each list maps one to one: only what changed since the last one is wrapped.
+    if (all) return [...partialsAll(ws.partials), ...suspectsAll(ws.suspects)];
     const keep = (p: PartialFile) => all || (!skipped.includes(p.path) && matchesFilter(filter, p.unit, p.step, p.path, p.verdict, p.reason, 'partial'));
     const out: PartialItem[] = [];
     for (const p of ws.partials) if (keep(p)) out.push(asPartial(p));
@@ -65,6 +69,7 @@ export type PlanItem = { kind: 'flight'; flight: FlightItem } | { kind: 'queued'
 
 const asNext = perItem((step: NextStep): PlanItem => ({ kind: 'next', step }));
 const lastPlans = lastResults<PlanItem[]>();
+const nextAll = lastMapped(asNext);
 
 /** Cells in flight first (the running set leaves the plan), then queued redos, then the plan. */
 export function planItems(ws: WorkspaceState, filter: string, redoQueue: readonly RedoEntry[], flights: readonly FlightItem[] = []): PlanItem[] {
@@ -75,7 +80,8 @@ export function planItems(ws: WorkspaceState, filter: string, redoQueue: readonl
       ...flights.filter((f) => matchesFilter(filter, f.unit, f.step, f.state, 'running')).map((flight) => ({ kind: 'flight' as const, flight })),
       ...redoQueue.filter((r) => !busy.has(`${r.unit}/${r.step}`) && matchesFilter(filter, r.unit, r.step, r.path, 'queued redo')).map((redo) => ({ kind: 'queued' as const, redo })),
     ];
-    for (const n of ws.next) if (all || matchesFilter(filter, n.unit, n.step, n.action, n.reason, `p${n.priority}`)) out.push(asNext(n));
+    if (all) return out.length ? [...out, ...nextAll(ws.next)] : nextAll(ws.next);
+    for (const n of ws.next) if (matchesFilter(filter, n.unit, n.step, n.action, n.reason, `p${n.priority}`)) out.push(asNext(n));
     return out;
   });
 }

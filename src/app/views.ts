@@ -4,7 +4,7 @@ import type { AgentsUi } from './agents-types.js';
 import { flightItems, healthItems } from './agents.js';
 import { matrixOf, partialItems, planItems, sourceItems, type RedoEntry } from './select.js';
 import { healthKey, partialKey, planKey, sourceKey } from './item-keys.js';
-import { perItem } from './list-memo.js';
+import { lastMapped, perItem } from './list-memo.js';
 import type { FlightItem } from './agents-types.js';
 
 // The control room's views, registered in one list (issue 9 item 2): the number keys, Tab
@@ -38,7 +38,8 @@ export interface ViewDef {
 // strings a change). Lists and items are shared while unchanged (select.ts, list-memo.ts).
 const keysOf = <T extends object>(key: (t: T) => string): ((items: readonly T[]) => string[]) => {
   const itemKey = perItem(key);
-  return perItem((items: readonly T[]) => items.map(itemKey));
+  const fromLast = lastMapped(itemKey);
+  return perItem((items: readonly T[]) => fromLast(items));
 };
 const partialKeys = keysOf(partialKey);
 const planKeys = keysOf(planKey);
