@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { glyphsFor, STATUS_WORD } from '../src/glyphs.js';
 import { columnLabels, drawnLength, fit, pad } from '../src/app/layout.js';
 import { matrixOf, type MatrixModel, type MatrixRow } from '../src/app/select.js';
-import { liveWriters, writingCells } from '../src/app/live-writers.js';
+import { runWritingCells } from '../src/app/live-writers.js';
 import { cellKey } from '../src/types.js';
 import { scrollWindow } from '../src/app/window.js';
 import { STATUS_TOKEN } from '../src/app/theme.js';
@@ -37,8 +37,9 @@ function labelWidth(m: MatrixModel): number {
 
 export function Matrix({ height, width }: { height: number; width: number }) {
   const { ws, filter, cell, ascii, agents } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, cell: s.cell, ascii: s.ascii, agents: s.agents })));
-  // A cell another instance (or an adopted run) writes shows running too (issue 8 item 1).
-  const writing = useMemo(() => writingCells(liveWriters({ ws, agents })), [ws, agents]);
+  // A cell another instance (or an adopted run) writes shows running too (issue 8 item 1);
+  // a cell the workspace shows running is drawn running by its own status.
+  const writing = useMemo(() => runWritingCells(agents), [agents]);
   const g = glyphsFor(ascii);
   const m = matrixOf(ws, filter);
   const labelW = labelWidth(m);
