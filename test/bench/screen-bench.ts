@@ -18,6 +18,8 @@ import { visibleTargets, type Target } from './screen-targets.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..', '..');
 const CLI = process.env.CHECKROOM_BENCH_CLI ?? join(REPO, 'dist/bundle/checkroom.js');
+/** Another build of the bin (an earlier commit's), measured in the same run for a before/after row. */
+const BEFORE = process.env.CHECKROOM_BENCH_BEFORE_CLI;
 const COLS = 120;
 const ROWS = 40;
 const REPS = Number(process.env.CHECKROOM_BENCH_SCREEN_REPS ?? 30);
@@ -39,20 +41,20 @@ const doneIn = (screen: string, unit: string): number => {
 };
 
 /** The control room, opened on `dir` and shown its matrix (the recover report closed). */
-async function openRoom(dir: string, first: string): Promise<{ pane: Pane; readyMs: number }> {
+async function openRoom(cli: string, dir: string, first: string): Promise<{ pane: Pane; readyMs: number }> {
   const t0 = performance.now();
   // The bin itself, as an operator starts it: its shebang's V8 flags (the young generation's size) apply.
-  const pane = await openPane(`${CLI} ${dir} --readonly`, COLS, ROWS);
-  // An interrupted session opens on the recover report (no journal here), which may come a
-  // moment after the matrix: close it, and look again after a quiet second.
+  const pane = await openPane(`${cli} ${dir} --readonly`, COLS, ROWS);
+  // A session without a journal was interrupted, so the room opens the recover report by
+  // itself once its checks are read (seconds after the matrix on a loaded machine): wait for
+  // it and close it, so no marker is measured under it.
   pane.until((s) => /\d+\/\d+ done/.test(s) && (/checkroom recover/.test(s) || doneIn(s, first) >= 0));
   const readyMs = performance.now() - t0;
-  for (let i = 0; i < 5; i++) {
-    if (/checkroom recover/.test(pane.screen())) pane.keys('Escape');
-    pane.until((s) => !/checkroom recover/.test(s) && doneIn(s, first) >= 0, 30_000);
-    await sleep(1000);
-    if (!/checkroom recover/.test(pane.screen())) break;
-  }
+  const t1 = performance.now();
+  while (!/checkroom recover/.test(pane.screen()) && performance.now() - t1 < 60_000) await sleep(100);
+  pane.keys('Escape');
+  pane.until((s) => !/checkroom recover/.test(s) && doneIn(s, first) >= 0, 30_000);
+  await sleep(1000);
   return { pane, readyMs };
 }
 
@@ -61,18 +63,21 @@ interface ScreenRun {
   /** The same markers, when capture-pane first showed the row changed. */
   captured: Figures;
   lookMs: number;
+  /** The room's CPU per change (each marker and each put-back), whatever the machine's load. */
+  cpuMs: number;
   hwmMb: number;
   rssMb: number;
   readyMs: number;
 }
 
-async function markOnScreen(dir: string, targets: Target[]): Promise<ScreenRun> {
-  const { pane, readyMs } = await openRoom(dir, targets[0].unit);
+async function markOnScreen(cli: string, dir: string, targets: Target[]): Promise<ScreenRun> {
+  const { pane, readyMs } = await openRoom(cli, dir, targets[0].unit);
   const lat: number[] = [];
   const cap: number[] = [];
   const looks: number[] = [];
   let marked: { path: string; size: number } | null = null;
   try {
+    const cpu0 = pane.cpuMs();
     for (let i = 0; i < REPS; i++) {
       const t = targets[i % targets.length];
       const path = join(dir, t.path);
@@ -90,8 +95,9 @@ async function markOnScreen(dir: string, targets: Target[]): Promise<ScreenRun> 
       marked = null;
       pane.until((s) => doneIn(s, t.unit) === before, 10_000);
     }
+    const cpuMs = (pane.cpuMs() - cpu0) / (2 * REPS);
     const mem = pane.memory();
-    return { screen: figures(lat), captured: figures(cap), lookMs: median(looks), hwmMb: mem.hwmMb, rssMb: mem.rssMb, readyMs };
+    return { screen: figures(lat), captured: figures(cap), lookMs: median(looks), cpuMs, hwmMb: mem.hwmMb, rssMb: mem.rssMb, readyMs };
   } finally {
     // Never leave a bench marker behind, whatever failed.
     if (marked) truncateSync(marked.path, marked.size);
@@ -150,8 +156,8 @@ export async function screenBench(base: string, sizes: number[], lines: string[]
       'Captured: → the first capture-pane that shows the row with one more ✅ (a loop of capture-pane, one look per column "look"). ' +
       'Engine: the live workspace alone, marker → state, on the same cells (live-child.js). Floor: a bare fs.watch printer in the same terminal.',
     '',
-    '| files | load | room ready | screen p50 | screen p95 | captured p50 / p95 | look | engine p50 / p95 | floor p50 / p95 | screen p95 ÷ floor p95 | peak RSS | RSS after |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| files | load | room ready | screen p50 | screen p95 | captured p50 / p95 | look | engine p50 / p95 | floor p50 / p95 | screen p95 ÷ floor p95 | room CPU per change | peak RSS | RSS after |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   const p95s = new Map<number, number>();
   for (const n of sizes) {
@@ -160,14 +166,19 @@ export async function screenBench(base: string, sizes: number[], lines: string[]
     const l0 = load();
     const engine = engineOnly(dir, targets, join(base, `screen-targets-${n}.json`));
     const floor = await floorOnScreen(dir, targets);
-    const room = await markOnScreen(dir, targets);
+    const before = BEFORE ? await markOnScreen(BEFORE, dir, targets) : null;
+    const room = await markOnScreen(CLI, dir, targets);
     // The files are as they were (each marker was cut off again): check, never lose a byte.
     for (const t of targets) if (/<!-- [A-Z0-9_]+ -->\n$/.test(readFileSync(join(dir, t.path), 'utf8'))) throw new Error(`${t.path} kept a bench marker`);
     p95s.set(n, room.screen.p95);
     const verdict = n >= 50_000 ? ` (${goal(`marker → screen p95, ${n / 1000}k files (tmux)`, ms(room.screen.p95), '≤ 50 ms', room.screen.p95, 50, 'ms')})` : '';
     lines.push(
-      `| ${n} | ${l0}–${load()} | ${room.readyMs.toFixed(0)} ms | ${ms(room.screen.p50)} | ${ms(room.screen.p95)}${verdict} | ${ms(room.captured.p50)} / ${ms(room.captured.p95)} | ${ms(room.lookMs)} | ${ms(engine.p50)} / ${ms(engine.p95)} | ${ms(floor.p50)} / ${ms(floor.p95)} | ${(room.screen.p95 / floor.p95).toFixed(1)}× | ${room.hwmMb.toFixed(0)} MB | ${room.rssMb.toFixed(0)} MB |`,
+      `| ${n} | ${l0}–${load()} | ${room.readyMs.toFixed(0)} ms | ${ms(room.screen.p50)} | ${ms(room.screen.p95)}${verdict} | ${ms(room.captured.p50)} / ${ms(room.captured.p95)} | ${ms(room.lookMs)} | ${ms(engine.p50)} / ${ms(engine.p95)} | ${ms(floor.p50)} / ${ms(floor.p95)} | ${(room.screen.p95 / floor.p95).toFixed(1)}× | ${ms(room.cpuMs)} | ${room.hwmMb.toFixed(0)} MB | ${room.rssMb.toFixed(0)} MB |`,
     );
+    if (before)
+      lines.push(
+        `| ${n} (before: CHECKROOM_BENCH_BEFORE_CLI) | ${load()} | ${before.readyMs.toFixed(0)} ms | ${ms(before.screen.p50)} | ${ms(before.screen.p95)} | ${ms(before.captured.p50)} / ${ms(before.captured.p95)} | ${ms(before.lookMs)} | — | — | ${(before.screen.p95 / floor.p95).toFixed(1)}× | ${ms(before.cpuMs)} | ${before.hwmMb.toFixed(0)} MB | ${before.rssMb.toFixed(0)} MB |`,
+      );
     if (n === 50_000) goal('control room peak RSS at 50k (tmux, after the markers)', `${room.hwmMb.toFixed(0)} MB`, '≤ 150 MB', room.hwmMb, 150, 'MB');
     console.error(`screen ${n}: done`);
   }

@@ -20,6 +20,8 @@ export interface Pane {
   until(ok: (screen: string) => boolean, timeoutMs?: number): { at: number; looks: number; lookMs: number };
   /** Peak and current RSS of the pane's program (MB), from /proc. */
   memory(): { hwmMb: number; rssMb: number };
+  /** CPU time (user + system) the pane's program has used so far (ms, in clock ticks of 10 ms). */
+  cpuMs(): number;
   close(): void;
 }
 
@@ -95,6 +97,11 @@ export async function openPane(command: string, cols: number, rows: number): Pro
       const s = readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(s)?.[1] ?? NaN);
       return { hwmMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024 };
+    },
+    cpuMs() {
+      // Fields 14 and 15 of /proc/<pid>/stat, counted after the command's closing parenthesis.
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(f[11]) + Number(f[12])) * 10;
     },
     close() {
       spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
