@@ -57,6 +57,18 @@ export function writerOf(writers: readonly LiveWriter[], t: { unit: string; step
   return writers.find((w) => (w.unit === t.unit && w.step === t.step) || (w.path !== null && w.path === t.path)) ?? null;
 }
 
+/**
+ * The keys of cells written by a run (this instance's flights, the journal's live runs),
+ * without the walk over every cell that finds the ones the workspace shows running: the
+ * matrix draws those running anyway, and at 100k files the walk was on every frame (issue
+ * 18 item 6).
+ */
+export function runWritingCells(agents: AgentsUi): ReadonlySet<string> {
+  const keys = new Set(flightItems(agents).map((f) => f.key));
+  for (const r of agents.snap?.ledger.liveRuns ?? []) keys.add(cellKey(r.unit, r.step));
+  return keys;
+}
+
 /** Cell keys with a live writer of their own: the views show them running whoever runs them. */
 export const writingCells = (writers: readonly LiveWriter[]): ReadonlySet<string> => new Set(writers.map((w) => cellKey(w.unit, w.step)));
 
