@@ -44,7 +44,7 @@ async function holdOf(ws: string): Promise<{ why: string } | null> {
 }
 
 const cancelledExit = async (ws: string): Promise<boolean> => (await eventsOf(ws, 'exit')).some((e) => e.class === 'CANCELLED');
-const running = async (ws: string, s?: Supervisor): Promise<void> =>
+const running = async (ws: string, s?: Pick<Supervisor, 'snapshot'>): Promise<void> =>
   until('the agent running', async () => (await launches(ws)).length === 1 && (!s || s.snapshot().runs.some((r) => !!r.pid || !!r.job?.id)));
 
 /** The operator's cancel, by the entry's own session (same session) or by an earlier one. Returns the session to go on with. */
