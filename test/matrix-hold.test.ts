@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor } from '../src/run/supervisor.js';
 import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
-import { settle } from './helpers/writer.js';
+import { settle } from './helpers/settle.js';
 import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, quiet, quit, rows, run, runNext, setFaults, supervisor, until, workspace, type KeyRoom, type Row } from './helpers/matrix.js';
 import type { Supervisor } from '../src/run/supervisor.js';
 
