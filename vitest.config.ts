@@ -13,7 +13,10 @@ export default defineConfig({
     // e2e tests share tmux and real processes; keep files in parallel but bounded for 2 cores
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: TESTS, exclude: [...SYSTEM_TESTS] } },
+      // Threads and one module graph per worker: half the CPU of a fork per file (measured
+      // 72 s against 153 s of CPU for the 105 files). Safe only because unit tests start no
+      // process and change no global a later file reads; a file that does is system.
+      { extends: true, test: { name: 'unit', include: TESTS, exclude: [...SYSTEM_TESTS], pool: 'threads', isolate: false } },
       { extends: true, test: { name: 'system', include: [...SYSTEM_TESTS] } },
     ],
   },

@@ -56,6 +56,9 @@ export function systemSigns(file: string): string[] {
     for (const m of PROCESS_MODULES) if (text.includes(`from ${m}`)) signs.push(`${rel} imports ${m}`);
     if (/\bdist\//.test(text)) signs.push(`${rel} runs the built binary (dist/)`);
     if (/TmuxSession|hasTmux/.test(text)) signs.push(`${rel} drives tmux`);
+    // The calls that start processes through src/ (an agent run, the supervisor that launches
+    // agents, a workspace with a fake agent), in the test file itself: helpers define them.
+    if (abs === resolve(REPO, file) && /\b(startProcess|openSupervisor|fakeAgentWorkspace)\(/.test(text)) signs.push(`${rel} starts processes through src/`);
   }
   return signs;
 }
