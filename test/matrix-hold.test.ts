@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor } from '../src/run/supervisor.js';
-import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
+import { slurmForFile } from './helpers/slurm.js';
 import { settle } from './helpers/settle.js';
 import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, quiet, quit, rows, run, runNext, setFaults, supervisor, until, workspace, type KeyRoom, type Row } from './helpers/matrix.js';
 import type { Supervisor } from '../src/run/supervisor.js';
@@ -13,22 +13,14 @@ import type { Supervisor } from '../src/run/supervisor.js';
 // `run --next --auto` leave it alone in the same session, after a quit and after a kill -9;
 // launching it by hand (Enter, `checkroom run UNIT STEP`) is the release, journalled.
 
-const missing = slurmMissing();
-let cluster: SlurmCluster | undefined;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
 let root: string | null = null;
 afterEach(async () => {
   await cleanup(root);
   root = null;
-  cluster?.run(['scancel', '-u', 'root']);
+  cluster()?.run(['scancel', '-u', 'root']);
 });
 
 const CELL = 'ch01/research';
@@ -80,7 +72,7 @@ say('CANCELLED');`,
     const c = r.entry === 'run' ? run(ws, 'ch01', 'research') : runNext(ws);
     await running(ws);
     const job = (await launches(ws))[0]!.jobId!;
-    cluster!.run(['scancel', job]);
+    cluster()!.run(['scancel', job]);
     const res = await c.done;
     // Not proven done, and held: exit 1, and said (before: `run --next --auto` exited 0).
     expect(res.status).toBe(1);
