@@ -2,9 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import { readJournal, type JournalEvent, type LaunchEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
-import { jobStateOf, slurmForFile, until } from './helpers/slurm.js';
+import type { SupervisorEvent } from '../src/run/supervisor.js';
+import { exits, jobStateOf, journal, launches, slurmForFile, supervisorsForEach, until } from './helpers/slurm.js';
 import { slurmWorkspace } from './helpers/slurm-ws.js';
 import { readScheduler } from '../src/sources/scheduler.js';
 import { workspaceTag } from '../src/run/executors/slurm-wrapper.js';
@@ -22,23 +21,11 @@ import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 // One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
 const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
-const open: Supervisor[] = [];
-const start = async (root: string, events: SupervisorEvent[] = []): Promise<Supervisor> => {
-  const s = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5, onEvent: (e) => events.push(e) });
-  open.push(s);
-  return s;
-};
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close({ cancel: true });
-});
-
-const journal = async (root: string): Promise<JournalEvent[]> => (await readJournal(root)).events;
-const launches = (ev: JournalEvent[]) => ev.filter((e): e is LaunchEvent => e.type === 'launch');
-const exits = (ev: JournalEvent[]) => ev.filter((e): e is Extract<JournalEvent, { type: 'exit' }> => e.type === 'exit');
+const start = supervisorsForEach(afterEach);
 const jobState = (id: string): string => jobStateOf(cluster(), id);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(missing)('Slurm executor on a real local cluster()', () => {
+describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
   it('a step runs as a Slurm job to ✅: the job id is journalled, the log is the job output', async () => {
     const root = slurmWorkspace();
     const s = await start(root);
@@ -78,7 +65,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster()', () => {
     await until('five cells done', async () => exits(await journal(root)).filter((e) => e.class === 'SUCCESS').length === units.length, 120_000);
     stop = true;
     await sampler;
-    // Two at a time per agent, and truly two at a time: the cluster() had both in flight together.
+    // Two at a time per agent, and truly two at a time: the cluster had both in flight together.
     expect(most.get('research')).toBe(2);
     expect(Math.max(...most.values())).toBeLessThanOrEqual(2);
     expect(launches(await journal(root)).every((l) => l.executor === 'slurm' && /^\d+$/.test(l.jobId ?? ''))).toBe(true);

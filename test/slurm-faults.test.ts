@@ -1,8 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/pipeline/config.js';
-import { readJournal, type JournalEvent, type LaunchEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
-import { jobStateOf, slurmForFile, until } from './helpers/slurm.js';
+import type { SupervisorEvent } from '../src/run/supervisor.js';
+import { exits, jobStateOf, journal, launches, slurmForFile, supervisorsForEach, until } from './helpers/slurm.js';
 import { slurmWorkspace } from './helpers/slurm-ws.js';
 
 // Faults of time and of the cluster on a real one-node Slurm of this file's own (issue 12):
@@ -12,22 +10,10 @@ import { slurmWorkspace } from './helpers/slurm-ws.js';
 // One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
 const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
-const open: Supervisor[] = [];
-const start = async (root: string, events: SupervisorEvent[] = []): Promise<Supervisor> => {
-  const s = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5, onEvent: (e) => events.push(e) });
-  open.push(s);
-  return s;
-};
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close({ cancel: true });
-});
-
-const journal = async (root: string): Promise<JournalEvent[]> => (await readJournal(root)).events;
-const launches = (ev: JournalEvent[]) => ev.filter((e): e is LaunchEvent => e.type === 'launch');
-const exits = (ev: JournalEvent[]) => ev.filter((e): e is Extract<JournalEvent, { type: 'exit' }> => e.type === 'exit');
+const start = supervisorsForEach(afterEach);
 const jobState = (id: string): string => jobStateOf(cluster(), id);
 
-describe.skipIf(missing)('Slurm faults on a real local cluster()', () => {
+describe.skipIf(missing)('Slurm faults on a real local cluster', () => {
   it('the Slurm time limit ends a job as TIMEOUT: classed as a timeout (STALLED), capped', async () => {
     const root = slurmWorkspace({ faults: { 'ch01/research': 'hang' }, timeout: '3s', idle: '10m', limits: ['  backoff_base: 100ms', '  backoff_max: 500ms', '  caps: { STALLED: 0 }'] });
     const events: SupervisorEvent[] = [];
