@@ -15,8 +15,9 @@ export default defineConfig({
     projects: [
       // Threads and one module graph per worker: half the CPU of a fork per file (measured
       // 72 s against 153 s of CPU for the 105 files). Safe only because unit tests start no
-      // process and change no global a later file reads; a file that does is system.
-      { extends: true, test: { name: 'unit', include: TESTS, exclude: [...SYSTEM_TESTS], pool: 'threads', isolate: false } },
+      // process and change no global a later file reads; a file that does is system. Four
+      // workers on two cores: much of a component test is waiting for Ink's next frame.
+      { extends: true, test: { name: 'unit', include: TESTS, exclude: [...SYSTEM_TESTS], pool: 'threads', isolate: false, maxWorkers: 4 } },
       { extends: true, test: { name: 'system', include: [...SYSTEM_TESTS] } },
     ],
   },
