@@ -69,9 +69,6 @@ export function runWritingCells(agents: AgentsUi): ReadonlySet<string> {
   return keys;
 }
 
-/** Cell keys with a live writer of their own: the views show them running whoever runs them. */
-export const writingCells = (writers: readonly LiveWriter[]): ReadonlySet<string> => new Set(writers.map((w) => cellKey(w.unit, w.step)));
-
 /** How the writer reads in a list row: "being written", "retry pending". */
 export const writerWord = (w: LiveWriter): string => (w.waiting ? 'retry pending' : 'being written');
 
