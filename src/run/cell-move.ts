@@ -101,7 +101,11 @@ export const stopEffect = (s: StopReason): StopEffect => {
       // The attempt may have exited 0: what failed is the check of the memory's entries.
       return { claim: 'needs_human', escalate: 'VERIFICATION_FAILED', reportAs: 'VERIFICATION_FAILED' };
     case 'escalated':
-      return { claim: 'needs_human', escalate: s.class, reportAs: null };
+      // The escalation's class is what the failure is reported as: the policy may have
+      // re-classed the attempt (UNKNOWN → CIRCULAR_FIX), and the status line and the
+      // `escalation` event said the attempt's own class while Plan and Health said the
+      // journal's (issue 18 item 1).
+      return { claim: 'needs_human', escalate: s.class, reportAs: s.class };
     default:
       return { claim: 'failed', escalate: null, reportAs: null };
   }
