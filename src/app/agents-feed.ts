@@ -32,7 +32,7 @@ const OUTCOME: Partial<Record<SupervisorEvent['type'], string>> = { done: 'done'
 
 export function agentsInitial(o: AgentsOptions | undefined, why: string | null): AgentsUi {
   if (!o) return { ...initialAgents(), why: why ?? 'this control room was opened without one' };
-  return { ...initialAgents(), enabled: true, snap: o.sup.snapshot(), at: Date.now(), limits: o.config.limits, agentNames: Object.keys(o.config.agents) };
+  return { ...initialAgents(), enabled: true, snap: o.sup.snapshot(), at: Date.now(), limits: o.config.limits, agentNames: Object.keys(o.config.agents), concurrency: Object.fromEntries(Object.entries(o.config.agents).map(([n, a]) => [n, a.concurrency])) };
 }
 
 /** The final failure, said once and short enough for one row: what, how it ended, where the

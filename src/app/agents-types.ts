@@ -61,6 +61,8 @@ export interface AgentsUi {
   limits: Limits | null;
   /** Every agent of checkroom.yaml (the Health view lists them before any launch). */
   agentNames: string[];
+  /** Each configured agent's concurrency limit (Health's `writer 1/2`, issue 18). */
+  concurrency?: Readonly<Record<string, number>>;
   /** `L`: the tall log pane. */
   logOpen: boolean;
   recent: RecentRun[];
