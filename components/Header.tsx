@@ -1,5 +1,7 @@
 import { Box } from 'ink';
-import { counts } from '../src/state/counts.js';
+import stringWidth from 'string-width';
+import { operatorOf } from '../src/app/operator.js';
+import { partialsWords } from '../src/operator/words.js';
 import { bar, drawnLength, fit } from '../src/app/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
@@ -15,7 +17,8 @@ export function Header({ width }: { width: number }) {
   const watching = useAppStore((s) => s.watching);
   const readonly = useAppStore((s) => s.readonly);
   const ascii = useAppStore((s) => s.ascii);
-  const c = counts(ws);
+  // The operator model's counts (issue 18 item 1): the same numbers as `status`, the socket and the tabs.
+  const c = useAppStore((s) => operatorOf(s).counts);
   const phase = ws.phases.find((p) => p.id === ws.currentPhase);
   const where = phase ? `Phase ${phase.id} ${phase.name}` : 'all phases done';
   const batch = ws.currentBatch !== null ? ` · Batch ${ws.currentBatch}` : '';
@@ -28,6 +31,8 @@ export function Header({ width }: { width: number }) {
       : watching.mode === 'poll'
         ? `live: poll${watching.notice ? ` — ${watching.notice}` : ''}`
         : `live: off${watching.notice ? ` — ${watching.notice}` : ''} (r rescans)`;
+  const half = partialsWords(c);
+  const tally = `${c.done}/${c.total} done · ${half} · ${c.failed} failed · ${c.needsHuman} needs human · ${c.running} running${c.pending ? ` · ${c.pending} pending` : ''}`;
   const cp = ws.checkpoint.exists ? `checkpoint ${ws.checkpoint.lastUpdate ?? 'no date'}` : 'no checkpoint.md';
   return (
     <Box flexDirection="column">
@@ -37,9 +42,10 @@ export function Header({ width }: { width: number }) {
         {readonly ? <T tok="warn"> · READ-ONLY</T> : null}
       </Line>
       <Line>
-        <T tok="ok">{bar(c.done, c.total, Math.min(24, Math.max(8, width - 64)) - (ascii ? 2 : 0), ascii)}</T> {c.done}/{c.total} done ·{' '}
-        <T tok={c.partial ? 'warn' : 'muted'}>{c.partial} partial</T> · <T tok={c.failed ? 'fail' : 'muted'}>{c.failed} failed</T> ·{' '}
+        <T tok="ok">{bar(c.done, c.total, Math.min(24, Math.max(8, width - stringWidth(tally) - 1)) - (ascii ? 2 : 0), ascii)}</T> {c.done}/{c.total} done ·{' '}
+        <T tok={c.halfProducts + c.suspects ? 'warn' : 'muted'}>{half}</T> · <T tok={c.failed ? 'fail' : 'muted'}>{c.failed} failed</T> ·{' '}
         <T tok={c.needsHuman ? 'fail' : 'muted'}>{c.needsHuman} needs human</T> · <T tok={c.running ? 'accent' : 'muted'}>{c.running} running</T>
+        {c.pending ? <T tok="muted"> · {c.pending} pending</T> : null}
       </Line>
       <Line tok="muted">
         {driver ? <T tok="warn">{driver}</T> : null}

@@ -6,7 +6,7 @@ import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
 import { readJournal, type JournalEvent } from '../src/run/journal.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
-import { healthItems } from '../src/app/agents.js';
+import { operatorOf } from '../src/app/operator.js';
 import { closeStores, openStore, until } from './helpers/store.js';
 import { copyDemo, DEMO, fakeAgentWorkspace } from './helpers/workspace.js';
 
@@ -128,7 +128,7 @@ describe('store: breakers and counters in the Health view (agents-planners.ts th
     const root = makeWs();
     const r = await openWithAgents(root);
     await r.press('5', 'g');
-    const first = healthItems(r.s().agents)[0];
+    const first = operatorOf(r.s()).health[0];
     expect(first.kind).toBe('agent');
     const agent = first.kind === 'agent' ? first.agent : '';
     const stateOf = () => r.s().agents.snap?.ledger.agents[agent]?.view.state;
@@ -152,7 +152,7 @@ describe('store: breakers and counters in the Health view (agents-planners.ts th
   it('Z on an agent row, x with nothing running and C without a session say why; nothing is asked', async () => {
     const r = await openWithAgents(makeWs());
     await r.press('5', 'g', 'Z');
-    expect(r.s().message).toEqual({ text: 'select a cell (below the agents in the Health view)', tone: 'warn' });
+    expect(r.s().message).toEqual({ text: 'select a cell (Health lists agents and cells by urgency)', tone: 'warn' });
     await r.press('3', 'x');
     expect(r.s().message).toEqual({ text: 'nothing is running', tone: 'warn' });
     await r.press('g', 'C');

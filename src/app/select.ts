@@ -72,12 +72,13 @@ export interface RedoEntry {
 export type PlanItem = { kind: 'flight'; flight: FlightItem } | { kind: 'queued'; redo: RedoEntry } | { kind: 'next'; step: NextStep };
 
 /** Cells in flight first (the running set leaves the plan), then queued redos, then the plan. */
-export function planItems(ws: WorkspaceState, filter: string, redoQueue: readonly RedoEntry[], flights: readonly FlightItem[] = []): PlanItem[] {
+/** `next`: the operator model's plan (one entry per cell, src/operator/plan.ts). */
+export function planItems(next: readonly NextStep[], filter: string, redoQueue: readonly RedoEntry[], flights: readonly FlightItem[] = []): PlanItem[] {
   const busy = new Set(flights.map((f) => f.key));
   return [
     ...flights.filter((f) => matchesFilter(filter, f.unit, f.step, f.state, 'running')).map((flight) => ({ kind: 'flight' as const, flight })),
     ...redoQueue.filter((r) => !busy.has(`${r.unit}/${r.step}`) && matchesFilter(filter, r.unit, r.step, r.path, 'queued redo')).map((redo) => ({ kind: 'queued' as const, redo })),
-    ...ws.next.filter((n) => matchesFilter(filter, n.unit, n.step, n.action, n.reason, `p${n.priority}`)).map((step) => ({ kind: 'next' as const, step })),
+    ...next.filter((n) => matchesFilter(filter, n.unit, n.step, n.action, n.reason, `p${n.priority}`)).map((step) => ({ kind: 'next' as const, step })),
   ];
 }
 

@@ -2,7 +2,9 @@ import stringWidth from 'string-width';
 import type { WorkspaceState } from '../types.js';
 import { glyphsFor, STATUS_WORD } from '../glyphs.js';
 import { sanitizeLine } from '../sanitize.js';
-import { counts } from '../state/counts.js';
+import { countsOf } from '../operator/model.js';
+import { planOf } from '../operator/plan.js';
+import { partialsWords } from '../operator/words.js';
 import { bar, columnLabels, fit, nextLine, noUnitsWhy, pad, whereWidth, wrapItems, type TextOptions } from '../app/layout.js';
 
 // Human output of the headless commands: one screen, workspace text sanitized, state
@@ -10,7 +12,8 @@ import { bar, columnLabels, fit, nextLine, noUnitsWhy, pad, whereWidth, wrapItem
 
 export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const { paint } = o;
-  const c = counts(s);
+  // The operator model's counts (issue 18 item 1): the header's numbers and words.
+  const c = countsOf(s);
   const g = glyphsFor(o.ascii);
   const out: string[] = [];
   const phase = s.phases.find((p) => p.id === s.currentPhase);
@@ -22,7 +25,7 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const tally =
     `${c.done}/${c.total} done · ` +
     [
-      paint(c.partial ? 'warn' : 'muted', `${c.partial} partial`),
+      paint(c.halfProducts + c.suspects ? 'warn' : 'muted', partialsWords(c)),
       paint(c.failed ? 'fail' : 'muted', `${c.failed} failed`),
       paint(c.needsHuman ? 'fail' : 'muted', `${c.needsHuman} needs human`),
       paint('muted', `${c.running} running`),
@@ -51,11 +54,13 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
   out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
   out.push('');
-  out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} checkpoint/disk discrepancies · ${s.warnings.length} warnings`);
+  // Every warning the other surfaces list, the todo table's too (issue 18: "0 warnings" while the todo table had one).
+  out.push(`${c.halfProducts} half-products · ${c.suspects} suspicious · ${c.discrepancies} checkpoint/disk discrepancies · ${c.warnings} warnings`);
   out.push(paint('title', 'Next'));
-  const shown = s.next.slice(0, 5);
+  const plan = planOf(s.next);
+  const shown = plan.slice(0, 5);
   for (const n of shown) out.push(`  ${nextLine(n, o, o.width - 2, whereWidth(shown))}`);
-  if (s.next.length > 5) out.push(paint('muted', `  … ${s.next.length - 5} more (checkroom plan)`));
-  if (s.next.length === 0) out.push(s.units.length === 0 ? paint('warn', `  ${fit(noUnitsWhy(s), o.width - 2)}`) : paint('muted', '  nothing to do'));
+  if (plan.length > 5) out.push(paint('muted', `  … ${plan.length - 5} more (checkroom plan)`));
+  if (plan.length === 0) out.push(s.units.length === 0 ? paint('warn', `  ${fit(noUnitsWhy(s), o.width - 2)}`) : paint('muted', '  nothing to do'));
   return out.join('\n');
 }

@@ -38,6 +38,6 @@ export function breakersOf(snap: SupervisorSnapshot | null, runs: readonly Opera
   const names = [...new Set([...Object.keys(cfg?.concurrency ?? {}), ...Object.keys(ledger)])].sort();
   const used = new Map<string, number>();
   for (const r of runs) if (r.state !== 'waiting') used.set(r.agent, (used.get(r.agent) ?? 0) + 1);
-  const threshold = snap?.limits.breakerThreshold ?? 1;
+  const threshold = snap?.limits?.breakerThreshold ?? 1;
   return names.map((n) => breakerOf(n, ledger[n], used.get(n) ?? 0, cfg?.concurrency[n] ?? null, at, threshold));
 }

@@ -6,7 +6,7 @@ import { cellsOf } from './cells.js';
 import { autopilotOf, healthOf } from './health.js';
 import { planOf } from './plan.js';
 import { runsOf } from './runs.js';
-import type { OperatorCellView, OperatorCounts, OperatorModel } from './types.js';
+import type { OperatorCellView, OperatorCounts, OperatorModel, OperatorRun } from './types.js';
 import { cellTally, warningCount } from './ws-counts.js';
 
 // The one operator model (issue 18 item 1). Entry point: `buildOperatorModel(ws, sup, at)`.
@@ -35,24 +35,48 @@ export function buildOperatorModel(ws: WorkspaceState, sup: OperatorSupervisor |
   const cells = cellsOf(snap, runs, sup?.limits ?? null);
   const breakers = breakersOf(snap, runs, sup ? { concurrency: sup.concurrency } : null, at);
   const escalations = [...cells.values()].flatMap((c) => (c.escalation ? [c.escalation] : []));
-  const t = cellTally(ws.cells);
-  const inFlight = runs.filter((r) => r.state !== 'waiting');
-  const pending = inFlight.filter((r) => r.state === 'pending').length;
-  const counts: OperatorCounts = {
-    ...t,
-    // With a supervisor, its runs say what runs (a ⏳ claim with no process does not, and a
-    // queued job is pending); without one (the CLI), the disk's claims.
-    running: snap ? inFlight.length - pending : t.running,
-    pending,
-    waiting: runs.length - inFlight.length,
-    warnings: warningCount(ws),
-    halfProducts: ws.partials.length,
-    suspects: ws.suspects.length,
-    discrepancies: ws.discrepancies.length,
-    escalated: escalations.length,
-  };
+  const counts = countsOf(ws, snap ? runs : null, escalations.length);
   return { at, counts, runs, breakers, cells, escalations, autopilot: autopilotOf(snap), plan: planOf(ws.next), health: healthOf(breakers, cells) };
 }
+
+/**
+ * The counts every surface shows. `runs`: the supervisor's, when one is attached: its runs say
+ * what runs (a queued job is pending, a cell between attempts is waiting; the live workspace's
+ * running set holds all three); without one (the CLI, a cold scan) the workspace's own.
+ */
+export function countsOf(ws: WorkspaceState, runs: readonly OperatorRun[] | null = null, escalated = 0): OperatorCounts {
+  const t = cellTally(ws.cells);
+  const pending = runs?.filter((r) => r.state === 'pending').length ?? 0;
+  const waiting = runs?.filter((r) => r.state === 'waiting').length ?? 0;
+  return {
+    total: t.total,
+    done: t.done,
+    partial: t.partial,
+    failed: t.failed,
+    needsHuman: t.needsHuman,
+    running: runs ? runs.length - pending - waiting : t.running,
+    notStarted: t.notStarted,
+    // The fields above are `status --json`'s since its first version, in its order; the rest are added (issue 18).
+    discrepancies: ws.discrepancies.length,
+    suspects: ws.suspects.length,
+    pending,
+    waiting,
+    blocked: t.blocked,
+    warnings: warningCount(ws),
+    halfProducts: ws.partials.length,
+    escalated,
+  };
+}
+
+/**
+ * The counts as a scan knows them (`status --json`, the socket's document): the operator
+ * model's, without the journal's escalations, which a scan does not read. `pending`,
+ * `waiting`, `blocked`, `warnings` (the todo table's too) and `halfProducts` are added fields.
+ */
+export const scanCounts = (ws: WorkspaceState): Omit<OperatorCounts, 'escalated'> => {
+  const { escalated: _, ...c } = countsOf(ws);
+  return c;
+};
 
 const index = new WeakMap<readonly Cell[], Map<string, Cell>>();
 

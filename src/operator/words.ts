@@ -1,4 +1,4 @@
-import type { AutopilotState, OperatorBreaker } from './types.js';
+import type { AutopilotState, OperatorBreaker, OperatorCounts } from './types.js';
 
 // The operator model's facts in words, the same everywhere: every countdown is a deadline
 // minus the model's one clock reading (issue 18: one breaker read "40 s left" in one Plan row
@@ -39,6 +39,16 @@ export const failureWords = (consecutive: number, threshold: number): string =>
 
 /** "on", "paused: 5 failures in a row", "off": the header, Plan, Health and the status line say this. */
 export const autopilotWords = (a: AutopilotState): string => (a.state === 'paused' ? `paused: ${a.reason}` : a.state);
+
+/**
+ * "5 partials": the files the Partials view lists (half-products and suspects), the number its
+ * tab shows; not the cells whose status is partial (issue 18: the tab said Partials (36) while
+ * the header said "2 partial").
+ */
+export const partialsWords = (c: Pick<OperatorCounts, 'halfProducts' | 'suspects'>): string => {
+  const n = c.halfProducts + c.suspects;
+  return `${n} partial${n === 1 ? '' : 's'}`;
+};
 
 /** " (adopted)" / " (driver's)": who started a run this instance watches (issue 8 items 4, 5). */
 export const originWords = (origin: 'adopted' | 'driver' | undefined): string => (origin === 'adopted' ? ' (adopted)' : origin === 'driver' ? " (driver's)" : '');

@@ -1,6 +1,6 @@
 import type { WorkspaceState } from '../types.js';
 import type { CostLedger } from '../run/costs.js';
-import { counts } from '../state/counts.js';
+import { scanCounts } from '../operator/model.js';
 
 // The status document a control room answers on its socket (issue 10 item 4), kept by block:
 // 50k cells took ~400 ms to serialize whole, and a busy control room has a new state every
@@ -107,7 +107,7 @@ export function liveStatusText(format: StatusFormat, costs: () => CostLedger | u
   };
 
   const byBlock = (s: WorkspaceState, l: CostLedger | undefined): Buffer[] => {
-    let head = toJson({ ...statusJson({ ...s, ...empties }, l), counts: counts(s) }) + '\n';
+    let head = toJson({ ...statusJson({ ...s, ...empties }, l), counts: scanCounts(s) }) + '\n';
     const out: Buffer[] = [];
     for (const list of LISTS) {
       if (!(s[list] as readonly unknown[]).length) continue;
