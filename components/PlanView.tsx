@@ -31,7 +31,7 @@ const actionOf = (it: PlanItem): string => (it.kind === 'flight' ? (it.flight.st
 const keyOf = (it: PlanItem | undefined): string | null =>
   !it ? null : it.kind === 'flight' ? it.flight.key : it.kind === 'queued' ? cellKey(it.redo.unit, it.redo.step) : it.step.unit && it.step.step ? cellKey(it.step.unit, it.step.step) : null;
 
-/** A waiting flight's state already is its reason: said once. */
+/** A waiting flight's state already is its reason: said once (a breaker's wait is its live countdown, not the words baked when it began). */
 const withReason = (state: string, reason: string | null | undefined): string => (reason && reason !== state ? `${state} — ${reason}` : state);
 
 /** A plan entry's whole reason, with what other entries said of the same cell (one row per cell, issue 18). */
@@ -105,7 +105,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const selKey = keyOf(sel);
   const hasLog = !!selKey && (sel?.kind === 'flight' || agents.recent.some((r) => r.key === selKey));
   const logH = !agents.enabled ? 0 : agents.logOpen ? Math.max(4, Math.floor(height * 0.55)) : hasLog ? Math.min(7, Math.max(3, Math.floor(height / 2.5))) : 0;
-  const full = !sel ? '' : sel.kind === 'flight' ? withReason(flightState(sel.flight, m), sel.flight.reason) : sel.kind === 'queued' ? `queued redo: ${sel.redo.path} was backed up to ${sel.redo.backup}; enter relaunches it` : (writerWhy(sel.step) ?? withAlso(sel.step));
+  const full = !sel ? '' : sel.kind === 'flight' ? withReason(flightState(sel.flight, m), sel.flight.breaker ? null : sel.flight.reason) : sel.kind === 'queued' ? `queued redo: ${sel.redo.path} was backed up to ${sel.redo.backup}; enter relaunches it` : (writerWhy(sel.step) ?? withAlso(sel.step));
   // Rows from the top: the heading, at least one list row, then the reason and the log pane,
   // each cut to what is left, so the view never grows past its height (an overfull column
   // box makes Ink shrink and overlap its rows).
