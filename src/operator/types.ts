@@ -2,6 +2,7 @@ import type { FailureClass } from '../pipeline/config-types.js';
 import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
 import type { BreakerViewState } from '../run/breaker.js';
 import type { CellLedger } from '../run/ledger.js';
+import type { CellTally } from './ws-counts.js';
 
 // The operator model's shape (issue 18 item 1): what the operator sees, derived once from the
 // live workspace, the supervisor's snapshot (journal-derived, so an observer that replays the
@@ -96,22 +97,15 @@ export interface OperatorCellView {
   run: OperatorCell | null;
 }
 
-export interface OperatorCounts {
-  total: number;
-  done: number;
-  /** Cells whose status is partial (a file without its marker): the header's "N partial". */
-  partial: number;
-  failed: number;
-  needsHuman: number;
-  /** Cells whose run runs now: the supervisor's when one is attached, else the disk's ⏳ claims. */
-  running: number;
+/**
+ * The tallies of the workspace's cells (ws-counts.ts: `partial` is the cells whose status is
+ * partial, `running` the supervisor's running cells when one is attached), and the rest.
+ */
+export interface OperatorCounts extends CellTally {
   /** Cluster jobs still queued by their scheduler (never in `running`). */
   pending: number;
   /** Cells waiting for their next attempt (backoff) or for a breaker: in flight, not running. */
   waiting: number;
-  notStarted: number;
-  /** Cells not done that wait on a failed or needs-human cell. */
-  blocked: number;
   /** Every warning a surface lists: the workspace's and the todo table's. */
   warnings: number;
   /** Files without their marker to decide on (the Partials view's first section). */
