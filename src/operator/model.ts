@@ -29,14 +29,28 @@ export interface OperatorSupervisor {
   concurrency: Readonly<Record<string, number | null>>;
 }
 
-export function buildOperatorModel(ws: WorkspaceState, sup: OperatorSupervisor | null, at: number): OperatorModel {
+type SupervisorParts = Pick<OperatorModel, 'runs' | 'breakers' | 'cells' | 'escalations' | 'autopilot' | 'health'>;
+
+// The parts from the supervisor, kept while its snapshot and the clock reading are the same:
+// a file event changes the workspace, not them.
+let lastParts: { sup: OperatorSupervisor | null; snap: SupervisorSnapshot | null; at: number; parts: SupervisorParts } | null = null;
+
+function supervisorParts(sup: OperatorSupervisor | null, at: number): SupervisorParts {
   const snap = sup?.snap ?? null;
+  if (lastParts && lastParts.snap === snap && lastParts.at === at && lastParts.sup?.limits === sup?.limits && lastParts.sup?.concurrency === sup?.concurrency) return lastParts.parts;
   const runs = runsOf(snap);
   const cells = cellsOf(snap, runs, sup?.limits ?? null);
   const breakers = breakersOf(snap, runs, sup ? { concurrency: sup.concurrency } : null, at);
   const escalations = [...cells.values()].flatMap((c) => (c.escalation ? [c.escalation] : []));
-  const counts = countsOf(ws, snap ? runs : null, escalations.length);
-  return { at, counts, runs, breakers, cells, escalations, autopilot: autopilotOf(snap), plan: planOf(ws.next), health: healthOf(breakers, cells) };
+  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells) };
+  lastParts = { sup, snap, at, parts };
+  return parts;
+}
+
+export function buildOperatorModel(ws: WorkspaceState, sup: OperatorSupervisor | null, at: number): OperatorModel {
+  const parts = supervisorParts(sup, at);
+  const counts = countsOf(ws, sup?.snap ? parts.runs : null, parts.escalations.length);
+  return { at, counts, ...parts, plan: planOf(ws.next) };
 }
 
 /**
