@@ -327,6 +327,21 @@ describe('launching agents from the control room', () => {
     expect((await journal(root)).filter((e) => e.type === 'launch')).toHaveLength(0);
   }, 60_000);
 
+  it("a read-only observer shows the driver's autopilot, read from the journal (issue 18: it said off while the driver had it on)", async () => {
+    const root = makeWs();
+    const first = await mount(root);
+    const m = await mount(root);
+    expect(m.sup.snapshot().role).toBe('readonly');
+    await m.waitFor(/auto off · /);
+    await first.sup.setAutopilot(true);
+    // The observer re-reads the driver's journal every second.
+    await m.waitFor(/auto on · /);
+    await m.press('5');
+    await m.waitFor(/autopilot on/);
+    await first.sup.setAutopilot(false);
+    await m.waitFor(/auto off · /);
+  }, 60_000);
+
   it('--readonly has no supervisor: the Health view says why, the keys are refused and listed as disabled', async () => {
     const root = makeWs();
     const live = await createLiveWorkspace(root, { watch: false });
