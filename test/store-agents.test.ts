@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
+import { appendJournal, readJournal, type JournalEvent } from '../src/run/journal.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
 import { operatorOf } from '../src/app/operator.js';
@@ -106,6 +106,21 @@ describe('store: runs in flight', () => {
     await r.press('q', 'l');
     expect(r.s().quit).toBe(true);
     expect(r.s().agents.quitMode).toBe('leave');
+  }, 60_000);
+
+  it('a with the workspace budget spent says paused, as the header does (issue 18: it said "autopilot on: launching")', async () => {
+    const root = makeWs({ units: ['ch01', 'ch02'] });
+    appendFileSync(join(root, 'checkroom.yaml'), '  max_launches: { session: 200, workspace: 1 }\n');
+    await appendJournal(root, { type: 'launch', at: 1, runId: 'r0', unit: 'ch02', step: 'research', agent: 'researcher', attempt: 1, argv: [], cwd: root, logPath: join(root, 'l'), pid: null, procStart: null, outputPath: null });
+    await appendJournal(root, { type: 'exit', at: 2, runId: 'r0', unit: 'ch02', step: 'research', agent: 'researcher', exitCode: 0, signal: null, class: 'SUCCESS', markerFound: true, cmdFp: 'c', errFp: 'e', keywords: [], errorTail: [], durationMs: 1 } as never);
+    const r = await openWithAgents(root);
+    await r.press('3', 'a');
+    if (r.s().dialog) await r.press('y');
+    await until(() => r.s().message?.text.startsWith('autopilot'), 'a word on autopilot');
+    // The header's state: paused (AgentsBadge reads the operator model).
+    expect(r.sup.snapshot().autopilot.paused).toBe(true);
+    expect(r.s().message?.text).not.toMatch(/^autopilot on/);
+    expect(r.s().message?.text).toMatch(/^autopilot paused: /);
   }, 60_000);
 
   it('a toggles autopilot after showing the command once; a again turns it off', async () => {
