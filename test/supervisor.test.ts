@@ -279,6 +279,11 @@ describe('supervisor: breaker', () => {
     expect(r.outcome).toBe('done');
     const states = events.filter((e) => e.type === 'breaker' && e.agent === 'researcher').map((e) => (e as { state: string }).state);
     expect(states).toEqual(['open', 'half_open', 'closed']);
+    // The open event carries the breaker's deadline: when the first failure's trip cools down (issue 18).
+    const open = events.find((e) => e.type === 'breaker' && e.state === 'open') as Extract<SupervisorEvent, { type: 'breaker' }>;
+    const tripped = exits(await journal(root), 'ch01/research').filter((e) => e.class !== 'SUCCESS')[1]!;
+    expect(open.deadline).toBe(tripped.at + 400);
+    expect(events.filter((e) => e.type === 'breaker' && e.state !== 'open').every((e) => (e as { deadline?: number | null }).deadline === null)).toBe(true);
     const view = s.snapshot().ledger.agents['researcher']!.view;
     expect(view.state).toBe('closed');
     expect(view.trips).toBe(0);
