@@ -113,12 +113,14 @@ export function HealthView({ height, width }: { height: number; width: number })
           const c = it.cell;
           const counts = c.ledger ? classCounts(c.ledger) : '';
           const repeats = c.ledger?.fingerprintRepeats ?? 0;
+          // The class it was escalated with, the one Plan and the status line say, unless its count already names it.
+          const esc = c.escalation && !c.ledger?.counts[c.escalation.class] ? ` · escalated as ${c.escalation.class}` : '';
           return (
             <Line key={`c${c.key}`}>
               {mark}
               {name}
               <T tok={CELL_TOKEN[c.run]}>{state}</T>
-              {fit(`${c.attempts} att${c.nextAttempt ? ` · next ${c.nextAttempt}` : ''}${counts ? ` · ${counts}` : ''}${repeats > 1 ? ` · same error ×${repeats}` : ''}${spendWords(snap.ledger.costs?.cells[c.key]) ? ` · ${usd(snap.ledger.costs!.cells[c.key]!.costUsd)}` : ''}`, restW)}
+              {fit(`${c.attempts} att${esc}${c.nextAttempt ? ` · next ${c.nextAttempt}` : ''}${counts ? ` · ${counts}` : ''}${repeats > 1 ? ` · same error ×${repeats}` : ''}${spendWords(snap.ledger.costs?.cells[c.key]) ? ` · ${usd(snap.ledger.costs!.cells[c.key]!.costUsd)}` : ''}`, restW)}
             </Line>
           );
         })}
