@@ -5,9 +5,9 @@ import { NO_COLOR_THEME } from '../src/app/theme.js';
 import { initialAgents } from '../src/app/agents-types.js';
 import { replayJournal } from '../src/run/ledger-fold.js';
 import type { JournalEvent } from '../src/run/journal.js';
-import type { SupervisorSnapshot } from '../src/run/supervisor-types.js';
 import { renderRoom, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';
+import { plainSnapshot } from './helpers/snapshot.js';
 
 // Issue 18 item 1: one breaker read "open, 40 s left" in one Plan row and "6 s left" in the
 // next, and a Plan countdown froze at "29 s left" while Health said "1 s left". One deadline,
@@ -34,19 +34,10 @@ describe('one breaker, one countdown', () => {
     const failure = { v: 1, type: 'breaker', at: T0, agent, event: 'failure', summary: 'boom' } as unknown as JournalEvent;
     const cfg = { breaker: { threshold: 2, cooldownMs: 60_000, maxCooldownMs: 600_000 }, limits: { maxLaunches: 100, maxConsecutiveFailures: 10 } };
     const ledger = replayJournal([failure, failure], T0 + 20_000, cfg);
-    const snap = {
-      role: 'driver',
-      holder: null,
-      readonlyReason: null,
-      ledger,
-      runs: [],
+    const snap = plainSnapshot(ledger, {
       waiting: [{ unit: 'ch99', step: 'draft', agent, retryAt: null, reason: `waiting for breaker ${agent} (open, 29 s left)` }],
-      autopilot: { on: false, paused: false, reason: '' },
-      launchesThisSession: 0,
       limits: { maxLaunches: 100, maxConsecutiveFailures: 10, consecutiveFailures: 2, breakerThreshold: 2 },
-      warnings: [],
-      notices: [],
-    } as unknown as SupervisorSnapshot;
+    });
     store.setState({ agents: { ...initialAgents(), enabled: true, snap, at: T0 + 54_000, agentNames: Object.keys(ledger.agents) } });
     const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, 40, 200);
     await press('3');

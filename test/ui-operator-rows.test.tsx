@@ -5,10 +5,10 @@ import { NO_COLOR_THEME } from '../src/app/theme.js';
 import { initialAgents } from '../src/app/agents-types.js';
 import { replayJournal } from '../src/run/ledger-fold.js';
 import type { JournalEvent } from '../src/run/journal.js';
-import type { SupervisorSnapshot } from '../src/run/supervisor-types.js';
 import type { NextStep } from '../src/types.js';
 import { renderRoom, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';
+import { plainSnapshot } from './helpers/snapshot.js';
 
 // Plan and Health rows as the operator model gives them (issue 18 item 1), on the demo with a
 // plan and a snapshot given as plain values: Plan listed ch01 memory twice, and Health said
@@ -51,19 +51,7 @@ describe('Plan and Health rows from the operator model', () => {
       ev({ type: 'escalate', at: T0 + 2, unit: 'ch04', step: 'memory', class: 'CIRCULAR_FIX', reason: 'CIRCULAR_FIX: same command and same error 3 times' }),
     ];
     const ledger = replayJournal(events, T0 + 3, { breaker: { threshold: 5, cooldownMs: 6000, maxCooldownMs: 30_000 }, limits });
-    const snap = {
-      role: 'driver',
-      holder: null,
-      readonlyReason: null,
-      ledger,
-      runs: [],
-      waiting: [],
-      autopilot: { on: false, paused: false, reason: '' },
-      launchesThisSession: 1,
-      limits: { maxLaunches: 100, maxConsecutiveFailures: 10, consecutiveFailures: 1, breakerThreshold: 5 },
-      warnings: [],
-      notices: [],
-    } as unknown as SupervisorSnapshot;
+    const snap = plainSnapshot(ledger, { launchesThisSession: 1, limits: { maxLaunches: 100, maxConsecutiveFailures: 10, consecutiveFailures: 1, breakerThreshold: 5 } });
     store.setState({ agents: { ...initialAgents(), enabled: true, snap, at: T0 + 3, limits, agentNames: ['researcher', 'archivist'] } });
     const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, 30, 160);
     await press('5');

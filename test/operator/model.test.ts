@@ -9,6 +9,7 @@ import { buildOperatorModel, cellView, type OperatorSupervisor } from '../../src
 import { cellTally } from '../../src/operator/ws-counts.js';
 import { planOf } from '../../src/operator/plan.js';
 import { autopilotWords, breakerWords, slotWords } from '../../src/operator/words.js';
+import { plainSnapshot } from '../helpers/snapshot.js';
 
 // The operator model on plain values (issue 18 item 1): a ledger replayed from plain journal
 // events, a snapshot and a workspace state built by hand, one clock reading. Each case
@@ -26,21 +27,7 @@ const exit = (unit: string, step: string, at: number, attempt = 1, cls = 'UNKNOW
 const failure = (at: number) => ev({ type: 'breaker', at, agent: 'writer', event: 'failure', summary: 'boom' });
 const ledgerOf = (events: JournalEvent[], now: number): Ledger => replayJournal(events, now, CFG);
 
-const snapOf = (ledger: Ledger, patch: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot =>
-  ({
-    role: 'driver',
-    holder: null,
-    readonlyReason: null,
-    ledger,
-    runs: [],
-    waiting: [],
-    autopilot: { on: false, paused: false, reason: '' },
-    launchesThisSession: 0,
-    limits: { maxLaunches: 100, maxConsecutiveFailures: 10, consecutiveFailures: 0, breakerThreshold: 2 },
-    warnings: [],
-    notices: [],
-    ...patch,
-  }) as SupervisorSnapshot;
+const snapOf = plainSnapshot;
 
 const sup = (snap: SupervisorSnapshot | null, concurrency: Record<string, number> = { writer: 2 }): OperatorSupervisor => ({ snap, limits: LIMITS, concurrency });
 
