@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { columnWidth, fit, pad } from '../src/app/layout.js';
+import { columnWidth, fit, fitPath, pad } from '../src/app/layout.js';
 import { formatAge } from '../src/recover/render.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';
@@ -33,14 +33,14 @@ export function BackupsPanel({ height, width }: { height: number; width: number 
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
-        <T tok="title">{fit(`Backups of ${b.file}`, width - 14)}</T>
+        <T tok="title">{`Backups of ${fitPath(b.file, Math.max(10, width - 25))}`}</T>
         <T tok="muted">{` ${b.rows.length} found`}</T>
       </Line>
       {b.rows.length === 0 ? <Line tok="muted">{fit(b.note ?? 'no backups', width)}</Line> : null}
       {b.rows.slice(win.start, win.end).map((r, i) => {
         const here = win.start + i === b.cursor;
         return (
-          <Line key={r.path}>
+          <Line key={r.path} selected={here} width={width}>
             <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>
             {pad(fit(nameOf(r.path), nameW), nameW)} {pad(fit(formatAge(r.ageMs), ageW), ageW)} {pad(fit(size(r.bytes), sizeW), sizeW)}{' '}
             <T tok="muted">{fit(r.summary, summaryW)}</T>

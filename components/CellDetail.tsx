@@ -1,8 +1,8 @@
 import { Box } from 'ink';
-import { CLAIM_WORD, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
+import { CLAIM_WORD, GLYPH_WORD, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
-import { fit } from '../src/app/layout.js';
-import { STATUS_TOKEN } from '../src/app/theme.js';
+import { fit, fitPath, fitWords } from '../src/app/layout.js';
+import { lookOf, LOOK_TOKEN } from '../src/app/cell-look.js';
 import { gateDetailLines, isGateCell } from '../src/gates/cell-detail.js';
 import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';
 import { heldWhy } from '../src/app/held.js';
@@ -32,7 +32,12 @@ export function CellDetail({ height, width }: { height: number; width: number })
   if (!cell) return <Line tok="muted">this cell is gone after the last scan (esc goes back)</Line>;
   const g = glyphsFor(ascii);
   const writer = writerOf(liveWriters({ ws, agents }), cell);
-  const status = writer && writer.unit === cell.unit && writer.step === cell.step ? 'running' : cell.status;
+  const status = lookOf({ status: writer && writer.unit === cell.unit && writer.step === cell.step ? 'running' : cell.status, blockedBy: cell.blockedBy });
+  // What blocks it, each cell with its state: "ch06 draft (needs human)" (issue 18 item 5).
+  const blockers = cell.blockedBy.map((k) => {
+    const b = ws.cells.find((x) => `${x.unit}/${x.step}` === k);
+    return b ? `${b.unit} ${b.step} (${STATUS_WORD[b.status]})` : k;
+  });
   const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_GLYPH[cell.checkpoint]} `}${CLAIM_WORD[cell.checkpoint]}`;
   const gate = isGateCell(cell) ? gateDetailLines(cell, claim) : null;
   const unreadable = cell.disk === 'unreadable';
@@ -44,7 +49,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
       : ['marker', unreadable && step?.marker ? `unknown (cannot read the file): <!-- ${step.marker} -->` : step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${step.marker} -->` : 'this step has no marker (an entry in a shared file)'],
     ['claims', gate ? gate.claims : `checkpoint.md: ${claim ?? 'no row in checkpoint.md'}   disk: ${DISK_WORD[cell.disk]}`],
     ['verdict', writer ? writingWhy(writer, cell) : held.byPath.has(cell.path) ? heldWhy(held.byPath.get(cell.path)!) : cell.triage ? `${cell.triage.verdict}: ${cell.triage.reason}` : cell.error ? `cannot read it: ${cell.error}` : '—'],
-    ['blocked by', cell.blockedBy.length ? cell.blockedBy.join(', ') : 'nothing'],
+    ['blocked by', blockers.length ? `${blockers.join(', ')}: it can start once ${blockers.length === 1 ? 'that is' : 'those are'} done` : 'nothing'],
     ...(spent ? [['agent', spent] as [string, string]] : []),
   ];
   const tailRows = Math.max(0, height - facts.length - 2);
@@ -54,13 +59,13 @@ export function CellDetail({ height, width }: { height: number; width: number })
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
         <T tok="title">{`${cell.unit} · ${step?.label ?? cell.step}`}</T>
-        {cell.batch !== null ? ` · batch ${cell.batch}` : ''} · <T tok={STATUS_TOKEN[status]}>{`${g[status].trim()} ${STATUS_WORD[status]}`}</T>
+        {cell.batch !== null ? ` · batch ${cell.batch}` : ''} · <T tok={LOOK_TOKEN[status]}>{`${g[status].trim()} ${GLYPH_WORD[status]}`}</T>
         <T tok="muted"> (esc back, arrows move)</T>
       </Line>
       {facts.map(([k, v]) => (
         <Line key={k}>
           <T tok="muted">{k.padEnd(11)}</T>
-          {typeof v === 'string' ? fit(v, width - 11) : v}
+          {k === 'path' ? fitPath(v, width - 11) : fitWords(v, width - 11)}
         </Line>
       ))}
       <Line tok="muted">{detail.loading ? 'reading the tail…' : detail.note ? detail.note : `── last ${shown.length} line${shown.length === 1 ? '' : 's'}${detail.tail?.cut ? ' (of the last 4 KB)' : ''} ──`}</Line>

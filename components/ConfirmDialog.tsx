@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { fit } from '../src/app/layout.js';
+import { fitWords } from '../src/app/layout.js';
 import { wrapLine } from '../src/app/wrap.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
@@ -10,7 +10,8 @@ import { Line, T } from './Styled.js';
 export function ConfirmDialog({ height, width }: { height: number; width: number }) {
   const dialog = useAppStore((s) => s.dialog);
   if (!dialog) return null;
-  // Lines wrap instead of being cut: every file name must be readable in full.
+  // Lines wrap instead of being cut: every file name must be readable in full, so rows break
+  // between words and after a path's `/`, never inside a name (wrap.ts, issue 18 item 5).
   const rows = dialog.lines.flatMap((l) => wrapLine(`  ${l}`, width));
   const room = Math.max(1, height - 3);
   const over = rows.length > room;
@@ -19,7 +20,7 @@ export function ConfirmDialog({ height, width }: { height: number; width: number
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
         <T tok="danger">Confirm: </T>
-        <T tok="title">{fit(dialog.title, width - 10)}</T>
+        <T tok="title">{fitWords(dialog.title, width - 10)}</T>
       </Line>
       {shown.map((l, i) => (
         <Line key={i}>{l}</Line>

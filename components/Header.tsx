@@ -2,7 +2,10 @@ import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { operatorOf } from '../src/app/operator.js';
 import { partialsWords } from '../src/operator/words.js';
+import { disagreementShort } from '../src/state/where.js';
+import { stopOfState } from '../src/state/where-words.js';
 import { bar, drawnLength, fit } from '../src/app/layout.js';
+import { presetOf } from '../src/pipeline/presets/index.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 import { AutopilotBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
@@ -19,12 +22,20 @@ export function Header({ width }: { width: number }) {
   const ascii = useAppStore((s) => s.ascii);
   // The operator model's counts (issue 18 item 1): the same numbers as `status`, the socket and the tabs.
   const c = useAppStore((s) => operatorOf(s).counts);
-  const phase = ws.phases.find((p) => p.id === ws.currentPhase);
-  const where = phase ? `Phase ${phase.id} ${phase.name}` : 'all phases done';
-  const batch = ws.currentBatch !== null ? ` · Batch ${ws.currentBatch}` : '';
+  // Where the work stopped, not the first batch not done (issue 18 item 3): an operator back
+  // after an interruption asks where the agents were; a Batch 1 with lost markers is a
+  // regression the recover report and `status` list, not the place to resume from.
+  const stop = stopOfState(ws);
+  const batch = stop.batch !== null ? ` · Batch ${stop.batch}` : '';
+  const differs = disagreementShort(ws.stoppedAt);
+  const says = differs ? ` · ${differs}` : '';
   const ro = readonly ? ' · READ-ONLY' : '';
+  // In a narrow terminal the phase's name gives way before the checkpoint's word is cut (60×20).
+  const named = stop.phase ? `Phase ${stop.phase.id} ${stop.phase.name}` : 'all phases done';
+  const room = width - batch.length - says.length - ro.length - 4 - 'checkroom · x'.length;
+  const where = stop.phase && drawnLength(named) > room ? `Phase ${stop.phase.id}` : named;
   const driver = useDriverNote();
-  const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - ro.length - 4));
+  const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - says.length - ro.length - 4));
   const live =
     watching.mode === 'watch'
       ? `live: watch (${watching.watches} dirs)`
@@ -33,12 +44,15 @@ export function Header({ width }: { width: number }) {
         : `live: off${watching.notice ? ` — ${watching.notice}` : ''} (r rescans)`;
   const half = partialsWords(c);
   const tally = `${c.done}/${c.total} done · ${half} · ${c.failed} failed · ${c.needsHuman} needs human · ${c.running} running${c.pending ? ` · ${c.pending} pending` : ''}`;
-  const cp = ws.checkpoint.exists ? `checkpoint ${ws.checkpoint.lastUpdate ?? 'no date'}` : 'no checkpoint.md';
+  // A preset without checkpoint.md names its own record (gates: the plan, issue 18 item 4).
+  const preset = presetOf(ws.preset);
+  const cp = !preset.has.checkpoint ? (ws.checkpoint.exists ? (ws.checkpoint.lastUpdate ?? preset.words.record) : `no ${preset.words.record}`) : ws.checkpoint.exists ? `checkpoint ${ws.checkpoint.lastUpdate ?? 'no date'}` : 'no checkpoint.md';
   return (
     <Box flexDirection="column">
       <Line>
         <T tok="title">{title}</T> · {where}
         {batch}
+        {says ? <T tok="warn">{says}</T> : null}
         {readonly ? <T tok="warn"> · READ-ONLY</T> : null}
       </Line>
       <Line>

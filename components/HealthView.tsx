@@ -1,8 +1,9 @@
 import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
-import { columnWidth, fit, pad } from '../src/app/layout.js';
+import { columnWidth, fit, fitWords, pad, stateFirstColumns } from '../src/app/layout.js';
 import { cellStateWords, classCounts, runStateWords, type HealthItem } from '../src/app/agents.js';
+import { healthList } from '../src/app/health-filter.js';
 import { operatorOf } from '../src/app/operator.js';
 import { autopilotWords, breakerWords, failureWords, slotWords } from '../src/operator/words.js';
 import type { OperatorModel } from '../src/operator/types.js';
@@ -50,9 +51,9 @@ const nameOf = (it: HealthItem): string => (it.kind === 'agent' ? `agent ${it.ag
 const stateOf = (it: HealthItem, m: OperatorModel): string => (it.kind === 'agent' ? breakerWords(it.breaker, m.at) : cellStateWords(it.cell, m));
 
 export function HealthView({ height, width }: { height: number; width: number }) {
-  const { agents, cursor, m } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health, m: operatorOf(s) })));
+  const { agents, cursor, filter, m } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health, filter: s.filter, m: operatorOf(s) })));
   const snap = agents.snap;
-  const items = m.health;
+  const items = healthList(m, filter);
   const nAgents = items.filter((i) => i.kind === 'agent').length;
   const sel = items[cursor];
   // Rows: the heading, the list (its last row is a note while no cell has attempts), then
@@ -64,6 +65,7 @@ export function HealthView({ height, width }: { height: number; width: number })
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
   const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0));
+  // Under a filter the note says what matched nothing instead (issue 18 item 5: `/` filters Health).
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
   if (!agents.enabled || !snap) {
@@ -79,9 +81,8 @@ export function HealthView({ height, width }: { height: number; width: number })
   const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches}${inWs} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures}${spent ? ` · spent ${spent}` : ''} · autopilot ${autopilotWords(m.autopilot)}`;
   const counter = items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : '';
   // Columns: mark (2), name, state, then the counts; one space after each column.
-  const nameW = columnWidth(items.map(nameOf), 10, 24);
-  const stateW = columnWidth(items.map((it) => stateOf(it, m)), 6, 22);
-  const restW = Math.max(1, width - 2 - nameW - 1 - stateW - 1);
+  const cols = stateFirstColumns(width, columnWidth(items.map(nameOf), 10, 24), columnWidth(items.map((it) => stateOf(it, m)), 6, 22));
+  const [nameW, stateW, restW] = [cols.name, cols.state, cols.rest];
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
@@ -99,14 +100,14 @@ export function HealthView({ height, width }: { height: number; width: number })
           if (it.kind === 'agent') {
             const b = it.breaker;
             return (
-              <Line key={`a${it.agent}`}>
+              <Line key={`a${it.agent}`} selected={here} width={width}>
                 {mark}
                 {name}
                 <T tok={BREAKER_TOKEN[b.state]}>{state}</T>
                 {/* Slots in use (when any) and spend before the failures: the row is cut at its end on 80
                     columns, and the failure count in words is the longer part, repeated in full in the
                     detail below, with the slots always. */}
-                {fit(`${b.slots.used ? `slots ${b.slots.used}/${b.slots.limit ?? '-'} · ` : ''}trips ${b.trips}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(b.consecutiveFailures, b.seen ? b.threshold : snap.limits.breakerThreshold)}`, restW)}
+                {fitWords(`${b.slots.used ? `slots ${b.slots.used}/${b.slots.limit ?? '-'} · ` : ''}trips ${b.trips}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(b.consecutiveFailures, b.seen ? b.threshold : snap.limits.breakerThreshold)}`, restW)}
               </Line>
             );
           }
@@ -116,19 +117,19 @@ export function HealthView({ height, width }: { height: number; width: number })
           // The class it was escalated with, the one Plan and the status line say, unless its count already names it.
           const esc = c.escalation && !c.ledger?.counts[c.escalation.class] ? ` · escalated as ${c.escalation.class}` : '';
           return (
-            <Line key={`c${c.key}`}>
+            <Line key={`c${c.key}`} selected={here} width={width}>
               {mark}
               {name}
               <T tok={CELL_TOKEN[c.run]}>{state}</T>
-              {fit(`${c.attempts} att${esc}${c.nextAttempt ? ` · next ${c.nextAttempt}` : ''}${counts ? ` · ${counts}` : ''}${repeats > 1 ? ` · same error ×${repeats}` : ''}${spendWords(snap.ledger.costs?.cells[c.key]) ? ` · ${usd(snap.ledger.costs!.cells[c.key]!.costUsd)}` : ''}`, restW)}
+              {fitWords(`${c.attempts} att${esc}${c.nextAttempt ? ` · next ${c.nextAttempt}` : ''}${counts ? ` · ${counts}` : ''}${repeats > 1 ? ` · same error ×${repeats}` : ''}${spendWords(snap.ledger.costs?.cells[c.key]) ? ` · ${usd(snap.ledger.costs!.cells[c.key]!.costUsd)}` : ''}`, restW)}
             </Line>
           );
         })}
-        {note ? <Line tok="muted">{fit('  no cell has attempts in the journal yet', width)}</Line> : null}
+        {note ? <Line tok="muted">{fit(filter ? (items.length ? '  no cell matches the filter (esc clears it)' : '  nothing matches the filter (esc clears it)') : '  no cell has attempts in the journal yet', width)}</Line> : null}
       </Box>
       {detail.map((l, i) => (
         <Line key={`d${i}`} tok={i === 0 ? undefined : 'muted'}>
-          {fit(l, width)}
+          {fitWords(l, width)}
         </Line>
       ))}
     </Box>

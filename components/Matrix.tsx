@@ -1,18 +1,20 @@
 import { Box } from 'ink';
+import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
-import { glyphsFor, STATUS_WORD } from '../src/glyphs.js';
-import { columnLabels, drawnLength, fit, pad } from '../src/app/layout.js';
+import { GLYPH_WORD, glyphsFor } from '../src/glyphs.js';
+import { columnLabels, drawnLength, fit, packHints, pad } from '../src/app/layout.js';
+import { lookOf, LOOK_TOKEN } from '../src/app/cell-look.js';
 import { matrixOf, type MatrixModel, type MatrixRow } from '../src/app/select.js';
 import { liveWriters, writingCells } from '../src/app/live-writers.js';
 import { cellKey } from '../src/types.js';
 import { scrollWindow } from '../src/app/window.js';
-import { STATUS_TOKEN } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';
 
-// The unit × step matrix: one glyph per cell (🚧 / `~` for half-products), the cursor
-// cell in brackets so it shows without colour too. Rows and columns are both windowed.
+// The unit × step matrix: one glyph per cell (🚧 / `~` for half-products, 🔒 / `#` for a
+// cell blocked by a failure upstream), the cursor cell in brackets and its row in reverse
+// video, so both show without colour too (issue 18 item 5). Rows and columns are both windowed.
 
 const COL = 4;
 
@@ -43,9 +45,10 @@ export function Matrix({ height, width }: { height: number; width: number }) {
   const cols = scrollWindow(cell.col - visibleCols + 1, cell.col, visibleCols, m.steps.length);
   const bodyRows = Math.max(1, height - 2);
   const win = useWindow(cell.row, bodyRows, m.rows.length);
-  const legend = Object.entries(g)
-    .map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`)
-    .join('  ');
+  // Every glyph's word, whole: two spaces between them when they all fit, else one, else as
+  // many as fit (a legend cut mid-word read "-- not st…").
+  const items = Object.entries(g).map(([k, v]) => `${v.trim()} ${GLYPH_WORD[k as keyof typeof g]}`);
+  const legend = stringWidth(items.join('  ')) <= width ? items.join('  ') : packHints(items, width, ' ');
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">
@@ -57,14 +60,14 @@ export function Matrix({ height, width }: { height: number; width: number }) {
         const rowIdx = win.start + i;
         const here = rowIdx === cell.row;
         return (
-          <Line key={r.unit}>
+          <Line key={r.unit} selected={here} width={width}>
             <T tok={here ? 'accent' : undefined}>{pad(`${here ? '›' : ' '}${fit(labelOf(r), labelW - 2)}`, labelW)}</T>
             {r.cells.slice(cols.start, cols.end).map((c, j) => {
               const sel = here && cols.start + j === cell.col;
-              const status = writing.has(cellKey(c.unit, c.step)) ? 'running' : c.status;
-              const glyph = g[status];
+              const look = lookOf({ status: writing.has(cellKey(c.unit, c.step)) ? 'running' : c.status, blockedBy: c.blockedBy });
+              const glyph = g[look];
               return (
-                <T key={c.step} tok={sel ? 'selected' : STATUS_TOKEN[status]}>
+                <T key={c.step} tok={LOOK_TOKEN[look]}>
                   {sel ? `[${glyph}]` : ` ${glyph} `}
                 </T>
               );
@@ -72,7 +75,7 @@ export function Matrix({ height, width }: { height: number; width: number }) {
           </Line>
         );
       })}
-      <Line tok="muted">{fit(legend, width)}</Line>
+      <Line tok="muted">{legend}</Line>
     </Box>
   );
 }

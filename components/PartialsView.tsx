@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
-import { fit, pad } from '../src/app/layout.js';
+import { fit, fitPath, fitWords, pad } from '../src/app/layout.js';
 import { partialItems, type PartialItem } from '../src/app/select.js';
 import { liveWriters, writerOf, writerWord, writingWhy } from '../src/app/live-writers.js';
 import { HANDS_OFF, liveParts, liveWord, uncheckedNote } from '../src/holders/words.js';
@@ -87,11 +87,11 @@ export function PartialsView({ height, width }: { height: number; width: number 
               {r.text}
             </Line>
           ) : (
-            <Line key={r.item.file.path}>
+            <Line key={r.item.file.path} selected={r.index === cursor} width={width}>
               <T tok={r.index === cursor ? 'accent' : undefined}>{r.index === cursor ? '› ' : '  '}</T>
               {liveText(r.item) !== null ? <T tok="accent">{pad(liveText(r.item)!, 25)}</T> : <T tok={VERDICT_TOKEN[r.item.file.verdict]}>{pad(r.item.file.verdict, 25)}</T>}
               {pad(String(r.item.file.chars), 7)}
-              <T tok={r.index === cursor ? 'selected' : undefined}>{fit(r.item.file.path, Math.max(10, width - 35))}</T>
+              {fitPath(r.item.file.path, Math.max(10, width - 35))}
             </Line>
           ),
         )}
@@ -100,10 +100,10 @@ export function PartialsView({ height, width }: { height: number; width: number 
         <Box flexDirection="column" height={previewH}>
           {whyRows(sel).map((row, i) => (
             <Line key={`why${i}`} tok={i === 0 && heldAt(sel) ? 'warn' : 'muted'}>
-              {fit(row, width)}
+              {fitWords(row, width)}
             </Line>
           ))}
-          <Line tok="muted">{note ?? `── last lines of ${fit(sel.file.path, Math.max(10, width - 20))}`}</Line>
+          <Line tok="muted">{note ?? `── last lines of ${fitPath(sel.file.path, Math.max(10, width - 20))}`}</Line>
           {tailLines.slice(Math.max(0, tailLines.length - tailRoom)).map((l, i) => (
             <Line key={i}>{fit(l, width) || ' '}</Line>
           ))}

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
-import { columnWidth, fit, noUnitsWhy, pad, whereOf } from '../src/app/layout.js';
+import { columnWidth, fit, fitWords, noUnitsWhy, pad, whereOf } from '../src/app/layout.js';
+import { actionWord } from '../src/plan/action-words.js';
 import { planItems, type PlanItem } from '../src/app/select.js';
 import { entryLiveState, flightState } from '../src/app/agents.js';
 import { operatorOf } from '../src/app/operator.js';
@@ -26,16 +27,20 @@ const P_TOKEN: Record<1 | 2 | 3, Token> = { 1: 'fail', 2: 'warn', 3: 'accent' };
 
 /** The place and action columns of one entry; their widths come from every entry. */
 const placeOf = (it: PlanItem): string => (it.kind === 'flight' ? `${it.flight.unit} ${it.flight.step}` : it.kind === 'queued' ? `${it.redo.unit} ${it.redo.step}` : whereOf(it.step));
-const actionOf = (it: PlanItem): string => (it.kind === 'flight' ? (it.flight.state === 'waiting' ? 'retrying' : it.flight.state) : it.kind === 'queued' ? 'queued redo' : it.step.action);
+const actionOf = (it: PlanItem): string => (it.kind === 'flight' ? (it.flight.state === 'waiting' ? 'retrying' : it.flight.state) : it.kind === 'queued' ? 'queued redo' : actionWord(it.step.action));
 
 const keyOf = (it: PlanItem | undefined): string | null =>
   !it ? null : it.kind === 'flight' ? it.flight.key : it.kind === 'queued' ? cellKey(it.redo.unit, it.redo.step) : it.step.unit && it.step.step ? cellKey(it.step.unit, it.step.step) : null;
+
+/** The first `room` rows; when some are left out, the last one shown ends with "…". */
+const cutRows = (rows: string[], room: number, width: number): string[] =>
+  rows.length <= room || room === 0 ? rows.slice(0, room) : [...rows.slice(0, room - 1), stringWidth(rows[room - 1]) < width - 1 ? `${rows[room - 1]} …` : fitWords(rows[room - 1], width - 2)];
 
 /** A waiting flight's state already is its reason: said once (a breaker's wait is its live countdown, not the words baked when it began). */
 const withReason = (state: string, reason: string | null | undefined): string => (reason && reason !== state ? `${state} — ${reason}` : state);
 
 /** A plan entry's whole reason, with what other entries said of the same cell (one row per cell, issue 18). */
-const withAlso = (n: OperatorStep): string => [n.reason, ...(n.also ?? []).map((a) => `also ${a.action}: ${a.reason}`)].join('; ');
+const withAlso = (n: OperatorStep): string => [n.reason, ...(n.also ?? []).map((a) => `also ${actionWord(a.action)}: ${a.reason}`)].join('; ');
 
 /** What a plan row needs from its view: glyphs, the agents' state, the column layout. */
 interface RowContext {
@@ -43,32 +48,34 @@ interface RowContext {
   m: OperatorModel;
   cols: (it: PlanItem, tag: string, tok: Token | undefined) => ReactNode;
   reasonW: number;
+  /** The row's width: the selected row is drawn in reverse video across all of it. */
+  width: number;
   writerWhy: (n: { unit: string | null; step: string | null }) => string | null;
   agentOf: (step: string) => string | undefined;
 }
 
 /** One row of the plan list: a flight, a queued redo or a next step, at list position `index`. */
-function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reasonW, writerWhy, agentOf }: RowContext) {
+function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reasonW, width, writerWhy, agentOf }: RowContext) {
   const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
   if (it.kind === 'flight') {
     const f = it.flight;
     return (
-      <Line key={`f${f.key}`}>
+      <Line key={`f${f.key}`} selected={here} width={width}>
         {mark}
         <T tok="accent">{g.running}</T>
         {cols(it, g.running, f.state === 'running' ? 'accent' : f.state === 'pending' ? 'muted' : 'warn')}
-        {fit(flightState(f, m), reasonW)}
+        {fitWords(flightState(f, m), reasonW)}
       </Line>
     );
   }
   if (it.kind === 'queued') {
     const r = it.redo;
     return (
-      <Line key={`q${r.unit}/${r.step}`}>
+      <Line key={`q${r.unit}/${r.step}`} selected={here} width={width}>
         {mark}
         <T tok="accent">Q </T>
         {cols(it, 'Q ', 'accent')}
-        {fit(`backed up to ${r.backup}; relaunch it`, reasonW)}
+        {fitWords(`backed up to ${r.backup}; relaunch it`, reasonW)}
       </Line>
     );
   }
@@ -76,11 +83,11 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reaso
   const writing = writerWhy(n);
   const live = writing ? { text: writing, tone: 'warn' as const } : entryLiveState(n, m, agentOf);
   return (
-    <Line key={`n${index}`}>
+    <Line key={`n${index}`} selected={here} width={width}>
       {mark}
       <T tok={P_TOKEN[n.priority]}>{`P${n.priority}`}</T>{' '}
       {cols(it, 'P1 ', undefined)}
-      {live ? <T tok={live.tone}>{fit(live.text, reasonW)}</T> : fit(n.reason, reasonW)}
+      {live ? <T tok={live.tone}>{fitWords(live.text, reasonW)}</T> : fitWords(n.reason, reasonW)}
     </Line>
   );
 }
@@ -110,7 +117,9 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   // each cut to what is left, so the view never grows past its height (an overfull column
   // box makes Ink shrink and overlap its rows).
   const logRoom = Math.min(logH, Math.max(0, height - 2));
-  const reason = full ? wrapLine(full, width, 2).slice(0, Math.max(0, Math.min(3, height - 2 - logRoom))) : [];
+  // A reason longer than its rows says so with "…" on its last row rather than stopping
+  // silently, its words whole (issue 18 item 5).
+  const reason = cutRows(full ? wrapLine(full, width, 2) : [], Math.max(0, Math.min(3, height - 2 - logRoom)), width);
   const listH = Math.max(1, height - 1 - reason.length - logRoom);
   const win = useWindow(cursor, listH, items.length);
   const g = glyphsFor(ascii);
@@ -118,7 +127,8 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   // Columns: mark (2), tag (`P1 `, or the running glyph / `Q ` directly against the place),
   // place, action, then the reason. A tag narrower than 3 widens its place column, so the
   // action and reason columns line up on every row; one space after each column, widths
-  // from the content (the action column fits `rebuild_memory`, 14).
+  // from the content (the action column fits `rebuild memory`, 14). Reasons are cut at a
+  // word, the whole one under the list (issue 18 item 5).
   const placeW = columnWidth(items.map(placeOf), 9, 16);
   const actionW = columnWidth(items.map(actionOf), 7, 16);
   const reasonW = Math.max(1, width - 5 - placeW - 1 - actionW - 1);
@@ -135,7 +145,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
       <T key="gap">{' '}</T>,
     ];
   };
-  const row: RowContext = { g, m, cols, reasonW, writerWhy, agentOf };
+  const row: RowContext = { g, m, cols, reasonW, width, writerWhy, agentOf };
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">

@@ -3,8 +3,9 @@ import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
 import { CLAIM_WORD } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
-import { columnWidth, fit, pad } from '../src/app/layout.js';
+import { columnWidth, fit, fitWords, pad } from '../src/app/layout.js';
 import { sourceItems, type SourceItem } from '../src/app/select.js';
+import { presetOf } from '../src/pipeline/presets/index.js';
 import type { DiskState } from '../src/types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -78,17 +79,17 @@ function Row({ c, w, width, here }: { c: Cols; w: Widths; width: number; here: b
   const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
   if (c.claim === undefined) {
     return (
-      <Line>
+      <Line selected={here} width={width}>
         {mark}
-        <T tok={c.whereTok}>{pad(fit(c.where, w.where), w.where)}</T> {fit(c.note, Math.max(1, width - used))}
+        <T tok={c.whereTok}>{pad(fit(c.where, w.where), w.where)}</T> {fitWords(c.note, Math.max(1, width - used))}
       </Line>
     );
   }
   return (
-    <Line>
+    <Line selected={here} width={width}>
       {mark}
       <T tok={c.whereTok}>{pad(fit(c.where, w.where), w.where)}</T> <T tok="warn">{pad(fit(c.claim, w.claim), w.claim)}</T> {pad(fit(c.disk ?? '', w.disk), w.disk)}{' '}
-      {fit(c.note, Math.max(1, width - used - w.claim - 1 - w.disk - 1))}
+      {fitWords(c.note, Math.max(1, width - used - w.claim - 1 - w.disk - 1))}
     </Line>
   );
 }
@@ -116,7 +117,7 @@ export function SourcesView({ height, width }: { height: number; width: number }
           <SourcesSummary width={width} />
         </Box>
       </Box>
-      <Line tok="muted">{fit(`  ${pad('unit step', w.where)} ${pad('claim', w.claim)} ${pad('disk', w.disk)} note`, width)}</Line>
+      <Line tok="muted">{fit(`  ${pad(`${presetOf(ws.preset).words.unit} step`, w.where)} ${pad('claim', w.claim)} ${pad('disk', w.disk)} note`, width)}</Line>
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.length === 0 ? <Line tok="ok">{filter ? 'nothing matches the filter (esc clears it)' : 'every source agrees with the disk'}</Line> : null}
         {rows.slice(win.start, win.end).map((c, i) => (

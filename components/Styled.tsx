@@ -1,7 +1,8 @@
-import { Children, type ReactNode } from 'react';
+import { Children, isValidElement, type ReactNode } from 'react';
 import { Text } from 'ink';
+import stringWidth from 'string-width';
 import type { Token } from '../src/app/theme.js';
-import { sanitizeLine } from '../src/sanitize.js';
+import { shownLine } from '../src/charset.js';
 import { useTheme } from '../hooks/use-theme.js';
 
 // Text through the theme's semantic tokens; `Line` is one terminal row that never wraps
@@ -15,19 +16,43 @@ import { useTheme } from '../hooks/use-theme.js';
 // changes nothing, so text they already cut passes unchanged. Nested elements are T or
 // Line themselves and escape their own strings; text inside a fragment would bypass this,
 // which the lint forbids in components.
+//
+// Issue 18 item 5: the same edge puts every string in the terminal's charset (shownLine,
+// src/charset.ts: `--ascii`, TERM=linux, LANG=C), so no view can send `·` or `…` there.
 
-const drawn = (children: ReactNode): ReactNode => Children.map(children, (c) => (typeof c === 'string' ? sanitizeLine(c) : c));
+const drawn = (children: ReactNode): ReactNode => Children.map(children, (c) => (typeof c === 'string' ? shownLine(c) : c));
 
 export function T({ tok, children }: { tok?: Token; children: ReactNode }) {
   const theme = useTheme();
   return <Text {...(tok ? theme[tok] : {})}>{drawn(children)}</Text>;
 }
 
-export function Line({ tok, children }: { tok?: Token; children?: ReactNode }) {
+/** The text a row draws, escaped as drawn: its strings and those of the T and Line inside it. */
+const textOf = (n: ReactNode): string =>
+  typeof n === 'string' || typeof n === 'number'
+    ? shownLine(String(n))
+    : Array.isArray(n)
+      ? n.map(textOf).join('')
+      : isValidElement<{ children?: ReactNode }>(n)
+        ? textOf(n.props.children)
+        : '';
+
+/** How many columns a row's content takes once drawn (for a selected row's fill). */
+export const rowWidth = (children: ReactNode): number => stringWidth(textOf(children));
+
+/**
+ * `selected`: the list's cursor row, in reverse video across `width` columns (issue 18 item 5:
+ * a one-column `›` was the only mark, and nothing at all under NO_COLOR). Reverse video is not
+ * a colour, so it is drawn under NO_COLOR too (no-color.org asks only that colour go); the
+ * row is padded to its width so the bar spans the row whatever its text.
+ */
+export function Line({ tok, selected, width, children }: { tok?: Token; selected?: boolean; width?: number; children?: ReactNode }) {
   const theme = useTheme();
+  const fill = selected && width !== undefined ? ' '.repeat(Math.max(0, width - rowWidth(children))) : '';
   return (
-    <Text wrap="truncate" {...(tok ? theme[tok] : {})}>
+    <Text wrap="truncate" {...(tok ? theme[tok] : {})} {...(selected ? { inverse: true } : {})}>
       {drawn(children ?? ' ')}
+      {fill}
     </Text>
   );
 }

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { HELP, parseCli, UsageError, type Cli } from './cli/args.js';
 import { colorEnabled, makePaint, outputWidth } from './app/paint.js';
-import { wantsAscii } from './glyphs.js';
+import { charsetFor, setOutputCharset } from './charset.js';
 import { ConfigError } from './pipeline/config-load.js';
 import { WorkspaceError } from './workspace.js';
 import { checkpointCommand, partialsCommand, planCommand, statusCommand, type ReadOptions } from './cli/core-commands.js';
@@ -14,9 +14,19 @@ import { loadControlRoom } from './ui-load.js';
 // The entry. Interactive versus headless is decided here, once: the control room only when
 // stdin and stdout are terminals; every other path prints and exits.
 
-// Every line of text goes out through one escaping writer per stream (issue 16 item 2).
+// Every line of text goes out through one escaping writer per stream (issue 16 item 2), in
+// the terminal's charset (issue 18 item 5): the environment's until `--ascii` is read, so a
+// usage error under LANG=C is ASCII too. `--json` is UTF-8 JSON for scripts, whatever the
+// terminal: its writer is `unicode`.
+setOutputCharset(charsetFor(process.env, false));
 const colour = colorEnabled(process.stdout, process.env);
-const out = textOut(process.stdout, colour);
+let out = textOut(process.stdout, colour);
+
+/** TERM=dumb: no cursor addressing, so no full-screen UI (issue 18 item 5: it got one). */
+const DUMB_NOTE =
+  'checkroom: TERM=dumb has no cursor addressing, so this is the status, printed once (`checkroom status`).\n' +
+  'For the control room, run checkroom in a terminal that has it (TERM=xterm-256color, screen, tmux);\n' +
+  '`checkroom --readonly` there watches without driving. Here: `checkroom plan`, `checkroom partials`.\n';
 
 /** A running control room's `status --json`, byte for byte; `--json=pretty` indents it. False: no instance answered. */
 async function statusFromSocket(cli: Cli): Promise<boolean> {
@@ -32,6 +42,9 @@ async function statusFromSocket(cli: Cli): Promise<boolean> {
 
 async function main(argv: string[]): Promise<number> {
   const cli: Cli = parseCli(argv);
+  const charset = charsetFor(process.env, cli.ascii);
+  setOutputCharset(charset);
+  if (cli.json) out = textOut(process.stdout, colour, 'unicode');
   if (cli.version) {
     const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
     out.write(`checkroom ${pkg.version}\n`);
@@ -43,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const o: TextOptions = {
     paint: makePaint(colour),
-    ascii: wantsAscii(process.env, cli.ascii),
+    ascii: charset !== 'unicode',
     width: outputWidth(process.stdout, process.env),
   };
   // The facts cache (issue 10 item 1): trusted and kept by a plain read; --readonly reads
@@ -64,13 +77,16 @@ async function main(argv: string[]): Promise<number> {
     case 'checkpoint':
       await checkpointCommand(cli.positionals, cli.write, o, out);
       return 0;
-    case 'ui':
-      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    case 'ui': {
+      const dumb = process.env.TERM === 'dumb';
+      if (!process.stdin.isTTY || !process.stdout.isTTY || dumb) {
         if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
         await statusCommand(cli.positionals, cli.json, o, out, read);
+        if (dumb && !cli.json && process.stdout.isTTY) out.write(DUMB_NOTE);
         return 0;
       }
       return (await loadControlRoom())(cli, o);
+    }
     case 'watch':
       return (await import('./cli/socket-commands.js')).watchCommand(cli.positionals, cli.json, process.stdout);
     default:

@@ -1,4 +1,5 @@
 import type { CellStatus, Claim } from './types.js';
+import { charsetFor } from './charset.js';
 
 // One glyph per cell state. The emoji set uses only East-Asian-Wide code points so every
 // glyph is exactly two columns in tmux, SSH clients and Ink's layout alike (⚠️ is not:
@@ -6,10 +7,12 @@ import type { CellStatus, Claim } from './types.js';
 // needs-human while checkpoint.md keeps the document's ⚠️). The ASCII set is for
 // `--ascii`, TERM=linux and non-UTF-8 locales.
 
-export type GlyphSet = Record<CellStatus, string>;
+/** `blocked`: a cell not started that waits on a failed or escalated one (its `blockedBy`),
+ *  drawn apart from not-started work (issue 18 item 5; app/cell-look.ts decides which). */
+export type GlyphSet = Record<CellStatus | 'blocked', string>;
 
-export const EMOJI: GlyphSet = { done: '✅', partial: '🚧', failed: '❌', needs_human: '✋', running: '⏳', not_started: '--' };
-export const ASCII: GlyphSet = { done: '+ ', partial: '~ ', failed: 'X ', needs_human: '! ', running: '> ', not_started: '. ' };
+export const EMOJI: GlyphSet = { done: '✅', partial: '🚧', failed: '❌', needs_human: '✋', running: '⏳', blocked: '🔒', not_started: '--' };
+export const ASCII: GlyphSet = { done: '+ ', partial: '~ ', failed: 'X ', needs_human: '! ', running: '> ', blocked: '# ', not_started: '. ' };
 
 /** What checkpoint.md claims, in words a person reads in a sentence ("checkpoint says needs a
  *  human"). Sentences built below the UI carry no glyph: the domain does not know whether the
@@ -25,13 +28,11 @@ export const STATUS_WORD: Record<CellStatus, string> = {
   not_started: 'not started',
 };
 
-/** Emoji only where the terminal can be trusted to draw them at a fixed width. */
-export function wantsAscii(env: NodeJS.ProcessEnv, flag: boolean): boolean {
-  if (flag) return true;
-  const term = env.TERM ?? '';
-  if (/^(linux|dumb|vt\d+|cons\d+)$/.test(term)) return true;
-  const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
-  return locale !== '' && !/utf-?8/i.test(locale) && locale !== 'C.UTF-8';
-}
+/** A glyph's word in a legend. */
+export const GLYPH_WORD: Record<keyof GlyphSet, string> = { ...STATUS_WORD, blocked: 'blocked' };
+
+/** Emoji only where the terminal can be trusted to draw them at a fixed width: not under
+ *  `--ascii`, TERM=linux, dumb, vt100 or cons25, or a non-UTF-8 locale (src/charset.ts decides which). */
+export const wantsAscii = (env: NodeJS.ProcessEnv, flag: boolean): boolean => charsetFor(env, flag) !== 'unicode';
 
 export const glyphsFor = (ascii: boolean): GlyphSet => (ascii ? ASCII : EMOJI);

@@ -7,7 +7,7 @@ import { parseCli } from './cli/args.js';
 import { colorEnabled, makePaint, outputWidth } from './app/paint.js';
 import { statusCommand } from './cli/core-commands.js';
 import { stderrOut, textOut } from './cli/text-out.js';
-import { wantsAscii } from './glyphs.js';
+import { charsetFor, setOutputCharset } from './charset.js';
 import type { TextOptions } from './app/layout.js';
 import { loadControlRoom } from './ui-load.js';
 import { claudeDemoScript, claudeDemoYaml } from './demo/claude-demo.js';
@@ -23,6 +23,8 @@ const CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.me
 
 /** `--claude`: the real Claude Code CLI against a scripted model on 127.0.0.1 (issue 11). */
 // Text through the escaping writers, as the CLI's (src/cli/text-out.ts, issue 16 item 2).
+// In the terminal's charset, as the CLI's (src/cli.ts, issue 18 item 5).
+setOutputCharset(charsetFor(process.env, process.argv.includes('--ascii')));
 const colour = colorEnabled(process.stdout, process.env);
 const out = textOut(process.stdout, colour);
 
@@ -57,7 +59,7 @@ async function main(): Promise<number> {
   const cli = parseCli([...args.filter((a) => a !== '--gates' && a !== '--slurm' && a !== '--claude'), ws]);
   const o: TextOptions = {
     paint: makePaint(colour),
-    ascii: wantsAscii(process.env, cli.ascii),
+    ascii: charsetFor(process.env, cli.ascii) !== 'unicode',
     width: outputWidth(process.stdout, process.env),
   };
   if (!process.stdin.isTTY || !process.stdout.isTTY) {

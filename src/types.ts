@@ -2,6 +2,8 @@
 // hooks/ and components/ only read them. See ../shared/docs/DOMAIN.md for the words.
 
 import type { Why } from './reasons/why.js';
+import type { StoppedAt } from './state/where.js';
+import type { Regression } from './state/where-cells.js';
 
 /** Reconciled status of one cell (unit × step). Order of precedence is documented in reconcile.ts. */
 export type CellStatus = 'done' | 'partial' | 'failed' | 'needs_human' | 'running' | 'not_started';
@@ -198,7 +200,12 @@ export interface WorkspaceState {
   phases: PhaseProgress[];
   batches: BatchProgress[];
   currentPhase: number | null;
+  /** The first batch not done (what scripts read in `status --json`); where the work stopped is `stoppedAt`. */
   currentBatch: number | null;
+  /** Where the work was when it was interrupted (issue 18 item 3, src/state/where.ts); absent in a state built by hand. */
+  stoppedAt?: StoppedAt;
+  /** Cells whose proof of done was lost, in unit order (issue 18 item 3); absent in a state built by hand. */
+  regressions?: Regression[];
   partials: PartialFile[];
   suspects: PartialFile[];
   discrepancies: Discrepancy[];

@@ -10,7 +10,8 @@ import { countFiles } from './app/quick-listing.js';
 import type { Room } from './ui-room.js';
 import { Starting } from '../components/Starting.js';
 import { bounded, deadlineFor, exitCodeFor, runsOnEnd, watchEnd, withDeadline, type StopReason } from './shutdown.js';
-import { stderrOut } from './cli/text-out.js';
+import { escapeOutput, stderrOut } from './cli/text-out.js';
+import { outputCharset, toCharsetInPlace } from './charset.js';
 
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
 // session: the alternate screen while the control room runs. Every way out — `q`, SIGINT,
@@ -39,8 +40,11 @@ const COUNT_WORTH_A_FRAME = 5000;
 function drawFirstFrame(dir: string, theme: Theme, ascii: boolean): Instance & { listed: Promise<void> } {
   const starting = (files: number | null) =>
     createElement(Starting, { name: basename(resolve(dir)), files, theme, width: process.stdout.columns || 80, ascii });
+  // Every string a view draws is in the terminal's charset already (components/Styled.tsx);
+  // what Ink adds itself (the `…` of a cut line) is put in it here, cell for cell (issue 18 item 5).
+  const cs = outputCharset();
   const app = render(starting(null), {
-    stdout: anchoredStdout(process.stdout),
+    stdout: anchoredStdout(process.stdout, cs === 'unicode' ? undefined : (text) => toCharsetInPlace(text, cs)),
     exitOnCtrlC: false,
     patchConsole: true,
     // Only the cells that changed are written (issue 10: one marker turning a cell done
@@ -90,8 +94,9 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
   // Listening before anything is drawn: from here no signal, terminal error or crash can end
   // the process except through the path below.
   const ends = watchEnd({ stdin, stdout, stderr });
-  const write = (text: string): void => {
-    if (ends.terminalAlive()) stdout.write(text);
+  // `raw`: our own sequences; else the lines after the room (runs left or stopped), escaped and in the terminal's charset.
+  const write = (text: string, raw = false): void => {
+    if (ends.terminalAlive()) stdout.write(raw ? text : escapeOutput(text, false));
   };
   let restored = false;
   const restore = (): void => {
@@ -106,7 +111,7 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
   };
   process.once('exit', restore);
   const handover = handoverEnd();
-  write(ENTER_ALT);
+  write(ENTER_ALT, true);
   const theme = themeFor(process.env);
   const app = drawFirstFrame(dir, theme, o.ascii);
   let room: typeof import('./ui-room.js');

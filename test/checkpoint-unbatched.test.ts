@@ -76,7 +76,8 @@ describe('a unit in no batch after `checkroom run` rewrites checkpoint.md', () =
 
     const status = cli(['status', root]);
     expect(status.code).toBe(0);
-    expect(status.out).toContain('Phase 3 Chapter writing · Batch 1 ·');
+    // Where the work stopped (issue 18 item 3): the checkpoint's Batch 2, not Batch 1 and its lost markers.
+    expect(status.out).toContain('Phase 3 Chapter writing · Batch 2 ·');
     expect(status.out).toContain('unbatched 2/8');
     expect(status.out).not.toMatch(/Batch 0|\bB0\b/);
     const json = JSON.parse(cli(['status', root, '--json']).out) as StatusJson;

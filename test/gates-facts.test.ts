@@ -79,8 +79,10 @@ describe('gate cell facts', () => {
     expect(cell('s04')).toMatchObject({ bytes: size(`${GATES}/04-developer.json`), marker: false, disk: 'partial', status: 'failed' });
     expect(cell('s06')).toMatchObject({ bytes: 0, chars: 0, marker: false, disk: 'missing' });
     expect(Object.keys(cell('s04')).sort()).toEqual(['batch', 'blockedBy', 'bytes', 'chars', 'checkpoint', 'disk', 'marker', 'path', 'status', 'step', 'unit', 'verdict']);
-    expect(j.partials).toHaveLength(1);
+    // The cut-off gate and the interrupted step 05 (its reasoning file): every half-step counts (issue 18 item 4).
+    expect(j.partials.map((p) => p.step)).toEqual(['s04.5', 's05']);
     expect(j.partials[0]).toMatchObject({ step: 's04.5', bytes: cell('s04.5').bytes, chars: cell('s04.5').chars });
+    expect(j.partials[1]).toMatchObject({ path: `.claude/context/history/reasoning/${ID}/05-qa.json` });
     expect(j.partials[0].bytes).toBe(size(`${GATES}/04.5-devops.json`));
   });
 

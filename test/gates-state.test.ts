@@ -70,8 +70,10 @@ describe('gateWorkspaceState', () => {
     // The malformed gate: partial (not passed), and a warning naming the file.
     expect(cell('s01').status).toBe('partial');
     expect(s.warnings.some((w) => w.source === `${GATES}/01-analyst.json` && /cannot be read/.test(w.message))).toBe(true);
-    // Half-products are the broken gates; discrepancies are plan claims without a passing gate.
-    expect(s.partials.map((p) => p.path).sort()).toEqual([`${GATES}/01-analyst.json`, `${GATES}/04.5-devops.json`]);
+    // Half-products are the broken gates and the interrupted step's reasoning file (issue 18
+    // item 4); discrepancies are plan claims without a passing gate.
+    expect(s.partials.map((p) => p.step).sort()).toEqual(['s01', 's04.5', 's05']);
+    expect(s.partials.find((p) => p.step === 's05')!.path).toMatch(/reasoning\/.*05-/);
     expect(s.discrepancies.map((d) => d.step).sort()).toEqual(['s01', 's02']);
     // Next: the failure first, then the half-products and the interrupted step.
     expect(s.next[0]).toMatchObject({ priority: 1, step: 's02', action: 'retry' });
@@ -93,7 +95,7 @@ describe('gateWorkspaceState', () => {
     expect(by('s04').triage).toBeNull();
     expect((by('s04') as GateCell).gate.failureClass).toBe('VERIFICATION_FAILED');
     expect(by('s04.5').status).toBe('partial');
-    expect(s.partials.map((p) => p.step)).toEqual(['s04.5']);
+    expect(s.partials.map((p) => p.step)).toEqual(['s04.5', 's05']);
     expect(s.discrepancies.map((d) => d.step)).toEqual(['s04.5']);
     expect(s.next[0]).toMatchObject({ step: 's04', action: 'retry' });
     expect(s.next[0].reason).toMatch(/^developer: VERIFICATION_FAILED/);

@@ -202,7 +202,7 @@ describe('scanGateWorkspace', () => {
     ]);
     expect(w.steps).toMatchObject([{ number: '00', agent: 'planner', status: 'done' }]);
     const text = w.warnings.map((x) => x.message).join('\n');
-    expect(text).toMatch(/no plan found/);
+    expect(text).toMatch(/no plan and no workflow file found/);
     expect(text).toMatch(/not \{step\}-\{agent\}\.json/);
     expect(text).toMatch(/no artifact registry/);
   });

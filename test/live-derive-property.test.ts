@@ -24,7 +24,7 @@ type Act =
   | { t: 'junk'; u: string; s: string; kind: number }
   | { t: 'summaries'; units: string[] }
   | { t: 'outline'; present: boolean }
-  | { t: 'checkpoint'; rows: { u: string; claims: number[]; batch: number }[] | null };
+  | { t: 'checkpoint'; rows: { u: string; claims: number[]; batch: number }[] | null; current?: number | null };
 
 const unit = fc.constantFrom(...UNITS);
 const step = fc.constantFrom(...STEPS);
@@ -41,6 +41,8 @@ const act: fc.Arbitrary<Act> = fc.oneof(
     arbitrary: fc.record({
       t: fc.constant('checkpoint' as const),
       rows: fc.option(fc.array(fc.record({ u: unit, claims: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 5, maxLength: 5 }), batch: fc.integer({ min: 1, max: 2 }) }), { maxLength: 4 }), { nil: null }),
+      // The header's claim of where the work is (issue 18 item 3: where it stopped, kept by delta too).
+      current: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
     }),
   },
 );
@@ -54,7 +56,7 @@ const bodyOf = (u: string, s: string, body: Extract<Act, { t: 'write' }>['body']
   return text;
 };
 
-function checkpointText(rows: NonNullable<Extract<Act, { t: 'checkpoint' }>['rows']>): string {
+function checkpointText(rows: NonNullable<Extract<Act, { t: 'checkpoint' }>['rows']>, current: number | null = null): string {
   const cols = Object.keys(HEAD);
   const table = (b: number): string[] => [
     `### Batch ${b}`,
@@ -62,7 +64,8 @@ function checkpointText(rows: NonNullable<Extract<Act, { t: 'checkpoint' }>['row
     `|---|${cols.map(() => '---').join('|')}|`,
     ...rows.filter((r) => r.batch === b).map((r) => `| ${r.u} | ${r.claims.map((g) => GLYPHS[g]).join(' | ')} |`),
   ];
-  return ['# Book — Progress Checkpoint', '', ...table(1), '', ...table(2), ''].join('\n');
+  const head = current === null ? [] : ['Current phase: 3', `Current batch: ${current}`, ''];
+  return ['# Book — Progress Checkpoint', '', ...head, ...table(1), '', ...table(2), ''].join('\n');
 }
 
 function perform(root: string, a: Act): void {
@@ -97,7 +100,7 @@ function perform(root: string, a: Act): void {
     case 'outline':
       return a.present ? writeFileSync(join(root, 'outline-final.md'), '# Outline\n\n- ch01\n') : rmSync(join(root, 'outline-final.md'), { force: true });
     case 'checkpoint':
-      return a.rows ? writeFileSync(join(root, 'checkpoint.md'), checkpointText(a.rows)) : rmSync(join(root, 'checkpoint.md'), { force: true });
+      return a.rows ? writeFileSync(join(root, 'checkpoint.md'), checkpointText(a.rows, a.current)) : rmSync(join(root, 'checkpoint.md'), { force: true });
   }
 }
 
@@ -138,6 +141,8 @@ describe('live state by delta (issue 10 item 3)', () => {
           [[{ t: 'checkpoint', rows: [{ u: 'ch01', claims: [0, 0, 4, 4, 4], batch: 1 }, { u: 'ch02', claims: [4, 4, 4, 4, 4], batch: 2 }] }, { t: 'write', u: 'ch01', s: 'draft', body: 'done', atomic: true }, { t: 'write', u: 'ch01', s: 'r1', body: 'short', atomic: false }]],
           // Claims change, batches stay: a unit keeps nothing from before but its facts.
           [[{ t: 'checkpoint', rows: [{ u: 'ch01', claims: [0, 1, 4, 4, 4], batch: 1 }] }, { t: 'checkpoint', rows: [{ u: 'ch01', claims: [0, 2, 3, 4, 0], batch: 1 }] }]],
+          // A marker lost in Batch 1 while Batch 2 is worked on, the header saying Batch 2.
+          [[{ t: 'checkpoint', rows: [{ u: 'ch01', claims: [0, 0, 0, 0, 0], batch: 1 }, { u: 'ch02', claims: [0, 1, 4, 4, 4], batch: 2 }], current: 2 }, { t: 'write', u: 'ch01', s: 'draft', body: 'long', atomic: false }, { t: 'write', u: 'ch02', s: 'draft', body: 'short', atomic: true }]],
           [[{ t: 'write', u: 'ch05', s: 'draft', body: 'tiny-done', atomic: true }, { t: 'dir', u: 'ch05', s: 'research' }, { t: 'rm', u: 'ch05', s: 'draft' }, { t: 'rm', u: 'ch05', s: 'research' }]],
         ],
       },

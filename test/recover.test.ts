@@ -56,7 +56,11 @@ describe('recover --dry-run', () => {
     expect(text).toContain("rebuild ch04's summary");
     expect(text.split('\n').every((l) => l.length <= 100)).toBe(true);
     expect(r.interrupted).toBe(true);
-    expect(r.stop).toMatchObject({ phase: 3, batch: 1 });
+    // Where the work stopped (issue 18 item 3): the checkpoint's Batch 2, which the disk agrees with;
+    // Batch 1's lost markers are regressions (this test said Batch 1 before).
+    expect(r.stop).toMatchObject({ phase: 3, batch: 2, from: 'checkpoint', disagreement: null });
+    expect(r.stop.regressions.map((x) => `${x.unit} ${x.step} ${x.lost}`)).toEqual(['ch02 panel marker', 'ch04 memory entry']);
+    expect(text).toContain('regressions in earlier batches: ch02 panel (marker lost); ch04 memory (entry gone)');
     expect(r.stop.lastDone).not.toBeNull();
     expect(r.stop.lastDone!.step).not.toBe('memory'); // a shared long-memory file's mtime says nothing about one step
     expect(r.halfProducts.map((p) => p.path)).toContain('drafts/ch05-draft.md');
@@ -154,7 +158,7 @@ describe('recover on a gate-file workflow', () => {
     writeFileSync(gate, '{"validation_status": "pass", oops }');
     const r = await recoverReport(root, { dryRun: true });
     const g = r.gates![0];
-    expect(g.steps.find((s) => s.number === '01')).toEqual({ number: '01', agent: 'analyst', status: 'partial', shape: 'malformed' });
+    expect(g.steps.find((s) => s.number === '01')).toMatchObject({ number: '01', agent: 'analyst', status: 'partial', shape: 'malformed' });
     expect(g.warnings.find((w) => w.source.endsWith('01-analyst.json'))!.message).toMatch(/gate cannot be read .*step treated as not passed/);
     const c = capture();
     await recoverCommand(parseCli(['recover', root, '--dry-run']), o, c.out);

@@ -259,7 +259,7 @@ describe('launching agents from the control room', () => {
     expect(readFileSync(join(root, logRow!.trim()), 'utf8')).toContain('EACCES: permission denied');
     expect(m.frame()).toContain('EACCES: permission denied');
     // The plan entry now waits on a human: enter offers to reset the cell and relaunch.
-    await m.waitFor(/› P1 ch01 research\s+human_review escalated: PERMISSION/);
+    await m.waitFor(/› P1 ch01 research\s+needs you\s+escalated: PERMISSION/);
     await m.press('\r');
     await m.waitFor('Confirm: Reset ch01 research and relaunch it');
     await m.press('n');

@@ -5,6 +5,8 @@ import { NO_COLOR_THEME } from '../src/app/theme.js';
 import { EMOJI } from '../src/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { renderRoom, unmountAll } from './helpers/ink.js';
+import stringWidth from 'string-width';
+import { setOutputCharset, toCharsetInPlace } from '../src/charset.js';
 import { copyDemo } from './helpers/workspace.js';
 
 // `--ascii` is for terminals that cannot draw emoji at a fixed width (TERM=linux, non-UTF-8
@@ -64,6 +66,48 @@ describe('the claim column says words, not raw values (`— not-started`)', () =
       expect(f).toMatch(ascii ? /ch09 research\s+not started\s+partial/ : /ch09 research\s+— not started\s+partial/);
       expect(f).toMatch(ascii ? /ch03 r1\s+in progress\s+done/ : /ch03 r1\s+⏳ in progress\s+done/);
       expect(f).not.toMatch(/not-started|in-progress|needs-human/);
+    });
+  }
+});
+
+describe('LANG=C (charset ascii): every view in ASCII, and no frame grows past the terminal', () => {
+  afterEach(() => setOutputCharset('unicode'));
+  for (const [rows, cols] of [
+    [24, 80],
+    [20, 60],
+  ]) {
+    it(`at ${cols}x${rows}: the demo's Chinese title and reasons escaped, every row within the terminal`, async () => {
+      // Issue 18 item 5: an escaped name (`\u6df1`) is three times as wide as the name; a
+      // view that measured the name, not what is drawn, would wrap a row and push the header off.
+      setOutputCharset('ascii');
+      const live = await createLiveWorkspace(copyDemo(), { watch: false });
+      const store = createAppStore({ live, ascii: true, now: () => new Date(2026, 10, 30, 5, 12, 0) });
+      const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, rows, cols);
+      const check = (what: string) => {
+        // Ink's own cut (`…`) is put in the charset by the terminal edge (anchoredStdout), as here.
+        const lines = toCharsetInPlace(frame(), 'ascii').split('\n');
+        const bad = lines.find((l) => /[^\x20-\x7e]/.test(l) || stringWidth(l) > cols);
+        expect(`${what}: ${bad ?? 'clean'}`).toBe(`${what}: clean`);
+        expect(lines.length, what).toBeLessThanOrEqual(rows);
+        // Cut at a whole escape, never inside one.
+        expect(lines[0], what).toMatch(/^checkroom - \\u6df1(\\u[0-9a-f]{4}|[ -~])*( - |~)/);
+        expect(lines[0], what).not.toMatch(/\\u[0-9a-f]{0,3}~/);
+      };
+      check('progress');
+      await press('\r');
+      check('cell detail');
+      await press('\u001b', '2');
+      check('partials');
+      await press('b');
+      check('dialog');
+      await press('n', '3');
+      check('plan');
+      await press('4');
+      check('sources');
+      await press('5');
+      check('health');
+      await press('?');
+      check('help');
     });
   }
 });

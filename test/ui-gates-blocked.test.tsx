@@ -42,7 +42,8 @@ describe('cell detail of a gate workflow: blocked by and verdict', () => {
   it('names the failed gate a step waits on, and nothing for a step whose dependencies passed', async () => {
     const m = await mount();
     let f = await m.open('s06');
-    expect(row(f, 'blocked by')).toMatch(new RegExp(`^blocked by\\s+${ID}/s04$`));
+    // What blocks it, with its state, in words (issue 18 item 5): not the raw key `<id>/s04`.
+    expect(row(f, 'blocked by')).toMatch(new RegExp(`^blocked by\\s+${ID} s04 \\(failed\\): it can start once that is done$`));
     f = await m.open('s05');
     expect(row(f, 'blocked by')).toMatch(/^blocked by\s+nothing$/);
   });

@@ -155,7 +155,7 @@ describe('live writers are untouchable', () => {
     const root = makeWs();
     const m = await mount(root);
     await m.press('3');
-    expect(m.frame()).toMatch(/› P2 ch01 draft\s+backup_redo/);
+    expect(m.frame()).toMatch(/› P2 ch01 draft\s+back up & redo/);
     await m.press('\r');
     expect(m.store.getState().dialog?.title).toBe('Launch ch01 draft: the exact command');
     appendFileSync(join(root, DRAFT), ' and more');

@@ -39,7 +39,7 @@ describe('Plan and Health rows from the operator model', () => {
     expect(f).toMatch(/3 Plan \((\d+)\)/);
     expect(Number(/3 Plan \((\d+)\)/.exec(f)![1])).toBe(next.length - 1);
     await press('g');
-    expect(frame()).toMatch(/rebuild the ch01 entry of meta\/chapter-summaries\.md; also human_review: ch01 memory needs a human/);
+    expect(frame()).toMatch(/rebuild the ch01 entry of meta\/chapter-summaries\.md; also needs you: ch01 memory needs a human/);
   });
 
   it('Health: an escalated cell has no next attempt, and comes first', async () => {

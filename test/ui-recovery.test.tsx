@@ -9,7 +9,7 @@ import { createAppStore } from '../src/app/store.js';
 import { appendJournal } from '../src/run/journal.js';
 import type { SessionOptions } from '../src/app/recovery-types.js';
 import { NO_COLOR_THEME } from '../src/app/theme.js';
-import { renderRoom, tick, unmountAll } from './helpers/ink.js';
+import { renderRoom, tick, unmountAll, withoutReverse } from './helpers/ink.js';
 import { copyDemo, DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // The control room's recovery features on temp copies of the demo at 80×24 with the
@@ -27,8 +27,9 @@ async function mount(dir: string, o: { session?: SessionOptions; readonly?: bool
   const { raw, press } = await renderRoom(store, live, NO_COLOR_THEME, 24, 80);
   const frame = () => {
     const f = raw();
-    // Every frame: no colour under NO_COLOR, never taller than the terminal (one row is kept free).
-    expect(f).not.toContain('\u001b');
+    // Every frame: no colour under NO_COLOR (the selection's reverse video is not a colour:
+    // issue 18 item 5), never taller than the terminal (one row is kept free).
+    expect(withoutReverse(f)).not.toContain('\u001b');
     expect(f.split('\n').length).toBeLessThan(24);
     return stripVTControlCharacters(f);
   };
@@ -330,7 +331,8 @@ describe('gate-file workflows in the control room', () => {
     await m.waitFor('04 developer');
     expect(m.frame()).toContain('VERIFICATION_FAILED');
     await m.press('\u001b', '2');
-    expect(m.frame()).toMatch(/› truncated\s+295\s+\.claude\/context\/history\/gates\/1764400000-k3f/);
+    // The path gives way from its start, its names whole (issue 18 item 5: it was cut mid-name).
+    expect(m.frame()).toMatch(/› truncated\s+295\s+…\/gates\/1764400000-k3f9a2\/04\.5-devops\.json/);
     expect(m.frame()).toContain('s04.5: gate cut off mid-write');
     await m.press('3');
     expect(m.frame()).toMatch(/› P1 1764400000-k3f9\S* retry\s+developer: VERIFICATION_FAILED/);

@@ -13,6 +13,7 @@ import { planCommand } from '../src/cli/core-commands.js';
 import { makePaint } from '../src/app/paint.js';
 import { nextLine, whereWidth } from '../src/app/layout.js';
 import type { NextStep, PlanAction } from '../src/types.js';
+import { ACTION_WORDS, actionWord } from '../src/plan/action-words.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';
 
@@ -135,18 +136,19 @@ const head = (line: string, cols: number): string => {
 const after = (line: string, word: string): string => line.slice(line.indexOf(word) + word.length);
 
 describe('columns keep a space between them at 80×24', () => {
-  it('Plan: the action column fits rebuild_memory, and every reason starts in the same column', async () => {
+  it('Plan: the action column fits "rebuild memory", and every reason starts in the same column', async () => {
     const m = await mount({ rows: 24, columns: 80 });
     await m.press('3');
     await m.waitFor('[3 Plan');
     const rowsOf = m.lines().filter((l) => /^[ ›] P\d /.test(l));
     expect(rowsOf.length).toBeGreaterThan(3);
-    const memory = rowsOf.find((l) => l.includes('rebuild_memory'));
+    const memory = rowsOf.find((l) => l.includes('rebuild memory'));
     expect(memory, m.frame()).toBeDefined();
-    expect(after(memory!, 'rebuild_memory')).toMatch(/^ +rebuild /);
+    expect(after(memory!, 'rebuild memory')).toMatch(/^ +rebuild /);
     const starts = rowsOf.map((l) => {
-      const n = m.store.getState().ws.next.find((s) => l.includes(` ${s.unit} ${s.step} `) && l.includes(s.action))!;
-      return stringWidth(l.slice(0, l.indexOf(n.action) + n.action.length)) + (/^ +/.exec(after(l, n.action))?.[0].length ?? 0);
+      const n = m.store.getState().ws.next.find((s) => l.includes(` ${s.unit} ${s.step} `) && l.includes(actionWord(s.action)))!;
+      const word = actionWord(n.action);
+      return stringWidth(l.slice(0, l.indexOf(word) + word.length)) + (/^ +/.exec(after(l, word))?.[0].length ?? 0);
     });
     expect(new Set(starts).size).toBe(1);
     // A queued redo (tag `Q `, one column narrower than `P1 `) keeps the same action column.
@@ -228,11 +230,11 @@ describe('checkroom plan (CLI text)', () => {
   const step = (action: PlanAction, unit: string | null = 'ch04', s: string | null = 'memory'): NextStep => ({ priority: 1, unit, step: s, action, reason: 'the reason', blocks: 0 });
   const o = { paint: makePaint(false), ascii: false, width: 80 };
 
-  it('puts every reason in one column, whatever the action (rebuild_memory is the longest)', () => {
+  it('puts every reason in one column, whatever the action (in operator words; "rebuild memory" is among the longest)', () => {
     const actions: PlanAction[] = ['retry', 'human_review', 'backup_redo', 'decide', 'run', 'complete_phase', 'rebuild_memory'];
     const at = actions.map((a) => nextLine(step(a), o, 78).indexOf('the reason'));
     expect(new Set(at).size).toBe(1);
-    expect(nextLine(step('rebuild_memory'), o, 78)).toMatch(/^P1 ch04 memory +rebuild_memory +the reason$/);
+    expect(nextLine(step('rebuild_memory'), o, 78)).toMatch(/^P1 ch04 memory +rebuild memory +the reason$/);
   });
 
   it('sizes the place column from the entries when asked, cutting nothing that fits', () => {
@@ -245,12 +247,13 @@ describe('checkroom plan (CLI text)', () => {
     for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(78);
   });
 
-  it('the plan command of the demo: the reasons line up, rebuild_memory included', async () => {
+  it('the plan command of the demo: the reasons line up, "rebuild memory" included', async () => {
     let text = '';
     await planCommand([copyDemo()], false, o, { write: (s: string) => void (text += s) } as never);
     const rows = text.split('\n').filter((l) => /^\s+\d+\. P\d /.test(l));
-    expect(rows.some((l) => / rebuild_memory +\S/.test(l)), text).toBe(true);
-    const at = rows.map((l) => /^(\s+\d+\. P\d \S+ \S+ +\S+ +)/.exec(l)![1]!.length);
+    expect(rows.some((l) => / rebuild memory +\S/.test(l)), text).toBe(true);
+    const action = new RegExp(`^(\\s+\\d+\\. P\\d \\S+ \\S+ +(?:${Object.values(ACTION_WORDS).join('|')}) +)`);
+    const at = rows.map((l) => action.exec(l)![1]!.length);
     expect(new Set(at).size, text).toBe(1);
     for (const l of rows) expect(stringWidth(l)).toBeLessThanOrEqual(80);
   });

@@ -32,6 +32,6 @@ describe('a cell whose file cannot be read', () => {
     await press('\u001b', '2');
     expect(frame()).not.toContain('research/ch01-research.md');
     await press('3');
-    expect(frame()).toMatch(/P1 ch01 research\s+human_review\s+ch01 research cannot be read \(not a regular file\)/);
+    expect(frame()).toMatch(/P1 ch01 research\s+needs you\s+ch01 research cannot be read \(not a regular file\)/);
   });
 });

@@ -5,6 +5,7 @@ import { createAppStore } from '../src/app/store.js';
 import { COLOR_THEME, type Theme } from '../src/app/theme.js';
 import { countsOf as counts } from '../src/operator/model.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
+import { actionWord } from '../src/plan/action-words.js';
 import { copyDemo } from './helpers/workspace.js';
 
 // The views of the control room on a copy of the demo workspace: header, view switching,
@@ -37,11 +38,15 @@ describe('control room views', () => {
     const { frame, ws } = await mount(copyDemo());
     const s = ws();
     const c = counts(s);
-    const phase = s.phases.find((p) => p.id === s.currentPhase)!;
+    const phase = s.phases.find((p) => p.id === s.stoppedAt!.phase)!;
     const f = frame();
     expect(f).toContain(`checkroom · ${s.name}`);
     expect(f).toContain(`Phase ${phase.id} ${phase.name}`);
-    expect(f).toContain(`Batch ${s.currentBatch}`);
+    // Where the work stopped (issue 18 item 3): the demo's checkpoint says Batch 2, its agents were
+    // there; Batch 1's lost ch02 panel marker and ch04 memory entry are regressions, not the header's batch.
+    expect(s.stoppedAt).toMatchObject({ batch: 2, from: 'checkpoint' });
+    expect(f).toContain(`Batch ${s.stoppedAt!.batch}`);
+    expect(f).not.toContain('checkpoint says');
     expect(f).toContain(`${c.done}/${c.total} done`);
     // The header counts the files the Partials tab lists (issue 18), not the cells whose status is partial.
     expect(f).toContain(`Partials (${c.halfProducts + c.suspects})`);
@@ -145,7 +150,8 @@ describe('control room views', () => {
     await press('3');
     const f = frame();
     expect(f).toContain(`${ws().next.length} next steps`);
-    expect(f).toMatch(new RegExp(`› P${n.priority} ${n.unit} ${n.step}\\s+${n.action}`));
+    // The action in the operator's words (issue 18 item 5): `needs you`, not `human_review`.
+    expect(f).toMatch(new RegExp(`› P${n.priority} ${n.unit} ${n.step}\\s+${actionWord(n.action)}`));
     await press('j');
     expect(frame()).toMatch(new RegExp(`  P${n.priority} ${n.unit} ${n.step}`));
   });

@@ -1,4 +1,5 @@
 import { commandShown } from '../consent.js';
+import { actionWord } from '../plan/action-words.js';
 import { budgetStopOf } from '../run/budget.js';
 import { pickLaunches } from '../run/supervisor-autopilot.js';
 import { sanitizeLine } from '../sanitize.js';
@@ -50,7 +51,7 @@ export function consentLines(r: AgentsRead, unit: string, step: string): string[
 
 /** `enter` on a plan step: what it launches, or why nothing is launched from here. */
 export function planNext(r: AgentsRead, n: NextStep): Planned<LaunchRequest> {
-  if (n.unit === null || n.step === null) return said(`${n.action}: not a step an agent runs (${n.reason})`, 'warn');
+  if (n.unit === null || n.step === null) return said(`${actionWord(n.action)}: not a step an agent runs (${n.reason})`, 'warn');
   const { unit, step } = n;
   const agent = r.config.pipeline.steps.find((s) => s.id === step)?.agent;
   if (!agent || !r.config.agents[agent]) return said(`${unit} ${step}: no agent configured for step ${step} in checkroom.yaml`, 'warn');
@@ -72,7 +73,7 @@ export function planNext(r: AgentsRead, n: NextStep): Planned<LaunchRequest> {
     case 'decide':
       return said(`${unit} ${step} may be complete: decide in the Partials view (2) — m keeps it, d redoes it`, 'warn');
     default:
-      return said(`${unit} ${step}: ${n.action} is not launched from here`, 'warn');
+      return said(`${unit} ${step}: ${actionWord(n.action)} is not launched from here`, 'warn');
   }
 }
 

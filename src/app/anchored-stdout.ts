@@ -40,7 +40,7 @@ const CURSOR = /^\u001b\[\?25([hl])$/;
  * content is known (the first frame, after a resize or a screen switch) the frame is painted
  * whole on a cleared screen. Everything but `write` is the terminal's own.
  */
-export function anchoredStdout(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
+export function anchoredStdout(stdout: NodeJS.WriteStream, inCharset?: (text: string) => string): NodeJS.WriteStream {
   const size = (): [number, number] => [Math.max(1, stdout.columns || 80), Math.max(1, stdout.rows || 24)];
   // Clipped at the margin: see TermGrid's `clip`.
   const want = new TermGrid(...size(), true);
@@ -62,7 +62,9 @@ export function anchoredStdout(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
     return clear + w.take();
   };
   const write = (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
-    const text = typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk));
+    const raw = typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk));
+    // `inCharset`: a terminal that takes ASCII only (issue 18 item 5), never wider than the text.
+    const text = inCharset ? inCharset(raw) : raw;
     const anchored = anchorFrame(text, first);
     if (anchored !== text || (first && text.length > 0 && !text.startsWith(ESC))) first = false;
     const pass = want.write(anchored);

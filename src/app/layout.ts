@@ -1,7 +1,11 @@
 import stringWidth from 'string-width';
-import type { NextStep, PartialFile, PlanAction, WorkspaceState } from '../types.js';
-import { sanitizeLine } from '../sanitize.js';
+import type { NextStep, PartialFile, WorkspaceState } from '../types.js';
+// The drawn form, in the terminal's charset (issue 18 item 5): the width measured here is the
+// width drawn under `--ascii` and LANG=C too, where a name may be escaped (`\u4e66`).
+import { shownLine as sanitizeLine } from '../charset.js';
+import { ACTION_WORDS, actionWord } from '../plan/action-words.js';
 import type { Paint } from './paint.js';
+import { breakAt, elideMiddle } from './wrap.js';
 
 // Layout of text on a fixed number of columns: padding, cutting, column widths, the plan's
 // and the half-products' lines. Both faces draw with it — the control room's components and
@@ -30,6 +34,9 @@ export const pad = (raw: string, w: number): string => {
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
+// The tail of an escape the cut went through (sanitize.ts and charset.ts write `\xNN`, `\uNNNN`, `\u{N}`).
+const HALF_ESCAPE = /\\(?:u(?:\{[0-9a-f]*|[0-9a-f]{0,3})|x[0-9a-f]?)?$/;
+
 export const fit = (raw: string, w: number): string => {
   const s = sanitizeLine(raw);
   if (stringWidth(s) <= w) return s;
@@ -43,7 +50,36 @@ export const fit = (raw: string, w: number): string => {
     out += segment;
     used += gw;
   }
-  return `${out}…`;
+  // Never half an escape (`\u6df1\u51…`: issue 18 item 5, names escaped under LANG=C).
+  return `${out.replace(HALF_ESCAPE, '')}…`;
+};
+
+/** `fit` at a word boundary (issue 18 item 5: reasons were cut mid-word): the text up to its
+ *  last break that leaves room for "…" (after a space or a `/`, or between CJK characters),
+ *  with trailing separators dropped. Only a first word wider than the column is elided in
+ *  its middle; the views show the whole text in the detail under the list. */
+export const fitWords = (raw: string, w: number): string => {
+  const s = sanitizeLine(raw);
+  if (stringWidth(s) <= w) return s;
+  if (w <= 0) return '';
+  if (w === 1) return '…';
+  const at = breakAt(s, w - 1);
+  if (at <= 0) return elideMiddle(s.trimStart().split(' ')[0], w);
+  const head = s.slice(0, at).replace(/[\s,;:·—–-]+$/u, '');
+  return `${head === '' ? s.slice(0, at) : head}…`;
+};
+
+/** A path in `w` columns, its names whole (issue 18 item 5): leading directories give way
+ *  first (`…/drafts/ch05-draft.md`), and only a file name wider than the column is elided in
+ *  its middle, its start and extension kept. */
+export const fitPath = (raw: string, w: number): string => {
+  const s = sanitizeLine(raw);
+  if (stringWidth(s) <= w) return s;
+  const parts = s.split('/');
+  let tail = parts.pop()!;
+  if (stringWidth(tail) + 2 > w) return elideMiddle(tail, w);
+  while (parts.length && stringWidth(`…/${parts[parts.length - 1]}/${tail}`) <= w) tail = `${parts.pop()}/${tail}`;
+  return `…/${tail}`;
 };
 
 /** Whole hints, in order, as many as fit in `w` columns ("…" when some are left out): a hint is never cut mid-word. */
@@ -79,6 +115,17 @@ export const bar = (done: number, total: number, width: number, ascii: boolean):
 
 const P_TOKEN = { 1: 'fail', 2: 'warn', 3: 'accent' } as const;
 
+/** A list row's columns — a mark (2), a name, a state, the rest, one space after each —
+ *  on `width` columns. The rest gives way first, then the name (down to 8), and the state
+ *  last: Health's state column holds a breaker's countdown, which a narrow terminal hid while
+ *  the counts kept their room (issue 18 item 5). */
+export function stateFirstColumns(width: number, nameWant: number, stateWant: number): { name: number; state: number; rest: number } {
+  const room = Math.max(2, width - 4);
+  const state = Math.max(1, Math.min(stateWant, room - Math.min(8, nameWant)));
+  const name = Math.max(1, Math.min(nameWant, room - state));
+  return { name, state, rest: Math.max(0, room - name - state) };
+}
+
 /** Three-character column headings, unique where the ids allow: `research` → `res`; when two
  *  ids share a prefix (gate steps `s04` and `s04.5`) the longer one shows its end (`4.5`). */
 export function columnLabels(raw: readonly string[], width = 3): string[] {
@@ -87,10 +134,10 @@ export function columnLabels(raw: readonly string[], width = 3): string[] {
   return ids.map((id, i) => (id.length > width && first.some((f, j) => j !== i && f === first[i]) ? id.slice(-width) : first[i]));
 }
 
-// Every plan action, so the action column fits the longest one (`rebuild_memory`) on every
-// line of a table: a column padded to a shorter width shifts the reasons of that line.
-const PLAN_ACTIONS: Record<PlanAction, true> = { retry: true, human_review: true, backup_redo: true, decide: true, run: true, complete_phase: true, rebuild_memory: true };
-export const ACTION_W = columnWidth(Object.keys(PLAN_ACTIONS), 0, 40);
+// Every plan action in operator words (issue 18 item 5), so the action column fits the
+// longest one on every line of a table: a column padded to a shorter width shifts the
+// reasons of that line.
+export const ACTION_W = columnWidth(Object.values(ACTION_WORDS), 0, 40);
 
 export const whereOf = (n: NextStep): string => (n.unit ? `${n.unit} ${n.step ?? ''}` : 'workspace');
 
@@ -101,15 +148,15 @@ export const whereWidth = (next: readonly NextStep[]): number => columnWidth(nex
  *  padded to 13 and never cut, so a longer one shifts only its own line. */
 export function nextLine(n: NextStep, o: TextOptions, width: number, whereW?: number): string {
   const where = whereW === undefined ? pad(whereOf(n), 13) : pad(fit(whereOf(n), whereW), whereW);
-  const head = `${where} ${pad(n.action, ACTION_W)} `;
-  return `${o.paint(P_TOKEN[n.priority], `P${n.priority}`)} ${fit(head + n.reason, width - 3)}`;
+  const head = `${where} ${pad(actionWord(n.action), ACTION_W)} `;
+  return `${o.paint(P_TOKEN[n.priority], `P${n.priority}`)} ${fitWords(head + n.reason, width - 3)}`;
 }
 
 export function partialLine(p: PartialFile, o: TextOptions): string[] {
   const tok = p.verdict === 'maybe_complete' ? 'warn' : 'fail';
   return [
-    `${o.paint(tok, pad(p.verdict, 24))} ${pad(String(p.chars), 7)} ${fit(p.path, o.width - 33)}`,
-    o.paint('muted', `  ${fit(p.reason, o.width - 2)}`),
+    `${o.paint(tok, pad(p.verdict, 24))} ${pad(String(p.chars), 7)} ${fitPath(p.path, o.width - 33)}`,
+    o.paint('muted', `  ${fitWords(p.reason, o.width - 2)}`),
   ];
 }
 

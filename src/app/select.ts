@@ -1,6 +1,7 @@
 import type { SchedulerFinding, SchedulerSource } from '../sources/scheduler.js';
 import type { Cell, Discrepancy, NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { STATUS_WORD } from '../glyphs.js';
+import { actionWord } from '../plan/action-words.js';
 import { matchesFilter } from './filter.js';
 import type { FlightItem } from './agents-types.js';
 
@@ -78,7 +79,7 @@ export function planItems(next: readonly NextStep[], filter: string, redoQueue: 
   return [
     ...flights.filter((f) => matchesFilter(filter, f.unit, f.step, f.state, 'running')).map((flight) => ({ kind: 'flight' as const, flight })),
     ...redoQueue.filter((r) => !busy.has(`${r.unit}/${r.step}`) && matchesFilter(filter, r.unit, r.step, r.path, 'queued redo')).map((redo) => ({ kind: 'queued' as const, redo })),
-    ...next.filter((n) => matchesFilter(filter, n.unit, n.step, n.action, n.reason, `p${n.priority}`)).map((step) => ({ kind: 'next' as const, step })),
+    ...next.filter((n) => matchesFilter(filter, n.unit, n.step, n.action, actionWord(n.action), n.reason, `p${n.priority}`)).map((step) => ({ kind: 'next' as const, step })),
   ];
 }
 

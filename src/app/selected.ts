@@ -1,4 +1,5 @@
 import type { HealthItem } from './agents.js';
+import { healthList } from './health-filter.js';
 import { operatorOf } from './operator.js';
 import { goneWhy, healthKey, partialKey, planKey, resolvePick, rowKey, type Picked } from './picked.js';
 import { repick, type NavState } from './nav.js';
@@ -15,7 +16,7 @@ export const selectedPartial = (s: S): Picked<PartialItem> => resolvePick(partia
 
 export const selectedPlan = (s: S): Picked<PlanItem> => resolvePick(planItems(operatorOf(s).plan, s.filter, s.redoQueue, operatorOf(s).runs), planKey, s.cursors.plan, s.picked.plan);
 
-export const selectedHealth = (s: S): Picked<HealthItem> => resolvePick(operatorOf(s).health, healthKey, s.cursors.health, s.picked.health);
+export const selectedHealth = (s: S): Picked<HealthItem> => resolvePick(healthList(operatorOf(s), s.filter), healthKey, s.cursors.health, s.picked.health);
 
 export const selectedRow = (s: S): Picked<MatrixRow> => resolvePick(matrixOf(s.ws, s.filter).rows, rowKey, s.cell.row, s.picked.progress);
 

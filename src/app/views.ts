@@ -1,6 +1,7 @@
 import type { WorkspaceState } from '../types.js';
 import type { SchedulerSource } from '../sources/scheduler.js';
 import type { AgentsUi } from './agents-types.js';
+import { healthList } from './health-filter.js';
 import { operatorOf } from './operator.js';
 import { matrixOf, partialItems, planItems, sourceItems, type RedoEntry } from './select.js';
 import { healthKey, partialKey, planKey, rowKey, sourceKey } from './item-keys.js';
@@ -36,7 +37,7 @@ export const VIEWS = [
   { id: 'partials', key: '2', title: 'Partials', list: (s) => partialItems(s.ws, s.filter, s.skipped).map(partialKey), counted: true },
   { id: 'plan', key: '3', title: 'Plan', list: (s) => planItems(operatorOf(s).plan, s.filter, s.redoQueue, operatorOf(s).runs).map(planKey), counted: true },
   { id: 'sources', key: '4', title: 'Sources', list: (s) => sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements, s.recovery?.scheduler ?? null).map(sourceKey), counted: true },
-  { id: 'health', key: '5', title: 'Health', list: (s) => operatorOf(s).health.map(healthKey), counted: false },
+  { id: 'health', key: '5', title: 'Health', list: (s) => healthList(operatorOf(s), s.filter).map(healthKey), counted: false },
 ] as const satisfies readonly ViewDef[];
 
 export type ViewId = (typeof VIEWS)[number]['id'];

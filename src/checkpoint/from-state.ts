@@ -56,8 +56,10 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
     project: prev?.project ?? state.name,
     lang: prev?.lang ?? lang,
     lastUpdate: formatMinute(now),
-    currentPhase: state.currentPhase,
-    currentBatch: state.currentBatch,
+    // Where the work stopped (issue 18 item 3), so a rebuilt checkpoint agrees with the header
+    // instead of naming the first batch with a lost marker.
+    currentPhase: state.stoppedAt ? state.stoppedAt.phase : state.currentPhase,
+    currentBatch: state.stoppedAt ? state.stoppedAt.batch : state.currentBatch,
     phases: state.phases.map((p) => ({ id: p.id, name: prev?.phases.find((q) => q.id === p.id)?.name ?? p.name, status: p.status })),
     batches,
     columns,

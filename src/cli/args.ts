@@ -114,7 +114,8 @@ export function parseCli(argv: string[]): Cli {
 export const HELP = `checkroom — a control room for long-running, file-based agent pipelines
 
 Usage
-  checkroom [dir]                      open the control room (prints the status when not a terminal)
+  checkroom [dir]                      open the control room (prints the status when not a terminal,
+                                       or on TERM=dumb)
   checkroom status [dir] [--json]      where the pipeline stands: phases, batches, matrix, next steps
   checkroom plan [dir] [--json]        the next-step plan, with priority and reason
   checkroom partials [dir] [--json]    half-products (verdict, characters, reason); suspicious files
@@ -149,8 +150,10 @@ Options
   --no-cache   status, plan, partials: read every artifact instead of trusting
                .checkroom/facts-cache (which a plain status keeps up to date)
   --readonly   the control room never writes and never launches
-  --ascii      fixed-width ASCII glyphs instead of emoji (automatic for TERM=linux, vt*, cons*,
-               dumb and non-UTF-8 locales)
+  --ascii      ASCII for every symbol and punctuation mark, letters of every script kept
+               (automatic for TERM=linux and dumb). A non-UTF-8 locale (LANG=C) or TERM=vt*
+               sends ASCII only, other characters escaped (\\u4e66): LC_ALL=C for that.
+               TERM=dumb prints the status instead of the control room. --json is UTF-8.
   --write      checkpoint, resume: write (without it: a preview, nothing written)
   --dry-run    recover: say what would be rebuilt, change nothing
   --force      run: launch even when the step's dependencies are not done or it is already done

@@ -1,3 +1,4 @@
+import { actionWord } from '../plan/action-words.js';
 import { planOf } from '../operator/plan.js';
 import type { WorkspaceState } from '../types.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
@@ -12,6 +13,7 @@ import { readSpend } from './json-spend.js';
 import type { CostLedger } from '../run/costs.js';
 import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
+import { presetOf } from '../pipeline/presets/index.js';
 import { sweepAtStart } from './sweep-at-start.js';
 import { jsonOut, type Out } from './text-out.js';
 import { cachedStatus, saveStatus, statusKey, writeCachedStatus, type CachedStatus } from './status-cache.js';
@@ -86,7 +88,7 @@ export async function planCommand(positionals: string[], json: boolean, o: TextO
   // One entry per cell, as the Plan view lists it (the operator model's plan, issue 18 item 1).
   const plan = planOf(state.next);
   if (plan.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
-  const lines = plan.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}${n.also?.length ? `\n       ${o.paint('muted', sanitizeLine(n.also.map((a) => `also ${a.action}: ${a.reason}`).join('; ')))}` : ''}`);
+  const lines = plan.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}${n.also?.length ? `\n       ${o.paint('muted', sanitizeLine(n.also.map((a) => `also ${actionWord(a.action)}: ${a.reason}`).join('; ')))}` : ''}`);
   out.write(`${o.paint('title', `Next steps for ${sanitizeLine(state.name)}`)} (${plan.length})\n${lines.join('\n')}\n`);
 }
 
@@ -134,13 +136,17 @@ export function checkpointPreview(file: string, exists: boolean, old: string | n
 
 export async function checkpointCommand(positionals: string[], write: boolean, o: TextOptions, out: Out): Promise<void> {
   const dir = dirArg(positionals);
+  const src0 = await readSources(dir);
+  // A layout with no checkpoint.md (gate files: issue 18 item 4) gets none written into it.
+  const preset = presetOf(src0.config.preset);
+  if (!preset.has.checkpoint) throw new UsageError(`${preset.words.noCheckpoint}; nothing written — checkroom resume writes the letter to the next session`);
   if (!write) {
-    const src = await readSources(dir);
+    const src = src0;
     const { old, text } = await planCheckpoint(src);
     out.write(checkpointPreview(src.config.sources.checkpoint, src.checkpoint !== null, old, text, o));
     return;
   }
-  const src = await readSources(dir);
+  const src = src0;
   // About to write: temp files of killed atomic writes go first, said (issue 8 item 7).
   const swept = await sweepAtStart(src.root, src.config, src.units);
   if (swept) out.write(`${o.paint('warn', swept)}\n`);

@@ -46,6 +46,10 @@ function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined,
     scannedAt: new Date(s.scannedAt).toISOString(),
     currentPhase: s.currentPhase,
     currentBatch: s.currentBatch,
+    // Issue 18 item 3: where the work stopped (currentBatch stays the first batch not done) and
+    // the cells whose proof was lost; null / [] for a state that does not derive them.
+    stoppedAt: s.stoppedAt ?? null,
+    regressions: (s.regressions ?? []).map((r) => ({ unit: r.unit, step: r.step, batch: r.batch, path: r.path, lost: r.lost, evidence: r.evidence })),
     checkpoint: s.checkpoint,
     counts: scanCounts(s),
     phases: s.phases.map((p) => ({ id: p.id, name: p.name, status: p.status, done: p.done, total: p.total, missing: p.missing })),

@@ -1,7 +1,7 @@
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { Cell, StepDef, WorkspaceState } from '../types.js';
 import { sanitizeLine } from '../sanitize.js';
-import { targetOf } from '../run/launch-spec.js';
+import { noStepWhy, targetOf } from '../run/launch-spec.js';
 import { SupervisorError } from '../run/supervisor-types.js';
 
 // What `checkroom run <unit> <step>` must refuse before it opens the supervisor, so that a
@@ -71,7 +71,7 @@ export function refuseRun(root: string, config: WorkspaceConfig, state: Workspac
   const steps = config.pipeline.steps;
   const step = steps.find((s) => s.id === stepId);
   // Same words as the launcher's own check (launch-spec.ts targetOf).
-  if (!step) return `no step "${sanitizeLine(stepId).slice(0, 60)}" in this pipeline; steps: ${steps.map((s) => s.id).join(', ')}`;
+  if (!step) return noStepWhy(stepId, config);
   if (!state.units.includes(unit)) return unknownUnit(unit, state.units, config.pipeline.units.list !== undefined);
   try {
     targetOf(root, config, unit, stepId);

@@ -1,6 +1,7 @@
 import { sanitize } from '../sanitize.js';
 import { MAYBE_UNSAFE } from '../json-escape.js';
 import { PAINT_SGR } from '../app/paint.js';
+import { outputCharset, toCharset, type Charset } from '../charset.js';
 
 // The one way text leaves the CLI for a terminal (issue 16 item 2). `checkroom status` drew
 // the pipeline's and the phases' names from checkroom.yaml raw: an OSC 52 in `name:` wrote
@@ -11,6 +12,10 @@ import { PAINT_SGR } from '../app/paint.js';
 // (a name that holds one of those changes a colour, nothing more). JSON has its own choke
 // point, escapeJsonText, which escapes all this does and more; a stored answer read back
 // from .checkroom/ is workspace bytes, and goes through `write`.
+//
+// Issue 18 item 5: it also writes in the terminal's charset (src/charset.ts): under LANG=C,
+// `--ascii` or TERM=linux every byte of a text command is ASCII. A command's JSON is not text:
+// cli.ts gives `--json` a writer in `unicode` (UTF-8 JSON for scripts), and `json` writes as is.
 
 /** Where a command writes its text. */
 export interface Out {
@@ -36,22 +41,26 @@ const NOT_PLAIN = /[^\n\x20-\x7e]/;
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const C0 = /[\u0000-\u0009\u000b-\u001f]/;
 
-/** `s` as it may reach a terminal: every control and format character escaped but newlines (and paint's colours when `colour`). */
-export const escapeOutput = (s: string, colour: boolean): string => {
-  if (!NOT_PLAIN.test(s) || (!C0.test(s) && !MAYBE_UNSAFE.test(s))) return s;
-  if (!colour) return sanitize(s);
+/** `s` as it may reach a terminal: every control and format character escaped but newlines (and paint's colours when `colour`), in `charset`. */
+export const escapeOutput = (s: string, colour: boolean, charset: Charset = outputCharset()): string => {
+  if (!NOT_PLAIN.test(s)) return s;
+  if (!C0.test(s) && !MAYBE_UNSAFE.test(s)) return toCharset(s, charset);
+  if (!colour) return toCharset(sanitize(s), charset);
   // split with a capturing group: the paint codes are at the odd indexes.
-  return s
-    .split(PAINT_SGR)
-    .map((part, i) => (i % 2 ? part : sanitize(part)))
-    .join('');
+  return toCharset(
+    s
+      .split(PAINT_SGR)
+      .map((part, i) => (i % 2 ? part : sanitize(part)))
+      .join(''),
+    charset,
+  );
 };
 
-/** A text writer on `stream` that escapes what it writes. */
-export const textOut = (stream: NodeJS.WritableStream, colour: boolean): Out => ({
-  write: (s) => void stream.write(escapeOutput(s, colour)),
+/** A text writer on `stream` that escapes what it writes; `charset` unset: the terminal's (outputCharset). */
+export const textOut = (stream: NodeJS.WritableStream, colour: boolean, charset?: Charset): Out => ({
+  write: (s) => void stream.write(escapeOutput(s, colour, charset)),
   json: (s) => void stream.write(s),
 });
 
-/** Messages on stderr: never painted, escaped like stdout. */
+/** Messages on stderr: never painted, escaped like stdout, in the terminal's charset. */
 export const stderrOut: Out = { write: (s) => void process.stderr.write(escapeOutput(s, false)) };

@@ -1,14 +1,25 @@
 import stringWidth from 'string-width';
 import type { WorkspaceState } from '../types.js';
-import { glyphsFor, STATUS_WORD } from '../glyphs.js';
+import { GLYPH_WORD, glyphsFor } from '../glyphs.js';
+import { lookOf } from '../app/cell-look.js';
 import { sanitizeLine } from '../sanitize.js';
 import { countsOf } from '../operator/model.js';
 import { planOf } from '../operator/plan.js';
 import { partialsWords } from '../operator/words.js';
+import { regressionsLine, stopOfState } from '../state/where-words.js';
+import { wrapLine } from '../app/wrap.js';
+import { presetOf } from '../pipeline/presets/index.js';
 import { bar, columnLabels, fit, nextLine, noUnitsWhy, pad, whereWidth, wrapItems, type TextOptions } from '../app/layout.js';
 
 // Human output of the headless commands: one screen, workspace text sanitized, state
 // readable from glyphs and words without colour.
+
+/** The record the state was compared with: checkpoint.md, or a preset's own (gates: the plan, issue 18 item 4). */
+const record = (s: WorkspaceState): string => {
+  const p = presetOf(s.preset);
+  if (!p.has.checkpoint) return s.checkpoint.exists ? sanitizeLine(s.checkpoint.lastUpdate ?? p.words.record) : `no ${p.words.record}`;
+  return `checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`;
+};
 
 export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const { paint } = o;
@@ -16,12 +27,17 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const c = countsOf(s);
   const g = glyphsFor(o.ascii);
   const out: string[] = [];
-  const phase = s.phases.find((p) => p.id === s.currentPhase);
+  // Where the work stopped (issue 18 item 3), and when checkpoint.md says otherwise, what it says.
+  const { phase, batch } = stopOfState(s);
   out.push(paint('title', `checkroom · ${sanitizeLine(s.name)}`) + paint('muted', ` (${sanitizeLine(s.pipeline.name)})`));
   out.push(
-    `${phase ? `Phase ${phase.id} ${sanitizeLine(phase.name)}` : 'All phases done'}${s.currentBatch !== null ? ` · Batch ${s.currentBatch}` : ''}` +
-      paint('muted', ` · checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`),
+    `${phase ? `Phase ${phase.id} ${sanitizeLine(phase.name)}` : 'All phases done'}${batch !== null ? ` · Batch ${batch}` : ''}` +
+      paint('muted', ` · ${record(s)}`),
   );
+  if (s.stoppedAt?.disagreement) out.push(paint('warn', fit(s.stoppedAt.disagreement, o.width)));
+  // Wrapped, not cut: every regression named is one to redo (wrapLine escapes the workspace's ids).
+  const regressions = regressionsLine(s, (t) => t);
+  if (regressions) out.push(...wrapLine(regressions, o.width).map((l) => paint('warn', l)));
   const tally =
     `${c.done}/${c.total} done · ` +
     [
@@ -45,17 +61,19 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const labels = columnLabels(steps);
   out.push(paint('muted', `${pad('', unitW)}${labels.slice(0, perRow).map((l) => pad(l, colW)).join('')}`));
   const byUnit = new Map<string, Map<string, string>>();
-  for (const cell of s.cells) byUnit.set(cell.unit, (byUnit.get(cell.unit) ?? new Map()).set(cell.step, cell.status));
+  // A blocked cell has its own glyph (issue 18 item 5), as in the control room's matrix.
+  for (const cell of s.cells) byUnit.set(cell.unit, (byUnit.get(cell.unit) ?? new Map()).set(cell.step, lookOf(cell)));
   const maxRows = 10;
   for (const u of s.units.slice(0, maxRows)) {
     const row = byUnit.get(u)!;
     out.push(`${pad(fit(sanitizeLine(u), unitW - 1), unitW)}${steps.slice(0, perRow).map((st) => pad(g[row.get(st) as keyof typeof g], colW)).join('')}`);
   }
   if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
-  out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${STATUS_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
+  out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${GLYPH_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
   out.push('');
-  // Every warning the other surfaces list, the todo table's too (issue 18: "0 warnings" while the todo table had one).
-  out.push(`${c.halfProducts} half-products · ${c.suspects} suspicious · ${c.discrepancies} checkpoint/disk discrepancies · ${c.warnings} warnings`);
+  // Every warning the other surfaces list, the todo table's too (issue 18: "0 warnings" while the todo table had one);
+  // half-products are the Partials list's (issue 18 item 4: the summary counted cells while Partials was empty).
+  out.push(`${c.halfProducts} half-products · ${c.suspects} suspicious · ${c.discrepancies} ${presetOf(s.preset).has.checkpoint ? 'checkpoint/disk' : 'plan/gate'} discrepancies · ${c.warnings} warnings`);
   out.push(paint('title', 'Next'));
   const plan = planOf(s.next);
   const shown = plan.slice(0, 5);

@@ -5,6 +5,7 @@ import type { Warning } from '../types.js';
 import { compareSteps, stepKey } from './gate-file.js';
 import { isRecord, readJson, str } from './read-json.js';
 import type { Plan, PlanStep } from './types.js';
+import type { WorkflowDef } from './workflow-file.js';
 
 // The plan (DOMAIN.md section 7): `plan-{id}.json` with `steps[]` (snake_case:
 // `step_number`, `agent`, `dependencies`), or hierarchical with `phases[].phase_plan_path`
@@ -24,6 +25,21 @@ export function namedStep(o: Record<string, unknown>): string | null {
   return null;
 }
 
+/** How a task id names a workflow step: `step-4`, `step_4`, `Step 4`, `s4`, `4`, `04.5`. */
+const STEP_ID = /^\s*(?:step|s)?[-_ ]?(\d+(?:\.\d+)?)\s*$/i;
+
+/**
+ * The workflow step a task id names (issue 18 item 4: agent-studio's phase plans write
+ * `taskId: "step-4"`), or one of the workflow file's named step ids; null for ids like
+ * `task-1-2` or `P1-T2`, which name no step.
+ */
+export function taskStep(taskId: string | null, named: ReadonlyMap<string, string>): string | null {
+  if (taskId === null) return null;
+  const m = STEP_ID.exec(taskId);
+  if (m) return stepKey(m[1]);
+  return named.get(taskId.trim().toLowerCase()) ?? null;
+}
+
 /** A plan step, and whether it is a phase-plan task folded into a workflow step. */
 type Read = PlanStep & { folded: boolean };
 
@@ -31,16 +47,17 @@ type Read = PlanStep & { folded: boolean };
  * One step or task, whichever case it is written in. `step` is the workflow step its phase
  * plan belongs to, if the plans say; `index` places a task nothing numbers.
  */
-function toStep(raw: Record<string, unknown>, index: number, phase: string | null, step: string | null | undefined, ids: Map<string, string>): Read {
+function toStep(raw: Record<string, unknown>, index: number, phase: string | null, step: string | null | undefined, ids: Map<string, string>, named: ReadonlyMap<string, string>): Read {
   const taskId = str(raw.taskId) ?? str(raw.task_id) ?? str(raw.id);
   const own = namedStep(raw);
   const id = own !== null ? (str(raw.step_number ?? raw.stepNumber ?? raw.step) ?? taskId) : taskId;
-  // A step number may be `4`, `"04.5"` or `"step-4"`; a task id is a number only when it is
-  // plainly one — `task-1-2` must not become step 2. A task of a phase plan that belongs to
-  // workflow step 4 is part of step 4 (issue 8 item 6), not a step of its own.
-  let number = own ?? step ?? (/^\s*\d+(\.\d+)?\s*$/.test(taskId ?? '') ? stepKey(taskId) : null);
+  // A step number may be `4`, `"04.5"` or `"step-4"`; a task id names a step only in a step's
+  // shape — `task-1-2` must not become step 2. A task of a phase plan that belongs to
+  // workflow step 4 is part of step 4 (issue 8 item 6), not a step of its own; a task whose
+  // id is `step-4` is step 4 itself (issue 18 item 4).
+  const resolved = own ?? step ?? taskStep(taskId, named);
   // A task id like `task-a` or `P1-T2` has no step number: place it by phase and position.
-  if (number === null) number = phase !== null ? `${phase}.${index + 1}` : String(index);
+  const number = resolved ?? (phase !== null ? `${phase}.${index + 1}` : String(index));
   for (const k of [id, taskId]) if (k) ids.set(k, number);
   const deps = Array.isArray(raw.dependencies) ? raw.dependencies : Array.isArray(raw.dependsOn) ? raw.dependsOn : [];
   return {
@@ -51,13 +68,15 @@ function toStep(raw: Record<string, unknown>, index: number, phase: string | nul
     dependencies: deps.map((d) => str(d) ?? '').filter(Boolean),
     status: str(raw.status),
     // `step` is undefined for the top plan's own steps: only phase-plan tasks fold.
-    folded: step !== undefined && (own !== null || step !== null),
+    folded: step !== undefined && resolved !== null,
   };
 }
 
 /** The status of a step made of tasks: every task completed, any blocked, any started. */
 function foldStatus(list: (string | null)[]): string | null {
-  if (list.every((x) => x === 'completed')) return 'completed';
+  // One task, or all alike: its status as written (phase plans also write `failed`).
+  if (list.every((x) => x === list[0])) return list[0];
+  if (list.includes('failed')) return 'failed';
   if (list.includes('blocked')) return 'blocked';
   if (list.some((x) => x === 'in_progress' || x === 'completed')) return 'in_progress';
   return list.every((x) => x === null) ? null : 'pending';
@@ -100,7 +119,12 @@ function locate(root: string, p: string): string | null {
   return tries.find((t) => existsSync(t)) ?? null;
 }
 
-export async function readPlan(root: string, id: string, phaseFiles: string[], warnings: Warning[]): Promise<Plan | null> {
+/**
+ * The plan and its phase plans, as one list of steps. `pickWorkflow` answers which workflow
+ * file the run follows once the top plan has said (its `workflow` field): its named step ids
+ * are task ids too.
+ */
+export async function readPlan(root: string, id: string, phaseFiles: string[], warnings: Warning[], pickWorkflow: (named: string | null) => WorkflowDef | null = () => null): Promise<Plan | null> {
   const rel = `${ARTIFACTS_DIR}/plan-${id}.json`;
   const top = await readJson(join(root, rel));
   const steps: Read[] = [];
@@ -108,14 +132,20 @@ export async function readPlan(root: string, id: string, phaseFiles: string[], w
   const ids = new Map<string, string>();
   let name: string | null = null;
   let status: string | null = null;
+  let workflow: string | null = null;
   // Each phase plan the top plan names, with the workflow step it says the phase belongs to.
   const phasePaths: { path: string; step: string | null }[] = [];
   if (top.kind === 'ok' && isRecord(top.value)) {
     files.push(rel);
     name = str(top.value.name) !== null ? text(top.value.name) : null;
     status = str(top.value.status);
+    workflow = str(top.value.workflow) ?? str(top.value.workflow_name) ?? str(top.value.workflowName);
+  }
+  const def = pickWorkflow(workflow);
+  const named = new Map((def?.steps ?? []).filter((s) => s.id !== null).map((s) => [s.id!.toLowerCase(), s.key]));
+  if (top.kind === 'ok' && isRecord(top.value)) {
     const list = Array.isArray(top.value.steps) ? top.value.steps : Array.isArray(top.value.tasks) ? top.value.tasks : [];
-    list.forEach((s, i) => isRecord(s) && steps.push(toStep(s, i, null, undefined, ids)));
+    list.forEach((s, i) => isRecord(s) && steps.push(toStep(s, i, null, undefined, ids, named)));
     // A phase entry, or a step, that points to a phase plan: `{ step: "step-4", phase_plan_path }`.
     for (const ph of [...(Array.isArray(top.value.phases) ? top.value.phases : []), ...list]) {
       const p = isRecord(ph) ? str(ph.phase_plan_path) ?? str(ph.phasePlanPath) : null;
@@ -151,7 +181,7 @@ export async function readPlan(root: string, id: string, phaseFiles: string[], w
     const title = str(meta.name) ?? str(meta.title) ?? str(ph.value.name) ?? str(ph.value.title);
     if (step !== null && title !== null && !phaseNames.has(step)) phaseNames.set(step, text(title));
     const list = Array.isArray(ph.value.tasks) ? ph.value.tasks : Array.isArray(ph.value.steps) ? ph.value.steps : [];
-    list.forEach((t, i) => isRecord(t) && steps.push(toStep(t, i, phase, step, ids)));
+    list.forEach((t, i) => isRecord(t) && steps.push(toStep(t, i, phase, step, ids, named)));
   }
   if (files.length === 0) return null;
   for (const s of steps) s.dependencies = s.dependencies.map((d) => ids.get(d) ?? stepKey(d) ?? d);
@@ -159,5 +189,5 @@ export async function readPlan(root: string, id: string, phaseFiles: string[], w
   // A task's dependency on a task of its own step is inside the step, not on it.
   for (const s of folded) s.dependencies = s.dependencies.filter((d) => d !== s.number);
   folded.sort((a, b) => compareSteps(a.number, b.number));
-  return { id, name, status, steps: folded, files };
+  return { id, name, status, workflow: workflow !== null ? sanitizeLine(workflow) : null, steps: folded, files };
 }

@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readFileFacts } from '../scan/file-facts.js';
 import type { Warning } from '../types.js';
 import { parseStepFile, stepKey } from './gate-file.js';
 import { isRecord, readJson, str } from './read-json.js';
@@ -35,13 +36,16 @@ export async function readReasoning(root: string, id: string, warnings: Warning[
       continue;
     }
     const agent = named?.agent ?? str(v?.agent) ?? '';
+    // Its size, counted as the scan counts artifacts: the half-product of an interrupted step.
+    const facts = readFileFacts(join(dir, f), rel, null);
+    const size = { bytes: facts.bytes, chars: facts.chars };
     if (!v) {
       warnings.push({ source: rel, message: `reasoning file cannot be read (${read.kind}); treated as having no final decision` });
-      notes.push({ file: rel, number, agent, shape: 'unreadable', hasDecision: false });
+      notes.push({ file: rel, number, agent, shape: 'unreadable', hasDecision: false, ...size });
     } else if ('final_decision' in v || 'assumptions' in v || 'decision_criteria' in v) {
-      notes.push({ file: rel, number, agent, shape: 'final_decision', hasDecision: nonEmpty(v.final_decision) });
+      notes.push({ file: rel, number, agent, shape: 'final_decision', hasDecision: nonEmpty(v.final_decision), ...size });
     } else {
-      notes.push({ file: rel, number, agent, shape: 'decisions', hasDecision: nonEmpty(v.decisions) });
+      notes.push({ file: rel, number, agent, shape: 'decisions', hasDecision: nonEmpty(v.decisions), ...size });
     }
   }
   return notes;

@@ -10,6 +10,7 @@ import { REASONING_DIR, readReasoning } from './reasoning.js';
 import { checkRegistry } from './registry.js';
 import type { GateFileFacts, GateWorkspace, MemoryFile } from './types.js';
 import { buildWorkflow, type NumberedGate } from './workflow.js';
+import { matchWorkflow, readWorkflowFiles, WORKFLOWS_DIR } from './workflow-file.js';
 
 // Entry point of the gate-file adapter (DOMAIN.md section 7): discover every workflow a
 // workspace mentions — in gates/, in plans and registries, in reasoning/ — and rebuild each
@@ -101,15 +102,24 @@ export async function scanGateWorkspace(root: string): Promise<GateWorkspace> {
     if (r) ids.add(r[1]);
   }
   const memory = await readMemory(root);
+  const defs = await readWorkflowFiles(root, warnings);
   const workflows = [];
   for (const id of [...ids].sort(byEpochDesc)) {
     const w: Warning[] = [];
-    const plan = await readPlan(root, id, phaseFiles.get(id) ?? [], w);
     const gates = await readGates(root, id, w);
     const reasoning = await readReasoning(root, id, w);
+    const named = [...gates.map((g) => ({ number: g.number, agent: g.gate.agent })), ...reasoning];
+    const pick = (planWorkflow: string | null) => matchWorkflow(defs, planWorkflow, named);
+    const plan = await readPlan(root, id, phaseFiles.get(id) ?? [], w, pick);
+    const def = pick(plan?.workflow ?? null);
+    if (plan?.workflow && defs.length > 0 && !matchWorkflow(defs, plan.workflow, [])) {
+      w.push({ source: plan.files[0], message: `the plan follows workflow "${plan.workflow}", which no file in ${WORKFLOWS_DIR}/ is${def ? `; ${def.file} is used, its steps match the gate files` : '; steps and dependencies come from the plan — add the workflow file or fix the plan\'s workflow field'}` });
+    } else if (!def && defs.length > 0) {
+      w.push({ source: WORKFLOWS_DIR, message: `which workflow file run ${sanitizeLine(id)} follows is not known (its plan names none and ${defs.length === 1 ? 'the one file does not have every step its gates name' : 'no single file has every step its gates name'}); steps and dependencies come from the plan — write the workflow's name in the plan's "workflow" field` });
+    }
     const registry = await checkRegistry(root, id, w);
     if (!registry.present) w.push({ source: `${ARTIFACTS_DIR}/registry-${id}.json`, message: 'no artifact registry; artifacts cannot be checked on disk' });
-    workflows.push(buildWorkflow({ id: sanitizeLine(id), plan, gates, reasoning, missingArtifacts: registry.missing, artifactsOnDisk: registry.onDisk, memory, warnings: w }));
+    workflows.push(buildWorkflow({ id: sanitizeLine(id), plan, def, gates, reasoning, missingArtifacts: registry.missing, artifactsOnDisk: registry.onDisk, memory, warnings: w }));
   }
   if (workflows.length === 0) warnings.push({ source: GATES_DIR, message: `no gate-file workflow found (looked in ${GATES_DIR}, ${ARTIFACTS_DIR}, ${REASONING_DIR})` });
   return { root, workflows, memory, warnings };

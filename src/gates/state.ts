@@ -8,6 +8,7 @@ import { compareSteps } from './gate-file.js';
 import { ARTIFACTS_DIR } from './plan.js';
 import { REASONING_DIR } from './reasoning.js';
 import { GATES_DIR } from './scan.js';
+import { WORKFLOWS_DIR } from './workflow-file.js';
 import type { GateCell, GateProof, GateProofKind, GateStep, GateWorkflow, GateWorkspace } from './types.js';
 
 // A gate-file workspace (DOMAIN.md section 7) as the control room's WorkspaceState, so the
@@ -28,10 +29,10 @@ import type { GateCell, GateProof, GateProofKind, GateStep, GateWorkflow, GateWo
 /** `04.5` → `s04.5`: a step id that reads like the gate file and never starts with a digit. */
 export const gateStepId = (number: string): string => `s${number}`;
 
-const PLAN_CLAIM: Record<string, Claim> = { completed: 'done', in_progress: 'in_progress', pending: 'not_started', blocked: 'needs_human' };
+const PLAN_CLAIM: Record<string, Claim> = { completed: 'done', in_progress: 'in_progress', pending: 'not_started', blocked: 'needs_human', failed: 'failed' };
 
 /** Where a step's gate is, or would be written (`{step}-{agent}.json`). */
-const gatePath = (wf: string, s: GateStep): string => s.gate?.file ?? `${GATES_DIR}/${wf}/${s.number}-${s.agent || 'agent'}.json`;
+const gatePath = (wf: string, s: GateStep): string => s.gate?.file ?? s.gatePath ?? `${GATES_DIR}/${wf}/${s.number}-${s.agent || 'agent'}.json`;
 
 function statusOf(s: GateStep): { status: CellStatus; disk: DiskState } {
   switch (s.status) {
@@ -168,8 +169,11 @@ function stepCell(w: GateWorkflow, def: StepDef, s: GateStep, running: ReadonlyS
 /** What a step's cell adds to the lists: a half-product, a plan the gate contradicts, a redo. */
 function noteStep(part: WorkflowPart, s: GateStep, cell: GateCell): void {
   const { unit, step, triage } = cell;
-  if (s.status === 'partial' && s.gate && triage) {
-    part.partials.push({ path: cell.path, unit, step, chars: cell.chars, bytes: cell.bytes, verdict: triage.verdict, reason: triage.reason });
+  // Every half-step is a half-product the summary counts (issue 18 item 4): a broken gate, and
+  // an interrupted step, whose evidence is its reasoning file with no final decision.
+  if (s.status === 'partial' && triage) {
+    const size = s.gate ? cell : (s.reasoningSize ?? cell);
+    part.partials.push({ path: s.gate ? cell.path : (s.reasoning ?? cell.path), unit, step, chars: size.chars, bytes: size.bytes, verdict: triage.verdict, reason: triage.reason });
   }
   if (cell.checkpoint === 'done' && statusOf(s).status !== 'done') {
     part.discrepancies.push({ unit, step, checkpoint: 'done', disk: cell.disk, note: `the plan says completed; the gate is ${s.gate ? (s.status === 'failed' ? 'failed' : s.gate.shape) : 'missing'} — the gate decides` });
@@ -270,5 +274,6 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
 /** Directories a live workspace watches for a gate-file workspace (one watch each). */
 export function gateWatchDirs(gw: GateWorkspace): string[] {
   const ids = gw.workflows.map((w) => w.id);
-  return ['.claude', '.claude/context', '.claude/context/history', GATES_DIR, REASONING_DIR, ARTIFACTS_DIR, '.claude/context/memory', ...ids.flatMap((id) => [`${GATES_DIR}/${id}`, `${REASONING_DIR}/${id}`])];
+  // The workflow files too: they give the steps and dependencies (issue 18 item 4).
+  return ['.claude', '.claude/context', '.claude/context/history', GATES_DIR, REASONING_DIR, ARTIFACTS_DIR, '.claude/context/memory', WORKFLOWS_DIR, ...ids.flatMap((id) => [`${GATES_DIR}/${id}`, `${REASONING_DIR}/${id}`])];
 }

@@ -10,7 +10,7 @@ export interface GateSummary {
   lastPassed: string | null;
   next: GateWorkflow['next'];
   /** Every step with its status and the gate shape that was read (`malformed`, `truncated` for broken gates). */
-  steps: { number: string; agent: string; status: string; shape: string | null }[];
+  steps: { number: string; agent: string; name: string; status: string; shape: string | null; dependencies: string[] }[];
   missingArtifacts: GateWorkflow['missingArtifacts'];
   failedValidations: GateWorkflow['failedValidations'];
   interrupted: string[];
@@ -23,7 +23,7 @@ export const gateSummary = (w: GateWorkflow): GateSummary => ({
   name: w.name,
   lastPassed: w.lastPassed,
   next: w.next,
-  steps: w.steps.map((s) => ({ number: s.number, agent: s.agent, status: s.status, shape: s.gate?.shape ?? null })),
+  steps: w.steps.map((s) => ({ number: s.number, agent: s.agent, name: s.name, status: s.status, shape: s.gate?.shape ?? null, dependencies: s.dependencies })),
   missingArtifacts: w.missingArtifacts,
   failedValidations: w.failedValidations,
   interrupted: w.interrupted,

@@ -49,11 +49,15 @@ export interface GateStep {
   file: GateFileFacts | null;
   /** The step's reasoning file, if it has one. */
   reasoning: string | null;
+  /** Its size, when read: an interrupted step's half-product is this file (issue 18 item 4). */
+  reasoningSize?: { bytes: number; chars: number };
   failureClass?: FailureClass;
   /** Step numbers this step depends on, in display form (`04.5`); unknown ones as written. */
   dependencies: string[];
   /** Status the plan claims (pending|in_progress|completed|blocked), or null. */
   planStatus: string | null;
+  /** Where the workflow file says the step's gate is written, for this run; absent when it does not say. */
+  gatePath?: string;
 }
 
 export interface PlanStep {
@@ -70,6 +74,8 @@ export interface Plan {
   id: string;
   name: string | null;
   status: string | null;
+  /** The workflow file the plan says it follows (`feature-flow`), if it says. */
+  workflow: string | null;
   steps: PlanStep[];
   /** Relative paths of the plan files read (top plan and phase plans). */
   files: string[];
@@ -81,6 +87,9 @@ export interface ReasoningNote {
   agent: string;
   shape: 'decisions' | 'final_decision' | 'unreadable';
   hasDecision: boolean;
+  /** Size of the file as read (0 when it could not be); set by the reader. */
+  bytes?: number;
+  chars?: number;
 }
 
 export interface MemoryFile {
@@ -92,6 +101,8 @@ export interface MemoryFile {
 export interface GateWorkflow {
   id: string;
   name: string;
+  /** The workflow file the steps and dependencies come from (`.claude/workflows/feature-flow.yaml`), or null. */
+  workflowFile: string | null;
   planStatus: string | null;
   steps: GateStep[];
   /** Highest step whose gate passed (a skipped step counts: it is settled). */

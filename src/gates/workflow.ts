@@ -2,7 +2,11 @@ import type { Warning } from '../types.js';
 import { classifyGate, compareSteps, displayStep } from './gate-file.js';
 import { cutOffProof, cutOffWarning } from './cut-off.js';
 import type { RegistryArtifact } from './registry.js';
-import type { Gate, GateFileFacts, GateStep, GateStepStatus, GateWorkflow, MemoryFile, Plan, ReasoningNote } from './types.js';
+import type { Gate, GateFileFacts, GateStep, GateStepStatus, GateWorkflow, MemoryFile, Plan, PlanStep, ReasoningNote } from './types.js';
+import type { WorkflowDef } from './workflow-file.js';
+
+/** scan.ts's GATES_DIR (scan.ts imports this module, so it is not imported back). */
+const GATES_DIR = '.claude/context/history/gates';
 
 // Putting one workflow together from what was read (pure). Seed 001_… step 1: "the highest
 // step with a passing gate is the last completed one"; step 4: resume from the next step
@@ -21,6 +25,8 @@ export interface NumberedGate {
 export interface WorkflowInput {
   id: string;
   plan: Plan | null;
+  /** The workflow file the run follows, when one was found: its steps and dependencies stand. */
+  def?: WorkflowDef | null;
   gates: NumberedGate[];
   reasoning: ReasoningNote[];
   missingArtifacts: { name: string; path: string }[];
@@ -47,26 +53,57 @@ function takeGate(pool: NumberedGate[], number: string, agent: string): Numbered
   return pick;
 }
 
+/**
+ * A gate path as the workflow file writes it, for this run (`{{workflow_id}}` expanded) —
+ * only a plain file in the run's own gates folder: a cell's path is where actions write.
+ */
+const expandGate = (template: string | null, id: string): string | undefined => {
+  const p = template?.replace(/\{\{\s*workflow_id\s*\}\}/g, id).replace(/^\.\//, '');
+  if (!p || !p.startsWith(`${GATES_DIR}/${id}/`)) return undefined;
+  const name = p.slice(GATES_DIR.length + id.length + 2);
+  return /^[\w.-]+\.json$/.test(name) && !name.startsWith('.') ? p : undefined;
+};
+
+/**
+ * The steps to show (issue 18 item 4): the workflow file's, with what the plan claims of
+ * each; a plan step the file does not have is reported, not invented. Without a workflow
+ * file, the plan's steps.
+ */
+function stepsOf(input: WorkflowInput): (PlanStep & { gatePath?: string })[] {
+  const { def, plan, id, warnings } = input;
+  if (!def) return plan?.steps ?? [];
+  const planned = new Map((plan?.steps ?? []).map((s) => [s.number, s]));
+  for (const s of plan?.steps ?? []) {
+    if (def.steps.some((d) => d.key === s.number)) continue;
+    warnings.push({ source: plan!.files[0] ?? `plan-${id}.json`, message: `the plan lists step ${displayStep(s.number)} (${s.agent || s.name}), which ${def.file} does not have; not shown as a step — check the plan follows that workflow` });
+  }
+  return def.steps.map((d) => {
+    const p = planned.get(d.key);
+    return { number: d.key, name: d.name, agent: d.agent || p?.agent || '', dependencies: d.dependencies, status: p?.status ?? null, ...(p?.tasks ? { tasks: p.tasks } : {}), gatePath: expandGate(d.gate, id) };
+  });
+}
+
 export function buildWorkflow(input: WorkflowInput): GateWorkflow {
   const { id, plan, reasoning, warnings } = input;
+  const def = input.def ?? null;
   const pool = [...input.gates];
   const decided = new Set(reasoning.filter((r) => r.hasDecision).map((r) => r.number));
   const thought = new Set(reasoning.map((r) => r.number));
   const reasoningOf = new Map<string, ReasoningNote[]>();
   for (const r of reasoning) reasoningOf.set(r.number, [...(reasoningOf.get(r.number) ?? []), r]);
   const rows: (GateStep & { key: string; inPlan: boolean })[] = [];
-  const add = (key: string, agent: string, name: string, taken: NumberedGate | null, dependencies: string[], planStatus: string | null, inPlan: boolean) => {
+  const add = (key: string, agent: string, name: string, taken: NumberedGate | null, dependencies: string[], planStatus: string | null, inPlan: boolean, gatePath?: string) => {
     const gate = taken?.gate ?? null;
     const interrupted = !gate && thought.has(key) && !decided.has(key);
     const status = statusOf(gate, interrupted);
     const file = gate ? (taken?.file ?? null) : null;
     const notes = reasoningOf.get(key) ?? [];
     const note = notes.find((r) => r.agent === agent) ?? notes[0];
-    const row: GateStep & { key: string; inPlan: boolean } = { key, inPlan, number: displayStep(key), agent, name, status, gate, file, reasoning: note?.file ?? null, dependencies, planStatus };
+    const row: GateStep & { key: string; inPlan: boolean } = { key, inPlan, number: displayStep(key), agent, name, status, gate, file, reasoning: note?.file ?? null, dependencies, planStatus, ...(gatePath ? { gatePath } : {}), ...(note?.bytes !== undefined ? { reasoningSize: { bytes: note.bytes, chars: note.chars ?? 0 } } : {}) };
     if (status === 'failed' && gate) row.failureClass = classifyGate(gate);
     rows.push(row);
   };
-  for (const s of plan?.steps ?? []) add(s.number, s.agent, s.name, takeGate(pool, s.number, s.agent), s.dependencies, s.status, true);
+  for (const s of stepsOf(input)) add(s.number, s.agent, s.name, takeGate(pool, s.number, s.agent), s.dependencies, s.status, true, s.gatePath);
   // Gates the plan does not list still prove work was done: show them (named after the agent).
   for (const g of pool) add(g.number, g.gate.agent, g.gate.agent, g, [], null, false);
   // Likewise an interrupted step the plan does not list (or there is no plan).
@@ -86,7 +123,7 @@ export function buildWorkflow(input: WorkflowInput): GateWorkflow {
     r.status = 'done';
   }
 
-  if (!plan) warnings.push({ source: `plan-${id}.json`, message: 'no plan found; steps come from the gate files only and the next step is unknown past them — ask the planner to recreate the plan' });
+  if (!plan && !def) warnings.push({ source: `plan-${id}.json`, message: 'no plan and no workflow file found; steps come from the gate files only and the next step is unknown past them — ask the planner to recreate the plan' });
   for (const r of rows) {
     if (r.planStatus === 'completed' && r.status !== 'done' && r.status !== 'skipped') {
       warnings.push({ source: r.gate?.file ?? `plan-${id}.json`, message: `the plan says step ${r.number} (${r.agent}) is completed, but its gate is ${r.gate ? r.status : 'missing'}; the gate decides — re-run the step` });
@@ -98,7 +135,7 @@ export function buildWorkflow(input: WorkflowInput): GateWorkflow {
   const known = new Set(rows.map((r) => r.key));
   const nextRow = rows.find(
     (r) =>
-      (r.inPlan || !plan) &&
+      (r.inPlan || (!plan && !def)) &&
       (lastPassedKey === null || compareSteps(r.key, lastPassedKey) > 0) &&
       r.status !== 'done' &&
       r.status !== 'skipped' &&
@@ -113,7 +150,8 @@ export function buildWorkflow(input: WorkflowInput): GateWorkflow {
   const steps: GateStep[] = rows.map(({ key: _k, inPlan: _p, ...s }) => ({ ...s, dependencies: s.dependencies.map((d) => (known.has(d) ? displayStep(d) : d)) }));
   return {
     id,
-    name: plan?.name ?? id,
+    name: plan?.name ?? def?.name ?? id,
+    workflowFile: def?.file ?? null,
     planStatus: plan?.status ?? null,
     steps,
     lastPassed: lastPassedKey === null ? null : displayStep(lastPassedKey),

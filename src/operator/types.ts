@@ -117,7 +117,7 @@ export interface OperatorCounts extends CellTally {
 }
 
 /** A plan entry: one per cell; `also` holds what other entries said of the same cell. */
-export type OperatorStep = NextStep & { also?: { action: string; reason: string }[] };
+export type OperatorStep = NextStep & { also?: { action: NextStep['action']; reason: string }[] };
 
 export type HealthRow = { kind: 'agent'; agent: string; breaker: OperatorBreaker } | { kind: 'cell'; cell: OperatorCell };
 

@@ -3,6 +3,11 @@ import type { TextOptions } from '../app/layout.js';
 import { fit, nextLine, pad } from '../app/layout.js';
 import { sanitizeLine } from '../sanitize.js';
 import type { RecoverReport } from './report.js';
+import { regressionsText } from '../state/where-words.js';
+import { wrapLine } from '../app/wrap.js';
+
+/** A gate step's status in the workflow's words: its gate passed, failed, or the step is half-done. */
+const GATE_STEP_WORD: Record<string, string> = { done: 'gate passed', skipped: 'skipped', failed: 'gate failed', partial: 'half-done', not_started: 'not started' };
 
 // The recovery report for a terminal: one screen where it can be, every workspace string
 // sanitized, readable without colour (words carry the meaning, colour only repeats it).
@@ -116,6 +121,12 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
     L.push('', paint('title', '2 Workflows (gate files)'));
     for (const g of r.gates) {
       L.push(line(`  ${sanitizeLine(g.id)} ${sanitizeLine(g.name)}: last passed step ${g.lastPassed ?? 'none'} · next ${g.next ? `${g.next.number} ${sanitizeLine(g.next.agent)} (${sanitizeLine(g.next.name)})` : 'none'}`));
+      // Every step of the workflow, in its words, with what it waits on (issue 18 item 4).
+      for (const s of g.steps) {
+        const needs = s.dependencies.length ? ` · needs ${s.dependencies.map(sanitizeLine).join(', ')}` : '';
+        const word = GATE_STEP_WORD[s.status] ?? sanitizeLine(s.status);
+        L.push(line(`    step ${sanitizeLine(s.number)} ${sanitizeLine(s.agent)} · ${sanitizeLine(s.name)} · ${s.status === 'failed' ? bad(word) : s.status === 'partial' ? warn(word) : word}${needs}`));
+      }
       for (const f of g.failedValidations) L.push(line(bad(`    failed validation: step ${f.step} (${f.class}): ${sanitizeLine(f.errors[0] ?? '')}`)));
       for (const a of g.missingArtifacts) L.push(line(warn(`    missing artifact: ${sanitizeLine(a.name)} (${sanitizeLine(a.path)})`)));
       if (g.interrupted.length) L.push(line(warn(`    interrupted steps: ${g.interrupted.map(sanitizeLine).join(', ')}`)));
@@ -134,6 +145,11 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
         ` · last done: ${st.lastDone ? `${sanitizeLine(st.lastDone.unit)} ${sanitizeLine(st.lastDone.step)} (${sanitizeLine(st.lastDone.path)})` : 'nothing'}`,
     ),
   );
+  // Issue 18 item 3: how the batch was found, the checkpoint's other claim, and the regressions apart.
+  const FROM = { runs: 'from the runs', checkpoint: 'the checkpoint agrees with the disk', disk: 'from the disk' } as const;
+  L.push(line(paint('muted', `  (${FROM[st.from]})`)));
+  if (st.disagreement) L.push(line(warn(`  ${st.disagreement}`)));
+  if (st.regressions.length) for (const l of wrapLine(`  ${regressionsText(st.regressions, st.regressionsEarlier, (t) => t)}`, w)) L.push(warn(l));
   if (st.inProgress.length)
     L.push(line(`  in progress: ${st.inProgress.slice(0, 8).map((c) => `${sanitizeLine(c.unit)} ${sanitizeLine(c.step)} (${c.status.replace('_', ' ')})`).join(', ')}${st.inProgress.length > 8 ? ', …' : ''}`));
 

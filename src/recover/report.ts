@@ -13,6 +13,7 @@ import { readCheckpoint } from '../checkpoint/io.js';
 import { loadRecoveryState, type JournalFacts, type WorkspaceRead } from './load.js';
 import { guardRecovery, notReplaceable } from './guard.js';
 import type { LastSession } from './session-end.js';
+import { stopOf, type StopReport } from './stop.js';
 
 // `checkroom recover`: the seed's recovery flow (000_…, section 8) as one report — which
 // sources exist and how fresh they are, where the pipeline stopped, the half-products, the
@@ -61,13 +62,7 @@ export interface RecoverReport {
     /** Issue 12: the cluster's jobs of this workspace against its cells; null when no agent runs on one. */
     scheduler?: SchedulerSource | null;
   };
-  stop: {
-    phase: number | null;
-    phaseName: string | null;
-    batch: number | null;
-    lastDone: { unit: string; step: string; path: string; mtimeMs: number } | null;
-    inProgress: { unit: string; step: string; status: string; path: string }[];
-  };
+  stop: StopReport;
   halfProducts: PartialFile[];
   suspects: PartialFile[];
   memory: MemoryCheck;
@@ -105,19 +100,6 @@ function unknownUnits(state: WorkspaceState): string[] {
     if (c.exists && c.disk !== 'missing') onDisk.add(c.unit);
   }
   return state.units.filter((u) => onDisk.has(u) && !claimed.has(u));
-}
-
-function stopOf(state: WorkspaceState): RecoverReport['stop'] {
-  let lastDone: RecoverReport['stop']['lastDone'] = null;
-  const inProgress: RecoverReport['stop']['inProgress'] = [];
-  const fileStep = new Set(state.pipeline.steps.filter((s) => s.kind === 'file').map((s) => s.id));
-  for (const c of state.cells) {
-    // Entry cells share one file's mtime: only a step's own file says when it finished.
-    if (c.status === 'done' && c.exists && fileStep.has(c.step) && (!lastDone || c.mtimeMs > lastDone.mtimeMs)) lastDone = { unit: c.unit, step: c.step, path: c.path, mtimeMs: c.mtimeMs };
-    if (c.status === 'partial' || c.status === 'running' || (c.checkpoint === 'in_progress' && c.status !== 'done')) inProgress.push({ unit: c.unit, step: c.step, status: c.status, path: c.path });
-  }
-  const phase = state.phases.find((p) => p.id === state.currentPhase);
-  return { phase: state.currentPhase, phaseName: phase?.name ?? null, batch: state.currentBatch, lastDone, inProgress };
 }
 
 /** Why checkpoint.md yielded nothing at all (its reader leaves an empty doc with one warning), or null. */

@@ -11,6 +11,7 @@ import { say } from '../reasons/say.js';
 import { resumeFacts, statusGlyph } from './facts.js';
 import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
 import { DIR_LABELS, RESUME_VOCAB, type ResumeVocab } from './vocab.js';
+import { presetOf } from '../pipeline/presets/index.js';
 
 // RESUME.md, "a letter to the next session" (DOMAIN.md section 6; seed 000_…, section 7,
 // template and headings verbatim for Chinese). Pure: the state and what the journal and the
@@ -103,6 +104,8 @@ function decisions(v: ResumeVocab, o: ResumeOptions): string[] {
 
 function fileLocations(state: WorkspaceState, lang: Lang, v: ResumeVocab, o: ResumeOptions): string[] {
   const root = state.root.replace(/\/+$/, '');
+  const letter = presetOf(state.preset).letter;
+  if (letter) return letter.files(root, state.units).map(sanitizeLine);
   const labels = DIR_LABELS[lang];
   const out = [`- ${v.checkpointLabel}: ${root}/${o.checkpointFile ?? 'checkpoint.md'}`];
   const seen = new Set<string>();
@@ -128,7 +131,9 @@ function fileLocations(state: WorkspaceState, lang: Lang, v: ResumeVocab, o: Res
 
 export function buildResume(state: WorkspaceState, o: ResumeOptions): string {
   const lang = o.lang ?? state.checkpoint.lang;
-  const v = RESUME_VOCAB[lang];
+  // A preset's own words (gates: workflows, steps, the plan); its states are English.
+  const words = presetOf(state.preset).letter?.words;
+  const v = words && lang === 'en' ? { ...RESUME_VOCAB.en, ...words } : RESUME_VOCAB[lang];
   const f = resumeFacts(state);
   const name = sanitizeLine(state.name);
   const phase = state.pipeline.phases.find((p) => p.id === f.phase);
@@ -145,7 +150,8 @@ export function buildResume(state: WorkspaceState, o: ResumeOptions): string {
   L.push(`- ${v.batch}: ${f.batch !== null ? `Batch ${f.batch}` : '—'}`);
   L.push(`- ${v.done}: ${list(f.done, v)}`);
   L.push(`- ${v.inProgress}: ${list(f.inProgress, v)}`);
-  L.push(`- ${v.notStarted}: ${list(f.notStarted, v)}`, '');
+  L.push(`- ${v.notStarted}: ${list(f.notStarted, v)}`);
+  L.push(...(presetOf(state.preset).letter?.progress?.(state) ?? []).map(sanitizeLine), '');
   L.push(`## ${v.unfinished}`);
   f.unfinished.forEach((t, i) =>
     L.push(`${i + 1}. ${sanitizeLine(`${t.unit} ${t.step}`)} — ${v.status}: ${statusGlyph(t.status)} ${t.status} — ${v.priority}: ${v.prio[t.priority]}`),

@@ -2,6 +2,7 @@ import type { CellStatus, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
 import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
 import { CLAIM_OF } from '../checkpoint/from-state.js';
+import { stopOfState } from '../state/where-words.js';
 
 // The facts a RESUME.md states, computed from the reconciled state. buildResume writes them,
 // parseResume reads them back, resumeDrift compares a letter's facts with today's disk: one
@@ -90,9 +91,12 @@ export function unfinishedTasks(state: WorkspaceState): ResumeTask[] {
 
 export function resumeFacts(state: WorkspaceState): ResumeFacts {
   const tasks = unfinishedTasks(state);
+  const stop = stopOfState(state);
   return {
-    phase: state.currentPhase,
-    batch: state.currentBatch,
+    // Where the work stopped (issue 18 item 3): the letter's "current batch" is where the agents
+    // were, not the first batch with a lost marker; the lost markers are its known issues.
+    phase: stop.phase?.id ?? null,
+    batch: stop.batch,
     ...unitProgress(state),
     unfinished: tasks.slice(0, UNFINISHED_LIMIT),
     unfinishedTotal: tasks.length,

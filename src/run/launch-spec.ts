@@ -42,11 +42,22 @@ export interface BuiltCommand {
   volatile: number[];
 }
 
+/**
+ * Why a step id is not launchable: the steps there are, or — when checkroom.yaml lists none
+ * (a gate-file workflow's steps are read from its files, issue 18 item 4) — what to add.
+ */
+export const noStepWhy = (stepId: string, config: WorkspaceConfig): string => {
+  const ids = config.pipeline.steps.map((s) => s.id);
+  const shown = sanitizeLine(stepId).slice(0, 60);
+  if (ids.length) return `no step "${shown}" in this pipeline; steps: ${ids.join(', ')}`;
+  return `step "${shown}" is read from the workspace's files and checkroom.yaml lists no steps, so no agent is set to launch it: run it with the workflow's own runner, or add it with its agent under steps: in checkroom.yaml`;
+};
+
 /** Find the step and its configured agent, or say exactly what to add to checkroom.yaml. */
 export const targetOf = (root: string, config: WorkspaceConfig, unit: string, stepId: string): CellTarget => {
   const step = config.pipeline.steps.find((s) => s.id === stepId);
   if (!step) {
-    throw new SupervisorError(`no step "${stepId}" in this pipeline; steps: ${config.pipeline.steps.map((s) => s.id).join(', ')}`);
+    throw new SupervisorError(noStepWhy(stepId, config));
   }
   if (!unitIdPattern(config.pipeline.units.pattern)?.test(unit) && !(config.pipeline.units.list ?? []).includes(unit)) {
     throw new SupervisorError(`"${sanitizeLine(unit)}" is not a unit of this pipeline (units match /${config.pipeline.units.pattern}/)`);

@@ -6,6 +6,8 @@ import type { ScanResult } from '../scan/scan.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import { planNext } from '../plan/plan.js';
 import type { CutMap } from '../triage/cut-evidence.js';
+import { planShape } from '../plan/unit-plan.js';
+import { deriveWhere } from './where-derive.js';
 
 // From raw sources (scan + checkpoint + live runs) to the whole reconciled state. Pure:
 // the live watcher calls it again after every batch of file events, which is cheap because
@@ -93,6 +95,7 @@ export function deriveState(input: DeriveInput): WorkspaceState {
     batchProgress.push({ id: null, units: unbatched, done: t.done, total: t.total, status: statusOfCounts(t.done, t.total, t.touched) });
   }
 
+  const where = deriveWhere({ shape: planShape(pipeline), cells: rec.cells, phases, batches, batchOf, checkpoint, cuts: input.cuts });
   const next = planNext({ pipeline, units, cells: rec.cells, partials: rec.partials, batches, missingArtifacts, rebuildMemory: input.rebuildMemory });
   return {
     root: input.root,
@@ -104,6 +107,8 @@ export function deriveState(input: DeriveInput): WorkspaceState {
     batches: batchProgress,
     currentPhase: phases.find((p) => p.status !== 'done')?.id ?? null,
     currentBatch: batchProgress.find((b) => b.status !== 'done' && b.id !== null)?.id ?? null,
+    stoppedAt: where.stoppedAt,
+    regressions: where.regressions,
     partials: rec.partials,
     suspects: rec.suspects,
     discrepancies: rec.discrepancies,

@@ -4,6 +4,8 @@ import { planShape, unitPlan, type PlanShape, type UnitPlan } from '../plan/unit
 import { blockedPhases, byBlocks, missingEntries, unitRanker } from '../plan/plan.js';
 import { batchesOf, claimsOf, statusOfCounts, unreadableWarnings, type DeriveInput } from './derive.js';
 import { insertSorted, spliceRange } from './sorted-splice.js';
+import { countKind, emptyWhere, type Regression, type WhereTally } from './where-cells.js';
+import { stopOf, unitWhere } from './where-derive.js';
 
 // The state, kept by delta (issue 10 item 3): a file event re-derives only the units it
 // touches; phase and batch tallies move by the difference; the plan and the cell, partial and
@@ -15,6 +17,8 @@ import { insertSorted, spliceRange } from './sorted-splice.js';
 interface UnitEntry {
   rec: UnitResult;
   plan: UnitPlan;
+  /** Its regressions and what each cell says about where the work stopped (issue 18 item 3). */
+  where: ReturnType<typeof unitWhere>;
 }
 interface Tally {
   done: number;
@@ -45,6 +49,9 @@ export class LiveDerivation {
   private byPhase = new Map<number, Tally>();
   private byBatch = new Map<number | null, Tally>();
   private unreadable = new Set<string>();
+  private wherePhase = new Map<number, WhereTally>();
+  private whereBatch = new Map<number | null, WhereTally>();
+  private regressions: Regression[] = [];
   private cells: Cell[] = [];
   private partials: WorkspaceState['partials'] = [];
   private suspects: WorkspaceState['suspects'] = [];
@@ -105,6 +112,8 @@ export class LiveDerivation {
     this.unsettledIn = this.batches.map(() => 0);
     this.byPhase = new Map();
     this.byBatch = new Map();
+    this.wherePhase = new Map();
+    this.whereBatch = new Map();
     this.unreadable = new Set();
     const keys = (u: string): string[] => input.pipeline.steps.map((st) => `${u}/${st.id}`);
     const same = (u: string): boolean =>
@@ -131,7 +140,7 @@ export class LiveDerivation {
   private recompute(u: string): UnitEntry | undefined {
     const old = this.entries.get(u);
     const rec = reconcileUnit(u, this.reconcileInput());
-    const entry: UnitEntry = { rec, plan: unitPlan(this.shape, u, rec.cells, rec.partials, this.input.rebuildMemory ?? false) };
+    const entry: UnitEntry = { rec, plan: unitPlan(this.shape, u, rec.cells, rec.partials, this.input.rebuildMemory ?? false), where: unitWhere(rec.cells, this.shape, this.input.cuts) };
     if (old) this.count(u, old, -1);
     this.count(u, entry, 1);
     this.entries.set(u, entry);
@@ -145,10 +154,17 @@ export class LiveDerivation {
       return t;
     };
     const batch = this.batchOf.get(u) ?? null;
+    const where = <K>(m: Map<K, WhereTally>, k: K): WhereTally => {
+      let t = m.get(k);
+      if (!t) m.set(k, (t = emptyWhere()));
+      return t;
+    };
     let unreadable = false;
-    for (const c of e.rec.cells) {
+    for (const [n, c] of e.rec.cells.entries()) {
       const ph = this.shape.stepById.get(c.step)?.phase ?? 0;
       const ts = [tally(this.byPhase as Map<number | null, Tally>, ph)];
+      countKind(where(this.wherePhase, ph), e.where.kinds[n], sign);
+      if (ph === this.shape.phaseOfBatches) countKind(where(this.whereBatch, batch), e.where.kinds[n], sign);
       if (ph === this.shape.phaseOfBatches) ts.push(tally(this.byBatch, batch));
       for (const t of ts) {
         t.total += sign;
@@ -173,6 +189,7 @@ export class LiveDerivation {
     this.partials = es.flatMap((e) => e.rec.partials);
     this.suspects = es.flatMap((e) => e.rec.suspects);
     this.discrepancies = es.flatMap((e) => e.rec.discrepancies);
+    this.regressions = es.flatMap((e) => e.where.regressions);
     this.p1 = es.flatMap((e) => e.plan.p1).sort(byBlocks(this.rank));
     this.rebuild = es.flatMap((e) => e.plan.rebuild);
     this.p2 = byRank.flatMap((e) => e.plan.p2);
@@ -190,6 +207,7 @@ export class LiveDerivation {
     this.suspects = spliceRange(this.suspects, this.idxOf, i, i + 1, e.rec.suspects);
     this.discrepancies = spliceRange(this.discrepancies, this.idxOf, i, i + 1, e.rec.discrepancies);
     this.rebuild = spliceRange(this.rebuild, this.idxOf, i, i + 1, e.plan.rebuild);
+    this.regressions = spliceRange(this.regressions, this.idxOf, i, i + 1, e.where.regressions);
     const r = this.unitRank(u);
     this.p2 = spliceRange(this.p2, this.rank, r, r + 1e3, e.plan.p2);
     this.p3all = spliceRange(this.p3all, (g) => this.rank(g.entry), r, r + 1e3, e.plan.p3);
@@ -234,6 +252,9 @@ export class LiveDerivation {
       batches: batchProgress,
       currentPhase: phases.find((p) => p.status !== 'done')?.id ?? null,
       currentBatch: batchProgress.find((b) => b.status !== 'done' && b.id !== null)?.id ?? null,
+      // From the tallies kept by delta: O(phases + batches), never a pass over the cells.
+      stoppedAt: stopOf(pipeline, phases, this.wherePhase, this.batches, this.whereBatch, this.shape.phaseOfBatches, checkpoint),
+      regressions: this.regressions,
       partials: this.partials,
       suspects: this.suspects,
       discrepancies: this.discrepancies,

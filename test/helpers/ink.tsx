@@ -11,6 +11,10 @@ import { ControlRoom } from '../../components/ControlRoom.js';
 
 export const tick = (ms = 25) => new Promise((r) => setTimeout(r, ms));
 
+/** A raw frame without the selection's reverse video (SGR 7 and 27): under NO_COLOR that is
+ *  the only SGR code left (issue 18 item 5), so what remains must have no escape at all. */
+export const withoutReverse = (raw: string): string => raw.replaceAll('\u001b[7m', '').replaceAll('\u001b[27m', '');
+
 const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace }[] = [];
 
 export async function renderRoom(store: AppStore, live: LiveWorkspace, theme: Theme, rows = 24, columns = 80) {

@@ -32,6 +32,11 @@ export class TmuxSession {
     this.tmux('send-keys', '-t', this.name, ...keys);
   }
 
+  /** Every byte the program writes from now on, appended to `file` (tmux pipe-pane): what the terminal was sent, not what it shows. */
+  pipeTo(file: string): void {
+    this.tmux('pipe-pane', '-t', this.name, '-o', `cat >> '${file}'`);
+  }
+
   capture(): string {
     return this.tmux('capture-pane', '-p', '-t', this.name);
   }

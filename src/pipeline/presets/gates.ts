@@ -3,6 +3,8 @@ import { scanGateWorkspace } from '../../gates/scan.js';
 import { gateWatchDirs, gateWorkspaceState } from '../../gates/state.js';
 import { gateSummary, workflowInterrupted } from '../../gates/summary.js';
 import { gatesPreset } from '../gates-preset.js';
+import { GATE_WORDS } from '../../resume/gate-vocab.js';
+import { gateLetterFiles, gateLetterSteps } from '../../resume/gate-files.js';
 import type { Preset } from './types.js';
 
 // The gate-file workflow layout (DOMAIN.md section 7): plans, gate files and reasoning under
@@ -40,6 +42,7 @@ export const GATES: Preset = {
     noCheckpoint: 'gate-file workflows have no checkpoint.md: the gate files are their record',
   },
   layout: { dir: GATE_LAYOUT_DIR, notice: DETECTED_GATES },
+  letter: { words: GATE_WORDS, files: gateLetterFiles, progress: gateLetterSteps },
   async readOnlyRecovery(src) {
     // Already scanned by readSources, and its warnings are already in the state's.
     const ws = src.gates ?? (await scanGateWorkspace(src.root));

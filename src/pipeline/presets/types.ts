@@ -7,6 +7,7 @@ import type { CacheUse } from '../../scan/cached-facts.js';
 import type { TodoSnapshot } from '../../sources/todos.js';
 import type { GateWorkspace } from '../../gates/types.js';
 import type { GateSummary } from '../../gates/summary.js';
+import type { ResumeVocab } from '../../resume/vocab.js';
 
 // A preset is a value (issue 9 item 1): a pipeline family's pipeline, where its state comes
 // from and what it has. Code that used to test `preset === 'gates'` asks these fields, so a
@@ -84,4 +85,16 @@ export interface Preset {
   readonly layout?: { dir: string; notice: string };
   /** Present when recovery only reads the preset's files (nothing is rebuilt): the report's summary. */
   readonly readOnlyRecovery?: (src: Sources) => Promise<ReadOnlyRecovery>;
+  /** The resume letter in the preset's own words, when they are not the book's (issue 18 item 4). */
+  readonly letter?: PresetLetter;
+}
+
+/** How the resume letter speaks of a preset that has no chapters or checkpoint.md. */
+export interface PresetLetter {
+  /** English labels and sentences that replace the book's (the letter parser reads them too). */
+  words: Partial<ResumeVocab>;
+  /** The "Important files" lines (`- label: path`), from the workspace root and its units. */
+  files(root: string, units: readonly string[]): string[];
+  /** Lines added to "Current progress" (`- label: value`): the whole of each unit, step by step. */
+  progress?(state: WorkspaceState): string[];
 }
