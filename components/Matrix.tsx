@@ -1,11 +1,12 @@
 import { Box } from 'ink';
+import { useMemo } from 'react';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { GLYPH_WORD, glyphsFor } from '../src/glyphs.js';
 import { columnLabels, drawnLength, fit, packHints, pad } from '../src/app/layout.js';
 import { lookOf, LOOK_TOKEN } from '../src/app/cell-look.js';
 import { matrixOf, type MatrixModel, type MatrixRow } from '../src/app/select.js';
-import { liveWriters, writingCells } from '../src/app/live-writers.js';
+import { runWritingCells } from '../src/app/live-writers.js';
 import { cellKey } from '../src/types.js';
 import { scrollWindow } from '../src/app/window.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -21,23 +22,26 @@ const COL = 4;
 const labelOf = (r: MatrixRow): string => `${r.unit}${r.batch !== null ? ` B${r.batch}` : ''}`;
 
 // The label column fits the widest label of all rows (so it does not jump while scrolling),
-// measured once per matrix: at 5,000 units, every frame built and measured every label
-// (issue 10: control room RSS at 50k files).
-const labelWidths = new WeakMap<MatrixModel, number>();
+// measured once per set of rows: at 5,000 units, every frame built and measured every label
+// (issue 10: control room RSS at 50k files). A matrix whose rows are the same units and
+// batches shares its `keys` with the one before (src/app/matrix.ts), so a marker measures
+// nothing again (issue 18 item 6).
+const labelWidths = new WeakMap<readonly string[], number>();
 function labelWidth(m: MatrixModel): number {
-  let w = labelWidths.get(m);
+  let w = labelWidths.get(m.keys);
   if (w === undefined) {
     w = 6;
     for (const r of m.rows) w = Math.max(w, drawnLength(labelOf(r)));
-    labelWidths.set(m, (w = Math.min(16, w) + 2));
+    labelWidths.set(m.keys, (w = Math.min(16, w) + 2));
   }
   return w;
 }
 
 export function Matrix({ height, width }: { height: number; width: number }) {
   const { ws, filter, cell, ascii, agents } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, cell: s.cell, ascii: s.ascii, agents: s.agents })));
-  // A cell another instance (or an adopted run) writes shows running too (issue 8 item 1).
-  const writing = writingCells(liveWriters({ ws, agents }));
+  // A cell another instance (or an adopted run) writes shows running too (issue 8 item 1);
+  // a cell the workspace shows running is drawn running by its own status.
+  const writing = useMemo(() => runWritingCells(agents), [agents]);
   const g = glyphsFor(ascii);
   const m = matrixOf(ws, filter);
   const labelW = labelWidth(m);

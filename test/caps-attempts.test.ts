@@ -60,8 +60,8 @@ describe('caps count attempts in all, as the source table does', () => {
     const words = said(events);
     expect(words[0]).toContain('attempt 1 of 3 failed (VERIFICATION_FAILED)');
     expect(words[1]).toContain('attempt 2 of 3 failed (VERIFICATION_FAILED)');
-    // The last one is said with the class it was escalated with, as Plan and Health say it
-    // (issue 18 item 1: here the loop, CIRCULAR_FIX; it said the attempt's own class).
+    // …and the third says the class it escalated as, the journal's (issue 18 item 2: it said
+    // VERIFICATION_FAILED while the journal, Plan and Health said CIRCULAR_FIX).
     expect(words[2]).toContain(`attempt 3 of 3 failed (${escalated(ev)[0]})`);
     expect(words.join('\n')).not.toContain('of 4');
   });

@@ -4,6 +4,7 @@ import { cellKey } from '../types.js';
 import { outputOf } from '../run/writers.js';
 import type { AgentsUi } from './agents-types.js';
 import { operatorOf } from './operator.js';
+import { runsOf } from '../operator/runs.js';
 
 // Live writers are untouchable (issue 8 item 1). A reviewer still writing its file must not
 // be offered "back up" (the agent recreates the file and marks a fragment done) nor "keep"
@@ -55,6 +56,18 @@ export function liveWriters({ ws, agents }: WriterState): LiveWriter[] {
 /** The live writer of this cell or of its file (a shared long-memory file has one for many cells), or null. */
 export function writerOf(writers: readonly LiveWriter[], t: { unit: string; step: string; path: string }): LiveWriter | null {
   return writers.find((w) => (w.unit === t.unit && w.step === t.step) || (w.path !== null && w.path === t.path)) ?? null;
+}
+
+/**
+ * The keys of cells written by a run (this instance's flights, the journal's live runs),
+ * without the walk over every cell that finds the ones the workspace shows running: the
+ * matrix draws those running anyway, and at 100k files the walk was on every frame (issue
+ * 18 item 6).
+ */
+export function runWritingCells(agents: AgentsUi): ReadonlySet<string> {
+  const keys = new Set(runsOf(agents.snap).map((f) => f.key));
+  for (const r of agents.snap?.ledger.liveRuns ?? []) keys.add(cellKey(r.unit, r.step));
+  return keys;
 }
 
 /** Cell keys with a live writer of their own: the views show them running whoever runs them. */

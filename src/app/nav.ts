@@ -81,7 +81,8 @@ export function clampCursors(s: NavState, own: boolean | 'filter' = false): Part
   const at: Record<ViewId, number> = { ...s.cursors, progress: s.cell.row };
   for (const v of VIEW_IDS) {
     const keys = listKeys(s, v);
-    const found = picked[v] === null ? -1 : keys.indexOf(picked[v]!);
+    // Most changes leave the picked item where it was: one look, not a search (issue 18 item 6).
+    const found = picked[v] === null ? -1 : keys[at[v]] === picked[v] ? at[v] : keys.indexOf(picked[v]!);
     // A filter that hides the picked row starts at its first match, as a search does.
     at[v] = found >= 0 ? found : own === 'filter' ? 0 : clamp(at[v], 0, Math.max(0, keys.length - 1));
     if (picked[v] === null || (own && found < 0)) picked[v] = keys[at[v]] ?? null;

@@ -1,52 +1,32 @@
 import type { SchedulerFinding, SchedulerSource } from '../sources/scheduler.js';
-import type { Cell, Discrepancy, NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
-import { STATUS_WORD } from '../glyphs.js';
+import type { Discrepancy, NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { actionWord } from '../plan/action-words.js';
 import { matchesFilter } from './filter.js';
 import type { FlightItem } from './agents-types.js';
+import { buildMatrix, updateMatrix, type MatrixModel } from './matrix.js';
+import { lastMapped, lastResults, perItem } from './list-memo.js';
 
 // What each view lists, after the filter and the session's skips: pure functions of the
 // state, shared by the views (to draw) and the store (to move cursors and act on the
 // selected item). Everything here is still raw workspace text; views sanitize.
 
-export interface MatrixRow {
-  unit: string;
-  batch: number | null;
-  cells: Cell[];
-}
+export type { MatrixModel, MatrixRow } from './matrix.js';
 
-export interface MatrixModel {
-  steps: string[];
-  rows: MatrixRow[];
-}
-
-// The matrix of the state last asked for. The store (cursor clamping, the selected row) and
-// the view ask for the same state's matrix several times per change; at 50k cells each build
-// was ~8 MB of short-lived maps and arrays, promoted into the old generation when a scavenge
-// caught them half-built (issue 10 goal: control room RSS at 50k ≤ 150 MB). A state is never
-// changed once published (live-derive.ts builds a new one), so its identity is the key.
+// The matrix of the state last asked for, built from the one before when only rows changed
+// (matrix.ts). The store (cursor clamping, the selected row) and the view ask for the same
+// state's matrix several times per change; at 50k cells each build was ~8 MB of short-lived
+// maps and arrays (issue 10 goal: control room RSS at 50k ≤ 150 MB; issue 18 item 6: marker
+// → screen). A state is never changed once published (live-derive.ts builds a new one), so
+// its identity is the key.
 let lastMatrix: { ws: WorkspaceState; filter: string; model: MatrixModel } | null = null;
 
 /** The unit × step matrix of a state, filtered; shared between callers, so never changed by them. */
 export function matrixOf(ws: WorkspaceState, filter: string): MatrixModel {
-  if (lastMatrix?.ws !== ws || lastMatrix.filter !== filter) lastMatrix = { ws, filter, model: buildMatrix(ws, filter) };
-  return lastMatrix.model;
-}
-
-function buildMatrix(ws: WorkspaceState, filter: string): MatrixModel {
-  const steps = ws.pipeline.steps.map((s) => s.id);
-  const byUnit = new Map<string, Map<string, Cell>>();
-  for (const c of ws.cells) byUnit.set(c.unit, (byUnit.get(c.unit) ?? new Map()).set(c.step, c));
-  const rows: MatrixRow[] = [];
-  for (const unit of ws.units) {
-    const m = byUnit.get(unit);
-    if (!m) continue;
-    const cells = steps.map((s) => m.get(s)).filter((c): c is Cell => !!c);
-    // A row stays when one of its cells matches all terms (`ch03`, `partial`, `r2 failed`).
-    if (filter && !cells.some((c) => matchesFilter(filter, c.unit, c.step, STATUS_WORD[c.status], c.triage?.verdict))) continue;
-    rows.push({ unit, batch: cells[0]?.batch ?? null, cells });
-  }
-  return { steps, rows };
+  const last = lastMatrix;
+  if (last?.ws === ws && last.filter === filter) return last.model;
+  const model = (last?.filter === filter ? updateMatrix(last.ws, last.model, ws, filter) : null) ?? buildMatrix(ws, filter);
+  lastMatrix = { ws, filter, model };
+  return model;
 }
 
 export interface PartialItem {
@@ -54,12 +34,28 @@ export interface PartialItem {
   file: PartialFile;
 }
 
+/** Any empty list is the same input (callers pass fresh `[]`s). */
+const NONE: readonly never[] = [];
+const same = <T>(xs: readonly T[]): readonly T[] => (xs.length ? xs : NONE);
+
+const asPartial = perItem((file: PartialFile): PartialItem => ({ section: 'partial', file }));
+const asSuspect = perItem((file: PartialFile): PartialItem => ({ section: 'suspect', file }));
+const lastPartials = lastResults<PartialItem[]>();
+const partialsAll = lastMapped(asPartial);
+const suspectsAll = lastMapped(asSuspect);
+
+/** Half-products, then suspects; the same array while the state's lists, the filter and the skips are the same. */
 export function partialItems(ws: WorkspaceState, filter: string, skipped: readonly string[]): PartialItem[] {
-  const keep = (p: PartialFile) => !skipped.includes(p.path) && matchesFilter(filter, p.unit, p.step, p.path, p.verdict, p.reason, 'partial');
-  return [
-    ...ws.partials.filter(keep).map((file) => ({ section: 'partial' as const, file })),
-    ...ws.suspects.filter(keep).map((file) => ({ section: 'suspect' as const, file })),
-  ];
+  return lastPartials([ws.partials, ws.suspects, filter, same(skipped)], () => {
+    const all = !filter.trim() && skipped.length === 0;
+    // Unfiltered, each list maps one to one: only what changed since the last one is wrapped.
+    if (all) return [...partialsAll(ws.partials), ...suspectsAll(ws.suspects)];
+    const keep = (p: PartialFile) => all || (!skipped.includes(p.path) && matchesFilter(filter, p.unit, p.step, p.path, p.verdict, p.reason, 'partial'));
+    const out: PartialItem[] = [];
+    for (const p of ws.partials) if (keep(p)) out.push(asPartial(p));
+    for (const p of ws.suspects) if (keep(p)) out.push(asSuspect(p));
+    return out;
+  });
 }
 
 export interface RedoEntry {
@@ -72,15 +68,24 @@ export interface RedoEntry {
 
 export type PlanItem = { kind: 'flight'; flight: FlightItem } | { kind: 'queued'; redo: RedoEntry } | { kind: 'next'; step: NextStep };
 
+const asNext = perItem((step: NextStep): PlanItem => ({ kind: 'next', step }));
+const lastPlans = lastResults<PlanItem[]>();
+const nextAll = lastMapped(asNext);
+
 /** Cells in flight first (the running set leaves the plan), then queued redos, then the plan. */
 /** `next`: the operator model's plan (one entry per cell, src/operator/plan.ts). */
 export function planItems(next: readonly NextStep[], filter: string, redoQueue: readonly RedoEntry[], flights: readonly FlightItem[] = []): PlanItem[] {
-  const busy = new Set(flights.map((f) => f.key));
-  return [
-    ...flights.filter((f) => matchesFilter(filter, f.unit, f.step, f.state, 'running')).map((flight) => ({ kind: 'flight' as const, flight })),
-    ...redoQueue.filter((r) => !busy.has(`${r.unit}/${r.step}`) && matchesFilter(filter, r.unit, r.step, r.path, 'queued redo')).map((redo) => ({ kind: 'queued' as const, redo })),
-    ...next.filter((n) => matchesFilter(filter, n.unit, n.step, n.action, actionWord(n.action), n.reason, `p${n.priority}`)).map((step) => ({ kind: 'next' as const, step })),
-  ];
+  return lastPlans([next, filter, same(redoQueue), same(flights)], () => {
+    const busy = new Set(flights.map((f) => f.key));
+    const all = !filter.trim();
+    const out: PlanItem[] = [
+      ...flights.filter((f) => matchesFilter(filter, f.unit, f.step, f.state, 'running')).map((flight) => ({ kind: 'flight' as const, flight })),
+      ...redoQueue.filter((r) => !busy.has(`${r.unit}/${r.step}`) && matchesFilter(filter, r.unit, r.step, r.path, 'queued redo')).map((redo) => ({ kind: 'queued' as const, redo })),
+    ];
+    if (all) return out.length ? [...out, ...nextAll(next)] : nextAll(next);
+    for (const n of next) if (matchesFilter(filter, n.unit, n.step, n.action, actionWord(n.action), n.reason, `p${n.priority}`)) out.push(asNext(n));
+    return out;
+  });
 }
 
 export type SourceItem =

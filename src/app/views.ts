@@ -4,7 +4,8 @@ import type { AgentsUi } from './agents-types.js';
 import { healthList } from './health-filter.js';
 import { operatorOf } from './operator.js';
 import { matrixOf, partialItems, planItems, sourceItems, type RedoEntry } from './select.js';
-import { healthKey, partialKey, planKey, rowKey, sourceKey } from './item-keys.js';
+import { healthKey, partialKey, planKey, sourceKey } from './item-keys.js';
+import { lastMapped, perItem } from './list-memo.js';
 
 // The control room's views, registered in one list (issue 9 item 2): the number keys, Tab
 // order, the `:name` commands, the tab bar, the cursors of the initial UI state, the picks,
@@ -32,10 +33,21 @@ export interface ViewDef {
   counted: boolean;
 }
 
+// A list's keys, made once per list and each item's key once per item (issue 18 item 6: the
+// store places every view's cursor after each change; at 50k files that was ~20k new key
+// strings a change). Lists and items are shared while unchanged (select.ts, list-memo.ts).
+const keysOf = <T extends object>(key: (t: T) => string): ((items: readonly T[]) => string[]) => {
+  const itemKey = perItem(key);
+  const fromLast = lastMapped(itemKey);
+  return perItem((items: readonly T[]) => fromLast(items));
+};
+const partialKeys = keysOf(partialKey);
+const planKeys = keysOf(planKey);
+
 export const VIEWS = [
-  { id: 'progress', key: '1', title: 'Progress', list: (s) => matrixOf(s.ws, s.filter).rows.map(rowKey), counted: false },
-  { id: 'partials', key: '2', title: 'Partials', list: (s) => partialItems(s.ws, s.filter, s.skipped).map(partialKey), counted: true },
-  { id: 'plan', key: '3', title: 'Plan', list: (s) => planItems(operatorOf(s).plan, s.filter, s.redoQueue, operatorOf(s).runs).map(planKey), counted: true },
+  { id: 'progress', key: '1', title: 'Progress', list: (s) => matrixOf(s.ws, s.filter).keys, counted: false },
+  { id: 'partials', key: '2', title: 'Partials', list: (s) => partialKeys(partialItems(s.ws, s.filter, s.skipped)), counted: true },
+  { id: 'plan', key: '3', title: 'Plan', list: (s) => planKeys(planItems(operatorOf(s).plan, s.filter, s.redoQueue, operatorOf(s).runs)), counted: true },
   { id: 'sources', key: '4', title: 'Sources', list: (s) => sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements, s.recovery?.scheduler ?? null).map(sourceKey), counted: true },
   { id: 'health', key: '5', title: 'Health', list: (s) => healthList(operatorOf(s), s.filter).map(healthKey), counted: false },
 ] as const satisfies readonly ViewDef[];

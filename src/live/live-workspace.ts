@@ -8,7 +8,8 @@ import { LiveWatch, type Watching, type WatchOptions } from './live-watch.js';
 // events. An event re-reads only the file it names (never the whole tree), re-derives only
 // the units it touches (issue 10 item 3) and notifies subscribers; a path the state does
 // not depend on (temp, swap and backup files, notes) is dropped unread and publishes nothing.
-// A lone event is applied at once; a burst is applied at most once per `batchMs`.
+// A change is applied on the next turn of the loop; under a stream of changes the pause
+// between batches is the last batch's cost, at most `batchMs` (update-queue.ts).
 // Three parts (issue 9 item 4): the model reads and derives (live-model.ts), the queue says
 // when (update-queue.ts), the watch hears of changes (live-watch.ts).
 
@@ -46,7 +47,7 @@ export interface LiveOptions extends WatchOptions {
   /** Rescan periodically instead of watching: network file systems (NFS, SSHFS) deliver no
    *  inotify events. Also chosen with CHECKROOM_WATCH=poll, and automatically at the watch limit. */
   poll?: boolean;
-  /** Least time between two applied batches of events (a lone event waits for none). */
+  /** Longest pause between two batches of a stream of events (a lone event waits for none; update-queue.ts). */
   batchMs?: number;
   pollMs?: number;
   /** How changed files are read (tests count reads). */

@@ -2,14 +2,23 @@ import type { PathKind } from './path-kind.js';
 import type { LiveModel } from './live-model.js';
 
 // When the live model reads (issue 9 item 4, split out of createLiveWorkspace): changed
-// paths wait in one pending batch; a lone event is applied at once, a burst at most once per
-// `batchMs`. Updates run one at a time: two quick edits of checkpoint.md land in order, and
-// a full reload never interleaves with an incremental one.
+// paths wait in one pending batch, applied one batch at a time: two quick edits of
+// checkpoint.md land in order, and a full reload never interleaves with an incremental one.
+//
+// No fixed window on the way to the screen (issue 18 item 6): a change is applied on the
+// next turn of the event loop (the other events of the same write, read in the same poll,
+// join it). Under a stream of changes, the pause before the next batch is what the last one
+// cost — its read, derivation and whatever its subscribers did up to the next turn (the
+// store and the frame) — capped at `batchMs`: the control room spends at most about half its
+// time on file events, and a marker in a burst waits for one batch, not for a timer.
 
 export class UpdateQueue {
   private pending = new Map<string, PathKind>();
-  private timer: NodeJS.Timeout | null = null;
-  private lastFlush = -Infinity;
+  private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  /** Batches applied but not yet past their subscribers' turn. */
+  private inFlight = 0;
+  /** No batch starts before this (performance.now()): the last batch's cost after it ended. */
+  private nextAt = -Infinity;
   private chain: Promise<void> = Promise.resolve();
 
   /** `hold()` true: nothing is applied (closed, or the workspace directory is gone). */
@@ -33,9 +42,13 @@ export class UpdateQueue {
     const kind = this.model.classify(rel);
     if (!kind) return;
     this.pending.set(rel, kind);
-    // At once when things were quiet (the events of one write arrive together); a burst
-    // gets one update per batchMs.
-    if (!this.timer) this.timer = setTimeout(() => this.flush(), Math.max(0, this.lastFlush + this.batchMs - performance.now()));
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.inFlight > 0 || !this.pending.size) return;
+    const wait = this.nextAt - performance.now();
+    this.timer = wait > 0 ? setTimeout(() => this.flush(), wait) : setImmediate(() => this.flush());
   }
 
   flush(): void {
@@ -43,8 +56,18 @@ export class UpdateQueue {
     const batch = this.pending;
     this.pending = new Map();
     if (!batch.size || this.hold()) return;
-    this.lastFlush = performance.now();
-    void this.serial(() => this.model.apply(batch).catch(() => this.model.reload().catch(() => {})));
+    const t0 = performance.now();
+    this.inFlight++;
+    const applied = this.serial(() => this.model.apply(batch).catch(() => this.model.reload().catch(() => {})));
+    // Past the subscribers' turn (the store's update and React's frame run in it), the cost is known.
+    void applied.then(() =>
+      setImmediate(() => {
+        this.inFlight--;
+        const now = performance.now();
+        this.nextAt = now + Math.min(this.batchMs, now - t0);
+        this.schedule();
+      }),
+    );
   }
 
   /** Resolves once every path queued before the call (and any queued meanwhile) is applied. */
@@ -58,7 +81,10 @@ export class UpdateQueue {
   }
 
   cancel(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) {
+      clearTimeout(this.timer as NodeJS.Timeout);
+      clearImmediate(this.timer as NodeJS.Immediate);
+    }
     this.timer = null;
   }
 }

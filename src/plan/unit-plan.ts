@@ -102,11 +102,14 @@ export function unitPlan(shape: PlanShape, unit: string, cells: readonly (Cell |
   }
 
   const rebuilt = new Set<string>();
+  // One row per cell (issue 18 item 2: "ch01 memory" was listed as human_review and as
+  // rebuild_memory): a failed or escalated entry keeps its priority-1 row for the human.
+  const listed = new Set(out.p1.map((n) => n.step));
   if (rebuildMemory) {
     const byKey = { get: (key: string) => (key.startsWith(`${unit}/`) ? at(key.slice(unit.length + 1)) : undefined) } as ReadonlyMap<string, Cell>;
     for (const c of cells) {
       const step = c && stepById.get(c.step);
-      if (!step || step.kind !== 'entry') continue;
+      if (!step || step.kind !== 'entry' || listed.has(step.id)) continue;
       const deps = (dependents.get(step.id) ?? []).map(at).filter((x): x is Cell => !!x);
       const because = entryExpected(c, deps);
       if (!because) continue;

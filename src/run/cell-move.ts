@@ -101,10 +101,8 @@ export const stopEffect = (s: StopReason): StopEffect => {
       // The attempt may have exited 0: what failed is the check of the memory's entries.
       return { claim: 'needs_human', escalate: 'VERIFICATION_FAILED', reportAs: 'VERIFICATION_FAILED' };
     case 'escalated':
-      // The escalation's class is what the failure is reported as: the policy may have
-      // re-classed the attempt (UNKNOWN → CIRCULAR_FIX), and the status line and the
-      // `escalation` event said the attempt's own class while Plan and Health said the
-      // journal's (issue 18 item 1).
+      // Reported as the class it escalated as (issue 18 item 2): a third identical UNKNOWN is
+      // CIRCULAR_FIX in the journal, so in the `failed` event, the status line and `watch` too.
       return { claim: 'needs_human', escalate: s.class, reportAs: s.class };
     default:
       return { claim: 'failed', escalate: null, reportAs: null };

@@ -139,7 +139,8 @@ export async function followAdopted(core: CellCore, flight: Flight, run: LiveRun
     type: 'failed',
     unit,
     step,
-    class: cls,
+    // The class it escalated as, as journalled (issue 18 item 2), else the attempt's own.
+    class: next.kind === 'escalate' ? next.class : cls,
     escalated,
     reason,
     logPath: run.logPath,

@@ -11,7 +11,9 @@ import type { SupervisorSnapshot } from './supervisor-types.js';
 
 export function snapshotOf(x: SupervisorCtx): SupervisorSnapshot {
   const l = x.journal.ledger();
-  const autopilot = x.pilot.view();
+  // An observer's own loop never runs: it shows the driver's autopilot, from the journal the
+  // driver writes (issue 18 item 2: a second operator saw "autopilot off" while the driver had it on).
+  const autopilot = x.isDriver() ? x.pilot.view() : { on: l.autopilot?.on ?? false, paused: false, reason: l.autopilot?.reason ?? 'off' };
   const flights = [...x.flights.values()];
   const own = flights
     .filter((f) => f.handle && f.runId)

@@ -33,7 +33,7 @@ export function goalsTable(): string[] {
   if (rows.length === 0) return [];
   const met = rows.filter((r) => r.verdict === 'goal met').length;
   return [
-    `## Goals (issue 10): ${met} of ${rows.length} met in this run`,
+    `## Goals (issues 10 and 18): ${met} of ${rows.length} met in this run`,
     '',
     '| figure | measured | goal | verdict |',
     '|---|---:|---|---|',

@@ -12,6 +12,7 @@ import { agentsBench } from './agents-bench.js';
 import { goalsTable } from './goals.js';
 import { statBench } from './stat-bench.js';
 import { patternBench } from './pattern-bench.js';
+import { screenBench } from './screen-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
 // same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
@@ -21,9 +22,12 @@ const base = process.env.CHECKROOM_BENCH_DIR ?? join(tmpdir(), 'checkroom-bench'
 mkdirSync(base, { recursive: true });
 const sizes = (process.env.CHECKROOM_BENCH_SIZES ?? '1000,10000,50000,100000').split(',').map(Number);
 const lines: string[] = [`# checkroom bench — ${new Date().toISOString()} — node ${process.version}`, ''];
-const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,spawn,tui,paint,ledger,socket';
+const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,screen,spawn,tui,paint,ledger,socket';
 if (only.includes('scan') || only.includes('status')) scanBench(base, sizes, lines);
 if (only.includes('live')) await liveBench(base, sizes, lines);
+// Issue 18 item 6: marker → screen in a real terminal, at 1k, 50k and 100k unless told.
+const screenSizes = (process.env.CHECKROOM_BENCH_SCREEN_SIZES ?? '1000,50000,100000').split(',').map(Number);
+if (only.includes('screen')) await screenBench(base, screenSizes, lines);
 if (only.includes('spawn')) await spawnBench(lines);
 if (only.includes('tui')) tuiBench(lines);
 if (only.includes('paint')) paintBench(lines);

@@ -90,7 +90,8 @@ describe('torture: a take-over keeps the driver autopilot (issue 17 item 3)', ()
     const events: SupervisorEvent[] = [];
     sup = await openSupervisor({ root, config: await loadConfig(root), onEvent: (e) => events.push(e) });
     expect(sup.snapshot().role).toBe('readonly');
-    expect(sup.snapshot().autopilot.on).toBe(false);
+    // The observer shows the driver's autopilot, from its journal (issue 18 item 2: it said off).
+    expect(sup.snapshot().autopilot.on).toBe(true);
 
     driver.kill('SIGKILL');
     await new Promise((r) => driver.once('exit', r));
