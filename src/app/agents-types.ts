@@ -17,6 +17,8 @@ export interface AgentsOptions {
   config: WorkspaceConfig;
   /** Flush interval (STYLE.md idiom 5); default 250 ms. */
   flushMs?: number;
+  /** The supervisor's clock (epoch ms): the operator model's one reading is taken from it at each flush; default Date.now. */
+  now?: () => number;
 }
 
 /** The output of a run that ended, kept for the log pane (bounded). */

@@ -83,12 +83,13 @@ export function countsOf(ws: WorkspaceState, runs: readonly OperatorRun[] | null
 }
 
 /**
- * The counts as a scan knows them (`status --json`, the socket's document): the operator
- * model's, without the journal's escalations, which a scan does not read. `pending`,
+ * The counts of `status --json` and the socket's document: the operator model's, without the
+ * journal's escalations, which a scan does not read. `runs`: a control room's, so its socket
+ * says running, pending and waiting as its header does (a scan knows none). `pending`,
  * `waiting`, `blocked`, `warnings` (the todo table's too) and `halfProducts` are added fields.
  */
-export const scanCounts = (ws: WorkspaceState): Omit<OperatorCounts, 'escalated'> => {
-  const { escalated: _, ...c } = countsOf(ws);
+export const scanCounts = (ws: WorkspaceState, runs: readonly OperatorRun[] | null = null): Omit<OperatorCounts, 'escalated'> => {
+  const { escalated: _, ...c } = countsOf(ws, runs);
   return c;
 };
 
