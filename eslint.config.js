@@ -93,6 +93,10 @@ export default tseslint.config(
     files: ['src/build/*.mjs', 'test/**/*.mjs'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
   },
+  {
+    files: ['scripts/*.mjs'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly' } },
+  },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   {
     // Tests plant terminal escapes and control characters and strip them again on purpose

@@ -2,15 +2,17 @@ import { useAppStore } from '../hooks/use-app-store.js';
 import { T } from './Styled.js';
 import { budgetSpent, headerSpend } from '../src/app/spend.js';
 import { silenceWords } from '../src/socket/handover.js';
+import { operatorOf } from '../src/app/operator.js';
 
 // Header pieces for the agent supervisor: autopilot ("auto on/off/PAUSED"), and who drives when this
 // instance is read-only (a second checkroom on the same workspace).
 
 export function AutopilotBadge() {
-  const auto = useAppStore((s) => s.agents.snap?.autopilot ?? null);
+  // The operator model's state (issue 18): paused wins over on, and an observer shows the driver's.
+  const auto = useAppStore((s) => (s.agents.snap ? operatorOf(s).autopilot.state : null));
   if (!auto) return null;
   // Short words: the live line also carries the watch mode, checkpoint time and scan time.
-  return auto.on ? <T tok="accent">auto on · </T> : auto.paused ? <T tok="warn">auto PAUSED · </T> : <T tok="muted">auto off · </T>;
+  return auto === 'on' ? <T tok="accent">auto on · </T> : auto === 'paused' ? <T tok="warn">auto PAUSED · </T> : <T tok="muted">auto off · </T>;
 }
 
 /** Issue 11: money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */

@@ -1,5 +1,7 @@
 import { Box } from 'ink';
-import { counts } from '../src/state/counts.js';
+import stringWidth from 'string-width';
+import { operatorOf } from '../src/app/operator.js';
+import { partialsWords } from '../src/operator/words.js';
 import { disagreementShort } from '../src/state/where.js';
 import { stopOfState } from '../src/state/where-words.js';
 import { bar, drawnLength, fit } from '../src/app/layout.js';
@@ -18,7 +20,8 @@ export function Header({ width }: { width: number }) {
   const watching = useAppStore((s) => s.watching);
   const readonly = useAppStore((s) => s.readonly);
   const ascii = useAppStore((s) => s.ascii);
-  const c = counts(ws);
+  // The operator model's counts (issue 18 item 1): the same numbers as `status`, the socket and the tabs.
+  const c = useAppStore((s) => operatorOf(s).counts);
   // Where the work stopped, not the first batch not done (issue 18 item 3): an operator back
   // after an interruption asks where the agents were; a Batch 1 with lost markers is a
   // regression the recover report and `status` list, not the place to resume from.
@@ -39,6 +42,8 @@ export function Header({ width }: { width: number }) {
       : watching.mode === 'poll'
         ? `live: poll${watching.notice ? ` — ${watching.notice}` : ''}`
         : `live: off${watching.notice ? ` — ${watching.notice}` : ''} (r rescans)`;
+  const half = partialsWords(c);
+  const tally = `${c.done}/${c.total} done · ${half} · ${c.failed} failed · ${c.needsHuman} needs human · ${c.running} running${c.pending ? ` · ${c.pending} pending` : ''}`;
   // A preset without checkpoint.md names its own record (gates: the plan, issue 18 item 4).
   const preset = presetOf(ws.preset);
   const cp = !preset.has.checkpoint ? (ws.checkpoint.exists ? (ws.checkpoint.lastUpdate ?? preset.words.record) : `no ${preset.words.record}`) : ws.checkpoint.exists ? `checkpoint ${ws.checkpoint.lastUpdate ?? 'no date'}` : 'no checkpoint.md';
@@ -51,9 +56,10 @@ export function Header({ width }: { width: number }) {
         {readonly ? <T tok="warn"> · READ-ONLY</T> : null}
       </Line>
       <Line>
-        <T tok="ok">{bar(c.done, c.total, Math.min(24, Math.max(8, width - 64)) - (ascii ? 2 : 0), ascii)}</T> {c.done}/{c.total} done ·{' '}
-        <T tok={c.partial ? 'warn' : 'muted'}>{c.partial} partial</T> · <T tok={c.failed ? 'fail' : 'muted'}>{c.failed} failed</T> ·{' '}
+        <T tok="ok">{bar(c.done, c.total, Math.min(24, Math.max(8, width - stringWidth(tally) - 1)) - (ascii ? 2 : 0), ascii)}</T> {c.done}/{c.total} done ·{' '}
+        <T tok={c.halfProducts + c.suspects ? 'warn' : 'muted'}>{half}</T> · <T tok={c.failed ? 'fail' : 'muted'}>{c.failed} failed</T> ·{' '}
         <T tok={c.needsHuman ? 'fail' : 'muted'}>{c.needsHuman} needs human</T> · <T tok={c.running ? 'accent' : 'muted'}>{c.running} running</T>
+        {c.pending ? <T tok="muted"> · {c.pending} pending</T> : null}
       </Line>
       <Line tok="muted">
         {driver ? <T tok="warn">{driver}</T> : null}

@@ -2,9 +2,11 @@ import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { columnWidth, fit, fitWords, pad, stateFirstColumns } from '../src/app/layout.js';
-import { breakerWords, cellStateWords, classCounts, failureWords, nextAttemptLabel, runStateWords, type HealthItem } from '../src/app/agents.js';
+import { cellStateWords, classCounts, runStateWords, type HealthItem } from '../src/app/agents.js';
 import { healthList } from '../src/app/health-filter.js';
-import type { AgentsUi } from '../src/app/agents-types.js';
+import { operatorOf } from '../src/app/operator.js';
+import { autopilotWords, breakerWords, failureWords, slotWords } from '../src/operator/words.js';
+import type { OperatorModel } from '../src/operator/types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { cellSpendLines, spendWords, usd } from '../src/app/spend.js';
@@ -13,52 +15,52 @@ import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';
 
 // Health (DOMAIN.md sections 8–9): per agent its breaker (closed / open with countdown /
-// half-open / held), trips and consecutive failures against the threshold; per cell with
-// attempts its counts by class, "attempt N of M", fingerprint repeats and state; then the
-// global death-spiral counters and autopilot. All of it is replayed from the journal, so a
-// restarted checkroom shows the same. Under the list: the selected row in full.
+// half-open / held), slots in use, trips and consecutive failures against the threshold; per
+// cell with attempts its counts by class, "attempt N of M", fingerprint repeats and state;
+// then the global death-spiral counters and autopilot. Rows come from the operator model by
+// urgency (escalated, open breakers, failing, running, idle: issue 18), every countdown from
+// its deadline and the model's one clock. Under the list: the selected row in full.
 
 const BREAKER_TOKEN: Record<string, Token> = { closed: 'ok', open: 'fail', half_open: 'warn', held: 'warn' };
-const CELL_TOKEN: Record<string, Token> = { idle: 'muted', running: 'accent', retrying: 'warn', needs_human: 'fail', done: 'ok' };
+const CELL_TOKEN: Record<string, Token> = { idle: 'muted', running: 'accent', pending: 'muted', retrying: 'warn', waiting: 'warn', held: 'warn', escalated: 'fail', done: 'ok' };
 
-function detailOf(it: HealthItem | undefined, limits: ReturnType<typeof useLimits>, costs?: CostLedger): string[] {
+function detailOf(it: HealthItem | undefined, m: OperatorModel, costs?: CostLedger): string[] {
   if (!it) return [];
   if (it.kind === 'agent') {
-    const v = it.ledger?.view;
-    if (!v) return [`${it.agent}: no launch recorded in the journal yet`];
+    const b = it.breaker;
+    if (!b.seen) return [`${it.agent}: no launch recorded in the journal yet · slots ${slotWords(b)}`];
     return [
-      `${it.agent}: breaker ${breakerWords(it.ledger)} · ${failureWords(v.consecutiveFailures, v.threshold)} · ${v.trips} trip${v.trips === 1 ? '' : 's'}${spendWords(costs?.agents[it.agent]) ? ` · spent ${spendWords(costs?.agents[it.agent])}` : ''}`,
-      ...(v.openedBy.length ? v.openedBy.slice(-3).map((x) => `  opened by: ${x}`) : ['  no failures since the last success']),
+      `${it.agent}: breaker ${breakerWords(b, m.at)} · slots ${slotWords(b)} · ${failureWords(b.consecutiveFailures, b.threshold)} · ${b.trips} trip${b.trips === 1 ? '' : 's'}${spendWords(costs?.agents[it.agent]) ? ` · spent ${spendWords(costs?.agents[it.agent])}` : ''}`,
+      ...(b.openedBy.length ? b.openedBy.slice(-3).map((x) => `  opened by: ${x}`) : ['  no failures since the last success']),
     ];
   }
   const c = it.cell;
+  const l = c.ledger;
+  const esc = c.escalation ? ` ${c.escalation.class}` : '';
   return [
     ...cellSpendLines(costs, c.key),
-    `${c.unit} ${c.step} (${c.agent ?? '-'}): ${runStateWords(c.state)}${c.reason ? ` — ${c.reason}` : ''}`,
-    `  attempts ${c.attempts.length}${classCounts(c) ? ` · ${classCounts(c)}` : ''}${nextAttemptLabel(c, limits) ? ` · next: ${nextAttemptLabel(c, limits)}` : ''} · same error ×${c.fingerprintRepeats}`,
-    ...(c.lastError ? [`  last error: ${c.lastError}`] : []),
-    ...(c.hold ? [`  held: ${c.hold.why}; autopilot leaves it alone until you launch it`] : []),
+    `${c.unit} ${c.step} (${c.agent ?? '-'}): ${l ? runStateWords(l.state) : c.run}${esc}${c.reason ? ` — ${c.reason}` : ''}`,
+    `  attempts ${c.attempts}${l && classCounts(l) ? ` · ${classCounts(l)}` : ''}${c.nextAttempt ? ` · next: ${c.nextAttempt}` : ''} · same error ×${l?.fingerprintRepeats ?? 0}`,
+    ...(l?.lastError ? [`  last error: ${l.lastError}`] : []),
+    ...(c.hold ? [`  held: ${c.hold}; autopilot leaves it alone until you launch it`] : []),
   ];
 }
 
-const useLimits = () => useAppStore((s) => s.agents.limits);
-
 /** A row's name and state columns; their widths come from every row. */
 const nameOf = (it: HealthItem): string => (it.kind === 'agent' ? `agent ${it.agent}` : `${it.cell.unit} ${it.cell.step}`);
-const stateOf = (it: HealthItem, a: AgentsUi): string => (it.kind === 'agent' ? breakerWords(it.ledger) : cellStateWords(it.cell, a));
+const stateOf = (it: HealthItem, m: OperatorModel): string => (it.kind === 'agent' ? breakerWords(it.breaker, m.at) : cellStateWords(it.cell, m));
 
 export function HealthView({ height, width }: { height: number; width: number }) {
-  const { agents, cursor, filter } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health, filter: s.filter })));
-  const limits = useLimits();
+  const { agents, cursor, filter, m } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health, filter: s.filter, m: operatorOf(s) })));
   const snap = agents.snap;
-  const items = healthList(agents, filter);
+  const items = healthList(m, filter);
   const nAgents = items.filter((i) => i.kind === 'agent').length;
   const sel = items[cursor];
   // Rows: the heading, the list (its last row is a note while no cell has attempts), then
   // the selected row in full, cut so that at least 3 list rows remain. The window is the
   // list's rows minus the note: counting the note as a list row pushed the window's first
   // row out of sight at 60×15 (the box shrank its rows onto each other).
-  const detail = detailOf(sel, limits, snap?.ledger.costs).slice(0, Math.max(0, Math.min(4, height - 4)));
+  const detail = detailOf(sel, m, snap?.ledger.costs).slice(0, Math.max(0, Math.min(4, height - 4)));
   // Journal lines that could not be read are said, not skipped without a word (issue 8 item 7).
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
@@ -74,18 +76,17 @@ export function HealthView({ height, width }: { height: number; width: number })
       </Box>
     );
   }
-  const a = snap.autopilot;
   const spent = spendWords(snap.ledger.costs?.session);
   const inWs = snap.limits.maxLaunchesWorkspace !== undefined ? ` (${snap.ledger.launchesInWorkspace} of ${snap.limits.maxLaunchesWorkspace} in the workspace)` : '';
-  const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches}${inWs} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures}${spent ? ` · spent ${spent}` : ''} · autopilot ${a.on ? 'on' : a.paused ? `paused: ${a.reason}` : 'off'}`;
+  const global = `launches ${snap.launchesThisSession} of ${snap.limits.maxLaunches}${inWs} · consecutive failures ${snap.limits.consecutiveFailures} of ${snap.limits.maxConsecutiveFailures}${spent ? ` · spent ${spent}` : ''} · autopilot ${autopilotWords(m.autopilot)}`;
   const counter = items.length ? ` ${win.start + 1}-${win.end}/${items.length}` : '';
   // Columns: mark (2), name, state, then the counts; one space after each column.
-  const cols = stateFirstColumns(width, columnWidth(items.map(nameOf), 10, 24), columnWidth(items.map((it) => stateOf(it, agents)), 6, 22));
+  const cols = stateFirstColumns(width, columnWidth(items.map(nameOf), 10, 24), columnWidth(items.map((it) => stateOf(it, m)), 6, 22));
   const [nameW, stateW, restW] = [cols.name, cols.state, cols.rest];
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
-        <T tok={snap.autopilot.paused || snap.limits.consecutiveFailures > 0 ? 'warn' : 'muted'}>{fit(global, Math.max(1, width - stringWidth(counter)))}</T>
+        <T tok={m.autopilot.state === 'paused' || snap.limits.consecutiveFailures > 0 ? 'warn' : 'muted'}>{fit(global, Math.max(1, width - stringWidth(counter)))}</T>
         <T tok="muted">{counter}</T>
       </Line>
       {journalNote ? <Line tok="warn">{fit(journalNote, width)}</Line> : null}
@@ -95,29 +96,32 @@ export function HealthView({ height, width }: { height: number; width: number })
           const here = idx === cursor;
           const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
           const name = `${pad(fit(nameOf(it), nameW), nameW)} `;
-          const state = `${pad(fit(stateOf(it, agents), stateW), stateW)} `;
+          const state = `${pad(fit(stateOf(it, m), stateW), stateW)} `;
           if (it.kind === 'agent') {
-            const v = it.ledger?.view;
+            const b = it.breaker;
             return (
               <Line key={`a${it.agent}`} selected={here} width={width}>
                 {mark}
                 {name}
-                <T tok={BREAKER_TOKEN[v?.state ?? 'closed']}>{state}</T>
-                {/* The spend before the failures: the row is cut at its end on 80 columns, and the
-                    failure count in words is the longer part, repeated in full in the detail below. */}
-                {fitWords(`trips ${v?.trips ?? 0}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(v?.consecutiveFailures ?? 0, v?.threshold ?? snap.limits.breakerThreshold)}`, restW)}
+                <T tok={BREAKER_TOKEN[b.state]}>{state}</T>
+                {/* Slots in use (when any) and spend before the failures: the row is cut at its end on 80
+                    columns, and the failure count in words is the longer part, repeated in full in the
+                    detail below, with the slots always. */}
+                {fitWords(`${b.slots.used ? `slots ${b.slots.used}/${b.slots.limit ?? '-'} · ` : ''}trips ${b.trips}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(b.consecutiveFailures, b.seen ? b.threshold : snap.limits.breakerThreshold)}`, restW)}
               </Line>
             );
           }
           const c = it.cell;
-          const next = nextAttemptLabel(c, limits);
-          const counts = classCounts(c);
+          const counts = c.ledger ? classCounts(c.ledger) : '';
+          const repeats = c.ledger?.fingerprintRepeats ?? 0;
+          // The class it was escalated with, the one Plan and the status line say, unless its count already names it.
+          const esc = c.escalation && !c.ledger?.counts[c.escalation.class] ? ` · escalated as ${c.escalation.class}` : '';
           return (
             <Line key={`c${c.key}`} selected={here} width={width}>
               {mark}
               {name}
-              <T tok={CELL_TOKEN[c.state]}>{state}</T>
-              {fitWords(`${c.attempts.length} att${next ? ` · next ${next}` : ''}${counts ? ` · ${counts}` : ''}${c.fingerprintRepeats > 1 ? ` · same error ×${c.fingerprintRepeats}` : ''}${spendWords(snap.ledger.costs?.cells[c.key]) ? ` · ${usd(snap.ledger.costs!.cells[c.key]!.costUsd)}` : ''}`, restW)}
+              <T tok={CELL_TOKEN[c.run]}>{state}</T>
+              {fitWords(`${c.attempts} att${esc}${c.nextAttempt ? ` · next ${c.nextAttempt}` : ''}${counts ? ` · ${counts}` : ''}${repeats > 1 ? ` · same error ×${repeats}` : ''}${spendWords(snap.ledger.costs?.cells[c.key]) ? ` · ${usd(snap.ledger.costs!.cells[c.key]!.costUsd)}` : ''}`, restW)}
             </Line>
           );
         })}

@@ -5,13 +5,14 @@ import { useShallow } from 'zustand/react/shallow';
 import { columnWidth, fit, fitWords, noUnitsWhy, pad, whereOf } from '../src/app/layout.js';
 import { actionWord } from '../src/plan/action-words.js';
 import { planItems, type PlanItem } from '../src/app/select.js';
-import { entryLiveState, flightItems, flightState } from '../src/app/agents.js';
+import { entryLiveState, flightState } from '../src/app/agents.js';
+import { operatorOf } from '../src/app/operator.js';
+import type { OperatorModel, OperatorStep } from '../src/operator/types.js';
 import { wrapLine } from '../src/app/wrap.js';
 import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';
 import { glyphsFor } from '../src/glyphs.js';
 import { cellKey } from '../src/types.js';
 import type { Token } from '../src/app/theme.js';
-import type { AppState } from '../src/app/store-types.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';
 import { LogPane } from './LogPane.js';
@@ -26,7 +27,7 @@ const P_TOKEN: Record<1 | 2 | 3, Token> = { 1: 'fail', 2: 'warn', 3: 'accent' };
 
 /** The place and action columns of one entry; their widths come from every entry. */
 const placeOf = (it: PlanItem): string => (it.kind === 'flight' ? `${it.flight.unit} ${it.flight.step}` : it.kind === 'queued' ? `${it.redo.unit} ${it.redo.step}` : whereOf(it.step));
-const actionOf = (it: PlanItem): string => (it.kind === 'flight' ? (it.flight.state === 'running' ? 'running' : 'retrying') : it.kind === 'queued' ? 'queued redo' : actionWord(it.step.action));
+const actionOf = (it: PlanItem): string => (it.kind === 'flight' ? (it.flight.state === 'waiting' ? 'retrying' : it.flight.state) : it.kind === 'queued' ? 'queued redo' : actionWord(it.step.action));
 
 const keyOf = (it: PlanItem | undefined): string | null =>
   !it ? null : it.kind === 'flight' ? it.flight.key : it.kind === 'queued' ? cellKey(it.redo.unit, it.redo.step) : it.step.unit && it.step.step ? cellKey(it.step.unit, it.step.step) : null;
@@ -35,13 +36,16 @@ const keyOf = (it: PlanItem | undefined): string | null =>
 const cutRows = (rows: string[], room: number, width: number): string[] =>
   rows.length <= room || room === 0 ? rows.slice(0, room) : [...rows.slice(0, room - 1), stringWidth(rows[room - 1]) < width - 1 ? `${rows[room - 1]} …` : fitWords(rows[room - 1], width - 2)];
 
-/** A waiting flight's state already is its reason: said once. */
+/** A waiting flight's state already is its reason: said once (a breaker's wait is its live countdown, not the words baked when it began). */
 const withReason = (state: string, reason: string | null | undefined): string => (reason && reason !== state ? `${state} — ${reason}` : state);
+
+/** A plan entry's whole reason, with what other entries said of the same cell (one row per cell, issue 18). */
+const withAlso = (n: OperatorStep): string => [n.reason, ...(n.also ?? []).map((a) => `also ${actionWord(a.action)}: ${a.reason}`)].join('; ');
 
 /** What a plan row needs from its view: glyphs, the agents' state, the column layout. */
 interface RowContext {
   g: ReturnType<typeof glyphsFor>;
-  agents: AppState['agents'];
+  m: OperatorModel;
   cols: (it: PlanItem, tag: string, tok: Token | undefined) => ReactNode;
   reasonW: number;
   /** The row's width: the selected row is drawn in reverse video across all of it. */
@@ -51,7 +55,7 @@ interface RowContext {
 }
 
 /** One row of the plan list: a flight, a queued redo or a next step, at list position `index`. */
-function planRow(it: PlanItem, index: number, here: boolean, { g, agents, cols, reasonW, width, writerWhy, agentOf }: RowContext) {
+function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reasonW, width, writerWhy, agentOf }: RowContext) {
   const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
   if (it.kind === 'flight') {
     const f = it.flight;
@@ -59,8 +63,8 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, agents, cols, 
       <Line key={`f${f.key}`} selected={here} width={width}>
         {mark}
         <T tok="accent">{g.running}</T>
-        {cols(it, g.running, f.state === 'running' ? 'accent' : 'warn')}
-        {fitWords(flightState(f, agents), reasonW)}
+        {cols(it, g.running, f.state === 'running' ? 'accent' : f.state === 'pending' ? 'muted' : 'warn')}
+        {fitWords(flightState(f, m), reasonW)}
       </Line>
     );
   }
@@ -77,7 +81,7 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, agents, cols, 
   }
   const n = it.step;
   const writing = writerWhy(n);
-  const live = writing ? { text: writing, tone: 'warn' as const } : entryLiveState(n, agents, agentOf);
+  const live = writing ? { text: writing, tone: 'warn' as const } : entryLiveState(n, m, agentOf);
   return (
     <Line key={`n${index}`} selected={here} width={width}>
       {mark}
@@ -89,11 +93,11 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, agents, cols, 
 }
 
 export function PlanView({ height, width }: { height: number; width: number }) {
-  const { ws, filter, redoQueue, cursor, agents, ascii } = useAppStore(
-    useShallow((s) => ({ ws: s.ws, filter: s.filter, redoQueue: s.redoQueue, cursor: s.cursors.plan, agents: s.agents, ascii: s.ascii })),
+  const { ws, filter, redoQueue, cursor, agents, ascii, m } = useAppStore(
+    useShallow((s) => ({ ws: s.ws, filter: s.filter, redoQueue: s.redoQueue, cursor: s.cursors.plan, agents: s.agents, ascii: s.ascii, m: operatorOf(s) })),
   );
-  const flights = flightItems(agents);
-  const items = planItems(ws, filter, redoQueue, flights);
+  const flights = m.runs;
+  const items = planItems(m.plan, filter, redoQueue, flights);
   const agentOf = (step: string) => ws.pipeline.steps.find((s) => s.id === step)?.agent;
   // A plan entry whose file has a live writer (another instance's run, an adopted one, or a
   // memory step on the shared file) says so instead of its reason (issue 8 item 1).
@@ -108,7 +112,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const selKey = keyOf(sel);
   const hasLog = !!selKey && (sel?.kind === 'flight' || agents.recent.some((r) => r.key === selKey));
   const logH = !agents.enabled ? 0 : agents.logOpen ? Math.max(4, Math.floor(height * 0.55)) : hasLog ? Math.min(7, Math.max(3, Math.floor(height / 2.5))) : 0;
-  const full = !sel ? '' : sel.kind === 'flight' ? withReason(flightState(sel.flight, agents), sel.flight.reason) : sel.kind === 'queued' ? `queued redo: ${sel.redo.path} was backed up to ${sel.redo.backup}; enter relaunches it` : (writerWhy(sel.step) ?? sel.step.reason);
+  const full = !sel ? '' : sel.kind === 'flight' ? withReason(flightState(sel.flight, m), sel.flight.breaker ? null : sel.flight.reason) : sel.kind === 'queued' ? `queued redo: ${sel.redo.path} was backed up to ${sel.redo.backup}; enter relaunches it` : (writerWhy(sel.step) ?? withAlso(sel.step));
   // Rows from the top: the heading, at least one list row, then the reason and the log pane,
   // each cut to what is left, so the view never grows past its height (an overfull column
   // box makes Ink shrink and overlap its rows).
@@ -119,7 +123,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const listH = Math.max(1, height - 1 - reason.length - logRoom);
   const win = useWindow(cursor, listH, items.length);
   const g = glyphsFor(ascii);
-  const auto = agents.snap?.autopilot;
+  const auto = agents.snap ? m.autopilot : null;
   // Columns: mark (2), tag (`P1 `, or the running glyph / `Q ` directly against the place),
   // place, action, then the reason. A tag narrower than 3 widens its place column, so the
   // action and reason columns line up on every row; one space after each column, widths
@@ -129,7 +133,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const actionW = columnWidth(items.map(actionOf), 7, 16);
   const reasonW = Math.max(1, width - 5 - placeW - 1 - actionW - 1);
   const counter = items.length ? ` · ${win.start + 1}-${win.end}/${items.length}` : '';
-  const summary = `${ws.next.length} next step${ws.next.length === 1 ? '' : 's'} · ${redoQueue.length} queued for relaunch · ${flights.length} in flight${auto ? ` · autopilot ${auto.on ? 'on' : auto.paused ? 'paused' : 'off'}` : ''}`;
+  const summary = `${m.plan.length} next step${m.plan.length === 1 ? '' : 's'} · ${redoQueue.length} queued for relaunch · ${flights.length} in flight${auto ? ` · autopilot ${auto.state}` : ''}`;
   const cols = (it: PlanItem, tag: string, tok: Token | undefined) => {
     const w = placeW + 3 - stringWidth(tag);
     // Elements, not a fragment of text: every string is drawn by Styled's T (issue 9 item 4).
@@ -141,7 +145,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
       <T key="gap">{' '}</T>,
     ];
   };
-  const row: RowContext = { g, agents, cols, reasonW, width, writerWhy, agentOf };
+  const row: RowContext = { g, m, cols, reasonW, width, writerWhy, agentOf };
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">

@@ -1,5 +1,4 @@
 import type { CellStatus, Claim } from './types.js';
-import { charsetFor } from './charset.js';
 
 // One glyph per cell state. The emoji set uses only East-Asian-Wide code points so every
 // glyph is exactly two columns in tmux, SSH clients and Ink's layout alike (⚠️ is not:
@@ -30,9 +29,5 @@ export const STATUS_WORD: Record<CellStatus, string> = {
 
 /** A glyph's word in a legend. */
 export const GLYPH_WORD: Record<keyof GlyphSet, string> = { ...STATUS_WORD, blocked: 'blocked' };
-
-/** Emoji only where the terminal can be trusted to draw them at a fixed width: not under
- *  `--ascii`, TERM=linux, dumb, vt100 or cons25, or a non-UTF-8 locale (src/charset.ts decides which). */
-export const wantsAscii = (env: NodeJS.ProcessEnv, flag: boolean): boolean => charsetFor(env, flag) !== 'unicode';
 
 export const glyphsFor = (ascii: boolean): GlyphSet => (ascii ? ASCII : EMOJI);

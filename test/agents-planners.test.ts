@@ -9,7 +9,7 @@ import { breakerInit } from '../src/run/breaker.js';
 import { commandShownEvent } from '../src/consent.js';
 import type { SupervisorSnapshot } from '../src/run/supervisor.js';
 import type { ResumeSpec } from '../src/run/adapters/index.js';
-import { failureWords } from '../src/app/agents.js';
+import { failureWords } from '../src/operator/words.js';
 import { initialAgents } from '../src/app/agents-types.js';
 import type { AppState } from '../src/app/store-types.js';
 import type { Ask } from '../src/app/store-kit.js';
@@ -207,7 +207,7 @@ describe('autopilot, cancel, quit', () => {
 describe('the Health view', () => {
   const held: AgentLedger = {
     agent: 'researcher',
-    breaker: breakerInit(),
+    breaker: { ...breakerInit(), status: 'held', consecutiveFailures: 2, trips: 1 },
     canLaunch: false,
     view: { state: 'held', remainingMs: 0, consecutiveFailures: 2, threshold: 3, trips: 1, openedBy: [] },
   };
@@ -232,11 +232,12 @@ describe('the Health view', () => {
   it('0 on a cell resets its counters; on an agent it says what to select', () => {
     const ledger = ledgerOf(true);
     ledger.cells['ch01/research'] = { ...newCell('ch01', 'research'), state: 'needs_human' };
-    expect(planResetCell(health(ledger, 0))).toEqual({ say: 'select a cell (below the agents in the Health view)', tone: 'warn' });
-    expect(planResetCell(health(ledger, 1))).toMatchObject({
+    // Rows by urgency (issue 18): the escalated cell comes before the idle agent.
+    expect(planResetCell(health(ledger, 1))).toEqual({ say: 'select a cell (Health lists agents and cells by urgency)', tone: 'warn' });
+    expect(planResetCell(health(ledger, 0))).toMatchObject({
       ask: { title: 'Reset the counters of ch01 research', pending: { action: { kind: 'reset_cell', unit: 'ch01', step: 'research' } } },
     });
-    expect(planBreaker(config, health(ledger, 1), 'reset')).toEqual({ say: 'select an agent (the Health view lists agents first)', tone: 'warn' });
+    expect(planBreaker(config, health(ledger, 0), 'reset')).toEqual({ say: 'select an agent (Health lists agents and cells by urgency)', tone: 'warn' });
   });
 
   it('says consecutive failures as a count and the threshold, which the count may pass while open', () => {
@@ -247,7 +248,7 @@ describe('the Health view', () => {
   it('the reset dialog says in words what the checkpoint.md cell becomes: no glyph, drawn under --ascii too', () => {
     const ledger = ledgerOf(true);
     ledger.cells['ch01/research'] = { ...newCell('ch01', 'research'), state: 'needs_human' };
-    const d = planResetCell(health(ledger, 1)) as { ask: Ask };
+    const d = planResetCell(health(ledger, 0)) as { ask: Ask };
     expect(d.ask.lines[0]).toBe('ch01 research: escalated (needs a human), 0 attempts');
     expect(d.ask.lines.at(-1)).toBe('its checkpoint.md cell follows the disk again (done when the marker proves it, in progress on a half-product, not started on nothing).');
     for (const l of d.ask.lines) expect(l).not.toMatch(/\p{Extended_Pictographic}|\u2014|\ufe0f/u);

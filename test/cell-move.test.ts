@@ -131,6 +131,7 @@ describe('stops while waiting for the retry', () => {
 describe('what a stop does', () => {
   it('escalations claim ⚠️ and are journalled; the rest are ❌ or a cancel', () => {
     const esc = (cls: FailureClass) => ({ kind: 'escalated' as const, class: cls, reason: 'r' });
+    // Reported as the escalation's class, not the attempt's own (issue 18 item 1: the event said UNKNOWN, Plan said CIRCULAR_FIX).
     expect(stopEffect(esc('CIRCULAR_FIX'))).toEqual({ claim: 'needs_human', escalate: 'CIRCULAR_FIX', reportAs: 'CIRCULAR_FIX' });
     expect(stopEffect({ kind: 'memory_lost', reason: 'r' })).toEqual({
       claim: 'needs_human',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
 import type { WorkspaceState } from '../src/types.js';
 import { matrixOf, partialItems, planItems } from '../src/app/select.js';
+import { planOf } from '../src/operator/plan.js';
 import { buildMatrix } from '../src/app/matrix.js';
 import { initialAgents } from '../src/app/agents-types.js';
 import { listKeys } from '../src/app/nav.js';
@@ -80,8 +81,8 @@ describe('lists by delta', () => {
     const p1 = partialItems(after, '', []);
     expect(p1.map((i) => i.file.path)).toEqual(after.partials.map((p) => p.path));
     for (const item of p1) expect(item).toBe(p0.find((x) => x.file === item.file));
-    const plan0 = planItems(before, '', [], []);
-    const plan1 = planItems(after, '', [], []);
+    const plan0 = planItems(planOf(before.next), '', [], []);
+    const plan1 = planItems(planOf(after.next), '', [], []);
     const kept = plan1.filter((i) => i.kind === 'next' && i.step.unit !== 'ch02');
     expect(kept.length).toBeGreaterThan(0);
     for (const item of kept) expect(plan0).toContain(item);

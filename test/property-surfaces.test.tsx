@@ -148,14 +148,16 @@ describe('surfaces agree (issue 18 item 2)', () => {
     });
   });
 
-  // Known today (the issue's "Partials (36)" vs "2 partial"): the header counts cells whose
-  // status is partial; Partials lists every half-product, also those of cells the checkpoint
-  // calls failed or needing a human. One count, from the model, is the fix.
-  it.fails('the header\'s "N partial" is the number of half-products Partials lists [known: it counts cells by status]', () => {
+  // The issue's "Partials (36)" vs "2 partial": the header counted cells whose status is
+  // partial. The operator model (issue 18 item 1) counts the files Partials lists, half-products
+  // and suspects, in the header ("N partials"), the tab and `partials --json`.
+  it('the header\'s "N partials" is the number of files Partials lists, as its tab says', () => {
     everyCase((r) => {
-      const p = JSON.parse(r.s.partialsJson) as { partials: unknown[] };
+      const p = JSON.parse(r.s.partialsJson) as { partials: unknown[]; suspects: unknown[] };
       const header = countsOf(r.s.frames.progress, 'header').partial;
-      return header === p.partials.length ? null : say('header partial vs half-products listed', { header, listed: p.partials.length, tab: tabCountOf(r.s.frames.progress, 'Partials') });
+      const tab = tabCountOf(r.s.frames.progress, 'Partials');
+      const listed = p.partials.length + p.suspects.length;
+      return header === listed && tab === listed ? null : say('header partials vs files listed', { header, listed, tab });
     });
   });
 
@@ -213,10 +215,10 @@ describe('surfaces agree (issue 18 item 2)', () => {
     });
   });
 
-  // Known today (the issue's "ch04 memory escalated · next attempt 2 of 4"): Health's cell row
-  // counts the next attempt from the class counts without asking whether the cell escalated
-  // (src/app/agents.ts nextAttemptLabel).
-  it.fails('escalations: an escalated cell is never also "next attempt N of M" [known: src/app/agents.ts]', () => {
+  // The issue's "ch04 memory escalated · next attempt 2 of 4": Health's cell row counted the
+  // next attempt from the class counts without asking whether the cell escalated; the operator
+  // model has no next attempt for an escalated cell (issue 18 item 1).
+  it('escalations: an escalated cell is never also "next attempt N of M"', () => {
     everyCase((r) => {
       for (const [k, c] of healthOf(r.s.frames.health).cells) {
         if (/escalated/.test(c.state) && /next attempt/.test(c.rest)) return say(`Health ${k}`, { state: c.state, row: c.rest });
@@ -233,10 +235,10 @@ describe('surfaces agree (issue 18 item 2)', () => {
     });
   });
 
-  // Known today (the issue's pending Slurm jobs counted as "running"): the header and the
-  // socket count a cell waiting for its next attempt as running (src/app/agents-feed.ts hands
-  // the live workspace the waiting cells with the running ones).
-  it.fails('runs: the header counts running only the runs that run, not the cells waiting for a retry [known: src/app/agents-feed.ts]', () => {
+  // The issue's pending Slurm jobs counted as "running": the header and the socket counted a
+  // cell waiting for its next attempt as running (the live workspace's running set holds the
+  // waiting cells with the running ones); the operator model counts the runs that run.
+  it('runs: the header counts running only the runs that run, not the cells waiting for a retry', () => {
     everyCase((r) => {
       const header = countsOf(r.s.frames.plan, 'header').running;
       const plan = planRowsOf(r.s.frames.plan).filter((x) => x.kind === 'flight' && x.action === 'running');

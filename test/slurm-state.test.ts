@@ -7,7 +7,8 @@ import type { ExecutorSpec } from '../src/run/executors/types.js';
 import type { ProcessOutcome } from '../src/run/types.js';
 import { parseJobComment, schedulerFindings } from '../src/sources/scheduler.js';
 import type { Cell } from '../src/types.js';
-import { flightItems, flightState } from '../src/app/agents.js';
+import { flightState } from '../src/app/agents.js';
+import { operatorOf } from '../src/app/operator.js';
 import type { AgentsUi } from '../src/app/agents-types.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -150,9 +151,12 @@ describe('the scheduler as a fourth source', () => {
 describe('a job in the Agents view', () => {
   it('shows the job instead of a pid, and the scheduler’s reason while it waits', () => {
     const run = { runId: 'r1', unit: 'ch01', step: 'draft', agent: 'writer', attempt: 1, pid: null, logPath: '/l', startedAt: 1_000, lines: [], job: { executor: 'slurm', id: '12' }, why: 'waiting: Resources' };
-    const a = { at: 4_000, limits: null, snap: { runs: [run], waiting: [], ledger: { cells: {} } } } as unknown as AgentsUi;
-    const [f] = flightItems(a);
-    expect(flightState(f!, a)).toBe('running slurm job 12 · waiting: Resources · 3 s · attempt 1');
+    const a = { at: 4_000, limits: null, agentNames: [], snap: { role: 'driver', runs: [run], waiting: [], autopilot: { on: false, paused: false, reason: '' }, ledger: { cells: {}, agents: {} } } } as unknown as AgentsUi;
+    const m = operatorOf({ ws: { cells: [], next: [], partials: [], suspects: [], discrepancies: [], warnings: [], scannedAt: 0 } as never, agents: a });
+    const [f] = m.runs;
+    // Queued by the scheduler: pending, never running (issue 18; it said "running slurm job 12").
+    expect(flightState(f!, m)).toBe('pending slurm job 12 · waiting: Resources · 3 s · attempt 1');
+    expect(m.counts).toMatchObject({ running: 0, pending: 1 });
   });
 });
 

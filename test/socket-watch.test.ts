@@ -51,8 +51,10 @@ describe('watch events', () => {
     expect(fromSupervisor({ type: 'launch', unit: 'ch03', step: 'r2', runId: 'r1', attempt: 2, agent: 'reviewer', logPath: 'x', message: '' }, AT)).toEqual([
       { type: 'run-started', at: AT, unit: 'ch03', step: 'r2', runId: 'r1', attempt: 2, agent: 'reviewer' },
     ]);
-    expect(fromSupervisor({ type: 'breaker', agent: 'reviewer', state: 'open', message: '' }, AT)).toEqual([
-      { type: 'breaker', at: AT, agent: 'reviewer', state: 'open' },
+    expect(fromSupervisor({ type: 'breaker', agent: 'reviewer', state: 'closed', message: '' }, AT)).toEqual([{ type: 'breaker', at: AT, agent: 'reviewer', state: 'closed', deadline: null }]);
+    // Issue 18: an open breaker's event carries its deadline, the one every countdown is drawn from.
+    expect(fromSupervisor({ type: 'breaker', agent: 'reviewer', state: 'open', deadline: Date.UTC(2026, 0, 1, 0, 1), message: '' }, AT)).toEqual([
+      { type: 'breaker', at: AT, agent: 'reviewer', state: 'open', deadline: '2026-01-01T00:01:00.000Z' },
     ]);
     expect(fromSupervisor({ type: 'autopilot', on: true, paused: false, reason: 'operator', message: '' }, AT)[0]).toMatchObject({
       type: 'autopilot',

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
+import { appendJournal, readJournal, type JournalEvent } from '../src/run/journal.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
-import { healthItems } from '../src/app/agents.js';
+import { operatorOf } from '../src/app/operator.js';
 import { closeStores, openStore, until } from './helpers/store.js';
 import { copyDemo, DEMO, fakeAgentWorkspace } from './helpers/workspace.js';
 
@@ -108,6 +108,21 @@ describe('store: runs in flight', () => {
     expect(r.s().agents.quitMode).toBe('leave');
   }, 60_000);
 
+  it('a with the workspace budget spent says paused, as the header does (issue 18: it said "autopilot on: launching")', async () => {
+    const root = makeWs({ units: ['ch01', 'ch02'] });
+    appendFileSync(join(root, 'checkroom.yaml'), '  max_launches: { session: 200, workspace: 1 }\n');
+    await appendJournal(root, { type: 'launch', at: 1, runId: 'r0', unit: 'ch02', step: 'research', agent: 'researcher', attempt: 1, argv: [], cwd: root, logPath: join(root, 'l'), pid: null, procStart: null, outputPath: null });
+    await appendJournal(root, { type: 'exit', at: 2, runId: 'r0', unit: 'ch02', step: 'research', agent: 'researcher', exitCode: 0, signal: null, class: 'SUCCESS', markerFound: true, cmdFp: 'c', errFp: 'e', keywords: [], errorTail: [], durationMs: 1 } as never);
+    const r = await openWithAgents(root);
+    await r.press('3', 'a');
+    if (r.s().dialog) await r.press('y');
+    await until(() => r.s().message?.text.startsWith('autopilot'), 'a word on autopilot');
+    // The header's state: paused (AgentsBadge reads the operator model).
+    expect(r.sup.snapshot().autopilot.paused).toBe(true);
+    expect(r.s().message?.text).not.toMatch(/^autopilot on/);
+    expect(r.s().message?.text).toMatch(/^autopilot paused: /);
+  }, 60_000);
+
   it('a toggles autopilot after showing the command once; a again turns it off', async () => {
     const root = makeWs({ units: ['ch01', 'ch02'] });
     const r = await openWithAgents(root);
@@ -128,7 +143,7 @@ describe('store: breakers and counters in the Health view (agents-planners.ts th
     const root = makeWs();
     const r = await openWithAgents(root);
     await r.press('5', 'g');
-    const first = healthItems(r.s().agents)[0];
+    const first = operatorOf(r.s()).health[0];
     expect(first.kind).toBe('agent');
     const agent = first.kind === 'agent' ? first.agent : '';
     const stateOf = () => r.s().agents.snap?.ledger.agents[agent]?.view.state;
@@ -152,7 +167,7 @@ describe('store: breakers and counters in the Health view (agents-planners.ts th
   it('Z on an agent row, x with nothing running and C without a session say why; nothing is asked', async () => {
     const r = await openWithAgents(makeWs());
     await r.press('5', 'g', 'Z');
-    expect(r.s().message).toEqual({ text: 'select a cell (below the agents in the Health view)', tone: 'warn' });
+    expect(r.s().message).toEqual({ text: 'select a cell (Health lists agents and cells by urgency)', tone: 'warn' });
     await r.press('3', 'x');
     expect(r.s().message).toEqual({ text: 'nothing is running', tone: 'warn' });
     await r.press('g', 'C');

@@ -1,3 +1,4 @@
+import { fromSupervisor } from '../src/socket/events.js';
 import { describe, expect, it, afterEach } from 'vitest';
 import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -182,12 +183,19 @@ describe('supervisor: one cell', () => {
   it('the same error again and again is circular: CIRCULAR_FIX escalates', async () => {
     // Issue 17 item 5: UNKNOWN allows 2 attempts in all now; a larger cap lets the loop show.
     const root = makeWs({ faults: { 'ch01/research': 'same_error' }, limits: '  backoff_base: 20ms\n  backoff_max: 100ms\n  caps: { UNKNOWN: 5 }' });
-    const s = await start(root);
+    const said: SupervisorEvent[] = [];
+    const s = await start(root, said);
     const r = await s.launch('ch01', 'research');
     expect(r.outcome).toBe('escalated');
     const ev = await journal(root);
     const ex = exits(ev, 'ch01/research');
     expect(ex.length).toBe(3);
+    // Issue 18 item 1: the failure and the watch stream's escalation name the journal's class,
+    // not the attempt's own (the status line and the event said UNKNOWN, Plan CIRCULAR_FIX).
+    const failed = said.find((e) => e.type === 'failed') as Extract<SupervisorEvent, { type: 'failed' }>;
+    expect(failed.class).toBe('CIRCULAR_FIX');
+    expect(failed.message).toContain('(CIRCULAR_FIX)');
+    expect(fromSupervisor(failed, 'now').find((w) => w.type === 'escalation')).toMatchObject({ class: 'CIRCULAR_FIX' });
     // Same command fingerprint although {attempt} and {backup} changed between attempts.
     expect(new Set(ex.map((e) => e.cmdFp)).size).toBe(1);
     expect((ev.find((e) => e.type === 'escalate') as { class: string }).class).toBe('CIRCULAR_FIX');
@@ -271,6 +279,11 @@ describe('supervisor: breaker', () => {
     expect(r.outcome).toBe('done');
     const states = events.filter((e) => e.type === 'breaker' && e.agent === 'researcher').map((e) => (e as { state: string }).state);
     expect(states).toEqual(['open', 'half_open', 'closed']);
+    // The open event carries the breaker's deadline: when the first failure's trip cools down (issue 18).
+    const open = events.find((e) => e.type === 'breaker' && e.state === 'open') as Extract<SupervisorEvent, { type: 'breaker' }>;
+    const tripped = exits(await journal(root), 'ch01/research').filter((e) => e.class !== 'SUCCESS')[1]!;
+    expect(open.deadline).toBe(tripped.at + 400);
+    expect(events.filter((e) => e.type === 'breaker' && e.state !== 'open').every((e) => (e as { deadline?: number | null }).deadline === null)).toBe(true);
     const view = s.snapshot().ledger.agents['researcher']!.view;
     expect(view.state).toBe('closed');
     expect(view.trips).toBe(0);

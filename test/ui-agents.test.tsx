@@ -266,17 +266,19 @@ describe('launching agents from the control room', () => {
     await m.press('5');
     await m.waitFor(/agent researcher\s+open \d+ s left/);
     const f = m.frame();
+    // The escalated cell has no next attempt (issue 18).
     expect(f).toMatch(/ch01 research\s+escalated\s+1 att · PERMISSION 1/);
+    expect(f).not.toMatch(/ch01 research.*next attempt/);
     expect(f).toMatch(/trips 1 · 1 failure in a row \(opens at 1\)/);
     expect(f).toContain('launches 1 of');
     expect(f).toContain('consecutive failures 1 of');
     // The selected agent's detail names the failure that opened it.
     await m.press('g');
-    const researcher = m.store.getState().cursors.health;
-    expect(researcher).toBe(0);
-    // researcher is not first alphabetically (archivist is): move onto it.
-    const idx = ['archivist', 'editor', 'panel', 'researcher'].indexOf('researcher');
-    await m.press(...Array(idx).fill('j'));
+    expect(m.store.getState().cursors.health).toBe(0);
+    // Rows by urgency, not by name (issue 18): the escalated cell, then the open breaker, then the idle agents.
+    const rows = f.split('\n').filter((l) => /^[ ›] (agent \S+|ch\d+ \S+) /.test(l)).map((l) => /^(agent \S+|ch\d+ \S+)/.exec(l.slice(2))![1]);
+    expect(rows.slice(0, 3)).toEqual(['ch01 research', 'agent researcher', 'agent archivist']);
+    await m.press('j');
     await m.waitFor(/› agent researcher/);
     await m.waitFor('opened by: PERMISSION');
     await m.press('R');
@@ -295,8 +297,8 @@ describe('launching agents from the control room', () => {
     await m.waitFor(/agent researcher\s+closed/);
     const events = (await journal(root)).filter((e) => e.type === 'breaker' && e.agent === 'researcher').map((e) => (e as { event: string }).event);
     expect(events).toEqual(['reset', 'hold', 'release']);
-    // Z on the escalated cell: reset its counters (confirm first).
-    await m.press('G');
+    // Z on the escalated cell, the first row (Health by urgency): reset its counters (confirm first).
+    await m.press('g');
     await m.waitFor(/› ch01 research/);
     // Its detail says the state in words, not the raw needs_human.
     await m.waitFor('ch01 research (researcher): escalated (needs a human)');
@@ -323,6 +325,21 @@ describe('launching agents from the control room', () => {
     await m.press('a');
     await m.waitFor(/read-only mode: "autopilot" is disabled/);
     expect((await journal(root)).filter((e) => e.type === 'launch')).toHaveLength(0);
+  }, 60_000);
+
+  it("a read-only observer shows the driver's autopilot, read from the journal (issue 18: it said off while the driver had it on)", async () => {
+    const root = makeWs();
+    const first = await mount(root);
+    const m = await mount(root);
+    expect(m.sup.snapshot().role).toBe('readonly');
+    await m.waitFor(/auto off · /);
+    await first.sup.setAutopilot(true);
+    // The observer re-reads the driver's journal every second.
+    await m.waitFor(/auto on · /);
+    await m.press('5');
+    await m.waitFor(/autopilot on/);
+    await first.sup.setAutopilot(false);
+    await m.waitFor(/auto off · /);
   }, 60_000);
 
   it('--readonly has no supervisor: the Health view says why, the keys are refused and listed as disabled', async () => {

@@ -270,7 +270,8 @@ describe('`/` filters Health', () => {
     await m.type('researcher');
     await m.press('\r');
     rows = m.lines().filter((l) => /^[ ›] (agent \S+|ch\d\d \S+) /.test(l));
-    expect(rows.map((l) => /^[ ›] (agent \S+|ch\d\d \S+) /.exec(l)![1])).toEqual(['agent researcher', 'ch01 research']);
+    // By urgency (issue 18 item 1): the escalated cell, then the open breaker.
+    expect(rows.map((l) => /^[ ›] (agent \S+|ch\d\d \S+) /.exec(l)![1])).toEqual(['ch01 research', 'agent researcher']);
     await m.press('/');
     await m.type('nothing-like-this');
     await m.press('\r');
@@ -355,7 +356,8 @@ describe('Health keeps the breaker countdown on a narrow terminal', () => {
       expect(row, m.frame()).toMatch(/ open (\d+ m )?\d+ s left( |$)/);
       for (const l of m.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(columns);
       // The escalated cell's detail: its last error is cut at a word (or after a `/`), never mid-word.
-      await m.press('G');
+      // Health is by urgency (issue 18 item 1): the escalated cell is the first row.
+      await m.press('g');
       const cell = Object.values(m.store.getState().agents.snap!.ledger.cells).find((c) => c.unit.startsWith('ch01'))!;
       const full = `  last error: ${cell.lastError}`;
       const shown = m.lines().find((l) => l.startsWith('  last error: '));

@@ -6,7 +6,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
 import { createAppStore } from '../src/app/store.js';
 import { COLOR_THEME, NO_COLOR_THEME, type Theme } from '../src/app/theme.js';
-import { healthItems } from '../src/app/agents.js';
+import { operatorOf } from '../src/app/operator.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
 import { planCommand } from '../src/cli/core-commands.js';
@@ -78,7 +78,7 @@ describe('Health list windowing', () => {
       const m = await mount({ rows, columns });
       await m.press('5');
       await m.waitFor(/^launches \d+ of /m);
-      const names = healthItems(m.store.getState().agents).map((it) => (it.kind === 'agent' ? `agent ${it.agent}` : `${it.cell.unit} ${it.cell.step}`));
+      const names = operatorOf(m.store.getState()).health.map((it) => (it.kind === 'agent' ? `agent ${it.agent}` : `${it.cell.unit} ${it.cell.step}`));
       expect(names.length).toBeGreaterThan(5);
       const check = (selected: number) => {
         const f = m.frame();

@@ -3,7 +3,7 @@ import stringWidth from 'string-width';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
 import { createAppStore } from '../src/app/store.js';
 import { COLOR_THEME, type Theme } from '../src/app/theme.js';
-import { counts } from '../src/state/counts.js';
+import { countsOf as counts } from '../src/operator/model.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { actionWord } from '../src/plan/action-words.js';
 import { copyDemo } from './helpers/workspace.js';
@@ -48,7 +48,9 @@ describe('control room views', () => {
     expect(f).toContain(`Batch ${s.stoppedAt!.batch}`);
     expect(f).not.toContain('checkpoint says');
     expect(f).toContain(`${c.done}/${c.total} done`);
-    expect(f).toContain(`${c.partial} partial · ${c.failed} failed · ${c.needsHuman} needs human · ${c.running} running`);
+    // The header counts the files the Partials tab lists (issue 18), not the cells whose status is partial.
+    expect(f).toContain(`Partials (${c.halfProducts + c.suspects})`);
+    expect(f).toContain(`${c.halfProducts + c.suspects} partials · ${c.failed} failed · ${c.needsHuman} needs human · ${c.running} running`);
     expect(f).toContain('live: off');
     expect(f).toContain(`checkpoint ${s.checkpoint.lastUpdate}`);
     expect(f).toContain(`scanned ${new Date(s.scannedAt).toTimeString().slice(0, 8)}`);
@@ -199,12 +201,12 @@ describe('control room views', () => {
 
   it('follows the live workspace: a new state reaches the header without a key', async () => {
     const { frame, live, ws } = await mount(copyDemo());
-    const before = counts(ws()).partial;
+    const before = counts(ws()).halfProducts + counts(ws()).suspects;
     const { writeFileSync } = await import('node:fs');
     writeFileSync(`${ws().root}/research/ch08-research.md`, '# cut off');
     await live.refresh();
     await tick(50);
-    expect(frame()).toContain(`${before + 1} partial`);
+    expect(frame()).toContain(`${before + 1} partials`);
   });
 
   it('quits on q and on ctrl-c', async () => {

@@ -32,7 +32,7 @@ const OUTCOME: Partial<Record<SupervisorEvent['type'], string>> = { done: 'done'
 
 export function agentsInitial(o: AgentsOptions | undefined, why: string | null): AgentsUi {
   if (!o) return { ...initialAgents(), why: why ?? 'this control room was opened without one' };
-  return { ...initialAgents(), enabled: true, snap: o.sup.snapshot(), at: Date.now(), limits: o.config.limits, agentNames: Object.keys(o.config.agents) };
+  return { ...initialAgents(), enabled: true, snap: o.sup.snapshot(), at: (o.now ?? Date.now)(), limits: o.config.limits, agentNames: Object.keys(o.config.agents), concurrency: Object.fromEntries(Object.entries(o.config.agents).map(([n, a]) => [n, a.concurrency])) };
 }
 
 /** The final failure, said once and short enough for one row: what, how it ended, where the
@@ -75,7 +75,7 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, liv
         for (const r of recent) if (r.outcome !== null) outcomes.delete(r.key);
       }
       const same = writers.length === st.agents.writers.length && writers.every((k, i) => k === st.agents.writers[i]);
-      const agents = { ...st.agents, snap, at: Date.now(), recent, writers: same ? st.agents.writers : writers };
+      const agents = { ...st.agents, snap, at: (o.now ?? Date.now)(), recent, writers: same ? st.agents.writers : writers };
       // An observer that took over the stale lock drives now (issue 8 item 5): its keys act.
       // The redo queue, skips and undo stack are the journal's as the driver left them
       // (issue 17 item 3: a handover keeps the queue); an observer could not change them.

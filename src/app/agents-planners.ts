@@ -6,7 +6,9 @@ import { sanitizeLine } from '../sanitize.js';
 import { cellKey, type NextStep } from '../types.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { AgentAction, SupervisorPort } from './agents-types.js';
-import { breakerWords, classCounts, flightItems, flightState, runStateWords } from './agents.js';
+import { classCounts, flightState, runStateWords } from './agents.js';
+import { operatorOf } from './operator.js';
+import { breakerWords } from '../operator/words.js';
 import { goneUpdate, selectedHealth, selectedPartial, selectedPlan } from './selected.js';
 import { said, type Ask, type Decision, type Planned } from './store-kit.js';
 import type { AppState } from './store-types.js';
@@ -82,7 +84,7 @@ export function planLaunchSelected(r: AgentsRead, s: AppState): Planned<LaunchRe
   const item = p?.item;
   if (!item) return said('nothing selected', 'warn');
   if (item.kind === 'flight') {
-    const text = sanitizeLine(`${item.flight.unit} ${item.flight.step} is in flight (${flightState(item.flight, s.agents)}); x cancels it`);
+    const text = sanitizeLine(`${item.flight.unit} ${item.flight.step} is in flight (${flightState(item.flight, operatorOf(s))}); x cancels it`);
     return { change: { agents: { ...s.agents, logOpen: true }, message: { text, tone: 'info' } } };
   }
   if (item.kind === 'queued') return { go: { unit: item.redo.unit, step: item.redo.step, redo: true } };
@@ -126,13 +128,13 @@ export function planAutopilot(r: AgentsRead, s: AppState): Planned<'on' | 'off'>
 
 /** `x`: the selected run, or the only one. */
 export function planCancel(s: AppState): Decision {
-  const flights = flightItems(s.agents);
+  const flights = operatorOf(s).runs;
   const p = selectedPlan(s);
   if (p && 'gone' in p) return { change: goneUpdate(s, 'plan', p.gone) };
   const f = p?.item.kind === 'flight' ? p.item.flight : flights.length === 1 ? flights[0] : null;
   if (!f) return said(flights.length === 0 ? 'nothing is running' : 'select a run to cancel (runs are listed first in the Plan view)', 'warn');
   const lines = [
-    `${f.unit} ${f.step} (${f.agent}): ${flightState(f, s.agents)}`,
+    `${f.unit} ${f.step} (${f.agent}): ${flightState(f, operatorOf(s))}`,
     'Its process group is stopped (TERM, then KILL after the grace period); no retry follows,',
     'and autopilot leaves the cell alone until you launch or reset it. A cancel is not counted as a failure.',
   ];
@@ -144,9 +146,9 @@ export function planBreaker(config: WorkspaceConfig, s: AppState, op: 'reset' | 
   const p = selectedHealth(s);
   if (p && 'gone' in p) return { change: goneUpdate(s, 'health', p.gone) };
   const item = p?.item;
-  if (!item || item.kind !== 'agent') return said('select an agent (the Health view lists agents first)', 'warn');
-  const v = item.ledger?.view;
-  const now = `breaker ${item.agent}: ${breakerWords(item.ledger)}; ${v?.consecutiveFailures ?? 0} consecutive failures (threshold ${v?.threshold ?? config.breaker.threshold}), ${v?.trips ?? 0} trips`;
+  if (!item || item.kind !== 'agent') return said('select an agent (Health lists agents and cells by urgency)', 'warn');
+  const b = item.breaker;
+  const now = `breaker ${item.agent}: ${breakerWords(b, operatorOf(s).at)}; ${b.consecutiveFailures} consecutive failures (threshold ${b.seen ? b.threshold : config.breaker.threshold}), ${b.trips} trips`;
   const agent = item.agent;
   if (op === 'reset')
     return {
@@ -156,7 +158,7 @@ export function planBreaker(config: WorkspaceConfig, s: AppState, op: 'reset' | 
         op: 'reset',
       }),
     };
-  if (v?.state === 'held')
+  if (b.state === 'held')
     return {
       ask: agentsAsk(`Release breaker ${agent}`, [now, 'Ends the hold: the breaker follows its failures and cooldown again.'], {
         kind: 'breaker',
@@ -178,10 +180,11 @@ export function planResetCell(s: AppState): Decision {
   const p = selectedHealth(s);
   if (p && 'gone' in p) return { change: goneUpdate(s, 'health', p.gone) };
   const item = p?.item;
-  if (!item || item.kind !== 'cell') return said('select a cell (below the agents in the Health view)', 'warn');
+  if (!item || item.kind !== 'cell') return said('select a cell (Health lists agents and cells by urgency)', 'warn');
   const c = item.cell;
+  const l = c.ledger;
   const lines = [
-    `${c.unit} ${c.step}: ${runStateWords(c.state)}, ${plural(c.attempts.length, 'attempt')}${classCounts(c) ? ` (${classCounts(c)})` : ''}`,
+    `${c.unit} ${c.step}: ${l ? runStateWords(l.state) : c.run}, ${plural(c.attempts, 'attempt')}${l && classCounts(l) ? ` (${classCounts(l)})` : ''}`,
     'Forgets its attempts, counters and escalation (the journal keeps the history);',
     'its checkpoint.md cell follows the disk again (done when the marker proves it, in progress on a half-product, not started on nothing).',
   ];
@@ -196,9 +199,9 @@ export function planQuit(r: AgentsRead, s: AppState, ctrlC: boolean): Decision |
   const d = s.dialog;
   if (d?.pending.type === 'agents' && d.pending.action.kind === 'quit')
     return ctrlC ? { change: { dialog: null, quit: true, agents: { ...s.agents, quitMode: 'leave' } } } : { change: {} };
-  const flights = flightItems(s.agents);
+  const flights = operatorOf(s).runs;
   const lines = [
-    ...flights.slice(0, 4).map((f) => `${f.unit} ${f.step}: ${flightState(f, s.agents)}`),
+    ...flights.slice(0, 4).map((f) => `${f.unit} ${f.step}: ${flightState(f, operatorOf(s))}`),
     ...(flights.length > 4 ? [`… and ${flights.length - 4} more`] : []),
     'y/enter: cancel them, then quit (each cell goes back to what it was, or to failed)',
     'l: leave them running and quit (the next checkroom adopts them; the marker decides)',

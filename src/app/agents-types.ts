@@ -1,5 +1,6 @@
 import type { Limits, WorkspaceConfig } from '../pipeline/config-types.js';
 import type { Supervisor, SupervisorSnapshot } from '../run/supervisor.js';
+import type { OperatorRun } from '../operator/types.js';
 
 // The control room's view of the agent supervisor: a snapshot replayed from the journal
 // (so a restart shows the same), pushed into the store at most every ~250 ms, plus the
@@ -16,6 +17,8 @@ export interface AgentsOptions {
   config: WorkspaceConfig;
   /** Flush interval (STYLE.md idiom 5); default 250 ms. */
   flushMs?: number;
+  /** The supervisor's clock (epoch ms): the operator model's one reading is taken from it at each flush; default Date.now. */
+  now?: () => number;
 }
 
 /** The output of a run that ended, kept for the log pane (bounded). */
@@ -28,27 +31,8 @@ export interface RecentRun {
   outcome: string | null;
 }
 
-/** A cell in flight: running, or waiting for its next attempt (backoff or breaker). */
-export interface FlightItem {
-  key: string;
-  unit: string;
-  step: string;
-  agent: string;
-  state: 'running' | 'waiting';
-  runId: string | null;
-  pid: number | null;
-  attempt: number;
-  startedAt: number | null;
-  retryAt: number | null;
-  reason: string;
-  logPath: string | null;
-  /** Issue 12: "slurm job 12" when a cluster runs it. */
-  job?: string;
-  /** Issue 11: what the agent is doing now (its last tool call), when its adapter knows. */
-  activity?: string;
-  /** Adopted after a restart, or the driver's as an observer sees it (issue 8 items 4, 5). */
-  origin?: 'adopted' | 'driver';
-}
+/** A cell in flight: running, pending in a scheduler's queue, or waiting for its next attempt (backoff or breaker); the operator model's run (src/operator/types.ts). */
+export type FlightItem = OperatorRun;
 
 export interface AgentsUi {
   /** A supervisor is attached (false: --readonly, or no checkroom.yaml agents). */
@@ -61,6 +45,8 @@ export interface AgentsUi {
   limits: Limits | null;
   /** Every agent of checkroom.yaml (the Health view lists them before any launch). */
   agentNames: string[];
+  /** Each configured agent's concurrency limit (Health's `writer 1/2`, issue 18). */
+  concurrency?: Readonly<Record<string, number>>;
   /** `L`: the tall log pane. */
   logOpen: boolean;
   recent: RecentRun[];

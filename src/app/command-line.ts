@@ -4,8 +4,10 @@ import { VIEWS } from './views.js';
 // The `:` command line: a name maps to a command of the key table, so `:write-checkpoint`
 // and `w` run the same code (and both confirm, and both are refused in read-only mode).
 
-const NAMES: Record<string, CommandId> = {
-  ...Object.fromEntries(VIEWS.map((v) => [v.id, `view.${v.id}` as CommandId])),
+// NAMES is typed by its values, not by CommandId: the key table's rows use these names in
+// their labels, and CommandId is derived from those rows (issue 19 item 5). IDS checks them.
+const NAMES = {
+  ...Object.fromEntries(VIEWS.map((v) => [v.id, `view.${v.id}` as const])),
   q: 'quit',
   quit: 'quit',
   help: 'help',
@@ -17,13 +19,17 @@ const NAMES: Record<string, CommandId> = {
   backups: 'backups.open',
   undo: 'undo',
   unskip: 'partial.unskip',
-};
+} as const;
 
-export const COMMAND_NAMES = Object.keys(NAMES);
+/** Every name runs a command of the key table (a misspelt id fails the type check here). */
+const IDS: Readonly<Record<string, CommandId>> = NAMES;
 
-/** How a key-less command is typed (`:unskip`), for the key table's label: named once, in NAMES. */
-export const commandLabel = (id: CommandId): string => {
-  const name = COMMAND_NAMES.find((n) => NAMES[n] === id);
+export const COMMAND_NAMES: readonly string[] = Object.keys(NAMES);
+
+/** How a key-less command is typed (`:unskip`), for the key table's label: named once, in NAMES.
+ *  Takes a string: the key table calls it while its rows, and so CommandId, are being built. */
+export const commandLabel = (id: string): string => {
+  const name = COMMAND_NAMES.find((n) => IDS[n] === id);
   if (!name) throw new Error(`command ${id} has no key and no : name`);
   return `:${name}`;
 };
@@ -31,6 +37,6 @@ export const commandLabel = (id: CommandId): string => {
 export function parseCommandLine(text: string): { id: CommandId } | { error: string } {
   const name = text.trim().replace(/^:/, '').toLowerCase();
   if (name === '') return { error: 'empty command; try :help' };
-  const id = NAMES[name];
+  const id = IDS[name];
   return id ? { id } : { error: `unknown command ":${name}" — try ${COMMAND_NAMES.filter((n) => n !== 'quit').map((n) => `:${n}`).join(' ')}` };
 }

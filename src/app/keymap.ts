@@ -7,59 +7,10 @@ import { VIEWS, type ViewId } from './views.js';
 // `?` overlay (helpRows). `dangerous` marks every action that writes to the workspace:
 // it always confirms first, and `--readonly` strips it (k9s' lesson).
 
-// A view's own command comes from the view registry (views.ts): one row adds both.
-export type CommandId =
-  | `view.${ViewId}`
-  | 'view.next'
-  | 'view.prev'
-  | 'move.up'
-  | 'move.down'
-  | 'move.left'
-  | 'move.right'
-  | 'move.top'
-  | 'move.bottom'
-  | 'page.up'
-  | 'page.down'
-  | 'open'
-  | 'back'
-  | 'filter'
-  | 'command'
-  | 'help'
-  | 'refresh'
-  | 'driver.handover'
-  | 'quit'
-  | 'partial.backup'
-  | 'partial.keep'
-  | 'partial.redo'
-  | 'partial.skip'
-  | 'partial.unskip'
-  | 'partial.conservative'
-  | 'undo'
-  | 'checkpoint.write'
-  | 'run.launch'
-  | 'run.autopilot'
-  | 'run.cancel'
-  | 'run.log'
-  | 'run.continue'
-  | 'breaker.reset'
-  | 'breaker.hold'
-  | 'cell.reset'
-  | 'dialog.leave'
-  | 'resume.write'
-  | 'todos.writeback'
-  | 'recover.open'
-  | 'recover.rebuild'
-  | 'recover.close'
-  | 'backups.open'
-  | 'backups.restore'
-  | 'backups.close'
-  | 'offer.write'
-  | 'offer.skip'
-  | 'offer.back'
-  | 'dialog.confirm'
-  | 'dialog.cancel'
-  | 'prompt.submit'
-  | 'prompt.cancel';
+// The command ids are the rows' ids (issue 19 item 5: the union was a hand copy of them):
+// a new row is a new CommandId, and a view's own command comes from the view registry
+// (views.ts), so one row there adds both.
+export type CommandId = (typeof ROWS)[number]['id'];
 
 /** Where a command applies: the main views, or an open dialog / prompt line. */
 export type Scope = 'main' | 'dialog' | 'prompt' | RecoveryScope;
@@ -74,10 +25,10 @@ export interface Binding {
   shift?: boolean;
 }
 
-export interface KeyCommand {
-  id: CommandId;
+export interface KeyCommand<I extends string = CommandId> {
+  id: I;
   keys: Binding[];
-  /** How the keys read in the footer and overlay. */
+  /** How the keys read in the footer and overlay: the first binding unless a row says more; a key-less command's `:` name. */
   label: string;
   /** Short footer word. */
   hint: string;
@@ -92,74 +43,88 @@ export interface KeyCommand {
   runs?: boolean;
 }
 
-const cmd = (c: Omit<KeyCommand, 'dangerous' | 'scope' | 'views' | 'footer'> & Partial<KeyCommand>): KeyCommand => ({
+const NAME_LABEL: Record<KeyName, string> = {
+  up: '↑', down: '↓', left: '←', right: '→', return: 'enter', escape: 'esc', tab: 'tab',
+  backspace: 'backspace', delete: 'delete', pageUp: 'PgUp', pageDown: 'PgDn', home: 'home', end: 'end',
+};
+
+/** How a binding reads: `q`, `ctrl-c`, `enter`, `shift-tab`. */
+export const bindingLabel = (b: Binding): string =>
+  `${b.ctrl ? 'ctrl-' : ''}${b.shift ? 'shift-' : ''}${b.name ? NAME_LABEL[b.name] : (b.ch ?? '')}`;
+
+type Row<I extends string> = Omit<KeyCommand<I>, 'dangerous' | 'scope' | 'views' | 'footer' | 'label'> & Partial<KeyCommand<I>>;
+
+const cmd = <I extends string>(c: Row<I>): KeyCommand<I> => ({
   dangerous: false,
   scope: 'main',
   views: 'all',
   footer: false,
+  label: c.keys[0] ? bindingLabel(c.keys[0]) : commandLabel(c.id),
   ...c,
 });
 
 const viewCommands = VIEWS.map((v) =>
-  cmd({ id: `view.${v.id}` as CommandId, keys: [{ ch: v.key }], label: v.key, hint: v.title.toLowerCase(), description: `show the ${v.title} view` }),
+  cmd({ id: `view.${v.id}` as `view.${ViewId}`, keys: [{ ch: v.key }], hint: v.title.toLowerCase(), description: `show the ${v.title} view` }),
 );
 
-export const KEYMAP: readonly KeyCommand[] = [
+const ROWS = [
   ...viewCommands,
-  cmd({ id: 'view.next', keys: [{ name: 'tab', shift: false }], label: 'tab', hint: 'next view', description: 'next view', footer: true }),
-  cmd({ id: 'view.prev', keys: [{ name: 'tab', shift: true }], label: 'shift-tab', hint: 'prev view', description: 'previous view' }),
+  cmd({ id: 'view.next', keys: [{ name: 'tab', shift: false }], hint: 'next view', description: 'next view', footer: true }),
+  cmd({ id: 'view.prev', keys: [{ name: 'tab', shift: true }], hint: 'prev view', description: 'previous view' }),
   cmd({ id: 'move.up', keys: [{ ch: 'k' }, { name: 'up' }], label: 'k/↑', hint: 'up', description: 'move up' }),
   cmd({ id: 'move.down', keys: [{ ch: 'j' }, { name: 'down' }], label: 'j/↓', hint: 'down', description: 'move down' }),
   cmd({ id: 'move.left', keys: [{ ch: 'h' }, { name: 'left' }], label: 'h/←', hint: 'left', description: 'move left (matrix)', views: ['progress'] }),
   cmd({ id: 'move.right', keys: [{ ch: 'l' }, { name: 'right' }], label: 'l/→', hint: 'right', description: 'move right (matrix)', views: ['progress'] }),
-  cmd({ id: 'move.top', keys: [{ ch: 'g' }, { name: 'home' }], label: 'g', hint: 'top', description: 'go to the top' }),
-  cmd({ id: 'move.bottom', keys: [{ ch: 'G' }, { name: 'end' }], label: 'G', hint: 'bottom', description: 'go to the bottom' }),
-  cmd({ id: 'page.up', keys: [{ name: 'pageUp' }], label: 'PgUp', hint: 'page up', description: 'one page up' }),
-  cmd({ id: 'page.down', keys: [{ name: 'pageDown' }], label: 'PgDn', hint: 'page down', description: 'one page down' }),
-  cmd({ id: 'open', keys: [{ name: 'return' }], label: 'enter', hint: 'detail', description: "open the cell's detail", views: ['progress'], footer: true }),
-  cmd({ id: 'back', keys: [{ name: 'escape' }], label: 'esc', hint: 'back', description: 'back: close detail, overlay or filter' }),
-  cmd({ id: 'partial.backup', keys: [{ ch: 'b' }], label: 'b', hint: 'back up', description: 'back up the selected file (moved to file.bak.<time>)', dangerous: true, views: ['partials'], footer: true }),
-  cmd({ id: 'partial.keep', keys: [{ ch: 'm' }], label: 'm', hint: 'keep', description: "keep: it is complete, append the step's marker", dangerous: true, views: ['partials'], footer: true }),
-  cmd({ id: 'partial.redo', keys: [{ ch: 'd' }], label: 'd', hint: 'redo', description: 'redo: back up and queue the step for relaunch', dangerous: true, views: ['partials'], footer: true }),
-  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], label: 's', hint: 'skip', description: `skip: hide from the list (the journal keeps it; ${commandLabel('partial.unskip')} shows it again)`, views: ['partials'], footer: true }),
-  cmd({ id: 'partial.unskip', keys: [], label: commandLabel('partial.unskip'), hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
-  cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], label: 'c', hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
-  cmd({ id: 'undo', keys: [{ ch: 'u' }], label: 'u', hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
-  cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], label: 'w', hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
-  cmd({ id: 'run.launch', keys: [{ name: 'return' }], label: 'enter', hint: 'launch', description: 'launch the selected step (retry/run; an escalated one: reset + relaunch, confirms)', runs: true, views: ['plan'], footer: true }),
-  cmd({ id: 'run.autopilot', keys: [{ ch: 'a' }], label: 'a', hint: 'autopilot', description: 'autopilot on/off: keep launching within concurrency, caps and breakers', runs: true, views: ['plan', 'health'], footer: true }),
-  cmd({ id: 'run.cancel', keys: [{ ch: 'x' }], label: 'x', hint: 'cancel run', description: 'cancel the selected (or the only) run in flight', dangerous: true, runs: true, views: ['plan'], footer: true }),
+  cmd({ id: 'move.top', keys: [{ ch: 'g' }, { name: 'home' }], hint: 'top', description: 'go to the top' }),
+  cmd({ id: 'move.bottom', keys: [{ ch: 'G' }, { name: 'end' }], hint: 'bottom', description: 'go to the bottom' }),
+  cmd({ id: 'page.up', keys: [{ name: 'pageUp' }], hint: 'page up', description: 'one page up' }),
+  cmd({ id: 'page.down', keys: [{ name: 'pageDown' }], hint: 'page down', description: 'one page down' }),
+  cmd({ id: 'open', keys: [{ name: 'return' }], hint: 'detail', description: "open the cell's detail", views: ['progress'], footer: true }),
+  cmd({ id: 'back', keys: [{ name: 'escape' }], hint: 'back', description: 'back: close detail, overlay or filter' }),
+  cmd({ id: 'partial.backup', keys: [{ ch: 'b' }], hint: 'back up', description: 'back up the selected file (moved to file.bak.<time>)', dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.keep', keys: [{ ch: 'm' }], hint: 'keep', description: "keep: it is complete, append the step's marker", dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.redo', keys: [{ ch: 'd' }], hint: 'redo', description: 'redo: back up and queue the step for relaunch', dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], hint: 'skip', description: `skip: hide from the list (the journal keeps it; ${commandLabel('partial.unskip')} shows it again)`, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.unskip', keys: [], hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
+  cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'undo', keys: [{ ch: 'u' }], hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
+  cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'run.launch', keys: [{ name: 'return' }], hint: 'launch', description: 'launch the selected step (retry/run; an escalated one: reset + relaunch, confirms)', runs: true, views: ['plan'], footer: true }),
+  cmd({ id: 'run.autopilot', keys: [{ ch: 'a' }], hint: 'autopilot', description: 'autopilot on/off: keep launching within concurrency, caps and breakers', runs: true, views: ['plan', 'health'], footer: true }),
+  cmd({ id: 'run.cancel', keys: [{ ch: 'x' }], hint: 'cancel run', description: 'cancel the selected (or the only) run in flight', dangerous: true, runs: true, views: ['plan'], footer: true }),
   // Issue 11: continue instead of restart (DOMAIN.md section 4, the aggressive strategy).
-  cmd({ id: 'run.continue', keys: [{ ch: 'C' }], label: 'C', hint: 'continue', description: "continue the selected cell's interrupted agent session (--resume) on its half-product; previews first", dangerous: true, runs: true, views: ['partials', 'plan'] }),
-  cmd({ id: 'run.log', keys: [{ ch: 'L' }], label: 'L', hint: 'log', description: "show/hide the tall log pane (the selected run's output)", views: ['plan'], footer: true }),
-  cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], label: 'R', hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
-  cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], label: 'H', hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
-  cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], label: 'Z', hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
-  cmd({ id: 'filter', keys: [{ ch: '/' }], label: '/', hint: 'filter', description: 'filter by unit, step or status', footer: true }),
-  cmd({ id: 'command', keys: [{ ch: ':' }], label: ':', hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}` }),
+  cmd({ id: 'run.continue', keys: [{ ch: 'C' }], hint: 'continue', description: "continue the selected cell's interrupted agent session (--resume) on its half-product; previews first", dangerous: true, runs: true, views: ['partials', 'plan'] }),
+  cmd({ id: 'run.log', keys: [{ ch: 'L' }], hint: 'log', description: "show/hide the tall log pane (the selected run's output)", views: ['plan'], footer: true }),
+  cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
+  cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
+  cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
+  cmd({ id: 'filter', keys: [{ ch: '/' }], hint: 'filter', description: 'filter by unit, step or status', footer: true }),
+  cmd({ id: 'command', keys: [{ ch: ':' }], hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}` }),
   // Issue 17 item 3: a read-only instance asks the driver to hand over (nothing stops, nothing is written).
-  cmd({ id: 'driver.handover', keys: [{ ch: 'T' }], label: 'T', hint: 'take over', description: 'take over: the driver hands its runs over (they keep running) and exits; this checkroom drives' }),
-  cmd({ id: 'refresh', keys: [{ ch: 'r' }], label: 'r', hint: 'refresh', description: 'full rescan of the workspace' }),
-  cmd({ id: 'help', keys: [{ ch: '?' }], label: '?', hint: 'help', description: 'all keys', footer: true }),
-  cmd({ id: 'quit', keys: [{ ch: 'q' }, { ch: 'c', ctrl: true }], label: 'q', hint: 'quit', description: 'quit (ctrl-c too)', footer: true }),
+  cmd({ id: 'driver.handover', keys: [{ ch: 'T' }], hint: 'take over', description: 'take over: the driver hands its runs over (they keep running) and exits; this checkroom drives' }),
+  cmd({ id: 'refresh', keys: [{ ch: 'r' }], hint: 'refresh', description: 'full rescan of the workspace' }),
+  cmd({ id: 'help', keys: [{ ch: '?' }], hint: 'help', description: 'all keys', footer: true }),
+  cmd({ id: 'quit', keys: [{ ch: 'q' }, { ch: 'c', ctrl: true }], hint: 'quit', description: 'quit (ctrl-c too)', footer: true }),
   // Recovery (DOMAIN.md sections 3, 5, 6): src/app/store-recovery.ts.
-  cmd({ id: 'resume.write', keys: [{ ch: 'W' }], label: 'W', hint: 'write RESUME.md', description: 'rewrite RESUME.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
-  cmd({ id: 'todos.writeback', keys: [{ ch: 't' }], label: 't', hint: 'write back todos', description: 'set to done the todos the disk proves done (todo table)', dangerous: true, views: ['sources'], footer: true }),
-  cmd({ id: 'backups.open', keys: [{ ch: 'B' }], label: 'B', hint: 'backups', description: 'backups of the selected file: diff against it, restore one', views: ['partials', 'progress'], footer: true }),
-  cmd({ id: 'recover.open', keys: [], label: commandLabel('recover.open'), hint: 'recover', description: 'the recover report (dry run): sources, where it stopped, what to rebuild' }),
-  cmd({ id: 'recover.rebuild', keys: [{ ch: 'R' }], label: 'R', hint: 'rebuild', description: 'rebuild checkpoint.md and RESUME.md from the disk (old ones kept)', dangerous: true, scope: 'recover', footer: true }),
-  cmd({ id: 'recover.close', keys: [{ name: 'escape' }], label: 'esc', hint: 'close', description: 'close the recover report', scope: 'recover', footer: true }),
-  cmd({ id: 'backups.restore', keys: [{ name: 'return' }], label: 'enter', hint: 'restore', description: 'restore the selected backup (the current file is backed up first)', dangerous: true, scope: 'backups', footer: true }),
-  cmd({ id: 'backups.close', keys: [{ name: 'escape' }], label: 'esc', hint: 'close', description: 'close the backups panel', scope: 'backups', footer: true }),
-  cmd({ id: 'offer.write', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y', hint: 'write and quit', description: 'quitting: write RESUME.md first, then quit', dangerous: true, scope: 'offer', footer: true }),
-  cmd({ id: 'offer.skip', keys: [{ ch: 'n' }, { ch: 'q' }], label: 'n', hint: 'just quit', description: 'quitting: quit without writing RESUME.md', scope: 'offer', footer: true }),
-  cmd({ id: 'offer.back', keys: [{ name: 'escape' }], label: 'esc', hint: 'stay', description: 'quitting: stay in the control room', scope: 'offer', footer: true }),
+  cmd({ id: 'resume.write', keys: [{ ch: 'W' }], hint: 'write RESUME.md', description: 'rewrite RESUME.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'todos.writeback', keys: [{ ch: 't' }], hint: 'write back todos', description: 'set to done the todos the disk proves done (todo table)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'backups.open', keys: [{ ch: 'B' }], hint: 'backups', description: 'backups of the selected file: diff against it, restore one', views: ['partials', 'progress'], footer: true }),
+  cmd({ id: 'recover.open', keys: [], hint: 'recover', description: 'the recover report (dry run): sources, where it stopped, what to rebuild' }),
+  cmd({ id: 'recover.rebuild', keys: [{ ch: 'R' }], hint: 'rebuild', description: 'rebuild checkpoint.md and RESUME.md from the disk (old ones kept)', dangerous: true, scope: 'recover', footer: true }),
+  cmd({ id: 'recover.close', keys: [{ name: 'escape' }], hint: 'close', description: 'close the recover report', scope: 'recover', footer: true }),
+  cmd({ id: 'backups.restore', keys: [{ name: 'return' }], hint: 'restore', description: 'restore the selected backup (the current file is backed up first)', dangerous: true, scope: 'backups', footer: true }),
+  cmd({ id: 'backups.close', keys: [{ name: 'escape' }], hint: 'close', description: 'close the backups panel', scope: 'backups', footer: true }),
+  cmd({ id: 'offer.write', keys: [{ ch: 'y' }, { name: 'return' }], hint: 'write and quit', description: 'quitting: write RESUME.md first, then quit', dangerous: true, scope: 'offer', footer: true }),
+  cmd({ id: 'offer.skip', keys: [{ ch: 'n' }, { ch: 'q' }], hint: 'just quit', description: 'quitting: quit without writing RESUME.md', scope: 'offer', footer: true }),
+  cmd({ id: 'offer.back', keys: [{ name: 'escape' }], hint: 'stay', description: 'quitting: stay in the control room', scope: 'offer', footer: true }),
   cmd({ id: 'dialog.confirm', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y/enter', hint: 'confirm', description: 'confirm the change shown', scope: 'dialog', footer: true }),
-  cmd({ id: 'dialog.leave', keys: [{ ch: 'l' }], label: 'l', hint: 'leave runs', description: 'quitting with runs in flight: leave them running (the next start adopts them)', scope: 'dialog' }),
+  cmd({ id: 'dialog.leave', keys: [{ ch: 'l' }], hint: 'leave runs', description: 'quitting with runs in flight: leave them running (the next start adopts them)', scope: 'dialog' }),
   cmd({ id: 'dialog.cancel', keys: [{ ch: 'n' }, { name: 'escape' }], label: 'n/esc', hint: 'cancel', description: 'cancel: change nothing', scope: 'dialog', footer: true }),
-  cmd({ id: 'prompt.submit', keys: [{ name: 'return' }], label: 'enter', hint: 'apply', description: 'apply the filter / run the command', scope: 'prompt', footer: true }),
-  cmd({ id: 'prompt.cancel', keys: [{ name: 'escape' }], label: 'esc', hint: 'cancel', description: 'cancel (clears the filter)', scope: 'prompt', footer: true }),
+  cmd({ id: 'prompt.submit', keys: [{ name: 'return' }], hint: 'apply', description: 'apply the filter / run the command', scope: 'prompt', footer: true }),
+  cmd({ id: 'prompt.cancel', keys: [{ name: 'escape' }], hint: 'cancel', description: 'cancel (clears the filter)', scope: 'prompt', footer: true }),
 ];
+
+export const KEYMAP: readonly KeyCommand[] = ROWS;
 
 const matches = (b: Binding, t: KeyToken): boolean => {
   if (!!b.ctrl !== t.ctrl) return false;

@@ -3,7 +3,8 @@ import type { WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
 import { outputOf } from '../run/writers.js';
 import type { AgentsUi } from './agents-types.js';
-import { flightItems } from './agents.js';
+import { operatorOf } from './operator.js';
+import { runsOf } from '../operator/runs.js';
 
 // Live writers are untouchable (issue 8 item 1). A reviewer still writing its file must not
 // be offered "back up" (the agent recreates the file and marks a fragment done) nor "keep"
@@ -39,7 +40,7 @@ export function liveWriters({ ws, agents }: WriterState): LiveWriter[] {
   const path = (unit: string, step: string): string | null =>
     ws.cells.find((c) => c.unit === unit && c.step === step)?.path ?? outputOf(ws.pipeline, unit, step);
   const out = new Map<string, LiveWriter>();
-  for (const f of flightItems(agents)) out.set(f.key, { unit: f.unit, step: f.step, path: path(f.unit, f.step), pid: f.pid, by: f.origin ? 'journal' : 'here', waiting: f.state === 'waiting' });
+  for (const f of operatorOf({ ws, agents }).runs) out.set(f.key, { unit: f.unit, step: f.step, path: path(f.unit, f.step), pid: f.pid, by: f.origin ? 'journal' : 'here', waiting: f.state === 'waiting' });
   for (const c of ws.cells) {
     if (c.status !== 'running') continue;
     const key = cellKey(c.unit, c.step);
@@ -64,13 +65,10 @@ export function writerOf(writers: readonly LiveWriter[], t: { unit: string; step
  * 18 item 6).
  */
 export function runWritingCells(agents: AgentsUi): ReadonlySet<string> {
-  const keys = new Set(flightItems(agents).map((f) => f.key));
+  const keys = new Set(runsOf(agents.snap).map((f) => f.key));
   for (const r of agents.snap?.ledger.liveRuns ?? []) keys.add(cellKey(r.unit, r.step));
   return keys;
 }
-
-/** Cell keys with a live writer of their own: the views show them running whoever runs them. */
-export const writingCells = (writers: readonly LiveWriter[]): ReadonlySet<string> => new Set(writers.map((w) => cellKey(w.unit, w.step)));
 
 /** How the writer reads in a list row: "being written", "retry pending". */
 export const writerWord = (w: LiveWriter): string => (w.waiting ? 'retry pending' : 'being written');

@@ -73,16 +73,17 @@ const lastPlans = lastResults<PlanItem[]>();
 const nextAll = lastMapped(asNext);
 
 /** Cells in flight first (the running set leaves the plan), then queued redos, then the plan. */
-export function planItems(ws: WorkspaceState, filter: string, redoQueue: readonly RedoEntry[], flights: readonly FlightItem[] = []): PlanItem[] {
-  return lastPlans([ws.next, filter, same(redoQueue), same(flights)], () => {
+/** `next`: the operator model's plan (one entry per cell, src/operator/plan.ts). */
+export function planItems(next: readonly NextStep[], filter: string, redoQueue: readonly RedoEntry[], flights: readonly FlightItem[] = []): PlanItem[] {
+  return lastPlans([next, filter, same(redoQueue), same(flights)], () => {
     const busy = new Set(flights.map((f) => f.key));
     const all = !filter.trim();
     const out: PlanItem[] = [
       ...flights.filter((f) => matchesFilter(filter, f.unit, f.step, f.state, 'running')).map((flight) => ({ kind: 'flight' as const, flight })),
       ...redoQueue.filter((r) => !busy.has(`${r.unit}/${r.step}`) && matchesFilter(filter, r.unit, r.step, r.path, 'queued redo')).map((redo) => ({ kind: 'queued' as const, redo })),
     ];
-    if (all) return out.length ? [...out, ...nextAll(ws.next)] : nextAll(ws.next);
-    for (const n of ws.next) if (matchesFilter(filter, n.unit, n.step, n.action, actionWord(n.action), n.reason, `p${n.priority}`)) out.push(asNext(n));
+    if (all) return out.length ? [...out, ...nextAll(next)] : nextAll(next);
+    for (const n of next) if (matchesFilter(filter, n.unit, n.step, n.action, actionWord(n.action), n.reason, `p${n.priority}`)) out.push(asNext(n));
     return out;
   });
 }

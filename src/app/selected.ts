@@ -1,5 +1,6 @@
-import { flightItems, type HealthItem } from './agents.js';
+import type { HealthItem } from './agents.js';
 import { healthList } from './health-filter.js';
+import { operatorOf } from './operator.js';
 import { goneWhy, healthKey, partialKey, planKey, resolvePick, rowKey, type Picked } from './picked.js';
 import { repick, type NavState } from './nav.js';
 import { matrixOf, partialItems, planItems, type MatrixRow, type PartialItem, type PlanItem } from './select.js';
@@ -13,9 +14,9 @@ type S = NavState & Pick<UiState, 'picked'>;
 
 export const selectedPartial = (s: S): Picked<PartialItem> => resolvePick(partialItems(s.ws, s.filter, s.skipped), partialKey, s.cursors.partials, s.picked.partials);
 
-export const selectedPlan = (s: S): Picked<PlanItem> => resolvePick(planItems(s.ws, s.filter, s.redoQueue, flightItems(s.agents)), planKey, s.cursors.plan, s.picked.plan);
+export const selectedPlan = (s: S): Picked<PlanItem> => resolvePick(planItems(operatorOf(s).plan, s.filter, s.redoQueue, operatorOf(s).runs), planKey, s.cursors.plan, s.picked.plan);
 
-export const selectedHealth = (s: S): Picked<HealthItem> => resolvePick(healthList(s.agents, s.filter), healthKey, s.cursors.health, s.picked.health);
+export const selectedHealth = (s: S): Picked<HealthItem> => resolvePick(healthList(operatorOf(s), s.filter), healthKey, s.cursors.health, s.picked.health);
 
 export const selectedRow = (s: S): Picked<MatrixRow> => resolvePick(matrixOf(s.ws, s.filter).rows, rowKey, s.cell.row, s.picked.progress);
 

@@ -1,3 +1,5 @@
+import { autopilotOf } from '../operator/health.js';
+import { autopilotWords } from '../operator/words.js';
 import type { AgentsOptions } from './agents-types.js';
 import { seeFilesNow, type Seen } from './confirm-guard.js';
 import { outputOf } from '../run/writers.js';
@@ -63,7 +65,11 @@ export function createAgents({ set, get, opts, track }: Deps) {
     launchQueued();
     track(
       sup.setAutopilot(true).then(() => {
-        sayClean('autopilot on: launching within concurrency, caps and breakers (a turns it off)', 'ok');
+        // What the header and Health will say: the operator model's state, not the request's
+        // (issue 18: the status line said "on: launching" while the header said PAUSED).
+        const pilot = autopilotOf(sup.snapshot());
+        if (pilot.state === 'paused') sayClean(`autopilot ${autopilotWords(pilot)}; nothing is launched until that is resolved`, 'warn');
+        else sayClean('autopilot on: launching within concurrency, caps and breakers (a turns it off)', 'ok');
         launchQueued();
       }, fail),
     );

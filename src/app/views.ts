@@ -1,12 +1,11 @@
 import type { WorkspaceState } from '../types.js';
 import type { SchedulerSource } from '../sources/scheduler.js';
 import type { AgentsUi } from './agents-types.js';
-import { flightItems } from './agents.js';
 import { healthList } from './health-filter.js';
+import { operatorOf } from './operator.js';
 import { matrixOf, partialItems, planItems, sourceItems, type RedoEntry } from './select.js';
 import { healthKey, partialKey, planKey, sourceKey } from './item-keys.js';
 import { lastMapped, perItem } from './list-memo.js';
-import type { FlightItem } from './agents-types.js';
 
 // The control room's views, registered in one list (issue 9 item 2): the number keys, Tab
 // order, the `:name` commands, the tab bar, the cursors of the initial UI state, the picks,
@@ -45,15 +44,12 @@ const keysOf = <T extends object>(key: (t: T) => string): ((items: readonly T[])
 const partialKeys = keysOf(partialKey);
 const planKeys = keysOf(planKey);
 
-/** This instance's flights, one array per agents state (the Plan list is kept while it is the same). */
-export const flightsOf: (a: AgentsUi) => FlightItem[] = perItem(flightItems);
-
 export const VIEWS = [
   { id: 'progress', key: '1', title: 'Progress', list: (s) => matrixOf(s.ws, s.filter).keys, counted: false },
   { id: 'partials', key: '2', title: 'Partials', list: (s) => partialKeys(partialItems(s.ws, s.filter, s.skipped)), counted: true },
-  { id: 'plan', key: '3', title: 'Plan', list: (s) => planKeys(planItems(s.ws, s.filter, s.redoQueue, flightsOf(s.agents))), counted: true },
+  { id: 'plan', key: '3', title: 'Plan', list: (s) => planKeys(planItems(operatorOf(s).plan, s.filter, s.redoQueue, operatorOf(s).runs)), counted: true },
   { id: 'sources', key: '4', title: 'Sources', list: (s) => sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements, s.recovery?.scheduler ?? null).map(sourceKey), counted: true },
-  { id: 'health', key: '5', title: 'Health', list: (s) => healthList(s.agents, s.filter).map(healthKey), counted: false },
+  { id: 'health', key: '5', title: 'Health', list: (s) => healthList(operatorOf(s), s.filter).map(healthKey), counted: false },
 ] as const satisfies readonly ViewDef[];
 
 export type ViewId = (typeof VIEWS)[number]['id'];

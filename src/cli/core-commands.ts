@@ -1,3 +1,5 @@
+import { actionWord } from '../plan/action-words.js';
+import { planOf } from '../operator/plan.js';
 import type { WorkspaceState } from '../types.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import { loadWorkspace, readSources, stateOf, type CacheUse } from '../workspace.js';
@@ -83,9 +85,11 @@ export async function statusCommand(positionals: string[], json: boolean, o: Tex
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
   const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
   if (json) return writeJson(statusJsonStreamed(state).next, jsonOut(out), r.pretty);
-  if (state.next.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
-  const lines = state.next.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}`);
-  out.write(`${o.paint('title', `Next steps for ${sanitizeLine(state.name)}`)} (${state.next.length})\n${lines.join('\n')}\n`);
+  // One entry per cell, as the Plan view lists it (the operator model's plan, issue 18 item 1).
+  const plan = planOf(state.next);
+  if (plan.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
+  const lines = plan.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}${n.also?.length ? `\n       ${o.paint('muted', sanitizeLine(n.also.map((a) => `also ${actionWord(a.action)}: ${a.reason}`).join('; ')))}` : ''}`);
+  out.write(`${o.paint('title', `Next steps for ${sanitizeLine(state.name)}`)} (${plan.length})\n${lines.join('\n')}\n`);
 }
 
 export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Cell, WorkspaceState } from '../types.js';
 import { JsonList } from './json-list.js';
-import { counts } from '../state/counts.js';
+import { scanCounts } from '../operator/model.js';
 import type { CostLedger } from '../run/costs.js';
 import { spendJson } from './json-spend.js';
 import { escapeJsonText } from '../json-escape.js';
@@ -51,7 +51,7 @@ function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined,
     stoppedAt: s.stoppedAt ?? null,
     regressions: (s.regressions ?? []).map((r) => ({ unit: r.unit, step: r.step, batch: r.batch, path: r.path, lost: r.lost, evidence: r.evidence })),
     checkpoint: s.checkpoint,
-    counts: counts(s),
+    counts: scanCounts(s),
     phases: s.phases.map((p) => ({ id: p.id, name: p.name, status: p.status, done: p.done, total: p.total, missing: p.missing })),
     batches: s.batches.map((b) => ({ id: b.id, units: b.units, status: b.status, done: b.done, total: b.total })),
     cells,

@@ -3,7 +3,9 @@ import type { WorkspaceState } from '../types.js';
 import { GLYPH_WORD, glyphsFor } from '../glyphs.js';
 import { lookOf } from '../app/cell-look.js';
 import { sanitizeLine } from '../sanitize.js';
-import { counts } from '../state/counts.js';
+import { countsOf } from '../operator/model.js';
+import { planOf } from '../operator/plan.js';
+import { partialsWords } from '../operator/words.js';
 import { regressionsLine, stopOfState } from '../state/where-words.js';
 import { wrapLine } from '../app/wrap.js';
 import { presetOf } from '../pipeline/presets/index.js';
@@ -21,7 +23,8 @@ const record = (s: WorkspaceState): string => {
 
 export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const { paint } = o;
-  const c = counts(s);
+  // The operator model's counts (issue 18 item 1): the header's numbers and words.
+  const c = countsOf(s);
   const g = glyphsFor(o.ascii);
   const out: string[] = [];
   // Where the work stopped (issue 18 item 3), and when checkpoint.md says otherwise, what it says.
@@ -38,7 +41,7 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   const tally =
     `${c.done}/${c.total} done · ` +
     [
-      paint(c.partial ? 'warn' : 'muted', `${c.partial} partial`),
+      paint(c.halfProducts + c.suspects ? 'warn' : 'muted', partialsWords(c)),
       paint(c.failed ? 'fail' : 'muted', `${c.failed} failed`),
       paint(c.needsHuman ? 'fail' : 'muted', `${c.needsHuman} needs human`),
       paint('muted', `${c.running} running`),
@@ -68,13 +71,14 @@ export function renderStatus(s: WorkspaceState, o: TextOptions): string {
   if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
   out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${GLYPH_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
   out.push('');
-  // The todo table's warnings too, as the Sources view lists them (issue 18 item 2: "0 warnings" beside a todo warning).
-  const warnings = s.warnings.length + (s.todos?.warnings.length ?? 0);
-  out.push(`${c.partial} half-products · ${c.suspects} suspicious · ${c.discrepancies} ${presetOf(s.preset).has.checkpoint ? 'checkpoint/disk' : 'plan/gate'} discrepancies · ${warnings} warnings`);
+  // Every warning the other surfaces list, the todo table's too (issue 18: "0 warnings" while the todo table had one);
+  // half-products are the Partials list's (issue 18 item 4: the summary counted cells while Partials was empty).
+  out.push(`${c.halfProducts} half-products · ${c.suspects} suspicious · ${c.discrepancies} ${presetOf(s.preset).has.checkpoint ? 'checkpoint/disk' : 'plan/gate'} discrepancies · ${c.warnings} warnings`);
   out.push(paint('title', 'Next'));
-  const shown = s.next.slice(0, 5);
+  const plan = planOf(s.next);
+  const shown = plan.slice(0, 5);
   for (const n of shown) out.push(`  ${nextLine(n, o, o.width - 2, whereWidth(shown))}`);
-  if (s.next.length > 5) out.push(paint('muted', `  … ${s.next.length - 5} more (checkroom plan)`));
-  if (s.next.length === 0) out.push(s.units.length === 0 ? paint('warn', `  ${fit(noUnitsWhy(s), o.width - 2)}`) : paint('muted', '  nothing to do'));
+  if (plan.length > 5) out.push(paint('muted', `  … ${plan.length - 5} more (checkroom plan)`));
+  if (plan.length === 0) out.push(s.units.length === 0 ? paint('warn', `  ${fit(noUnitsWhy(s), o.width - 2)}`) : paint('muted', '  nothing to do'));
   return out.join('\n');
 }

@@ -294,8 +294,6 @@ export const presetFileSchema = z.strictObject({
 });
 
 export type RawConfig = z.output<typeof rawConfigSchema>;
-export type RawStep = NonNullable<RawConfig['steps']>[number];
-export type RawPhase = NonNullable<RawConfig['phases']>[number];
 export type RawAgent = NonNullable<RawConfig['agents']>[string];
 export type RawSlurm = NonNullable<RawConfig['slurm']>;
 export type RawKubernetes = NonNullable<RawConfig['kubernetes']>;

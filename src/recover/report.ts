@@ -1,3 +1,4 @@
+import { planOf } from '../operator/plan.js';
 import { relative } from 'node:path';
 import type { NextStep, PartialFile, TodoView, Warning, WorkspaceState } from '../types.js';
 import { checkMemory, type MemoryCheck } from '../memory/check.js';
@@ -151,8 +152,8 @@ async function firstReport(f: Omit<Flow, 'report'>, unknown: string[], unreadabl
     suspects: state.suspects,
     memory: f.memory,
     rebuilt: [],
-    plan: state.next.slice(0, PLAN_TOP),
-    planTotal: state.next.length,
+    plan: planOf(state.next).slice(0, PLAN_TOP),
+    planTotal: planOf(state.next).length,
     gates: null,
     interrupted: journal.lastSession === 'clean' ? false : interrupted(state, drift, journal.lastSession) || journal.orphans.length > 0,
     warnings: state.warnings,
@@ -275,7 +276,8 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   const letterWhy = resumeWhy(f, cpRebuilt);
   if (letterWhy && has.resume) await rebuildResume(f, letterWhy);
   manualRebuilds(f);
-  f.report.plan = f.state.next.slice(0, PLAN_TOP);
-  f.report.planTotal = f.state.next.length;
+  // One entry per cell, as Plan lists them (the operator model's plan, issue 18 item 1).
+  f.report.plan = planOf(f.state.next).slice(0, PLAN_TOP);
+  f.report.planTotal = planOf(f.state.next).length;
   return f.report;
 }

@@ -1,3 +1,4 @@
+import { planOf } from '../operator/plan.js';
 import { posix } from 'node:path';
 import type { Lang, WorkspaceState } from '../types.js';
 import type { DecisionEvent } from '../run/journal.js';
@@ -161,12 +162,14 @@ export function buildResume(state: WorkspaceState, o: ResumeOptions): string {
   L.push(`## ${v.issues}`, ...issues(state, lang, v, o), '');
   L.push(`## ${v.decisions}`, ...decisions(v, o), '');
   L.push(`## ${v.next}`, `1. ${v.readCheckpoint}`, `2. ${v.detectPartials}`);
-  state.next.slice(0, NEXT_STEPS).forEach((n, i) => {
+  // One entry per cell, as Plan and `checkroom plan` list them (the operator model's plan, issue 18 item 1).
+  const plan = planOf(state.next);
+  plan.slice(0, NEXT_STEPS).forEach((n, i) => {
     const where = n.unit ? `${n.unit} ${n.step}` : v.workspace;
     const why = n.priority < 3 || !n.unit ? ` — ${n.why ? say(localized(n.why, state, lang), lang) : n.reason}` : '';
     L.push(sanitizeLine(`${i + 3}. ${where}: ${v.action[n.action]}${why}`));
   });
-  if (state.next.length > NEXT_STEPS) L.push(`- ${v.more(state.next.length - NEXT_STEPS)}`);
+  if (plan.length > NEXT_STEPS) L.push(`- ${v.more(plan.length - NEXT_STEPS)}`);
   L.push('');
   L.push(`## ${v.files}`, ...fileLocations(state, lang, v, o), '');
   return L.join('\n');

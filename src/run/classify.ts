@@ -86,5 +86,3 @@ export const classInfoOf = <C extends string>(classes: Pick<FailureClasses<C>, '
 /** The error → strategy table (DOMAIN.md sections 8 and 9), as data for the Health view and
  *  the README. Caps live in policy.ts (`strategyTable`) because they are configurable. */
 export const CLASS_INFO: Record<FailureClass, ClassInfo> = classInfoOf(BUILT_IN_CLASSES);
-
-export const isFailureClass = (c: AttemptClass): c is FailureClass => c !== 'SUCCESS' && c !== 'CANCELLED';

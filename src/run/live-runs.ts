@@ -8,9 +8,6 @@ const live = new Map<string, RunTag>();
 export const noteLiveRun = (runId: string, tag: RunTag): void => void live.set(runId, tag);
 export const forgetLiveRun = (runId: string): void => void live.delete(runId);
 
-/** How many runs of this process are still live. */
-export const liveRunCount = (): number => live.size;
-
 /** SIGKILL every process of every live run, now. */
 export const killLiveRunsNow = (): void => {
   for (const tag of live.values()) killRunNow(tag);

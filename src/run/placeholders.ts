@@ -5,8 +5,6 @@
 
 export const PLACEHOLDERS = ['unit', 'step', 'output', 'marker', 'workspace', 'attempt', 'backup', 'last_error', 'partial'] as const;
 
-export type Placeholder = (typeof PLACEHOLDERS)[number];
-
 // {backup} and {last_error} have no value on a first, clean attempt; an empty argument is
 // the honest expansion there. Every other placeholder missing a value is a caller bug.
 // {partial} has one only when the attempt continues from a half-product (issue 17 item 8).

@@ -67,7 +67,7 @@ export function createSupervisorJournal(o: JournalOptions): SupervisorJournal {
     for (const a of Object.values(l.agents)) {
       const state = a.view.state;
       if (breakerSeen.get(a.agent) !== state) {
-        if (breakerSeen.has(a.agent) || state !== 'closed') o.emit({ type: 'breaker', agent: a.agent, state, message: breakerMessage(a, o.ledgerCfg.breaker) });
+        if (breakerSeen.has(a.agent) || state !== 'closed') o.emit({ type: 'breaker', agent: a.agent, state, deadline: state === 'open' ? a.breaker.until : null, message: breakerMessage(a, o.ledgerCfg.breaker) });
         breakerSeen.set(a.agent, state);
       }
       if (state === 'open') soonest = Math.min(soonest ?? Infinity, a.view.remainingMs);

@@ -108,7 +108,8 @@ export type SupervisorEvent =
   /** The final failure of a cell, surfaced once (section 9: withhold intermediate errors). */
   | { type: 'failed'; unit: string; step: string; class: AttemptClass; escalated: boolean; reason: string; logPath: string | null; message: string }
   | { type: 'cancelled'; unit: string; step: string; message: string }
-  | { type: 'breaker'; agent: string; state: string; message: string }
+  /** `deadline`: when an open breaker turns half-open (epoch ms, the breaker's own; issue 18), else null. */
+  | { type: 'breaker'; agent: string; state: string; deadline?: number | null; message: string }
   | { type: 'autopilot'; on: boolean; paused: boolean; reason: string; message: string }
   /** Autopilot has nothing in flight and nothing it may launch. */
   | { type: 'idle'; reason: string; message: string }

@@ -12,7 +12,8 @@ export type WatchEvent =
   | { type: 'run-started'; at: string; unit: string; step: string; runId: string; attempt: number; agent: string }
   | { type: 'run-ended'; at: string; unit: string; step: string; outcome: 'done' | 'failed' | 'cancelled' | 'reaped'; detail: string }
   | { type: 'escalation'; at: string; unit: string; step: string; class: string; reason: string }
-  | { type: 'breaker'; at: string; agent: string; state: string }
+  /** `deadline` (added, issue 18): when an open breaker turns half-open, the one every countdown is drawn from; null otherwise. */
+  | { type: 'breaker'; at: string; agent: string; state: string; deadline: string | null }
   | { type: 'autopilot'; at: string; on: boolean; paused: boolean; reason: string }
   /** Events this client did not read in time were dropped (a slow consumer), `dropped` of them. */
   | { type: 'lagged'; at: string; dropped: number };
@@ -73,7 +74,7 @@ export function fromSupervisor(e: SupervisorEvent, at: string): WatchEvent[] {
       return e.escalated ? [ended, { type: 'escalation', at, unit: e.unit, step: e.step, class: e.class, reason: e.reason }] : [ended];
     }
     case 'breaker':
-      return [{ type: 'breaker', at, agent: e.agent, state: e.state }];
+      return [{ type: 'breaker', at, agent: e.agent, state: e.state, deadline: e.deadline ? new Date(e.deadline).toISOString() : null }];
     case 'autopilot':
       return [{ type: 'autopilot', at, on: e.on, paused: e.paused, reason: e.reason }];
     default:

@@ -1,6 +1,7 @@
 import type { WorkspaceState } from '../types.js';
 import type { CostLedger } from '../run/costs.js';
-import { counts } from '../state/counts.js';
+import { scanCounts } from '../operator/model.js';
+import type { OperatorRun } from '../operator/types.js';
 
 // The status document a control room answers on its socket (issue 10 item 4), kept by block:
 // 50k cells took ~400 ms to serialize whole, and a busy control room has a new state every
@@ -63,13 +64,20 @@ export interface StatusFormat {
   whole(s: WorkspaceState, costs?: CostLedger): string;
 }
 
-/** `costs`: the journal's spend now (undefined without a supervisor). */
-export function liveStatusText(format: StatusFormat, costs: () => CostLedger | undefined = () => undefined): StatusText {
+/**
+ * The whole text with the room's counts in place of the scan's: counts are numbers under
+ * ASCII keys, so their compact text is exactly JSON.stringify's, once in the document.
+ */
+const withRoomCounts = (whole: string, s: WorkspaceState, r: readonly OperatorRun[] | null): string =>
+  r ? whole.replace(`"counts":${JSON.stringify(scanCounts(s))}`, `"counts":${JSON.stringify(scanCounts(s, r))}`) : whole;
+
+/** `costs`: the journal's spend now (undefined without a supervisor); `runs`: its runs now, for the counts (null without one). */
+export function liveStatusText(format: StatusFormat, costs: () => CostLedger | undefined = () => undefined, runs: () => readonly OperatorRun[] | null = () => null): StatusText {
   const { doc: statusJson, json: toJson, whole: statusJsonText } = format;
   const kept: Record<List, Map<unknown, Block>> = { cells: new Map(), partials: new Map(), suspects: new Map(), next: new Map() };
   // Units per block, per list, fixed on the first answer (a change would move every cut).
   const every = new Map<List, number>();
-  let last: { state: WorkspaceState; costs: CostLedger | undefined; text: readonly Buffer[] } | null = null;
+  let last: { state: WorkspaceState; costs: CostLedger | undefined; runs: string; text: readonly Buffer[] } | null = null;
   let trusted: boolean | null = null;
 
   const spendsOf = (items: readonly unknown[], l: CostLedger | undefined): unknown[] | null => {
@@ -106,8 +114,10 @@ export function liveStatusText(format: StatusFormat, costs: () => CostLedger | u
     return out;
   };
 
-  const byBlock = (s: WorkspaceState, l: CostLedger | undefined): Buffer[] => {
-    let head = toJson({ ...statusJson({ ...s, ...empties }, l), counts: counts(s) }) + '\n';
+  // The counts are the operator model's, with the room's runs (issue 18 item 1: the header
+  // said 1 running where the socket said the running set, cells between attempts included).
+  const byBlock = (s: WorkspaceState, l: CostLedger | undefined, r: readonly OperatorRun[] | null = null): Buffer[] => {
+    let head = toJson({ ...statusJson({ ...s, ...empties }, l), counts: scanCounts(s, r) }) + '\n';
     const out: Buffer[] = [];
     for (const list of LISTS) {
       if (!(s[list] as readonly unknown[]).length) continue;
@@ -121,7 +131,9 @@ export function liveStatusText(format: StatusFormat, costs: () => CostLedger | u
 
   return (s) => {
     const l = costs();
-    if (last && last.state === s && last.costs === l) return last.text;
+    const r = runs();
+    const rk = r ? r.map((x) => `${x.key}:${x.state}`).join(',') : '';
+    if (last && last.state === s && last.costs === l && last.runs === rk) return last.text;
     // Once per control room: the blocks must add up to statusJsonText on a few real items.
     if (trusted === null) {
       const probe = { ...s, cells: s.cells.slice(0, 3), partials: s.partials.slice(0, 2), suspects: s.suspects.slice(0, 2), next: s.next.slice(0, 2) };
@@ -130,7 +142,7 @@ export function liveStatusText(format: StatusFormat, costs: () => CostLedger | u
       for (const list of LISTS) kept[list].clear();
       every.clear();
     }
-    last = { state: s, costs: l, text: trusted ? byBlock(s, l) : [Buffer.from(statusJsonText(s, l))] };
+    last = { state: s, costs: l, runs: rk, text: trusted ? byBlock(s, l, r) : [Buffer.from(withRoomCounts(statusJsonText(s, l), s, r))] };
     return last.text;
   };
 }

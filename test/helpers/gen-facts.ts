@@ -9,13 +9,14 @@ import type { Surfaces } from './gen-surfaces.js';
 export interface Counts {
   done: number;
   total: number;
+  /** The files the Partials view lists (half-products and suspects): the header's "N partials" (the operator model, issue 18 item 1). */
   partial: number;
   failed: number;
   needsHuman: number;
   running: number;
 }
 
-const COUNTS = /(\d+)\/(\d+) done · (\d+) partial · (\d+) failed · (\d+) needs human · (\d+) running/;
+const COUNTS = /(\d+)\/(\d+) done · (\d+) partials? · (\d+) failed · (\d+) needs human · (\d+) running/;
 
 export const countsOf = (text: string, where: string): Counts => {
   const m = COUNTS.exec(text);
@@ -27,12 +28,13 @@ export const countsOf = (text: string, where: string): Counts => {
 interface JsonCounts {
   total: number;
   done: number;
-  partial: number;
+  halfProducts: number;
+  suspects: number;
   failed: number;
   needsHuman: number;
   running: number;
 }
-export const countsOfJson = (c: JsonCounts): Counts => ({ done: c.done, total: c.total, partial: c.partial, failed: c.failed, needsHuman: c.needsHuman, running: c.running });
+export const countsOfJson = (c: JsonCounts): Counts => ({ done: c.done, total: c.total, partial: c.halfProducts + c.suspects, failed: c.failed, needsHuman: c.needsHuman, running: c.running });
 
 /** The matrix's glyphs as statuses: the legend line of the same surface says what each glyph means. */
 // A blocked cell (issue 18 item 5: drawn apart in the matrix) is a not-started cell with a

@@ -13,6 +13,7 @@ import { startControlServer } from '../../src/socket/server.js';
 import { askStatus, openControl } from '../../src/socket/client.js';
 import { ControlRoom } from '../../components/ControlRoom.js';
 import { statusText } from './status-text.js';
+import { runsOf } from '../../src/operator/runs.js';
 import { tempDir } from './workspace.js';
 
 // Every surface of one workspace, read once at one fixed clock (issue 18 item 2): the control
@@ -62,9 +63,9 @@ export async function readSurfaces(root: string, now: number, delta = '', size =
   const config = await loadConfig(root);
   const sup = await openSupervisor({ root, config, readonly: true, now: () => now });
   const live = await createLiveWorkspace(root, { watch: false });
-  const store = createAppStore({ live, readonly: true, now: () => new Date(now), agents: { sup, config, flushMs: 0 } });
+  const store = createAppStore({ live, readonly: true, now: () => new Date(now), agents: { sup, config, flushMs: 0, now: () => now } });
   const env = { ...process.env, XDG_RUNTIME_DIR: tempDir('checkroom-xdg-') };
-  const server = await startControlServer(root, { live, sup, pointer: false, env, now: () => now }, statusText(() => sup.snapshot().ledger.costs));
+  const server = await startControlServer(root, { live, sup, pointer: false, env, now: () => now }, statusText(() => sup.snapshot().ledger.costs, () => runsOf(store.getState().agents.snap)));
   const watch = await watchStream(root, env);
   const r = render(<ControlRoom store={store} theme={NO_COLOR_THEME} />);
   try {

@@ -6,7 +6,7 @@ export type { Preset, PresetHas, PresetSource, PresetWords, ReadOnlyRecovery, So
 
 // The registry of pipeline families (issue 9 item 1). A new family is one file exporting a
 // `Preset` and one line in BUILT_IN; checkroom.yaml's `preset:` is a name from here or the
-// path of a preset file (a pipeline definition read with the marker layout, preset-file.ts).
+// path of a preset file (a pipeline definition read by parsePresetFile in config-parse.ts and run with the marker layout, marker-layout.ts).
 
 const BUILT_IN: Preset[] = [
   BOOK,

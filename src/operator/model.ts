@@ -1,0 +1,105 @@
+import type { Limits } from '../pipeline/config-types.js';
+import type { SupervisorSnapshot } from '../run/supervisor-types.js';
+import type { Cell, WorkspaceState } from '../types.js';
+import { breakersOf } from './breakers.js';
+import { cellsOf } from './cells.js';
+import { autopilotOf, healthOf } from './health.js';
+import { planOf } from './plan.js';
+import { runsOf } from './runs.js';
+import type { OperatorCellView, OperatorCounts, OperatorModel, OperatorRun } from './types.js';
+import { cellTally, warningCount } from './ws-counts.js';
+
+// The one operator model (issue 18 item 1). Entry point: `buildOperatorModel(ws, sup, at)`.
+// Every surface reads what it shows of counts, runs, breakers, escalations, autopilot, the
+// plan and Health from here:
+// - the control room: `operatorOf(state)` (src/app/operator.ts), memoised per (ws, agents),
+//   read by Header, AgentsBadge, Footer's messages, PlanView, HealthView and the tab counts;
+// - `checkroom status` / `plan` / `partials` text and `--json`, the socket's status text:
+//   `buildOperatorModel(ws, null, at)` (no supervisor: the disk's claims);
+// - `watch --json`: its events carry the journal's escalation class (run/cell-move.ts).
+// Parts from the workspace are kept per input object (the live model keeps unchanged cells as
+// the same objects, so a change costs what it touched); parts from the snapshot cost
+// O(cells with runs or attempts).
+
+/** What the model needs of the supervisor: its snapshot and the configuration it runs with. */
+export interface OperatorSupervisor {
+  snap: SupervisorSnapshot | null;
+  limits: Limits | null;
+  /** Every configured agent's concurrency limit. */
+  concurrency: Readonly<Record<string, number | null>>;
+}
+
+type SupervisorParts = Pick<OperatorModel, 'runs' | 'breakers' | 'cells' | 'escalations' | 'autopilot' | 'health'>;
+
+// The parts from the supervisor, kept while its snapshot and the clock reading are the same:
+// a file event changes the workspace, not them.
+let lastParts: { sup: OperatorSupervisor | null; snap: SupervisorSnapshot | null; at: number; parts: SupervisorParts } | null = null;
+
+function supervisorParts(sup: OperatorSupervisor | null, at: number): SupervisorParts {
+  const snap = sup?.snap ?? null;
+  if (lastParts && lastParts.snap === snap && lastParts.at === at && lastParts.sup?.limits === sup?.limits && lastParts.sup?.concurrency === sup?.concurrency) return lastParts.parts;
+  const runs = runsOf(snap);
+  const cells = cellsOf(snap, runs, sup?.limits ?? null);
+  const breakers = breakersOf(snap, runs, sup ? { concurrency: sup.concurrency } : null, at);
+  const escalations = [...cells.values()].flatMap((c) => (c.escalation ? [c.escalation] : []));
+  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells) };
+  lastParts = { sup, snap, at, parts };
+  return parts;
+}
+
+export function buildOperatorModel(ws: WorkspaceState, sup: OperatorSupervisor | null, at: number): OperatorModel {
+  const parts = supervisorParts(sup, at);
+  const counts = countsOf(ws, sup?.snap ? parts.runs : null, parts.escalations.length);
+  return { at, counts, ...parts, plan: planOf(ws.next) };
+}
+
+/**
+ * The counts every surface shows. `runs`: the supervisor's, when one is attached: its runs say
+ * what runs (a queued job is pending, a cell between attempts is waiting; the live workspace's
+ * running set holds all three); without one (the CLI, a cold scan) the workspace's own.
+ */
+export function countsOf(ws: WorkspaceState, runs: readonly OperatorRun[] | null = null, escalated = 0): OperatorCounts {
+  const t = cellTally(ws.cells);
+  const pending = runs?.filter((r) => r.state === 'pending').length ?? 0;
+  const waiting = runs?.filter((r) => r.state === 'waiting').length ?? 0;
+  return {
+    total: t.total,
+    done: t.done,
+    partial: t.partial,
+    failed: t.failed,
+    needsHuman: t.needsHuman,
+    running: runs ? runs.length - pending - waiting : t.running,
+    notStarted: t.notStarted,
+    // The fields above are `status --json`'s since its first version, in its order; the rest are added (issue 18).
+    discrepancies: ws.discrepancies.length,
+    suspects: ws.suspects.length,
+    pending,
+    waiting,
+    blocked: t.blocked,
+    warnings: warningCount(ws),
+    halfProducts: ws.partials.length,
+    escalated,
+  };
+}
+
+/**
+ * The counts of `status --json` and the socket's document: the operator model's, without the
+ * journal's escalations, which a scan does not read. `runs`: a control room's, so its socket
+ * says running, pending and waiting as its header does (a scan knows none). `pending`,
+ * `waiting`, `blocked`, `warnings` (the todo table's too) and `halfProducts` are added fields.
+ */
+export const scanCounts = (ws: WorkspaceState, runs: readonly OperatorRun[] | null = null): Omit<OperatorCounts, 'escalated'> => {
+  const { escalated: _, ...c } = countsOf(ws, runs);
+  return c;
+};
+
+const index = new WeakMap<readonly Cell[], Map<string, Cell>>();
+
+/** One cell as the operator sees it (status, verdict, claim, what blocks it, its run); the index is built on first ask per cell array. */
+export function cellView(ws: WorkspaceState, m: OperatorModel, key: string): OperatorCellView | null {
+  let byKey = index.get(ws.cells);
+  if (!byKey) index.set(ws.cells, (byKey = new Map(ws.cells.map((c) => [`${c.unit}/${c.step}`, c]))));
+  const c = byKey.get(key);
+  if (!c) return null;
+  return { key, status: c.status, verdict: c.triage?.verdict ?? null, claim: c.checkpoint, blockedBy: c.blockedBy, run: m.cells.get(key) ?? null };
+}
