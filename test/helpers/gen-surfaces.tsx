@@ -103,8 +103,22 @@ export async function readSurfaces(root: string, now: number, delta = '', size =
         return ok;
       }, title);
     };
-    const frames = { progress: await view('1', 'Progress'), partials: await view('2', 'Partials'), plan: await view('3', 'Plan'), health: await view('5', 'Health') };
-    const socketStatus = Buffer.concat((await askStatus(root, { env })) ?? []).toString('utf8');
+    // One round reads every view and the socket. An observer's room can still move after it
+    // settled (its agents feed re-reads the driver's journal on its own tick, a recorded run's
+    // pid is checked once): under load a run was in the Plan frame and gone by Health's. The
+    // surfaces are compared as of one state, so rounds repeat until two in a row are the same.
+    const round = async () => ({
+      frames: { progress: await view('1', 'Progress'), partials: await view('2', 'Partials'), plan: await view('3', 'Plan'), health: await view('5', 'Health') },
+      socketStatus: Buffer.concat((await askStatus(root, { env })) ?? []).toString('utf8'),
+    });
+    let { frames, socketStatus } = await round();
+    for (let i = 0; i < 6; i++) {
+      await store.getState().idle();
+      await live.settled();
+      const again = await round();
+      if (JSON.stringify(again.frames) === JSON.stringify(frames) && again.socketStatus === socketStatus) break;
+      ({ frames, socketStatus } = again);
+    }
     const cli = {
       statusText: await capture((out) => statusCommand([root], false, o, out)),
       statusJson: await capture((out) => statusCommand([root], true, o, out)),
