@@ -9,6 +9,7 @@ import { readLogFacts } from '../src/run/adapters/log-facts.js';
 import { emptyFacts, type AgentFacts } from '../src/run/adapters/types.js';
 import type { AgentDef } from '../src/pipeline/config-types.js';
 import { REPO, tempDir } from './helpers/workspace.js';
+import { agentDef } from './helpers/agent.js';
 
 // The adapters as pure functions (issue 11 item 3): argv from config, facts from a stream
 // recorded from the real Claude Code CLI (test/fixtures/claude-stream-write.jsonl), torn and
@@ -17,7 +18,7 @@ import { REPO, tempDir } from './helpers/workspace.js';
 const STREAM = readFileSync(join(REPO, 'test/fixtures/claude-stream-write.jsonl'), 'utf8').trimEnd().split('\n');
 const fold = (lines: string[], read = readClaudeLine): AgentFacts => lines.reduce(read, emptyFacts());
 
-const agent = (over: Partial<AgentDef> = {}): AgentDef => ({ name: 'writer', command: [], env: {}, cwd: null, idleTimeoutMs: 1000, timeoutMs: 1000, graceMs: 0, concurrency: 1, rules: [], ...over });
+const agent = (over: Partial<AgentDef> = {}): AgentDef => agentDef(over);
 const claudeAgent = (cli: Partial<NonNullable<AgentDef['cli']>> = {}) =>
   agent({ adapter: 'claude-code', cli: { prompt: 'Write {output} for {unit}; last line <!-- {marker} --> (try {attempt})', model: null, permissionMode: 'acceptEdits', allowedTools: [], args: [], bin: null, jsonl: null, ...cli } });
 const values = { unit: 'ch05', step: 'draft', output: '/w/drafts/ch05-draft.md', marker: 'DRAFT_COMPLETE', workspace: '/w', attempt: '2', backup: '', last_error: '' };
@@ -95,7 +96,7 @@ describe('facts → class', () => {
   const result = (over: Partial<NonNullable<AgentFacts['result']>>, f: Partial<AgentFacts> = {}): AgentFacts => ({
     ...emptyFacts(),
     ...f,
-    result: { isError: true, apiErrorStatus: null, terminalReason: 'api_error', text: '', permissionDenials: 0, ...over },
+    result: { isError: true, apiErrorStatus: null, terminalReason: 'api_error', text: '', permissionDenials: 0, denied: [], ...over },
   });
   it.each([
     [result({ apiErrorStatus: 429 }), 'RATE_LIMITED'],

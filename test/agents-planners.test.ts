@@ -8,6 +8,7 @@ import { newCell, type AgentLedger, type Ledger } from '../src/run/ledger.js';
 import { breakerInit } from '../src/run/breaker.js';
 import { commandShownEvent } from '../src/consent.js';
 import type { SupervisorSnapshot } from '../src/run/supervisor.js';
+import type { ResumeSpec } from '../src/run/adapters/index.js';
 import { failureWords } from '../src/operator/words.js';
 import { initialAgents } from '../src/app/agents-types.js';
 import type { AppState } from '../src/app/store-types.js';
@@ -56,7 +57,7 @@ function readOf(
     ledger?: Ledger;
     runs?: SupervisorSnapshot['runs'];
     autopilot?: boolean;
-    continuable?: () => { sessionId: string; halfProduct: string } | null;
+    continuable?: () => ResumeSpec | null;
   } = {},
 ): AgentsRead {
   const ledger = o.ledger ?? ledgerOf(o.shown ?? false);

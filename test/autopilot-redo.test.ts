@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DEMO, PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from './helpers/workspace.js';
-import { settle } from './helpers/writer.js';
+import { settle } from './helpers/settle.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
 import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';

@@ -90,7 +90,10 @@ describe('only regular files are backups', () => {
       ['20260106-000000', 'a FIFO \\(named pipe\\)'],
       ['20260107-000000', 'a directory'],
     ]) {
-      const err = await restoreBackup(ws, bak(stamp), at).catch((e: unknown) => e as { code: string; message: string });
+      const err = await restoreBackup(ws, bak(stamp), at).then(
+        () => { throw new Error(`${stamp} was restored`); },
+        (e: unknown) => e as { code: string; message: string },
+      );
       expect(err.code).toBe('ENOTREG');
       expect(err.message).toMatch(new RegExp(`cannot restore .*${stamp}: it is ${kind}, not a regular file; only regular files are backups \\(nothing was changed\\)`));
     }

@@ -6,6 +6,7 @@ import type { JournalEvent } from '../src/run/journal.js';
 import { continueFor } from '../src/run/supervisor-agent.js';
 import type { CellTarget } from '../src/run/launch-spec.js';
 import type { AgentDef } from '../src/pipeline/config-types.js';
+import { agentDef } from './helpers/agent.js';
 
 // Money, tokens and sessions folded from the journal (issue 11 items 4 and 5), on plain events.
 
@@ -63,7 +64,7 @@ describe('the cost fold', () => {
 });
 
 describe('continue: which session the next attempt resumes', () => {
-  const agent = (over: Partial<AgentDef> = {}): AgentDef => ({ name: 'writer', command: [], env: {}, cwd: null, idleTimeoutMs: 1, timeoutMs: 1, graceMs: 0, concurrency: 1, rules: [], adapter: 'claude-code', onInterrupt: 'continue', ...over });
+  const agent = (over: Partial<AgentDef> = {}): AgentDef => agentDef({ idleTimeoutMs: 1, timeoutMs: 1, adapter: 'claude-code', onInterrupt: 'continue', ...over });
   const target = (a: AgentDef): CellTarget => ({ step: { id: 'draft' } as CellTarget['step'], agent: a, outputAbs: '/w/drafts/ch01-draft.md', outputRel: 'drafts/ch01-draft.md', marker: 'DRAFT_COMPLETE' });
 
   it('a stalled attempt with a session is continued by policy; a restart agent only when the operator asks', () => {

@@ -11,7 +11,7 @@ import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js
 import { NO_COLOR_THEME } from '../src/app/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { REPO, doneFile, fakeAgentWorkspace, writeFiles } from './helpers/workspace.js';
-import { settle } from './helpers/writer.js';
+import { settle } from './helpers/settle.js';
 import { until } from './helpers/store.js';
 
 // Issue 17 item 3, the finding as it happened: an SSH drop made checkroom cancel its running

@@ -78,7 +78,7 @@ describe('the failure-class table', () => {
   });
 
   it('a gate is classed by the rows that carry a gate sign', () => {
-    const gate = (errors: string[]) => ({ file: 'g.json', agent: 'a', shape: 'ok' as const, passed: false, skipped: false, errors, timestamp: null });
+    const gate = (errors: string[]) => ({ file: 'g.json', agent: 'a', shape: 'status' as const, passed: false, skipped: false, errors, timestamp: null });
     expect(classifyGate(gate(['SyntaxError: unexpected token']))).toBe('BROKEN_BUILD');
     expect(classifyGate(gate(['max length exceeded']))).toBe('CONTEXT_EXHAUSTED');
     expect(classifyGate(gate(['chapter 3 is too short']))).toBe('VERIFICATION_FAILED');

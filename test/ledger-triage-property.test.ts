@@ -17,7 +17,10 @@ const GROUPS = ['g1', 'g2', 'g3', 'g4'];
 const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
 const cell = fc.record({ unit: pick(UNITS), step: pick(STEPS) });
 
-type Ev = Omit<Extract<JournalEvent, { type: 'redo_queued' | 'skip' | 'undo_pushed' | 'undo_popped' | 'launch' }>, 'at' | 'v'>;
+// Omit over each variant, not over the union (which would keep only the fields all share).
+type Picked = Extract<JournalEvent, { type: 'redo_queued' | 'skip' | 'undo_pushed' | 'undo_popped' | 'launch' }>;
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Ev = OmitEach<Picked, 'at' | 'v'>;
 const eventArb: fc.Arbitrary<Ev> = fc.oneof(
   fc.record({ c: cell, path: pick(PATHS), n: fc.nat(9) }).map(({ c, path, n }): Ev => ({ type: 'redo_queued', ...c, path, backup: `${path}.bak.${n}` })),
   cell.map((c): Ev => ({ type: 'launch', runId: 'r', ...c, agent: 'writer', attempt: 1, argv: ['w'], cwd: '/w', logPath: '/w/l', pid: null, procStart: null, outputPath: null })),

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
-import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
+import { slurmForFile } from './helpers/slurm.js';
 import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, quit, rows, run, runNext, supervisor, until, workspace, type Row } from './helpers/matrix.js';
 
 // Issue 17's matrix, the budget: limits.max_launches { workspace: 1 } is spent by one launch,
@@ -8,22 +8,14 @@ import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, 
 // one decision): the key asks first ("budget spent", Esc keeps to it), autopilot pauses,
 // `checkroom run` and `run --next --auto` exit 1 with the figures and the key to raise.
 
-const missing = slurmMissing();
-let cluster: SlurmCluster | undefined;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
 let root: string | null = null;
 afterEach(async () => {
   await cleanup(root);
   root = null;
-  cluster?.run(['scancel', '-u', 'root']);
+  cluster()?.run(['scancel', '-u', 'root']);
 });
 
 const SPENT = 'launch budget of this workspace used (1 of 1, limits.max_launches.workspace)';

@@ -3,8 +3,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor } from '../src/run/supervisor.js';
-import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
-import { settle } from './helpers/writer.js';
+import { slurmForFile } from './helpers/slurm.js';
+import { settle } from './helpers/settle.js';
 import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, quiet, quit, rows, run, runNext, setFaults, supervisor, until, workspace, type KeyRoom, type Row } from './helpers/matrix.js';
 import type { Supervisor } from '../src/run/supervisor.js';
 
@@ -13,22 +13,14 @@ import type { Supervisor } from '../src/run/supervisor.js';
 // `run --next --auto` leave it alone in the same session, after a quit and after a kill -9;
 // launching it by hand (Enter, `checkroom run UNIT STEP`) is the release, journalled.
 
-const missing = slurmMissing();
-let cluster: SlurmCluster | undefined;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
 let root: string | null = null;
 afterEach(async () => {
   await cleanup(root);
   root = null;
-  cluster?.run(['scancel', '-u', 'root']);
+  cluster()?.run(['scancel', '-u', 'root']);
 });
 
 const CELL = 'ch01/research';
@@ -44,7 +36,7 @@ async function holdOf(ws: string): Promise<{ why: string } | null> {
 }
 
 const cancelledExit = async (ws: string): Promise<boolean> => (await eventsOf(ws, 'exit')).some((e) => e.class === 'CANCELLED');
-const running = async (ws: string, s?: Supervisor): Promise<void> =>
+const running = async (ws: string, s?: Pick<Supervisor, 'snapshot'>): Promise<void> =>
   until('the agent running', async () => (await launches(ws)).length === 1 && (!s || s.snapshot().runs.some((r) => !!r.pid || !!r.job?.id)));
 
 /** The operator's cancel, by the entry's own session (same session) or by an earlier one. Returns the session to go on with. */
@@ -80,7 +72,7 @@ say('CANCELLED');`,
     const c = r.entry === 'run' ? run(ws, 'ch01', 'research') : runNext(ws);
     await running(ws);
     const job = (await launches(ws))[0]!.jobId!;
-    cluster!.run(['scancel', job]);
+    cluster()!.run(['scancel', job]);
     const res = await c.done;
     // Not proven done, and held: exit 1, and said (before: `run --next --auto` exited 0).
     expect(res.status).toBe(1);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
-import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
+import { slurmForFile } from './helpers/slurm.js';
 import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, quiet, quitRoom, rows, supervisor, until, workspace, type Row } from './helpers/matrix.js';
 
 // Issue 17's matrix, leave: a run launched by a key or by autopilot, left running at the quit
@@ -8,22 +8,14 @@ import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, 
 // — also when that next checkroom is itself killed -9 and a third one starts. Nothing is
 // launched twice: autopilot in the adopting session leaves the cell to its adopted run.
 
-const missing = slurmMissing();
-let cluster: SlurmCluster | undefined;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
 let root: string | null = null;
 afterEach(async () => {
   await cleanup(root);
   root = null;
-  cluster?.run(['scancel', '-u', 'root']);
+  cluster()?.run(['scancel', '-u', 'root']);
 });
 
 /** The entry launches the cell and the operator quits with `l` (leave running). */

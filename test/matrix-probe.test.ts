@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { appendJournal } from '../src/run/journal.js';
-import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
+import { slurmForFile } from './helpers/slurm.js';
 import { checkroomProcess, cleanup, keyRoom, kill9, launches, matrix, quiet, quit, rows, run, runNext, supervisor, until, workspace, type Cli, type Row } from './helpers/matrix.js';
 
 // Issue 17's matrix, the half-open probe: researcher's breaker tripped a minute ago (cooldown
@@ -11,22 +11,14 @@ import { checkroomProcess, cleanup, keyRoom, kill9, launches, matrix, quiet, qui
 // (a shutdown's cancel: neither a success nor a failure) → the next session's asks get exactly
 // one new probe; the probe orphaned by a kill -9 and adopted → it is still the one probe: 0 new.
 
-const missing = slurmMissing();
-let cluster: SlurmCluster | undefined;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
 let root: string | null = null;
 afterEach(async () => {
   await cleanup(root);
   root = null;
-  cluster?.run(['scancel', '-u', 'root']);
+  cluster()?.run(['scancel', '-u', 'root']);
 });
 
 const UNITS = ['ch01', 'ch02', 'ch03'];

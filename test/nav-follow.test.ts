@@ -23,7 +23,7 @@ const agentsOf = (events: JournalEvent[]): AgentsUi => ({
   ...initialAgents(),
   enabled: true,
   agentNames: ['writer'],
-  snap: { role: 'driver', holder: null, readonlyReason: null, ledger: replayJournal(events, 10, cfg), runs: [], waiting: [], autopilot: { on: false, paused: false, reason: 'off' }, launchesThisSession: 0, limits: { maxLaunches: 99, maxConsecutiveFailures: 99, consecutiveFailures: 0, breakerThreshold: 9 }, warnings: [] } satisfies SupervisorSnapshot,
+  snap: { role: 'driver', holder: null, readonlyReason: null, ledger: replayJournal(events, 10, cfg), runs: [], waiting: [], autopilot: { on: false, paused: false, reason: 'off' }, launchesThisSession: 0, limits: { maxLaunches: 99, maxConsecutiveFailures: 99, consecutiveFailures: 0, breakerThreshold: 9 }, warnings: [], notices: [] } satisfies SupervisorSnapshot,
 });
 
 describe('Health view: the cursor follows its row', () => {

@@ -2,9 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import { readJournal, type JournalEvent, type LaunchEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
-import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
+import type { SupervisorEvent } from '../src/run/supervisor.js';
+import { exits, jobStateOf, journal, launches, slurmForFile, supervisorsForEach, until } from './helpers/slurm.js';
 import { slurmWorkspace } from './helpers/slurm-ws.js';
 import { readScheduler } from '../src/sources/scheduler.js';
 import { workspaceTag } from '../src/run/executors/slurm-wrapper.js';
@@ -19,38 +18,12 @@ import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 // Agents as jobs of a real one-node Slurm started for this file (issue 12): sbatch, squeue,
 // scancel against real daemons; nothing is mocked.
 
-const missing = slurmMissing();
-if (missing) console.warn(`skipping the Slurm tests: ${missing}`);
+// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
-let cluster: SlurmCluster;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
-
-const open: Supervisor[] = [];
-const start = async (root: string, events: SupervisorEvent[] = []): Promise<Supervisor> => {
-  const s = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5, onEvent: (e) => events.push(e) });
-  open.push(s);
-  return s;
-};
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close({ cancel: true });
-});
-
-const journal = async (root: string): Promise<JournalEvent[]> => (await readJournal(root)).events;
-const launches = (ev: JournalEvent[]) => ev.filter((e): e is LaunchEvent => e.type === 'launch');
-const exits = (ev: JournalEvent[]) => ev.filter((e): e is Extract<JournalEvent, { type: 'exit' }> => e.type === 'exit');
-const jobState = (id: string): string => /JobState=(\S+)/.exec(cluster.run(['scontrol', 'show', 'job', '-o', id]).out)?.[1] ?? 'gone';
+const start = supervisorsForEach(afterEach);
+const jobState = (id: string): string => jobStateOf(cluster(), id);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) if (await ok()) return;
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
   it('a step runs as a Slurm job to ✅: the job id is journalled, the log is the job output', async () => {
@@ -68,7 +41,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
     expect(log).toContain(`Slurm job ${l.jobId}`);
     expect(log).toContain('[researcher ch01] starting research');
     expect(readFileSync(join(root, 'research/ch01-research.md'), 'utf8').trimEnd().split('\n').pop()).toBe('<!-- RESEARCH_COMPLETE -->');
-    expect(cluster.run(['scontrol', 'show', 'job', '-o', l.jobId!]).out).toContain(`JobName=checkroom-${l.runId}`);
+    expect(cluster().run(['scontrol', 'show', 'job', '-o', l.jobId!]).out).toContain(`JobName=checkroom-${l.runId}`);
   }, 90_000);
 
   it('concurrency becomes jobs in flight: autopilot never has more jobs of an agent queued or running than allowed', async () => {
@@ -80,7 +53,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
     const sampler = (async () => {
       while (!stop) {
         const counts = new Map<string, number>();
-        for (const line of cluster.run(['squeue', '-h', '-t', 'PENDING,RUNNING,CONFIGURING,COMPLETING', '-o', '%k']).out.split('\n')) {
+        for (const line of cluster().run(['squeue', '-h', '-t', 'PENDING,RUNNING,CONFIGURING,COMPLETING', '-o', '%k']).out.split('\n')) {
           const step = / cell=[^/]+\/(\S+)/.exec(line)?.[1];
           if (step) counts.set(step, (counts.get(step) ?? 0) + 1);
         }
@@ -121,7 +94,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
     const p = s.launch('ch01', 'research');
     await until('the job running', () => s.snapshot().runs.some((r) => r.job && r.why === null && r.lines.some((l) => l.includes('starting research'))));
     const id = s.snapshot().runs[0]!.job!.id;
-    expect(cluster.run(['scancel', id]).code).toBe(0);
+    expect(cluster().run(['scancel', id]).code).toBe(0);
     const r = await p;
     expect(r.outcome).toBe('cancelled');
     const [x] = exits(await journal(root));
@@ -133,7 +106,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
   }, 90_000);
 
   it('a job still RUNNING after its marker is on disk counts as done by the marker', async () => {
-    const agent = join(cluster.dir, 'marker-then-linger.sh');
+    const agent = join(cluster().dir, 'marker-then-linger.sh');
     writeFileSync(agent, '#!/bin/sh\nmkdir -p "$(dirname "$1")"\nprintf "# research\\n\\n%s\\n\\n<!-- %s -->\\n" "$(head -c 600 /dev/zero | tr "\\0" x)" "$2" > "$1"\necho wrote the marker\nexec sleep 120\n');
     chmodSync(agent, 0o755);
     const root = slurmWorkspace({ researcher: `[${JSON.stringify(agent)}, '{output}', '{marker}']` });
@@ -148,7 +121,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
 
     // The scheduler as a fourth source: the job that holds a node for a done cell, and a job
     // submitted by hand for this workspace that no launch recorded.
-    const byHand = cluster.run(['sbatch', '--parsable', `--comment=checkroom ws=${workspaceTag(root)} run=by-hand cell=ch02/research`, '--output=/dev/null', '--wrap=sleep 60']).out.trim();
+    const byHand = cluster().run(['sbatch', '--parsable', `--comment=checkroom ws=${workspaceTag(root)} run=by-hand cell=ch02/research`, '--output=/dev/null', '--wrap=sleep 60']).out.trim();
     const config = await loadConfig(root);
     const sch = await readScheduler(root, config, (await loadWorkspace(root, { config })).cells);
     expect(sch!.error).toBeNull();
@@ -159,7 +132,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
     const report = renderRecover(await recoverReport(root, { dryRun: true }), { paint: (_t, x) => x, ascii: true, width: 200 });
     expect(report).toMatch(new RegExp(`slurm +2 jobs of this workspace; 2 disagree with the cells`));
     expect(report).toContain(`job ${l.jobId} is still RUNNING, but the marker proves the cell done`);
-    cluster.run(['scancel', l.jobId!, byHand]);
+    cluster().run(['scancel', l.jobId!, byHand]);
   }, 90_000);
 
   it('a PENDING job shows the scheduler’s Reason as the cell’s why; cancelling it is an operator cancel', async () => {
@@ -168,7 +141,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
     const p = s.launch('ch01', 'research');
     await until('the reason shown', () => s.snapshot().runs[0]?.why === 'waiting: BeginTime');
     const id = s.snapshot().runs[0]!.job!.id;
-    expect(cluster.run(['squeue', '-h', '-j', id, '-o', '%T|%r']).out.trim()).toBe('PENDING|BeginTime');
+    expect(cluster().run(['squeue', '-h', '-j', id, '-o', '%T|%r']).out.trim()).toBe('PENDING|BeginTime');
     expect(s.cancel('ch01/research')).toBe(true);
     expect((await p).outcome).toBe('cancelled');
     await until('the job cancelled', () => jobState(id) === 'CANCELLED');
@@ -177,7 +150,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
 
   it('the Sources view shows the scheduler: a job of this workspace that no launch recorded (80x24, NO_COLOR, ascii)', async () => {
     const root = slurmWorkspace();
-    const id = cluster.run(['sbatch', '--parsable', `--comment=checkroom ws=${workspaceTag(root)} run=by-hand cell=ch01/research`, '--output=/dev/null', '--wrap=sleep 60']).out.trim();
+    const id = cluster().run(['sbatch', '--parsable', `--comment=checkroom ws=${workspaceTag(root)} run=by-hand cell=ch01/research`, '--output=/dev/null', '--wrap=sleep 60']).out.trim();
     expect(id).toMatch(/^\d+$/);
     const live = await createLiveWorkspace(root, { watch: false });
     const store = createAppStore({ live, ascii: true });
@@ -191,7 +164,7 @@ describe.skipIf(missing)('Slurm executor on a real local cluster', () => {
       for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     } finally {
       await unmountAll();
-      cluster.run(['scancel', id]);
+      cluster().run(['scancel', id]);
     }
   }, 60_000);
 });

@@ -1,46 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/pipeline/config.js';
-import { readJournal, type JournalEvent, type LaunchEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
-import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
+import type { SupervisorEvent } from '../src/run/supervisor.js';
+import { exits, jobStateOf, journal, launches, slurmForFile, supervisorsForEach, until } from './helpers/slurm.js';
 import { slurmWorkspace } from './helpers/slurm-ws.js';
 
 // Faults of time and of the cluster on a real one-node Slurm of this file's own (issue 12):
 // the scheduler's time limit, checkroom's idle watchdog on the log and output file, and a
 // node taken down under a running job — INFRA, which must not burn the cell's retries.
 
-const missing = slurmMissing();
-if (missing) console.warn(`skipping the Slurm tests: ${missing}`);
+// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
-let cluster: SlurmCluster;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
-
-const open: Supervisor[] = [];
-const start = async (root: string, events: SupervisorEvent[] = []): Promise<Supervisor> => {
-  const s = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5, onEvent: (e) => events.push(e) });
-  open.push(s);
-  return s;
-};
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close({ cancel: true });
-});
-
-const journal = async (root: string): Promise<JournalEvent[]> => (await readJournal(root)).events;
-const launches = (ev: JournalEvent[]) => ev.filter((e): e is LaunchEvent => e.type === 'launch');
-const exits = (ev: JournalEvent[]) => ev.filter((e): e is Extract<JournalEvent, { type: 'exit' }> => e.type === 'exit');
-const jobState = (id: string): string => /JobState=(\S+)/.exec(cluster.run(['scontrol', 'show', 'job', '-o', id]).out)?.[1] ?? 'gone';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) if (await ok()) return;
-  throw new Error(`timed out waiting for ${what}`);
-};
+const start = supervisorsForEach(afterEach);
+const jobState = (id: string): string => jobStateOf(cluster(), id);
 
 describe.skipIf(missing)('Slurm faults on a real local cluster', () => {
   it('the Slurm time limit ends a job as TIMEOUT: classed as a timeout (STALLED), capped', async () => {
@@ -79,11 +50,11 @@ describe.skipIf(missing)('Slurm faults on a real local cluster', () => {
     const s = await start(root, events);
     const p = s.launch('ch01', 'research');
     await until('the job running', () => s.snapshot().runs.some((r) => r.job && r.lines.some((l) => l.includes('starting research'))));
-    expect(cluster.run(['scontrol', 'update', `nodename=${cluster.node}`, 'state=down', 'reason=checkroom-test']).code).toBe(0);
+    expect(cluster().run(['scontrol', 'update', `nodename=${cluster().node}`, 'state=down', 'reason=checkroom-test']).code).toBe(0);
     await until('the first attempt classed', async () => exits(await journal(root)).length >= 1);
     expect(exits(await journal(root))[0]!.class).toBe('INFRA');
     // The node comes back (ReturnToService=2 brings a DOWN node back once slurmd answers; resume to be sure).
-    cluster.run(['scontrol', 'update', `nodename=${cluster.node}`, 'state=resume']);
+    cluster().run(['scontrol', 'update', `nodename=${cluster().node}`, 'state=resume']);
     const r = await p;
     expect(r.outcome).toBe('done');
     const l = s.snapshot().ledger;

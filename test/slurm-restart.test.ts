@@ -7,7 +7,7 @@ import { loadConfig } from '../src/pipeline/config.js';
 import { readJournal, type JournalEvent, type LaunchEvent } from '../src/run/journal.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { slurmMissing, startSlurm, type SlurmCluster } from './helpers/slurm.js';
+import { slurmForFile } from './helpers/slurm.js';
 import { slurmWorkspace } from './helpers/slurm-ws.js';
 
 // kill -9 of a real checkroom process while its agents run as jobs of a real local Slurm,
@@ -15,19 +15,9 @@ import { slurmWorkspace } from './helpers/slurm-ws.js';
 // markers — never reaped, never submitted twice. The checkroom process runs the built
 // supervisor (dist/, built by `npm test`).
 
-const missing = slurmMissing();
-if (missing) console.warn(`skipping the Slurm tests: ${missing}`);
+// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 const DIST = join(REPO, 'dist', 'src');
-
-let cluster: SlurmCluster;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
 
 // The checkroom process: autopilot on, then killed from outside.
 const SCRIPT = `
@@ -67,12 +57,12 @@ describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () =
   it('adopts the running jobs instead of reaping or resubmitting them, and finishes them by their markers', async () => {
     expect(existsSync(join(DIST, 'run', 'supervisor.js')), 'run `npm run build` first (npm test does)').toBe(true);
     const root = slurmWorkspace({ units: ['ch01', 'ch02'], speed: 2 });
-    const child = spawnCheckroom(root, { ...cluster.env }, 2);
+    const child = spawnCheckroom(root, { ...cluster().env }, 2);
     await until('two jobs in flight', async () => inFlight(await journal(root)).length === 2);
     const orphans = inFlight(await journal(root));
     await kill9(child);
     // The jobs outlived their checkroom: Slurm still has them.
-    for (const l of orphans) expect(cluster.run(['squeue', '-h', '-j', l.jobId!, '-o', '%T']).out.trim()).toMatch(/RUNNING|PENDING|CONFIGURING|COMPLETING/);
+    for (const l of orphans) expect(cluster().run(['squeue', '-h', '-j', l.jobId!, '-o', '%T']).out.trim()).toMatch(/RUNNING|PENDING|CONFIGURING|COMPLETING/);
 
     const events: SupervisorEvent[] = [];
     const s: Supervisor = await openSupervisor({ root, config: await loadConfig(root), onEvent: (e) => events.push(e) });
@@ -102,7 +92,7 @@ describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () =
     cpSync(DEMO, root, { recursive: true });
     rmSync(join(root, '.checkroom'), { recursive: true, force: true });
     writeFileSync(join(root, 'checkroom.yaml'), `${readFileSync(join(root, 'checkroom.yaml'), 'utf8')}\nexecutor: slurm\nslurm: { poll: 500ms }\n`);
-    const env = { ...cluster.env, CHECKROOM_FAKE_SPEED: '4' };
+    const env = { ...cluster().env, CHECKROOM_FAKE_SPEED: '4' };
     const child = spawnCheckroom(root, env);
     await until('the batch under way, jobs in flight', async () => {
       const ev = await journal(root);
@@ -151,12 +141,12 @@ describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () =
   it('npm start -- --slurm makes every agent of the demo copy a Slurm job, or says why it cannot', () => {
     const bundle = join(REPO, 'dist', 'bundle', 'start-demo.js');
     expect(existsSync(bundle), 'run `npm run build` first (npm test does)').toBe(true);
-    const ok = spawnSync(process.execPath, [bundle, '--slurm'], { env: cluster.env, encoding: 'utf8', timeout: 60_000 });
+    const ok = spawnSync(process.execPath, [bundle, '--slurm'], { env: cluster().env, encoding: 'utf8', timeout: 60_000 });
     expect(ok.status).toBe(0);
     const dir = /a copy of demo-workspace\/ is in (\S+)/.exec(ok.stdout)?.[1];
     expect(ok.stdout).toContain('every agent runs as a Slurm job');
     expect(readFileSync(join(dir!, 'checkroom.yaml'), 'utf8')).toMatch(/\nexecutor: slurm\n$/);
-    const bad = spawnSync(process.execPath, [bundle, '--slurm'], { env: { ...cluster.env, SLURM_CONF: join(tempDir(), 'none.conf') }, encoding: 'utf8', timeout: 60_000 });
+    const bad = spawnSync(process.execPath, [bundle, '--slurm'], { env: { ...cluster().env, SLURM_CONF: join(tempDir(), 'none.conf') }, encoding: 'utf8', timeout: 60_000 });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/--slurm needs a reachable Slurm cluster/);
   }, 90_000);

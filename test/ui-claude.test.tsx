@@ -90,7 +90,8 @@ describe('control room on the real Claude Code CLI', () => {
     await m.waitFor(/› P3 ch01 research/);
     await m.press('C');
     await m.waitFor('Confirm: Continue ch01 research: resume its session');
-    const sid = m.sup.continuable('ch01', 'research')!.sessionId;
+    const sid = m.sup.continuable('ch01', 'research')?.sessionId ?? '';
+    expect(sid).not.toBe('');
     expect(m.frame().replace(/\s+/g, '')).toContain(`--resume${sid}`);
     await m.press('y');
     await m.waitFor(() => m.store.getState().ws.cells.find((c) => c.unit === 'ch01' && c.step === 'research')?.status === 'done', 90_000);

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/pipeline/config.js';
 import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { DEMO, PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from './helpers/workspace.js';
-import { settle } from './helpers/writer.js';
+import { settle } from './helpers/settle.js';
 
 // Issue 8 item 1, as the operator met it: a reviewer still writing its file was offered
 // "back up" in the Partials view; the backup moved the file from under the running agent.

@@ -6,7 +6,7 @@ import { COLOR_THEME, NO_COLOR_THEME, themeFor, type Theme } from '../src/app/th
 import { EMOJI } from '../src/glyphs.js';
 import { renderRoom, tick, unmountAll, withoutReverse } from './helpers/ink.js';
 import { BOOK_MARKERS, copyDemo, doneFile, PHASE_1_2, prose, summaries, tempDir, writeFiles } from './helpers/workspace.js';
-import { settle } from './helpers/writer.js';
+import { settle } from './helpers/settle.js';
 
 // Rendering guarantees: ASCII glyphs, NO_COLOR, never taller than the terminal (40
 // chapters at 80×24, every view), larger terminals used, resize, and hostile workspace

@@ -19,7 +19,10 @@ const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace }[] = [];
 
 export async function renderRoom(store: AppStore, live: LiveWorkspace, theme: Theme, rows = 24, columns = 80) {
   const r = render(<ControlRoom store={store} theme={theme} />);
+  // The size the room was last given: ink-testing-library's stdout has no `rows` of its own.
+  const now = { rows, columns };
   const size = (rs: number, cs: number) => {
+    Object.assign(now, { rows: rs, columns: cs });
     Object.defineProperty(r.stdout, 'rows', { value: rs, configurable: true });
     Object.defineProperty(r.stdout, 'columns', { value: cs, configurable: true });
     r.stdout.emit('resize');
@@ -36,7 +39,7 @@ export async function renderRoom(store: AppStore, live: LiveWorkspace, theme: Th
       await tick(k === '\u001b' ? 80 : 25);
     }
   };
-  return { r, raw, frame, press, size };
+  return { r, raw, frame, press, size, dims: (): Readonly<typeof now> => now };
 }
 
 /** For afterEach: unmount every control room of the test and close its live workspace. */

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/pipeline/config.js';
 import { readJournal, type JournalEvent, type LaunchEvent } from '../../src/run/journal.js';
 import { openSupervisor, type Supervisor } from '../../src/run/supervisor.js';
 import { openAgents, type OpenedAgents } from '../../src/app/agents-open.js';
+import type { SupervisorPort } from '../../src/app/agents-types.js';
 import type { LiveWorkspace } from '../../src/live/live-workspace.js';
 import { closeStores, openStore, type StoreRoom } from './store.js';
 import { slurmWorkspace } from './slurm-ws.js';
@@ -96,7 +97,7 @@ type Ev<T extends JournalEvent['type']> = Extract<JournalEvent, { type: T }>;
 export const eventsOf = async <T extends JournalEvent['type']>(root: string, t: T): Promise<Ev<T>[]> => (await journal(root)).filter((e): e is Ev<T> => e.type === t);
 export const launches = (root: string, cell?: string): Promise<LaunchEvent[]> => eventsOf(root, 'launch').then((l) => l.filter((e) => !cell || `${e.unit}/${e.step}` === cell));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** A bounded wait for what a real process does; never a wall-clock assertion. */
 export async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(50)) if (await ok()) return;
@@ -122,7 +123,8 @@ export async function quit(s: Supervisor): Promise<void> {
 }
 
 export interface KeyRoom extends StoreRoom {
-  sup: Supervisor;
+  /** The port the store drives, as the entry hands it over (agents-open.ts). */
+  sup: SupervisorPort;
   opened: OpenedAgents;
 }
 const rooms: KeyRoom[] = [];

@@ -3,6 +3,9 @@ import { copyFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, writeFil
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../../src/pipeline/config.js';
+import { readJournal, type JournalEvent, type LaunchEvent } from '../../src/run/journal.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
 import { tempDir } from './workspace.js';
 
 // A real one-node Slurm for the tests (issue 12): munged, slurmctld -D and slurmd -D in a
@@ -201,3 +204,24 @@ export const until = async (what: string, ok: () => boolean | Promise<boolean>, 
   for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) if (await ok()) return;
   throw new Error(`timed out waiting for ${what}`);
 };
+
+/**
+ * `start(root, events?)`: a supervisor of this test process on `root` (autopilot's own
+ * jitter fixed), closed with its runs cancelled after each test.
+ */
+export function supervisorsForEach(afterEach: (fn: () => Promise<void>) => void): (root: string, events?: SupervisorEvent[]) => Promise<Supervisor> {
+  const open: Supervisor[] = [];
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close({ cancel: true });
+  });
+  return async (root, events = []) => {
+    const s = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5, onEvent: (e) => events.push(e) });
+    open.push(s);
+    return s;
+  };
+}
+
+/** The journal's events, and its launches and exits. */
+export const journal = async (root: string): Promise<JournalEvent[]> => (await readJournal(root)).events;
+export const launches = (ev: JournalEvent[]): LaunchEvent[] => ev.filter((e): e is LaunchEvent => e.type === 'launch');
+export const exits = (ev: JournalEvent[]): Extract<JournalEvent, { type: 'exit' }>[] => ev.filter((e): e is Extract<JournalEvent, { type: 'exit' }> => e.type === 'exit');

@@ -1,5 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyDemo, REPO } from './workspace.js';
 
 // A real terminal for end-to-end tests: a detached tmux session on a private socket
 // (`-L`), driven with send-keys and read with capture-pane. Waits poll the screen with a
@@ -60,4 +63,45 @@ export class TmuxSession {
   kill(): void {
     spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
   }
+}
+
+// ---- the built control room in tmux: set-up the torture tests shared by copy (issue 19 item 4) ----
+
+/** The built binary, as package.json's `bin` names it. */
+export const CLI = join(REPO, (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { bin: { checkroom: string } }).bin.checkroom);
+
+/**
+ * Control rooms in tmux, killed after the file (`afterAll`): `open(dir)` starts the built
+ * binary on `dir` in a pane that stays after it exits and says `EXITED-<code>`, with the
+ * demo's fake agent slowed so a run is mid-write across a quit or a kill.
+ */
+export function roomSessions(afterAll: (fn: () => void | Promise<void>) => void, speed = '0.03'): { sessions: TmuxSession[]; open: (dir: string) => TmuxSession } {
+  const sessions: TmuxSession[] = [];
+  afterAll(() => sessions.forEach((s) => s.kill()));
+  const open = (dir: string): TmuxSession => {
+    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { env: { CHECKROOM_FAKE_SPEED: speed } });
+    sessions.push(t);
+    return t;
+  };
+  return { sessions, open };
+}
+
+/** From the first frame: filter the Plan to `unit`, Enter on its `step` row, confirm; resolves when the cell runs. */
+export async function launchByHand(t: TmuxSession, unit: string, step: string): Promise<void> {
+  await t.waitFor(/^auto off · live: /m);
+  t.keys('/', unit, 'Enter', '3');
+  await t.waitFor(new RegExp(`› P1 ${unit} ${step}\\s+retry`));
+  t.keys('Enter');
+  await t.waitFor(`Confirm: Launch ${unit} ${step}`);
+  t.keys('y');
+  await t.waitFor(new RegExp(`${unit} ${step}\\s+running`));
+}
+
+/** The demo with every fake agent succeeding and an idle watchdog (40 s) longer than the slowed agent's pauses. */
+export function slowAgentDemo(): string {
+  const dir = copyDemo();
+  writeFileSync(join(dir, 'agents', 'faults.json'), '{ "*/*": "ok" }\n');
+  const yaml = join(dir, 'checkroom.yaml');
+  writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('idle_timeout: 8s', 'idle_timeout: 40s'));
+  return dir;
 }

@@ -1,6 +1,6 @@
 import { tempDir, writeFiles, doneFile, PHASE_1_2, summaries, pathOf, prose } from './workspace.js';
 import { SOURCE_CHECKPOINT } from './source-example.js';
-import { settle } from './writer.js';
+import { settle } from './settle.js';
 
 // Issue 18 item 3's book: the source document's checkpoint (当前批次: Batch 2), whose agents were
 // working in Batch 2 when interrupted (ch03 R1 cut mid-sentence, ⏳; ch05's draft a 60-character

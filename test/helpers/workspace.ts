@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync, cpSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { settle } from './writer.js';
+import { settle } from './settle.js';
 
 // Real workspaces in temp directories: tests never touch demo-workspace/ in place.
 

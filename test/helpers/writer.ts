@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { statSync, utimesSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 
 // A writer checkroom did not launch (issue 17 item 1): a real `sh` that opens a file (for
 // append, or read-only with `mode: 'read'`) and then sits quiet, holding it, until the test
@@ -46,17 +44,5 @@ export function killWriters(): void {
   for (const c of alive.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 }
 
-/**
- * Make every file under `root` look written `ms` ago, on the file system's own clock (the
- * files' times, not Date.now(): CI's second pass runs under faketime): a workspace a
- * session left behind, past any quiet window.
- */
-export function settle(root: string, ms = 600_000): void {
-  for (const e of readdirSync(root, { withFileTypes: true, recursive: true })) {
-    if (!e.isFile()) continue;
-    const p = join(e.parentPath, e.name);
-    const st = statSync(p);
-    const t = new Date(st.mtimeMs - ms);
-    utimesSync(p, t, t);
-  }
-}
+// `settle` lives in settle.ts (no processes), so a unit test can age files without this module.
+export { settle } from './settle.js';

@@ -3,8 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJournal, type LaunchEvent } from '../../src/run/journal.js';
 import { lockPath } from '../../src/run/lock.js';
-import { copyDemo, REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { CLI, hasTmux, launchByHand, roomSessions, slowAgentDemo } from '../helpers/tmux.js';
 
 // Issue 8 item 5, the whole program in two real terminals (tmux 80×24): a driving control
 // room launches ch03 r2; a second one, read-only, shows the driver's run as running (never
@@ -12,35 +11,18 @@ import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 // within seconds, says so naming .checkroom/driver.lock, stops being read-only, and finishes
 // the run by its marker. The agent only prints to the log pane while its driver lives.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
-
 describe.skipIf(!hasTmux())('torture: observer takes over from a driver killed with kill -9 (tmux 80×24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
-  const open = (dir: string): TmuxSession => {
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { env: { CHECKROOM_FAKE_SPEED: '0.03' } });
-    sessions.push(t);
-    return t;
-  };
+  const { open } = roomSessions(afterAll);
 
   it('the observer shows the run, takes over after kill -9, and the cell turns done', { timeout: 150_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
-    const dir = copyDemo();
-    writeFileSync(join(dir, 'agents', 'faults.json'), '{ "*/*": "ok" }\n');
-    const yaml = join(dir, 'checkroom.yaml');
-    writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('idle_timeout: 8s', 'idle_timeout: 40s'));
+    const dir = slowAgentDemo();
     // A quiet agent: it prints only at its start, then writes its output (see the report on EPIPE).
     const agent = join(dir, 'agents', 'fake-agent.mjs');
     writeFileSync(agent, readFileSync(agent, 'utf8').replace("const say = (line) => process.stdout.write(`${tag} ${line}\\n`);", "let said = 0;\nconst say = (line) => said++ === 0 && process.stdout.write(`${tag} ${line}\\n`);"));
 
     const a = open(dir);
-    await a.waitFor(/^auto off · live: /m);
-    a.keys('/', 'ch03', 'Enter', '3');
-    await a.waitFor(/› P1 ch03 r2\s+retry/);
-    a.keys('Enter');
-    await a.waitFor('Confirm: Launch ch03 r2');
-    a.keys('y');
-    await a.waitFor(/ch03 r2\s+running/);
+    await launchByHand(a, 'ch03', 'r2');
 
     const b = open(dir);
     await b.waitFor(/read-only: pid \d+@\S+ drives/);

@@ -1,43 +1,25 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJournal, type LaunchEvent } from '../../src/run/journal.js';
 import { isSameProcessAlive } from '../../src/run/proc.js';
-import { copyDemo, REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { CLI, hasTmux, launchByHand, roomSessions, slowAgentDemo } from '../helpers/tmux.js';
 
 // Issue 8 item 4, the whole program in a real terminal (tmux 80×24): launch ch03 r2 from the
 // Plan, quit with "leave running" (q, l), start checkroom again 6 s later. The new control
 // room says it adopted the run, shows it running (adopted), and the cell turns done by its
 // marker — the agent was never killed, its output never triaged as a half-product.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
-
 describe.skipIf(!hasTmux())('torture: leave running across a restart of the control room (tmux 80×24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
-  const open = (dir: string): TmuxSession => {
-    // Slow agent (a section every 3-10 s) so it is mid-write across the restart.
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { env: { CHECKROOM_FAKE_SPEED: '0.03' } });
-    sessions.push(t);
-    return t;
-  };
+  // Slow agent (a section every 3-10 s) so it is mid-write across the restart.
+  const { open } = roomSessions(afterAll);
 
   it('l leaves the run; the next start adopts it and its cell turns done by its marker', { timeout: 150_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
-    const dir = copyDemo();
-    writeFileSync(join(dir, 'agents', 'faults.json'), '{ "*/*": "ok" }\n');
     // The slow agent's pauses are longer than the demo's 8 s idle watchdog.
-    const yaml = join(dir, 'checkroom.yaml');
-    writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('idle_timeout: 8s', 'idle_timeout: 40s'));
+    const dir = slowAgentDemo();
     const a = open(dir);
-    await a.waitFor(/^auto off · live: /m);
-    a.keys('/', 'ch03', 'Enter', '3');
-    await a.waitFor(/› P1 ch03 r2\s+retry/);
-    a.keys('Enter');
-    await a.waitFor('Confirm: Launch ch03 r2');
-    a.keys('y');
-    await a.waitFor(/ch03 r2\s+running/);
+    await launchByHand(a, 'ch03', 'r2');
     a.keys('q');
     await a.waitFor('Quit with 1 run in flight');
     a.keys('l');

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PHASE_1_2, summaries, tempDir, writeFiles, marked, prose } from '../helpers/workspace.js';
-import { settle } from '../helpers/writer.js';
+import { settle } from '../helpers/settle.js';
 
 // A workspace whose names, contents, journal and agent output carry terminal controls: CSI
 // (clear screen), OSC 0 (window title) and OSC 52 (clipboard), CR, BS, a C1 CSI and a bidi

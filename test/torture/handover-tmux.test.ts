@@ -1,14 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { readJournal, type JournalEvent, type LeftRunning, type SessionEvent } from '../../src/run/journal.js';
 import { isSameProcessAlive } from '../../src/run/proc.js';
 import { lockPath } from '../../src/run/lock.js';
 import { KEPT_REASON } from '../../src/run/takeover.js';
 import { openControl } from '../../src/socket/client.js';
-import { copyDemo, REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { CLI, hasTmux, launchByHand, roomSessions, slowAgentDemo } from '../helpers/tmux.js';
 
 // Issue 17 item 3, handover without loss, the whole program in two real terminals (tmux
 // 80×24). The driver runs agents with autopilot on and a cell held (its run cancelled by the
@@ -19,7 +17,6 @@ import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 // cancelled), the second drives, adopts every run at its attempt, autopilot on as before,
 // the held cell still held, and the journal says so.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Poll the journal until `ok` holds (bounded by the test's timeout). */
@@ -34,11 +31,10 @@ async function journalUntil(dir: string, ok: (events: JournalEvent[]) => boolean
 }
 
 describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a second checkroom (tmux 80×24)', () => {
-  const sessions: TmuxSession[] = [];
+  const { open } = roomSessions(afterAll);
   const dirs: string[] = [];
   // The runs left running on purpose (and any of a failing test) must not outlive the suite.
   afterAll(async () => {
-    sessions.forEach((s) => s.kill());
     for (const dir of dirs)
       for (const e of (await readJournal(dir)).events) {
         if (e.type !== 'launch') continue;
@@ -47,29 +43,15 @@ describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a
         if (e.keeper && isSameProcessAlive(e.keeper.pid, e.keeper.procStart)) process.kill(e.keeper.pid, 'SIGKILL');
       }
   });
-  const open = (dir: string): TmuxSession => {
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { env: { CHECKROOM_FAKE_SPEED: '0.03' } });
-    sessions.push(t);
-    return t;
-  };
 
   it('T in the read-only room: the driver leaves its runs and exits; the second drives them, autopilot on, hold kept', { timeout: 200_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
-    const dir = copyDemo();
+    const dir = slowAgentDemo();
     dirs.push(dir);
-    writeFileSync(join(dir, 'agents', 'faults.json'), '{ "*/*": "ok" }\n');
-    const yaml = join(dir, 'checkroom.yaml');
-    writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('idle_timeout: 8s', 'idle_timeout: 40s'));
 
     const a = open(dir);
-    await a.waitFor(/^auto off · live: /m);
     // A held cell: ch03 r2 launched by hand, then cancelled by the operator (journalled `hold`).
-    a.keys('/', 'ch03', 'Enter', '3');
-    await a.waitFor(/› P1 ch03 r2\s+retry/);
-    a.keys('Enter');
-    await a.waitFor('Confirm: Launch ch03 r2');
-    a.keys('y');
-    await a.waitFor(/ch03 r2\s+running/);
+    await launchByHand(a, 'ch03', 'r2');
     a.keys('x');
     await a.waitFor('Cancel ch03 r2');
     a.keys('y');
@@ -143,11 +125,8 @@ describe.skipIf(!hasTmux())('torture: a driver nobody types into hands over to a
   });
 
   it('checkroom unlock --handover: the driver leaves, the next checkroom started drives its runs with autopilot on', { timeout: 200_000 }, async () => {
-    const dir = copyDemo();
+    const dir = slowAgentDemo();
     dirs.push(dir);
-    writeFileSync(join(dir, 'agents', 'faults.json'), '{ "*/*": "ok" }\n');
-    const yaml = join(dir, 'checkroom.yaml');
-    writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('idle_timeout: 8s', 'idle_timeout: 40s'));
     const a = open(dir);
     await a.waitFor(/^auto off · live: /m);
     a.keys('3');

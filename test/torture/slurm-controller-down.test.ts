@@ -2,29 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/pipeline/config.js';
 import { readJournal, type JournalEvent } from '../../src/run/journal.js';
 import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
-import { slurmMissing, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
+import { slurmForFile } from '../helpers/slurm.js';
 import { slurmWorkspace } from '../helpers/slurm-ws.js';
 
 // Torture (issue 12): the Slurm controller is gone. sbatch cannot submit; that is the
 // cluster's fault, not the agent's — INFRA, counted by the executor's breaker, capped, and
 // never a launch that burns the agent's budgets or opens its breaker.
 
-const missing = slurmMissing();
-if (missing) console.warn(`skipping the Slurm tests: ${missing}`);
-
-let cluster: SlurmCluster;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startSlurm();
-  process.env.SLURM_CONF = cluster.conf;
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 120_000);
+// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
+const { missing, cluster } = slurmForFile(beforeAll, afterAll);
 
 describe.skipIf(missing)('Slurm controller down', () => {
   it('every submission is INFRA: the infra cap escalates, the agent breaker never sees a failure', async () => {
-    await cluster.kill('slurmctld');
+    await cluster().kill('slurmctld');
     const root = slurmWorkspace({ limits: ['  backoff_base: 100ms', '  backoff_max: 200ms', '  caps: { INFRA: 2 }'], breaker: '{ threshold: 5, cooldown: 1s }' });
     const events: SupervisorEvent[] = [];
     const s = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5, onEvent: (e) => events.push(e) });

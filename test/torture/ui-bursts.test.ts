@@ -55,7 +55,7 @@ describe('torture: key bursts and resizes while the Partials list reorders', () 
       // The clock moves a second per call, so every backup gets its own name.
       let clock = new Date(2026, 10, 30, 5, 12, 0).getTime();
       const store = createAppStore({ live, now: () => new Date((clock += 1000)) });
-      const { r, frame, size } = await renderRoom(store, live, COLOR_THEME, 24, 80);
+      const { r, frame, size, dims } = await renderRoom(store, live, COLOR_THEME, 24, 80);
       const rand = rng(seed);
       const problems: string[] = [];
 
@@ -131,7 +131,7 @@ describe('torture: key bursts and resizes while the Partials list reorders', () 
         if (cut < burst.length) r.stdin.write(burst.slice(cut));
         await tick(Math.floor(rand() * 40));
         // Ink lays out at the size it was given: never more rows than the terminal has.
-        expect(frame().split('\n').length).toBeLessThanOrEqual(r.stdout.rows);
+        expect(frame().split('\n').length).toBeLessThanOrEqual(dims().rows);
       }
       stop = true;
       await reorder;
