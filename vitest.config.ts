@@ -17,8 +17,10 @@ export default defineConfig({
       // 72 s against 153 s of CPU for the 105 files). Safe only because unit tests start no
       // process and change no global a later file reads; a file that does is system. Four
       // workers on two cores: much of a component test is waiting for Ink's next frame.
-      { extends: true, test: { name: 'unit', include: TESTS, exclude: [...SYSTEM_TESTS], pool: 'threads', isolate: false, maxWorkers: 4 } },
-      { extends: true, test: { name: 'system', include: [...SYSTEM_TESTS] } },
+      { extends: true, test: { name: 'unit', include: TESTS, exclude: [...SYSTEM_TESTS], pool: 'threads', isolate: false, maxWorkers: 4, sequence: { groupOrder: 0 } } },
+      // After the unit files, never beside them: the system tests (tmux, Slurm, real agents) keep
+      // the two workers they had, not two more threads of Ink frames competing for the cores.
+      { extends: true, test: { name: 'system', include: [...SYSTEM_TESTS], sequence: { groupOrder: 1 } } },
     ],
   },
 });
