@@ -303,11 +303,10 @@ describe('surfaces agree (issue 18 item 2)', () => {
     });
   });
 
-  // Known today: an observer follows the driver's journal for its own screens, but its
-  // `watch --json` streams only breaker changes; a run started, an escalation or autopilot
-  // turned on by the driver is not streamed (src/run/supervisor.ts refresh). The operator
-  // model's journal deltas are the fix (issue 18 item 1: "an observer builds the same model").
-  it.fails('watch --json: an observer streams the journal\'s tail as the driver would: its escalations (with their class) and autopilot [known: only breakers are streamed]', () => {
+  // An observer follows the driver's journal for its own screens; its `watch --json` streamed
+  // only breaker changes until its refresh announced the journal's new lines as the driver
+  // did (src/run/journal-news.ts, issue 18 items 1-2).
+  it('watch --json: an observer streams the journal\'s tail as the driver would: its escalations (with their class) and autopilot', () => {
     everyCase((r) => {
       const got = events(r);
       for (const e of r.c.delta) {

@@ -14,6 +14,12 @@ import type { SupervisorEvent } from './supervisor-types.js';
 export interface SupervisorJournal {
   /** Read the journal file again (at start; read-only instances follow the driver's writes). Its warnings. */
   load(): Promise<string[]>;
+  /**
+   * The lines read since the last call (issue 18 items 1-2): an observer announces them as the
+   * driver did. The opening read (an empty journal too) and a journal replaced (read shorter)
+   * are the state, not news: what comes after them is.
+   */
+  fresh(): readonly JournalEvent[];
   /** Append one event, then say which breakers changed state. */
   append(e: NewJournalEvent): Promise<void>;
   ledger(): Ledger;
@@ -37,10 +43,26 @@ export interface JournalOptions {
   isClosed: () => boolean;
 }
 
+/** How many lines fresh() handed out; null until the opening read, whose lines are the state. */
+function newsCursor() {
+  let told: number | null = null;
+  return {
+    read(length: number, shorter: boolean): void {
+      if (told === null || shorter) told = length;
+    },
+    take<T>(all: readonly T[]): readonly T[] {
+      const from = told ?? all.length;
+      told = all.length;
+      return all.slice(from);
+    },
+  };
+}
+
 export function createSupervisorJournal(o: JournalOptions): SupervisorJournal {
   let events: JournalEvent[] = [];
   const breakerSeen = new Map<string, string>();
   let breakerTimer: NodeJS.Timeout | null = null;
+  const news = newsCursor();
 
   // Replaying the whole journal after every appended event made a long session O(n²): the
   // fold applies only the events appended since it last looked (a re-read journal starts a
@@ -89,8 +111,10 @@ export function createSupervisorJournal(o: JournalOptions): SupervisorJournal {
       const read = await readJournal(o.root);
       // The journal is append-only: a longer read continues the fold (a read-only instance
       // refreshes every second); only a shorter one (a journal replaced) starts anew.
+      const shorter = read.events.length < events.length;
       if (read.events.length >= events.length && events.length > 0) events.push(...read.events.slice(events.length));
       else events = read.events;
+      news.read(events.length, shorter);
       return read.warnings;
     },
     async append(e) {
@@ -98,6 +122,7 @@ export function createSupervisorJournal(o: JournalOptions): SupervisorJournal {
       await appendJournal(o.root, e);
       noteBreakers();
     },
+    fresh: () => news.take(events),
     ledger,
     noteBreakers,
     seeBreakers() {

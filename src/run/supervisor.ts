@@ -10,6 +10,7 @@ import { continueFor } from './supervisor-agent.js';
 import { cellCoreOf, contextOf, type SupervisorCtx } from './supervisor-context.js';
 import { breakerAction, cancelCell, flyCell, launchCell, resetCell } from './supervisor-launch.js';
 import { closeNow, closeSupervisor, snapshotOf } from './supervisor-snapshot.js';
+import { journalNews } from './journal-news.js';
 import type { Supervisor, SupervisorOptions } from './supervisor-types.js';
 
 export * from './supervisor-types.js';
@@ -95,6 +96,8 @@ const wire = (x: SupervisorCtx): void => {
 export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const x = contextOf(opts);
   wire(x);
+  // What an observer announces of the driver's lines (issue 18 items 1-2): one fold for its life.
+  const news = journalNews();
   const target = (unit: string, step: string) => targetOf(x.root, x.config, unit, step);
   return {
     ready: x.ready,
@@ -127,6 +130,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     async refresh() {
       if (x.isDriver()) return;
       await x.journal.load();
+      // The lines the driver appended since the last read, announced as the driver did, once:
+      // `watch --json` on an observer carries what the driver's would (issue 18 items 1-2).
+      for (const e of news.feed(x.journal.fresh())) x.emit(e);
       const had = x.state.closed ? null : await x.role.takeOver(adoptionOf(x));
       // Issue 17 item 3: the pipeline goes on as the driver that went had it.
       if (had?.on) await x.pilot.set(true, null, KEPT_REASON);

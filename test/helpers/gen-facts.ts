@@ -64,7 +64,9 @@ export function matrixOf(text: string, where: string): Map<string, string> {
   const ABBR: Record<string, string> = { res: 'research', dra: 'draft', r1: 'r1', r2: 'r2', r3: 'r3', rev: 'review', pan: 'panel', mem: 'memory', fin: 'final', htm: 'html' };
   for (const l of lines.slice(head + 1)) {
     const m = /^[›>\s]*(ch\d\d)(?:\s+B\d+)?\s+(.*)$/.exec(l);
-    if (!m) continue;
+    // A unit's first row is its matrix row: a later line that starts with it is the status
+    // line's message ("ch01 r1: attempt 1 started by the driver"), not the matrix.
+    if (!m || out.has(`${m[1]}/${ABBR[cols[0]] ?? cols[0]}`)) continue;
     const glyphs = m[2].replace(/[[\]]/g, ' ').trim().split(/\s+/);
     cols.forEach((c, i) => out.set(`${m[1]}/${ABBR[c] ?? c}`, legend.get(glyphs[i]) ?? `?${glyphs[i]}`));
   }

@@ -145,7 +145,9 @@ describe('torture: the driver killed with kill -9 while observers watch', () => 
     for (const o of losers) {
       await waitFor('the other observer to follow the new driver', () => lastSnap(o)?.holder === winner.child.pid && lastSnap(o)?.runs?.length === 0);
       expect(snaps(o).every((s) => s.role === 'readonly')).toBe(true);
-      expect(o.said.filter((s) => s.ev === 'done')).toEqual([]);
+      // It announces the new driver's exit line once, as the driver's (issue 18 items 1-2:
+      // an observer streams the journal's tail), never as a run it finished itself.
+      expect(o.said.filter((s) => s.ev === 'done').map((s) => s.message)).toEqual(["ch01 research: done — the marker is the last line (the driver's run)"]);
     }
     expect(JSON.parse(readFileSync(lockPath(root), 'utf8')).pid).toBe(winner.child.pid);
     const out = readFileSync(join(root, 'research/ch01-research.md'), 'utf8');
