@@ -121,11 +121,11 @@ describe('surfaces agree (issue 18 item 2)', () => {
     everyCase((r) => (quiet(r) ? scanVsRoom(r) : null));
   });
 
-  // Known today (issue 18 item 1, the operator model): a scan does not read the journal, so
-  // `status`, `status --json` without a room and `plan` count a run in flight (or a cell
-  // waiting for its retry) as its disk says, while the room and its socket count it running
-  // and take it out of the next steps. The lead flips this once every surface reads the model.
-  it.fails('with runs in flight too, `status` / `plan` (a scan) agree with a running control room [known: the scan does not read the journal]', () => {
+  // A scan reads the journal's runs in flight as an observer does (cli/scan-journal.ts: the
+  // same fold and derivation), so `status`, `status --json` without a room and `plan` count a
+  // run in flight (or a cell waiting for its retry) as the room and its socket do, and take it
+  // out of the next steps (issue 18 items 1-2; they counted it as its disk said).
+  it('with runs in flight too, `status` / `plan` (a scan) agree with a running control room', () => {
     everyCase(scanVsRoom);
   });
 

@@ -125,6 +125,16 @@ const changes: [string, (root: string) => void][] = [
       appendFileSync(join(root, '.checkroom', 'journal.jsonl'), `${JSON.stringify(launch)}\n${JSON.stringify(exit)}\n`);
     },
   ],
+  [
+    // Issue 18 items 1-2: no file changed and nothing spent, but the journal now shows a run in
+    // flight: a scan counts it running and takes its cell out of the plan, as the room does.
+    'a journal launch (a run in flight, nothing spent)',
+    (root) => {
+      mkdirSync(join(root, '.checkroom'), { recursive: true });
+      const launch = { v: 1, type: 'launch', at: 1000, runId: 'r8', unit: 'ch02', step: 'r1', agent: 'reviewer', attempt: 1, argv: ['x'], cwd: root, logPath: join(root, 'x.log'), pid: null, procStart: null, outputPath: join(root, pathOf('ch02', 'r1')) };
+      appendFileSync(join(root, '.checkroom', 'journal.jsonl'), `${JSON.stringify(launch)}\n`);
+    },
+  ],
 ];
 
 describe('status cache: the last answer, only while every input is the same', () => {

@@ -2,15 +2,16 @@ import { actionWord } from '../plan/action-words.js';
 import { planOf } from '../operator/plan.js';
 import type { WorkspaceState } from '../types.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
-import { loadWorkspace, readSources, stateOf, type CacheUse } from '../workspace.js';
+import { readSources, stateOf, type CacheUse } from '../workspace.js';
 import { planCheckpoint, rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import { unifiedDiff } from '../checkpoint/line-diff.js';
 import { sanitizeLine } from '../sanitize.js';
 import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../app/layout.js';
 import { statusJsonStreamed } from './json.js';
 import { writeJson } from './json-stream.js';
-import { readSpend } from './json-spend.js';
+import { flyingKeys, readScanJournal } from './scan-journal.js';
 import type { CostLedger } from '../run/costs.js';
+import type { OperatorRun } from '../operator/types.js';
 import { renderStatus } from './text.js';
 import { UsageError } from './args.js';
 import { presetOf } from '../pipeline/presets/index.js';
@@ -42,20 +43,26 @@ export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): strin
   return parts.join('');
 };
 
-/** The state and the config it was read with; the sources (50k file facts) are not kept while the answer is written. */
-async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig }> {
+/**
+ * The state as a running control room has it: the disk, and the journal's runs in flight
+ * (cli/scan-journal.ts, issue 18 items 1-2: a scan counted a run in flight as its disk said
+ * while the room counted it running and took it out of the next steps). The sources (50k file
+ * facts) are not kept while the answer is written.
+ */
+async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig; costs: CostLedger; runs: OperatorRun[] }> {
   const src = await readSources(dir, undefined, cache);
-  return { state: stateOf(src), config: src.config };
+  const { costs, runs } = await readScanJournal(src.root, Date.now(), src.config);
+  return { state: stateOf(src, flyingKeys(runs)), config: src.config, costs, runs };
 }
 
 /** The state to answer with, or the last answer when nothing it was derived from changed (status-cache.ts). */
-async function stateOrCached(dir: string, cache: CacheUse): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; key: string | null }> {
+async function stateOrCached(dir: string, cache: CacheUse): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; runs: OperatorRun[]; key: string | null }> {
   const src = await readSources(dir, undefined, cache);
-  const costs = await readSpend(src.root, Date.now(), src.config);
-  const key = statusKey(src, costs);
+  const { costs, runs } = await readScanJournal(src.root, Date.now(), src.config);
+  const key = statusKey(src, costs, runs);
   const hit = key ? cachedStatus(src.root, key) : null;
   // The sources (50k file facts) are not kept while the answer is written.
-  return hit !== null ? { hit, scannedAt: src.scan.scannedAt } : { state: stateOf(src), costs, key };
+  return hit !== null ? { hit, scannedAt: src.scan.scannedAt } : { state: stateOf(src, flyingKeys(runs)), costs, runs, key };
 }
 
 /** Compact `status --json` through the facts cache, kept for the next read when its facts were all cached. */
@@ -64,9 +71,9 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
   // The stored answer is bytes read from the workspace's .checkroom/: escaped as text would be
   // (issue 16 item 2); a fresh one is escapeJsonText's.
   if ('hit' in r) return writeCachedStatus(r.hit, r.scannedAt, out);
-  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs), jsonOut(out));
+  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs, r.runs), jsonOut(out));
   const parts: Buffer[] = [];
-  writeJson(statusJsonStreamed(r.state, r.costs), {
+  writeJson(statusJsonStreamed(r.state, r.costs, r.runs), {
     write: (s) => {
       jsonOut(out).write(s);
       parts.push(Buffer.from(s));
@@ -77,13 +84,14 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
 
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
   if (json && r.cache && !r.pretty) return statusJsonCached(dirArg(positionals), r.cache, out);
-  const { state, config } = await readState(dirArg(positionals), r.cache);
-  if (json) writeJson(statusJsonStreamed(state, await readSpend(state.root, Date.now(), config)), jsonOut(out), r.pretty);
-  else out.write(renderStatus(state, o) + '\n');
+  const { state, costs, runs } = await readState(dirArg(positionals), r.cache);
+  if (json) writeJson(statusJsonStreamed(state, costs, runs), jsonOut(out), r.pretty);
+  else out.write(renderStatus(state, o, runs) + '\n');
 }
 
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
-  const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
+  // The cells in flight are not next steps (the room's Plan shows them as in flight).
+  const { state } = await readState(dirArg(positionals), r.cache);
   if (json) return writeJson(statusJsonStreamed(state).next, jsonOut(out), r.pretty);
   // One entry per cell, as the Plan view lists it (the operator model's plan, issue 18 item 1).
   const plan = planOf(state.next);
@@ -93,7 +101,7 @@ export async function planCommand(positionals: string[], json: boolean, o: TextO
 }
 
 export async function partialsCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
-  const state = await loadWorkspace(dirArg(positionals), { cache: r.cache });
+  const { state } = await readState(dirArg(positionals), r.cache);
   if (json) {
     const { partials, suspects } = statusJsonStreamed(state);
     return writeJson({ partials, suspects }, jsonOut(out), r.pretty);

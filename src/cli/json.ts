@@ -4,6 +4,7 @@ import { scanCounts } from '../operator/model.js';
 import type { CostLedger } from '../run/costs.js';
 import { spendJson } from './json-spend.js';
 import { escapeJsonText } from '../json-escape.js';
+import type { OperatorRun } from '../operator/types.js';
 
 // The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
 // it: fields are only ever added, never renamed or removed, and `version` changes if that
@@ -35,8 +36,12 @@ const cellJson = (c: Cell, costs: CostLedger | undefined, spent: boolean) => ({
   ...(spent ? cellSpend(costs, `${c.unit}/${c.step}`) : undefined),
 });
 
-/** The document with `cells` as given: an array (statusJson), or a list written as it streams. */
-function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells) {
+/**
+ * The document with `cells` as given: an array (statusJson), or a list written as it streams.
+ * `runs`: the runs in flight (a scan's from the journal, cli/scan-journal.ts), counted as the
+ * room counts them (issue 18 items 1-2); absent, the disk's statuses are counted.
+ */
+function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells, runs: readonly OperatorRun[] | null) {
   const total = spendJson(costs?.workspace);
   return {
     version: STATUS_JSON_VERSION,
@@ -51,7 +56,7 @@ function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined,
     stoppedAt: s.stoppedAt ?? null,
     regressions: (s.regressions ?? []).map((r) => ({ unit: r.unit, step: r.step, batch: r.batch, path: r.path, lost: r.lost, evidence: r.evidence })),
     checkpoint: s.checkpoint,
-    counts: scanCounts(s),
+    counts: scanCounts(s, runs),
     phases: s.phases.map((p) => ({ id: p.id, name: p.name, status: p.status, done: p.done, total: p.total, missing: p.missing })),
     batches: s.batches.map((b) => ({ id: b.id, units: b.units, status: b.status, done: b.done, total: b.total })),
     cells,
@@ -84,9 +89,9 @@ function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined,
 /** Most workspaces have no spend per cell: then 50k cells build no key to look it up by. */
 const anySpent = (costs: CostLedger | undefined): boolean => costs !== undefined && Object.keys(costs.cells).length > 0;
 
-export function statusJson(s: WorkspaceState, costs?: CostLedger) {
+export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null) {
   const spent = anySpent(costs);
-  return statusDocument(s, costs, s.cells.map((c) => cellJson(c, costs, spent)));
+  return statusDocument(s, costs, s.cells.map((c) => cellJson(c, costs, spent)), runs);
 }
 
 /**
@@ -94,9 +99,9 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger) {
  * at 50k cells the whole array of their JSON objects was ~10 MB held at once (issue 10:
  * streaming JSON without building the whole tree). JSON.stringify gives statusJson's text.
  */
-export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger) {
+export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null) {
   const spent = anySpent(costs);
-  return statusDocument(s, costs, new JsonList(s.cells, (c) => cellJson(c, costs, spent)));
+  return statusDocument(s, costs, new JsonList(s.cells, (c) => cellJson(c, costs, spent)), runs);
 }
 
 const cellSpend = (costs: CostLedger | undefined, key: string): { cost_usd?: number; tokens?: ReturnType<typeof spendJson>['tokens'] } => {

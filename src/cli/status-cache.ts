@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sources } from '../pipeline/presets/types.js';
 import type { CostLedger } from '../run/costs.js';
+import type { OperatorRun } from '../operator/types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readWholeSync } from '../fs/read-capped.js';
 import { STATUS_JSON_VERSION } from './json.js';
@@ -17,10 +18,11 @@ import { assertInside } from '../fs/confine-path.js';
 // warm run at 50k) are then not done again. What the answer is a function of, and so what
 // the key covers: the facts (by the facts cache's identity), everything else the read
 // returned (config, checkpoint.md, units, the global evidence files, long-memory entries,
-// the todo table, warnings) by value, the journal's spend by value, and the code that
-// derives (its files' identity). Derivation reads no clock: `scannedAt` is the only field
-// that changes with time. Like the facts cache it is only an optimisation: a file that is
-// not exactly what this version wrote is a miss, and every failure to write is silent.
+// the todo table, warnings) by value, the journal's spend and runs in flight by value (issue
+// 18 items 1-2), and the code that derives (its files' identity). Derivation reads no clock:
+// `scannedAt` is the only field that changes with time. Like the facts cache it is only an
+// optimisation: a file that is not exactly what this version wrote is a miss, and every
+// failure to write is silent.
 
 export const STATUS_CACHE_FILE = join('.checkroom', 'status-cache');
 const MAGIC = 'checkroom-status 1';
@@ -51,8 +53,8 @@ const exact = (_k: string, v: unknown): unknown => {
   return v;
 };
 
-/** The key of the answer to `src` with `costs`; null when the facts are not exactly a facts cache's (then nothing is reused). */
-export function statusKey(src: Sources, costs: CostLedger): string | null {
+/** The key of the answer to `src` with `costs` and the journal's `runs` in flight; null when the facts are not exactly a facts cache's (then nothing is reused). */
+export function statusKey(src: Sources, costs: CostLedger, runs: readonly OperatorRun[] = []): string | null {
   const factsId = src.scan.factsId;
   if (!factsId || src.gates) return null;
   const code = codeId();
@@ -66,6 +68,8 @@ export function statusKey(src: Sources, costs: CostLedger): string | null {
     h.update(JSON.stringify([MAGIC, STATUS_JSON_VERSION, code, factsId], exact));
     h.update(JSON.stringify(rest, exact));
     h.update(JSON.stringify(costs, exact));
+    // The runs in flight mark cells running and take them out of the plan (issue 18 items 1-2).
+    h.update(JSON.stringify(runs, exact));
     return h.digest('hex');
   } catch (err) {
     if (err instanceof Uncacheable) return null;

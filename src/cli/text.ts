@@ -4,6 +4,7 @@ import { GLYPH_WORD, glyphsFor } from '../glyphs.js';
 import { lookOf } from '../app/cell-look.js';
 import { sanitizeLine } from '../sanitize.js';
 import { countsOf } from '../operator/model.js';
+import type { OperatorRun } from '../operator/types.js';
 import { planOf } from '../operator/plan.js';
 import { partialsWords } from '../operator/words.js';
 import { regressionsLine, stopOfState } from '../state/where-words.js';
@@ -21,10 +22,11 @@ const record = (s: WorkspaceState): string => {
   return `checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`;
 };
 
-export function renderStatus(s: WorkspaceState, o: TextOptions): string {
+/** `runs`: the runs in flight the journal shows (cli/scan-journal.ts), counted as the room counts them (issue 18 items 1-2). */
+export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly OperatorRun[] | null = null): string {
   const { paint } = o;
   // The operator model's counts (issue 18 item 1): the header's numbers and words.
-  const c = countsOf(s);
+  const c = countsOf(s, runs);
   const g = glyphsFor(o.ascii);
   const out: string[] = [];
   // Where the work stopped (issue 18 item 3), and when checkpoint.md says otherwise, what it says.

@@ -14,8 +14,9 @@ import { cellTally, warningCount } from './ws-counts.js';
 // plan and Health from here:
 // - the control room: `operatorOf(state)` (src/app/operator.ts), memoised per (ws, agents),
 //   read by Header, AgentsBadge, Footer's messages, PlanView, HealthView and the tab counts;
-// - `checkroom status` / `plan` / `partials` text and `--json`, the socket's status text:
-//   `buildOperatorModel(ws, null, at)` (no supervisor: the disk's claims);
+// - `checkroom status` / `plan` / `partials` text and `--json`: `countsOf` / `scanCounts` and
+//   `planOf` of a state derived with the journal's runs in flight (cli/scan-journal.ts: the
+//   runs an observer's snapshot has, issue 18 items 1-2); the socket's status text: the room's;
 // - `watch --json`: its events carry the journal's escalation class (run/cell-move.ts).
 // Parts from the workspace are kept per input object (the live model keeps unchanged cells as
 // the same objects, so a change costs what it touched); parts from the snapshot cost
@@ -84,8 +85,8 @@ export function countsOf(ws: WorkspaceState, runs: readonly OperatorRun[] | null
 
 /**
  * The counts of `status --json` and the socket's document: the operator model's, without the
- * journal's escalations, which a scan does not read. `runs`: a control room's, so its socket
- * says running, pending and waiting as its header does (a scan knows none). `pending`,
+ * journal's escalations. `runs`: a control room's, or the journal's as a scan reads them
+ * (cli/scan-journal.ts), so both say running, pending and waiting as the header does. `pending`,
  * `waiting`, `blocked`, `warnings` (the todo table's too) and `halfProducts` are added fields.
  */
 export const scanCounts = (ws: WorkspaceState, runs: readonly OperatorRun[] | null = null): Omit<OperatorCounts, 'escalated'> => {

@@ -16,7 +16,8 @@ const breakerOf = (reason: string, agents: readonly string[]): string | undefine
   return m && agents.includes(m[1]) ? m[1] : undefined;
 };
 
-export function runsOf(snap: SupervisorSnapshot | null): OperatorRun[] {
+/** `snap`: a supervisor's snapshot, or what a scan read of the journal (cli/scan-journal.ts: the same runs, waits and ledger). */
+export function runsOf(snap: Pick<SupervisorSnapshot, 'runs' | 'waiting' | 'ledger'> | null): OperatorRun[] {
   if (!snap) return [];
   const out: OperatorRun[] = [];
   const seen = new Set<string>();

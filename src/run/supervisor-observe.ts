@@ -1,6 +1,7 @@
 import { followLog, type LogFollower } from './log-follow.js';
 import type { Ledger } from './ledger.js';
 import type { LiveRunView, WaitingView } from './supervisor-types.js';
+import { observedRuns, observedWaiting } from './observed-runs.js';
 
 // What an observer (a read-only second instance) shows of the driver's work (issue 8 item 5):
 // the same running set, attempts and retry countdowns as the driver, all from the journal the
@@ -26,26 +27,8 @@ export function driverView(): DriverView {
         f.poll();
       }
     },
-    runs(l, skip) {
-      return l.liveRuns
-        .filter((r) => !skip.has(r.runId))
-        .map((r) => ({
-          runId: r.runId,
-          unit: r.unit,
-          step: r.step,
-          agent: r.agent,
-          attempt: r.attempt,
-          pid: r.pid,
-          logPath: r.logPath,
-          startedAt: r.at,
-          lines: logs.get(r.runId)?.lines() ?? [],
-          origin: 'driver' as const,
-        }));
-    },
-    waiting(l, skip) {
-      return Object.values(l.cells)
-        .filter((c) => c.state === 'retrying' && c.nextRetryAt !== null && !skip.has(c.key))
-        .map((c) => ({ unit: c.unit, step: c.step, agent: c.agent ?? '-', retryAt: c.nextRetryAt, reason: c.reason ?? 'waiting for the next attempt' }));
-    },
+    // The derivation is observed-runs.ts's, shared with a headless scan; the log lines are this view's.
+    runs: (l, skip) => observedRuns(l, skip).map((r) => ({ ...r, lines: logs.get(r.runId)?.lines() ?? [] })),
+    waiting: observedWaiting,
   };
 }

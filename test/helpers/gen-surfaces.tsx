@@ -88,6 +88,11 @@ export async function readSurfaces(root: string, now: number, delta = '', size =
     if (delta) {
       appendFileSync(journalPath(root), delta);
       await sup.refresh();
+      // The room reads the supervisor's snapshot through its agents feed, which is told of a
+      // refresh by the supervisor's events or re-reads the journal on its own tick: the room is
+      // read once it holds the journal the scans will read (issue 18 items 1-2: the scan reads
+      // the journal's runs in flight, and a room a tick behind still showed the ones before).
+      await until(() => store.getState().agents.snap?.ledger === sup.snapshot().ledger, 'the journal appended');
     }
     // The agents' first flush hands the live workspace its running set (agents-feed.ts): the
     // room is read once that is applied and drawn, not in the frame before.
