@@ -62,11 +62,11 @@ describe('a scan reads the journal\'s runs in flight as a running control room d
     expect(cell('ch02', 'draft').status).toBe('running');
     expect(cell('ch01', 'final').status).toBe('running');
     // The same document through the facts cache (the CLI's default path).
-    const cached = JSON.parse(await capture((out) => statusCommand([root], true, o, out, { cache: { read: true, write: true } }))) as StatusJson;
+    const cached = JSON.parse(await capture((out) => statusCommand([root], true, o, out, { cache: { write: true } }))) as StatusJson;
     expect(cached.counts).toEqual(json.counts);
     // The run ends: the cached answer is not reused (the runs in flight are part of its key).
     writeFileSync(join(root, '.checkroom', 'journal.jsonl'), '');
-    const after = JSON.parse(await capture((out) => statusCommand([root], true, o, out, { cache: { read: true, write: true } }))) as StatusJson;
+    const after = JSON.parse(await capture((out) => statusCommand([root], true, o, out, { cache: { write: true } }))) as StatusJson;
     expect(after.counts).toMatchObject({ running: 0, waiting: 0 });
   });
 
