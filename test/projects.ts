@@ -69,6 +69,8 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/process.test.ts', // child process (startProcess spawns sh through src/run/process.ts)
   'test/property-escalation.test.tsx', // agents, sleeps, socket server
   'test/property-observer.test.tsx', // agents, sleeps
+  'test/observer-news.test.ts', // a read-only supervisor over a journal (openSupervisor)
+  'test/status-runs.test.ts', // the CLI's status over a journal, its runs' liveness through src/
   'test/property-surfaces.test.tsx', // process helper
   'test/recorded-run.test.ts', // child process
   'test/recover-guard.test.ts', // child process, dist/
