@@ -50,15 +50,19 @@ export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): strin
  * facts) are not kept while the answer is written.
  */
 async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig; costs: CostLedger; runs: OperatorRun[] }> {
-  const src = await readSources(dir, undefined, cache);
-  const { costs, runs } = await readScanJournal(src.root, Date.now(), src.config);
+  const { src, costs, runs } = await readWithJournal(dir, cache);
   return { state: stateOf(src, flyingKeys(runs)), config: src.config, costs, runs };
+}
+
+/** The sources and, read once with them, the journal's spend and runs in flight. */
+async function readWithJournal(dir: string, cache: CacheUse | undefined) {
+  const src = await readSources(dir, undefined, cache);
+  return { src, ...(await readScanJournal(src.root, Date.now(), src.config)) };
 }
 
 /** The state to answer with, or the last answer when nothing it was derived from changed (status-cache.ts). */
 async function stateOrCached(dir: string, cache: CacheUse): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; runs: OperatorRun[]; key: string | null }> {
-  const src = await readSources(dir, undefined, cache);
-  const { costs, runs } = await readScanJournal(src.root, Date.now(), src.config);
+  const { src, costs, runs } = await readWithJournal(dir, cache);
   const key = statusKey(src, costs, runs);
   const hit = key ? cachedStatus(src.root, key) : null;
   // The sources (50k file facts) are not kept while the answer is written.
