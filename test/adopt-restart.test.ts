@@ -111,6 +111,8 @@ describe('closing without cancel', () => {
       await second.close({ cancel: true });
     }
     expect(isSameProcessAlive(live.pid!, start)).toBe(false);
+    // Cancelled, the adopted run is waited for: its kill landed and its end is journalled.
+    expect((await readJournal(root)).events.filter((e) => e.type === 'exit')).toMatchObject([{ unit: 'ch01', class: 'CANCELLED' }]);
   }, 20_000);
 });
 

@@ -86,12 +86,14 @@ export async function closeSupervisor(x: SupervisorCtx, o: { cancel?: boolean; l
   x.journal.stop();
   // No new attempt starts after close: cut backoff waits short (the cell ends ❌).
   for (const f of x.flights.values()) f.wait?.resolve(true);
-  // An adopted run was not started here: not waited for, left to the next driver.
-  for (const [key, f] of x.flights)
-    if (f.adopted && f.handle?.leave) {
-      void f.handle.leave();
-      x.running.delete(key);
-    }
+  // An adopted run was not started here: not waited for, left to the next driver. Cancelled,
+  // it is waited for like our own, so its kill lands and its exit is journalled before we return.
+  if (!o.cancel)
+    for (const [key, f] of x.flights)
+      if (f.adopted && f.handle?.leave) {
+        void f.handle.leave();
+        x.running.delete(key);
+      }
   await Promise.allSettled([...x.running.values()]);
   await journalStop(x, { reason: o.reason ?? 'quit' });
   return [];
