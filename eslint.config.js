@@ -13,7 +13,7 @@ const INK_TEXT = {
 const SANITIZE = {
   group: ['**/sanitize.js', '**/sanitize'],
   message:
-    'Components pass raw text: T and Line (components/Styled.tsx) and the layout helpers (src/app/layout.ts) escape it once, where it is drawn (issue 9 item 4).',
+    'Components pass raw text: T and Line (components/Styled.tsx) and the layout helpers (src/text/layout.ts) escape it once, where it is drawn (issue 9 item 4).',
 };
 
 // Issue 9 item 4: text in a fragment would reach an enclosing Text without T or Line.

@@ -1,8 +1,8 @@
 import { useAppStore } from '../hooks/use-app-store.js';
 import { T } from './Styled.js';
-import { budgetSpent, headerSpend } from '../src/app/spend.js';
+import { budgetSpent, headerSpend } from '../src/ui/views/spend.js';
 import { silenceWords } from '../src/socket/handover.js';
-import { operatorOf } from '../src/app/operator.js';
+import { operatorOf } from '../src/ui/store/operator.js';
 
 // Header pieces for the agent supervisor: autopilot ("auto on/off/PAUSED"), and who drives when this
 // instance is read-only (a second checkroom on the same workspace).

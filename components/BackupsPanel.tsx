@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { columnWidth, fit, fitPath, pad } from '../src/app/layout.js';
+import { columnWidth, fit, fitPath, pad } from '../src/text/layout.js';
 import { formatAge } from '../src/recover/render.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';

@@ -1,13 +1,13 @@
 import { Box } from 'ink';
-import { CLAIM_WORD, GLYPH_WORD, glyphsFor, STATUS_WORD } from '../src/glyphs.js';
+import { CLAIM_WORD, GLYPH_WORD, glyphsFor, STATUS_WORD } from '../src/text/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
-import { fit, fitPath, fitWords } from '../src/app/layout.js';
-import { lookOf, LOOK_TOKEN } from '../src/app/cell-look.js';
+import { fit, fitPath, fitWords } from '../src/text/layout.js';
+import { lookOf, LOOK_TOKEN } from '../src/text/cell-look.js';
 import { gateDetailLines, isGateCell } from '../src/gates/cell-detail.js';
-import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';
-import { heldWhy } from '../src/app/held.js';
+import { liveWriters, writerOf, writingWhy } from '../src/ui/agents/live-writers.js';
+import { heldWhy } from '../src/ui/agents/held.js';
 import { useAppStore } from '../hooks/use-app-store.js';
-import { cellSpendLines } from '../src/app/spend.js';
+import { cellSpendLines } from '../src/ui/views/spend.js';
 import { Line, T } from './Styled.js';
 
 // One cell, everything the operator needs to decide: where the file is, how big, whether

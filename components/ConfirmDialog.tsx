@@ -1,6 +1,6 @@
 import { Box } from 'ink';
-import { fitWords } from '../src/app/layout.js';
-import { wrapLine } from '../src/app/wrap.js';
+import { fitWords } from '../src/text/layout.js';
+import { wrapLine } from '../src/text/wrap.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 

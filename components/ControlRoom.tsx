@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import { Box, useApp } from 'ink';
-import type { AppStore } from '../src/app/store.js';
-import type { Theme } from '../src/app/theme.js';
+import type { AppStore } from '../src/ui/store/store.js';
+import type { Theme } from '../src/text/theme.js';
 import { StoreContext, useAppStore } from '../hooks/use-app-store.js';
 import { ThemeContext } from '../hooks/use-theme.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { RecoveryLayer } from './RecoveryLayer.js';
-import { recoveryOverlayOpen } from '../src/app/recovery-types.js';
+import { recoveryOverlayOpen } from '../src/ui/recovery/types.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';

@@ -1,9 +1,9 @@
 import { Box } from 'ink';
-import { footerHints, type Scope } from '../src/app/keymap.js';
-import { VIEWS } from '../src/app/views.js';
-import { notOffered } from '../src/app/held-keys.js';
-import { fit, packHints } from '../src/app/layout.js';
-import type { Token } from '../src/app/theme.js';
+import { footerHints, type Scope } from '../src/ui/keys/keymap.js';
+import { VIEWS } from '../src/ui/views/views.js';
+import { notOffered } from '../src/ui/keys/held-keys.js';
+import { fit, packHints } from '../src/text/layout.js';
+import type { Token } from '../src/text/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 

@@ -1,10 +1,10 @@
 import { Box } from 'ink';
 import stringWidth from 'string-width';
-import { operatorOf } from '../src/app/operator.js';
+import { operatorOf } from '../src/ui/store/operator.js';
 import { partialsWords } from '../src/operator/words.js';
 import { disagreementShort } from '../src/state/where.js';
 import { stopOfState } from '../src/state/where-words.js';
-import { bar, drawnLength, fit } from '../src/app/layout.js';
+import { bar, drawnLength, fit } from '../src/text/layout.js';
 import { presetOf } from '../src/pipeline/presets/index.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';

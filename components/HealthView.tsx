@@ -1,16 +1,16 @@
 import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
-import { columnWidth, fit, fitWords, pad, stateFirstColumns } from '../src/app/layout.js';
-import { cellStateWords, classCounts, runStateWords, type HealthItem } from '../src/app/agents.js';
-import { healthList } from '../src/app/health-filter.js';
-import { operatorOf } from '../src/app/operator.js';
+import { columnWidth, fit, fitWords, pad, stateFirstColumns } from '../src/text/layout.js';
+import { cellStateWords, classCounts, runStateWords, type HealthItem } from '../src/ui/agents/agents.js';
+import { healthList } from '../src/ui/views/health-filter.js';
+import { operatorOf } from '../src/ui/store/operator.js';
 import { autopilotWords, breakerWords, failureWords, slotWords } from '../src/operator/words.js';
 import type { OperatorModel } from '../src/operator/types.js';
-import type { Token } from '../src/app/theme.js';
+import type { Token } from '../src/text/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
-import { cellSpendLines, spendWords, usd } from '../src/app/spend.js';
-import type { CostLedger } from '../src/run/costs.js';
+import { cellSpendLines, spendWords, usd } from '../src/ui/views/spend.js';
+import type { CostLedger } from '../src/run/journal/costs.js';
 import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';
 

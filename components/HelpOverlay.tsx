@@ -1,6 +1,6 @@
 import { Box } from 'ink';
-import { fit, pad } from '../src/app/layout.js';
-import { helpRows } from '../src/app/keymap.js';
+import { fit, pad } from '../src/text/layout.js';
+import { helpRows } from '../src/ui/keys/keymap.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 

@@ -1,8 +1,8 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
-import { fit, fitStart } from '../src/app/layout.js';
+import { fit, fitStart } from '../src/text/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
-import { logFor } from '../src/app/agents.js';
+import { logFor } from '../src/ui/agents/agents.js';
 import { Line, T } from './Styled.js';
 
 // A run's output: the supervisor's ring buffer (bounded), as flushed to the store at most

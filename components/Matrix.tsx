@@ -2,13 +2,13 @@ import { Box } from 'ink';
 import { useMemo } from 'react';
 import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
-import { GLYPH_WORD, glyphsFor } from '../src/glyphs.js';
-import { columnLabels, drawnLength, fit, packHints, pad } from '../src/app/layout.js';
-import { lookOf, LOOK_TOKEN } from '../src/app/cell-look.js';
-import { matrixOf, type MatrixModel, type MatrixRow } from '../src/app/select.js';
-import { runWritingCells } from '../src/app/live-writers.js';
+import { GLYPH_WORD, glyphsFor } from '../src/text/glyphs.js';
+import { columnLabels, drawnLength, fit, packHints, pad } from '../src/text/layout.js';
+import { lookOf, LOOK_TOKEN } from '../src/text/cell-look.js';
+import { matrixOf, type MatrixModel, type MatrixRow } from '../src/ui/store/select.js';
+import { runWritingCells } from '../src/ui/agents/live-writers.js';
 import { cellKey } from '../src/types.js';
-import { scrollWindow } from '../src/app/window.js';
+import { scrollWindow } from '../src/ui/views/window.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';
@@ -24,7 +24,7 @@ const labelOf = (r: MatrixRow): string => `${r.unit}${r.batch !== null ? ` B${r.
 // The label column fits the widest label of all rows (so it does not jump while scrolling),
 // measured once per set of rows: at 5,000 units, every frame built and measured every label
 // (issue 10: control room RSS at 50k files). A matrix whose rows are the same units and
-// batches shares its `keys` with the one before (src/app/matrix.ts), so a marker measures
+// batches shares its `keys` with the one before (src/ui/views/matrix.ts), so a marker measures
 // nothing again (issue 18 item 6).
 const labelWidths = new WeakMap<readonly string[], number>();
 function labelWidth(m: MatrixModel): number {

@@ -1,5 +1,5 @@
-import { footerHints, type RecoveryScope } from '../src/app/keymap.js';
-import { fit } from '../src/app/layout.js';
+import { footerHints, type RecoveryScope } from '../src/ui/keys/keymap.js';
+import { fit } from '../src/text/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line } from './Styled.js';
 

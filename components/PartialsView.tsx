@@ -1,10 +1,10 @@
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
-import { fit, fitPath, fitWords, pad } from '../src/app/layout.js';
-import { partialItems, type PartialItem } from '../src/app/select.js';
-import { liveWriters, writerOf, writerWord, writingWhy } from '../src/app/live-writers.js';
+import { fit, fitPath, fitWords, pad } from '../src/text/layout.js';
+import { partialItems, type PartialItem } from '../src/ui/store/select.js';
+import { liveWriters, writerOf, writerWord, writingWhy } from '../src/ui/agents/live-writers.js';
 import { HANDS_OFF, liveParts, liveWord, uncheckedNote } from '../src/holders/words.js';
-import type { Token } from '../src/app/theme.js';
+import type { Token } from '../src/text/theme.js';
 import type { Verdict } from '../src/types.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useFileTail } from '../hooks/use-file-tail.js';

@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import type { BatchProgress, PhaseProgress } from '../src/types.js';
-import { bar, drawnLength, fit, pad } from '../src/app/layout.js';
-import type { Token } from '../src/app/theme.js';
+import { bar, drawnLength, fit, pad } from '../src/text/layout.js';
+import type { Token } from '../src/text/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 

@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { fit } from '../src/app/layout.js';
+import { fit } from '../src/text/layout.js';
 import { formatAge } from '../src/recover/render.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';

@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { useMemo } from 'react';
 import { renderRecover } from '../src/recover/render.js';
-import { fit } from '../src/app/layout.js';
+import { fit } from '../src/text/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 import { OverlayKeys } from './OverlayKeys.js';

@@ -1,12 +1,12 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
-import { fit, pad } from '../src/app/layout.js';
+import { fit, pad } from '../src/text/layout.js';
 import { formatAge } from '../src/recover/render.js';
 import { provenTodoIds } from '../src/sources/level2.js';
 import { presetOf } from '../src/pipeline/presets/index.js';
 import type { WorkspaceState } from '../src/types.js';
-import type { Token } from '../src/app/theme.js';
+import type { Token } from '../src/text/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 

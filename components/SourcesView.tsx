@@ -1,13 +1,13 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
 import { useShallow } from 'zustand/react/shallow';
-import { CLAIM_WORD } from '../src/glyphs.js';
+import { CLAIM_WORD } from '../src/text/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
-import { columnWidth, fit, fitWords, pad } from '../src/app/layout.js';
-import { sourceItems, type SourceItem } from '../src/app/select.js';
+import { columnWidth, fit, fitWords, pad } from '../src/text/layout.js';
+import { sourceItems, type SourceItem } from '../src/ui/store/select.js';
 import { presetOf } from '../src/pipeline/presets/index.js';
 import type { DiskState } from '../src/types.js';
-import type { Token } from '../src/app/theme.js';
+import type { Token } from '../src/text/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';

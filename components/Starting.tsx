@@ -1,6 +1,6 @@
 import { Box } from 'ink';
-import type { Theme } from '../src/app/theme.js';
-import { fit } from '../src/app/layout.js';
+import type { Theme } from '../src/text/theme.js';
+import { fit } from '../src/text/layout.js';
 import { ThemeContext } from '../hooks/use-theme.js';
 import { Line } from './Styled.js';
 

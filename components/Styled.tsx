@@ -1,8 +1,8 @@
 import { Children, isValidElement, type ReactNode } from 'react';
 import { Text } from 'ink';
 import stringWidth from 'string-width';
-import type { Token } from '../src/app/theme.js';
-import { shownLine } from '../src/charset.js';
+import type { Token } from '../src/text/theme.js';
+import { shownLine } from '../src/text/charset.js';
 import { useTheme } from '../hooks/use-theme.js';
 
 // Text through the theme's semantic tokens; `Line` is one terminal row that never wraps
@@ -10,15 +10,15 @@ import { useTheme } from '../hooks/use-theme.js';
 //
 // The render edge (issue 9 item 4, sanitize once where text is drawn): this is the only
 // module that may use Ink's `Text` (eslint.config.js), and every string child it draws goes
-// through `sanitizeLine` (src/sanitize.ts), so a file name, reason, log line or agent output
+// through `sanitizeLine` (src/text/sanitize.ts), so a file name, reason, log line or agent output
 // cannot reach the terminal raw, whichever view draws it. Components pass raw text; the
-// layout helpers (src/app/layout.ts) measure the same escaped form, and escaping twice
+// layout helpers (src/text/layout.ts) measure the same escaped form, and escaping twice
 // changes nothing, so text they already cut passes unchanged. Nested elements are T or
 // Line themselves and escape their own strings; text inside a fragment would bypass this,
 // which the lint forbids in components.
 //
 // Issue 18 item 5: the same edge puts every string in the terminal's charset (shownLine,
-// src/charset.ts: `--ascii`, TERM=linux, LANG=C), so no view can send `·` or `…` there.
+// src/text/charset.ts: `--ascii`, TERM=linux, LANG=C), so no view can send `·` or `…` there.
 
 const drawn = (children: ReactNode): ReactNode => Children.map(children, (c) => (typeof c === 'string' ? shownLine(c) : c));
 

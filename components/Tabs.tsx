@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
-import { tabCounts, VIEWS, type ViewId } from '../src/app/views.js';
-import { fit } from '../src/app/layout.js';
+import { tabCounts, VIEWS, type ViewId } from '../src/ui/views/views.js';
+import { fit } from '../src/text/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 

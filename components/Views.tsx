@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
-import type { ViewId } from '../src/app/views.js';
+import type { ViewId } from '../src/ui/views/views.js';
 import { PartialsView } from './PartialsView.js';
 import { PlanView } from './PlanView.js';
 import { ProgressView } from './ProgressView.js';
 import { SourcesView } from './SourcesView.js';
 import { HealthView } from './HealthView.js';
 
-// The view registry's components, keyed like VIEWS in src/app/views.ts.
+// The view registry's components, keyed like VIEWS in src/ui/views/views.ts.
 
 export interface ViewProps {
   height: number;

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
-import type { AppStore } from '../src/app/store.js';
-import type { AppState } from '../src/app/store-types.js';
+import type { AppStore } from '../src/ui/store/store.js';
+import type { AppState } from '../src/ui/store/types.js';
 
 // The store reaches components through context (one store per control room, so tests can
 // mount several side by side); components select narrow slices.

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { readWorkspaceTail, type TailRead } from '../src/app/tail.js';
+import { readWorkspaceTail, type TailRead } from '../src/ui/views/tail.js';
 
 // The tail of one workspace file for a preview, re-read when the path or the scan changes.
 

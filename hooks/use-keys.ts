@@ -1,6 +1,6 @@
 import { useInput } from 'ink';
-import { toTokens } from '../src/app/keys.js';
-import { noteInput } from '../src/app/input-clock.js';
+import { toTokens } from '../src/ui/keys/keys.js';
+import { noteInput } from '../src/ui/keys/input-clock.js';
 import { useAppStore, useStoreApi } from './use-app-store.js';
 
 // The one place stdin reaches the control room. Each keypress of a burst (`jjj` in one

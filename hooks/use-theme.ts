@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { COLOR_THEME, type Theme } from '../src/app/theme.js';
+import { COLOR_THEME, type Theme } from '../src/text/theme.js';
 
 export const ThemeContext = createContext<Theme>(COLOR_THEME);
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { scrollWindow, type Window } from '../src/app/window.js';
+import { scrollWindow, type Window } from '../src/ui/views/window.js';
 
 // A list's visible slice; the previous offset is remembered so the list scrolls only
 // when the cursor would leave the window. It is state set during render when it changes

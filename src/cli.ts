@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { HELP, parseCli, UsageError, type Cli } from './cli/args.js';
-import { colorEnabled, makePaint, outputWidth } from './app/paint.js';
-import { charsetFor, setOutputCharset } from './charset.js';
+import { colorEnabled, makePaint, outputWidth } from './text/paint.js';
+import { charsetFor, setOutputCharset } from './text/charset.js';
 import { ConfigError } from './pipeline/config-load.js';
 import { WorkspaceError } from './workspace.js';
 import { checkpointCommand, partialsCommand, planCommand, statusCommand, type ReadOptions } from './cli/core-commands.js';
-import type { TextOptions } from './app/layout.js';
+import type { TextOptions } from './text/layout.js';
 import { extraCommands } from './cli/extra-commands.js';
 import { stderrOut, textOut } from './cli/text-out.js';
-import { loadControlRoom } from './ui-load.js';
+import { loadControlRoom } from './ui/entry/load.js';
 
 // The entry. Interactive versus headless is decided here, once: the control room only when
 // stdin and stdout are terminals; every other path prints and exits.

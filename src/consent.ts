@@ -1,7 +1,7 @@
 import type { WorkspaceConfig } from './pipeline/config-types.js';
-import type { Ledger } from './run/ledger.js';
-import type { NewJournalEvent } from './run/journal.js';
-import { agentsHash } from './run/launch-spec.js';
+import type { Ledger } from './run/journal/ledger.js';
+import type { NewJournalEvent } from './run/journal/journal.js';
+import { agentsHash } from './run/attempt/launch-spec.js';
 
 // Consent to the agent command, shared by `checkroom run` and the control room: before the
 // first launch from a workspace the exact command is shown; the journal records that it was

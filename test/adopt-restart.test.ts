@@ -5,10 +5,10 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { appendJournal, readJournal, type NewJournalEvent } from '../src/run/journal.js';
-import { lockPath, unlockDriverLock } from '../src/run/lock.js';
-import { isSameProcessAlive, procStartTime } from '../src/run/proc.js';
-import { openSupervisor, type SupervisorEvent } from '../src/run/supervisor.js';
+import { appendJournal, readJournal, type NewJournalEvent } from '../src/run/journal/journal.js';
+import { lockPath, unlockDriverLock } from '../src/run/supervisor/lock.js';
+import { isSameProcessAlive, procStartTime } from '../src/run/process/proc.js';
+import { openSupervisor, type SupervisorEvent } from '../src/run/supervisor/supervisor.js';
 
 // Issue 8 items 4 and 5 on real processes and real journals: what a start does with runs an
 // earlier checkroom left (adopt the live, reap only dead or foreign ones, say it), what an

@@ -3,16 +3,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import type { WorkspaceConfig } from '../src/pipeline/config-types.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
-import { newCell, type AgentLedger, type Ledger } from '../src/run/ledger.js';
-import { breakerInit } from '../src/run/breaker.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
+import { newCell, type AgentLedger, type Ledger } from '../src/run/journal/ledger.js';
+import { breakerInit } from '../src/run/policy/breaker.js';
 import { commandShownEvent } from '../src/consent.js';
-import type { SupervisorSnapshot } from '../src/run/supervisor.js';
+import type { SupervisorSnapshot } from '../src/run/supervisor/supervisor.js';
 import type { ResumeSpec } from '../src/run/adapters/index.js';
 import { failureWords } from '../src/operator/words.js';
-import { initialAgents } from '../src/app/agents-types.js';
-import type { AppState } from '../src/app/store-types.js';
-import type { Ask } from '../src/app/store-kit.js';
+import { initialAgents } from '../src/ui/agents/types.js';
+import type { AppState } from '../src/ui/store/types.js';
+import type { Ask } from '../src/ui/store/kit.js';
 import type { NextStep } from '../src/types.js';
 import {
   launchAsk,
@@ -25,7 +25,7 @@ import {
   planQuit,
   planResetCell,
   type AgentsRead,
-} from '../src/app/agents-planners.js';
+} from '../src/ui/agents/planners.js';
 import { closeStores, openStore } from './helpers/store.js';
 import { PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 

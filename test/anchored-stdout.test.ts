@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { anchorFrame } from '../src/app/anchored-stdout.js';
+import { anchorFrame } from '../src/ui/term/anchored-stdout.js';
 import { hasTmux, TmuxSession } from './helpers/tmux.js';
 import { copyDemo } from './helpers/workspace.js';
 

@@ -5,15 +5,15 @@ import { DEMO, PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from './hel
 import { settle } from './helpers/settle.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
+import { createAppStore, disposeStore, type AppStore } from '../src/ui/store/store.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor/supervisor.js';
+import { readJournal, type JournalEvent } from '../src/run/journal/journal.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
 import { rewriteCheckpoint } from '../src/checkpoint/rewrite.js';
-import { formatStamp } from '../src/backups-stamp.js';
-import { lastBackupOf } from '../src/run/supervisor-cell.js';
-import type { CommandId } from '../src/app/keymap.js';
+import { formatStamp } from '../src/backups/stamp.js';
+import { lastBackupOf } from '../src/run/supervisor/cell.js';
+import type { CommandId } from '../src/ui/keys/keymap.js';
 
 // The known gap "autopilot launching the redo queue": the operator marks a half-product for
 // redo in the Partials view (`d` or `c`: the file is moved to file.bak.<stamp> and the step
@@ -367,7 +367,7 @@ describe('a redo whose dependencies are not done is not launched', () => {
     expect((await claims(root)).get('ch01/draft')).toBe('in_progress');
   });
 
-  // launchQueued (src/app/store-agents.ts) once turned every queued redo into a `run` and
+  // launchQueued (src/ui/agents/slice.ts) once turned every queued redo into a `run` and
   // launched it on top of an escalated dependency; a redo waits for its dependencies, as in the plan.
   it('queued with d, then autopilot on: stays queued while its dependency is not done', async () => {
     const root = await setup();

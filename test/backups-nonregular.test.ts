@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { diffBackup, listBackups, restoreBackup, scanBackups } from '../src/backups.js';
+import { diffBackup, listBackups, restoreBackup, scanBackups } from '../src/backups/backups.js';
 import { REPO, tempDir } from './helpers/workspace.js';
 
 // Names that look like backups but are not regular files (reviewer's bug 1), and backups

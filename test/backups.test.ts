@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BackupError, backupFile, copyBackup, diffBackup, diffLines, listBackups, restoreBackup, undoBackup } from '../src/backups.js';
-import { formatStamp, parseStamp } from '../src/backups-stamp.js';
+import { BackupError, backupFile, copyBackup, diffBackup, diffLines, listBackups, restoreBackup, undoBackup } from '../src/backups/backups.js';
+import { formatStamp, parseStamp } from '../src/backups/stamp.js';
 
 let root: string;
 const at = new Date(2026, 10, 28, 14, 3, 12); // local time 2026-11-28 14:03:12
@@ -223,7 +223,7 @@ describe('backups of read-only files (non-root user)', () => {
       writeFileSync(src, '# 项目进度检查点\n');
       chmodSync(src, 0o444); // owned by root: with fs.protected_hardlinks=1 nobody may not link it
       const dst = join(root, 'checkpoint.md.bak.20261130-080000');
-      const mod = pathToFileURL(join(REPO, 'dist/src/backups-fs.js')).href;
+      const mod = pathToFileURL(join(REPO, 'dist/src/backups/fs.js')).href;
       const r = runAsNobody([process.execPath, '--input-type=module', '-e', `const m = await import(${JSON.stringify(mod)}); console.log(await m.linkOrCopy(${JSON.stringify(src)}, ${JSON.stringify(dst)}, [${JSON.stringify(root)}]));`]);
       if (!r) return; // no runuser here
       expect(r.stderr).toBe('');

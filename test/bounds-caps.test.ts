@@ -6,8 +6,8 @@ import { ConfigError, CONFIG_MAX_BYTES, loadConfig } from '../src/pipeline/confi
 import { formatBytes, readTextCapped } from '../src/fs/read-capped.js';
 import { RESUME_MAX_BYTES, resumeDrift } from '../src/resume/io.js';
 import { readCheckpoint, CHECKPOINT_MAX_BYTES } from '../src/checkpoint/io.js';
-import { markCell } from '../src/run/launch-checkpoint.js';
-import { appendJournal, journalPath, JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED, parseJournal, readJournal } from '../src/run/journal.js';
+import { markCell } from '../src/run/attempt/launch-checkpoint.js';
+import { appendJournal, journalPath, JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED, parseJournal, readJournal } from '../src/run/journal/journal.js';
 import { bookPreset } from '../src/pipeline/book-preset.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { recoverReport } from '../src/recover/report.js';

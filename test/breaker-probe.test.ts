@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeAgentWorkspace, REPO } from './helpers/workspace.js';
-import { appendJournal, readJournal } from '../src/run/journal.js';
+import { appendJournal, readJournal } from '../src/run/journal/journal.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 
 // Issue 17: a half-open breaker admits exactly one probe, whoever asks. It let several
 // through: two cells of the same agent 17 ms apart under autopilot, 4 at once from a storm of

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakerInit, breakerReduce, breakerView, canLaunch, cooldownFor, type BreakerEvent, type BreakerState } from '../src/run/breaker.js';
+import { breakerInit, breakerReduce, breakerView, canLaunch, cooldownFor, type BreakerEvent, type BreakerState } from '../src/run/policy/breaker.js';
 
 const cfg = { threshold: 3, cooldownMs: 10_000, maxCooldownMs: 35_000 };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { budgetRefusal, budgetStopOf, launchesLeft, type BudgetCounts, type BudgetLimits } from '../src/run/budget.js';
-import { zeroSpend, type CostLedger } from '../src/run/costs.js';
+import { budgetRefusal, budgetStopOf, launchesLeft, type BudgetCounts, type BudgetLimits } from '../src/run/policy/budget.js';
+import { zeroSpend, type CostLedger } from '../src/run/journal/costs.js';
 
-// The one budget decision every entry point asks (src/run/budget.ts), on plain values: which
+// The one budget decision every entry point asks (src/run/policy/budget.ts), on plain values: which
 // budget stops a launch first, what the refusal says, and how many launches are left.
 
 const costs = (session: Partial<ReturnType<typeof zeroSpend>> = {}, workspace: Partial<ReturnType<typeof zeroSpend>> = {}): CostLedger =>

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeAgentWorkspace } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
+import { readJournal, type JournalEvent } from '../src/run/journal/journal.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor/supervisor.js';
 
 // Issue 17 item 5: a class's cap is its attempts in all, as the source table counts them
 // (the recovery skill's 試行回数のしきい値: VERIFICATION_FAILED 3, UNKNOWN 2, BROKEN_BUILD 1,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { anchoredStdout } from '../src/app/anchored-stdout.js';
-import { TermGrid } from '../src/app/term-grid.js';
-import { applySgr, sgrTransition, PLAIN } from '../src/app/term-style.js';
+import { anchoredStdout } from '../src/ui/term/anchored-stdout.js';
+import { TermGrid } from '../src/ui/term/grid.js';
+import { applySgr, sgrTransition, PLAIN } from '../src/ui/term/style.js';
 
 // Issue 10 item 5 without a terminal: the writer's bytes, played into a screen model, give
 // the screen a full redraw of the last frame gives; and a one-cell change costs one move and

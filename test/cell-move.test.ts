@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { FAILURE_CLASS_TABLE } from '../src/pipeline/failure-classes.js';
 import type { FailureClass } from '../src/pipeline/config-types.js';
-import type { AttemptClass } from '../src/run/classify.js';
-import type { AttemptRecord } from '../src/run/policy.js';
-import type { RetryStop } from '../src/run/retry-stop.js';
-import { nextMove, stopAfterBackoff, stopAfterBreaker, stopEffect, stopWords, type MoveInput } from '../src/run/cell-move.js';
+import type { AttemptClass } from '../src/run/policy/classify.js';
+import type { AttemptRecord } from '../src/run/policy/policy.js';
+import type { RetryStop } from '../src/run/policy/retry-stop.js';
+import { nextMove, stopAfterBackoff, stopAfterBreaker, stopEffect, stopWords, type MoveInput } from '../src/run/attempt/cell-move.js';
 
 // Issue 9 item 3: what a cell does after one attempt is a pure function of plain values — no
 // process, no journal, no clock. The stop reason is a value whose kind says what follows.

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { charsetFor, setOutputCharset, shownLine, toCharset, toCharsetInPlace } from '../src/charset.js';
-import { fit, pad } from '../src/app/layout.js';
-import { wrapLine } from '../src/app/wrap.js';
+import { charsetFor, setOutputCharset, shownLine, toCharset, toCharsetInPlace } from '../src/text/charset.js';
+import { fit, pad } from '../src/text/layout.js';
+import { wrapLine } from '../src/text/wrap.js';
 import { escapeOutput } from '../src/cli/text-out.js';
 
-// Issue 18 item 5: the one table and the charset decision (src/charset.ts).
+// Issue 18 item 5: the one table and the charset decision (src/text/charset.ts).
 
 afterEach(() => setOutputCharset('unicode'));
 

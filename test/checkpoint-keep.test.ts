@@ -6,7 +6,7 @@ import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { loadConfig } from '../src/pipeline/config-load.js';
 import { bookPreset } from '../src/pipeline/book-preset.js';
 import { reviseCheckpoint } from '../src/checkpoint/revise.js';
-import { markCell } from '../src/run/launch-checkpoint.js';
+import { markCell } from '../src/run/attempt/launch-checkpoint.js';
 import { claimsOf } from '../src/state/derive.js';
 import { doneFile, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 

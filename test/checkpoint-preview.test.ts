@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkpointDiff } from '../src/app/checkpoint-diff.js';
+import { checkpointDiff } from '../src/ui/views/checkpoint-diff.js';
 import { doneFile, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // Issue 17 item 2: the preview of a rewrite showed the new file (CLI) or the cells that

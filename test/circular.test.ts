@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCircular, jaccard } from '../src/run/circular.js';
-import { keywords } from '../src/run/fingerprint.js';
+import { isCircular, jaccard } from '../src/run/policy/circular.js';
+import { keywords } from '../src/run/policy/fingerprint.js';
 
 // A fixed seed keeps property runs deterministic; a failure prints the seed and path to replay.
 fc.configureGlobal({ seed: 20261128, numRuns: 200 });

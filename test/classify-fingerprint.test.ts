@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandFingerprint, errorFingerprint, keywords, normalizeError } from '../src/run/fingerprint.js';
+import { commandFingerprint, errorFingerprint, keywords, normalizeError } from '../src/run/policy/fingerprint.js';
 
 describe('commandFingerprint', () => {
   const argv = (attempt: string) => ['claude', '-p', 'write ch03 draft', '--attempt', attempt];

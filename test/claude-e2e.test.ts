@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeDemoYaml } from '../src/demo/claude-demo.js';
 import { bookResponder, claudeEnv, startModelServer, type ModelServer } from '../src/demo/model-server.js';
-import { readJournal } from '../src/run/journal.js';
+import { readJournal } from '../src/run/journal/journal.js';
 import { CLAUDE_BIN, unfaked } from './helpers/claude.js';
 import { REPO, copyDemo, tempDir } from './helpers/workspace.js';
 

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { readJournal, type JournalEvent } from '../src/run/journal/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 import { claudeWorkspace, finished, writeReply, type ClaudeWs } from './helpers/claude.js';
 
 // Issue 17 item 9: a claude-code agent with no permission settings (the documented minimal

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KEYMAP, type CommandId } from '../src/app/keymap.js';
-import { COMMAND_HANDLERS, handlerOf } from '../src/app/command-handlers.js';
-import { isNav } from '../src/app/nav.js';
+import { KEYMAP, type CommandId } from '../src/ui/keys/keymap.js';
+import { COMMAND_HANDLERS, handlerOf } from '../src/ui/keys/command-handlers.js';
+import { isNav } from '../src/ui/views/nav.js';
 
 // Issue 9 item 2: key commands dispatch through a table beside KEYMAP. Its type already makes
 // the compiler refuse a CommandId without a row; this checks the same at run time, and that

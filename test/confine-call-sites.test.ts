@@ -15,17 +15,17 @@ const NET = /(?:\.listen|(?<![\w.])connect|createConnection)\(/g;
 
 /** Calls not checked on their own line, per file, each with why that is safe (reviewed for issue 16 item 1). */
 const REVIEWED: Record<string, { unguarded: number; why: string }> = {
-  'src/backups-fs.ts': { unguarded: 1, why: 'copyFromHandle removes its own half-written copy, whose name it asserted when it created it' },
+  'src/backups/fs.ts': { unguarded: 1, why: 'copyFromHandle removes its own half-written copy, whose name it asserted when it created it' },
   'src/fs/atomic-copy.ts': { unguarded: 9, why: 'copyFileExclusive asserts its destination first; every other name is that destination or its temp sibling' },
   'src/fs/atomic-write.ts': { unguarded: 3, why: 'writeFileAtomic asserts its target first; the temp file is that target’s sibling' },
-  'src/run/journal.ts': { unguarded: 1, why: 'stateDir(dir) mkdirs a directory its caller asserted' },
-  'src/run/lock.ts': { unguarded: 5, why: 'acquireDriverLock/unlockDriverLock assert .checkroom/driver.lock; every lock file is its sibling' },
-  'src/run/process-log.ts': { unguarded: 3, why: 'the log path is made and asserted in supervisor-attempt.ts (logPathOf under .checkroom/runs); the note append writes the same path' },
-  'src/run/relay.ts': { unguarded: 2, why: 'appends to the run log its parent asserted (supervisor-attempt.ts)' },
-  'src/run/run-members.ts': { unguarded: 2, why: 'a local readlink() helper named link: reads /proc, writes nothing' },
+  'src/run/journal/journal.ts': { unguarded: 1, why: 'stateDir(dir) mkdirs a directory its caller asserted' },
+  'src/run/supervisor/lock.ts': { unguarded: 5, why: 'acquireDriverLock/unlockDriverLock assert .checkroom/driver.lock; every lock file is its sibling' },
+  'src/run/process/log.ts': { unguarded: 3, why: 'the log path is made and asserted in supervisor-attempt.ts (logPathOf under .checkroom/runs); the note append writes the same path' },
+  'src/run/process/relay.ts': { unguarded: 2, why: 'appends to the run log its parent asserted (supervisor-attempt.ts)' },
+  'src/run/process/members.ts': { unguarded: 2, why: 'a local readlink() helper named link: reads /proc, writes nothing' },
   'src/socket/where.ts': { unguarded: 1, why: 'creates the runtime directory itself, from the environment and uid, never from the workspace; checkDir checks it' },
   'src/demo/model-server.ts': { unguarded: 1, why: 'the demo model listens on 127.0.0.1 port 0: no path' },
-  'src/start-demo.ts': { unguarded: 5, why: 'npm start: a fresh mkdtemp copy of the repository’s own demo, never a user’s workspace' },
+  'src/demo/start.ts': { unguarded: 5, why: 'npm start: a fresh mkdtemp copy of the repository’s own demo, never a user’s workspace' },
 };
 
 const walk = (d: string): string[] =>
@@ -65,7 +65,7 @@ describe('every path checkroom mutates or dials passes the one gate (issue 16 it
   });
 
   it('the reviewed writers that depend on a gate upstream still call it', () => {
-    for (const f of ['src/fs/atomic-write.ts', 'src/fs/atomic-copy.ts', 'src/backups-fs.ts', 'src/run/lock.ts', 'src/run/journal.ts', 'src/fs/sweep-temp.ts', 'src/run/supervisor-attempt.ts'])
+    for (const f of ['src/fs/atomic-write.ts', 'src/fs/atomic-copy.ts', 'src/backups/fs.ts', 'src/run/supervisor/lock.ts', 'src/run/journal/journal.ts', 'src/fs/sweep-temp.ts', 'src/run/supervisor/attempt.ts'])
       expect(readFileSync(join(REPO, f), 'utf8'), f).toContain('assertInside(');
   });
 });

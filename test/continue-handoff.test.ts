@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { ConfigError } from '../src/pipeline/config-error.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { readJournal, type JournalEvent } from '../src/run/journal/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 import type { ModelReply } from '../src/demo/model-server.js';
 import { claudeWorkspace, finished, writeReply, type ClaudeWs } from './helpers/claude.js';
 

@@ -178,7 +178,7 @@ describe('a file checkroom cannot read', () => {
 
 describe('matrix column headings', () => {
   it('keep three characters and stay unique where ids share a prefix', async () => {
-    const { columnLabels } = await import('../src/app/layout.js');
+    const { columnLabels } = await import('../src/text/layout.js');
     expect(columnLabels(['research', 'draft', 'r1', 'review'])).toEqual(['res', 'dra', 'r1', 'rev']);
     expect(columnLabels(['s00', 's00.1', 's04', 's04.5'])).toEqual(['s00', '0.1', 's04', '4.5']);
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { budgetReasonOf } from '../src/run/costs.js';
-import { budgetSpent } from '../src/app/spend.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
-import type { JournalEvent } from '../src/run/journal.js';
-import { continueFor } from '../src/run/supervisor-agent.js';
-import type { CellTarget } from '../src/run/launch-spec.js';
+import { budgetReasonOf } from '../src/run/journal/costs.js';
+import { budgetSpent } from '../src/ui/views/spend.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
+import type { JournalEvent } from '../src/run/journal/journal.js';
+import { continueFor } from '../src/run/supervisor/agent.js';
+import type { CellTarget } from '../src/run/attempt/launch-spec.js';
 import type { AgentDef } from '../src/pipeline/config-types.js';
 import { agentDef } from './helpers/agent.js';
 

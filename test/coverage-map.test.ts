@@ -66,7 +66,7 @@ describe('coverage map: a test per module, or a reason', () => {
 
   it('the map can fail: an entry without a reason and a module with a test are both found', () => {
     expect(untested).toContain('src/bin.ts');
-    expect(tested.has('src/run/budget.ts')).toBe(true);
+    expect(tested.has('src/run/policy/budget.ts')).toBe(true);
     expect([...allowlist('src/x.ts\nsrc/y.ts  a reason long enough\n# note\n')]).toEqual([
       ['src/x.ts', ''],
       ['src/y.ts', 'a reason long enough'],

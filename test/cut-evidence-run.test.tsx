@@ -3,12 +3,12 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
-import { readJournal } from '../src/run/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
+import { readJournal } from '../src/run/journal/journal.js';
 import { cutSign } from '../src/triage/triage.js';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore, disposeStore, type AppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { REPO, doneFile, fakeAgentWorkspace, writeFiles } from './helpers/workspace.js';
 import { settle } from './helpers/settle.js';
@@ -175,7 +175,7 @@ describe('the journal is evidence (issue 17 item 3)', () => {
     const script = join(root, 'checkroom-proc.mjs');
     writeFileSync(
       script,
-      `import { openSupervisor } from ${JSON.stringify(join(REPO, 'dist/src/run/supervisor.js'))};
+      `import { openSupervisor } from ${JSON.stringify(join(REPO, 'dist/src/run/supervisor/supervisor.js'))};
 import { loadConfig } from ${JSON.stringify(join(REPO, 'dist/src/pipeline/config.js'))};
 const root = process.argv[2];
 const s = await openSupervisor({ root, config: await loadConfig(root) });

@@ -6,7 +6,7 @@ import { CUT_CACHE_FILE, readCuts } from '../src/triage/cut-read.js';
 import { triageUnmarked } from '../src/triage/triage.js';
 import { say } from '../src/reasons/say.js';
 import type { FileFacts } from '../src/types.js';
-import type { JournalEvent } from '../src/run/journal.js';
+import type { JournalEvent } from '../src/run/journal/journal.js';
 import { tempDir } from './helpers/workspace.js';
 
 // Issue 17 item 3, "the journal is evidence": the fold that says, per cell, how its last

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { renderKeysDoc } from '../src/app/keys-doc.js';
-import { KEYMAP } from '../src/app/keymap.js';
-import { COMMAND_NAMES } from '../src/app/command-line.js';
+import { renderKeysDoc } from '../src/ui/keys/keys-doc.js';
+import { KEYMAP } from '../src/ui/keys/keymap.js';
+import { COMMAND_NAMES } from '../src/ui/keys/command-line.js';
 import { FAILURE_CLASS_TABLE } from '../src/pipeline/failure-classes.js';
-import { capsMarkdown, withCapsTable } from '../src/run/caps-table.js';
+import { capsMarkdown, withCapsTable } from '../src/run/policy/caps-table.js';
 
 // Docs that can drift from the code are generated and checked (STYLE.md, issue 9).
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
-import { readJournal } from '../src/run/journal.js';
+import { readJournal } from '../src/run/journal/journal.js';
 import { copyDemo, REPO } from './helpers/workspace.js';
 import { hasTmux, TmuxSession } from './helpers/tmux.js';
 

@@ -18,7 +18,7 @@ const tmuxMissing = !hasTmux();
 if (tmuxMissing) console.warn('e2e-ascii: SKIPPED — tmux is not installed (apt-get install tmux); CI installs it');
 
 // What a UTF-8 terminal under `--ascii` may still show: letters, marks and digits of any
-// script, CJK punctuation, kana and fullwidth forms (src/charset.ts, `symbols`).
+// script, CJK punctuation, kana and fullwidth forms (src/text/charset.ts, `symbols`).
 const NOT_LETTER = /[^\x00-\x7f\p{L}\p{M}\p{N}\u3000-\u30ff\uff00-\uffef]/u;
 const NOT_ASCII = /[^\x00-\x7f]/;
 

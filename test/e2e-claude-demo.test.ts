@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
+import { readJournal, type JournalEvent } from '../src/run/journal/journal.js';
 import { CLAUDE_BIN, unfaked } from './helpers/claude.js';
 import { hasTmux, TmuxSession } from './helpers/tmux.js';
 import { REPO, tempDir } from './helpers/workspace.js';

@@ -14,7 +14,7 @@ const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8
 describe.skipIf(!hasTmux())('the first frame (tmux 80×24)', () => {
   it('shows "scanning… N files" from the listing before the room, then the room with its counts', { timeout: 60_000 }, async () => {
     const dir = copyDemo();
-    // Enough files for the count to be worth a frame (src/ui-entry.ts); notes are not artifacts.
+    // Enough files for the count to be worth a frame (src/ui/entry/entry.ts); notes are not artifacts.
     mkdirSync(join(dir, 'notes'));
     for (let i = 0; i < 5200; i++) writeFileSync(join(dir, 'notes', `n${i}.md`), 'x\n');
     // What the listing counts: regular files outside hidden directories.

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJournal } from '../src/run/journal.js';
+import { readJournal } from '../src/run/journal/journal.js';
 import { copyDemo, REPO } from './helpers/workspace.js';
 import { hasTmux, TmuxSession } from './helpers/tmux.js';
 

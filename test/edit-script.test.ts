@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { editScript, type EditOp } from '../src/edit-script.js';
+import { editScript, type EditOp } from '../src/text/edit-script.js';
 
-// The one line diff behind every diff checkroom shows (src/edit-script.ts): the script turns
+// The one line diff behind every diff checkroom shows (src/text/edit-script.ts): the script turns
 // a into b, it is a shortest one, and past its bound it says null instead of costing
 // quadratic time.
 

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { DEMO, PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { holdOpen, killWriters, settle } from './helpers/writer.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { pickLaunches } from '../src/run/supervisor-autopilot.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
+import { pickLaunches } from '../src/run/supervisor/autopilot.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
 import { heldOutputs } from '../src/holders/held-outputs.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 import type { NextStep } from '../src/types.js';
 
 // Issue 17 item 1 on the supervisor's side: a launch (the operator's relaunch, the `run`

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { holdOpen, killWriters } from './helpers/writer.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { readJournal } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { readJournal } from '../src/run/journal/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 
 // Issue 17 item 1, the retry path: an attempt backs its output up before it runs. A retry
 // must not do that from under a writer checkroom did not launch (before: prepare() moved the

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
-import { failureMessage, type FailureContext } from '../src/run/failure-message.js';
+import { readJournal, type JournalEvent } from '../src/run/journal/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
+import { failureMessage, type FailureContext } from '../src/run/attempt/failure-message.js';
 import { emptyFacts } from '../src/run/adapters/types.js';
 import type { ProcessOutcome } from '../src/run/types.js';
 

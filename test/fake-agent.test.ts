@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkMarker } from '../src/scan/marker.js';
-import { startProcess } from '../src/run/process.js';
+import { startProcess } from '../src/run/process/process.js';
 
 // The demo's agent, run for real at high speed, one behaviour per fault mode.
 

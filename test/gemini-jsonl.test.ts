@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { readJournal, type JournalEvent } from '../src/run/journal/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 import { bookResponder, startModelServer, type ModelReply, type ModelServer } from '../src/demo/model-server.js';
 import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 

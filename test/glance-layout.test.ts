@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { fitPath, fitWords, nextLine, stateFirstColumns } from '../src/app/layout.js';
-import { wrapLine } from '../src/app/wrap.js';
-import { makePaint } from '../src/app/paint.js';
+import { fitPath, fitWords, nextLine, stateFirstColumns } from '../src/text/layout.js';
+import { wrapLine } from '../src/text/wrap.js';
+import { makePaint } from '../src/text/paint.js';
 import { ACTION_WORDS, actionWord } from '../src/plan/action-words.js';
-import { lookOf } from '../src/app/cell-look.js';
-import { ASCII, EMOJI, GLYPH_WORD } from '../src/glyphs.js';
+import { lookOf } from '../src/text/cell-look.js';
+import { ASCII, EMOJI, GLYPH_WORD } from '../src/text/glyphs.js';
 import type { NextStep, PlanAction } from '../src/types.js';
 
 // Issue 18 item 5, the pure layout: words and names are cut or wrapped whole, actions are

@@ -20,7 +20,7 @@ export default function setup(): () => void {
   process.env[OWNER] = dir;
   chmodSync(dir, 0o755);
   process.env.TMPDIR = dir;
-  // Piped output follows COLUMNS (src/app/paint.ts): tests see the same widths wherever they run.
+  // Piped output follows COLUMNS (src/text/paint.ts): tests see the same widths wherever they run.
   delete process.env.COLUMNS;
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AttemptClass } from '../src/run/classify.js';
-import type { JournalEvent } from '../src/run/journal.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
+import type { AttemptClass } from '../src/run/policy/classify.js';
+import type { JournalEvent } from '../src/run/journal/journal.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
 
 const cfg = {
   breaker: { threshold: 3, cooldownMs: 10_000, maxCooldownMs: 60_000 },

@@ -2,8 +2,8 @@ import { appendFile, mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendJournal, journalPath, parseJournal, readJournal, type NewJournalEvent } from '../src/run/journal.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
+import { appendJournal, journalPath, parseJournal, readJournal, type NewJournalEvent } from '../src/run/journal/journal.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
 
 let root: string;
 beforeEach(async () => {

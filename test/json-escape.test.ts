@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BMP_FORMAT, escapeJsonText } from '../src/json-escape.js';
+import { BMP_FORMAT, escapeJsonText } from '../src/text/json-escape.js';
 import { writeJson } from '../src/cli/json-stream.js';
 import { toJson } from '../src/cli/json.js';
 import { jsonLine } from '../src/socket/wire.js';

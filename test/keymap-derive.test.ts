@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import ts from 'typescript';
-import { KEYMAP, bindingLabel, commandById, helpRows } from '../src/app/keymap.js';
-import { COMMAND_NAMES, commandLabel, parseCommandLine } from '../src/app/command-line.js';
+import { KEYMAP, bindingLabel, commandById, helpRows } from '../src/ui/keys/keymap.js';
+import { COMMAND_NAMES, commandLabel, parseCommandLine } from '../src/ui/keys/command-line.js';
 
 // Issue 19 item 5: CommandId and the labels were hand-copied beside KEYMAP. They now derive
 // from its rows: a row added to the table is a command id, with a label, and nothing else is
 // edited.
 
-const KEYMAP_TS = resolve('src/app/keymap.ts');
-const PROBE_TS = resolve('src/app/__keymap-probe.ts');
+const KEYMAP_TS = resolve('src/ui/keys/keymap.ts');
+const PROBE_TS = resolve('src/ui/keys/__keymap-probe.ts');
 const NEW_ROW = "  cmd({ id: 'probe.added', keys: [{ ch: '~' }], hint: 'added', description: 'a row the test adds' }),\n";
 
 /** Type-checks a probe module against keymap.ts as it would be with `extraRow` appended to its rows: both files in memory, nothing written. */

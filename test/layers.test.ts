@@ -4,7 +4,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, tempDir, writeFiles } from './helpers/workspace.js';
 
-// The house keeps its shape (issue 9 items 4 and 6): dependency-cruiser, with the rules of
+// The house keeps its shape (docs/architecture.md): dependency-cruiser, with the rules of
 // .dependency-cruiser.cjs, over the real tree — imports run only downward, src/cli/ is the
 // command line's edge, no runtime cycle. `npm run lint` runs the same check in CI; this one
 // makes `npm test` guard the layers too. The second test proves the rules can fail at all.
@@ -36,22 +36,25 @@ describe('layers', () => {
     expect(found.map(said)).toEqual([]);
   }, 120_000);
 
-  it('the same rules flag a component importing src/cli/, src importing a hook, and a cycle', async () => {
+  it('the same rules flag the domain importing the UI layer, the UI layer importing a hook, a component importing src/cli/, and a cycle', async () => {
     const dir = tempDir('checkroom-layers-');
     copyFileSync(join(REPO, 'tsconfig.json'), join(dir, 'tsconfig.json'));
     writeFiles(dir, {
       'src/cli/text.ts': 'export const fit = (s: string): string => s;\n',
-      'src/app/a.ts': "import { b } from './b.js';\nexport const a = (): number => b() + 1;\n",
-      'src/app/b.ts': "import { a } from './a.js';\nexport const b = (): number => (Math.random() > 2 ? a() : 0);\n",
-      'src/app/up.ts': "import { useThing } from '../../hooks/use-thing.js';\nexport const up = useThing;\n",
+      'src/ui/store/a.ts': "import { b } from './b.js';\nexport const a = (): number => b() + 1;\n",
+      'src/ui/store/b.ts': "import { a } from './a.js';\nexport const b = (): number => (Math.random() > 2 ? a() : 0);\n",
+      'src/ui/store/up.ts': "import { useThing } from '../../../hooks/use-thing.js';\nexport const up = useThing;\n",
+      'src/plan/peek.ts': "import { a } from '../ui/store/a.js';\nexport const peek = a;\n",
+      'src/ui/entry/entry.ts': "import { useThing } from '../../../hooks/use-thing.js';\nimport { fit } from '../../cli/text.js';\nexport const go = (): string => fit(String(useThing()));\n",
       'hooks/use-thing.ts': 'export const useThing = (): number => 1;\n',
       'components/View.tsx': "import { fit } from '../src/cli/text.js';\nexport const View = (): string => fit('x');\n",
     });
     const found = await violations(dir, ['src', 'components', 'hooks']);
     const layers = found.filter((v) => v.rule.name !== 'no-cycle').map((v) => `${v.rule.name} ${v.from}`);
-    expect(layers.sort()).toEqual(['cli-is-an-edge components/View.tsx', 'src-not-up src/app/up.ts']);
+    // The entry composes every layer: it breaks no rule.
+    expect(layers.sort()).toEqual(['cli-is-an-edge components/View.tsx', 'domain-not-up src/plan/peek.ts', 'ui-state-not-up src/ui/store/up.ts']);
     // A cycle is reported once, from whichever of its modules depcruise met first.
     const cycles = found.filter((v) => v.rule.name === 'no-cycle');
-    expect(cycles.map((v) => (v.cycle ?? []).map((c) => c.name).sort())).toEqual([['src/app/a.ts', 'src/app/b.ts']]);
+    expect(cycles.map((v) => (v.cycle ?? []).map((c) => c.name).sort())).toEqual([['src/ui/store/a.ts', 'src/ui/store/b.ts']]);
   }, 120_000);
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import stringWidth from 'string-width';
-import { fit, packHints } from '../src/app/layout.js';
+import { fit, packHints } from '../src/text/layout.js';
 
-// The row builders' cutting (src/app/layout.ts): `fit` cuts a text to a width in one pass,
+// The row builders' cutting (src/text/layout.ts): `fit` cuts a text to a width in one pass,
 // `packHints` keeps whole footer hints (the operator review saw "c conse…" at 80 columns).
 
 describe('fit', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { AttemptClass } from '../src/run/classify.js';
-import type { JournalEvent, NewJournalEvent } from '../src/run/journal.js';
-import type { Ledger } from '../src/run/ledger.js';
-import { LedgerFold, replayJournal } from '../src/run/ledger-fold.js';
+import type { AttemptClass } from '../src/run/policy/classify.js';
+import type { JournalEvent, NewJournalEvent } from '../src/run/journal/journal.js';
+import type { Ledger } from '../src/run/journal/ledger.js';
+import { LedgerFold, replayJournal } from '../src/run/journal/ledger-fold.js';
 
 // Folding a journal in pieces must be indistinguishable from folding it at once (replayJournal)
 // at the same clock, for any journal and any points at which the supervisor happened to look.

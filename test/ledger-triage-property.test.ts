@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { JournalEvent } from '../src/run/journal.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
-import { emptyTriage, MAX_UNDO, type TriageLedger } from '../src/run/triage-ledger.js';
+import type { JournalEvent } from '../src/run/journal/journal.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
+import { emptyTriage, MAX_UNDO, type TriageLedger } from '../src/run/journal/triage-ledger.js';
 
 // Issue 8 item 8: the redo queue, the skipped list and the undo stack live in the journal.
 // The fold must say what a plain reading of the journal says, for any interleaving of

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapByDelta } from '../src/app/list-memo.js';
+import { mapByDelta } from '../src/ui/store/list-memo.js';
 
 // Issue 18 item 6: a marker changes one unit's items in the middle of the Partials and Plan
 // lists; the lists and their keys after it are made from the ones before, mapping only the

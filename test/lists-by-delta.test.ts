@@ -3,13 +3,13 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
 import type { WorkspaceState } from '../src/types.js';
-import { matrixOf, partialItems, planItems } from '../src/app/select.js';
+import { matrixOf, partialItems, planItems } from '../src/ui/store/select.js';
 import { planOf } from '../src/operator/plan.js';
-import { buildMatrix } from '../src/app/matrix.js';
-import { initialAgents } from '../src/app/agents-types.js';
-import { listKeys } from '../src/app/nav.js';
-import { initialCursors } from '../src/app/views.js';
-import { noPicks } from '../src/app/picked.js';
+import { buildMatrix } from '../src/ui/views/matrix.js';
+import { initialAgents } from '../src/ui/agents/types.js';
+import { listKeys } from '../src/ui/views/nav.js';
+import { initialCursors } from '../src/ui/views/views.js';
+import { noPicks } from '../src/ui/store/picked.js';
 import { PHASE_1_2, doneFile, pathOf, prose, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // Issue 18 item 6: at 50k files a marker took 162 ms (p50) to reach the screen while the

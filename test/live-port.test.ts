@@ -5,8 +5,8 @@ import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-worksp
 import { readCheckpoint } from '../src/checkpoint/io.js';
 import { writeFileAtomic } from '../src/fs/atomic-write.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor } from '../src/run/supervisor.js';
-import { createAppStore, disposeStore } from '../src/app/store.js';
+import { openSupervisor } from '../src/run/supervisor/supervisor.js';
+import { createAppStore, disposeStore } from '../src/ui/store/store.js';
 import { until } from './helpers/store.js';
 import { tempDir, writeFiles, PHASE_1_2, summaries, prose, pathOf, fakeAgentWorkspace } from './helpers/workspace.js';
 
@@ -40,7 +40,7 @@ async function openCounting(watch: boolean) {
   return { root, reads, live };
 }
 
-/** What a run's end does on disk (src/run/launch-checkpoint.ts), then what the agents feed does. */
+/** What a run's end does on disk (src/run/attempt/launch-checkpoint.ts), then what the agents feed does. */
 async function finishRun(root: string, l: LiveWorkspace): Promise<void> {
   const out = pathOf('ch01', 'research');
   appendFileSync(join(root, out), '\n<!-- RESEARCH_COMPLETE -->\n');

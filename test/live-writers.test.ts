@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { appendJournal } from '../src/run/journal.js';
-import { openSupervisor } from '../src/run/supervisor.js';
-import { initialAgents } from '../src/app/agents-types.js';
-import { liveWriters, writerOf, writingWhy } from '../src/app/live-writers.js';
+import { appendJournal } from '../src/run/journal/journal.js';
+import { openSupervisor } from '../src/run/supervisor/supervisor.js';
+import { initialAgents } from '../src/ui/agents/types.js';
+import { liveWriters, writerOf, writingWhy } from '../src/ui/agents/live-writers.js';
 
 // The one predicate behind "live writers are untouchable" (issue 8 item 1), on a real
 // workspace and a real journal: a run the journal shows started without an end — another

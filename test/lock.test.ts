@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
-import { acquireDriverLock, lockPath } from '../src/run/lock.js';
-import { procStartTime } from '../src/run/proc.js';
+import { acquireDriverLock, lockPath } from '../src/run/supervisor/lock.js';
+import { procStartTime } from '../src/run/process/proc.js';
 
 // The other checkroom instances are real node processes running the real lock code,
 // transpiled once from src/run (node 20 cannot import .ts by itself).

@@ -2,11 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor } from '../src/run/supervisor.js';
+import { openSupervisor } from '../src/run/supervisor/supervisor.js';
 import { slurmForFile } from './helpers/slurm.js';
 import { settle } from './helpers/settle.js';
 import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, quiet, quit, rows, run, runNext, setFaults, supervisor, until, workspace, type KeyRoom, type Row } from './helpers/matrix.js';
-import type { Supervisor } from '../src/run/supervisor.js';
+import type { Supervisor } from '../src/run/supervisor/supervisor.js';
 
 // Issue 17's matrix, cancel-hold: the operator's cancel (key x, cancelCell) — and on Slurm an
 // outside scancel — holds the cell in the ledger (ledger-fold.ts `hold`), so autopilot and

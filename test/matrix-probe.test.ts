@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
-import { appendJournal } from '../src/run/journal.js';
+import { appendJournal } from '../src/run/journal/journal.js';
 import { slurmForFile } from './helpers/slurm.js';
 import { checkroomProcess, cleanup, keyRoom, kill9, launches, matrix, quiet, quit, rows, run, runNext, supervisor, until, workspace, type Cli, type Row } from './helpers/matrix.js';
 

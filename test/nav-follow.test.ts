@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { PHASE_1_2, tempDir, writeFiles } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
-import type { JournalEvent } from '../src/run/journal.js';
-import type { SupervisorSnapshot } from '../src/run/supervisor.js';
-import { initialAgents, type AgentsUi } from '../src/app/agents-types.js';
-import { clampCursors, listKeys, navigate, type NavState } from '../src/app/nav.js';
-import { selectedHealth } from '../src/app/selected.js';
-import { noPicks } from '../src/app/picked.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
+import type { JournalEvent } from '../src/run/journal/journal.js';
+import type { SupervisorSnapshot } from '../src/run/supervisor/supervisor.js';
+import { initialAgents, type AgentsUi } from '../src/ui/agents/types.js';
+import { clampCursors, listKeys, navigate, type NavState } from '../src/ui/views/nav.js';
+import { selectedHealth } from '../src/ui/store/selected.js';
+import { noPicks } from '../src/ui/store/picked.js';
 
 // Selection follows identity in the Health view (issue 8 item 2): its cell rows are sorted,
 // so a cell that gets its first attempt lands above the selected one. The pure navigation

@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
-import { journalPath, type NewJournalEvent } from '../src/run/journal.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor/supervisor.js';
+import { journalPath, type NewJournalEvent } from '../src/run/journal/journal.js';
 import { fromSupervisor } from '../src/socket/events.js';
 import { fakeAgentWorkspace } from './helpers/workspace.js';
 
 // Issue 18 items 1-2: a read-only observer announces the lines the driver appends to the
-// journal as the supervisor events the driver emitted for them (src/run/journal-news.ts), so
+// journal as the supervisor events the driver emitted for them (src/run/journal/news.ts), so
 // its `watch --json` carries what the driver's would: once per line, with the escalation's
 // own class, and nothing for the lines that were there when it opened (the state, not news).
 // A real observer (openSupervisor readonly) on a real journal appended by hand.

@@ -1,13 +1,13 @@
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { outputStamp } from '../src/run/output-stamp.js';
-import { formatMinute } from '../src/local-time.js';
+import { outputStamp } from '../src/run/attempt/output-stamp.js';
+import { formatMinute } from '../src/text/local-time.js';
 import { tempDir } from './helpers/workspace.js';
 
-// A run's output file as the file system reports it (src/run/output-stamp.ts), on real files:
+// A run's output file as the file system reports it (src/run/attempt/output-stamp.ts), on real files:
 // the file's own size and mtime, never the process clock; and how a moment is written
-// (src/local-time.ts).
+// (src/text/local-time.ts).
 
 describe('outputStamp', () => {
   it("is the file's size and mtime as stat says, to the second set", () => {

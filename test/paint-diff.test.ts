@@ -3,11 +3,11 @@ import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { createElement, useEffect, useState, type ReactElement } from 'react';
-import { anchoredStdout } from '../src/app/anchored-stdout.js';
-import { TermGrid } from '../src/app/term-grid.js';
+import { anchoredStdout } from '../src/ui/term/anchored-stdout.js';
+import { TermGrid } from '../src/ui/term/grid.js';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
-import { COLOR_THEME, NO_COLOR_THEME, type Theme } from '../src/app/theme.js';
+import { createAppStore, disposeStore, type AppStore } from '../src/ui/store/store.js';
+import { COLOR_THEME, NO_COLOR_THEME, type Theme } from '../src/text/theme.js';
 import { hasTmux, TmuxSession } from './helpers/tmux.js';
 import { copyDemo, tempDir } from './helpers/workspace.js';
 
@@ -16,7 +16,7 @@ import { copyDemo, tempDir } from './helpers/workspace.js';
 // stream back, and its screen (with colours: capture-pane -e) must equal the screen a full
 // redraw of the same frame gives. The bytes of one update are counted on the same stream.
 
-// Ink draws nothing until exit where it sees CI (src/ui-load.ts): hidden while it loads, so
+// Ink draws nothing until exit where it sees CI (src/ui/entry/load.ts): hidden while it loads, so
 // nothing that imports ink is imported statically here.
 // Colour on, as on the operator's terminal (chalk, loaded with ink, reads it once).
 const ci = process.env.CI;

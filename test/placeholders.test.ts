@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { describeArgv, expandArgv } from '../src/run/placeholders.js';
+import { describeArgv, expandArgv } from '../src/run/attempt/placeholders.js';
 
 const values = {
   unit: 'ch03',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FailureClass } from '../src/pipeline/config-types.js';
-import type { AttemptClass } from '../src/run/classify.js';
+import type { AttemptClass } from '../src/run/policy/classify.js';
 import {
   DEFAULT_CAPS,
   attemptLabel,
@@ -11,7 +11,7 @@ import {
   mergeCaps,
   strategyTable,
   type AttemptRecord,
-} from '../src/run/policy.js';
+} from '../src/run/policy/policy.js';
 
 // A fixed seed keeps property runs deterministic; a failure prints the seed and path to replay.
 fc.configureGlobal({ seed: 20261128, numRuns: 200 });

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProcess } from '../src/run/process.js';
-import { isSameProcessAlive } from '../src/run/proc.js';
+import { startProcess } from '../src/run/process/process.js';
+import { isSameProcessAlive } from '../src/run/process/proc.js';
 import type { ProcessSpec, RunHandle } from '../src/run/types.js';
 
 // Watchdog, timeout, cancel and the whole-group kill, on real processes.

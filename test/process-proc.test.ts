@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { groupMembers, isSameProcessAlive, procStartTime, reapGroup } from '../src/run/proc.js';
+import { groupMembers, isSameProcessAlive, procStartTime, reapGroup } from '../src/run/process/proc.js';
 
 // reapGroup is what a restarted checkroom uses on runs recorded before it was kill -9'ed.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineRing, LineSplitter, truncationSuffix } from '../src/run/ring-buffer.js';
+import { LineRing, LineSplitter, truncationSuffix } from '../src/run/process/ring-buffer.js';
 
 describe('LineRing', () => {
   it('splits chunks into lines across chunk boundaries', () => {

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProcess } from '../src/run/process.js';
-import { procStartTime, isSameProcessAlive } from '../src/run/proc.js';
+import { startProcess } from '../src/run/process/process.js';
+import { procStartTime, isSameProcessAlive } from '../src/run/process/proc.js';
 import type { ProcessSpec } from '../src/run/types.js';
 
 let dir: string;

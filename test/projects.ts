@@ -66,7 +66,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/placeholders.test.ts', // child process
   'test/process-kill.test.ts', // child process
   'test/process-proc.test.ts', // child process
-  'test/process.test.ts', // child process (startProcess spawns sh through src/run/process.ts)
+  'test/process.test.ts', // child process (startProcess spawns sh through src/run/process/process.ts)
   'test/property-escalation.test.tsx', // agents, sleeps, socket server
   'test/property-observer.test.tsx', // agents, sleeps
   'test/observer-news.test.ts', // a read-only supervisor over a journal (openSupervisor)

@@ -305,7 +305,7 @@ describe('surfaces agree (issue 18 item 2)', () => {
 
   // An observer follows the driver's journal for its own screens; its `watch --json` streamed
   // only breaker changes until its refresh announced the journal's new lines as the driver
-  // did (src/run/journal-news.ts, issue 18 items 1-2).
+  // did (src/run/journal/news.ts, issue 18 items 1-2).
   it('watch --json: an observer streams the journal\'s tail as the driver would: its escalations (with their class) and autopilot', () => {
     everyCase((r) => {
       const got = events(r);

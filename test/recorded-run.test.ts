@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { leaderOf, tagOf, tokenOf } from '../src/run/recorded-run.js';
-import { procStartTime } from '../src/run/proc.js';
+import { leaderOf, tagOf, tokenOf } from '../src/run/journal/recorded-run.js';
+import { procStartTime } from '../src/run/process/proc.js';
 import { tempDir } from './helpers/workspace.js';
 
 // Issue 16 item 4: how a restart finds a recorded run's processes. The group is used only

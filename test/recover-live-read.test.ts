@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
+import { createAppStore, disposeStore, type AppStore } from '../src/ui/store/store.js';
 import { recoverReport, type RecoverReport } from '../src/recover/report.js';
 import { loadRecoveryState } from '../src/recover/load.js';
-import { appendJournal } from '../src/run/journal.js';
+import { appendJournal } from '../src/run/journal/journal.js';
 import { PINNED_NOW, until } from './helpers/store.js';
 import { copyDemo } from './helpers/workspace.js';
 

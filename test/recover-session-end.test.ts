@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { appendJournal } from '../src/run/journal.js';
+import { appendJournal } from '../src/run/journal/journal.js';
 import { lastSessionEnd } from '../src/recover/session-end.js';
 import { recoverReport } from '../src/recover/report.js';
-import type { JournalEvent } from '../src/run/journal.js';
+import type { JournalEvent } from '../src/run/journal/journal.js';
 import { copyDemo } from './helpers/workspace.js';
 
 // Issue 8 item 6: the recover report opened after a clean quit, because a pipeline mid-flight

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RecoverReport } from '../src/recover/report.js';
-import type { BackupRow, RecoveryUi, ResumeStatus } from '../src/app/recovery-types.js';
-import { initialRecovery } from '../src/app/recovery-types.js';
-import type { AppState } from '../src/app/store-types.js';
+import type { BackupRow, RecoveryUi, ResumeStatus } from '../src/ui/recovery/types.js';
+import { initialRecovery } from '../src/ui/recovery/types.js';
+import type { AppState } from '../src/ui/store/types.js';
 import {
   backupsPanel,
   hunksArrived,
@@ -17,7 +17,7 @@ import {
   resumeAsk,
   restoreAsk,
   scrollPlan,
-} from '../src/app/recovery-planners.js';
+} from '../src/ui/recovery/planners.js';
 import { tokens } from './helpers/store.js';
 
 // The recovery slice's pure planners (issue 9 item 3) on plain values: a report's rebuild

@@ -4,10 +4,10 @@ import { render } from 'ink-testing-library';
 import { ESLint } from 'eslint';
 import fc from 'fast-check';
 import stringWidth from 'string-width';
-import { sanitize, sanitizeLine } from '../src/sanitize.js';
-import { columnLabels, columnWidth, drawnLength, fit, fitStart, pad } from '../src/app/layout.js';
-import { wrapLine } from '../src/app/wrap.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { sanitize, sanitizeLine } from '../src/text/sanitize.js';
+import { columnLabels, columnWidth, drawnLength, fit, fitStart, pad } from '../src/text/layout.js';
+import { wrapLine } from '../src/text/wrap.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { ThemeContext } from '../hooks/use-theme.js';
 import { Line, T } from '../components/Styled.js';
 import { REPO } from './helpers/workspace.js';
@@ -109,7 +109,7 @@ describe('the lint keeps components behind the render edge', () => {
   it('flags Ink Text, a hand-made escape and text in a fragment in a component', async () => {
     const code = [
       "import { Text } from 'ink';",
-      "import { sanitizeLine } from '../src/sanitize.js';",
+      "import { sanitizeLine } from '../src/text/sanitize.js';",
       'export function Bad({ s }: { s: string }) {',
       '  return (',
       '    <>',

@@ -3,12 +3,12 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import stringWidth from 'string-width';
-import { sanitize, sanitizeLine } from '../src/sanitize.js';
-import { fit, pad } from '../src/app/layout.js';
-import { wrapLine } from '../src/app/wrap.js';
+import { sanitize, sanitizeLine } from '../src/text/sanitize.js';
+import { fit, pad } from '../src/text/layout.js';
+import { wrapLine } from '../src/text/wrap.js';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';
 

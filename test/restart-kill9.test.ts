@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { DEMO, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { readJournal, type LaunchEvent } from '../src/run/journal.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
-import { groupMembers, isSameProcessAlive } from '../src/run/proc.js';
-import { openSupervisor, type SupervisorEvent } from '../src/run/supervisor.js';
+import { readJournal, type LaunchEvent } from '../src/run/journal/journal.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
+import { groupMembers, isSameProcessAlive } from '../src/run/process/proc.js';
+import { openSupervisor, type SupervisorEvent } from '../src/run/supervisor/supervisor.js';
 
 // kill -9 of a real checkroom process mid-run, then a restart: the journal is the state.
 // The checkroom process runs the built supervisor (dist/, built by `npm test`).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pausesAutopilot, retryStopOf } from '../src/run/retry-stop.js';
+import { pausesAutopilot, retryStopOf } from '../src/run/policy/retry-stop.js';
 
 // The death-spiral guard's stop reason is a value (issue 9 item 3): whether autopilot pauses
 // follows its kind, never the words of its reason.

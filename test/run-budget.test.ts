@@ -3,9 +3,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeAgentWorkspace, REPO } from './helpers/workspace.js';
-import { appendJournal, readJournal, type JournalEvent } from '../src/run/journal.js';
+import { appendJournal, readJournal, type JournalEvent } from '../src/run/journal/journal.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 
 // Issue 17 item 4: budgets are budgets, whoever launches. A spent budget stopped autopilot
 // only: `checkroom run UNIT STEP` launched past it without a word (with or without --yes, from

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { LineRing, LineSplitter, truncationSuffix } from '../src/run/ring-buffer.js';
-import { startProcess } from '../src/run/process.js';
-import { RunOutput } from '../src/run/run-output.js';
-import { sanitize, sanitizeLine } from '../src/sanitize.js';
+import { LineRing, LineSplitter, truncationSuffix } from '../src/run/process/ring-buffer.js';
+import { startProcess } from '../src/run/process/process.js';
+import { RunOutput } from '../src/run/process/output.js';
+import { sanitize, sanitizeLine } from '../src/text/sanitize.js';
 import fc from 'fast-check';
 import { tempDir } from './helpers/workspace.js';
 

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadWorkspace } from '../src/workspace.js';
 import { readFileFacts } from '../src/scan/file-facts.js';
-import { readTail } from '../src/app/tail.js';
+import { readTail } from '../src/ui/views/tail.js';
 import { Confine } from '../src/scan/confine.js';
 import { ConfigError, parseConfig } from '../src/pipeline/config.js';
 import { tempDir, writeFiles, PHASE_1_2, prose, summaries, marked } from './helpers/workspace.js';

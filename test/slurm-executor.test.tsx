@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import type { SupervisorEvent } from '../src/run/supervisor.js';
+import type { SupervisorEvent } from '../src/run/supervisor/supervisor.js';
 import { exits, jobStateOf, journal, launches, slurmForFile, supervisorsForEach, until } from './helpers/slurm.js';
 import { slurmWorkspace } from './helpers/slurm-ws.js';
 import { readScheduler } from '../src/sources/scheduler.js';
@@ -11,8 +11,8 @@ import { loadWorkspace } from '../src/workspace.js';
 import { recoverReport } from '../src/recover/report.js';
 import { renderRecover } from '../src/recover/render.js';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 
 // Agents as jobs of a real one-node Slurm started for this file (issue 12): sbatch, squeue,

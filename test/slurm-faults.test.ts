@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SupervisorEvent } from '../src/run/supervisor.js';
+import type { SupervisorEvent } from '../src/run/supervisor/supervisor.js';
 import { exits, jobStateOf, journal, launches, slurmForFile, supervisorsForEach, until } from './helpers/slurm.js';
 import { slurmWorkspace } from './helpers/slurm-ws.js';
 

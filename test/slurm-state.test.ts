@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/pipeline/config.js';
-import { classifyOutcome } from '../src/run/classify.js';
+import { classifyOutcome } from '../src/run/policy/classify.js';
 import { sbatchArgs } from '../src/run/executors/slurm.js';
 import { parseExitCode, parseSqueue, slurmSignal, slurmTime, slurmVerdict } from '../src/run/executors/slurm-state.js';
 import type { ExecutorSpec } from '../src/run/executors/types.js';
 import type { ProcessOutcome } from '../src/run/types.js';
 import { parseJobComment, schedulerFindings } from '../src/sources/scheduler.js';
 import type { Cell } from '../src/types.js';
-import { flightState } from '../src/app/agents.js';
-import { operatorOf } from '../src/app/operator.js';
-import type { AgentsUi } from '../src/app/agents-types.js';
+import { flightState } from '../src/ui/agents/agents.js';
+import { operatorOf } from '../src/ui/store/operator.js';
+import type { AgentsUi } from '../src/ui/agents/types.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor } from '../src/run/supervisor.js';
+import { openSupervisor } from '../src/run/supervisor/supervisor.js';
 import { tempDir } from './helpers/workspace.js';
 
 // The pure half of the Slurm executor (issue 12): scheduler states to verdicts, the sbatch

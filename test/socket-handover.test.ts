@@ -7,7 +7,7 @@ import { createLiveWorkspace } from '../src/live/live-workspace.js';
 import { startControlServer, type ControlServer, type HandoverPort } from '../src/socket/server.js';
 import { askHandover, driverLastInput, silenceWords } from '../src/socket/handover.js';
 import { readToken } from '../src/socket/token.js';
-import { lockPath } from '../src/run/lock.js';
+import { lockPath } from '../src/run/supervisor/lock.js';
 import { copyDemo, tempDir } from './helpers/workspace.js';
 import { NOBODY } from './helpers/nobody.js';
 import { statusText } from './helpers/status-text.js';

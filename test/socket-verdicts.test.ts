@@ -9,7 +9,7 @@ import { askStatus } from '../src/socket/client.js';
 import { statusJsonText } from '../src/cli/core-commands.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { cellChanges, cellChangesSince, statusesOf } from '../src/socket/events.js';
-import type { CostLedger, Spend } from '../src/run/costs.js';
+import type { CostLedger, Spend } from '../src/run/journal/costs.js';
 import { BOOK_MARKERS, copyDemo, tempDir } from './helpers/workspace.js';
 
 // Issue 10 "done when": no verdict differs between the socket's answer and a cold scan. A

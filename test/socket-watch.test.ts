@@ -5,7 +5,7 @@ import { createLiveWorkspace } from '../src/live/live-workspace.js';
 import { statusText } from './helpers/status-text.js';
 import { startControlServer } from '../src/socket/server.js';
 import { cellChanges, fromSupervisor, statusesOf } from '../src/socket/events.js';
-import type { SupervisorEvent } from '../src/run/supervisor-types.js';
+import type { SupervisorEvent } from '../src/run/supervisor/types.js';
 import { loadWorkspace } from '../src/workspace.js';
 import { copyDemo, tempDir } from './helpers/workspace.js';
 

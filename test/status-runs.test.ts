@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { planCommand, statusCommand } from '../src/cli/core-commands.js';
 import { readScanJournal } from '../src/cli/scan-journal.js';
-import { makePaint } from '../src/app/paint.js';
+import { makePaint } from '../src/text/paint.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor } from '../src/run/supervisor.js';
+import { openSupervisor } from '../src/run/supervisor/supervisor.js';
 import { runsOf } from '../src/operator/runs.js';
 import type { StatusJson } from '../src/cli/json.js';
-import type { NewJournalEvent } from '../src/run/journal.js';
+import type { NewJournalEvent } from '../src/run/journal/journal.js';
 import { doneFile, pathOf, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // Issue 18 items 1-2: a scan (`status`, `status --json` without a room, `plan`) says of a run

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
-import { appendJournal, readJournal, type JournalEvent } from '../src/run/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
+import { appendJournal, readJournal, type JournalEvent } from '../src/run/journal/journal.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
-import { operatorOf } from '../src/app/operator.js';
+import { operatorOf } from '../src/ui/store/operator.js';
 import { closeStores, openStore, until } from './helpers/store.js';
 import { copyDemo, DEMO, fakeAgentWorkspace } from './helpers/workspace.js';
 

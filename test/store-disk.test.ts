@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { storeKit } from '../src/app/store-kit.js';
-import { partialItems } from '../src/app/select.js';
+import { storeKit } from '../src/ui/store/kit.js';
+import { partialItems } from '../src/ui/store/select.js';
 import { closeStores, openStore, STAMP, type StoreRoom } from './helpers/store.js';
 import { copyDemo, doneFile, writeFiles } from './helpers/workspace.js';
 
-// What every disk action of the store shares (src/app/store-kit.ts, issue 9 item 3): one
+// What every disk action of the store shares (src/ui/store/kit.ts, issue 9 item 3): one
 // action in flight holds `busy` and every other writing key back; an error is a sanitized
 // message and releases `busy`, never a crash; the workspace is rescanned afterwards.
 

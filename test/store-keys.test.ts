@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppState } from '../src/app/store-types.js';
-import { planRun, promptKey } from '../src/app/store-keys.js';
-import { planDetail } from '../src/app/store-detail.js';
+import type { AppState } from '../src/ui/store/types.js';
+import { planRun, promptKey } from '../src/ui/store/keys.js';
+import { planDetail } from '../src/ui/store/detail.js';
 import { closeStores, openStore, tokens } from './helpers/store.js';
 import { copyDemo } from './helpers/workspace.js';
 

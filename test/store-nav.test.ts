@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listLength } from '../src/app/nav.js';
-import { matrixOf, partialItems } from '../src/app/select.js';
-import { COMMAND_NAMES } from '../src/app/command-line.js';
+import { listLength } from '../src/ui/views/nav.js';
+import { matrixOf, partialItems } from '../src/ui/store/select.js';
+import { COMMAND_NAMES } from '../src/ui/keys/command-line.js';
 import { closeStores, openStore } from './helpers/store.js';
 import { copyDemo } from './helpers/workspace.js';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { appendJournal } from '../src/run/journal.js';
+import { appendJournal } from '../src/run/journal/journal.js';
 import { closeStores, openStore, STAMP } from './helpers/store.js';
 import { copyDemo, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { DEMO, PHASE_1_2, tempDir, writeFiles, summaries } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
-import { isSameProcessAlive } from '../src/run/proc.js';
+import { readJournal, type JournalEvent } from '../src/run/journal/journal.js';
+import { isSameProcessAlive } from '../src/run/process/proc.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor/supervisor.js';
 
 // The supervisor on real processes (the demo's fake agent, fast) in real temp workspaces.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeOutput, textOut } from '../src/cli/text-out.js';
-import { makePaint } from '../src/app/paint.js';
-import { sanitizeLine } from '../src/sanitize.js';
+import { makePaint } from '../src/text/paint.js';
+import { sanitizeLine } from '../src/text/sanitize.js';
 import { HOSTILE, RAW_ANY } from './torture/evil-workspace.js';
 
 // Issue 16 item 2: one escaping writer per stream. Whatever a call site forgot to escape, the

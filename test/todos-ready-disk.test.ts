@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { loadWorkspace } from '../src/workspace.js';
-import { sourceItems } from '../src/app/select.js';
+import { sourceItems } from '../src/ui/store/select.js';
 import { DEMO, doneFile, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // Issue 8 item 6: the todo table's "ready" list (the source document's query) was shown as

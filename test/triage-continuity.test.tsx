@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
-import { COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore, disposeStore, type AppStore } from '../src/ui/store/store.js';
+import { COLOR_THEME } from '../src/text/theme.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';
 

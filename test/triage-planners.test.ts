@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppState } from '../src/app/store-types.js';
-import { partialItems } from '../src/app/select.js';
-import { initialAgents } from '../src/app/agents-types.js';
+import type { AppState } from '../src/ui/store/types.js';
+import { partialItems } from '../src/ui/store/select.js';
+import { initialAgents } from '../src/ui/agents/types.js';
 import {
   afterMoves,
   afterUndo,
@@ -17,7 +17,7 @@ import {
   planPick,
   planUndo,
   undoAsk,
-} from '../src/app/triage-planners.js';
+} from '../src/ui/triage/planners.js';
 import { closeStores, openStore } from './helpers/store.js';
 import type { Liveness } from '../src/holders/liveness.js';
 import { copyDemo } from './helpers/workspace.js';

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { checkpointDiff } from '../src/app/checkpoint-diff.js';
-import { COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { checkpointDiff } from '../src/ui/views/checkpoint-diff.js';
+import { COLOR_THEME } from '../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';
 

@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
-import { COLOR_THEME, NO_COLOR_THEME, type Theme } from '../src/app/theme.js';
+import { createAppStore, disposeStore, type AppStore } from '../src/ui/store/store.js';
+import { COLOR_THEME, NO_COLOR_THEME, type Theme } from '../src/text/theme.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
-import { readJournal, type JournalEvent } from '../src/run/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
+import { readJournal, type JournalEvent } from '../src/run/journal/journal.js';
 import { parseCheckpoint } from '../src/checkpoint/parse.js';
 import { claimsOf } from '../src/state/derive.js';
 import { ControlRoom } from '../components/ControlRoom.js';
-import { helpRows } from '../src/app/keymap.js';
+import { helpRows } from '../src/ui/keys/keymap.js';
 import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // The control room driving real agents: a real supervisor on a temp workspace whose agent

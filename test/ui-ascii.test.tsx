@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
-import { EMOJI } from '../src/glyphs.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
+import { EMOJI } from '../src/text/glyphs.js';
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { renderRoom, unmountAll } from './helpers/ink.js';
 import stringWidth from 'string-width';
-import { setOutputCharset, toCharsetInPlace } from '../src/charset.js';
+import { setOutputCharset, toCharsetInPlace } from '../src/text/charset.js';
 import { copyDemo } from './helpers/workspace.js';
 
 // `--ascii` is for terminals that cannot draw emoji at a fixed width (TERM=linux, non-UTF-8

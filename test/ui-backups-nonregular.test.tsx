@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import chalk from 'chalk';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { copyDemo, tempDir } from './helpers/workspace.js';
 

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
 import { createLiveWorkspace, type LiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
-import { commandById } from '../src/app/keymap.js';
+import { createAppStore, disposeStore, type AppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
+import { commandById } from '../src/ui/keys/keymap.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
-import { readJournal } from '../src/run/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
+import { readJournal } from '../src/run/journal/journal.js';
 import { ControlRoom } from '../components/ControlRoom.js';
 import { claudeWorkspace, finished, writeReply, type ClaudeWs } from './helpers/claude.js';
 

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { DEMO, tempDir } from './helpers/workspace.js';
 

@@ -8,7 +8,7 @@ import { hasTmux, TmuxSession } from './helpers/tmux.js';
 
 // Issue 18 item 5 in a real terminal: under NO_COLOR the built binary draws each list's
 // selected row in reverse video across the whole row (the screen model and cell diff of
-// app/anchored-stdout.ts carry SGR 7 through), and sends no colour. tmux's capture-pane -e
+// ui/term/anchored-stdout.ts carry SGR 7 through), and sends no colour. tmux's capture-pane -e
 // shows the attributes, -N keeps the row's trailing (reverse-video) blanks.
 
 const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);

@@ -5,10 +5,10 @@ import { stripVTControlCharacters } from 'node:util';
 import chalk from 'chalk';
 import stringWidth from 'string-width';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 import { ACTION_WORDS, actionWord } from '../src/plan/action-words.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { DEMO, PHASE_1_2, copyDemo, summaries, tempDir, writeFiles } from './helpers/workspace.js';
@@ -337,7 +337,7 @@ describe('names and paths are never split mid-word', () => {
     await m.waitFor('[2 Partials');
     // The demo's own paths fit; a long one gives way from its start.
     expect(m.frame()).toContain('reader-feedback/ch02-panel.md');
-    const { fitPath } = await import('../src/app/layout.js');
+    const { fitPath } = await import('../src/text/layout.js');
     expect(fitPath(deep, 25)).toBe('…/ch02-panel.md');
   });
 });

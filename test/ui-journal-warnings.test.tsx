@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
-import { journalPath } from '../src/run/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
+import { journalPath } from '../src/run/journal/journal.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { commandById, footerHints, helpRows, KEYMAP, matchCommand } from '../src/app/keymap.js';
-import { toTokens, type InkKeyLike } from '../src/app/keys.js';
-import { parseCommandLine } from '../src/app/command-line.js';
-import { scrollWindow } from '../src/app/window.js';
-import { wrapLine } from '../src/app/wrap.js';
-import { matchesFilter } from '../src/app/filter.js';
-import { VIEWS } from '../src/app/views.js';
+import { commandById, footerHints, helpRows, KEYMAP, matchCommand } from '../src/ui/keys/keymap.js';
+import { toTokens, type InkKeyLike } from '../src/ui/keys/keys.js';
+import { parseCommandLine } from '../src/ui/keys/command-line.js';
+import { scrollWindow } from '../src/ui/views/window.js';
+import { wrapLine } from '../src/text/wrap.js';
+import { matchesFilter } from '../src/ui/views/filter.js';
+import { VIEWS } from '../src/ui/views/views.js';
 
 // The pure pieces under the control room: key splitting, the key table, the command line,
 // windowing and wrapping — no React, no terminal.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { copyDemo } from './helpers/workspace.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { initialAgents } from '../src/app/agents-types.js';
-import { matrixOf } from '../src/app/select.js';
-import { tabCount, tabCounts, VIEWS, type ListInput } from '../src/app/views.js';
+import { initialAgents } from '../src/ui/agents/types.js';
+import { matrixOf } from '../src/ui/store/select.js';
+import { tabCount, tabCounts, VIEWS, type ListInput } from '../src/ui/views/views.js';
 
 // Issue 10 goal: control room RSS at 50k files ≤ 150 MB. The store and the views asked for
 // the same state's matrix several times per change, and the tab bar counted the Partials and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadControlRoom } from '../src/ui-load.js';
+import { loadControlRoom } from '../src/ui/entry/load.js';
 
 // The CI variables are hidden only while ink loads (it would draw nothing under CI=true);
 // the agents launched afterwards must still see them. The drawing itself is checked in tmux

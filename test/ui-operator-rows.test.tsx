@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
-import { initialAgents } from '../src/app/agents-types.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
-import type { JournalEvent } from '../src/run/journal.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
+import { initialAgents } from '../src/ui/agents/types.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
+import type { JournalEvent } from '../src/run/journal/journal.js';
 import type { NextStep } from '../src/types.js';
 import { renderRoom, unmountAll } from './helpers/ink.js';
 import { copyDemo } from './helpers/workspace.js';

@@ -5,10 +5,10 @@ import { stripVTControlCharacters } from 'node:util';
 import chalk from 'chalk';
 import Database from 'better-sqlite3';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { appendJournal } from '../src/run/journal.js';
-import type { SessionOptions } from '../src/app/recovery-types.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { appendJournal } from '../src/run/journal/journal.js';
+import type { SessionOptions } from '../src/ui/recovery/types.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { renderRoom, tick, unmountAll, withoutReverse } from './helpers/ink.js';
 import { copyDemo, DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 

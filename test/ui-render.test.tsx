@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import chalk from 'chalk';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { COLOR_THEME, NO_COLOR_THEME, themeFor, type Theme } from '../src/app/theme.js';
-import { EMOJI } from '../src/glyphs.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { COLOR_THEME, NO_COLOR_THEME, themeFor, type Theme } from '../src/text/theme.js';
+import { EMOJI } from '../src/text/glyphs.js';
 import { renderRoom, tick, unmountAll, withoutReverse } from './helpers/ink.js';
 import { BOOK_MARKERS, copyDemo, doneFile, PHASE_1_2, prose, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { settle } from './helpers/settle.js';

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { COLOR_THEME } from '../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { DEMO, PHASE_1_2, copyDemo, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 
 // Issue 8 item 2: lists reorder live (a partial is finished and leaves, a new unit appears
 // above) and a cursor that keeps its index lands on another item. The cursor follows the

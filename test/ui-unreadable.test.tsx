@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { NO_COLOR_THEME } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { createLiveWorkspace } from '../src/live/live-workspace.js';
-import { createAppStore } from '../src/app/store.js';
-import { COLOR_THEME, type Theme } from '../src/app/theme.js';
+import { createAppStore } from '../src/ui/store/store.js';
+import { COLOR_THEME, type Theme } from '../src/text/theme.js';
 import { countsOf as counts } from '../src/operator/model.js';
 import { renderRoom, tick, unmountAll } from './helpers/ink.js';
 import { actionWord } from '../src/plan/action-words.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { copyDemo } from './helpers/workspace.js';
 import { loadWorkspace } from '../src/workspace.js';
-import { initialAgents } from '../src/app/agents-types.js';
-import { clampCursors, listKeys, listLength, sameCursors, type NavState } from '../src/app/nav.js';
-import { noPicks } from '../src/app/picked.js';
-import { commandById, type CommandId } from '../src/app/keymap.js';
-import { initialCursors, tabCount, VIEW_IDS, VIEWS } from '../src/app/views.js';
+import { initialAgents } from '../src/ui/agents/types.js';
+import { clampCursors, listKeys, listLength, sameCursors, type NavState } from '../src/ui/views/nav.js';
+import { noPicks } from '../src/ui/store/picked.js';
+import { commandById, type CommandId } from '../src/ui/keys/keymap.js';
+import { initialCursors, tabCount, VIEW_IDS, VIEWS } from '../src/ui/views/views.js';
 
 // Issue 9 item 2: the view registry is the one place a view is named. The cursors of the
 // initial UI, the picks, each list's keys and length, the clamping after a list changes,

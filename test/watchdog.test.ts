@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Liveness, outputSignature } from '../src/run/watchdog.js';
+import { Liveness, outputSignature } from '../src/run/process/watchdog.js';
 import { tempDir } from './helpers/workspace.js';
 
 // Issue 9 item 3: the idle watchdog's memory, shared by the local process group and the

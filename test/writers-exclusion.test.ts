@@ -3,11 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 import { loadConfig } from '../src/pipeline/config.js';
-import { pickLaunches } from '../src/run/supervisor-autopilot.js';
-import { replayJournal } from '../src/run/ledger-fold.js';
-import type { LedgerConfig } from '../src/run/ledger.js';
-import type { JournalEvent } from '../src/run/journal.js';
-import { openSupervisor, type Supervisor } from '../src/run/supervisor.js';
+import { pickLaunches } from '../src/run/supervisor/autopilot.js';
+import { replayJournal } from '../src/run/journal/ledger-fold.js';
+import type { LedgerConfig } from '../src/run/journal/ledger.js';
+import type { JournalEvent } from '../src/run/journal/journal.js';
+import { openSupervisor, type Supervisor } from '../src/run/supervisor/supervisor.js';
 import type { NextStep } from '../src/types.js';
 
 // Issue 8 item 1: never two live writers on one output path, whatever the concurrency says.

@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/pipeline/config.js';
-import { outputOf, pathTakenBy, takenWhy, writersByPath } from '../src/run/writers.js';
+import { outputOf, pathTakenBy, takenWhy, writersByPath } from '../src/run/process/writers.js';
 import { tempDir } from './helpers/workspace.js';
 
-// One live writer per output path (src/run/writers.ts), on the book preset's real pipeline:
+// One live writer per output path (src/run/process/writers.ts), on the book preset's real pipeline:
 // the memory steps of every chapter write one file, so a cell is refused by the path its
 // step writes, not by its own key.
 

@@ -26,7 +26,7 @@ const yogaWithoutFetch = {
 rmSync('dist/bundle', { recursive: true, force: true });
 
 await build({
-  entryPoints: { checkroom: 'dist/src/bin.js', 'start-demo': 'dist/src/start-demo.js' },
+  entryPoints: { checkroom: 'dist/src/bin.js', 'start-demo': 'dist/src/demo/start.js' },
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,

@@ -2,8 +2,8 @@
 // map; the caps table of docs/agents.md from the failure-class rows, issue 17 item 5).
 // test/docs.test.ts fails when a generated doc and its source differ.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { renderKeysDoc } from '../../dist/src/app/keys-doc.js';
-import { withCapsTable } from '../../dist/src/run/caps-table.js';
+import { renderKeysDoc } from '../../dist/src/ui/keys/keys-doc.js';
+import { withCapsTable } from '../../dist/src/run/policy/caps-table.js';
 
 mkdirSync('docs', { recursive: true });
 writeFileSync('docs/keys.md', renderKeysDoc());

@@ -2,7 +2,7 @@ import type { CellStatus, Claim, Lang, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
 import type { CheckpointDoc } from './types.js';
 import { buildCheckpointDoc } from './render.js';
-import { formatMinute } from '../local-time.js';
+import { formatMinute } from '../text/local-time.js';
 
 // checkpoint.md rebuilt from the reconciled state (scenario 4, and the Sources view's
 // rewrite): same language and layout as the file it replaces (the workspace's for a new one);

@@ -4,7 +4,7 @@
 // number of differences the middle is shown as removed then added — still the whole truth,
 // only less tidy — so a pathological pair of files cannot cost quadratic time.
 
-import { editScript } from '../edit-script.js';
+import { editScript } from '../text/edit-script.js';
 
 export type DiffOp = { op: '=' | '-' | '+'; text: string };
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { readSources, stateOf, type Sources } from '../workspace.js';
 import { claimsOf } from '../state/derive.js';
-import { copyBackup } from '../backups.js';
+import { copyBackup } from '../backups/backups.js';
 import { cellKey } from '../types.js';
 import { checkpointFromState, stateClaims } from './from-state.js';
 import { workspaceLang } from './lang.js';

@@ -2,11 +2,11 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Cli } from './args.js';
 import { UsageError } from './args.js';
-import type { TextOptions } from '../app/layout.js';
+import type { TextOptions } from '../text/layout.js';
 import type { Out } from './core-commands.js';
 import { loadConfig } from '../pipeline/config.js';
-import { capRows, capsText } from '../run/caps-table.js';
-import { sanitizeLine } from '../sanitize.js';
+import { capRows, capsText } from '../run/policy/caps-table.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 // `checkroom explain caps [dir]` (issue 17 item 5): the caps in force, one row per failure
 // class, from the same rows nextMove counts with and docs/agents.md is generated from.

@@ -1,6 +1,6 @@
 import type { Cli } from './args.js';
 import { UsageError } from './args.js';
-import type { TextOptions } from '../app/layout.js';
+import type { TextOptions } from '../text/layout.js';
 import type { Out } from './core-commands.js';
 
 // Commands that stand on the launcher and the recovery sources; loaded on demand so

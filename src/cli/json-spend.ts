@@ -1,5 +1,5 @@
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
-import { zeroSpend, type CostLedger, type Spend } from '../run/costs.js';
+import { zeroSpend, type CostLedger, type Spend } from '../run/journal/costs.js';
 import { readScanJournal } from './scan-journal.js';
 
 // Money and tokens in `status --json` (issue 11 item 5): per cell, and totals for the

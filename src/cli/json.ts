@@ -1,9 +1,9 @@
 import type { Cell, WorkspaceState } from '../types.js';
 import { JsonList } from './json-list.js';
 import { scanCounts } from '../operator/model.js';
-import type { CostLedger } from '../run/costs.js';
+import type { CostLedger } from '../run/journal/costs.js';
 import { spendJson } from './json-spend.js';
-import { escapeJsonText } from '../json-escape.js';
+import { escapeJsonText } from '../text/json-escape.js';
 import type { OperatorRun } from '../operator/types.js';
 
 // The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
@@ -121,7 +121,7 @@ const partialJson = (p: WorkspaceState['partials'][number]) => ({
   reason: p.reason,
 });
 
-// Every JSON the CLI prints passes escapeJsonText (src/json-escape.ts, issue 16 item 2).
+// Every JSON the CLI prints passes escapeJsonText (src/text/json-escape.ts, issue 16 item 2).
 export { escapeJsonText };
 
 /** Indented JSON whose text holds no terminal control: what `--json=pretty` and the other commands' `--json` print. */

@@ -1,8 +1,8 @@
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { Cell, StepDef, WorkspaceState } from '../types.js';
-import { sanitizeLine } from '../sanitize.js';
-import { noStepWhy, targetOf } from '../run/launch-spec.js';
-import { SupervisorError } from '../run/supervisor-types.js';
+import { sanitizeLine } from '../text/sanitize.js';
+import { noStepWhy, targetOf } from '../run/attempt/launch-spec.js';
+import { SupervisorError } from '../run/supervisor/types.js';
 
 // What `checkroom run <unit> <step>` must refuse before it opens the supervisor, so that a
 // refusal writes nothing: no journal entry, no checkpoint rewrite, no backup, no agent.

@@ -1,15 +1,15 @@
 import { loadConfig } from '../pipeline/config-load.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
-import { CostFold, type CostLedger } from '../run/costs.js';
-import { readJournal } from '../run/journal.js';
-import { observedRuns, observedWaiting } from '../run/observed-runs.js';
+import { CostFold, type CostLedger } from '../run/journal/costs.js';
+import { readJournal } from '../run/journal/journal.js';
+import { observedRuns, observedWaiting } from '../run/journal/observed-runs.js';
 import { runsOf } from '../operator/runs.js';
 import type { OperatorRun } from '../operator/types.js';
 
 // What a headless scan (`status`, `plan`, `partials`) reads of the journal (issue 18 items 1-2):
 // its spend, and the runs in flight as a read-only observer sees them — launches without an
 // exit running, cells waiting for their retry — through the same fold (ledger-fold.ts), the
-// same derivation (run/observed-runs.ts) and the same rows (operator/runs.ts) as a running
+// same derivation (run/journal/observed-runs.ts) and the same rows (operator/runs.ts) as a running
 // control room. So a scan counts a run in flight as running, marks its cell running and takes
 // it out of the next steps, as the room's header, Plan and socket do (the scan counted it as
 // its disk said). Cost: one read of the journal (its last JOURNAL_MAX_BYTES at most,
@@ -31,11 +31,11 @@ export async function readScanJournal(root: string, now: number, config?: Worksp
   // it loads (with the config schema, zod) are not needed (issue 10 item 2).
   if (j.events.length === 0) return { costs: new CostFold().view(), runs: [] };
   const cfg = config ?? (await loadConfig(root));
-  const { replayJournal } = await import('../run/ledger-fold.js');
+  const { replayJournal } = await import('../run/journal/ledger-fold.js');
   const ledger = replayJournal(j.events, now, { breaker: cfg.breaker, limits: cfg.limits });
   // An observer skips what it runs itself; a scan runs nothing.
   return { costs: ledger.costs, runs: runsOf({ ledger, runs: observedRuns(ledger, NONE), waiting: observedWaiting(ledger, NONE) }) };
 }
 
-/** The cells in flight: the running set a control room hands its live workspace (app/agents-feed.ts). */
+/** The cells in flight: the running set a control room hands its live workspace (ui/agents/feed.ts). */
 export const flyingKeys = (runs: readonly OperatorRun[]): ReadonlySet<string> => new Set(runs.map((r) => r.key));

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { askStatus, openControl } from '../socket/client.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { UsageError } from './args.js';
 
 // The CLI's side of the control socket (issue 10 item 4). `status --json` asks a running

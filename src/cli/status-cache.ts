@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sources } from '../pipeline/presets/types.js';
-import type { CostLedger } from '../run/costs.js';
+import type { CostLedger } from '../run/journal/costs.js';
 import type { OperatorRun } from '../operator/types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readWholeSync } from '../fs/read-capped.js';

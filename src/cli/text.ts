@@ -1,16 +1,16 @@
 import stringWidth from 'string-width';
 import type { WorkspaceState } from '../types.js';
-import { GLYPH_WORD, glyphsFor } from '../glyphs.js';
-import { lookOf } from '../app/cell-look.js';
-import { sanitizeLine } from '../sanitize.js';
+import { GLYPH_WORD, glyphsFor } from '../text/glyphs.js';
+import { lookOf } from '../text/cell-look.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { countsOf } from '../operator/model.js';
 import type { OperatorRun } from '../operator/types.js';
 import { planOf } from '../operator/plan.js';
 import { partialsWords } from '../operator/words.js';
 import { regressionsLine, stopOfState } from '../state/where-words.js';
-import { wrapLine } from '../app/wrap.js';
+import { wrapLine } from '../text/wrap.js';
 import { presetOf } from '../pipeline/presets/index.js';
-import { bar, columnLabels, fit, nextLine, noUnitsWhy, pad, whereWidth, wrapItems, type TextOptions } from '../app/layout.js';
+import { bar, columnLabels, fit, nextLine, noUnitsWhy, pad, whereWidth, wrapItems, type TextOptions } from '../text/layout.js';
 
 // Human output of the headless commands: one screen, workspace text sanitized, state
 // readable from glyphs and words without colour.

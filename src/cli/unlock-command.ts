@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { unlockDriverLock } from '../run/lock.js';
+import { unlockDriverLock } from '../run/supervisor/lock.js';
 import { askHandover } from '../socket/handover.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { Cli } from './args.js';
 import { UsageError } from './args.js';
 import type { Out } from './core-commands.js';

@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 // The one gate every path checkroom deletes, writes, creates or connects to passes (issue 16
 // item 1: a workspace is untrusted input). A path is checked where it lands, not as written:

@@ -1,4 +1,4 @@
-import { formatMinute } from '../local-time.js';
+import { formatMinute } from '../text/local-time.js';
 import type { Cell } from '../types.js';
 import type { GateCell, GateProof, GateProofKind } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { FailureClass } from '../pipeline/config-types.js';
 import { BUILT_IN_CLASSES } from '../pipeline/failure-classes.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { isRecord, str } from './read-json.js';
 import type { Gate, GateShape } from './types.js';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { Warning } from '../types.js';
 import { ARTIFACTS_DIR } from './plan.js';
 import { isRecord, readJson, str } from './read-json.js';

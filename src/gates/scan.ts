@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { readFileFacts } from '../scan/file-facts.js';
 import type { Warning } from '../types.js';
 import { brokenGate, cutOffVerdict, normaliseGate, parseStepFile } from './gate-file.js';

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { Warning } from '../types.js';
 import { compareSteps, parseStepFile, stepKey } from './gate-file.js';
 import { isRecord, str } from './read-json.js';

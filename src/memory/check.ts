@@ -4,7 +4,7 @@ import { Confine } from '../scan/confine.js';
 import { join } from 'node:path';
 import type { Cell, StepDef, WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { memoryCut } from './cut.js';
 import { compilePattern } from '../pipeline/safe-pattern.js';
 import type { EntryWhy, Why } from '../reasons/why.js';

@@ -1,7 +1,7 @@
 import { cutSign } from '../triage/triage.js';
 import type { Sign } from '../reasons/why.js';
 import { saySign } from '../reasons/say.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 // Is a long-memory text cut off? truncationSign (triage.ts) reads prose endings; long-memory
 // files are mostly lists (a glossary is one item per term), and triage accepts any list item

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PipelineDef, StepDef } from '../types.js';
-import { copyBackup, listBackups } from '../backups.js';
+import { copyBackup, listBackups } from '../backups/backups.js';
 import { readEntries } from '../scan/scan.js';
 
 // Shared long-memory files around an agent that writes them (issue 8 item 6; DOMAIN.md

@@ -1,6 +1,6 @@
-import type { AgentLedger } from '../run/ledger.js';
-import { canLaunch } from '../run/breaker.js';
-import type { SupervisorSnapshot } from '../run/supervisor-types.js';
+import type { AgentLedger } from '../run/journal/ledger.js';
+import { canLaunch } from '../run/policy/breaker.js';
+import type { SupervisorSnapshot } from '../run/supervisor/types.js';
 import type { OperatorBreaker, OperatorRun } from './types.js';
 
 // Per agent: its breaker at the model's clock reading, its deadline stored once (the

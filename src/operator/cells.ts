@@ -1,7 +1,7 @@
 import type { Limits } from '../pipeline/config-types.js';
-import type { CellLedger } from '../run/ledger.js';
-import { decideNext } from '../run/policy.js';
-import type { SupervisorSnapshot } from '../run/supervisor-types.js';
+import type { CellLedger } from '../run/journal/ledger.js';
+import { decideNext } from '../run/policy/policy.js';
+import type { SupervisorSnapshot } from '../run/supervisor/types.js';
 import type { OperatorCell, OperatorEscalation, OperatorRun } from './types.js';
 
 // A cell's run facts, from the journal's fold and the runs in flight: O(cells with runs or

@@ -1,4 +1,4 @@
-import type { SupervisorSnapshot } from '../run/supervisor-types.js';
+import type { SupervisorSnapshot } from '../run/supervisor/types.js';
 import type { AutopilotState, HealthRow, OperatorBreaker, OperatorCell } from './types.js';
 
 // Health's rows by urgency (issue 18 item 5: alphabetical put the open breaker and the

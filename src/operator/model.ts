@@ -1,5 +1,5 @@
 import type { Limits } from '../pipeline/config-types.js';
-import type { SupervisorSnapshot } from '../run/supervisor-types.js';
+import type { SupervisorSnapshot } from '../run/supervisor/types.js';
 import type { Cell, WorkspaceState } from '../types.js';
 import { breakersOf } from './breakers.js';
 import { cellsOf } from './cells.js';
@@ -12,12 +12,12 @@ import { cellTally, warningCount } from './ws-counts.js';
 // The one operator model (issue 18 item 1). Entry point: `buildOperatorModel(ws, sup, at)`.
 // Every surface reads what it shows of counts, runs, breakers, escalations, autopilot, the
 // plan and Health from here:
-// - the control room: `operatorOf(state)` (src/app/operator.ts), memoised per (ws, agents),
+// - the control room: `operatorOf(state)` (src/ui/store/operator.ts), memoised per (ws, agents),
 //   read by Header, AgentsBadge, Footer's messages, PlanView, HealthView and the tab counts;
 // - `checkroom status` / `plan` / `partials` text and `--json`: `countsOf` / `scanCounts` and
 //   `planOf` of a state derived with the journal's runs in flight (cli/scan-journal.ts: the
 //   runs an observer's snapshot has, issue 18 items 1-2); the socket's status text: the room's;
-// - `watch --json`: its events carry the journal's escalation class (run/cell-move.ts).
+// - `watch --json`: its events carry the journal's escalation class (run/attempt/cell-move.ts).
 // Parts from the workspace are kept per input object (the live model keeps unchanged cells as
 // the same objects, so a change costs what it touched); parts from the snapshot cost
 // O(cells with runs or attempts).

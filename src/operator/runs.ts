@@ -1,4 +1,4 @@
-import type { SupervisorSnapshot } from '../run/supervisor-types.js';
+import type { SupervisorSnapshot } from '../run/supervisor/types.js';
 import { cellKey } from '../types.js';
 import type { OperatorRun } from './types.js';
 

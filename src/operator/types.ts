@@ -1,7 +1,7 @@
 import type { FailureClass } from '../pipeline/config-types.js';
 import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
-import type { BreakerViewState } from '../run/breaker.js';
-import type { CellLedger } from '../run/ledger.js';
+import type { BreakerViewState } from '../run/policy/breaker.js';
+import type { CellLedger } from '../run/journal/ledger.js';
 import type { CellTally } from './ws-counts.js';
 
 // The operator model's shape (issue 18 item 1): what the operator sees, derived once from the

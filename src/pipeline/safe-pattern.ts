@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import { provenLinearOnV8 } from './pattern-shape.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 // Every regex whose source comes from the workspace — units.pattern, sources.todo_pattern,
 // agents' rules[].match, and what the code builds around them — is compiled here and only

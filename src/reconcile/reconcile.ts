@@ -2,7 +2,7 @@ import type { Cell, CellStatus, Claim, Discrepancy, DiskState, FileFacts, Partia
 import { cellKey } from '../types.js';
 import { triageMarked, triageUnmarked } from '../triage/triage.js';
 import { say } from '../reasons/say.js';
-import { CLAIM_WORD } from '../glyphs.js';
+import { CLAIM_WORD } from '../text/glyphs.js';
 import { unitPath } from '../scan/units.js';
 import type { ScanResult } from '../scan/scan.js';
 import type { CutMap } from '../triage/cut-evidence.js';

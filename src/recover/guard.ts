@@ -7,7 +7,7 @@ import { WorkspaceError } from '../workspace.js';
 import { CONFIG_FILE } from '../pipeline/config.js';
 import { presetOf } from '../pipeline/presets/index.js';
 import { describePatternMiss, explainPatternMiss } from '../scan/units.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { JournalFacts } from './load.js';
 import { heldOutputs } from '../holders/held-outputs.js';
 

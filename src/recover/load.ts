@@ -1,7 +1,7 @@
 import type { WorkspaceState } from '../types.js';
 import { readSources, stateOf, type Sources } from '../workspace.js';
-import { readJournal, type DecisionEvent } from '../run/journal.js';
-import { replayJournal } from '../run/ledger-fold.js';
+import { readJournal, type DecisionEvent } from '../run/journal/journal.js';
+import { replayJournal } from '../run/journal/ledger-fold.js';
 import { jobOf } from '../run/executors/types.js';
 import { lastSessionEnd, type LastSession } from './session-end.js';
 

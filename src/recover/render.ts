@@ -1,10 +1,10 @@
 import stringWidth from 'string-width';
-import type { TextOptions } from '../app/layout.js';
-import { fit, nextLine, pad } from '../app/layout.js';
-import { sanitizeLine } from '../sanitize.js';
+import type { TextOptions } from '../text/layout.js';
+import { fit, nextLine, pad } from '../text/layout.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { RecoverReport } from './report.js';
 import { regressionsText } from '../state/where-words.js';
-import { wrapLine } from '../app/wrap.js';
+import { wrapLine } from '../text/wrap.js';
 
 /** A gate step's status in the workflow's words: its gate passed, failed, or the step is half-done. */
 const GATE_STEP_WORD: Record<string, string> = { done: 'gate passed', skipped: 'skipped', failed: 'gate failed', partial: 'half-done', not_started: 'not started' };

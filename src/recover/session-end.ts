@@ -1,4 +1,4 @@
-import type { JournalEvent } from '../run/journal.js';
+import type { JournalEvent } from '../run/journal/journal.js';
 
 // How the last control-room session ended, from the journal (issue 8 item 6, "the recover
 // report opens after a clean quit"). Half-products, ⏳ claims and a stale RESUME.md are the

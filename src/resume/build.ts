@@ -1,11 +1,11 @@
 import { planOf } from '../operator/plan.js';
 import { posix } from 'node:path';
 import type { Lang, WorkspaceState } from '../types.js';
-import type { DecisionEvent } from '../run/journal.js';
+import type { DecisionEvent } from '../run/journal/journal.js';
 import type { MemoryCheck } from '../memory/check.js';
 import { phaseName, stepHeading } from '../checkpoint/i18n.js';
-import { sanitizeLine } from '../sanitize.js';
-import { formatMinute } from '../local-time.js';
+import { sanitizeLine } from '../text/sanitize.js';
+import { formatMinute } from '../text/local-time.js';
 import type { Why } from '../reasons/why.js';
 import { say } from '../reasons/say.js';
 import { resumeFacts, statusGlyph } from './facts.js';

@@ -4,7 +4,7 @@ import type { CellStatus, Lang, WorkspaceState } from '../types.js';
 import { LANGS } from '../checkpoint/i18n.js';
 import { workspaceLang } from '../checkpoint/lang.js';
 import { RESUME_VOCAB } from './vocab.js';
-import { copyBackup } from '../backups.js';
+import { copyBackup } from '../backups/backups.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextCapped, tooLargeMessage } from '../fs/read-capped.js';
 import { buildResume, type ResumeOptions } from './build.js';

@@ -1,6 +1,6 @@
 import { closeSync, constants, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { realOrResolved as real, within } from '../fs/confine-path.js';
 
 // An artifact that is a symlink out of the workspace is not read or quoted (issue 8 item 7):

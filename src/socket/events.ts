@@ -1,6 +1,6 @@
 import type { WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
-import type { SupervisorEvent } from '../run/supervisor-types.js';
+import type { SupervisorEvent } from '../run/supervisor/types.js';
 
 // What `checkroom watch --json` streams (issue 10 item 4): process-compose's event API, for
 // pipelines. Plain data, one object per line; `at` is the instance's clock (ISO 8601, UTC).

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { lockPath } from '../run/lock.js';
+import { lockPath } from '../run/supervisor/lock.js';
 import { openControl } from './client.js';
 
 // Handover without loss (issue 17 item 3). A driver whose terminal vanished without a close

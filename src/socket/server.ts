@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assertInside } from '../fs/confine-path.js';
 import type { LiveWorkspace } from '../live/live-workspace.js';
-import type { Supervisor } from '../run/supervisor-types.js';
+import type { Supervisor } from '../run/supervisor/types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { pointerPath, socketDir, socketPaths, type SocketPaths } from './where.js';
 import { cleanStale, newToken, readToken, sameToken, writeToken } from './token.js';

@@ -1,9 +1,9 @@
 import type { LiveWorkspace } from '../live/live-workspace.js';
-import type { Supervisor } from '../run/supervisor-types.js';
+import type { Supervisor } from '../run/supervisor/types.js';
 import { startControlServer, type ControlServer, type HandoverPort } from './server.js';
 import type { StatusText } from './status-text.js';
 
-// The control room's hook (src/ui-entry.ts): the driving instance and an observer alike
+// The control room's hook (src/ui/entry/entry.ts): the driving instance and an observer alike
 // serve their live state (issue 10 item 4). Serving is a convenience for scripts: a
 // directory that cannot be used is said once, and the control room starts regardless.
 // An instance that found another one serving asks again every RETRY_MS: once that one is

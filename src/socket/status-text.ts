@@ -1,5 +1,5 @@
 import type { WorkspaceState } from '../types.js';
-import type { CostLedger } from '../run/costs.js';
+import type { CostLedger } from '../run/journal/costs.js';
 import { scanCounts } from '../operator/model.js';
 import type { OperatorRun } from '../operator/types.js';
 

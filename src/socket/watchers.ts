@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { WorkspaceState } from '../types.js';
-import type { SupervisorEvent } from '../run/supervisor-types.js';
+import type { SupervisorEvent } from '../run/supervisor/types.js';
 import { cellChanges, cellChangesSince, fromSupervisor, statusesOf, type WatchEvent } from './events.js';
 import { jsonLine } from './wire.js';
 

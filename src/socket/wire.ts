@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { escapeJsonText } from '../json-escape.js';
+import { escapeJsonText } from '../text/json-escape.js';
 
 // The control socket's framing: one JSON object per line (NDJSON). Bounded on both sides
 // (issue 10 item 4): a request line past MAX_REQUEST bytes closes the connection, so a peer
@@ -27,7 +27,7 @@ export interface Header {
   lastInputAt?: number | null;
 }
 
-/** One compact JSON line with no terminal control in its text: escaped as every JSON the CLI prints (src/json-escape.ts). */
+/** One compact JSON line with no terminal control in its text: escaped as every JSON the CLI prints (src/text/json-escape.ts). */
 export const jsonLine = (value: unknown): string => escapeJsonText(JSON.stringify(value)) + '\n';
 
 /**

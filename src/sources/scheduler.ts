@@ -5,7 +5,7 @@ import type { Cell } from '../types.js';
 import { listJobs } from '../run/executors/slurm-cli.js';
 import { slurmEnvOf } from '../run/executors/slurm.js';
 import { workspaceTag } from '../run/executors/slurm-wrapper.js';
-import { readJournal } from '../run/journal.js';
+import { readJournal } from '../run/journal/journal.js';
 
 // The scheduler as a fourth recovery source (issue 12): this workspace's jobs against its
 // cells. The disk still decides what is done; the scheduler tells what is still running, so

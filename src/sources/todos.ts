@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase } from './sqlite.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { Warning } from '../types.js';
 import { explainDbError } from './todos-errors.js';
 import { PatternError, compilePattern, type SafePattern } from '../pipeline/safe-pattern.js';

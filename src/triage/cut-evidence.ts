@@ -1,5 +1,5 @@
-import type { JournalEvent } from '../run/journal.js';
-import type { OutputStamp } from '../run/output-stamp.js';
+import type { JournalEvent } from '../run/journal/journal.js';
+import type { OutputStamp } from '../run/attempt/output-stamp.js';
 
 // The journal is evidence (issue 17 item 3): a file whose writer checkroom cancelled, killed,
 // stopped for silence or time, or reaped at a restart is a half-product cut by that event,

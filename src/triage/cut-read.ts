@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { journalPath, validateEvent, type JournalEvent } from '../run/journal.js';
-import { JOURNAL_MAX_LINE_BYTES, tailStart } from '../run/journal-read.js';
+import { journalPath, validateEvent, type JournalEvent } from '../run/journal/journal.js';
+import { JOURNAL_MAX_LINE_BYTES, tailStart } from '../run/journal/read.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { assertInside } from '../fs/confine-path.js';
 import { CutFold, emptyCutState, type CutFoldState, type CutMap } from './cut-evidence.js';

@@ -1,6 +1,6 @@
 import type { FileFacts, StepDef, Triage } from '../types.js';
 import type { Cut } from './cut-evidence.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { Sign, Why } from '../reasons/why.js';
 import { say, saySign } from '../reasons/say.js';
 

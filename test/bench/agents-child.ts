@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createLiveWorkspace } from '../../src/live/live-workspace.js';
 import { loadConfig } from '../../src/pipeline/config.js';
-import { createSupervisor } from '../../src/run/supervisor.js';
+import { createSupervisor } from '../../src/run/supervisor/supervisor.js';
 import { cellKey } from '../../src/types.js';
 
 // The control room's engine (live workspace + supervisor, as the app holds them) while 8
@@ -57,7 +57,7 @@ if (mode === 'bare') {
   const live = await createLiveWorkspace(dir);
   const sup = createSupervisor({ root: dir, config: await loadConfig(dir) });
   await sup.ready;
-  // As the control room does (src/app/agents-feed.ts): a snapshot with the ring buffers at
+  // As the control room does (src/ui/agents/feed.ts): a snapshot with the ring buffers at
   // most every 250 ms, running cells into the live model when they change.
   let pending: NodeJS.Timeout | null = null;
   let sig = '';

@@ -1,8 +1,8 @@
 import { pathToFileURL } from 'node:url';
-import type { AttemptClass } from '../../src/run/classify.js';
-import type { JournalEvent } from '../../src/run/journal.js';
-import { replayJournal } from '../../src/run/ledger-fold.js';
-import { LedgerFold } from '../../src/run/ledger-fold.js';
+import type { AttemptClass } from '../../src/run/policy/classify.js';
+import type { JournalEvent } from '../../src/run/journal/journal.js';
+import { replayJournal } from '../../src/run/journal/ledger-fold.js';
+import { LedgerFold } from '../../src/run/journal/ledger-fold.js';
 import { median } from './measure.js';
 
 // What one appended event costs the supervisor on a long journal: a full replay (what it did

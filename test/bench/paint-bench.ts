@@ -4,7 +4,7 @@ import { goal } from './goals.js';
 
 // Issue 10: bytes written to the terminal for one update (a marker turns one cell done), Ink's
 // full redraw next to what the control room writes (Ink's incremental frames through the
-// cell-diff writer, src/app/anchored-stdout.ts). Goal: ≤ 300 bytes.
+// cell-diff writer, src/ui/term/anchored-stdout.ts). Goal: ≤ 300 bytes.
 
 const run = (mode: string): { bytes: number } => {
   const r = spawnSync(process.execPath, [join(import.meta.dirname, 'paint-child.js'), mode], { encoding: 'utf8' });

@@ -13,14 +13,14 @@ import { createElement } from 'react';
 const REPO = resolve(import.meta.dirname, '..', '..', '..');
 process.env.FORCE_COLOR = '3';
 const ci = process.env.CI;
-delete process.env.CI; // ink draws nothing until exit under CI (src/ui-load.ts)
+delete process.env.CI; // ink draws nothing until exit under CI (src/ui/entry/load.ts)
 const { render } = await import('ink');
 if (ci !== undefined) process.env.CI = ci;
 const { createLiveWorkspace } = await import('../../src/live/live-workspace.js');
-const { createAppStore, disposeStore } = await import('../../src/app/store.js');
-const { COLOR_THEME } = await import('../../src/app/theme.js');
+const { createAppStore, disposeStore } = await import('../../src/ui/store/store.js');
+const { COLOR_THEME } = await import('../../src/text/theme.js');
 const { ControlRoom } = await import('../../components/ControlRoom.js');
-const { anchoredStdout } = await import('../../src/app/anchored-stdout.js');
+const { anchoredStdout } = await import('../../src/ui/term/anchored-stdout.js');
 
 const incremental = process.argv[2] === 'incremental';
 const dir = mkdtempSync(join(tmpdir(), 'checkroom-paint-'));
@@ -44,7 +44,7 @@ const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => 
 const live = await createLiveWorkspace(dir, { watch: true });
 const store = createAppStore({ live });
 const app = render(createElement(ControlRoom, { store, theme: COLOR_THEME }), {
-  // As src/ui-entry.ts draws: incremental frames anchored at the top-left corner.
+  // As src/ui/entry/entry.ts draws: incremental frames anchored at the top-left corner.
   stdout: incremental ? anchoredStdout(stdout as unknown as NodeJS.WriteStream) : (stdout as unknown as NodeJS.WriteStream),
   stdin: stdin as unknown as NodeJS.ReadStream,
   exitOnCtrlC: false,

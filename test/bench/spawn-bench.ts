@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { startProcess } from '../../src/run/process.js';
+import { startProcess } from '../../src/run/process/process.js';
 import { median } from './measure.js';
 
 // Issue "launch agents", done-when: spawn overhead — our watched launch (own process group,

@@ -90,7 +90,7 @@ export function tuiBench(lines: string[]): void {
     peaks = [];
     for (let i = 0; i < 5; i++) {
       base.push(firstOutput(BARE, /ready/).ms);
-      // The first frame: "checkroom: opening …" before the scan (src/ui-entry.ts), or the
+      // The first frame: "checkroom: opening …" before the scan (src/ui/entry/entry.ts), or the
       // room's own header; the scan has landed when the done count is drawn.
       const r = firstOutput(`${process.execPath} ${CLI} ${dir} --readonly`, /checkroom(: opening| · )/, /\d+\/\d+ done/);
       ours.push(r.ms);

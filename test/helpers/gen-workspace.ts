@@ -2,14 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { FAILURE_CLASS_TABLE } from '../../src/pipeline/failure-classes.js';
-import type { NewJournalEvent } from '../../src/run/journal.js';
+import type { NewJournalEvent } from '../../src/run/journal/journal.js';
 import type { Rand } from './gen-rand.js';
 import { BOOK_MARKERS, PHASE_1_2, marked, pathOf, prose, summaries, tempDir, writeFiles } from './workspace.js';
 
 // Random workspaces and journals for the surfaces property (issue 18 item 2): a book on real
 // files in a temp directory — steps done, missing, half-written or suspiciously tiny, a
 // checkpoint.md that claims things (some of them stale) — and a `.checkroom/journal.jsonl` in
-// the journal's own event format (src/run/journal.ts): sessions, launches, exits of every
+// the journal's own event format (src/run/journal/journal.ts): sessions, launches, exits of every
 // failure class, retries, escalations, breaker actions and trips, cancels, adoptions by
 // another instance, autopilot on and off, spend. Everything is fixed by the seed and the
 // clock `now`; nothing reads the wall clock.
@@ -154,7 +154,7 @@ function journalOf(r: Rand, root: string, units: string[], now: number): NewJour
     const roll = r.next();
     const busy = [...live.values()].some((x) => x.unit === u && x.step === step);
     if (roll < 0.45 && !busy) {
-      // One writer per output (src/run/writers.ts): a cell with a live run is not launched again.
+      // One writer per output (src/run/process/writers.ts): a cell with a live run is not launched again.
       // A launch, and most often its exit.
       const runId = `run-${r.seed.toString(36)}-${++runs}`;
       const attempt = (attempts.get(key) ?? 0) + 1;
@@ -267,7 +267,7 @@ export function genCase(r: Rand, now = GEN_NOW): GenCase {
   return { seed: r.seed, root, units, now, disk, journal, delta: journal.slice(cut) };
 }
 
-/** Journal lines as the journal writes them (src/run/journal.ts appendJournal). */
+/** Journal lines as the journal writes them (src/run/journal/journal.ts appendJournal). */
 export function journalText(events: readonly NewJournalEvent[]): string {
   return events.map((e) => JSON.stringify({ ...e, v: 1 }) + '\n').join('');
 }

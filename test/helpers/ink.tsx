@@ -1,8 +1,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
 import type { LiveWorkspace } from '../../src/live/live-workspace.js';
-import { disposeStore, type AppStore } from '../../src/app/store.js';
-import type { Theme } from '../../src/app/theme.js';
+import { disposeStore, type AppStore } from '../../src/ui/store/store.js';
+import type { Theme } from '../../src/text/theme.js';
 import { ControlRoom } from '../../components/ControlRoom.js';
 
 // The control room in ink-testing-library, shared by the component tests: a fake terminal

@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/pipeline/config.js';
-import { readJournal, type JournalEvent, type LaunchEvent } from '../../src/run/journal.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
+import { readJournal, type JournalEvent, type LaunchEvent } from '../../src/run/journal/journal.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 import { tempDir } from './workspace.js';
 
 // A real one-node Slurm for the tests (issue 12): munged, slurmctld -D and slurmd -D in a

@@ -1,5 +1,5 @@
-import type { Ledger } from '../../src/run/ledger.js';
-import type { SupervisorSnapshot } from '../../src/run/supervisor-types.js';
+import type { Ledger } from '../../src/run/journal/ledger.js';
+import type { SupervisorSnapshot } from '../../src/run/supervisor/types.js';
 
 // A supervisor snapshot as plain values, around a ledger replayed from plain journal events:
 // what the operator model's tests (issue 18 item 1) hand the model or the store instead of a

@@ -1,7 +1,7 @@
 import { createLiveWorkspace, type LiveWorkspace } from '../../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../../src/app/store.js';
-import { toTokens, type InkKeyLike, type KeyName, type KeyToken } from '../../src/app/keys.js';
-import type { AppState, StoreOptions } from '../../src/app/store-types.js';
+import { createAppStore, disposeStore, type AppStore } from '../../src/ui/store/store.js';
+import { toTokens, type InkKeyLike, type KeyName, type KeyToken } from '../../src/ui/keys/keys.js';
+import type { AppState, StoreOptions } from '../../src/ui/store/types.js';
 
 // The store without React (issue 9 item 3): a real live workspace on a temp directory, keys
 // fed as KeyTokens straight into `feed`, and `idle()` awaited instead of a sleep per key.

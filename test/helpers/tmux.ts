@@ -21,7 +21,7 @@ export class TmuxSession {
     opts: { cols?: number; rows?: number; cwd?: string; env?: Record<string, string> } = {},
   ) {
     // CI=true as CI has it: ink draws nothing until exit where it sees CI, and the control
-    // room must draw anyway (src/ui-load.ts). Every end-to-end run checks that.
+    // room must draw anyway (src/ui/entry/load.ts). Every end-to-end run checks that.
     const env = Object.entries({ TERM: 'xterm-256color', LANG: 'C.UTF-8', CI: 'true', ...opts.env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     this.tmux('new-session', '-d', '-s', this.name, '-x', String(opts.cols ?? 80), '-y', String(opts.rows ?? 24), ...(opts.cwd ? ['-c', opts.cwd] : []), ...env, command);
   }

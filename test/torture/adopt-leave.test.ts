@@ -4,9 +4,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config.js';
-import { readJournal, type LaunchEvent } from '../../src/run/journal.js';
-import { isSameProcessAlive } from '../../src/run/proc.js';
-import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
+import { readJournal, type LaunchEvent } from '../../src/run/journal/journal.js';
+import { isSameProcessAlive } from '../../src/run/process/proc.js';
+import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 
 // Issue 8 item 4: "leave running" means it. A real checkroom process (the built supervisor)
 // launches the demo's agent, then quits the way the control room's `l` does: hand the output

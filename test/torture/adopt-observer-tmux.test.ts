@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJournal, type LaunchEvent } from '../../src/run/journal.js';
-import { lockPath } from '../../src/run/lock.js';
+import { readJournal, type LaunchEvent } from '../../src/run/journal/journal.js';
+import { lockPath } from '../../src/run/supervisor/lock.js';
 import { CLI, hasTmux, launchByHand, roomSessions, slowAgentDemo } from '../helpers/tmux.js';
 
 // Issue 8 item 5, the whole program in two real terminals (tmux 80×24): a driving control

@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
-import { readJournal } from '../../src/run/journal.js';
-import { lockPath } from '../../src/run/lock.js';
+import { readJournal } from '../../src/run/journal/journal.js';
+import { lockPath } from '../../src/run/supervisor/lock.js';
 
 // Issue 8 item 5, with real processes: a driver and one or two observers (each a real
 // checkroom process running the built supervisor). Observers see the driver's running run
@@ -33,7 +33,7 @@ appendFileSync(out, '<!-- ' + marker + ' -->\\n');
 `;
 
 const DRIVER = `
-import { openSupervisor } from ${DIST('run/supervisor.js')};
+import { openSupervisor } from ${DIST('run/supervisor/supervisor.js')};
 import { loadConfig } from ${DIST('pipeline/config.js')};
 const root = process.argv[2];
 const s = await openSupervisor({ root, config: await loadConfig(root) });
@@ -44,7 +44,7 @@ setInterval(() => {}, 1000);
 
 // An observer as the control room runs one: refresh every 200 ms (the UI does every second).
 const OBSERVER = `
-import { openSupervisor } from ${DIST('run/supervisor.js')};
+import { openSupervisor } from ${DIST('run/supervisor/supervisor.js')};
 import { loadConfig } from ${DIST('pipeline/config.js')};
 const root = process.argv[2];
 const s = await openSupervisor({ root, config: await loadConfig(root) });

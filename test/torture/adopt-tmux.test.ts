@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJournal, type LaunchEvent } from '../../src/run/journal.js';
-import { isSameProcessAlive } from '../../src/run/proc.js';
+import { readJournal, type LaunchEvent } from '../../src/run/journal/journal.js';
+import { isSameProcessAlive } from '../../src/run/process/proc.js';
 import { CLI, hasTmux, launchByHand, roomSessions, slowAgentDemo } from '../helpers/tmux.js';
 
 // Issue 8 item 4, the whole program in a real terminal (tmux 80×24): launch ch03 r2 from the

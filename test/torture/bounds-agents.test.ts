@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJournal } from '../../src/run/journal.js';
+import { readJournal } from '../../src/run/journal/journal.js';
 import { REPO, PHASE_1_2, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
 
 // Issue 8 item 9: template injection (placeholder values that look like placeholders, shell

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { claudeCodeAdapter } from '../../src/run/adapters/claude-code.js';
 import { readLogFacts } from '../../src/run/adapters/log-facts.js';
 import { emptyFacts } from '../../src/run/adapters/types.js';
-import { LineSplitter } from '../../src/run/ring-buffer.js';
-import { sanitizeLine } from '../../src/sanitize.js';
+import { LineSplitter } from '../../src/run/process/ring-buffer.js';
+import { sanitizeLine } from '../../src/text/sanitize.js';
 import { REPO, tempDir } from '../helpers/workspace.js';
 
 // A real Claude Code stream (recorded from the CLI) arriving the way process.ts delivers it:

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { writeFileAtomic, WriteError } from '../../src/fs/atomic-write.js';
 import { assertInside, ConfineError } from '../../src/fs/confine-path.js';
-import { backupFile, BackupError } from '../../src/backups.js';
+import { backupFile, BackupError } from '../../src/backups/backups.js';
 import { sweepTempFiles } from '../../src/fs/sweep-temp.js';
-import { appendJournal } from '../../src/run/journal.js';
+import { appendJournal } from '../../src/run/journal/journal.js';
 import { writeBackTodos } from '../../src/sources/todos-write.js';
 import Database from 'better-sqlite3';
-import { acquireDriverLock } from '../../src/run/lock.js';
+import { acquireDriverLock } from '../../src/run/supervisor/lock.js';
 import { copyDemo, REPO, tempDir } from '../helpers/workspace.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NewJournalEvent } from '../../src/run/journal.js';
+import type { NewJournalEvent } from '../../src/run/journal/journal.js';
 import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { breakerOf, type Breaker } from '../helpers/gen-facts.js';
@@ -34,7 +34,7 @@ function bookWithOpenBreaker(): string {
       '',
     ].join('\n'),
   );
-  // Two failures in a row, just now: the breaker opened at the second (src/run/breaker.ts).
+  // Two failures in a row, just now: the breaker opened at the second (src/run/policy/breaker.ts).
   const at = Date.now();
   const failed = (unit: string, n: number): NewJournalEvent[] => [
     { type: 'launch', at: at - 2000 + n, runId: `r${n}`, unit, step: 'research', agent: 'researcher', attempt: 1, argv: ['false'], cwd: root, logPath: join(root, '.checkroom', 'runs', `r${n}.log`), pid: null, procStart: null, outputPath: null },

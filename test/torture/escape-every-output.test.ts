@@ -9,7 +9,7 @@ import { statusJsonText } from '../../src/cli/core-commands.js';
 import { STATUS_CACHE_FILE } from '../../src/cli/status-cache.js';
 import { jsonLine } from '../../src/socket/wire.js';
 import { loadWorkspace } from '../../src/workspace.js';
-import { sanitizeLine } from '../../src/sanitize.js';
+import { sanitizeLine } from '../../src/text/sanitize.js';
 import { EVIL, evilConfigWorkspace, HOSTILE, HOSTILE_NAMES, RAW_ANY } from './evil-workspace.js';
 
 // Issue 16 item 2: every string from the workspace is escaped at every output, text and JSON

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
-import { readJournal, type JournalEvent, type LeftRunning, type SessionEvent } from '../../src/run/journal.js';
-import { isSameProcessAlive } from '../../src/run/proc.js';
-import { lockPath } from '../../src/run/lock.js';
-import { KEPT_REASON } from '../../src/run/takeover.js';
+import { readJournal, type JournalEvent, type LeftRunning, type SessionEvent } from '../../src/run/journal/journal.js';
+import { isSameProcessAlive } from '../../src/run/process/proc.js';
+import { lockPath } from '../../src/run/supervisor/lock.js';
+import { KEPT_REASON } from '../../src/run/supervisor/takeover.js';
 import { openControl } from '../../src/socket/client.js';
 import { CLI, hasTmux, launchByHand, roomSessions, slowAgentDemo } from '../helpers/tmux.js';
 

@@ -4,9 +4,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config.js';
-import { readJournal, type LaunchEvent } from '../../src/run/journal.js';
-import { isSameProcessAlive } from '../../src/run/proc.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
+import { readJournal, type LaunchEvent } from '../../src/run/journal/journal.js';
+import { isSameProcessAlive } from '../../src/run/process/proc.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 
 // Issue 17 item 6: `kill -9` of checkroom used to kill the agent it was running — its stdout
 // and stderr were pipes to checkroom, so its next write died of EPIPE — and the restart then

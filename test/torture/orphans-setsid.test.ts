@@ -4,10 +4,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeAgentWorkspace, REPO } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config.js';
-import { appendJournal, readJournal, type LaunchEvent } from '../../src/run/journal.js';
-import { isSameProcessAlive, procStartTime } from '../../src/run/proc.js';
-import { readRunToken, RUN_TOKEN_VAR } from '../../src/run/run-members.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
+import { appendJournal, readJournal, type LaunchEvent } from '../../src/run/journal/journal.js';
+import { isSameProcessAlive, procStartTime } from '../../src/run/process/proc.js';
+import { readRunToken, RUN_TOKEN_VAR } from '../../src/run/process/members.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 
 // Issue 16 item 4: kill -9 leaves nothing behind. The fake agent's `escape` fault starts a
 // helper that leaves the group and the session (setsid), closes the run's pipes, ignores

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJournal, type SessionEvent } from '../../src/run/journal.js';
-import { isSameProcessAlive, procStartTime } from '../../src/run/proc.js';
+import { readJournal, type SessionEvent } from '../../src/run/journal/journal.js';
+import { isSameProcessAlive, procStartTime } from '../../src/run/process/proc.js';
 import { copyDemo, REPO } from '../helpers/workspace.js';
 
 // Issue 8 item 4 (proc), headless: `checkroom run` killed by SIGINT, SIGTERM or SIGHUP (an SSH

@@ -3,11 +3,11 @@ import { cpSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createLiveWorkspace, type LiveWorkspace } from '../../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../../src/app/store.js';
-import { NO_COLOR_THEME } from '../../src/app/theme.js';
+import { createAppStore, disposeStore, type AppStore } from '../../src/ui/store/store.js';
+import { NO_COLOR_THEME } from '../../src/text/theme.js';
 import { loadConfig } from '../../src/pipeline/config.js';
-import { openSupervisor, type Supervisor } from '../../src/run/supervisor.js';
-import { sanitizeLine } from '../../src/sanitize.js';
+import { openSupervisor, type Supervisor } from '../../src/run/supervisor/supervisor.js';
+import { sanitizeLine } from '../../src/text/sanitize.js';
 import { ControlRoom } from '../../components/ControlRoom.js';
 import { DEMO, tempDir } from '../helpers/workspace.js';
 import { EVIL, evilWorkspace, RAW } from './evil-workspace.js';

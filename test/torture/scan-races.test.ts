@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { readFileFacts } from '../../src/scan/file-facts.js';
 import { scanArtifacts } from '../../src/scan/scan.js';
 import { bookPreset } from '../../src/pipeline/book-preset.js';
-import { readTail } from '../../src/app/tail.js';
+import { readTail } from '../../src/ui/views/tail.js';
 import { Confine } from '../../src/scan/confine.js';
 import { loadWorkspace } from '../../src/workspace.js';
 import type { StatusJson } from '../../src/cli/json.js';

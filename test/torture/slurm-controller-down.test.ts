@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/pipeline/config.js';
-import { readJournal, type JournalEvent } from '../../src/run/journal.js';
-import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
+import { readJournal, type JournalEvent } from '../../src/run/journal/journal.js';
+import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 import { slurmForFile } from '../helpers/slurm.js';
 import { slurmWorkspace } from '../helpers/slurm-ws.js';
 

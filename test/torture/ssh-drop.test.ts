@@ -3,8 +3,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readJournal, type ExitEvent, type LaunchEvent, type SessionEvent } from '../../src/run/journal.js';
-import { isSameProcessAlive, procStartTime } from '../../src/run/proc.js';
+import { readJournal, type ExitEvent, type LaunchEvent, type SessionEvent } from '../../src/run/journal/journal.js';
+import { isSameProcessAlive, procStartTime } from '../../src/run/process/proc.js';
 import { copyDemo, REPO, tempDir } from '../helpers/workspace.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 

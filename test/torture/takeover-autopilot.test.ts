@@ -4,8 +4,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config.js';
-import { readJournal } from '../../src/run/journal.js';
-import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor.js';
+import { readJournal } from '../../src/run/journal/journal.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 
 // Issue 17 item 3: when a driver goes and an observer takes over, the new driver starts with
 // autopilot as the driver had it. A real driver process (the built supervisor) turns autopilot
@@ -31,7 +31,7 @@ appendFileSync(out, '<!-- ' + marker + ' -->\\n');
 `;
 
 const DRIVER = `
-import { openSupervisor } from ${DIST('run/supervisor.js')};
+import { openSupervisor } from ${DIST('run/supervisor/supervisor.js')};
 import { loadConfig } from ${DIST('pipeline/config.js')};
 const root = process.argv[2];
 const s = await openSupervisor({ root, config: await loadConfig(root) });

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createLiveWorkspace } from '../../src/live/live-workspace.js';
-import { createAppStore } from '../../src/app/store.js';
-import { COLOR_THEME } from '../../src/app/theme.js';
-import { listKeys } from '../../src/app/nav.js';
-import type { AppState } from '../../src/app/store-types.js';
+import { createAppStore } from '../../src/ui/store/store.js';
+import { COLOR_THEME } from '../../src/text/theme.js';
+import { listKeys } from '../../src/ui/views/nav.js';
+import type { AppState } from '../../src/ui/store/types.js';
 import { renderRoom, tick, unmountAll } from '../helpers/ink.js';
 import { copyDemo } from '../helpers/workspace.js';
 

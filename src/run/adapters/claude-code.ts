@@ -1,6 +1,6 @@
 import type { FailureClass } from '../../pipeline/config-types.js';
-import { sanitizeLine } from '../../sanitize.js';
-import { expandArgv } from '../placeholders.js';
+import { sanitizeLine } from '../../text/sanitize.js';
+import { expandArgv } from '../attempt/placeholders.js';
 import { describeToolUse, readClaudeLine } from './claude-facts.js';
 import { getPath, num, oneLine, prefixNumber, prefixString, readLine, str, type JsonObject } from './json-line.js';
 import { continuePrompt, type AgentAdapter, type AgentFacts } from './types.js';

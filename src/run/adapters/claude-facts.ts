@@ -1,4 +1,4 @@
-import { sanitizeLine } from '../../sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { getPath, num, oneLine, prefixNumber, prefixString, readLine, str, type JsonObject } from './json-line.js';
 import type { AgentFacts, TokenCounts } from './types.js';
 

@@ -1,4 +1,4 @@
-import { expandArgv } from '../placeholders.js';
+import { expandArgv } from '../attempt/placeholders.js';
 import type { AgentAdapter } from './types.js';
 
 // `adapter: command` (the default): today's behaviour. The argv is the configured command

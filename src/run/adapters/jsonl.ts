@@ -1,5 +1,5 @@
 import type { FailureClass, JsonlFields } from '../../pipeline/config-types.js';
-import { sanitizeLine } from '../../sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { commandAdapter } from './command.js';
 import { getPath, num, oneLine, readLine, str } from './json-line.js';
 import type { AgentAdapter, AgentFacts } from './types.js';

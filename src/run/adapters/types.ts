@@ -1,5 +1,5 @@
 import type { AgentDef } from '../../pipeline/config-types.js';
-import type { AttemptClass } from '../classify.js';
+import type { AttemptClass } from '../policy/classify.js';
 import type { ProcessOutcome } from '../types.js';
 
 // The adapter seam (issue 11; STYLE.md "an adapter per agent CLI"): an adapter decides what

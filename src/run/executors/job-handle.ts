@@ -1,6 +1,6 @@
-import { sanitizeLine } from '../../sanitize.js';
-import { RunOutput } from '../run-output.js';
-import { Liveness, outputSignature } from '../watchdog.js';
+import { sanitizeLine } from '../../text/sanitize.js';
+import { RunOutput } from '../process/output.js';
+import { Liveness, outputSignature } from '../process/watchdog.js';
 import type { ProcessOutcome, RunHandle } from '../types.js';
 import { LogFollower } from './log-follow.js';
 import type { JobEnd } from './slurm-state.js';

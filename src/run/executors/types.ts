@@ -1,5 +1,5 @@
 import type { AgentDef, ExecutorName } from '../../pipeline/config-types.js';
-import type { LiveRun } from '../ledger.js';
+import type { LiveRun } from '../journal/ledger.js';
 import type { ProcessSpec, RunHandle } from '../types.js';
 
 // The executor seam (issue 12): where an agent runs — a process group here, a Slurm job, a

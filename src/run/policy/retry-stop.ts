@@ -1,0 +1,29 @@
+import type { Limits } from '../../pipeline/config-types.js';
+import type { Ledger } from '../journal/ledger.js';
+import type { BudgetStop } from './budget.js';
+
+// Why automatic retries stop now (DOMAIN.md section 9, the death-spiral guard), as a value.
+// runCell used to sniff the words (`/consecutive/.test(stop)`) to decide whether to pause
+// autopilot; the kind says it now, and the reason is only for people (issue 9 item 3).
+
+export type RetryStop =
+  | { kind: 'closed'; reason: string }
+  /** Too many failures in a row across agents: autopilot pauses until a human looks. */
+  | { kind: 'consecutive'; reason: string }
+  | { kind: 'budget'; reason: string }
+  /** A money or token budget is spent (issue 11, limits.max_cost_usd / max_tokens): autopilot pauses. */
+  | { kind: 'spend'; reason: string };
+
+/** `budget`: what budget.ts decides for the next launch (reservations counted), or null. */
+export function retryStopOf(l: Pick<Ledger, 'consecutiveFailures'>, limits: Pick<Limits, 'maxConsecutiveFailures'>, o: { closed: boolean; budget: BudgetStop | null }): RetryStop | null {
+  if (o.closed) return { kind: 'closed', reason: 'the supervisor closed' };
+  if (l.consecutiveFailures >= limits.maxConsecutiveFailures) {
+    return { kind: 'consecutive', reason: `${l.consecutiveFailures} consecutive failures across agents (limit ${limits.maxConsecutiveFailures}, limits.max_consecutive_failures)` };
+  }
+  // Issue 17 item 4: launches (session or workspace) end the cell; money and tokens pause autopilot too.
+  if (o.budget) return { kind: o.budget.what === 'launches' ? 'budget' : 'spend', reason: o.budget.reason };
+  return null;
+}
+
+/** The consecutive-failure guard and a spent money or token budget pause autopilot; a closed supervisor or a used launch budget just ends the cell. */
+export const pausesAutopilot = (s: RetryStop): boolean => s.kind === 'consecutive' || s.kind === 'spend';

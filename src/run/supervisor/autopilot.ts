@@ -1,0 +1,122 @@
+import { infraBreakerOf } from '../executors/infra.js';
+import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { NextStep } from '../../types.js';
+import { cellKey } from '../../types.js';
+import type { Ledger } from '../journal/ledger.js';
+import { outputOf, pathTakenBy, takenWhy, writersByPath, type CellRef } from '../process/writers.js';
+
+// Which plan entries autopilot may start now: a pure choice over the plan, the ledger and
+// what is in flight, so it is tested without processes. Failures that block downstream work
+// come first (DOMAIN.md section 5, recovery priorities), then half-products to redo (the
+// conservative strategy of section 4), then ready work.
+
+export interface PickInput {
+  plan: readonly NextStep[];
+  ledger: Ledger;
+  config: WorkspaceConfig;
+  /** Cells in flight (running or waiting for a retry) → their agent. */
+  inFlight: ReadonlyMap<string, string>;
+  /** Launches still allowed (session budget, --max). */
+  budget: number;
+  /** Breakers whose one half-open probe a cell of this process has claimed (breaker-gate.ts). */
+  probing?: ReadonlySet<string>;
+  redoHalfProducts: boolean;
+  /** Output path → why it is live: a process holds it open for writing (issue 17 item 1: whoever launched it). */
+  liveOutputs?: ReadonlyMap<string, string>;
+}
+
+export interface Candidate {
+  unit: string;
+  step: string;
+  agent: string;
+  reason: string;
+}
+
+export interface Blocked {
+  unit: string;
+  step: string;
+  why: string;
+  /** An open breaker will let this through after this many ms. */
+  retryInMs: number | null;
+}
+
+export interface Pick {
+  launch: Candidate[];
+  blocked: Blocked[];
+}
+
+const eligible = (n: NextStep, redo: boolean): boolean =>
+  n.unit !== null && n.step !== null && ((n.priority === 1 && (n.action === 'retry' || n.action === 'rebuild_memory')) || (n.priority === 3 && n.action === 'run') || (redo && n.priority === 2 && n.action === 'backup_redo'));
+
+export const pickLaunches = (input: PickInput): Pick => {
+  const { ledger, config } = input;
+  const launch: Candidate[] = [];
+  const blocked: Blocked[] = [];
+  const perAgent = new Map<string, number>();
+  for (const agent of input.inFlight.values()) perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
+  // A half-open breaker lets exactly one probe through.
+  const probing = new Set<string>(input.probing ?? []);
+  const steps = new Map(config.pipeline.steps.map((s) => [s.id, s]));
+  // Path-keyed exclusion (issue 8 item 1): cells in flight, runs the journal shows alive
+  // (another instance's, or adopted ones) and this pick's own launches each hold their output
+  // path; whatever the concurrency allows, a second writer on that path waits.
+  const cellOfKey = (key: string): CellRef => ({ unit: key.slice(0, key.lastIndexOf('/')), step: key.slice(key.lastIndexOf('/') + 1) });
+  const writing = writersByPath(config.pipeline, [...[...input.inFlight.keys()].map(cellOfKey), ...ledger.liveRuns]);
+
+  for (const n of input.plan) {
+    if (!eligible(n, input.redoHalfProducts)) continue;
+    const unit = n.unit!;
+    const step = n.step!;
+    const key = cellKey(unit, step);
+    if (input.inFlight.has(key)) continue;
+    const cell = ledger.cells[key];
+    // The operator's hold is journalled (issue 17 item 3): it holds after quit, kill -9 and
+    // takeover, and for `run --next --auto` as for autopilot.
+    if (cell?.hold) {
+      blocked.push({ unit, step, why: `held: ${cell.hold.why}; launching it by hand releases the hold`, retryInMs: null });
+      continue;
+    }
+    if (cell?.state === 'needs_human') {
+      blocked.push({ unit, step, why: `escalated: ${cell.reason ?? 'needs a human'}`, retryInMs: null });
+      continue;
+    }
+    const agent = steps.get(step)?.agent;
+    if (!agent || !config.agents[agent]) {
+      blocked.push({ unit, step, why: agent ? `no agent '${agent}' in checkroom.yaml` : `step ${step} names no agent`, retryInMs: null });
+      continue;
+    }
+    // Issue 12: the executor's infra breaker (a failing cluster) holds launches like the agent's.
+    const infra = infraBreakerOf(config.agents[agent].executor);
+    const name = [agent, ...(infra ? [infra] : [])].find((b) => ledger.agents[b] && (!ledger.agents[b]!.canLaunch || probing.has(b)));
+    const br = ledger.agents[agent];
+    if (name) {
+      const v = ledger.agents[name]!.view;
+      const why =
+        v.state === 'held'
+          ? `breaker ${name} held by the operator`
+          : v.state === 'half_open'
+            ? `breaker ${name} half-open: a probe is in flight`
+            : `breaker ${name} open (${Math.ceil(v.remainingMs / 1000)} s left)`;
+      blocked.push({ unit, step, why, retryInMs: v.state === 'open' ? v.remainingMs : null });
+      continue;
+    }
+    const taken = pathTakenBy(config.pipeline, writing, unit, step);
+    if (taken) {
+      blocked.push({ unit, step, why: takenWhy(config.pipeline, taken, unit, step), retryInMs: null });
+      continue;
+    }
+    const live = input.liveOutputs?.get(outputOf(config.pipeline, unit, step) ?? '');
+    if (live) {
+      blocked.push({ unit, step, why: live, retryInMs: null });
+      continue;
+    }
+    if ((perAgent.get(agent) ?? 0) >= config.agents[agent].concurrency) continue;
+    if (launch.length >= input.budget) break;
+    for (const [path, w] of writersByPath(config.pipeline, [{ unit, step }])) writing.set(path, w);
+    if (br?.view.state === 'half_open') probing.add(agent);
+    if (infra && ledger.agents[infra]?.view.state === 'half_open') probing.add(infra);
+    perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
+    launch.push({ unit, step, agent, reason: n.reason });
+  }
+  return { launch, blocked };
+};

@@ -1,0 +1,29 @@
+import { loadConfig } from '../../pipeline/config.js';
+import { readScheduler, type SchedulerSource } from '../../sources/scheduler.js';
+import type { WorkspaceState } from '../../types.js';
+
+// Issue 12: the scheduler as a fourth source of the Sources view, asked after workspace
+// changes but at most every 2 s (one squeue answers for the whole cluster), and only when
+// an agent of the workspace runs on a cluster.
+
+export const schedulerCheck = (ws: () => WorkspaceState, publish: (s: SchedulerSource) => void, now: () => Date, everyMs = 2_000): (() => Promise<void>) => {
+  let at = -Infinity;
+  let busy = false;
+  return async () => {
+    const t = now().getTime();
+    if (busy || t - at < everyMs) return;
+    at = t;
+    busy = true;
+    const w = ws();
+    try {
+      const config = await loadConfig(w.root).catch(() => null);
+      if (!config || !Object.values(config.agents).some((a) => a.executor !== 'local')) return;
+      const found = await readScheduler(w.root, config, w.cells);
+      if (found) publish(found);
+    } catch (err) {
+      publish({ executor: 'slurm', jobs: [], findings: [], error: (err as Error).message });
+    } finally {
+      busy = false;
+    }
+  };
+};

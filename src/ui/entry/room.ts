@@ -1,0 +1,65 @@
+import type { Cli } from '../../cli/args.js';
+import { createLiveWorkspace } from '../../live/live-workspace.js';
+import { createAppStore } from '../store/store.js';
+export { disposeStore } from '../store/store.js';
+import { openAgents } from '../agents/open.js';
+import { loadConfig } from '../../pipeline/config.js';
+import { sweepAtStart } from '../../cli/sweep-at-start.js';
+import { sanitizeLine } from '../../text/sanitize.js';
+import { serveControlRoom } from '../../socket/start.js';
+import { lastInputAt } from '../keys/input-clock.js';
+import { liveStatusText } from '../../socket/status-text.js';
+import { runsOf } from '../../operator/runs.js';
+import { statusJsonText } from '../../cli/core-commands.js';
+import { statusJson, toJson } from '../../cli/json.js';
+
+// What the control room holds once the workspace is read (src/ui/entry/entry.ts draws the first
+// frame before this module loads: issue 10 item 5). Its imports — the engine, zod and yaml
+// through the config, the views — are what the first frame does not wait for.
+
+export { ControlRoom } from '../../../components/ControlRoom.js';
+
+const otherDriver = (snap: { role: string; holder: unknown } | undefined): boolean => snap?.role === 'readonly' && !!snap.holder;
+
+export type Room = Awaited<ReturnType<typeof openRoom>>;
+
+/** The entry's side of a handover (issue 17 item 3): how to end, leaving the runs running. */
+export interface EntryHandover {
+  begin(): void;
+}
+
+/** The workspace read (the scan), the agents, the store and the control socket, as the control room holds them. */
+export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: EntryHandover) {
+  const live = await createLiveWorkspace(dir, { watch: true });
+  // One supervisor per control room (none with --readonly: nothing may be written).
+  const agents = await openAgents(live, cli.readonly);
+  const store = createAppStore({
+    live,
+    readonly: cli.readonly,
+    ascii,
+    agents: agents.options,
+    agentsWhy: agents.why ?? undefined,
+    // An interactive session: the recover report when the last one was interrupted, RESUME.md at milestones and offered on quit.
+    // While another checkroom drives, its session is live, not interrupted: no recover report.
+    session: { recoverOnStart: !otherDriver(agents.options?.sup.snapshot()), milestones: true, resumeOnQuit: true },
+  });
+  // A control room that may write sweeps the temp files of killed atomic writes and says so
+  // (issue 8 item 7); a read-only one, or one watching another driver, deletes nothing.
+  if (!cli.readonly && !otherDriver(agents.options?.sup.snapshot())) {
+    try {
+      const cfg = agents.options?.config ?? (await loadConfig(live.state.root));
+      const swept = await sweepAtStart(live.state.root, cfg, live.state.units);
+      if (swept) store.setState({ message: { text: swept, tone: 'warn' } });
+    } catch (err) {
+      // Sweeping is housekeeping: it must not keep the control room from starting.
+      store.setState({ message: { text: `temp-file sweep skipped: ${sanitizeLine((err as Error).message)}`, tone: 'warn' } });
+    }
+  }
+  // Scripts ask this instance instead of scanning (issue 10 item 4): `status --json`, `watch`.
+  const sup = agents.options?.sup;
+  // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
+  const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;
+  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs, () => (sup ? runsOf(store.getState().agents.snap) : null)), handover);
+  if (control.notice && !store.getState().message) store.setState({ message: { text: sanitizeLine(control.notice), tone: 'warn' } });
+  return { live, agents, store, control };
+}

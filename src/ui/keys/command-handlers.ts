@@ -1,0 +1,130 @@
+import type { StoreApi } from 'zustand/vanilla';
+import type { NewJournalEvent } from '../../run/journal/journal.js';
+import { presetOf } from '../../pipeline/presets/index.js';
+import type { CommandId } from './keymap.js';
+import { clampCursors } from '../views/nav.js';
+import { goneUpdate, selectedPartial } from '../store/selected.js';
+import type { AppState } from '../store/types.js';
+import type { TriageActions } from '../triage/slice.js';
+import type { AgentsActions } from '../agents/slice.js';
+import type { RecoveryActions } from '../recovery/slice.js';
+import { takeOverKey } from './handover-key.js';
+
+// What each key command does, as a table beside KEYMAP (issue 9 item 2): the store looks a
+// command up here instead of walking an 80-line switch. The table's type makes the compiler
+// check that every CommandId has a row, except those answered before it (movement and view
+// switches, nav.ts) or never run (the prompt line's own keys, read by feedPrompt).
+
+/** What handlers act through: the store and its slices, built once per store. */
+export interface CommandKit {
+  get: () => AppState;
+  set: StoreApi<AppState>['setState'];
+  triage: TriageActions;
+  agents: AgentsActions | null;
+  recovery: RecoveryActions;
+  /** The supervisor's journal, when agents run: skips are journalled (issue 8 item 8). */
+  note: ((e: NewJournalEvent) => Promise<void>) | null;
+  now: () => Date;
+  track: (p: Promise<unknown>) => void;
+  openDetail: () => void;
+  confirmChecked: () => void;
+}
+
+/** `s` is the state when the key was read; `id` the command (for handlers shared by several). */
+export type CommandHandler = (k: CommandKit, s: AppState, id: CommandId) => void;
+
+/** Answered by the store before the table: movement, paging and view switches (nav.ts). */
+export type NavCommandId = Extract<CommandId, `move.${string}` | `page.${string}` | `view.${string}`>;
+
+/** The prompt line's keys: feedPrompt reads them; run() does nothing with them. */
+export type PromptCommandId = 'prompt.submit' | 'prompt.cancel';
+
+export type TableCommandId = Exclude<CommandId, NavCommandId | PromptCommandId>;
+
+const noAgents = (k: CommandKit): void => k.set({ message: { text: `no agent supervisor: ${k.get().agents.why ?? 'not available'}`, tone: 'warn' } });
+
+/** With a supervisor, `f`; without one, say why nothing runs. */
+const withAgents =
+  (f: (a: AgentsActions) => void): CommandHandler =>
+  (k) =>
+    k.agents ? f(k.agents) : noAgents(k);
+
+const skip: CommandHandler = (k, s) => {
+  const p = selectedPartial(s);
+  if (!p) return k.set({ message: { text: 'nothing selected', tone: 'warn' } });
+  if ('gone' in p) return k.set(goneUpdate(s, 'partials', p.gone));
+  const item = p.item;
+  // Journalled, so the skip survives a restart (issue 8 item 8).
+  if (k.note) k.track(k.note({ type: 'skip', at: k.now().getTime(), path: item.file.path, on: true }).catch(() => undefined));
+  const kept = k.note ? ' (kept across restarts; the journal records it)' : ' for this session';
+  return k.set((st) => {
+    const skipped = [...st.skipped, item.file.path];
+    return { skipped, message: { text: `skipped ${item.file.path}${kept}`, tone: 'info' }, ...clampCursors({ ...st, skipped }, true) };
+  });
+};
+
+const unskip: CommandHandler = (k, s) => {
+  if (s.skipped.length === 0) return k.set({ message: { text: 'nothing is skipped', tone: 'info' } });
+  const at = k.now().getTime();
+  if (k.note) for (const path of s.skipped) k.track(k.note({ type: 'skip', at, path, on: false }).catch(() => undefined));
+  return k.set((st) => ({ skipped: [], message: { text: `${st.skipped.length} skipped partial${st.skipped.length === 1 ? '' : 's'} shown again`, tone: 'info' }, ...clampCursors({ ...st, skipped: [] }, true) }));
+};
+
+const back: CommandHandler = (k, s) => {
+  if (s.help.open) return k.set({ help: { open: false, offset: 0 } });
+  if (s.detail) return k.set({ detail: null });
+  if (s.filter) return k.set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }, true) }));
+  return k.set({ message: null });
+};
+
+const writeCheckpoint: CommandHandler = (k, s) => {
+  // A preset without checkpoint.md (gate files keep their own record) has nothing to write.
+  const preset = presetOf(s.ws.preset);
+  if (!preset.has.checkpoint) return k.set({ message: { text: preset.words.noCheckpoint, tone: 'warn' } });
+  return k.triage.requestCheckpoint();
+};
+
+export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
+  open: (k) => k.openDetail(),
+  back,
+  help: (k, s) => k.set({ help: { open: !s.help.open, offset: 0 } }),
+  filter: (k, s) => k.set({ prompt: { kind: 'filter', text: s.filter } }),
+  command: (k) => k.set({ prompt: { kind: 'command', text: '' } }),
+  quit: (k) => (k.agents?.requestQuit(false) ? undefined : k.recovery.quit()),
+  refresh: (k) => k.triage.refresh(),
+  'driver.handover': takeOverKey,
+  'partial.skip': skip,
+  'partial.unskip': unskip,
+  'partial.backup': (k) => k.triage.requestMove(false),
+  'partial.redo': (k) => k.triage.requestMove(true),
+  'partial.keep': (k) => k.triage.requestKeep(),
+  'partial.conservative': (k) => k.triage.requestConservative(),
+  undo: (k) => k.triage.requestUndo(),
+  'checkpoint.write': writeCheckpoint,
+  'dialog.confirm': (k) => k.confirmChecked(),
+  'dialog.leave': (k) => k.agents?.leave(),
+  'dialog.cancel': (k) => k.set({ dialog: null, message: { text: 'cancelled: nothing was changed', tone: 'info' } }),
+  'run.launch': withAgents((a) => a.launchSelected()),
+  'run.autopilot': withAgents((a) => a.toggleAutopilot()),
+  'run.cancel': withAgents((a) => a.requestCancel()),
+  'run.continue': withAgents((a) => a.requestContinue()),
+  'run.log': (k) => k.set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } })),
+  'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
+  'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
+  'cell.reset': withAgents((a) => a.requestResetCell()),
+  // The recovery slice's (store-recovery.ts): one row each, no second switch behind them.
+  'resume.write': (k) => k.recovery.requestResume(),
+  'todos.writeback': (k) => k.recovery.requestWriteBack(),
+  'recover.open': (k) => k.recovery.openReport(),
+  'recover.rebuild': (k) => k.recovery.requestRebuild(),
+  'recover.close': (k) => k.recovery.closeReport(),
+  'backups.open': (k) => k.recovery.openBackups(),
+  'backups.restore': (k) => k.recovery.requestRestore(),
+  'backups.close': (k) => k.recovery.closeBackups(),
+  'offer.write': (k) => k.recovery.offerWrite(),
+  'offer.skip': (k) => k.recovery.offerSkip(),
+  'offer.back': (k) => k.recovery.offerBack(),
+};
+
+/** The row for `id`, or null for a command answered elsewhere. */
+export const handlerOf = (id: CommandId): CommandHandler | null => (COMMAND_HANDLERS as Partial<Record<CommandId, CommandHandler>>)[id] ?? null;

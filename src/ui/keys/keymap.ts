@@ -1,0 +1,161 @@
+import type { KeyName, KeyToken } from './keys.js';
+import { COMMAND_NAMES, commandLabel } from './command-line.js';
+import { VIEWS, type ViewId } from '../views/views.js';
+
+// The one key table (STYLE.md idiom 3): command → bindings → description → dangerous.
+// The same rows dispatch keys (matchCommand), draw the footer (footerHints) and fill the
+// `?` overlay (helpRows). `dangerous` marks every action that writes to the workspace:
+// it always confirms first, and `--readonly` strips it (k9s' lesson).
+
+// The command ids are the rows' ids (issue 19 item 5: the union was a hand copy of them):
+// a new row is a new CommandId, and a view's own command comes from the view registry
+// (views.ts), so one row there adds both.
+export type CommandId = (typeof ROWS)[number]['id'];
+
+/** Where a command applies: the main views, or an open dialog / prompt line. */
+export type Scope = 'main' | 'dialog' | 'prompt' | RecoveryScope;
+
+/** The recovery overlays (recover report, backups panel, RESUME.md offer on quit) own the keys they bind. */
+export type RecoveryScope = 'recover' | 'backups' | 'offer';
+
+export interface Binding {
+  ch?: string;
+  name?: KeyName;
+  ctrl?: boolean;
+  shift?: boolean;
+}
+
+export interface KeyCommand<I extends string = CommandId> {
+  id: I;
+  keys: Binding[];
+  /** How the keys read in the footer and overlay: the first binding unless a row says more; a key-less command's `:` name. */
+  label: string;
+  /** Short footer word. */
+  hint: string;
+  description: string;
+  dangerous: boolean;
+  scope: Scope;
+  /** Views it applies to; 'all' for every view. */
+  views: readonly ViewId[] | 'all';
+  /** Shown in the footer (the overlay lists every command). */
+  footer: boolean;
+  /** Drives the agent supervisor (launch, autopilot): stripped in read-only mode too. */
+  runs?: boolean;
+}
+
+const NAME_LABEL: Record<KeyName, string> = {
+  up: '↑', down: '↓', left: '←', right: '→', return: 'enter', escape: 'esc', tab: 'tab',
+  backspace: 'backspace', delete: 'delete', pageUp: 'PgUp', pageDown: 'PgDn', home: 'home', end: 'end',
+};
+
+/** How a binding reads: `q`, `ctrl-c`, `enter`, `shift-tab`. */
+export const bindingLabel = (b: Binding): string =>
+  `${b.ctrl ? 'ctrl-' : ''}${b.shift ? 'shift-' : ''}${b.name ? NAME_LABEL[b.name] : (b.ch ?? '')}`;
+
+type Row<I extends string> = Omit<KeyCommand<I>, 'dangerous' | 'scope' | 'views' | 'footer' | 'label'> & Partial<KeyCommand<I>>;
+
+const cmd = <I extends string>(c: Row<I>): KeyCommand<I> => ({
+  dangerous: false,
+  scope: 'main',
+  views: 'all',
+  footer: false,
+  label: c.keys[0] ? bindingLabel(c.keys[0]) : commandLabel(c.id),
+  ...c,
+});
+
+const viewCommands = VIEWS.map((v) =>
+  cmd({ id: `view.${v.id}` as `view.${ViewId}`, keys: [{ ch: v.key }], hint: v.title.toLowerCase(), description: `show the ${v.title} view` }),
+);
+
+const ROWS = [
+  ...viewCommands,
+  cmd({ id: 'view.next', keys: [{ name: 'tab', shift: false }], hint: 'next view', description: 'next view', footer: true }),
+  cmd({ id: 'view.prev', keys: [{ name: 'tab', shift: true }], hint: 'prev view', description: 'previous view' }),
+  cmd({ id: 'move.up', keys: [{ ch: 'k' }, { name: 'up' }], label: 'k/↑', hint: 'up', description: 'move up' }),
+  cmd({ id: 'move.down', keys: [{ ch: 'j' }, { name: 'down' }], label: 'j/↓', hint: 'down', description: 'move down' }),
+  cmd({ id: 'move.left', keys: [{ ch: 'h' }, { name: 'left' }], label: 'h/←', hint: 'left', description: 'move left (matrix)', views: ['progress'] }),
+  cmd({ id: 'move.right', keys: [{ ch: 'l' }, { name: 'right' }], label: 'l/→', hint: 'right', description: 'move right (matrix)', views: ['progress'] }),
+  cmd({ id: 'move.top', keys: [{ ch: 'g' }, { name: 'home' }], hint: 'top', description: 'go to the top' }),
+  cmd({ id: 'move.bottom', keys: [{ ch: 'G' }, { name: 'end' }], hint: 'bottom', description: 'go to the bottom' }),
+  cmd({ id: 'page.up', keys: [{ name: 'pageUp' }], hint: 'page up', description: 'one page up' }),
+  cmd({ id: 'page.down', keys: [{ name: 'pageDown' }], hint: 'page down', description: 'one page down' }),
+  cmd({ id: 'open', keys: [{ name: 'return' }], hint: 'detail', description: "open the cell's detail", views: ['progress'], footer: true }),
+  cmd({ id: 'back', keys: [{ name: 'escape' }], hint: 'back', description: 'back: close detail, overlay or filter' }),
+  cmd({ id: 'partial.backup', keys: [{ ch: 'b' }], hint: 'back up', description: 'back up the selected file (moved to file.bak.<time>)', dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.keep', keys: [{ ch: 'm' }], hint: 'keep', description: "keep: it is complete, append the step's marker", dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.redo', keys: [{ ch: 'd' }], hint: 'redo', description: 'redo: back up and queue the step for relaunch', dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.skip', keys: [{ ch: 's' }], hint: 'skip', description: `skip: hide from the list (the journal keeps it; ${commandLabel('partial.unskip')} shows it again)`, views: ['partials'], footer: true }),
+  cmd({ id: 'partial.unskip', keys: [], hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
+  cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
+  cmd({ id: 'undo', keys: [{ ch: 'u' }], hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
+  cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'run.launch', keys: [{ name: 'return' }], hint: 'launch', description: 'launch the selected step (retry/run; an escalated one: reset + relaunch, confirms)', runs: true, views: ['plan'], footer: true }),
+  cmd({ id: 'run.autopilot', keys: [{ ch: 'a' }], hint: 'autopilot', description: 'autopilot on/off: keep launching within concurrency, caps and breakers', runs: true, views: ['plan', 'health'], footer: true }),
+  cmd({ id: 'run.cancel', keys: [{ ch: 'x' }], hint: 'cancel run', description: 'cancel the selected (or the only) run in flight', dangerous: true, runs: true, views: ['plan'], footer: true }),
+  // Issue 11: continue instead of restart (DOMAIN.md section 4, the aggressive strategy).
+  cmd({ id: 'run.continue', keys: [{ ch: 'C' }], hint: 'continue', description: "continue the selected cell's interrupted agent session (--resume) on its half-product; previews first", dangerous: true, runs: true, views: ['partials', 'plan'] }),
+  cmd({ id: 'run.log', keys: [{ ch: 'L' }], hint: 'log', description: "show/hide the tall log pane (the selected run's output)", views: ['plan'], footer: true }),
+  cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
+  cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
+  cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
+  cmd({ id: 'filter', keys: [{ ch: '/' }], hint: 'filter', description: 'filter by unit, step or status', footer: true }),
+  cmd({ id: 'command', keys: [{ ch: ':' }], hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}` }),
+  // Issue 17 item 3: a read-only instance asks the driver to hand over (nothing stops, nothing is written).
+  cmd({ id: 'driver.handover', keys: [{ ch: 'T' }], hint: 'take over', description: 'take over: the driver hands its runs over (they keep running) and exits; this checkroom drives' }),
+  cmd({ id: 'refresh', keys: [{ ch: 'r' }], hint: 'refresh', description: 'full rescan of the workspace' }),
+  cmd({ id: 'help', keys: [{ ch: '?' }], hint: 'help', description: 'all keys', footer: true }),
+  cmd({ id: 'quit', keys: [{ ch: 'q' }, { ch: 'c', ctrl: true }], hint: 'quit', description: 'quit (ctrl-c too)', footer: true }),
+  // Recovery (DOMAIN.md sections 3, 5, 6): src/ui/recovery/slice.ts.
+  cmd({ id: 'resume.write', keys: [{ ch: 'W' }], hint: 'write RESUME.md', description: 'rewrite RESUME.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'todos.writeback', keys: [{ ch: 't' }], hint: 'write back todos', description: 'set to done the todos the disk proves done (todo table)', dangerous: true, views: ['sources'], footer: true }),
+  cmd({ id: 'backups.open', keys: [{ ch: 'B' }], hint: 'backups', description: 'backups of the selected file: diff against it, restore one', views: ['partials', 'progress'], footer: true }),
+  cmd({ id: 'recover.open', keys: [], hint: 'recover', description: 'the recover report (dry run): sources, where it stopped, what to rebuild' }),
+  cmd({ id: 'recover.rebuild', keys: [{ ch: 'R' }], hint: 'rebuild', description: 'rebuild checkpoint.md and RESUME.md from the disk (old ones kept)', dangerous: true, scope: 'recover', footer: true }),
+  cmd({ id: 'recover.close', keys: [{ name: 'escape' }], hint: 'close', description: 'close the recover report', scope: 'recover', footer: true }),
+  cmd({ id: 'backups.restore', keys: [{ name: 'return' }], hint: 'restore', description: 'restore the selected backup (the current file is backed up first)', dangerous: true, scope: 'backups', footer: true }),
+  cmd({ id: 'backups.close', keys: [{ name: 'escape' }], hint: 'close', description: 'close the backups panel', scope: 'backups', footer: true }),
+  cmd({ id: 'offer.write', keys: [{ ch: 'y' }, { name: 'return' }], hint: 'write and quit', description: 'quitting: write RESUME.md first, then quit', dangerous: true, scope: 'offer', footer: true }),
+  cmd({ id: 'offer.skip', keys: [{ ch: 'n' }, { ch: 'q' }], hint: 'just quit', description: 'quitting: quit without writing RESUME.md', scope: 'offer', footer: true }),
+  cmd({ id: 'offer.back', keys: [{ name: 'escape' }], hint: 'stay', description: 'quitting: stay in the control room', scope: 'offer', footer: true }),
+  cmd({ id: 'dialog.confirm', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y/enter', hint: 'confirm', description: 'confirm the change shown', scope: 'dialog', footer: true }),
+  cmd({ id: 'dialog.leave', keys: [{ ch: 'l' }], hint: 'leave runs', description: 'quitting with runs in flight: leave them running (the next start adopts them)', scope: 'dialog' }),
+  cmd({ id: 'dialog.cancel', keys: [{ ch: 'n' }, { name: 'escape' }], label: 'n/esc', hint: 'cancel', description: 'cancel: change nothing', scope: 'dialog', footer: true }),
+  cmd({ id: 'prompt.submit', keys: [{ name: 'return' }], hint: 'apply', description: 'apply the filter / run the command', scope: 'prompt', footer: true }),
+  cmd({ id: 'prompt.cancel', keys: [{ name: 'escape' }], hint: 'cancel', description: 'cancel (clears the filter)', scope: 'prompt', footer: true }),
+];
+
+export const KEYMAP: readonly KeyCommand[] = ROWS;
+
+const matches = (b: Binding, t: KeyToken): boolean => {
+  if (!!b.ctrl !== t.ctrl) return false;
+  if (b.name) return b.name === t.name && (b.shift === undefined || b.shift === t.shift);
+  return t.name === null && b.ch === t.ch;
+};
+
+const appliesTo = (c: KeyCommand, view: ViewId): boolean => c.views === 'all' || c.views.includes(view);
+
+/** The command a key means in this scope and view, ignoring read-only (callers refuse, with a message). */
+export function matchCommand(t: KeyToken, scope: Scope, view: ViewId): KeyCommand | null {
+  return KEYMAP.find((c) => c.scope === scope && appliesTo(c, view) && c.keys.some((b) => matches(b, t))) ?? null;
+}
+
+export const commandById = (id: CommandId): KeyCommand => KEYMAP.find((c) => c.id === id)!;
+
+/** Footer hints for a scope and view; read-only drops every dangerous command, `hidden` the ones not offered now (a live file's: issue 17 item 1). */
+export function footerHints(scope: Scope, view: ViewId, readonly: boolean, hidden: ReadonlySet<CommandId> = new Set()): { label: string; hint: string }[] {
+  return KEYMAP.filter((c) => c.scope === scope && c.footer && appliesTo(c, view) && !(readonly && (c.dangerous || c.runs)) && !hidden.has(c.id)).map((c) => ({
+    label: c.label,
+    hint: c.hint,
+  }));
+}
+
+/** Every command for the `?` overlay, with where it applies; read-only marks the disabled ones. */
+export function helpRows(readonly: boolean): { keys: string; description: string; where: string; writes: boolean; disabled: boolean }[] {
+  return KEYMAP.map((c) => ({
+    keys: c.label,
+    description: c.description,
+    writes: c.dangerous,
+    where: c.scope !== 'main' ? c.scope : c.views === 'all' ? 'all views' : c.views.join(', '),
+    disabled: readonly && (c.dangerous || !!c.runs),
+  }));
+}

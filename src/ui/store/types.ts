@@ -1,0 +1,119 @@
+import type { WorkspaceState } from '../../types.js';
+import type { CommandId } from '../keys/keymap.js';
+import type { KeyToken } from '../keys/keys.js';
+import type { LivePort } from '../agents/live-port.js';
+import type { Watching } from '../../live/live-workspace.js';
+import type { RedoEntry } from './select.js';
+import type { Tail } from '../views/tail.js';
+import type { Move } from '../triage/actions.js';
+import type { CheckpointDiff } from '../views/checkpoint-diff.js';
+import type { ViewId } from '../views/views.js';
+import type { Picks } from './picked.js';
+import type { Seen } from '../keys/confirm-guard.js';
+import type { Held } from '../agents/held.js';
+import type { RecoveryPending, RecoveryUi, SessionOptions } from '../recovery/types.js';
+import type { AgentAction, AgentsOptions, AgentsUi } from '../agents/types.js';
+
+export type Tone = 'info' | 'ok' | 'warn' | 'fail';
+
+export interface Message {
+  text: string;
+  tone: Tone;
+}
+
+export interface Detail {
+  unit: string;
+  step: string;
+  tail: Tail | null;
+  /** Why no tail is shown (no file, unreadable), or null. */
+  note: string | null;
+  loading: boolean;
+}
+
+/** What a confirmation will do when confirmed: plain data, planned before anything changes. */
+export type Pending =
+  | { type: 'moves'; moves: Move[]; redo: { unit: string; step: string; path: string }[] }
+  | { type: 'keep'; move: Move; marker: string }
+  | { type: 'undo'; group: UndoGroup }
+  | { type: 'checkpoint'; diff: CheckpointDiff; backup: string | null }
+  | { type: 'recovery'; action: RecoveryPending }
+  | { type: 'agents'; action: AgentAction };
+
+export interface Confirm {
+  title: string;
+  /** Exactly which files change and how, one line each. */
+  lines: string[];
+  pending: Pending;
+  /** The clock reading the backup names were planned with; the run uses the same. */
+  at: number;
+  /** The files it touches as they were when it was shown; confirm refuses if one changed or has a live writer (confirm-guard.ts). */
+  seen?: Seen[];
+}
+
+export interface UndoGroup {
+  /** Names it in the journal (undo_pushed / undo_popped: issue 8 item 8). */
+  id: string;
+  label: string;
+  moves: Move[];
+}
+
+export interface Prompt {
+  kind: 'filter' | 'command';
+  text: string;
+}
+
+export interface UiState {
+  view: ViewId;
+  cursors: Record<ViewId, number>;
+  /** The key of the item each cursor was put on; the cursor follows it through live reorders (picked.ts). */
+  picked: Picks;
+  cell: { row: number; col: number };
+  detail: Detail | null;
+  help: { open: boolean; offset: number };
+  prompt: Prompt | null;
+  filter: string;
+  dialog: Confirm | null;
+  message: Message | null;
+  redoQueue: RedoEntry[];
+  skipped: string[];
+  undo: UndoGroup[];
+  /** What is being done on disk right now, or null. */
+  busy: string | null;
+  quit: boolean;
+  pageSize: number;
+  /** RESUME.md drift, the recover report, the backups panel, the quit offer (store-recovery.ts). */
+  recovery: RecoveryUi;
+  /** The agent supervisor as last flushed (store-agents.ts, agents-feed.ts). */
+  agents: AgentsUi;
+  /** Files of the Partials view that a process holds open for writing or that changed within the quiet window (held.ts, issue 17 item 1). */
+  held: Held;
+}
+
+export interface AppState extends UiState {
+  ws: WorkspaceState;
+  watching: Watching;
+  readonly: boolean;
+  ascii: boolean;
+  setWorkspace(ws: WorkspaceState, watching?: Watching): void;
+  setPageSize(n: number): void;
+  /** One keypress, routed by priority: dialog, prompt line, help overlay, then the view. */
+  feed(t: KeyToken): void;
+  run(id: CommandId): void;
+  say(text: string, tone?: Tone): void;
+  /** Resolves when every disk action started so far has finished (the entry waits before exit). */
+  idle(): Promise<void>;
+}
+
+export interface StoreOptions {
+  live: LivePort;
+  readonly?: boolean;
+  ascii?: boolean;
+  /** The clock for backup names (tests pin it). */
+  now?: () => Date;
+  /** Session behaviours of an interactive control room (the entry turns them on; tests opt in). */
+  session?: SessionOptions;
+  /** The agent supervisor, when this control room drives (or watches) runs. */
+  agents?: AgentsOptions;
+  /** Why there is no supervisor (shown in the Health view). */
+  agentsWhy?: string;
+}
