@@ -1,4 +1,4 @@
-// The house's shape, checked by a machine (issue 9 item 6): imports run only downward —
+// The house's shape, checked by a machine (docs/architecture.md): imports run only downward —
 // src (the domain, no React) <- hooks <- components <- the entries that render — with no
 // cycle, and nothing but the CLI's own entry points reaches into src/cli/.
 /** @type {import('dependency-cruiser').IConfiguration} */
