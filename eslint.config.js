@@ -1,5 +1,5 @@
 // Lint: typescript-eslint's recommended rules, React's hook rules, and the house sizes
-// (STYLE.md: split a file before ~300 lines; issue 9: no function over ~80 lines without a
+// (STYLE.md: split a file before ~300 lines; no function over ~80 lines without a
 // reason said in it — an `eslint-disable-next-line max-lines-per-function -- why` comment).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -8,32 +8,32 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const INK_TEXT = {
   name: 'ink',
   importNames: ['Text', 'Transform', 'Static'],
-  message: 'Draw text with T or Line from components/Styled.tsx: they escape what they draw (issue 9 item 4).',
+  message: 'Draw text with T or Line from components/Styled.tsx: they escape what they draw (docs/decisions/one-escaper-one-writer.md).',
 };
 const SANITIZE = {
   group: ['**/sanitize.js', '**/sanitize'],
   message:
-    'Components pass raw text: T and Line (components/Styled.tsx) and the layout helpers (src/text/layout.ts) escape it once, where it is drawn (issue 9 item 4).',
+    'Components pass raw text: T and Line (components/Styled.tsx) and the layout helpers (src/text/layout.ts) escape it once, where it is drawn (docs/decisions/one-escaper-one-writer.md).',
 };
 
-// Issue 9 item 4: text in a fragment would reach an enclosing Text without T or Line.
+// Text in a fragment would reach an enclosing Text without T or Line.
 const FRAGMENT_TEXT = [
   {
     selector: 'JSXFragment > JSXText[value=/\\S/]',
-    message: 'Text in a fragment is drawn unescaped: put it in <T> or <Line> (components/Styled.tsx, issue 9 item 4).',
+    message: 'Text in a fragment is drawn unescaped: put it in <T> or <Line> (components/Styled.tsx).',
   },
   {
     selector: "JSXFragment > JSXExpressionContainer:not([expression.type='JSXEmptyExpression'])",
     message:
-      'A fragment may carry text past the render edge: put it in <T> or <Line>, or return an array of elements (components/Styled.tsx, issue 9 item 4).',
+      'A fragment may carry text past the render edge: put it in <T> or <Line>, or return an array of elements (components/Styled.tsx).',
   },
 ];
 
-// Issue 16 item 2: stdout and stderr are written through src/cli/text-out.ts, which escapes.
+// stdout and stderr are written through src/cli/text-out.ts, which escapes.
 const RAW_WRITES = [
   {
     selector: "CallExpression[callee.property.name='write'][callee.object.object.name='process'][callee.object.property.name=/^std(out|err)$/]",
-    message: 'Write text through textOut or stderrOut (src/cli/text-out.ts): they escape what they write (issue 16 item 2).',
+    message: 'Write text through textOut or stderrOut (src/cli/text-out.ts): they escape what they write (docs/decisions/one-escaper-one-writer.md).',
   },
 ];
 
@@ -58,7 +58,7 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 9 item 4, sanitize once where text is drawn: components/Styled.tsx is the render
+    // Sanitize once where text is drawn (docs/decisions/one-escaper-one-writer.md): components/Styled.tsx is the render
     // edge — the only module that may draw with Ink's Text (or Transform / Static, which draw
     // their children as given), and it escapes every string it draws. Components and hooks
     // pass raw text and never escape by hand, and keep text out of fragments, where it would
@@ -79,7 +79,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [INK_TEXT] }] },
   },
   {
-    // Issue 16 item 2: text reaches stdout and stderr only through src/cli/text-out.ts, which
+    // Text reaches stdout and stderr only through src/cli/text-out.ts, which
     // escapes it, so no call site can forget (the Ink room draws through T and Line). A later
     // block replaces a rule's options rather than adding to them: FRAGMENT_TEXT again.
     files: ['src/**/*.{ts,tsx}'],
@@ -100,7 +100,7 @@ export default tseslint.config(
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   {
     // Tests plant terminal escapes and control characters and strip them again on purpose
-    // (issue 8 item 7: the terminal is an attack surface); in src/ each such regex says why.
+    // (the terminal is an attack surface); in src/ each such regex says why.
     files: ['test/**/*.{ts,tsx}'],
     rules: { 'no-control-regex': 'off' },
   },

@@ -8,14 +8,14 @@ import { operatorOf } from '../src/ui/store/operator.js';
 // instance is read-only (a second checkroom on the same workspace).
 
 export function AutopilotBadge() {
-  // The operator model's state (issue 18): paused wins over on, and an observer shows the driver's.
+  // The operator model's state: paused wins over on, and an observer shows the driver's.
   const auto = useAppStore((s) => (s.agents.snap ? operatorOf(s).autopilot.state : null));
   if (!auto) return null;
   // Short words: the live line also carries the watch mode, checkpoint time and scan time.
   return auto === 'on' ? <T tok="accent">auto on · </T> : auto === 'paused' ? <T tok="warn">auto PAUSED · </T> : <T tok="muted">auto off · </T>;
 }
 
-/** Issue 11: money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */
+/** Money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */
 export function SpendBadge() {
   const words = useAppStore((s) => headerSpend(s.agents.snap?.ledger.costs, s.agents.limits?.budget));
   const spent = useAppStore((s) => budgetSpent(s.agents.snap?.ledger.costs, s.agents.limits?.budget));
@@ -25,8 +25,7 @@ export function SpendBadge() {
 
 /**
  * "read-only: pid 4242@host drives · T take over · its terminal silent 14 min · " when another instance holds the driver
- * lock, with how long its terminal has sent no key when that is a minute or more (issue 17
- * item 3: a terminal that vanished without a close looks alive otherwise).
+ * lock, with how long its terminal has sent no key when that is a minute or more (a terminal that vanished without a close looks alive otherwise).
  */
 export function useDriverNote(): string {
   return useAppStore((s) => {

@@ -6,7 +6,7 @@ import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';
 import { OverlayKeys } from './OverlayKeys.js';
 
-// Every backup of one file (DOMAIN.md section 4: `file.bak.{timestamp}`), newest first: age,
+// Every backup of one file (docs/domain.md, Half-products: `file.bak.{timestamp}`), newest first: age,
 // size, a one-line diff against the current file; below, the selected backup's diff hunks
 // (`-` the backup, `+` the current file), or one muted note when there is no line diff (too
 // large, binary, not a regular file). Enter restores it after a confirmation; the

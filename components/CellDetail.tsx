@@ -22,7 +22,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const detail = useAppStore((s) => s.detail);
   const ws = useAppStore((s) => s.ws);
   const ascii = useAppStore((s) => s.ascii);
-  // Issue 11: what this cell's agent attempts cost, when an adapter reported it.
+  // What this cell's agent attempts cost, when an adapter reported it.
   const spent = useAppStore((s) => (detail ? (cellSpendLines(s.agents.snap?.ledger.costs, `${detail.unit}/${detail.step}`)[0]?.trim() ?? '') : ''));
   const agents = useAppStore((s) => s.agents);
   const held = useAppStore((s) => s.held);
@@ -33,7 +33,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const g = glyphsFor(ascii);
   const writer = writerOf(liveWriters({ ws, agents }), cell);
   const status = lookOf({ status: writer && writer.unit === cell.unit && writer.step === cell.step ? 'running' : cell.status, blockedBy: cell.blockedBy });
-  // What blocks it, each cell with its state: "ch06 draft (needs human)" (issue 18 item 5).
+  // What blocks it, each cell with its state: "ch06 draft (needs human)".
   const blockers = cell.blockedBy.map((k) => {
     const b = ws.cells.find((x) => `${x.unit}/${x.step}` === k);
     return b ? `${b.unit} ${b.step} (${STATUS_WORD[b.status]})` : k;

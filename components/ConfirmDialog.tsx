@@ -11,7 +11,7 @@ export function ConfirmDialog({ height, width }: { height: number; width: number
   const dialog = useAppStore((s) => s.dialog);
   if (!dialog) return null;
   // Lines wrap instead of being cut: every file name must be readable in full, so rows break
-  // between words and after a path's `/`, never inside a name (wrap.ts, issue 18 item 5).
+  // between words and after a path's `/`, never inside a name (wrap.ts).
   const rows = dialog.lines.flatMap((l) => wrapLine(`  ${l}`, width));
   const room = Math.max(1, height - 3);
   const over = rows.length > room;

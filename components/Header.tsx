@@ -20,9 +20,9 @@ export function Header({ width }: { width: number }) {
   const watching = useAppStore((s) => s.watching);
   const readonly = useAppStore((s) => s.readonly);
   const ascii = useAppStore((s) => s.ascii);
-  // The operator model's counts (issue 18 item 1): the same numbers as `status`, the socket and the tabs.
+  // The operator model's counts: the same numbers as `status`, the socket and the tabs.
   const c = useAppStore((s) => operatorOf(s).counts);
-  // Where the work stopped, not the first batch not done (issue 18 item 3): an operator back
+  // Where the work stopped, not the first batch not done: an operator back
   // after an interruption asks where the agents were; a Batch 1 with lost markers is a
   // regression the recover report and `status` list, not the place to resume from.
   const stop = stopOfState(ws);
@@ -44,7 +44,7 @@ export function Header({ width }: { width: number }) {
         : `live: off${watching.notice ? ` — ${watching.notice}` : ''} (r rescans)`;
   const half = partialsWords(c);
   const tally = `${c.done}/${c.total} done · ${half} · ${c.failed} failed · ${c.needsHuman} needs human · ${c.running} running${c.pending ? ` · ${c.pending} pending` : ''}`;
-  // A preset without checkpoint.md names its own record (gates: the plan, issue 18 item 4).
+  // A preset without checkpoint.md names its own record (gates: the plan).
   const preset = presetOf(ws.preset);
   const cp = !preset.has.checkpoint ? (ws.checkpoint.exists ? (ws.checkpoint.lastUpdate ?? preset.words.record) : `no ${preset.words.record}`) : ws.checkpoint.exists ? `checkpoint ${ws.checkpoint.lastUpdate ?? 'no date'}` : 'no checkpoint.md';
   return (

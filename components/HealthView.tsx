@@ -14,11 +14,11 @@ import type { CostLedger } from '../src/run/journal/costs.js';
 import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';
 
-// Health (DOMAIN.md sections 8–9): per agent its breaker (closed / open with countdown /
+// Health (docs/domain.md, Failure classes and their caps; Handling agent faults): per agent its breaker (closed / open with countdown /
 // half-open / held), slots in use, trips and consecutive failures against the threshold; per
 // cell with attempts its counts by class, "attempt N of M", fingerprint repeats and state;
 // then the global death-spiral counters and autopilot. Rows come from the operator model by
-// urgency (escalated, open breakers, failing, running, idle: issue 18), every countdown from
+// urgency (escalated, open breakers, failing, running, idle), every countdown from
 // its deadline and the model's one clock. Under the list: the selected row in full.
 
 const BREAKER_TOKEN: Record<string, Token> = { closed: 'ok', open: 'fail', half_open: 'warn', held: 'warn' };
@@ -61,11 +61,11 @@ export function HealthView({ height, width }: { height: number; width: number })
   // list's rows minus the note: counting the note as a list row pushed the window's first
   // row out of sight at 60×15 (the box shrank its rows onto each other).
   const detail = detailOf(sel, m, snap?.ledger.costs).slice(0, Math.max(0, Math.min(4, height - 4)));
-  // Journal lines that could not be read are said, not skipped without a word (issue 8 item 7).
+  // Journal lines that could not be read are said, not skipped without a word.
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
   const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0));
-  // Under a filter the note says what matched nothing instead (issue 18 item 5: `/` filters Health).
+  // Under a filter the note says what matched nothing instead (`/` filters Health).
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
   if (!agents.enabled || !snap) {

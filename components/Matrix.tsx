@@ -15,7 +15,7 @@ import { Line, T } from './Styled.js';
 
 // The unit × step matrix: one glyph per cell (🚧 / `~` for half-products, 🔒 / `#` for a
 // cell blocked by a failure upstream), the cursor cell in brackets and its row in reverse
-// video, so both show without colour too (issue 18 item 5). Rows and columns are both windowed.
+// video, so both show without colour too. Rows and columns are both windowed.
 
 const COL = 4;
 
@@ -23,9 +23,9 @@ const labelOf = (r: MatrixRow): string => `${r.unit}${r.batch !== null ? ` B${r.
 
 // The label column fits the widest label of all rows (so it does not jump while scrolling),
 // measured once per set of rows: at 5,000 units, every frame built and measured every label
-// (issue 10: control room RSS at 50k files). A matrix whose rows are the same units and
+// (control room RSS at 50k files). A matrix whose rows are the same units and
 // batches shares its `keys` with the one before (src/ui/views/matrix.ts), so a marker measures
-// nothing again (issue 18 item 6).
+// nothing again.
 const labelWidths = new WeakMap<readonly string[], number>();
 function labelWidth(m: MatrixModel): number {
   let w = labelWidths.get(m.keys);
@@ -39,7 +39,7 @@ function labelWidth(m: MatrixModel): number {
 
 export function Matrix({ height, width }: { height: number; width: number }) {
   const { ws, filter, cell, ascii, agents } = useAppStore(useShallow((s) => ({ ws: s.ws, filter: s.filter, cell: s.cell, ascii: s.ascii, agents: s.agents })));
-  // A cell another instance (or an adopted run) writes shows running too (issue 8 item 1);
+  // A cell another instance (or an adopted run) writes shows running too;
   // a cell the workspace shows running is drawn running by its own status.
   const writing = useMemo(() => runWritingCells(agents), [agents]);
   const g = glyphsFor(ascii);

@@ -11,7 +11,7 @@ import { useFileTail } from '../hooks/use-file-tail.js';
 import { useWindow } from '../hooks/use-window.js';
 import { Line, T } from './Styled.js';
 
-// Half-products (DOMAIN.md section 4), then suspects (a marker on a tiny body) in their
+// Half-products (docs/domain.md, Half-products), then suspects (a marker on a tiny body) in their
 // own section; the selected file's reason and tail below the list.
 
 const VERDICT_TOKEN: Record<Verdict, Token> = { almost_certainly_partial: 'fail', truncated: 'fail', maybe_complete: 'warn', suspicious: 'warn' };
@@ -35,10 +35,10 @@ export function PartialsView({ height, width }: { height: number; width: number 
     useShallow((s) => ({ ws: s.ws, filter: s.filter, skipped: s.skipped, cursor: s.cursors.partials, agents: s.agents, held: s.held })),
   );
   const items = partialItems(ws, filter, skipped);
-  // A file with a live writer is shown as being written, not as a verdict (issue 8 item 1).
+  // A file with a live writer is shown as being written, not as a verdict.
   const writers = liveWriters({ ws, agents });
   const writerAt = (i: PartialItem) => writerOf(writers, i.file);
-  // …and so is one held open by a process checkroom did not launch, or changed just now (issue 17 item 1).
+  // …and so is one held open by a process checkroom did not launch, or changed just now.
   const heldAt = (i: PartialItem) => held.byPath.get(i.file.path) ?? null;
   const liveText = (i: PartialItem): string | null => {
     const w = writerAt(i);
@@ -71,10 +71,10 @@ export function PartialsView({ height, width }: { height: number; width: number 
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">
         {`${ws.partials.length} half-product${ws.partials.length === 1 ? '' : 's'} · ${ws.suspects.length} suspicious`}
-        {/* With a supervisor the journal keeps skips across restarts (issue 8 item 8). */}
+        {/* With a supervisor the journal keeps skips across restarts. */}
         {skipped.length ? ` · ${skipped.length} skipped${agents.enabled ? '' : ' this session'}` : ''}
         {filter ? ` · ${items.length} match the filter` : ''}
-        {/* Not root: a writer of another user's would not show (issue 17 item 1), so say so. */}
+        {/* Not root: a writer of another user's would not show, so say so. */}
         {held.unchecked ? ` · ${uncheckedNote(held.unchecked)}` : ''}
       </Line>
       <Box flexDirection="column" height={listH}>

@@ -39,7 +39,7 @@ const cutRows = (rows: string[], room: number, width: number): string[] =>
 /** A waiting flight's state already is its reason: said once (a breaker's wait is its live countdown, not the words baked when it began). */
 const withReason = (state: string, reason: string | null | undefined): string => (reason && reason !== state ? `${state} — ${reason}` : state);
 
-/** A plan entry's whole reason, with what other entries said of the same cell (one row per cell, issue 18). */
+/** A plan entry's whole reason, with what other entries said of the same cell (one row per cell). */
 const withAlso = (n: OperatorStep): string => [n.reason, ...(n.also ?? []).map((a) => `also ${actionWord(a.action)}: ${a.reason}`)].join('; ');
 
 /** What a plan row needs from its view: glyphs, the agents' state, the column layout. */
@@ -100,7 +100,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const items = planItems(m.plan, filter, redoQueue, flights);
   const agentOf = (step: string) => ws.pipeline.steps.find((s) => s.id === step)?.agent;
   // A plan entry whose file has a live writer (another instance's run, an adopted one, or a
-  // memory step on the shared file) says so instead of its reason (issue 8 item 1).
+  // memory step on the shared file) says so instead of its reason.
   const writers = liveWriters({ ws, agents });
   const writerWhy = (n: { unit: string | null; step: string | null }): string | null => {
     if (n.unit === null || n.step === null) return null;
@@ -118,7 +118,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   // box makes Ink shrink and overlap its rows).
   const logRoom = Math.min(logH, Math.max(0, height - 2));
   // A reason longer than its rows says so with "…" on its last row rather than stopping
-  // silently, its words whole (issue 18 item 5).
+  // silently, its words whole.
   const reason = cutRows(full ? wrapLine(full, width, 2) : [], Math.max(0, Math.min(3, height - 2 - logRoom)), width);
   const listH = Math.max(1, height - 1 - reason.length - logRoom);
   const win = useWindow(cursor, listH, items.length);
@@ -128,7 +128,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   // place, action, then the reason. A tag narrower than 3 widens its place column, so the
   // action and reason columns line up on every row; one space after each column, widths
   // from the content (the action column fits `rebuild memory`, 14). Reasons are cut at a
-  // word, the whole one under the list (issue 18 item 5).
+  // word, the whole one under the list.
   const placeW = columnWidth(items.map(placeOf), 9, 16);
   const actionW = columnWidth(items.map(actionOf), 7, 16);
   const reasonW = Math.max(1, width - 5 - placeW - 1 - actionW - 1);
@@ -136,7 +136,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const summary = `${m.plan.length} next step${m.plan.length === 1 ? '' : 's'} · ${redoQueue.length} queued for relaunch · ${flights.length} in flight${auto ? ` · autopilot ${auto.state}` : ''}`;
   const cols = (it: PlanItem, tag: string, tok: Token | undefined) => {
     const w = placeW + 3 - stringWidth(tag);
-    // Elements, not a fragment of text: every string is drawn by Styled's T (issue 9 item 4).
+    // Elements, not a fragment of text: every string is drawn by Styled's T.
     return [
       <T key="place">{`${pad(fit(placeOf(it), w), w)} `}</T>,
       <T key="action" tok={tok}>

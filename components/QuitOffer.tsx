@@ -5,7 +5,7 @@ import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 import { OverlayKeys } from './OverlayKeys.js';
 
-// On `q` with a stale RESUME.md (DOMAIN.md section 6: the letter is written at session end):
+// On `q` with a stale RESUME.md (docs/domain.md, RESUME.md: the letter is written at session end):
 // an offer, never a gate — n (or q again) quits at once, ctrl-c always does.
 
 export function QuitOffer({ height, width }: { height: number; width: number }) {

@@ -6,7 +6,7 @@ import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 import { OverlayKeys } from './OverlayKeys.js';
 
-// The recover report (`checkroom recover`, seed 000_… section 8) as an overlay: sources and
+// The recover report (`checkroom recover`, docs/recovery.md) as an overlay: sources and
 // their freshness, where it stopped, half-products, long memory, what would be rebuilt, the
 // plan. Drawn by the same renderer as the CLI, in plain text (renderRecover sanitizes every
 // workspace string); scrolled with j/k, PgUp/PgDn.

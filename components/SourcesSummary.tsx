@@ -10,9 +10,9 @@ import type { Token } from '../src/text/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 
-// The three recovery sources side by side (DOMAIN.md section 3): level 1 (checkpoint.md, or
+// The three recovery sources side by side (docs/domain.md, Three sources of progress): level 1 (checkpoint.md, or
 // the plans of a gate-file workflow), level 2 (the SQL todo table), level 3 (the disk, which
-// decides), then RESUME.md (section 6): how old, and where it no longer agrees with the disk.
+// decides), then RESUME.md (docs/domain.md, RESUME.md): how old, and where it no longer agrees with the disk.
 
 export const SUMMARY_ROWS = 7;
 
@@ -69,7 +69,7 @@ export function SourcesSummary({ width }: { width: number }) {
   const cp = ws.checkpoint;
   const nd = ws.discrepancies.length;
   const ready = ws.todos?.ok ? ws.todos.ready : [];
-  // Issue 8 item 6: a ready todo the disk contradicts is named, not listed as plainly ready.
+  // A ready todo the disk contradicts is named, not listed as plainly ready.
   const contradicted = ws.todos?.ok ? ws.todos.readyContradicted : [];
   return (
     <Box flexDirection="column">

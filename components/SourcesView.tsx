@@ -14,7 +14,7 @@ import { Line, T } from './Styled.js';
 import { SourcesSummary, SUMMARY_ROWS } from './SourcesSummary.js';
 
 // The recovery sources side by side (summary), then every place they disagree, one row each:
-// checkpoint.md vs the disk (the markers decide, DOMAIN.md section 3), the todo table vs the
+// checkpoint.md vs the disk (the markers decide, docs/domain.md, Three sources of progress), the todo table vs the
 // disk, dangling todo dependencies, RESUME.md statements the disk contradicts, warnings.
 
 const DISK: Record<DiskState, string> = { done: 'done', partial: 'partial', missing: 'missing', unreadable: 'unreadable' };
@@ -72,7 +72,7 @@ function widthsOf(rows: readonly Cols[]): { where: number; claim: number; disk: 
 
 type Widths = ReturnType<typeof widthsOf>;
 
-/** One row, its text inside the Line (issue 9 item 4: no text outside Styled's T and Line). */
+/** One row, its text inside the Line (no text outside Styled's T and Line). */
 function Row({ c, w, width, here }: { c: Cols; w: Widths; width: number; here: boolean }) {
   // The mark (2) and one space after each column; the note takes what is left.
   const used = 2 + w.where + 1;

@@ -4,11 +4,11 @@ import { fit } from '../src/text/layout.js';
 import { ThemeContext } from '../hooks/use-theme.js';
 import { Line } from './Styled.js';
 
-// The first frame (issue 10 item 5): drawn as soon as the UI has loaded, before the scan
+// The first frame: drawn as soon as the UI has loaded, before the scan
 // reads a file, with a progress line from a quick directory listing. The control room takes
 // its place, every cell filled in, when the scan lands. Its title is not the control room's
 // ("checkroom · <name>"), so nothing mistakes this frame for a room that is up. The
-// directory's name is workspace text: Line escapes it (issue 9 item 4), and fit measures the
+// directory's name is workspace text: Line escapes it, and fit measures the
 // escaped form.
 
 export function Starting({ name, files, theme, width, ascii }: { name: string; files: number | null; theme: Theme; width: number; ascii: boolean }) {

@@ -8,7 +8,7 @@ import { useTheme } from '../hooks/use-theme.js';
 // Text through the theme's semantic tokens; `Line` is one terminal row that never wraps
 // (a wrapped row would make the frame taller than the terminal).
 //
-// The render edge (issue 9 item 4, sanitize once where text is drawn): this is the only
+// The render edge (sanitize once where text is drawn): this is the only
 // module that may use Ink's `Text` (eslint.config.js), and every string child it draws goes
 // through `sanitizeLine` (src/text/sanitize.ts), so a file name, reason, log line or agent output
 // cannot reach the terminal raw, whichever view draws it. Components pass raw text; the
@@ -17,7 +17,7 @@ import { useTheme } from '../hooks/use-theme.js';
 // Line themselves and escape their own strings; text inside a fragment would bypass this,
 // which the lint forbids in components.
 //
-// Issue 18 item 5: the same edge puts every string in the terminal's charset (shownLine,
+// The same edge puts every string in the terminal's charset (shownLine,
 // src/text/charset.ts: `--ascii`, TERM=linux, LANG=C), so no view can send `·` or `…` there.
 
 const drawn = (children: ReactNode): ReactNode => Children.map(children, (c) => (typeof c === 'string' ? shownLine(c) : c));
@@ -41,8 +41,8 @@ const textOf = (n: ReactNode): string =>
 export const rowWidth = (children: ReactNode): number => stringWidth(textOf(children));
 
 /**
- * `selected`: the list's cursor row, in reverse video across `width` columns (issue 18 item 5:
- * a one-column `›` was the only mark, and nothing at all under NO_COLOR). Reverse video is not
+ * `selected`: the list's cursor row, in reverse video across `width` columns
+ * (a one-column `›` was the only mark, and nothing at all under NO_COLOR). Reverse video is not
  * a colour, so it is drawn under NO_COLOR too (no-color.org asks only that colour go); the
  * row is padded to its width so the bar spans the row whatever its text.
  */

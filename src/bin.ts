@@ -1,12 +1,12 @@
 #!/usr/bin/env -S node --max-semi-space-size=1
-// The flag (issue 10, peak RSS): V8's young generation grows to 2 × 16 MB while a 50k-file
+// The flag (peak RSS): V8's young generation grows to 2 × 16 MB while a 50k-file
 // workspace is read and stays committed; capped at 1 MB, `status --json` at 50k peaks at
 // ~115 MB instead of ~155 MB for the same CPU. V8 takes it only at startup (setting it from
 // code later has no effect), hence the shebang; `env -S` splits it (coreutils 8.30+, BSD env).
 import { statusFast } from './socket/client-fast.js';
 
 // The bin (the bundle's entry): `status --json` with a control room running is answered from
-// its socket before the rest of the CLI is loaded (issue 10 item 4); everything else is cli.ts.
+// its socket before the rest of the CLI is loaded; everything else is cli.ts.
 
 // The control room's bytes are escapeJsonText's already (src/socket/status-text.ts builds them with toJson).
 // eslint-disable-next-line no-restricted-syntax -- byte for byte, as the socket answered

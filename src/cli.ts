@@ -14,15 +14,15 @@ import { loadControlRoom } from './ui/entry/load.js';
 // The entry. Interactive versus headless is decided here, once: the control room only when
 // stdin and stdout are terminals; every other path prints and exits.
 
-// Every line of text goes out through one escaping writer per stream (issue 16 item 2), in
-// the terminal's charset (issue 18 item 5): the environment's until `--ascii` is read, so a
+// Every line of text goes out through one escaping writer per stream, in
+// the terminal's charset: the environment's until `--ascii` is read, so a
 // usage error under LANG=C is ASCII too. `--json` is UTF-8 JSON for scripts, whatever the
 // terminal: its writer is `unicode`.
 setOutputCharset(charsetFor(process.env, false));
 const colour = colorEnabled(process.stdout, process.env);
 let out = textOut(process.stdout, colour);
 
-/** TERM=dumb: no cursor addressing, so no full-screen UI (issue 18 item 5: it got one). */
+/** TERM=dumb: no cursor addressing, so no full-screen UI (it got one). */
 const DUMB_NOTE =
   'checkroom: TERM=dumb has no cursor addressing, so this is the status, printed once (`checkroom status`).\n' +
   'For the control room, run checkroom in a terminal that has it (TERM=xterm-256color, screen, tmux);\n' +
@@ -59,12 +59,12 @@ async function main(argv: string[]): Promise<number> {
     ascii: charset !== 'unicode',
     width: outputWidth(process.stdout, process.env),
   };
-  // The facts cache (issue 10 item 1): trusted and kept by a plain read; --readonly reads
+  // The facts cache: trusted and kept by a plain read; --readonly reads
   // it and writes nothing; --no-cache reads every artifact and leaves the cache alone.
   const read: ReadOptions = { pretty: cli.jsonPretty, cache: cli.noCache ? undefined : { write: !cli.readonly } };
   switch (cli.command) {
     case 'status':
-      // A running control room answers from its live state (issue 10 item 4); else the scan.
+      // A running control room answers from its live state; else the scan.
       if (cli.json && (await statusFromSocket(cli))) return 0;
       await statusCommand(cli.positionals, cli.json, o, out, read);
       return 0;

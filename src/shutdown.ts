@@ -1,10 +1,10 @@
-// How an interactive session can end, and the one way it ends (issue 8 item 4): `q`, SIGINT,
+// How an interactive session can end, and the one way it ends: `q`, SIGINT,
 // SIGTERM, SIGHUP, a closed terminal (an SSH drop or tmux kill-session hangs up the pty:
 // writes fail with EIO, reads see end-of-file) and an uncaught error all lead to the same
 // steps, run once, within a deadline. What the steps are is the entry's business
 // (ui-entry.ts); this module only turns the causes into one reason and bounds the time.
 
-/** `handover`: another instance asked through the control socket (issue 17 item 3); the runs are left running. */
+/** `handover`: another instance asked through the control socket; the runs are left running. */
 export type StopReason = 'quit' | 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'terminal-closed' | 'crash' | 'handover';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -13,7 +13,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export const isHangup = (reason: StopReason | string): boolean => reason === 'SIGHUP' || reason === 'terminal-closed';
 
 /**
- * What becomes of the runs in flight (issue 17 item 3): what the operator chose at quit, if
+ * What becomes of the runs in flight: what the operator chose at quit, if
  * anything; else a dropped terminal follows \`on_hangup\` — \`leave\` (the default: every run has
  * its keeper, so hours of agent work do not die with a network blip) or \`stop\`; every other
  * cause cancels them (null).
@@ -91,8 +91,7 @@ export function watchEnd(streams: TermStreams, proc: NodeJS.Process = process): 
 
 // Agents get their grace (SIGTERM, then SIGKILL) inside the deadline; past it, everything is
 // killed at once. The rest covers the drain, the journal and the workspace's close. Every
-// shutdown (the control room, `checkroom run`) has this bound, whatever a scheduler does
-// (issue 17 item 7).
+// shutdown (the control room, `checkroom run`) has this bound, whatever a scheduler does.
 const DEADLINE_MS = 15_000;
 export const deadlineFor = (agents: { graceMs: number }[]): number => DEADLINE_MS + Math.max(0, ...agents.map((a) => a.graceMs));
 

@@ -1,5 +1,5 @@
 // The domain's vocabulary, as plain data. Every module in src/ speaks these types;
-// hooks/ and components/ only read them. See ../shared/docs/DOMAIN.md for the words.
+// hooks/ and components/ only read them. See docs/domain.md for the words.
 
 import type { Why } from './reasons/why.js';
 import type { StoppedAt } from './state/where.js';
@@ -15,7 +15,7 @@ export type Claim = 'done' | 'in_progress' | 'failed' | 'needs_human' | 'not_sta
 /** `unreadable`: something is there but cannot be read (permissions, not a regular file): a human must look. */
 export type DiskState = 'done' | 'partial' | 'missing' | 'unreadable';
 
-/** Triage verdict for a half-product (DOMAIN.md section 4). `suspicious` is cause 3: marker on a too-small body. */
+/** Triage verdict for a half-product (docs/domain.md, Half-products). `suspicious` is cause 3: marker on a too-small body. */
 export type Verdict = 'almost_certainly_partial' | 'truncated' | 'maybe_complete' | 'suspicious';
 
 export type Lang = 'zh' | 'en' | 'ja';
@@ -73,9 +73,9 @@ export interface PipelineDef {
   batches: BatchDef[];
   /** Where config came from, for messages. */
   source: string;
-  /** checkroom.yaml `outside_roots`, absolute: artifacts may be symlinks into these (issue 8 item 7). */
+  /** checkroom.yaml `outside_roots`, absolute: artifacts may be symlinks into these. */
   outsideRoots?: string[];
-  /** checkroom.yaml `triage.quiet_window` in ms: a file changed this recently is live (issue 17 item 1); absent: the default. */
+  /** checkroom.yaml `triage.quiet_window` in ms: a file changed this recently is live; absent: the default. */
   quietWindowMs?: number;
 }
 
@@ -97,9 +97,9 @@ export interface FileFacts {
   error?: string;
   /** The file could not be read at all (permission, not a regular file): its state is unknown. */
   unreadable?: boolean;
-  /** `chars` is a lower bound: counting stopped once every verdict was settled (issue 8 item 3). */
+  /** `chars` is a lower bound: counting stopped once every verdict was settled. */
   charsAtLeast?: boolean;
-  /** The last line looks like a marker but is not this step's (issue 8 item 6). */
+  /** The last line looks like a marker but is not this step's. */
   markerShape?: { shape: 'other' | 'inline' | 'case' | 'bare'; expected: string };
 }
 
@@ -122,7 +122,7 @@ export interface Cell {
   exists: boolean;
   bytes: number;
   chars: number;
-  /** `chars` is a lower bound: the count stopped once every verdict was settled (issue 8 item 3). */
+  /** `chars` is a lower bound: the count stopped once every verdict was settled. */
   charsAtLeast?: boolean;
   marker: boolean;
   mtimeMs: number;
@@ -202,9 +202,9 @@ export interface WorkspaceState {
   currentPhase: number | null;
   /** The first batch not done (what scripts read in `status --json`); where the work stopped is `stoppedAt`. */
   currentBatch: number | null;
-  /** Where the work was when it was interrupted (issue 18 item 3, src/state/where.ts); absent in a state built by hand. */
+  /** Where the work was when it was interrupted (src/state/where.ts); absent in a state built by hand. */
   stoppedAt?: StoppedAt;
-  /** Cells whose proof of done was lost, in unit order (issue 18 item 3); absent in a state built by hand. */
+  /** Cells whose proof of done was lost, in unit order; absent in a state built by hand. */
   regressions?: Regression[];
   partials: PartialFile[];
   suspects: PartialFile[];

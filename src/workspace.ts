@@ -12,7 +12,7 @@ export type { CacheUse } from './scan/cached-facts.js';
 
 // The engine's front door: everything the CLI, the control room and the launcher know
 // about a workspace comes from here, from disk alone. How a workspace is read and its state
-// derived is its preset's (src/pipeline/presets/, issue 9 item 1).
+// derived is its preset's (src/pipeline/presets/).
 
 export class WorkspaceError extends Error {
   constructor(message: string) {
@@ -34,16 +34,16 @@ export async function assertWorkspace(dir: string): Promise<string> {
 }
 
 /**
- * `cacheUse`: read through `.checkroom/facts-cache` and `cut-cache` (issue 10 item 1); without
+ * `cacheUse`: read through `.checkroom/facts-cache` and `cut-cache`; without
  * it, every artifact is read. `cutMemo`: a reader that stays keeps the journal's fold itself.
  */
 export async function readSources(dir: string, config?: WorkspaceConfig, cacheUse?: CacheUse, cutMemo?: CutMemo): Promise<Sources> {
   const root = await assertWorkspace(dir);
   const cfg = config ?? (await loadConfig(root, cacheUse));
   const preset = presetOf(cfg.preset);
-  // The journal is evidence (issue 17 item 3): how each cell's last writer ended.
+  // The journal is evidence: how each cell's last writer ended.
   const src = { ...(await preset.source.read(root, cfg, preset.has, cacheUse)), cuts: await readCuts(root, { read: !!cacheUse, write: cacheUse?.write ?? false, memo: cutMemo }) };
-  // A preset the layout chose is said, so an operator who expected the book knows why (issue 8 item 6).
+  // A preset the layout chose is said, so an operator who expected the book knows why.
   return cfg.presetDetected ? { ...src, warnings: [{ source: CONFIG_FILE, message: cfg.presetDetected }, ...src.warnings] } : src;
 }
 

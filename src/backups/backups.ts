@@ -6,7 +6,7 @@ import { assertInside } from '../fs/confine-path.js';
 import { formatStamp, stampOf } from './stamp.js';
 import { BackupError, copyExclusive, copyFromHandle, exists, explain, firstFree, inside, kindOf, linkOrCopy, notRegular, openRegular, toRel } from './fs.js';
 
-// Backups you can trust (DOMAIN.md section 4: "back up `file` to `file.bak.{timestamp}`
+// Backups you can trust (docs/domain.md, Half-products: "back up `file` to `file.bak.{timestamp}`
 // and redo"). Used by the control room's back-up / redo / undo actions and by restore.
 // Invariants: a backup is never overwritten and never deleted by checkroom (undo moves the
 // one it just made back); every step is atomic, so a crash or a full disk leaves either
@@ -115,7 +115,7 @@ export async function listBackups(root: string, rel: string): Promise<BackupInfo
 
 /** `drafts/ch03-draft.md.bak.20261128-140312-1` → `drafts/ch03-draft.md`. */
 export function originalOf(backupRel: string): string {
-  // `s`: a name may hold a CR or U+2028, which `.` alone does not match (issue 16 item 2's torture).
+  // `s`: a name may hold a CR or U+2028, which `.` alone does not match (the torture tests plant both).
   const m = /^(.*)\.bak\.([^/]+)$/s.exec(backupRel);
   if (!m || !stampOf(basename(m[1]), `${basename(m[1])}.bak.${m[2]}`)) {
     throw new BackupError(`${backupRel} is not a backup name (expected <file>.bak.<YYYYMMDD-HHMMSS> or <file>.bak.<epoch>)`, backupRel, 'EINVAL');

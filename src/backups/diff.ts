@@ -3,7 +3,7 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { BackupError, explain, inside, openRegular } from './fs.js';
 import { editScript, type EditOp } from '../text/edit-script.js';
 
-// "Backup or current?" is a human decision (DOMAIN.md section 4, human strategy), so the
+// "Backup or current?" is a human decision (docs/domain.md, Half-products, human strategy), so the
 // operator sees a small unified-style line diff. Myers' O(ND) algorithm on lines, bounded in
 // input size, edit distance and output lines: a huge or wildly different pair gets a summary
 // instead of freezing the control room.

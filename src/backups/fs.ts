@@ -5,7 +5,7 @@ import { copyFileExclusive } from '../fs/atomic-copy.js';
 import { assertInside } from '../fs/confine-path.js';
 
 // The file-system primitives behind backups.ts. One rule drives all of them: a backup is
-// never overwritten (DOMAIN.md section 4: the backup is what lets a human undo a redo).
+// never overwritten (docs/domain.md, Half-products: the backup is what lets a human undo a redo).
 // `link()` is the atomic no-clobber move — it fails with EEXIST instead of replacing —
 // and `copyFile(COPYFILE_EXCL)` is the no-clobber copy.
 
@@ -41,7 +41,7 @@ export function explain(what: string, path: string, err: unknown, unchanged = tr
 
 /**
  * Resolve `rel` under `root`, refusing paths that escape the workspace: by `..` as written, or
- * through a symlinked directory on the way (issue 16 item 1, through the one gate). Backups,
+ * through a symlinked directory on the way (through the one gate). Backups,
  * staged copies and restores are siblings of this path, so its directory's check covers them.
  */
 export function inside(root: string, rel: string): string {
@@ -78,7 +78,7 @@ const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'E
  * most, swept at start). Throws the raw errno error; EEXIST means the name is taken.
  */
 export async function copyExclusive(src: string, dst: string, roots: readonly string[]): Promise<void> {
-  // Whole or absent, even under kill -9 (src/fs/atomic-copy.ts, issue 8 item 9).
+  // Whole or absent, even under kill -9 (src/fs/atomic-copy.ts).
   await copyFileExclusive(src, dst, roots);
 }
 

@@ -1,4 +1,4 @@
-// Backup names (DOMAIN.md section 4, conservative strategy): `file.bak.{timestamp}`.
+// Backup names (docs/domain.md, Half-products, conservative strategy): `file.bak.{timestamp}`.
 // checkroom writes `YYYYMMDD-HHMMSS` in local time, with `-1`, `-2`, … when two backups
 // land in the same second; agents and older tools write `.bak.<epoch>` (seconds or ms),
 // so both are read.

@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 
 // Ink's layout engine, yoga, loads its WebAssembly from a base64 data: URL with `fetch` when
 // there is one: in Node that loads undici and runs a fetch before the first frame (~65 ms of
-// the demo's ~350 ms to its first frame, issue 10 item 5). Without fetch it decodes the
+// the demo's ~350 ms to its first frame). Without fetch it decodes the
 // same bytes itself. A yoga whose loader no longer reads this way fails the build, so the
 // patch cannot silently stop applying.
 const yogaWithoutFetch = {
@@ -38,10 +38,10 @@ await build({
   alias: { 'react-devtools-core': './src/build/devtools-stub.mjs' },
   banner: { js: "import { createRequire as __checkroomRequire } from 'node:module'; const require = __checkroomRequire(import.meta.url);" },
   // React and its reconciler pick their development builds when NODE_ENV is unset: every
-  // render then pays for prop checks and dev warnings (issue 10: the first frame ran React in
+  // render then pays for prop checks and dev warnings (the first frame ran React in
   // development mode). The bundle is what operators run, so it is a production build.
   define: { 'process.env.NODE_ENV': '"production"' },
-  // Less text to parse and compile at every start (issue 10 item 5: the first frame waits for
+  // Less text to parse and compile at every start (the first frame waits for
   // the modules it needs). Names stay, so stack traces still read.
   minifyWhitespace: true,
   minifySyntax: true,

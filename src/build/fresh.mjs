@@ -1,5 +1,5 @@
 // `npm start` runs the built demo at once when the build is current, and builds first only
-// when a source is newer than the last build (issue 10: `npm start` ran tsc every time, 13–17 s
+// when a source is newer than the last build (`npm start` ran tsc every time, 13–17 s
 // before the first frame on a fresh clone that `npm install` had already built).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';

@@ -28,7 +28,7 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
     ? prev.batches[0].columns
     : state.pipeline.steps.filter((s) => s.phase === batchedPhase).map((s) => s.id);
   const claim = stateClaims(state);
-  // Columns checkroom does not know keep their values, by unit, and their place (issue 8 item 6).
+  // Columns checkroom does not know keep their values, by unit, and their place.
   const oldExtra = new Map((prev?.batches ?? []).flatMap((b) => b.rows.filter((r) => r.extra).map((r) => [r.unit, r.extra!] as const)));
   const extraOf = new Map((prev?.batches ?? []).map((b) => [b.id, b.extra ?? []]));
   const rowOf = (unit: string) => ({
@@ -46,7 +46,7 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
     }));
   // Units of no batch (disk-only chapters, or a file with no batches) stay in no batch: a
   // table under no heading, which parse reads back as no batch, never as an invented
-  // `### Batch N` or "batch 0" (issue 8 item 6). Its old rows keep their order.
+  // `### Batch N` or "batch 0". Its old rows keep their order.
   const known = new Set(batches.flatMap((b) => b.rows.map((r) => r.unit)));
   const oldOrder = new Map((prev?.batches.find((b) => b.id === null)?.rows ?? []).map((r, i) => [r.unit, i]));
   const rank = (u: string): number => oldOrder.get(u) ?? oldOrder.size;
@@ -56,7 +56,7 @@ export function checkpointFromState(state: WorkspaceState, prev: CheckpointDoc |
     project: prev?.project ?? state.name,
     lang: prev?.lang ?? lang,
     lastUpdate: formatMinute(now),
-    // Where the work stopped (issue 18 item 3), so a rebuilt checkpoint agrees with the header
+    // Where the work stopped, so a rebuilt checkpoint agrees with the header
     // instead of naming the first batch with a lost marker.
     currentPhase: state.stoppedAt ? state.stoppedAt.phase : state.currentPhase,
     currentBatch: state.stoppedAt ? state.stoppedAt.batch : state.currentBatch,

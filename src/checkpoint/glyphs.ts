@@ -1,7 +1,7 @@
 import type { Claim, PhaseStatus } from '../types.js';
 import { LANGS, VOCAB, norm } from './i18n.js';
 
-// Cell glyphs of checkpoint.md (DOMAIN.md section 3): ✅ done · ⏳ in progress · ❌ failed ·
+// Cell glyphs of checkpoint.md (docs/domain.md, Three sources of progress): ✅ done · ⏳ in progress · ❌ failed ·
 // ⚠️ needs a human · — not started. We also read a few unambiguous fallbacks people type
 // by hand; anything else is reported and left out rather than guessed.
 

@@ -15,7 +15,7 @@ export interface HeaderMatch {
   end: number;
 }
 
-// The header patterns run on RE2 (issue 16 item 3): on V8, `\s*(?:\*\*)?\s*` around the lazy
+// The header patterns run on RE2: on V8, `\s*(?:\*\*)?\s*` around the lazy
 // value backtracked cubically over a line of spaces (1,000 spaces: 1.5 s; 4,000: 93 s), and
 // checkpoint.md is workspace text read up to 4 MB. RE2's `\s` is ASCII, so the spaces are
 // JavaScript's `\s`, spelled out: a full-width space (U+3000) still separates a label.
@@ -25,8 +25,8 @@ const SP = '[\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x
 const labelPattern = (label: string): string =>
   [...label.replace(/\s+/g, '')].map(escapePattern).join(`${SP}*`);
 
-// Beyond checkroom's own labels, the words people write for the same field (issue 17 item 2:
-// a Japanese file says 現在のフェーズ; read as the field, its label is kept when rewritten).
+// Beyond checkroom's own labels, the words people write for the same field
+// (a Japanese file says 現在のフェーズ; read as the field, its label is kept when rewritten).
 const OTHER_LABELS: Record<HeaderKey, string[]> = {
   lastUpdate: ['最終更新日', '最后更新时间'],
   currentPhase: ['現在のフェーズ', '当前阶段'],

@@ -1,7 +1,7 @@
 import type { Lang, PhaseDef, PhaseStatus, StepDef } from '../types.js';
 
 // checkpoint.md vocabulary in the three languages we read and write. Chinese is what the
-// source document writes (DOMAIN.md section 3); English and Japanese must work too.
+// source document writes (docs/domain.md, Three sources of progress); English and Japanese must work too.
 
 export interface Vocabulary {
   titleSuffix: string;

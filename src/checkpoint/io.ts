@@ -49,7 +49,7 @@ export async function readCheckpoint(root: string, pipeline: PipelineDef, file =
     const nl = bytes.lastIndexOf(0x0a);
     if (nl >= 0) bytes = bytes.subarray(0, nl + 1);
     // A status matrix is a few KB; past the cap only its head is parsed and the disk decides
-    // the rest (issue 8 item 7). The sentence says which file, its size, the cap, what to do.
+    // the rest. The sentence says which file, its size, the cap, what to do.
     notes.push(
       `${file} is ${formatBytes(size)} (${size} bytes), over checkroom's ${formatBytes(CHECKPOINT_MAX_BYTES)} cap for this file; only the first ${CHECKPOINT_MAX_BYTES} bytes were read: rebuild it from the disk with checkroom checkpoint --write (the old one is backed up first)`,
     );

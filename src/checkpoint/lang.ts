@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Lang, WorkspaceState } from '../types.js';
 import { loadConfig } from '../pipeline/config-load.js';
 
-// The language of the files checkroom rebuilds (checkpoint.md, RESUME.md), issue 8 item 6:
-// they came out in English for a Japanese or Chinese workspace whenever the old file was
+// The language of the files checkroom rebuilds (checkpoint.md, RESUME.md):
+// without this they came out in English for a Japanese or Chinese workspace whenever the old file was
 // gone. In order: the old file's language; else the workspace's own text (kana → Japanese,
 // Han without kana → Chinese); else `language:` in checkroom.yaml; else English.
 

@@ -1,4 +1,4 @@
-// A unified line diff of a file before and after a rewrite (issue 17 item 2: the preview
+// A unified line diff of a file before and after a rewrite (the preview
 // listed cell changes only, so a rewrite that dropped a note or a column looked harmless).
 // Myers' O(ND) algorithm on the lines between the common head and tail; past a bound on the
 // number of differences the middle is shown as removed then added — still the whole truth,

@@ -1,6 +1,6 @@
 import type { Line } from './update-cell.js';
 
-// The edit-in-place model of a checkpoint rewrite (issue 17 item 2): the file is its lines,
+// The edit-in-place model of a checkpoint rewrite: the file is its lines,
 // each with its own line end; a rewrite replaces the bodies of lines checkroom owns and
 // inserts lines after a given one. Every other byte — notes, blank lines, CRLF or LF, a last
 // line with no line end — is never read into a model, so it cannot be lost.

@@ -5,7 +5,7 @@ import { readClaim, readPhaseStatus } from './glyphs.js';
 import { isBlankValue, matchHeader, readNumber, type HeaderKey } from './header.js';
 import { cleanUnit, headingIndex, isSeparatorRow, isTableLine, isUnitHeading, splitRow, unitMatcher, type RowCell } from './table.js';
 
-// checkpoint.md, recovery level 1 (DOMAIN.md section 3). The file is written by agents and
+// checkpoint.md, recovery level 1 (docs/domain.md, Three sources of progress). The file is written by agents and
 // edited by hand, so the parser is tolerant: anything it cannot read becomes a Warning with
 // a 1-based line number, never an exception. When a unit appears twice the FIRST row wins
 // (updateCheckpointCell edits that same row, so reads and writes agree).
@@ -242,7 +242,7 @@ class Parser {
       if (step === null) this.warn(ln, `unknown column "${cell.text}"; kept as written when checkroom rewrites the file, not read as claims`);
       else if (!known) this.warn(ln, `column "${cell.text}" repeats step ${step}; column ignored`);
       cols.push(known ? step : null);
-      // An unknown column keeps its values and its place (issue 8 item 6); a repeated step is dropped.
+      // An unknown column keeps its values and its place; a repeated step is dropped.
       const keep = step === null && cell.text !== '' && !extra.includes(cell.text);
       extra.push(keep ? cell.text : null);
       if (keep && !(batch.extra ?? []).some((x) => x.heading === cell.text)) (batch.extra ??= []).push({ heading: cell.text, after });

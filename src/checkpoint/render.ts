@@ -4,7 +4,7 @@ import type { CheckpointBatch, CheckpointDoc, CheckpointPhase, ExtraColumn } fro
 import { norm, phaseName, stepHeading, VOCAB } from './i18n.js';
 import { CLAIM_GLYPH, UNKNOWN_GLYPH, statusText } from './glyphs.js';
 
-// Writes checkpoint.md in the layout of the source document (DOMAIN.md section 3): title,
+// Writes checkpoint.md in the layout of the source document (docs/domain.md, Three sources of progress): title,
 // header fields, phase lines with the per-unit phase followed by its batch tables, then the
 // later phases and the legend. parseCheckpoint(renderCheckpoint(doc)) gives doc back.
 
@@ -97,7 +97,7 @@ export function batchBlock(b: CheckpointBatch, pipeline: PipelineDef, lang: Lang
     r.unit,
     ...cols.map((c) => ('step' in c ? (r.claims[c.step] ? CLAIM_GLYPH[r.claims[c.step]] : UNKNOWN_GLYPH) : cellText(r.extra?.[c.extra] ?? ''))),
   ]);
-  // The chapters of no batch: a table under no heading, as it was read (issue 8 item 6).
+  // The chapters of no batch: a table under no heading, as it was read.
   return [...(b.id === null ? [] : [heading]), ...renderTable([header, ...rows])];
 }
 

@@ -10,7 +10,7 @@ import { cleanUnit, isSeparatorRow, isTableLine, splitRow } from './table.js';
 // A table that lacks a step column its batch has (a narrow `### Batch 3` table while the
 // launcher marks an R1 review there) gets the column, in pipeline order after the step it
 // follows, with its heading in the file's language and a cell in every row; every other cell
-// and column stays as it was (issue 17 item 2). Without it a rewrite could not record the
+// and column stays as it was. Without it a rewrite could not record the
 // claim, and the launcher's one-cell edit after it had no cell to set.
 
 /** Put `added` (index after which, the raw cell between its pipes) into a table line, keeping every other byte. */

@@ -6,7 +6,7 @@ import { CLAIM_GLYPH, readClaim, readPhaseStatus, statusText } from './glyphs.js
 import { isTableLine } from './table.js';
 import type { LineEdits } from './line-edits.js';
 
-// The owned spans of single lines (issue 17 item 2): a header field's value, the status at
+// The owned spans of single lines: a header field's value, the status at
 // the end of a phase or batch heading. The label, the phase name, the separator and every
 // other character of the line stay as the file wrote them (現在のフェーズ stays).
 

@@ -11,7 +11,7 @@ import { isTableLine, splitRow } from './table.js';
 import { sectionEnd, tableEnd } from './revise-lines.js';
 import { widenTables } from './revise-columns.js';
 
-// The unit rows of a checkpoint rewrite, in place (issue 17 item 2): a row the file has gets
+// The unit rows of a checkpoint rewrite, in place: a row the file has gets
 // its step cells set, one by one, and keeps every other cell (a column checkroom does not
 // know, リサーチ or 备注, stays with its values). A unit with no row gets one at the end of its
 // batch's table; a batch with no table gets one, under its heading or as a new `### Batch N`

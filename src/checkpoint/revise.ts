@@ -9,7 +9,7 @@ import { LineEdits } from './line-edits.js';
 import { fenced, headerLines, headerValue, sectionEnd, withBatchStatus, withHeaderValue, withPhaseStatus } from './revise-lines.js';
 import { reviseRows } from './revise-rows.js';
 
-// A checkpoint rewrite that keeps every byte it does not own (issue 17 item 2). `checkpoint
+// A checkpoint rewrite that keeps every byte it does not own. `checkpoint
 // --write`, `recover` and the control room's `w` rebuilt the file from what checkroom reads
 // and dropped the rest: a blockquote between phases, a trailing `## 决策记录`, a column it did
 // not know, the file's own labels (現在のフェーズ became 現在のPhase). Here the old text is

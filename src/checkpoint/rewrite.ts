@@ -13,9 +13,8 @@ import { parseCheckpoint } from './parse.js';
 import { CHECKPOINT_MAX_BYTES, writeCheckpoint } from './io.js';
 
 // The checkpoint rebuilt from the disk: `checkroom checkpoint --write`, recovery, a finished
-// launch and the triage undo all write it this one way (issue 9 item 4: domain code lives
-// below the command line, not in src/cli/). An old file is edited in place (revise.ts, issue
-// 17 item 2): only the spans checkroom owns change, the operator's text stays byte for byte.
+// launch and the triage undo all write it this one way (domain code lives
+// below the command line, not in src/cli/). An old file is edited in place (revise.ts): only the spans checkroom owns change, the operator's text stays byte for byte.
 
 /** The old file's text when it can be edited in place; null when it is missing, over the cap, binary or not UTF-8 (then it is rebuilt whole, after its backup). */
 export async function readOldCheckpoint(root: string, file: string): Promise<string | null> {

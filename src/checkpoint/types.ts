@@ -14,7 +14,7 @@ export interface CheckpointRow {
 
 /**
  * A column checkroom does not know (`备注`, `Owner`): kept with its values when the file is
- * rewritten, in its place — after the step column `after`, or first when null (issue 8 item 6).
+ * rewritten, in its place — after the step column `after`, or first when null.
  */
 export interface ExtraColumn {
   heading: string;
@@ -25,7 +25,7 @@ export interface CheckpointBatch {
   /**
    * null: the rows of tables under no `### Batch N` heading (before the first one, or under a
    * phase with no batch headings) — the units of no batch. Never a batch of its own ("batch
-   * 0"): they are written back under no heading, never under an invented one (issue 8 item 6).
+   * 0"): they are written back under no heading, never under an invented one.
    */
   id: number | null;
   /** Status suffix of the `### Batch N — 未开始` heading, if any. */

@@ -5,7 +5,7 @@ import { matchHeader } from './header.js';
 import { parseCheckpointDetailed } from './parse.js';
 import { splitRow } from './table.js';
 
-// DOMAIN.md section 3: update checkpoint.md "after every step (one cell)". The launcher flips
+// docs/domain.md, Three sources of progress: update checkpoint.md "after every step (one cell)". The launcher flips
 // a cell the moment an agent starts or ends, so this edits that one cell in place and leaves
 // every other byte alone (hand edits, notes, odd spacing survive). When the cell cannot be
 // found the caller falls back to a full rewrite.
@@ -39,7 +39,7 @@ export function splitKeepingEol(text: string): Line[] {
 export const join = (bom: string, lines: Line[]): string => bom + lines.map((l) => l.body + l.eol).join('');
 
 // A rewrite sets thousands of cells whose texts are a handful of glyphs and paddings;
-// string-width (grapheme segmentation) was most of a 1,000-row rewrite's second (issue 17 item 2).
+// string-width (grapheme segmentation) was most of a 1,000-row rewrite's second.
 const WIDTHS = new Map<string, number>();
 const width = (s: string): number => {
   let w = WIDTHS.get(s);

@@ -17,9 +17,9 @@ export interface Cli {
   command: Command;
   positionals: string[];
   json: boolean;
-  /** `--json=pretty`: indented JSON for eyes; plain `--json` is compact, for scripts (issue 10 item 2). */
+  /** `--json=pretty`: indented JSON for eyes; plain `--json` is compact, for scripts. */
   jsonPretty: boolean;
-  /** `--no-cache`: read every artifact, neither trust nor write .checkroom/facts-cache (issue 10 item 1). */
+  /** `--no-cache`: read every artifact, neither trust nor write .checkroom/facts-cache. */
   noCache: boolean;
   write: boolean;
   dryRun: boolean;
@@ -30,14 +30,14 @@ export interface Cli {
   max: number | null;
   yes: boolean;
   force: boolean;
-  /** run <unit> <step>: launch past a spent budget, journalled (issue 17 item 4). */
+  /** run <unit> <step>: launch past a spent budget, journalled. */
   overBudget: boolean;
   help: boolean;
   version: boolean;
   restore: string | null;
-  /** unlock: the host the operator says held the driver lock (issue 8 item 5). */
+  /** unlock: the host the operator says held the driver lock. */
   host: string | null;
-  /** unlock: ask the running driver of this host to hand over through its control socket (issue 17 item 3). */
+  /** unlock: ask the running driver of this host to hand over through its control socket. */
   handover: boolean;
 }
 
@@ -75,7 +75,7 @@ export function parseCli(argv: string[]): Cli {
     });
   } catch (err) {
     const msg = (err as Error).message.replace(/\. To specify.*$/s, '');
-    // A unit or file named like an option (`-x1`) is a positional after `--` (issue 8 item 7).
+    // A unit or file named like an option (`-x1`) is a positional after `--`.
     const dash = /^Unknown option '(-[^']*)'/.exec(msg);
     throw new UsageError(dash ? `${msg}; if "${dash[1]}" is a unit or a file, put it after the options and --, e.g. checkroom run [dir] --yes -- ${dash[1]} <step>` : msg);
   }

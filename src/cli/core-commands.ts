@@ -32,7 +32,7 @@ export const dirArg = (positionals: string[], max = 1): string => {
 /** How a headless read runs: `--json=pretty`, and the facts cache (the CLI's `--no-cache`, `--readonly`). */
 export interface ReadOptions {
   pretty?: boolean;
-  /** Use .checkroom/facts-cache; absent: every artifact is read (issue 10 item 1). */
+  /** Use .checkroom/facts-cache; absent: every artifact is read. */
   cache?: CacheUse;
 }
 
@@ -45,7 +45,7 @@ export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): strin
 
 /**
  * The state as a running control room has it: the disk, and the journal's runs in flight
- * (cli/scan-journal.ts, issue 18 items 1-2: a scan counted a run in flight as its disk said
+ * (cli/scan-journal.ts: a scan counted a run in flight as its disk said
  * while the room counted it running and took it out of the next steps). The sources (50k file
  * facts) are not kept while the answer is written.
  */
@@ -72,8 +72,8 @@ async function stateOrCached(dir: string, cache: CacheUse): Promise<{ hit: Cache
 /** Compact `status --json` through the facts cache, kept for the next read when its facts were all cached. */
 async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise<void> {
   const r = await stateOrCached(dir, cache);
-  // The stored answer is bytes read from the workspace's .checkroom/: escaped as text would be
-  // (issue 16 item 2); a fresh one is escapeJsonText's.
+  // The stored answer is bytes read from the workspace's .checkroom/: escaped as text would be;
+  // a fresh one is escapeJsonText's.
   if ('hit' in r) return writeCachedStatus(r.hit, r.scannedAt, out);
   if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs, r.runs), jsonOut(out));
   const parts: Buffer[] = [];
@@ -97,7 +97,7 @@ export async function planCommand(positionals: string[], json: boolean, o: TextO
   // The cells in flight are not next steps (the room's Plan shows them as in flight).
   const { state } = await readState(dirArg(positionals), r.cache);
   if (json) return writeJson(statusJsonStreamed(state).next, jsonOut(out), r.pretty);
-  // One entry per cell, as the Plan view lists it (the operator model's plan, issue 18 item 1).
+  // One entry per cell, as the Plan view lists it (the operator model's plan).
   const plan = planOf(state.next);
   if (plan.length === 0) return out.write(state.units.length === 0 ? `${noUnitsWhy(state)}\n` : 'Nothing to do: every step is done or waiting on a human.\n');
   const lines = plan.map((n, i) => `${String(i + 1).padStart(3)}. ${nextLine(n, o, o.width - 5)}${n.also?.length ? `\n       ${o.paint('muted', sanitizeLine(n.also.map((a) => `also ${actionWord(a.action)}: ${a.reason}`).join('; ')))}` : ''}`);
@@ -123,7 +123,7 @@ export async function partialsCommand(positionals: string[], json: boolean, o: T
 
 /**
  * `checkroom checkpoint` without --write: the unified diff of what --write would change,
- * every line of it (issue 17 item 2: the preview printed the new file, so what a rewrite
+ * every line of it (the preview printed the new file, so what a rewrite
  * dropped could not be seen). The file's words are escaped, line by line.
  */
 export function checkpointPreview(file: string, exists: boolean, old: string | null, text: string, o: TextOptions): string {
@@ -149,7 +149,7 @@ export function checkpointPreview(file: string, exists: boolean, old: string | n
 export async function checkpointCommand(positionals: string[], write: boolean, o: TextOptions, out: Out): Promise<void> {
   const dir = dirArg(positionals);
   const src0 = await readSources(dir);
-  // A layout with no checkpoint.md (gate files: issue 18 item 4) gets none written into it.
+  // A layout with no checkpoint.md (gate files) gets none written into it.
   const preset = presetOf(src0.config.preset);
   if (!preset.has.checkpoint) throw new UsageError(`${preset.words.noCheckpoint}; nothing written — checkroom resume writes the letter to the next session`);
   if (!write) {
@@ -159,7 +159,7 @@ export async function checkpointCommand(positionals: string[], write: boolean, o
     return;
   }
   const src = src0;
-  // About to write: temp files of killed atomic writes go first, said (issue 8 item 7).
+  // About to write: temp files of killed atomic writes go first, said.
   const swept = await sweepAtStart(src.root, src.config, src.units);
   if (swept) out.write(`${o.paint('warn', swept)}\n`);
   const r = await rewriteCheckpoint(dir, undefined, src);

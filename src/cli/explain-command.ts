@@ -8,7 +8,7 @@ import { loadConfig } from '../pipeline/config.js';
 import { capRows, capsText } from '../run/policy/caps-table.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
-// `checkroom explain caps [dir]` (issue 17 item 5): the caps in force, one row per failure
+// `checkroom explain caps [dir]`: the caps in force, one row per failure
 // class, from the same rows nextMove counts with and docs/agents.md is generated from.
 
 const TOPICS = ['caps'] as const;

@@ -2,7 +2,7 @@ import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import { zeroSpend, type CostLedger, type Spend } from '../run/journal/costs.js';
 import { readScanJournal } from './scan-journal.js';
 
-// Money and tokens in `status --json` (issue 11 item 5): per cell, and totals for the
+// Money and tokens in `status --json`: per cell, and totals for the
 // workspace, this checkroom session and each agent. Replayed from the journal, so it is what
 // a restart shows. Fields are only added to the contract (json.ts).
 

@@ -1,7 +1,7 @@
 import { escapeJsonText, toJson } from './json.js';
 import { JsonList } from './json-list.js';
 
-// `status --json` at 50k files is ~10 MB of JSON (23.6 MB indented, issue 10). Built as one
+// `status --json` at 50k files is ~10 MB of JSON (23.6 MB indented). Built as one
 // string it is held twice more (the escaped copy, the write's buffer); streamed, the
 // top-level arrays go out element by element in 64 KB chunks, and each element is the exact
 // text JSON.stringify gives it. Compact for scripts; `--json=pretty` indents (one string:

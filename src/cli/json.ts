@@ -25,13 +25,13 @@ const cellJson = (c: Cell, costs: CostLedger | undefined, spent: boolean) => ({
   checkpoint: c.checkpoint,
   disk: c.disk,
   chars: c.chars,
-  // Only on files past the exact count (issue 8 item 3): `chars` is then a lower bound.
+  // Only on files past the exact count: `chars` is then a lower bound.
   ...(c.charsAtLeast ? { charsAtLeast: true } : {}),
   bytes: c.bytes,
   marker: c.marker,
   verdict: c.triage?.verdict ?? null,
   blockedBy: c.blockedBy,
-  // Issue 11: what this cell's agent attempts cost, from the journal; present on the cells
+  // What this cell's agent attempts cost, from the journal; present on the cells
   // an adapter reported money or tokens for, so cells of plain command agents keep their shape.
   ...(spent ? cellSpend(costs, `${c.unit}/${c.step}`) : undefined),
 });
@@ -39,7 +39,7 @@ const cellJson = (c: Cell, costs: CostLedger | undefined, spent: boolean) => ({
 /**
  * The document with `cells` as given: an array (statusJson), or a list written as it streams.
  * `runs`: the runs in flight (a scan's from the journal, cli/scan-journal.ts), counted as the
- * room counts them (issue 18 items 1-2); absent, the disk's statuses are counted.
+ * room counts them; absent, the disk's statuses are counted.
  */
 function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells, runs: readonly OperatorRun[] | null) {
   const total = spendJson(costs?.workspace);
@@ -51,7 +51,7 @@ function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined,
     scannedAt: new Date(s.scannedAt).toISOString(),
     currentPhase: s.currentPhase,
     currentBatch: s.currentBatch,
-    // Issue 18 item 3: where the work stopped (currentBatch stays the first batch not done) and
+    // Where the work stopped (currentBatch stays the first batch not done) and
     // the cells whose proof was lost; null / [] for a state that does not derive them.
     stoppedAt: s.stoppedAt ?? null,
     regressions: (s.regressions ?? []).map((r) => ({ unit: r.unit, step: r.step, batch: r.batch, path: r.path, lost: r.lost, evidence: r.evidence })),
@@ -96,8 +96,8 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly
 
 /**
  * The same document for writeJson, whose cells are made one at a time as they are written:
- * at 50k cells the whole array of their JSON objects was ~10 MB held at once (issue 10:
- * streaming JSON without building the whole tree). JSON.stringify gives statusJson's text.
+ * at 50k cells the whole array of their JSON objects was ~10 MB held at once
+ * (streaming JSON without building the whole tree). JSON.stringify gives statusJson's text.
  */
 export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null) {
   const spent = anySpent(costs);
@@ -121,7 +121,7 @@ const partialJson = (p: WorkspaceState['partials'][number]) => ({
   reason: p.reason,
 });
 
-// Every JSON the CLI prints passes escapeJsonText (src/text/json-escape.ts, issue 16 item 2).
+// Every JSON the CLI prints passes escapeJsonText (src/text/json-escape.ts).
 export { escapeJsonText };
 
 /** Indented JSON whose text holds no terminal control: what `--json=pretty` and the other commands' `--json` print. */

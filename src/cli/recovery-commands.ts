@@ -50,7 +50,7 @@ export async function resumeCommand(cli: Cli, o: TextOptions, out: Out): Promise
 export async function recoverCommand(cli: Cli, o: TextOptions, out: Out): Promise<number> {
   const dir = dirArg(cli.positionals);
   if (!cli.dryRun) {
-    // Recovery writes: temp files of killed atomic writes go first, said (issue 8 item 7);
+    // Recovery writes: temp files of killed atomic writes go first, said;
     // on stderr under --json, so the JSON stays one document.
     const root = await assertWorkspace(dir);
     const swept = await sweepAtStart(root, await loadConfig(root), []);
@@ -157,7 +157,7 @@ async function restore(root: string, file: string, backupArg: string, json: bool
     throw new UsageError((err as Error).message);
   }
   if (original !== file) throw new UsageError(`${backupArg} is a backup of ${original}, not of ${file}`);
-  // The current file is moved aside first: not from under a process writing it (issue 17 item 1).
+  // The current file is moved aside first: not from under a process writing it.
   const held = heldOutputs(root, [file], new Set()).get(file);
   if (held) {
     out.write(`checkroom: not restored: ${sanitizeLine(held)}; nothing was changed\n`);

@@ -125,17 +125,17 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
     onEvent: (e) => {
       print(e);
       if (e.type === 'failed') failures.push(sanitizeLine(`${e.unit} ${e.step}`));
-      // A cancelled cell is not proven done, and it is held (issue 17 matrix, cancel-hold):
+      // A cancelled cell is not proven done, and it is held:
       // `run --next` said exit 0 after an outside scancel, as if the work were finished.
       if (e.type === 'cancelled') failures.push(sanitizeLine(`${e.unit} ${e.step} (cancelled: held until launched by hand)`));
       if (e.type === 'launch') steps.add(cellKey(e.unit, e.step));
     },
   });
   // SIGINT, SIGTERM and a crash cancel the runs in flight and journal why; none kills
-  // checkroom before its agents (issue 8 item 4). A dropped terminal (SIGHUP, lost output:
-  // an SSH drop) follows `on_hangup` (issue 17 item 3): by default the runs are left to
+  // checkroom before its agents. A dropped terminal (SIGHUP, lost output:
+  // an SSH drop) follows `on_hangup`: by default the runs are left to
   // their keepers, journaled with the stop and adopted by the next start.
-  // Bounded (issue 17 item 7): the cancel gets the agents' grace plus a margin, a second
+  // Bounded: the cancel gets the agents' grace plus a margin, a second
   // signal ends it at once; a job whose stop did not land is journalled and the next start
   // asks again. Before, a scheduler that did not answer kept `checkroom run` for 13 minutes.
   const ends = watchEnd({ stdout: process.stdout, stderr: process.stderr });
@@ -164,7 +164,7 @@ export async function runCommand(cli: Cli, o: TextOptions, out: Out): Promise<nu
       out.write(`${o.paint('fail', 'read-only')}: ${sanitizeLine(snap.readonlyReason ?? 'another checkroom drives this workspace')}\n`);
       return 1;
     }
-    // The driver, about to write: temp files of killed atomic writes go first (issue 8 item 7).
+    // The driver, about to write: temp files of killed atomic writes go first.
     if (!cli.next) await sweepAndSay(root, config, units, o, out);
     if (!cli.next) return await runOne(s, config, pos[0]!, pos[1]!, cli, o, out);
     return await runNext(s, config, cli, o, out, failures, steps);
@@ -186,7 +186,7 @@ async function sweepAndSay(root: string, config: WorkspaceConfig, units: readonl
 }
 
 /**
- * Issue 17 item 4: a spent budget refuses before anything is shown or asked (with or
+ * A spent budget refuses before anything is shown or asked (with or
  * without --yes, from a terminal or cron), with the figures and the key that raises it;
  * the supervisor's launch asks the same decision (budget.ts) and journals --over-budget.
  */

@@ -10,7 +10,7 @@ import { SupervisorError } from '../run/supervisor/types.js';
 // of the pipeline's units (a typo such as ch010 or an unknown ch99 used to launch an agent
 // and rewrite checkpoint.md around an invented row); its agent is configured; then, unless
 // --force: every dependency of the step is done for that unit, and the step itself is not
-// already done (DOMAIN.md section 2: the marker is the proof — redoing a done step silently
+// already done (docs/domain.md, The reference pipeline: the marker is the proof — redoing a done step silently
 // backs up trustworthy work that later steps were built on).
 
 /** Up to 8 units as is; more as the first three … the last two, with the count. */

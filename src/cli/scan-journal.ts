@@ -6,7 +6,7 @@ import { observedRuns, observedWaiting } from '../run/journal/observed-runs.js';
 import { runsOf } from '../operator/runs.js';
 import type { OperatorRun } from '../operator/types.js';
 
-// What a headless scan (`status`, `plan`, `partials`) reads of the journal (issue 18 items 1-2):
+// What a headless scan (`status`, `plan`, `partials`) reads of the journal:
 // its spend, and the runs in flight as a read-only observer sees them — launches without an
 // exit running, cells waiting for their retry — through the same fold (ledger-fold.ts), the
 // same derivation (run/journal/observed-runs.ts) and the same rows (operator/runs.ts) as a running
@@ -28,7 +28,7 @@ const NONE: ReadonlySet<string> = new Set();
 export async function readScanJournal(root: string, now: number, config?: WorkspaceConfig): Promise<ScanJournal> {
   const j = await readJournal(root);
   // Nothing journalled, nothing spent and nothing in flight: the replay and the failure policy
-  // it loads (with the config schema, zod) are not needed (issue 10 item 2).
+  // it loads (with the config schema, zod) are not needed.
   if (j.events.length === 0) return { costs: new CostFold().view(), runs: [] };
   const cfg = config ?? (await loadConfig(root));
   const { replayJournal } = await import('../run/journal/ledger-fold.js');

@@ -3,12 +3,12 @@ import { askStatus, openControl } from '../socket/client.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { UsageError } from './args.js';
 
-// The CLI's side of the control socket (issue 10 item 4). `status --json` asks a running
+// The CLI's side of the control socket. `status --json` asks a running
 // control room first and prints its answer byte for byte; no instance, or none answering in
 // time, and the caller scans as before. CHECKROOM_SOCKET=off always scans.
 
 // The workspace argument as core-commands' dirArg reads it; not imported from there so that
-// asking the socket never loads the scan (issue 10 item 2: lazy-load what a command does not need).
+// asking the socket never loads the scan (lazy-load what a command does not need).
 const dirArg = (positionals: string[]): string => {
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
   return positionals[0] ?? '.';

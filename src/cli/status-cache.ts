@@ -10,7 +10,7 @@ import { readWholeSync } from '../fs/read-capped.js';
 import { STATUS_JSON_VERSION } from './json.js';
 import { assertInside } from '../fs/confine-path.js';
 
-// The last `status --json` answer (issue 10, warm ≤ 1.0× grep): when the facts of every
+// The last `status --json` answer (warm ≤ 1.0× grep): when the facts of every
 // artifact are exactly the facts cache's entries (each one validated by its stat key and the
 // racily-clean rule, none read, none new, none gone: cached-facts.ts unchangedId) and every
 // other input is the same value as last time, the derived state is the one of the last run,
@@ -18,8 +18,7 @@ import { assertInside } from '../fs/confine-path.js';
 // warm run at 50k) are then not done again. What the answer is a function of, and so what
 // the key covers: the facts (by the facts cache's identity), everything else the read
 // returned (config, checkpoint.md, units, the global evidence files, long-memory entries,
-// the todo table, warnings) by value, the journal's spend and runs in flight by value (issue
-// 18 items 1-2), and the code that derives (its files' identity). Derivation reads no clock:
+// the todo table, warnings) by value, the journal's spend and runs in flight by value, and the code that derives (its files' identity). Derivation reads no clock:
 // `scannedAt` is the only field that changes with time. Like the facts cache it is only an
 // optimisation: a file that is not exactly what this version wrote is a miss, and every
 // failure to write is silent.
@@ -68,7 +67,7 @@ export function statusKey(src: Sources, costs: CostLedger, runs: readonly Operat
     h.update(JSON.stringify([MAGIC, STATUS_JSON_VERSION, code, factsId], exact));
     h.update(JSON.stringify(rest, exact));
     h.update(JSON.stringify(costs, exact));
-    // The runs in flight mark cells running and take them out of the plan (issue 18 items 1-2).
+    // The runs in flight mark cells running and take them out of the plan.
     h.update(JSON.stringify(runs, exact));
     return h.digest('hex');
   } catch (err) {

@@ -2,7 +2,7 @@ import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import { atomicWriteDirs, describeSweep, sweepTempFiles } from '../fs/sweep-temp.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
-// Issue 8 item 7: an instance that is about to write sweeps the temp files that killed
+// An instance that is about to write sweeps the temp files that killed
 // atomic writes left behind, and says what it swept. Read-only instances never call this
 // (they write nothing, deleting included).
 

@@ -3,7 +3,7 @@ import { MAYBE_UNSAFE } from '../text/json-escape.js';
 import { PAINT_SGR } from '../text/paint.js';
 import { outputCharset, toCharset, type Charset } from '../text/charset.js';
 
-// The one way text leaves the CLI for a terminal (issue 16 item 2). `checkroom status` drew
+// The one way text leaves the CLI for a terminal. `checkroom status` drew
 // the pipeline's and the phases' names from checkroom.yaml raw: an OSC 52 in `name:` wrote
 // the operator's clipboard, an OSC 0 set the title, a CSI cleared the screen. Call sites
 // escape what they measure (sanitizeLine, so widths are right), and this writer escapes
@@ -13,7 +13,7 @@ import { outputCharset, toCharset, type Charset } from '../text/charset.js';
 // point, escapeJsonText, which escapes all this does and more; a stored answer read back
 // from .checkroom/ is workspace bytes, and goes through `write`.
 //
-// Issue 18 item 5: it also writes in the terminal's charset (src/text/charset.ts): under LANG=C,
+// It also writes in the terminal's charset (src/text/charset.ts): under LANG=C,
 // `--ascii` or TERM=linux every byte of a text command is ASCII. A command's JSON is not text:
 // cli.ts gives `--json` a writer in `unicode` (UTF-8 JSON for scripts), and `json` writes as is.
 

@@ -15,21 +15,21 @@ import { bar, columnLabels, fit, nextLine, noUnitsWhy, pad, whereWidth, wrapItem
 // Human output of the headless commands: one screen, workspace text sanitized, state
 // readable from glyphs and words without colour.
 
-/** The record the state was compared with: checkpoint.md, or a preset's own (gates: the plan, issue 18 item 4). */
+/** The record the state was compared with: checkpoint.md, or a preset's own (gates: the plan). */
 const record = (s: WorkspaceState): string => {
   const p = presetOf(s.preset);
   if (!p.has.checkpoint) return s.checkpoint.exists ? sanitizeLine(s.checkpoint.lastUpdate ?? p.words.record) : `no ${p.words.record}`;
   return `checkpoint ${s.checkpoint.exists ? `updated ${sanitizeLine(s.checkpoint.lastUpdate ?? '?')}` : 'missing'}`;
 };
 
-/** `runs`: the runs in flight the journal shows (cli/scan-journal.ts), counted as the room counts them (issue 18 items 1-2). */
+/** `runs`: the runs in flight the journal shows (cli/scan-journal.ts), counted as the room counts them. */
 export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly OperatorRun[] | null = null): string {
   const { paint } = o;
-  // The operator model's counts (issue 18 item 1): the header's numbers and words.
+  // The operator model's counts: the header's numbers and words.
   const c = countsOf(s, runs);
   const g = glyphsFor(o.ascii);
   const out: string[] = [];
-  // Where the work stopped (issue 18 item 3), and when checkpoint.md says otherwise, what it says.
+  // Where the work stopped, and when checkpoint.md says otherwise, what it says.
   const { phase, batch } = stopOfState(s);
   out.push(paint('title', `checkroom · ${sanitizeLine(s.name)}`) + paint('muted', ` (${sanitizeLine(s.pipeline.name)})`));
   out.push(
@@ -63,7 +63,7 @@ export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly O
   const labels = columnLabels(steps);
   out.push(paint('muted', `${pad('', unitW)}${labels.slice(0, perRow).map((l) => pad(l, colW)).join('')}`));
   const byUnit = new Map<string, Map<string, string>>();
-  // A blocked cell has its own glyph (issue 18 item 5), as in the control room's matrix.
+  // A blocked cell has its own glyph, as in the control room's matrix.
   for (const cell of s.cells) byUnit.set(cell.unit, (byUnit.get(cell.unit) ?? new Map()).set(cell.step, lookOf(cell)));
   const maxRows = 10;
   for (const u of s.units.slice(0, maxRows)) {
@@ -73,8 +73,8 @@ export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly O
   if (s.units.length > maxRows) out.push(paint('muted', `… ${s.units.length - maxRows} more units (checkroom status --json for all)`));
   out.push(...wrapItems('legend: ', Object.entries(g).map(([k, v]) => `${v.trim()} ${GLYPH_WORD[k as keyof typeof g]}`), o.width).map((l) => paint('muted', l)));
   out.push('');
-  // Every warning the other surfaces list, the todo table's too (issue 18: "0 warnings" while the todo table had one);
-  // half-products are the Partials list's (issue 18 item 4: the summary counted cells while Partials was empty).
+  // Every warning the other surfaces list, the todo table's too ("0 warnings" while the todo table had one);
+  // half-products are the Partials list's (the summary counted cells while Partials was empty).
   out.push(`${c.halfProducts} half-products · ${c.suspects} suspicious · ${c.discrepancies} ${presetOf(s.preset).has.checkpoint ? 'checkpoint/disk' : 'plan/gate'} discrepancies · ${c.warnings} warnings`);
   out.push(paint('title', 'Next'));
   const plan = planOf(s.next);

@@ -7,10 +7,10 @@ import type { Cli } from './args.js';
 import { UsageError } from './args.js';
 import type { Out } from './core-commands.js';
 
-// `checkroom unlock [dir] --host NAME` (issue 8 item 5): the checked way out of a driver lock
+// `checkroom unlock [dir] --host NAME`: the checked way out of a driver lock
 // held on another host, which this host cannot see die. The operator names the host; the lock
 // goes only if it is that host's (lock.ts says why not, and nothing is removed).
-// `checkroom unlock [dir] --handover` (issue 17 item 3): the way out of a lock held by a live
+// `checkroom unlock [dir] --handover`: the way out of a lock held by a live
 // driver of this host whose terminal vanished: asked through its control socket, it leaves
 // its runs running and exits, and the next checkroom drives and adopts them.
 

@@ -1,6 +1,6 @@
 import { bookResponder, type ModelReply, type SeenRequest } from './model-server.js';
 
-// `npm start -- --claude` (issue 11 item 9): the book demo with its writing agents replaced
+// `npm start -- --claude`: the book demo with its writing agents replaced
 // by the real Claude Code CLI, talking to the scripted model server on 127.0.0.1. The
 // long-memory archivist and the publisher stay on the fake agent: two adapters side by side.
 // The script shows, within two minutes, tool activity and cost per cell, one overload

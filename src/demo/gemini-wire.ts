@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ModelReply } from './model-server.js';
 
-// The scripted model in the Gemini API's wire format (issue 11 item 7), so the real Gemini
+// The scripted model in the Gemini API's wire format, so the real Gemini
 // CLI can be driven offline through GOOGLE_GEMINI_BASE_URL: POST
 // /v1beta/models/<model>:streamGenerateContent?alt=sse answers SSE `data:` chunks of
 // GenerateContentResponse (text parts, functionCall parts, usageMetadata); errors are

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { geminiReply, geminiSide, isGeminiPath, isGeminiSide } from './gemini-wire.js';
 
-// A scripted stand-in for the Messages API (issue 11), so the real Claude Code CLI can be
+// A scripted stand-in for the Messages API, so the real Claude Code CLI can be
 // driven offline: for tests, and for `npm start -- --claude`. Loopback only, bounded (body
 // size, request count, lifetime), and it closes itself. Each POST /v1/messages takes the
 // next reply of the script; a reply may depend on the request (the demo reads the prompt).
@@ -240,7 +240,7 @@ export async function startModelServer(opts: ModelServerOptions): Promise<ModelS
   return { url: `http://127.0.0.1:${port}`, port, requests, close };
 }
 
-/** The environment that points the Claude Code CLI at `url`, offline (issue 11). */
+/** The environment that points the Claude Code CLI at `url`, offline. */
 export const claudeEnv = (url: string, home: string, maxRetries = 0): Record<string, string> => ({
   ANTHROPIC_BASE_URL: url,
   ANTHROPIC_API_KEY: 'test',

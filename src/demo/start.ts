@@ -18,12 +18,12 @@ import { claudeEnv, startModelServer, type ModelServer } from './model-server.js
 // repository's copy is never touched.
 
 const DEMO = fileURLToPath(new URL('../../demo-workspace', import.meta.url));
-// The devDependency's binary (issue 11): users bring their own claude; the demo uses this one.
+// The devDependency's binary: users bring their own claude; the demo uses this one.
 const CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
 
-/** `--claude`: the real Claude Code CLI against a scripted model on 127.0.0.1 (issue 11). */
-// Text through the escaping writers, as the CLI's (src/cli/text-out.ts, issue 16 item 2).
-// In the terminal's charset, as the CLI's (src/cli.ts, issue 18 item 5).
+/** `--claude`: the real Claude Code CLI against a scripted model on 127.0.0.1. */
+// Text through the escaping writers, as the CLI's (src/cli/text-out.ts).
+// In the terminal's charset, as the CLI's (src/cli.ts).
 setOutputCharset(charsetFor(process.env, process.argv.includes('--ascii')));
 const colour = colorEnabled(process.stdout, process.env);
 const out = textOut(process.stdout, colour);
@@ -47,7 +47,7 @@ async function main(): Promise<number> {
   // `npm start -- --gates`: the gate-file workflow demo (demo-workspace/gates-workflow, preset: gates).
   const args = process.argv.slice(2);
   const ws = args.includes('--gates') ? join(dir, 'gates-workflow') : dir;
-  // `npm start -- --slurm` (issue 12): every agent of the copy a job of the Slurm cluster the
+  // `npm start -- --slurm`: every agent of the copy a job of the Slurm cluster the
   // environment names (SLURM_CONF); refused with the reason when squeue cannot reach one.
   if (args.includes('--slurm')) {
     const q = spawnSync('squeue', ['-h', '--me'], { encoding: 'utf8', timeout: 30_000 });

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { assertInside } from './confine-path.js';
 
-// A no-clobber copy that is whole or absent (issue 8 item 9: kill -9 during every write).
+// A no-clobber copy that is whole or absent (kill -9 during every write).
 // copyFile(COPYFILE_EXCL) creates the destination name first and fills it after, so a kill
 // in between left an empty or short "backup" that looked like a real one. Here the bytes go
 // to a temp file under writeFileAtomic's name pattern (swept at start when orphaned), are
@@ -28,7 +28,7 @@ const fsynced = async (path: string, want: number): Promise<void> => {
 
 /**
  * Copy `src` to `dst` only if `dst` does not exist; throws the raw errno error (EEXIST: taken).
- * `dst` must land inside `roots` (issue 16 item 1); the temp file is its sibling.
+ * `dst` must land inside `roots`; the temp file is its sibling.
  */
 export async function copyFileExclusive(src: string, dst: string, roots: readonly string[]): Promise<void> {
   assertInside('link', dst, roots);

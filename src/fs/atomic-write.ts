@@ -35,8 +35,7 @@ const explain = (path: string, err: NodeJS.ErrnoException): WriteError => {
 /**
  * `data`: text, bytes, or bytes in parts (written one after the other: a 10 MB answer is not
  * joined first). `roots`: where the file may land (the workspace, the runtime directory); a
- * path whose directory resolves elsewhere is refused before anything is written (issue 16
- * item 1).
+ * path whose directory resolves elsewhere is refused before anything is written.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], roots: readonly string[]): Promise<void> {
   try {

@@ -2,8 +2,7 @@ import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { sanitizeLine } from '../text/sanitize.js';
 
-// The one gate every path checkroom deletes, writes, creates or connects to passes (issue 16
-// item 1: a workspace is untrusted input). A path is checked where it lands, not as written:
+// The one gate every path checkroom deletes, writes, creates or connects to passes (a workspace is untrusted input). A path is checked where it lands, not as written:
 // the deepest directory of it that exists is resolved (realpath), so `.checkroom -> /home/me`
 // or `drafts -> ~/.ssh` inside the workspace is an escape, and `..` cannot climb out. The
 // last component is followed too when the call would follow it (write in place, append, chmod, connect);

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
-// Bounded input (issue 8 item 7): a file checkroom reads whole is checked against a cap
+// Bounded input: a file checkroom reads whole is checked against a cap
 // *before* any byte is read — a 55 MB checkroom.yaml took 1.8 GB of memory, and a 10 GB
 // sparse file would not even fit a string. The size comes from fstat on the open handle, so
 // a file swapped between a stat and the read cannot slip past the check, and the read stops

@@ -4,7 +4,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { expandUnit } from '../scan/units.js';
 import { assertInside, ConfineError } from './confine-path.js';
 
-// Leftover temp files of interrupted atomic writes (issue 8 item 7). writeFileAtomic
+// Leftover temp files of interrupted atomic writes. writeFileAtomic
 // (atomic-write.ts) writes `.<name>.<pid>.<8 hex>.tmp` beside its target and renames it; a
 // kill -9 between the two leaves the temp file behind for ever. At start they are swept —
 // only checkroom's own name pattern, only regular files, and only when the writer cannot
@@ -91,7 +91,7 @@ export async function sweepTempFiles(root: string, dirs: Iterable<string>, opts:
       if (why === null) continue;
       const path = relative(root, abs).split(sep).join('/');
       try {
-        // A step directory linked out of the workspace is not swept (issue 16 item 1).
+        // A step directory linked out of the workspace is not swept.
         await unlink(assertInside('unlink', abs, [root]));
         swept.push({ path, why });
       } catch (err) {

@@ -1,6 +1,6 @@
 import type { CellStatus } from '../types.js';
 
-// What a gate cell waits on (issue 5 item 2: "the control room shows a workflow's steps as
+// What a gate cell waits on ("the control room shows a workflow's steps as
 // cells with the same views"). The book fills `blockedBy` in reconcile.ts (markBlocked) from
 // the pipeline's steps; a gate workflow has its own dependencies in its plan, so they are
 // followed here, per workflow. Pure: step ids in, step ids out.

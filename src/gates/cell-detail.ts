@@ -2,11 +2,11 @@ import { formatMinute } from '../text/local-time.js';
 import type { Cell } from '../types.js';
 import type { GateCell, GateProof, GateProofKind } from './types.js';
 
-// How the cell detail speaks about a gate cell (DOMAIN.md section 7, issue 5 item 2): the
+// How the cell detail speaks about a gate cell (docs/domain.md, Workflow gate files): the
 // proof of completion is a passing gate file, not a marker at the end of an artifact, and
 // the plan's status is the claim that checkpoint.md makes for the book. Pure: the component
 // only lays these lines out, and escapes the gate's own text (errors, timestamps, paths)
-// where it draws it (components/Styled.tsx, issue 9 item 4).
+// where it draws it (components/Styled.tsx).
 
 export const isGateCell = (cell: Cell): cell is GateCell => typeof (cell as Partial<GateCell>).gate === 'object' && (cell as Partial<GateCell>).gate !== null;
 

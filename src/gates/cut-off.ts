@@ -2,9 +2,8 @@ import { compareSteps, displayStep } from './gate-file.js';
 import type { RegistryArtifact } from './registry.js';
 import type { Gate } from './types.js';
 
-// A gate cut off mid-write (the shipped writer is not atomic, DOMAIN.md section 7) proves
-// nothing by itself, but the step may still be proven done by the rest of the disk (issue 8
-// item 6): the registry lists an artifact of the step and it is on disk, or a later step's
+// A gate cut off mid-write (the shipped writer is not atomic, docs/domain.md, Workflow gate files) proves
+// nothing by itself, but the step may still be proven done by the rest of the disk: the registry lists an artifact of the step and it is on disk, or a later step's
 // gate passed (steps run in order: a later pass was validated on top of this one). The
 // plan's `completed` is only a claim (the gate is the proof, workflow.ts): it is named with
 // disk proof, never counted alone. A cut-off gate whose first bytes say "fail" stays unproven.

@@ -4,7 +4,7 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { isRecord, str } from './read-json.js';
 import type { Gate, GateShape } from './types.js';
 
-// Gate files (DOMAIN.md section 7): `{step}-{agent}.json`, step two-digit or decimal
+// Gate files (docs/domain.md, Workflow gate files): `{step}-{agent}.json`, step two-digit or decimal
 // (`00-planner.json`, `00.1-orchestrator.json`, `04.5-devops.json`), in one of several
 // shapes written by real tools. Everything here is pure.
 
@@ -83,13 +83,13 @@ export function brokenGate(file: string, agent: string, shape: 'truncated' | 'ma
 }
 
 /**
- * Failure class of a failed gate (DOMAIN.md section 8). A gate *is* a validation, so errors
+ * Failure class of a failed gate (docs/domain.md, Failure classes and their caps). A gate *is* a validation, so errors
  * default to VERIFICATION_FAILED; build and context signs override; no errors at all is UNKNOWN.
  */
 export function classifyGate(gate: Gate): FailureClass {
   if (gate.shape === 'truncated' || gate.shape === 'malformed') return 'UNKNOWN';
   const text = gate.errors.join('\n');
-  // The gate signs are rows of the failure-class table (issue 9 item 2), tried in its order.
+  // The gate signs are rows of the failure-class table, tried in its order.
   const signed = BUILT_IN_CLASSES.gateSigns.find((g) => g.sign.test(text));
   if (signed) return signed.class;
   return gate.errors.length > 0 ? 'VERIFICATION_FAILED' : 'UNKNOWN';

@@ -7,7 +7,7 @@ import { isRecord, readJson, str } from './read-json.js';
 import type { Plan, PlanStep } from './types.js';
 import type { WorkflowDef } from './workflow-file.js';
 
-// The plan (DOMAIN.md section 7): `plan-{id}.json` with `steps[]` (snake_case:
+// The plan (docs/domain.md, Workflow gate files): `plan-{id}.json` with `steps[]` (snake_case:
 // `step_number`, `agent`, `dependencies`), or hierarchical with `phases[].phase_plan_path`
 // pointing to phase plans in camelCase (`metadata.phaseId`, `tasks[].taskId`,
 // `assignedAgent`). Both become one flat, numerically sorted list of PlanStep.
@@ -29,7 +29,7 @@ export function namedStep(o: Record<string, unknown>): string | null {
 const STEP_ID = /^\s*(?:step|s)?[-_ ]?(\d+(?:\.\d+)?)\s*$/i;
 
 /**
- * The workflow step a task id names (issue 18 item 4: agent-studio's phase plans write
+ * The workflow step a task id names (agent-studio's phase plans write
  * `taskId: "step-4"`), or one of the workflow file's named step ids; null for ids like
  * `task-1-2` or `P1-T2`, which name no step.
  */
@@ -53,8 +53,8 @@ function toStep(raw: Record<string, unknown>, index: number, phase: string | nul
   const id = own !== null ? (str(raw.step_number ?? raw.stepNumber ?? raw.step) ?? taskId) : taskId;
   // A step number may be `4`, `"04.5"` or `"step-4"`; a task id names a step only in a step's
   // shape — `task-1-2` must not become step 2. A task of a phase plan that belongs to
-  // workflow step 4 is part of step 4 (issue 8 item 6), not a step of its own; a task whose
-  // id is `step-4` is step 4 itself (issue 18 item 4).
+  // workflow step 4 is part of step 4, not a step of its own; a task whose
+  // id is `step-4` is step 4 itself.
   const resolved = own ?? step ?? taskStep(taskId, named);
   // A task id like `task-a` or `P1-T2` has no step number: place it by phase and position.
   const number = resolved ?? (phase !== null ? `${phase}.${index + 1}` : String(index));

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 
 // Reading the JSON files of a gate-file workflow. The shipped gate writer is not atomic
-// (DOMAIN.md section 7), so a file may be cut off mid-write: that is a half-product, told
+// (docs/domain.md, Workflow gate files), so a file may be cut off mid-write: that is a half-product, told
 // apart from other malformed content, and never a crash.
 
 export type JsonRead =

@@ -6,7 +6,7 @@ import { parseStepFile, stepKey } from './gate-file.js';
 import { isRecord, readJson, str } from './read-json.js';
 import type { ReasoningNote } from './types.js';
 
-// Reasoning files (DOMAIN.md section 7): `.claude/context/history/reasoning/{id}/*.json`
+// Reasoning files (docs/domain.md, Workflow gate files): `.claude/context/history/reasoning/{id}/*.json`
 // in two shapes — `{agent, step, timestamp, decisions[...]}` and `{assumptions,
 // decision_criteria, tradeoffs, open_questions, final_decision}`. One with no final
 // decision and no gate marks an interrupted step (the agent was thinking when it died).

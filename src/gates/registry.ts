@@ -6,8 +6,8 @@ import { ARTIFACTS_DIR } from './plan.js';
 import { isRecord, readJson, str } from './read-json.js';
 import { stepKey } from './gate-file.js';
 
-// The artifact registry (DOMAIN.md section 7; seed 001_… step 1.3: "check that the artifact
-// files exist"). `artifacts` is a map name → entry, or an array in older tools. Paths are
+// The artifact registry (docs/domain.md, Workflow gate files: each artifact
+// must exist on disk). `artifacts` is a map name → entry, or an array in older tools. Paths are
 // relative to the workspace; an absolute path is often from another machine, so we try its
 // basename under the artifacts dir — and say so, because that is a guess.
 

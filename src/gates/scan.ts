@@ -12,9 +12,9 @@ import type { GateFileFacts, GateWorkspace, MemoryFile } from './types.js';
 import { buildWorkflow, type NumberedGate } from './workflow.js';
 import { matchWorkflow, readWorkflowFiles, WORKFLOWS_DIR } from './workflow-file.js';
 
-// Entry point of the gate-file adapter (DOMAIN.md section 7): discover every workflow a
+// Entry point of the gate-file adapter (docs/domain.md, Workflow gate files): discover every workflow a
 // workspace mentions — in gates/, in plans and registries, in reasoning/ — and rebuild each
-// one from disk, the way seed 001_… tells a new session to (gates, plan, reasoning, then the
+// one from disk, the way the source document tells a new session to (gates, plan, reasoning, then the
 // registry and memory). Reading never throws; what cannot be read becomes a Warning.
 
 export const GATES_DIR = '.claude/context/history/gates';

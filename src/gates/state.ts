@@ -11,7 +11,7 @@ import { GATES_DIR } from './scan.js';
 import { WORKFLOWS_DIR } from './workflow-file.js';
 import type { GateCell, GateProof, GateProofKind, GateStep, GateWorkflow, GateWorkspace } from './types.js';
 
-// A gate-file workspace (DOMAIN.md section 7) as the control room's WorkspaceState, so the
+// A gate-file workspace (docs/domain.md, Workflow gate files) as the control room's WorkspaceState, so the
 // Progress, Partials, Plan and Sources views work on it unchanged: one unit per workflow,
 // one step (column) per plan step number across workflows (`s04`, `s04.5`). The gate is the
 // proof, as markers are for the book: passed → done, failed validation → failed (with its
@@ -22,7 +22,7 @@ import type { GateCell, GateProof, GateProofKind, GateStep, GateWorkflow, GateWo
 // `path`, `exists`, `bytes` and `disk` all speak of that one file, where it is or will be
 // written: an interrupted step has no gate, so its disk is `missing` even though the step is
 // partial (its verdict says so; its gate proof names the reasoning file, the evidence).
-// A triage verdict judges a half-product (types.ts Verdict, DOMAIN.md section 4); a failed
+// A triage verdict judges a half-product (types.ts Verdict, docs/domain.md, Half-products); a failed
 // gate is a whole file that says "failed", so it has none: its failure class and errors are
 // the cell's gate proof and the reason of its plan entry.
 
@@ -68,7 +68,7 @@ export function proofOf(s: GateStep): GateProof {
   };
 }
 
-/** Why a failed gate failed: its failure class and first error (DOMAIN.md section 8). */
+/** Why a failed gate failed: its failure class and first error (docs/domain.md, Failure classes and their caps). */
 function failureReason(s: GateStep): string {
   const errs = s.gate?.errors ?? [];
   return `${s.failureClass ?? 'UNKNOWN'}: validation failed${errs.length ? ` (${errs.length} error${errs.length === 1 ? '' : 's'}: ${errs[0]})` : ''}`;
@@ -169,7 +169,7 @@ function stepCell(w: GateWorkflow, def: StepDef, s: GateStep, running: ReadonlyS
 /** What a step's cell adds to the lists: a half-product, a plan the gate contradicts, a redo. */
 function noteStep(part: WorkflowPart, s: GateStep, cell: GateCell): void {
   const { unit, step, triage } = cell;
-  // Every half-step is a half-product the summary counts (issue 18 item 4): a broken gate, and
+  // Every half-step is a half-product the summary counts: a broken gate, and
   // an interrupted step, whose evidence is its reasoning file with no final decision.
   if (s.status === 'partial' && triage) {
     const size = s.gate ? cell : (s.reasoningSize ?? cell);
@@ -274,6 +274,6 @@ export function gateWorkspaceState(root: string, gw: GateWorkspace, opts: GateSt
 /** Directories a live workspace watches for a gate-file workspace (one watch each). */
 export function gateWatchDirs(gw: GateWorkspace): string[] {
   const ids = gw.workflows.map((w) => w.id);
-  // The workflow files too: they give the steps and dependencies (issue 18 item 4).
+  // The workflow files too: they give the steps and dependencies.
   return ['.claude', '.claude/context', '.claude/context/history', GATES_DIR, REASONING_DIR, ARTIFACTS_DIR, '.claude/context/memory', WORKFLOWS_DIR, ...ids.flatMap((id) => [`${GATES_DIR}/${id}`, `${REASONING_DIR}/${id}`])];
 }

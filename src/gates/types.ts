@@ -1,9 +1,9 @@
 import type { FailureClass } from '../pipeline/config-types.js';
 import type { Cell, Warning } from '../types.js';
 
-// The gate-file workflow layout (DOMAIN.md section 7, seed 001_…), as plain data.
+// The gate-file workflow layout (docs/domain.md, Workflow gate files), as plain data.
 
-/** Which of the real-world gate shapes was read (DOMAIN.md section 7, "Accept them all; say which"). */
+/** Which of the real-world gate shapes was read (docs/domain.md, Workflow gate files, "Accept them all; say which"). */
 export type GateShape = 'validation_status' | 'valid' | 'allowed' | 'status' | 'skipped' | 'truncated' | 'malformed';
 
 export interface Gate {
@@ -18,7 +18,7 @@ export interface Gate {
   /** A cut-off gate: what its first bytes say (true pass, false fail, null not written yet). */
   cutVerdict?: boolean | null;
   /**
-   * A cut-off gate counted as passed: the other proof, one sentence each (issue 8 item 6).
+   * A cut-off gate counted as passed: the other proof, one sentence each.
    * Only disk evidence counts (an artifact of the step on disk, a later step's passing gate);
    * the plan's `completed` is listed with it, never alone: it is a claim.
    */
@@ -49,7 +49,7 @@ export interface GateStep {
   file: GateFileFacts | null;
   /** The step's reasoning file, if it has one. */
   reasoning: string | null;
-  /** Its size, when read: an interrupted step's half-product is this file (issue 18 item 4). */
+  /** Its size, when read: an interrupted step's half-product is this file. */
   reasoningSize?: { bytes: number; chars: number };
   failureClass?: FailureClass;
   /** Step numbers this step depends on, in display form (`04.5`); unknown ones as written. */
@@ -124,7 +124,7 @@ export interface GateWorkspace {
 }
 
 /**
- * What stands as a gate cell's proof of completion (DOMAIN.md section 7: a passing gate, not
+ * What stands as a gate cell's proof of completion (docs/domain.md, Workflow gate files: a passing gate, not
  * a marker). `cut_off` and `unreadable` are gates that prove nothing; `interrupted` is a step
  * with reasoning but no final decision and no gate.
  */

@@ -6,7 +6,7 @@ import type { Warning } from '../types.js';
 import { compareSteps, parseStepFile, stepKey } from './gate-file.js';
 import { isRecord, str } from './read-json.js';
 
-// The workflow file (issue 18 item 4): `.claude/workflows/<name>.yaml` in the public
+// The workflow file: `.claude/workflows/<name>.yaml` in the public
 // agent-studio format — `steps[]` with `step` (0, 1.5), `name`, `agent`, `inputs`,
 // `validation.gate`. It is the one record of a workflow's steps and of what each needs:
 // agent-studio writes no dependency list, its runner follows the inputs' `(from step N)`

@@ -8,9 +8,9 @@ import type { WorkflowDef } from './workflow-file.js';
 /** scan.ts's GATES_DIR (scan.ts imports this module, so it is not imported back). */
 const GATES_DIR = '.claude/context/history/gates';
 
-// Putting one workflow together from what was read (pure). Seed 001_… step 1: "the highest
-// step with a passing gate is the last completed one"; step 4: resume from the next step
-// whose dependencies are satisfied. The gate is the proof (DOMAIN.md section 1): a plan that
+// Putting one workflow together from what was read (pure). docs/domain.md, Workflow gate files: "the highest
+// step that passed is the last one finished"; then resume from the next step
+// whose dependencies are satisfied. The gate is the proof (docs/domain.md, The core idea): a plan that
 // says `completed` without a passing gate is a claim, reported, not believed.
 
 export interface NumberedGate {
@@ -65,7 +65,7 @@ const expandGate = (template: string | null, id: string): string | undefined => 
 };
 
 /**
- * The steps to show (issue 18 item 4): the workflow file's, with what the plan claims of
+ * The steps to show: the workflow file's, with what the plan claims of
  * each; a plan step the file does not have is reported, not invented. Without a workflow
  * file, the plan's steps.
  */

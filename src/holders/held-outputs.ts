@@ -2,7 +2,7 @@ import { checkLive } from './liveness.js';
 import type { ProcSource } from './proc-source.js';
 import { liveWhy } from './words.js';
 
-// Launches and autopilot's redo ask too (issue 17 item 1): an output held open for writing
+// Launches and autopilot's redo ask too: an output held open for writing
 // by any process is not backed up and relaunched over. Holders only, no quiet window: the
 // attempt before (ours, ended) wrote the file a moment ago, and its retry must not wait on it.
 

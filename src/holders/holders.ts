@@ -1,6 +1,6 @@
 import type { ProcSource } from './proc-source.js';
 
-// Who holds the files at hand open (issue 17 item 1): one pass over /proc per decision, for
+// Who holds the files at hand open: one pass over /proc per decision, for
 // the files being decided on only, matched by device and inode (a renamed or hard-linked file
 // is the same file; a path string is not). Only descriptors on one of those files cost a
 // fdinfo read; everything else costs a readlink and, for a path, one stat.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileKey, scanHolders, type Holder, type HolderScan } from './holders.js';
 import { procSource, type ProcSource } from './proc-source.js';
 
-// The one answer to "is this file live, and who holds it" (issue 17 item 1), asked before a
+// The one answer to "is this file live, and who holds it", asked before a
 // back-up, keep, redo or relaunch is offered, again when it is confirmed, by the CLI and by
 // autopilot. A file is live when a process on this machine holds it open for writing
 // (whoever launched it: a writer checkroom did not start pauses as quietly as one it did),

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 
-// The /proc reader behind "is this file live" (issue 17 item 1): every process on this
+// The /proc reader behind "is this file live": every process on this
 // machine, the files each holds open, and how (fdinfo's flags). Behind an interface so the
 // decision (holders.ts, liveness.ts) is tested on plain values, and the real reader on real
 // processes. Linux only: elsewhere `available` is false and the quiet window is all we have.

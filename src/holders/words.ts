@@ -1,6 +1,6 @@
 import type { LiveFile, WriterHolder } from './liveness.js';
 
-// How a live file reads (issue 17 item 1): who writes it, since when, and whether checkroom
+// How a live file reads: who writes it, since when, and whether checkroom
 // launched it, first, because the message line is cut at the terminal's width. Raw text:
 // the command name comes from the process, so callers sanitize where they draw.
 

@@ -11,7 +11,7 @@ import type { LiveReaders } from './live-model.js';
 import { keepLastLine } from './lean-facts.js';
 
 // A batch of changed paths applied to the sources in memory: each path re-read alone, never
-// the whole tree. Says what changed, so the derivation redoes only that (issue 10 item 3).
+// the whole tree. Says what changed, so the derivation redoes only that.
 
 export interface Applied {
   /** Units whose cells may differ. */
@@ -22,7 +22,7 @@ export interface Applied {
 
 const checkpointUnits = (src: Sources): string[] => (src.checkpoint?.batches ?? []).flatMap((b) => b.rows.map((r) => r.unit));
 
-// The unit list as a set, kept beside the list it was made from (issue 10 item 3: one event
+// The unit list as a set, kept beside the list it was made from (one event
 // must not cost a pass over every unit). Units are only ever pushed here, through `known`;
 // a list replaced whole (a reload, a fresh collect) gets its own set on first use.
 const unitSets = new WeakMap<string[], Set<string>>();
@@ -35,7 +35,7 @@ const knownOf = (units: string[]): Set<string> => {
 /** Mutates `src`; every path's kind is already known (irrelevant paths never get here). */
 export async function applyPaths(src: Sources, batch: ReadonlyMap<string, PathKind>, readers: LiveReaders = { checkpoint: readCheckpoint }): Promise<Applied> {
   const { pipeline, sources } = src.config;
-  // One confinement per batch of events: symlinks out of the workspace stay unread (issue 8 item 7).
+  // One confinement per batch of events: symlinks out of the workspace stay unread.
   const confine = confineOf(src.root, pipeline);
   const out: Applied = { units: new Set(), structure: false };
   const known = knownOf(src.units);

@@ -21,7 +21,7 @@ const collector = (): (() => void) | null => {
 };
 
 /**
- * Keep V8's young generation at its first size (issue 10 goal: control room RSS at 50k ≤
+ * Keep V8's young generation at its first size (control room RSS at 50k ≤
  * 150 MB). Reading 50k files grew it to 2 × 16 MB of semi-spaces that stay committed for the
  * whole session, although what survives a read is old by then: measured at 50k, RSS 151 →
  * 126 MB after the read, with the same CPU (`--max-semi-space-size` on the command line does
@@ -40,8 +40,7 @@ export function keepYoungGenerationSmall(): void {
 }
 
 /**
- * Let the old generation grow by at most half of what a full collection left live (issue 10
- * goal: control room RSS at 50k ≤ 150 MB). V8 picks a factor of up to 4× for a fast
+ * Let the old generation grow by at most half of what a full collection left live (control room RSS at 50k ≤ 150 MB). V8 picks a factor of up to 4× for a fast
  * collector on a large machine: after the collection during the first read at 50k files
  * (36 MB live) the heap grew to ~130 MB of mostly dead objects before the next one, and RSS
  * keeps what the heap once took. 1.5× (V8's own memory-saving modes use 1.3×) measured:
@@ -66,7 +65,7 @@ export interface IdleCollector {
 }
 
 // The heap's size, asked after every update: process.memoryUsage() also reads the RSS from
-// /proc (a file read per marker; issue 18 item 6), the heap statistics do not.
+// /proc (a file read per marker), the heap statistics do not.
 const heapUsed = (): number => v8.getHeapStatistics().used_heap_size;
 
 export function idleCollector(quietMs = 1500, growthBytes = 24 * 2 ** 20): IdleCollector {

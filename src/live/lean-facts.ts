@@ -1,6 +1,6 @@
 import type { FileFacts } from '../types.js';
 
-// What the long-lived live model keeps of a file it read (issue 10 goal: control room RSS at
+// What the long-lived live model keeps of a file it read (control room RSS at
 // 50k ≤ 150 MB). A heap snapshot at 50k files showed ~16 MB in the tails of the ~4,600
 // unmarked files (up to 3 KB each, two bytes a character for CJK prose), kept for the
 // rest of the session. Their verdict reads only the last non-blank line again (triage.ts:

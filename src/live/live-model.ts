@@ -12,11 +12,11 @@ import { readCuts, type CutMemo } from '../triage/cut-read.js';
 import type { Cut, CutMap } from '../triage/cut-evidence.js';
 
 // The live workspace's data: the sources as last read, the cells in flight, the derived
-// state and who listens (issue 9 item 4: split out of the one closure createLiveWorkspace
+// state and who listens (split out of the one closure createLiveWorkspace
 // was). It reads and derives; when to read (events, polls, touches) is the queue's and the
 // watch's business (update-queue.ts, live-watch.ts).
 
-/** What the live model reads a changed file with; tests wrap them to count reads (issue 9 item 4). */
+/** What the live model reads a changed file with; tests wrap them to count reads. */
 export interface LiveReaders {
   checkpoint: typeof readCheckpoint;
 }
@@ -35,7 +35,7 @@ export class LiveModel {
   private constructor(
     private src: Sources,
     private readonly readers: LiveReaders,
-    /** The journal's cut evidence, folded as the journal grows (issue 17 item 3). */
+    /** The journal's cut evidence, folded as the journal grows. */
     private readonly cutMemo: CutMemo,
   ) {
     keepLastLines(src.scan.files);
@@ -93,7 +93,7 @@ export class LiveModel {
   }
 
   /**
-   * The cells in flight, from the supervisor (issue 9 item 4: the running set flows one way,
+   * The cells in flight, from the supervisor (the running set flows one way,
    * down; it comes back up only as cells of the next state). The same set publishes nothing.
    */
   setRunning(keys: ReadonlySet<string>): void {
@@ -107,7 +107,7 @@ export class LiveModel {
     if (ended) void this.refreshCuts();
   }
 
-  /** Read what the journal gained and re-derive the units whose cut evidence changed (issue 17 item 3). */
+  /** Read what the journal gained and re-derive the units whose cut evidence changed. */
   refreshCuts(): Promise<void> {
     this.cutRead = this.cutRead.then(async () => {
       try {
@@ -133,7 +133,7 @@ export class LiveModel {
 
   /**
    * The state of these sources with `running` in flight (recovery: the journal's live runs):
-   * the live state itself when it shows that set, else derived afresh (issue 10: no second
+   * the live state itself when it shows that set, else derived afresh (no second
    * 50k-cell state for the recover report).
    */
   stateFor(running: ReadonlySet<string>): WorkspaceState {

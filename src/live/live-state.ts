@@ -7,7 +7,7 @@ import { todoViewFrom } from '../sources/level2.js';
 import type { Applied } from './apply-events.js';
 
 // The live view's state from its sources: the same as `stateOf` (workspace.ts), kept by delta
-// between file events (issue 10 item 3). Gate-file workflows are small and derived whole.
+// between file events. Gate-file workflows are small and derived whole.
 
 export interface LiveDeriver {
   /** `change` null: the sources were read again from scratch. */

@@ -6,7 +6,7 @@ import { createDirWatcher, WatchLimitError, type DirWatcher } from './dir-watche
 import type { LiveModel } from './live-model.js';
 import type { UpdateQueue } from './update-queue.js';
 
-// How the live model hears of changes (issue 9 item 4, split out of createLiveWorkspace):
+// How the live model hears of changes (split out of createLiveWorkspace):
 // one OS watch per directory that can hold a state file, or periodic rescans where no
 // events come (NFS, SSHFS, the watch limit reached, the workspace directory gone).
 

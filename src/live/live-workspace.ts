@@ -6,11 +6,11 @@ import { LiveWatch, type Watching, type WatchOptions } from './live-watch.js';
 
 // The live model behind the control room: the sources read once, then kept true by file
 // events. An event re-reads only the file it names (never the whole tree), re-derives only
-// the units it touches (issue 10 item 3) and notifies subscribers; a path the state does
+// the units it touches and notifies subscribers; a path the state does
 // not depend on (temp, swap and backup files, notes) is dropped unread and publishes nothing.
 // A change is applied on the next turn of the loop; under a stream of changes the pause
 // between batches is the last batch's cost, at most `batchMs` (update-queue.ts).
-// Three parts (issue 9 item 4): the model reads and derives (live-model.ts), the queue says
+// Three parts: the model reads and derives (live-model.ts), the queue says
 // when (update-queue.ts), the watch hears of changes (live-watch.ts).
 
 export type { Watching } from './live-watch.js';
@@ -22,20 +22,20 @@ export interface LiveWorkspace {
   refresh(): Promise<void>;
   /**
    * These workspace-relative paths changed (an action or a run just wrote them): each is
-   * re-read once — on its watch event when a watch reports it, else now (issue 9 item 4: a
+   * re-read once — on its watch event when a watch reports it, else now (a
    * finished run's checkpoint was read twice, once for the event and once for the touch).
    */
   touch(paths: string[]): void;
   setRunning(keys: ReadonlySet<string>): void;
   /**
    * Resolves once every file event for a change made before the call has been applied to
-   * `state` (for the control socket, issue 10 item 4: never staler than a scan). In poll
+   * `state` (for the control socket: never staler than a scan). In poll
    * mode, where no events come, it is a rescan.
    */
   settled(): Promise<void>;
   /**
    * The workspace as a fresh read would see it, once settled, without reading 50k files again
-   * (issue 10 goal: control room RSS at 50k ≤ 150 MB; the recover report and the letter read
+   * (control room RSS at 50k ≤ 150 MB; the recover report and the letter read
    * and derived the whole workspace a second time, +95 MB at peak). Shared, not copied:
    * callers read it and never change it.
    */

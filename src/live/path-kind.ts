@@ -3,7 +3,7 @@ import type { PipelineDef, StepDef } from '../types.js';
 import { fileNameMatcher, unitOfName, unitPath } from '../scan/units.js';
 import type { SafePattern } from '../pipeline/safe-pattern.js';
 
-// What a changed path means to the live view, decided from its name alone (issue 10 item 3):
+// What a changed path means to the live view, decided from its name alone:
 // temp files of atomic writers (`.ch01-draft.md.123.ab12.tmp`), editor swap and backup files
 // (`.ch01-draft.md.swp`, `ch01-draft.md~`, vim's `4913`), notes next to the artifacts — none
 // of them is anything the state is made of, so their events are dropped before they cost a

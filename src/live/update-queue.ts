@@ -1,11 +1,11 @@
 import type { PathKind } from './path-kind.js';
 import type { LiveModel } from './live-model.js';
 
-// When the live model reads (issue 9 item 4, split out of createLiveWorkspace): changed
+// When the live model reads (split out of createLiveWorkspace): changed
 // paths wait in one pending batch, applied one batch at a time: two quick edits of
 // checkpoint.md land in order, and a full reload never interleaves with an incremental one.
 //
-// No fixed window on the way to the screen (issue 18 item 6): a change is applied on the
+// No fixed window on the way to the screen: a change is applied on the
 // next turn of the event loop (the other events of the same write, read in the same poll,
 // join it). Under a stream of changes, the pause before the next batch is what the last one
 // cost — its read, derivation and whatever its subscribers did up to the next turn (the

@@ -11,7 +11,7 @@ import type { EntryWhy, Why } from '../reasons/why.js';
 import { say, sayEntry, saySource } from '../reasons/say.js';
 import { entryExpected, rebuildSourceOf, type RebuildFrom } from './sources.js';
 
-// Long-memory integrity (DOMAIN.md section 5, scenario 3): long-memory files missing, empty or
+// Long-memory integrity (docs/domain.md, What goes wrong, scenario 3): long-memory files missing, empty or
 // cut off, and finished chapters without their entry. Each finding comes with the rebuild
 // plan from the best source — the final chapter, else the marked draft, else a redo — and
 // the reason, so the operator sees why. Reads only the long-memory files (bounded), the rest
@@ -50,7 +50,7 @@ export interface MemoryCheck {
 const MAX_BYTES = 4 * 1024 * 1024;
 const readAt = promisify(read);
 
-/** Opened the way the scan opens artifacts (issue 8 item 7): no symlink out of the workspace, no blocking FIFO. */
+/** Opened the way the scan opens artifacts: no symlink out of the workspace, no blocking FIFO. */
 async function readText(abs: string, confine: Confine): Promise<{ text: string; error?: string } | null> {
   let fd: number;
   try {
@@ -77,7 +77,7 @@ async function readText(abs: string, confine: Confine): Promise<{ text: string; 
 /** Entries of a long-memory file: the text under each heading that names a unit. */
 export function splitEntries(text: string, pattern: string): Map<string, string> {
   const out = new Map<string, string>();
-  // Workspace text against a config pattern: RE2, linear in the file (issue 16 item 3).
+  // Workspace text against a config pattern: RE2, linear in the file.
   const heads = compilePattern(`^#{1,6}\\s.*?\\b(${pattern})\\b.*$`, 'm').matchAll(text);
   heads.forEach((m, i) => {
     const start = m.index + m.groups[0]!.length;

@@ -5,8 +5,7 @@ import type { PipelineDef, StepDef } from '../types.js';
 import { copyBackup, listBackups } from '../backups/backups.js';
 import { readEntries } from '../scan/scan.js';
 
-// Shared long-memory files around an agent that writes them (issue 8 item 6; DOMAIN.md
-// section 5, scenario 3). An archivist rewrites meta/chapter-summaries.md — and the other
+// Shared long-memory files around an agent that writes them (docs/domain.md, What goes wrong, scenario 3). An archivist rewrites meta/chapter-summaries.md — and the other
 // meta/ files beside it (glossary, metaphors) — as a whole: one that truncates the file
 // loses the entries of chapters finished long ago, and its own entry still looks written.
 // Before the run: a copy of each file (never overwriting a backup; an identical newest copy is

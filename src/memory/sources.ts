@@ -2,7 +2,7 @@ import type { Cell, PipelineDef, StepDef } from '../types.js';
 import { cellKey } from '../types.js';
 import type { EntryWhy } from '../reasons/why.js';
 
-// Where a lost long-memory entry is rebuilt from (DOMAIN.md section 5, scenario 3): the final
+// Where a lost long-memory entry is rebuilt from (docs/domain.md, What goes wrong, scenario 3): the final
 // chapter is best, a marked draft will do, otherwise the chapter is redone. Pure and O(1) per
 // unit given the cell map, so the plan can call it on every file event.
 

@@ -4,7 +4,7 @@ import type { SupervisorSnapshot } from '../run/supervisor/types.js';
 import type { OperatorBreaker, OperatorRun } from './types.js';
 
 // Per agent: its breaker at the model's clock reading, its deadline stored once (the
-// breaker's `until`), and its slots in use against its concurrency limit (issue 18: `writer 1/2`).
+// breaker's `until`), and its slots in use against its concurrency limit (`writer 1/2`).
 // The ledger's own `view` was computed when the journal was folded: its `remainingMs` froze
 // between two journal events (a Plan countdown stuck at "29 s left" while Health ticked).
 

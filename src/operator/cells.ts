@@ -30,7 +30,7 @@ function runStateOf(c: CellLedger | null, r: OperatorRun | undefined): OperatorC
 
 function cellOf(key: string, c: CellLedger | null, r: OperatorRun | undefined, limits: Limits | null): OperatorCell {
   const run = runStateOf(c, r);
-  // An escalated, held or finished cell has no next attempt (issue 18: Health showed
+  // An escalated, held or finished cell has no next attempt (Health showed
   // "ch04 memory escalated · next attempt 2 of 4").
   const next = run === 'escalated' || run === 'held' || run === 'done' ? null : nextAttemptOf(c, limits);
   return {

@@ -1,7 +1,7 @@
 import type { SupervisorSnapshot } from '../run/supervisor/types.js';
 import type { AutopilotState, HealthRow, OperatorBreaker, OperatorCell } from './types.js';
 
-// Health's rows by urgency (issue 18 item 5: alphabetical put the open breaker and the
+// Health's rows by urgency (alphabetical put the open breaker and the
 // escalated cell in the middle): escalated cells, open breakers, failing, running, idle.
 // Within a tier, agents before cells, then by name.
 
@@ -30,9 +30,9 @@ export function healthOf(breakers: readonly OperatorBreaker[], cells: ReadonlyMa
 
 /**
  * On, paused (why) or off, as every surface says it. Paused wins over on: a pilot that is on
- * while a global limit stops it launches nothing (issue 18: after `a` the status line said
+ * while a global limit stops it launches nothing (after `a` the status line said
  * "autopilot on: launching" while the header said PAUSED). A read-only observer's own pilot is
- * always off: it reads the driver's from the journal (issue 18: "autopilot off" on the observer
+ * always off: it reads the driver's from the journal ("autopilot off" on the observer
  * while the driver had it on).
  */
 export function autopilotOf(snap: Pick<SupervisorSnapshot, 'role' | 'autopilot' | 'ledger'> | null): AutopilotState {

@@ -9,14 +9,14 @@ import { runsOf } from './runs.js';
 import type { OperatorCellView, OperatorCounts, OperatorModel, OperatorRun } from './types.js';
 import { cellTally, warningCount } from './ws-counts.js';
 
-// The one operator model (issue 18 item 1). Entry point: `buildOperatorModel(ws, sup, at)`.
+// The one operator model. Entry point: `buildOperatorModel(ws, sup, at)`.
 // Every surface reads what it shows of counts, runs, breakers, escalations, autopilot, the
 // plan and Health from here:
 // - the control room: `operatorOf(state)` (src/ui/store/operator.ts), memoised per (ws, agents),
 //   read by Header, AgentsBadge, Footer's messages, PlanView, HealthView and the tab counts;
 // - `checkroom status` / `plan` / `partials` text and `--json`: `countsOf` / `scanCounts` and
 //   `planOf` of a state derived with the journal's runs in flight (cli/scan-journal.ts: the
-//   runs an observer's snapshot has, issue 18 items 1-2); the socket's status text: the room's;
+//   runs an observer's snapshot has); the socket's status text: the room's;
 // - `watch --json`: its events carry the journal's escalation class (run/attempt/cell-move.ts).
 // Parts from the workspace are kept per input object (the live model keeps unchanged cells as
 // the same objects, so a change costs what it touched); parts from the snapshot cost
@@ -71,7 +71,7 @@ export function countsOf(ws: WorkspaceState, runs: readonly OperatorRun[] | null
     needsHuman: t.needsHuman,
     running: runs ? runs.length - pending - waiting : t.running,
     notStarted: t.notStarted,
-    // The fields above are `status --json`'s since its first version, in its order; the rest are added (issue 18).
+    // The fields above are `status --json`'s since its first version, in its order; the rest are added.
     discrepancies: ws.discrepancies.length,
     suspects: ws.suspects.length,
     pending,

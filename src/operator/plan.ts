@@ -1,7 +1,7 @@
 import type { NextStep } from '../types.js';
 import type { OperatorStep } from './types.js';
 
-// The plan, one entry per cell (issue 18: Plan listed ch01 memory twice, `human_review` and
+// The plan, one entry per cell (Plan listed ch01 memory twice, `human_review` and
 // `rebuild_memory`). The planner may say two things of one cell; the operator acts once, so
 // the most urgent entry stays (lowest priority number, then the planner's order) and the
 // others' action and reason go into its `also`, shown in its detail. Entries without a cell

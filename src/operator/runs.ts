@@ -4,7 +4,7 @@ import type { OperatorRun } from './types.js';
 
 // Cells in flight, from the supervisor's snapshot (O(runs)): running processes and jobs, then
 // cells waiting for their next attempt or for a breaker. One row per cell: an observer's own
-// and the driver's runs are one list, so a cell is never counted twice (issue 18: a read-only
+// and the driver's runs are one list, so a cell is never counted twice (a read-only
 // observer showed "2 running" while the driver showed 1).
 
 const byKey = (a: { unit: string; step: string }, b: { unit: string; step: string }): number =>
@@ -39,7 +39,7 @@ export function runsOf(snap: Pick<SupervisorSnapshot, 'runs' | 'waiting' | 'ledg
       attempt: r.attempt,
       startedAt: r.startedAt,
       retryAt: null,
-      // Issue 12: what the scheduler says of a queued job ("waiting: Resources").
+      // What the scheduler says of a queued job ("waiting: Resources").
       reason: r.why ?? '',
       logPath: r.logPath,
       ...(r.job ? { job: `${r.job.executor} job ${r.job.id}` } : {}),

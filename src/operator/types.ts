@@ -4,7 +4,7 @@ import type { BreakerViewState } from '../run/policy/breaker.js';
 import type { CellLedger } from '../run/journal/ledger.js';
 import type { CellTally } from './ws-counts.js';
 
-// The operator model's shape (issue 18 item 1): what the operator sees, derived once from the
+// The operator model's shape: what the operator sees, derived once from the
 // live workspace, the supervisor's snapshot (journal-derived, so an observer that replays the
 // same journal gets the same model) and ONE clock reading. Every surface reads these values;
 // none derives its own count, class or countdown.
@@ -17,7 +17,7 @@ export interface OperatorRun {
   agent: string;
   /**
    * `running`: a process or a job that runs; `pending`: a cluster job still queued by its
-   * scheduler (never counted as running, issue 18); `waiting`: for its next attempt (backoff,
+   * scheduler (never counted as running); `waiting`: for its next attempt (backoff,
    * `retryAt` set) or for a breaker (`breaker` names it).
    */
   state: 'running' | 'pending' | 'waiting';
@@ -30,10 +30,10 @@ export interface OperatorRun {
   /** What the scheduler or the supervisor says, raw (the view escapes it). */
   reason: string;
   logPath: string | null;
-  /** Issue 12: "slurm job 12" when a cluster runs it. */
+  /** "slurm job 12" when a cluster runs it. */
   job?: string;
   activity?: string;
-  /** Adopted after a restart, or the driver's as an observer sees it (issue 8 items 4, 5). */
+  /** Adopted after a restart, or the driver's as an observer sees it. */
   origin?: 'adopted' | 'driver';
   /** The breaker this cell waits for, when it waits for one: its countdown is the breaker's deadline. */
   breaker?: string;

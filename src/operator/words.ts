@@ -1,7 +1,7 @@
 import type { AutopilotState, OperatorBreaker, OperatorCounts } from './types.js';
 
 // The operator model's facts in words, the same everywhere: every countdown is a deadline
-// minus the model's one clock reading (issue 18: one breaker read "40 s left" in one Plan row
+// minus the model's one clock reading (one breaker read "40 s left" in one Plan row
 // and "6 s left" in the next, because each surface kept its own `remainingMs`).
 
 /** "4 s", "2 m 05 s", "1 h 02 m". */
@@ -42,7 +42,7 @@ export const autopilotWords = (a: AutopilotState): string => (a.state === 'pause
 
 /**
  * "5 partials": the files the Partials view lists (half-products and suspects), the number its
- * tab shows; not the cells whose status is partial (issue 18: the tab said Partials (36) while
+ * tab shows; not the cells whose status is partial (the tab said Partials (36) while
  * the header said "2 partial").
  */
 export const partialsWords = (c: Pick<OperatorCounts, 'halfProducts' | 'suspects'>): string => {
@@ -50,5 +50,5 @@ export const partialsWords = (c: Pick<OperatorCounts, 'halfProducts' | 'suspects
   return `${n} partial${n === 1 ? '' : 's'}`;
 };
 
-/** " (adopted)" / " (driver's)": who started a run this instance watches (issue 8 items 4, 5). */
+/** " (adopted)" / " (driver's)": who started a run this instance watches. */
 export const originWords = (origin: 'adopted' | 'driver' | undefined): string => (origin === 'adopted' ? ' (adopted)' : origin === 'driver' ? " (driver's)" : '');

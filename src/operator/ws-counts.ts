@@ -1,6 +1,6 @@
 import type { Cell, CellStatus, WorkspaceState } from '../types.js';
 
-// The tallies of a workspace's cells, kept by difference (issue 18 item 1: per-change work
+// The tallies of a workspace's cells, kept by difference (per-change work
 // O(changed)). The live model publishes a new cell array per change but keeps the cells of
 // untouched units as the same objects (state/live-derive.ts): against the last array of the
 // same length only the cells that are new objects are counted again. A cold state (the CLI)

@@ -1,6 +1,6 @@
 import type { PipelineDef, StepDef } from '../types.js';
 
-// The reference pipeline, exactly DOMAIN.md section 2: five phases, eight chapter steps in
+// The reference pipeline, exactly docs/domain.md, The reference pipeline: five phases, eight chapter steps in
 // phase 3 (R1–R3 in parallel after the draft), the final chapter in phase 4, HTML in phase 5.
 // Aliases are the checkpoint.md column headings in Chinese (as the source document writes
 // them), English and Japanese.

@@ -2,10 +2,9 @@ import type { BreakerConfig, FailureClass, KubernetesOptions, Limits, SlurmOptio
 import { BUILT_IN_CLASSES } from './failure-classes.js';
 
 // The configuration's defaults, as plain data: what a workspace without checkroom.yaml runs
-// with. Apart from schema.ts so that reading such a workspace never loads zod (issue 10
-// item 2); schema.ts re-exports them.
+// with. Apart from schema.ts so that reading such a workspace never loads zod; schema.ts re-exports them.
 
-/** Attempts in all, per class (DOMAIN.md sections 8 and 9; issue 17 item 5): the table's caps. */
+/** Attempts in all, per class (docs/domain.md, Failure classes and their caps; Handling agent faults): the table's caps. */
 export const DEFAULT_CAPS: Record<FailureClass, number> = { ...BUILT_IN_CLASSES.defaultCaps };
 
 export const FAILURE_CLASSES = BUILT_IN_CLASSES.names;

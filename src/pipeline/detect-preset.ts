@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PRESETS } from './presets/index.js';
 
 // A workspace whose checkroom.yaml names no preset (or that has none) is read with the preset
-// its layout shows (issue 8 item 6): a gate-file workflow was read as an empty book.
+// its layout shows: a gate-file workflow was read as an empty book.
 
 export { DETECTED_GATES, GATE_LAYOUT_DIR } from './presets/gates.js';
 

@@ -1,7 +1,7 @@
 // Durations in checkroom.yaml: a bare number means seconds (the common unit for timeouts),
 // a string is one or more <number><unit> parts ("250ms", "30s", "5m", "1h", "1m30s").
 // Results are milliseconds. Anything that is not finite is refused: "unlimited" timeouts
-// are how a silent hang becomes a stuck pipeline (DOMAIN.md section 9, liveness).
+// are how a silent hang becomes a stuck pipeline (docs/domain.md, Handling agent faults, liveness).
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;

@@ -1,11 +1,11 @@
-// The failure classes as one table (issue 9 item 2: "adding a failure class is one table row").
+// The failure classes as one table ("adding a failure class is one table row").
 // The FailureClass type, the default caps, the retryable and never-retry sets, the built-in
 // signs the classifier tries, the gate signs and the help text of the strategy table all
 // derive from these rows; nothing else lists the classes. It lives in src/pipeline because
 // the config schema (caps, rule classes) needs it and src/pipeline does not import src/run.
-// DOMAIN.md sections 8 and 9 are the source of every value.
+// Every value comes from docs/domain.md, Failure classes and their caps, and Handling agent faults.
 //
-// Issue 17 item 5: `cap` counts total attempts, as the source table does (the recovery
+// `cap` counts total attempts, as the source table does (the recovery
 // skill's 試行回数のしきい値, "max attempts": VERIFICATION_FAILED 3, UNKNOWN 2 — "retry once,
 // then escalate" — BROKEN_BUILD 1, CIRCULAR_FIX 0). It used to count retries after the first
 // failure, one attempt more than the table everywhere. The classes the source table does not
@@ -13,7 +13,7 @@
 // retries has 0: once it is recognised, no further attempt.
 
 /**
- * How a class is retried (DOMAIN.md section 9):
+ * How a class is retried (docs/domain.md, Handling agent faults):
  * - `unchanged`: a fault of the environment; retrying unchanged after a backoff can succeed.
  * - `counted`: a fault of the attempt; retried (with the error) under the class's cap.
  * - `never`: retrying unchanged gives the same result; escalate at once, whatever the cap.
@@ -140,7 +140,7 @@ export const FAILURE_CLASS_TABLE = [
     sign: { order: 6, test: (t, code) => code === 127 || /command not found|spawn \S+ ENOENT|ENOENT.*spawn/i.test(t) },
     help: { signs: 'spawn ENOENT, command not found, exit 127', recovery: 'none unchanged: install the tool or fix the command', then: 'escalate at once' },
   },
-  // Issue 12: a cluster fault is retried without touching the agent's budgets; the cap only
+  // A cluster fault is retried without touching the agent's budgets; the cap only
   // keeps the path finite, and the executor's own breaker stops a broken cluster sooner.
   {
     name: 'INFRA',

@@ -1,6 +1,6 @@
 import type { PipelineDef } from '../types.js';
 
-// The gate-file workflow layout (DOMAIN.md section 7). Steps are not known in advance: the
+// The gate-file workflow layout (docs/domain.md, Workflow gate files). Steps are not known in advance: the
 // gate adapter discovers them from plan-{workflow_id}.json, so this preset only fixes the
 // shape — one phase and the unit pattern. Units are workflow ids like `1735123456-abc123`
 // (seconds-epoch, dash, short hex/base36).

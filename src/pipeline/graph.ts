@@ -3,8 +3,7 @@ import { MARKER_RE } from './schema.js';
 import { unitIdPattern } from './safe-pattern.js';
 
 // Structural checks of a resolved pipeline: the step graph must be a DAG over known ids,
-// every step must sit in an existing phase and be able to prove completion (DOMAIN.md
-// section 2: a per-unit file with a whole-line marker). Problems are plain data so the
+// every step must sit in an existing phase and be able to prove completion (docs/domain.md, The reference pipeline: a per-unit file with a whole-line marker). Problems are plain data so the
 // loader can point at the YAML node that caused them; validatePipeline throws the first.
 
 export type StepField = 'id' | 'depends_on' | 'phase' | 'path' | 'marker';

@@ -1,4 +1,4 @@
-// Which config patterns V8's backtracking RegExp may run (issue 16 item 3). Patterns come
+// Which config patterns V8's backtracking RegExp may run. Patterns come
 // from checkroom.yaml, workspace text: `ch(\d+)+x?` against one 36-digit file name kept
 // `checkroom status` at 100% CPU for hours. Every pattern runs on RE2 (linear time) unless
 // this strict check proves V8 runs it in time linear in the input and with RE2's meaning,

@@ -4,7 +4,7 @@ import { sanitizeLine } from '../text/sanitize.js';
 
 // Every regex whose source comes from the workspace — units.pattern, sources.todo_pattern,
 // agents' rules[].match, and what the code builds around them — is compiled here and only
-// here (issue 16 item 3). Such a pattern runs on RE2 (re2js: a pure-JS port of RE2/J,
+// here. Such a pattern runs on RE2 (re2js: a pure-JS port of RE2/J,
 // linear-time matching, no native build), so no pattern and no input can make a match take
 // more than time proportional to the input: `ch(\d+)+x?` against `ch` + 36 digits + `!` ran
 // for hours on V8's backtracking engine, with the event loop and so every signal handler

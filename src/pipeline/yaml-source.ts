@@ -6,7 +6,7 @@ import { ConfigError } from './config-error.js';
 export { ConfigError } from './config-error.js';
 
 // A YAML file whose every error points at the node that caused it (file:line:column), shared
-// by checkroom.yaml and preset files (issue 9 item 1): a typo in a pipeline that runs for days
+// by checkroom.yaml and preset files: a typo in a pipeline that runs for days
 // must fail at start, not silently skip a dependency at 3 a.m. The CLI maps ConfigError to exit code 2.
 
 export type YamlPath = (string | number)[];

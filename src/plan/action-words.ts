@@ -1,6 +1,6 @@
 import type { PlanAction } from '../types.js';
 
-// Plan actions in the operator's words (issue 18 item 5: Plan showed `human_review`,
+// Plan actions in the operator's words (Plan showed `human_review`,
 // `backup_redo`, `rebuild_memory`). One table for every text surface — the Plan view,
 // `checkroom plan`, the Next lines of `status`, the recover report and the `/` filter —
 // while `--json` keeps the machine names (the JSON contract). RESUME.md has its own words

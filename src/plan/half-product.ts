@@ -3,7 +3,7 @@ import type { Why } from '../reasons/why.js';
 import { say } from '../reasons/say.js';
 
 /**
- * What to do with a half-product, and why, from one decision (issue 8 item 6: the plan said
+ * What to do with a half-product, and why, from one decision (the plan said
  * `decide` while its reason said "back up and redo"). Redoing is launchable work: with a
  * dependency not done only a human can decide, and the reason says so instead of the
  * finding's own advice. A file that looks complete is the operator's keep-or-redo call.

@@ -4,7 +4,7 @@ import { planShape, rankOf, said, unitPlan, type UnitPlan } from './unit-plan.js
 
 export { halfProductEntry } from './half-product.js';
 
-// The next-step plan (issue "checkroom core", item 7; DOMAIN.md section 5, recovery
+// The next-step plan (docs/domain.md, What goes wrong, recovery
 // priorities): 1 — failures that block downstream work, most-blocking first;
 // 2 — half-products, by verdict; 3 — not-started cells whose dependencies are done,
 // respecting batches (a later batch's new work waits for the earlier ones) and phases
@@ -12,7 +12,7 @@ export { halfProductEntry } from './half-product.js';
 // Never plans a step whose dependencies are not done.
 // Everything that depends on one unit is its fragment (unit-plan.ts); what is global — the
 // phase and batch gates, the order — is here, shared with the live view's incremental
-// plan (state/live-derive.ts), so both give the same plan (issue 10 item 3).
+// plan (state/live-derive.ts), so both give the same plan.
 
 export interface PlanInput {
   pipeline: PipelineDef;

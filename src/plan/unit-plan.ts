@@ -4,7 +4,7 @@ import type { Why } from '../reasons/why.js';
 import { say } from '../reasons/say.js';
 import { halfProductEntry } from './half-product.js';
 
-// The part of the next-step plan that depends on one unit's cells only (issue 10 item 3): a
+// The part of the next-step plan that depends on one unit's cells only: a
 // file event changes one unit, so the live view recomputes that unit's fragment and splices it
 // into the plan; the full plan (plan.ts) is the same fragments put together for every unit.
 
@@ -75,7 +75,7 @@ export interface UnitPlan {
 
 // A cell no longer holds its batch back once it is done or waits on a human: escalated,
 // blocked by an escalation, or a half-product that looks complete and needs the operator's
-// keep-or-redo decision (DOMAIN.md scenario 5: skip what waits on a human, continue).
+// keep-or-redo decision (docs/domain.md, What goes wrong, scenario 5: skip what waits on a human, continue).
 const settled = (c: Cell): boolean =>
   c.status === 'done' || c.status === 'needs_human' || c.blockedBy.length > 0 || (c.status === 'partial' && c.triage?.verdict === 'maybe_complete');
 
@@ -102,7 +102,7 @@ export function unitPlan(shape: PlanShape, unit: string, cells: readonly (Cell |
   }
 
   const rebuilt = new Set<string>();
-  // One row per cell (issue 18 item 2: "ch01 memory" was listed as human_review and as
+  // One row per cell ("ch01 memory" was listed as human_review and as
   // rebuild_memory): a failed or escalated entry keeps its priority-1 row for the human.
   const listed = new Set(out.p1.map((n) => n.step));
   if (rebuildMemory) {

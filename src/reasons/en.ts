@@ -1,7 +1,7 @@
 import type { Catalog } from './say.js';
 
 const s = (n: number): string => (n === 1 ? '' : 's');
-/** A count that stopped once the verdict was settled (issue 8 item 3) is a lower bound. */
+/** A count that stopped once the verdict was settled is a lower bound. */
 const n = (w: { chars: number; atLeast?: true }): string => (w.atLeast ? `at least ${w.chars}` : String(w.chars));
 
 const SHAPE: Catalog['shape'] = {
@@ -35,7 +35,7 @@ const entry: Catalog['entry'] = {
 const source: Catalog['source'] = (x) =>
   x.from === 'final' ? `${x.source} (final)` : x.from === 'draft' ? `${x.source} (marked)` : 'nothing usable: redo the chapter';
 
-// Issue 17 item 3: how the journal says a writer was cut off.
+// How the journal says a writer was cut off.
 const CUT_EVENT: Catalog['cutEvent'] = {
   cancelled: 'cancelled',
   killed: 'killed',

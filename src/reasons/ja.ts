@@ -48,7 +48,7 @@ const error = (e: string): string =>
     .replace(/^a symlink out of the workspace \(to (.*)\): not read; .*$/, 'ワークスペースの外を指すシンボリックリンク（$1 へ）：読んでいない。許可するには checkroom.yaml の outside_roots にそのルートを書く')
     .replace(/^a symlink loop: .*$/, 'シンボリックリンクのループ：自分自身を指していて読めない');
 
-// Issue 17 item 3：ジャーナルが記録した書き手の途切れ方。
+// ジャーナルが記録した書き手の途切れ方。
 const CUT_EVENT: Catalog['cutEvent'] = {
   cancelled: 'キャンセルされた',
   killed: '強制終了された',

@@ -12,13 +12,13 @@ export interface Catalog {
   why: { [K in Why['k']]: (w: WhyOf<K>, say: (w: Why) => string, facts: (w: Why) => string) => string };
   /**
    * The facts of the findings whose advice is "back up and redo", without that advice: a plan
-   * entry that decides otherwise (issue 8 item 6) says its own advice after them.
+   * entry that decides otherwise says its own advice after them.
    */
   facts: { [K in 'unreadable' | 'short' | 'cut' | 'writer_cut']: (w: WhyOf<K>) => string };
-  /** How a writer was cut off (issue 17 item 3), as the cut reason and the keep warning say it. */
+  /** How a writer was cut off, as the cut reason and the keep warning say it. */
   cutEvent: { [K in CutEvent]: string };
   sign: { [K in Sign['k']]: (s: SignOf<K>) => string };
-  /** How a marker-shaped last line differs from the marker (issue 8 item 6). */
+  /** How a marker-shaped last line differs from the marker. */
   shape: { [K in WhyOf<'marker_shaped'>['shape']]: (w: WhyOf<'marker_shaped'>) => string };
   entry: { [K in EntryWhy['k']]: (e: Extract<EntryWhy, { k: K }>) => string };
   source: (s: Source) => string;

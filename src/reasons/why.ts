@@ -31,14 +31,14 @@ export interface Source {
 }
 
 export type Why =
-  // Triage of one artifact (DOMAIN.md section 4).
+  // Triage of one artifact (docs/domain.md, Half-products).
   | { k: 'unreadable'; error: string }
   | { k: 'short'; chars: number; limit: number }
   | { k: 'cut'; chars: number; sign: Sign; atLeast?: true }
   | { k: 'clean'; chars: number; line: string; atLeast?: true }
-  // The journal is evidence (issue 17 item 3): its writer was cut off and the file has not changed since.
+  // The journal is evidence: its writer was cut off and the file has not changed since.
   | { k: 'writer_cut'; event: CutEvent; at: number; time: string; attempt: number; chars: number; atLeast?: true }
-  // The last line looks like a marker but is not this step's (issue 8 item 6): another
+  // The last line looks like a marker but is not this step's: another
   // step's marker, the marker inline at the end of prose, in the wrong case, or bare.
   | { k: 'marker_shaped'; shape: 'other' | 'inline' | 'case' | 'bare'; chars: number; line: string; expected: string; atLeast?: true }
   | { k: 'suspicious'; body: number; min: number }

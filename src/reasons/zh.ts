@@ -48,7 +48,7 @@ const error = (e: string): string =>
     .replace(/^a symlink out of the workspace \(to (.*)\): not read; .*$/, '指向工作区之外的符号链接（指向 $1）：未读取；如需允许，请在 checkroom.yaml 的 outside_roots 中列出其根目录')
     .replace(/^a symlink loop: .*$/, '符号链接循环：它指回自身，无法读取');
 
-// Issue 17 item 3：日志所记的写入者被截断的方式。
+// 日志所记的写入者被截断的方式。
 const CUT_EVENT: Catalog['cutEvent'] = {
   cancelled: '被取消',
   killed: '被强制结束',

@@ -7,7 +7,7 @@ import { unitPath } from '../scan/units.js';
 import type { ScanResult } from '../scan/scan.js';
 import type { CutMap } from '../triage/cut-evidence.js';
 
-// One status per cell (issue "checkroom core", item 6). Precedence:
+// One status per cell. Precedence:
 //   running      — a live run the launcher knows about;
 //   done         — the marker is proven on disk: the filesystem wins over any claim;
 //   needs_human  — checkpoint ⚠️ and no marker (an escalation outlives its half-product);
@@ -24,7 +24,7 @@ export interface ReconcileInput {
   scan: ScanResult;
   claims: ReadonlyMap<string, Claim>;
   running: ReadonlySet<string>;
-  /** How each cell's last writer was cut off, from the journal (issue 17 item 3); absent: no evidence. */
+  /** How each cell's last writer was cut off, from the journal; absent: no evidence. */
   cuts?: CutMap;
 }
 
@@ -128,7 +128,7 @@ function signature(unit: string, input: ReconcileInput, against?: unknown[]): un
     if (same) return null;
   }
   // Sized once and filled by index: a closure and growing pushes per unit were most of a
-  // one-shot `status` derive's allocation at 50k files (issue 10, --cpu-prof).
+  // one-shot `status` derive's allocation at 50k files (--cpu-prof).
   const sig: unknown[] = new Array(2 + steps.length * 5);
   sig[0] = pipeline;
   sig[1] = batchOf.get(unit) ?? null;

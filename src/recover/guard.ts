@@ -70,7 +70,7 @@ export async function notReplaceable(root: string, rel: string): Promise<string 
   const st = await stat(join(root, rel)).catch(() => null);
   if (!st) return null;
   if (st.isFile()) {
-    // A process holds it open for writing (issue 17 item 1): the rewrite would land beside its bytes, not under them.
+    // A process holds it open for writing: the rewrite would land beside its bytes, not under them.
     const held = heldOutputs(root, [rel], new Set()).get(rel);
     return held ? `${held}, then run checkroom recover again` : null;
   }

@@ -5,7 +5,7 @@ import { replayJournal } from '../run/journal/ledger-fold.js';
 import { jobOf } from '../run/executors/types.js';
 import { lastSessionEnd, type LastSession } from './session-end.js';
 
-// Everything recovery reads, in the order of the seed's flow (000_…, section 8, step 1):
+// Everything recovery reads, in the order of the recovery flow (docs/recovery.md, `checkroom recover`):
 // the three sources (checkpoint.md, the todo table, the filesystem) reconciled into one
 // state with the long-memory rebuild planned, plus what the journal remembers (decisions,
 // breakers, runs that never reported back). Read-only.
@@ -46,7 +46,7 @@ export async function readJournalFacts(root: string, src: Sources, now: number):
   const live = new Set<string>();
   const orphans: JournalFacts['orphans'] = [];
   for (const r of ledger.liveRuns) {
-    // Issue 12: a cluster job outlives its checkroom; the next one adopts it, and the
+    // A cluster job outlives its checkroom; the next one adopts it, and the
     // scheduler source says whether it still runs.
     if (alive(r.pid) || jobOf(r)) live.add(`${r.unit}/${r.step}`);
     else orphans.push({ unit: r.unit, step: r.step, pid: r.pid });
@@ -62,8 +62,7 @@ export interface RecoveryState {
 
 /**
  * The workspace as already read, for recovery to use instead of reading it again: a control
- * room's live model (src/live), whose sources and state are what a fresh read gives (issue 10
- * goal: control room RSS at 50k ≤ 150 MB; the recover report read and derived all 50k files a
+ * room's live model (src/live), whose sources and state are what a fresh read gives (control room RSS at 50k ≤ 150 MB; the recover report read and derived all 50k files a
  * second time, +95 MB at peak).
  */
 export interface WorkspaceRead {

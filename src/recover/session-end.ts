@@ -1,6 +1,6 @@
 import type { JournalEvent } from '../run/journal/journal.js';
 
-// How the last control-room session ended, from the journal (issue 8 item 6, "the recover
+// How the last control-room session ended, from the journal ("the recover
 // report opens after a clean quit"). Half-products, ⏳ claims and a stale RESUME.md are the
 // normal look of a pipeline mid-flight, so they cannot tell an interruption from a quit: a
 // driver journals `session start` when it opens and `session stop` when it closes, and only

@@ -3,16 +3,16 @@ import type { Regression } from '../state/where-cells.js';
 import type { StoppedAt } from '../state/where.js';
 import { regressionsEarlier, stopOfState } from '../state/where-words.js';
 
-// Step 2 of the seed's recovery flow (000_…, section 8): where the work stopped — phase,
-// batch, the last step done and what was in progress — and, listed apart, the regressions
-// (issue 18 item 3). The phase and batch are the domain's (state/where.ts), read here, not
+// Step 2 of the recovery flow (docs/recovery.md, `checkroom recover`): where the work stopped — phase,
+// batch, the last step done and what was in progress — and, listed apart, the regressions.
+// The phase and batch are the domain's (state/where.ts), read here, not
 // derived again.
 
 export interface StopReport {
   phase: number | null;
   phaseName: string | null;
   batch: number | null;
-  /** How the phase and batch were found (issue 18 item 3): runs, checkpoint.md's claim the disk agrees with, or the disk. */
+  /** How the phase and batch were found: runs, checkpoint.md's claim the disk agrees with, or the disk. */
   from: StoppedAt['from'];
   checkpointSays: StoppedAt['checkpointSays'] | null;
   disagreement: string | null;
@@ -36,7 +36,7 @@ export function stopOf(state: WorkspaceState): StopReport {
     if (lost.has(`${c.unit}/${c.step}`)) continue;
     if (c.status === 'partial' || c.status === 'running' || (c.checkpoint === 'in_progress' && c.status !== 'done')) inProgress.push({ unit: c.unit, step: c.step, status: c.status, path: c.path });
   }
-  // Where the work was when it was interrupted, not the first batch with a lost marker (issue 18 item 3).
+  // Where the work was when it was interrupted, not the first batch with a lost marker.
   const { phase, batch } = stopOfState(state);
   const at = state.stoppedAt;
   return {

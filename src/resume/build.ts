@@ -13,7 +13,7 @@ import { CLAIM_GLYPH } from '../checkpoint/glyphs.js';
 import { DIR_LABELS, RESUME_VOCAB, type ResumeVocab } from './vocab.js';
 import { presetOf } from '../pipeline/presets/index.js';
 
-// RESUME.md, "a letter to the next session" (DOMAIN.md section 6; seed 000_…, section 7,
+// RESUME.md, "a letter to the next session" (docs/domain.md, RESUME.md; the source document's
 // template and headings verbatim for Chinese). Pure: the state and what the journal and the
 // memory check found go in, the letter comes out. Every fact line is one `- label: value` or
 // one numbered task, so parseResume can read it back.
@@ -162,7 +162,7 @@ export function buildResume(state: WorkspaceState, o: ResumeOptions): string {
   L.push(`## ${v.issues}`, ...issues(state, lang, v, o), '');
   L.push(`## ${v.decisions}`, ...decisions(v, o), '');
   L.push(`## ${v.next}`, `1. ${v.readCheckpoint}`, `2. ${v.detectPartials}`);
-  // One entry per cell, as Plan and `checkroom plan` list them (the operator model's plan, issue 18 item 1).
+  // One entry per cell, as Plan and `checkroom plan` list them (the operator model's plan).
   const plan = planOf(state.next);
   plan.slice(0, NEXT_STEPS).forEach((n, i) => {
     const where = n.unit ? `${n.unit} ${n.step}` : v.workspace;

@@ -93,7 +93,7 @@ export function resumeFacts(state: WorkspaceState): ResumeFacts {
   const tasks = unfinishedTasks(state);
   const stop = stopOfState(state);
   return {
-    // Where the work stopped (issue 18 item 3): the letter's "current batch" is where the agents
+    // Where the work stopped: the letter's "current batch" is where the agents
     // were, not the first batch with a lost marker; the lost markers are its known issues.
     phase: stop.phase?.id ?? null,
     batch: stop.batch,

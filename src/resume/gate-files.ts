@@ -4,7 +4,7 @@ import { REASONING_DIR } from '../gates/reasoning.js';
 import { GATES_DIR, MEMORY_DIR } from '../gates/scan.js';
 import { WORKFLOWS_DIR } from '../gates/workflow-file.js';
 
-// "Important files" of a gate-file workflow's letter (issue 18 item 4): where the workflow's
+// "Important files" of a gate-file workflow's letter: where the workflow's
 // own records are, each run's gates and reasoning named by its id — no `{unit}` template and
 // no checkpoint.md, which this layout does not have.
 
@@ -22,8 +22,7 @@ export function gateLetterFiles(root: string, ids: readonly string[]): string[] 
 const WORD: Record<string, string> = { done: 'passed', failed: 'failed', partial: 'half-done', running: 'running', needs_human: 'needs a human', not_started: 'not started' };
 
 /**
- * "Steps of <id>": every step of each workflow with its status and what it needs (issue 18
- * item 4), so the next session sees the whole workflow, not only what is unfinished.
+ * "Steps of <id>": every step of each workflow with its status and what it needs, so the next session sees the whole workflow, not only what is unfinished.
  */
 export function gateLetterSteps(state: WorkspaceState): string[] {
   const number = (id: string): string => id.replace(/^s(?=\d)/, '');

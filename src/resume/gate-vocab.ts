@@ -1,6 +1,6 @@
 import type { ResumeVocab } from './vocab.js';
 
-// The letter of a gate-file workflow speaks the workflow's language (issue 18 item 4): its
+// The letter of a gate-file workflow speaks the workflow's language: its
 // units are workflows made of steps, its proof is the gate files, its record the plan — never
 // chapters or checkpoint.md. The gates preset's state is always English (state.ts), so only
 // the English words are overlaid; the labels stay readable by parseResume.

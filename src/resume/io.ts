@@ -12,13 +12,13 @@ import { resumeFacts } from './facts.js';
 import { parseResume, type ParsedResume } from './parse.js';
 
 // RESUME.md on disk: written atomically after a backup of the previous letter (never
-// overwritten without one), and compared with the disk on start (DOMAIN.md section 6: "a new
+// overwritten without one), and compared with the disk on start (docs/domain.md, RESUME.md: "a new
 // session reads RESUME.md … then verifies against the filesystem").
 
 export const RESUME_FILE = 'RESUME.md';
 
 /** The letter is a page or two; past 1 MB it is not a letter any more and is not read
- *  (issue 8 item 7: bounded input). */
+ *  (bounded input). */
 export const RESUME_MAX_BYTES = 1024 * 1024;
 
 export async function writeResume(
@@ -50,7 +50,7 @@ export async function resumeLang(root: string, file: string): Promise<Lang | nul
 }
 
 /**
- * The language of a new letter (issue 8 item 6): the old letter's, else checkpoint.md's, else
+ * The language of a new letter: the old letter's, else checkpoint.md's, else
  * the workspace's content or `language:` in checkroom.yaml (workspaceLang).
  */
 export async function letterLang(root: string, state: WorkspaceState, file = RESUME_FILE): Promise<Lang> {

@@ -1,7 +1,7 @@
 import type { WorkspaceState } from '../types.js';
 
-// When to rewrite RESUME.md (DOMAIN.md section 6: "at session end and at milestones"; seed
-// 000_…: "at least once at the end of every batch"): a batch completes, or the phase changes.
+// When to rewrite RESUME.md (docs/domain.md, RESUME.md: "at session end and at milestones"; the
+// source document: "at least once at the end of every batch"): a batch completes, or the phase changes.
 // The control room and the supervisor call this with the state before and after a change.
 //
 // Only real forward progress counts. A phase going back (an artifact moved away by a git

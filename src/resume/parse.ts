@@ -4,7 +4,7 @@ import { RESUME_VOCAB } from './vocab.js';
 import { GATE_WORDS } from './gate-vocab.js';
 
 // Reading a RESUME.md back: the facts it states, in any of the three languages (a letter
-// written by checkroom, or by an orchestrator that followed the seed's template). Tolerant:
+// written by checkroom, or by an orchestrator that followed the source document's template). Tolerant:
 // what is not there is null or empty, never an exception.
 
 export interface ParsedResume {
@@ -32,7 +32,7 @@ for (const lang of LANGS) {
 }
 // A gate-file workflow's letter names its units workflows (gate-vocab.ts).
 for (const f of ['done', 'inProgress', 'notStarted'] as const) fieldOf.set(GATE_WORDS[f].toLowerCase(), f);
-// The seed's own wording, in case a letter was written by hand from the template.
+// The source template's own wording, in case a letter was written by hand from the template.
 fieldOf.set('当前phase', 'phase');
 fieldOf.set('已完成章节', 'done');
 

@@ -1,7 +1,7 @@
 import type { CellStatus, DiskState, Lang, PlanAction, Verdict } from '../types.js';
 
-// RESUME.md vocabulary. Chinese is the source document's own template (seed 000_…, section 7,
-// "RESUME.md模板"), heading for heading; English and Japanese say the same in the same order.
+// RESUME.md vocabulary. Chinese is the source document's own template (docs/domain.md, RESUME.md;
+// its "RESUME.md模板"), heading for heading; English and Japanese say the same in the same order.
 // The parser accepts every language's labels, so a letter stays readable after a switch.
 
 export interface ResumeVocab {
@@ -258,7 +258,7 @@ export const RESUME_VOCAB: Record<Lang, ResumeVocab> = {
   },
 };
 
-/** Labels of the seed's file list, by directory (DOMAIN.md section 2). Unknown ones fall back to the step label. */
+/** Labels of the source template's file list, by directory (docs/domain.md, The reference pipeline). Unknown ones fall back to the step label. */
 export const DIR_LABELS: Record<Lang, Record<string, string>> = {
   zh: { 'outline-final.md': '大纲', 'source-map.md': '源码映射', research: '研究', drafts: '草稿', reviews: '审查', 'reader-feedback': '读者评审', chapters: '定稿', publish: '发布' },
   en: { 'outline-final.md': 'Outline', 'source-map.md': 'Source map', research: 'Research', drafts: 'Drafts', reviews: 'Reviews', 'reader-feedback': 'Reader feedback', chapters: 'Final chapters', publish: 'Publishing' },

@@ -39,13 +39,13 @@ export interface ProcessOutcome {
   startedAt: number;
   endedAt: number;
   bytesOut: number;
-  /** Issue 12: a cluster fault in the scheduler's words ("Slurm NODE_FAIL"); classed INFRA. */
+  /** A cluster fault in the scheduler's words ("Slurm NODE_FAIL"); classed INFRA. */
   infra?: string | null;
-  /** Issue 12: the container was killed for memory. */
+  /** The container was killed for memory. */
   oomKilled?: boolean;
 }
 
-/** Issue 17 item 6: the process holding a local run's pipes and writing its log (relay.ts); journalled with the launch so an adopter waits for it. */
+/** The process holding a local run's pipes and writing its log (relay.ts); journalled with the launch so an adopter waits for it. */
 export interface RunKeeper {
   pid: number;
   /** Its /proc start time, to tell it from a recycled pid. */
@@ -57,13 +57,13 @@ export interface RunHandle {
   pid: number | null;
   /** Process start time as recorded in /proc/<pid>/stat (clock ticks since boot), to tell a reused pid apart. */
   procStart: number | null;
-  /** Issue 16 item 4: the run token every member inherits (local runs), journalled so a restart finds them all. */
+  /** The run token every member inherits (local runs), journalled so a restart finds them all. */
   token?: string | null;
   keeper?: RunKeeper | null;
   result: Promise<ProcessOutcome>;
   cancel(): void;
   /**
-   * Leave the run running when this checkroom quits (issue 8 item 4): stop watching it, hand
+   * Leave the run running when this checkroom quits: stop watching it, hand
    * its output pipes to a relay that keeps appending to the log, never kill it. `result`
    * then never settles: the outcome is the next checkroom's to decide. The relay's pid.
    */
@@ -72,9 +72,9 @@ export interface RunHandle {
   onLine(fn: (line: string) => void): () => void;
   /** Current ring buffer contents. */
   lines(): string[];
-  /** Issue 12: the cluster job behind this run, when an executor other than local runs it. */
+  /** The cluster job behind this run, when an executor other than local runs it. */
   job?: { executor: string; id: string } | null;
-  /** Issue 12: what the scheduler says while the job waits ("waiting: Resources"), or null. */
+  /** What the scheduler says while the job waits ("waiting: Resources"), or null. */
   why?(): string | null;
 }
 

@@ -9,7 +9,7 @@ import type { Confine } from './confine.js';
 import { needOf } from './scan.js';
 import { assertInside } from '../fs/confine-path.js';
 
-// The facts cache in use (issue 10 item 1): `.checkroom/facts-cache` is loaded once, each
+// The facts cache in use: `.checkroom/facts-cache` is loaded once, each
 // artifact is validated with one lstat, and only what changed is read. What the cache can
 // never do is make a verdict differ from a full read:
 // - a key is taken BEFORE the file is read, so a write during the read leaves a key older
@@ -30,7 +30,7 @@ export const FACTS_CACHE_FILE = join('.checkroom', 'facts-cache');
 export const RACY_SLACK_MS = 2_000;
 const CACHE_MAX_BYTES = 512 * 1024 * 1024;
 
-/** How a read uses `.checkroom/facts-cache` (issue 10 item 1); without it, every artifact is read. */
+/** How a read uses `.checkroom/facts-cache`; without it, every artifact is read. */
 export interface CacheUse {
   /** Whether this caller may write the cache back (a plain `status`; never --readonly). */
   write: boolean;
@@ -140,7 +140,7 @@ export class FactsCache {
   /**
    * Like facts(), but a trusted entry comes back as its index in the old cache, made into
    * facts only when asked (cached): an answer the status cache gives never needs them, and
-   * 50k fact objects were most of a warm read's garbage (issue 10, warm goal).
+   * 50k fact objects were most of a warm read's garbage (warm goal).
    */
   factsOrEntry(rel: string, abs: string, confine: Confine, read: (abs: string, rel: string) => FileFacts): FileFacts | number {
     const st = lstatOf(abs);
@@ -164,7 +164,7 @@ export class FactsCache {
 
   /**
    * The loaded cache's identity when this scan's facts are exactly its entries, every one
-   * trusted, in its order, none read, none left out; null otherwise (issue 10: the status
+   * trusted, in its order, none read, none left out; null otherwise (the status
    * cache keys a derived answer by it, so a derived answer is reused only for the same facts).
    */
   unchangedId(): string | null {

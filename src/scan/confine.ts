@@ -3,7 +3,7 @@ import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { sanitizeLine } from '../text/sanitize.js';
 import { realOrResolved as real, within } from '../fs/confine-path.js';
 
-// An artifact that is a symlink out of the workspace is not read or quoted (issue 8 item 7):
+// An artifact that is a symlink out of the workspace is not read or quoted:
 // `drafts/ch01-draft.md -> /etc/shadow` must not put someone else's file on the screen or in
 // RESUME.md. checkroom.yaml may name outside roots (`outside_roots:`) that links may point
 // into. The common case costs nothing extra: the file is opened with O_NOFOLLOW, and only a
@@ -16,7 +16,7 @@ export const FOLLOW_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 const NOFOLLOW_FLAGS = FOLLOW_FLAGS | constants.O_NOFOLLOW;
 const PROC_FD = process.platform === 'linux';
 
-// The same containment test as every write's (src/fs/confine-path.ts, issue 16 item 1).
+// The same containment test as every write's (src/fs/confine-path.ts).
 
 export class Confine {
   private readonly bases: string[];

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-// One readdir per directory per read of a workspace (issue 10 item 2: no call twice where
+// One readdir per directory per read of a workspace (no call twice where
 // once does): unit discovery lists the steps' directories, and the artifact scan then asks
 // which of the expected files exist. At 50k files the second listing of the same large
 // directories was ~7% of a warm `status`.

@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import { endianness } from 'node:os';
 import type { FileFacts } from '../types.js';
 
-// The facts cache's format (issue 10 item 1), like git's index: per artifact its stat key
+// The facts cache's format, like git's index: per artifact its stat key
 // (dev, inode, size, mtime and ctime) and the FileFacts a verdict needs. Pure: bytes in,
 // columns out, or null for anything not exactly what this version wrote — a foreign
 // version, another workspace or pipeline, a checksum or length that does not match. A cache
@@ -12,7 +12,7 @@ import type { FileFacts } from '../types.js';
 // body: a JSON line (signature, times, count, the few entries' text fields), the paths
 // joined by NUL, a newline, and one float64 row per entry (COLS numbers, this machine's byte
 // order). Columns, not objects: at 50k entries, loading one row object per entry and
-// comparing key strings was a third of a warm `status` (issue 10: the cache load). ctime is
+// comparing key strings was a third of a warm `status` (the cache load). ctime is
 // in the key because it cannot be set from user space: a same-size rewrite whose mtime was
 // put back with utimes still changes it.
 

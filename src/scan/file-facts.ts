@@ -9,7 +9,7 @@ import { BLANK_MAX, bufferReader, findLastLine, WINDOW, type ReadAt } from './la
 // up to FIRST_READ (most book artifacts), the marker checked on bytes (only the last line
 // is decoded), characters counted without decoding. Larger files get an fstat, a walk back
 // from the end to the last non-blank line (last-line.ts) and a count that stops at what a
-// verdict needs (issue 8 item 3): a 10 GB sparse file costs a few windows, not 10 GB.
+// verdict needs: a 10 GB sparse file costs a few windows, not 10 GB.
 // Sync calls on purpose: for tens of thousands of small cached files they beat the libuv
 // thread pool by a wide margin (measured in `npm run bench`); every read is bounded, so the
 // live path never holds the event loop for long.
@@ -62,7 +62,7 @@ function fenceOpen(data: Buffer): boolean {
   return !!m && m.length % 2 === 1;
 }
 
-/** A BOM is not a character (issue 8 item 6): it is an encoding signature. */
+/** A BOM is not a character: it is an encoding signature. */
 const bomAt0 = (head: Uint8Array): number => (head.length >= 3 && BOM.equals(head.subarray(0, 3)) ? 1 : 0);
 
 const blank = (rel: string): FileFacts => ({ path: rel, exists: false, bytes: 0, chars: 0, marker: false, markerNotLast: false, mtimeMs: 0, tail: '', fenceOpen: false });

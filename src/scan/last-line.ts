@@ -1,5 +1,5 @@
 // The last non-blank line of a file, found exactly by walking back from the end in windows
-// (issue 8 item 3, "a false done"). The old check looked only at a fixed tail window: a
+// ("a false done"). The old check looked only at a fixed tail window: a
 // marker at the end of a prose line followed by a long blank run looked like a whole line
 // (the window started at `<!--`), and a real marker followed by a blank run longer than the
 // window was not seen at all. Here the window size changes how many reads it takes, never
@@ -16,7 +16,7 @@ export const LINE_MAX = 4 * 1024;
 /**
  * Trailing blanks walked over before giving up. A file that ends in more blank bytes than
  * this is reported as having no last line in reach (`lost`): not done, and said so, rather
- * than reading an arbitrarily large file whole (issue 8 item 3, bounded reads).
+ * than reading an arbitrarily large file whole (bounded reads).
  */
 export const BLANK_MAX = 16 * 1024 * 1024;
 export const WINDOW = 8 * 1024;

@@ -1,4 +1,4 @@
-// Marker matching (DOMAIN.md section 2). A marker is proven only when the LAST non-blank
+// Marker matching (docs/domain.md, The reference pipeline). A marker is proven only when the LAST non-blank
 // line is exactly `<!-- NAME -->`: whole-token (REVIEW_COMPLETE must not match
 // R1_CODE_REVIEW_COMPLETE), tolerant of CRLF, a BOM, trailing spaces and newlines.
 
@@ -36,7 +36,7 @@ export function checkMarker(tail: string, name: string | null): MarkerCheck {
   return { marker, markerNotLast, lastLine };
 }
 
-// Marker-shaped last lines that are not this step's marker (issue 8 item 6): each gets its
+// Marker-shaped last lines that are not this step's marker: each gets its
 // own reason, because "only the marker is missing: keep" would append a second marker under
 // a wrong one, or hide an agent that wrote the wrong file.
 export type MarkerShape = 'other' | 'inline' | 'case' | 'bare';

@@ -48,7 +48,7 @@ export function readEntries(root: string, rel: string, pattern: string, confine 
       closeSync(fd);
     }
   }
-  // Workspace text against a config pattern: RE2, linear in the file (issue 16 item 3).
+  // Workspace text against a config pattern: RE2, linear in the file.
   const re = compilePattern(`^#{1,6}\\s.*?\\b(${pattern})\\b`, 'm');
   for (const m of re.matchAll(text)) if (m.groups[1] !== undefined) units.add(m.groups[1]);
   return { facts, units };
@@ -75,7 +75,7 @@ const missing = (path: string): FileFacts => ({ path, exists: false, bytes: 0, c
  */
 type Found = FileFacts | number | string;
 
-/** Facts for every expected per-unit artifact; with `cache`, unchanged files are not read (issue 10 item 1). */
+/** Facts for every expected per-unit artifact; with `cache`, unchanged files are not read. */
 export function scanFiles(root: string, pipeline: PipelineDef, units: readonly string[], cache?: FactsCache, dirs = new DirListings(root)): Map<string, FileFacts> {
   return filesOf(walkFiles(root, pipeline, units, cache, dirs), cache);
 }
@@ -98,7 +98,7 @@ function walkFiles(root: string, pipeline: PipelineDef, units: readonly string[]
 }
 
 /**
- * The same walk, giving the event loop a turn every SLICE_MS (issue 16 item 3): at 50k files
+ * The same walk, giving the event loop a turn every SLICE_MS: at 50k files
  * the scan held it for seconds, and a control room told to stop (SIGTERM, SIGHUP, ctrl-c
  * before the room is up) could not hear it until the scan was over.
  */
@@ -124,8 +124,7 @@ function* walk(root: string, pipeline: PipelineDef, units: readonly string[], ca
   const confine = confineOf(root, pipeline);
   for (const step of pipeline.steps) {
     if (step.kind !== 'file') continue;
-    // What is the same for every unit is worked out once per step, not per file (issue 10
-    // item 2, at 50k files): the read's options, the directory when only the file name
+    // What is the same for every unit is worked out once per step, not per file (at 50k files): the read's options, the directory when only the file name
     // holds {unit}, and the read itself (no closure per file).
     const opts = { confine, need: needOf(step) };
     const read = (abs: string, rel: string): FileFacts => readFileFacts(abs, rel, step.marker, opts);

@@ -9,7 +9,7 @@ import { compilePattern, escapePattern, type SafePattern } from '../pipeline/saf
 
 // Units come from everywhere they can be seen: the config's list, the batches, the
 // checkpoint rows, and file names on disk (a chapter that exists only on disk still shows
-// up — DOMAIN.md scenario 4). With `units.list` set, the list is the whole truth.
+// up — docs/domain.md, What goes wrong, scenario 4). With `units.list` set, the list is the whole truth.
 
 /** Natural order: ch2 before ch10. */
 const collator = new Intl.Collator('en', { numeric: true });
@@ -26,7 +26,7 @@ export const unitOfName = (re: SafePattern, name: string): string | null => re.e
 /**
  * A pattern for the file names of a step whose last path segment holds `{unit}`; group 1 is
  * the unit. Compiled once per template and unit pattern (safe-pattern.ts: RE2 unless proven
- * linear, issue 16 item 3); throws PatternError for a pattern the config loader refuses.
+ * linear); throws PatternError for a pattern the config loader refuses.
  */
 export function fileNameMatcher(step: StepDef, unitPattern: string): { dir: string; re: SafePattern } | null {
   const dir = posix.dirname(step.path);

@@ -1,6 +1,6 @@
 import { askStatus } from './client.js';
 
-// The front of `checkroom status --json` while a control room runs (issue 10 goal: ≤ 0.3×
+// The front of `checkroom status --json` while a control room runs (≤ 0.3×
 // `grep -rl` at 50k). Measured with `node --cpu-prof`: the whole CLI spent ~120 ms loading
 // yaml, zod and the engine before it asked the socket, more than the answer itself. This
 // module needs node:net, node:fs and node:crypto only; the bin (src/bin.ts) loads it first

@@ -6,7 +6,7 @@ import { cleanStale, ownedAs, readToken } from './token.js';
 import { firstLine, jsonLine, type Header, type Op } from './wire.js';
 
 // The client side of the control socket: `checkroom status --json` asks a running control
-// room first, `checkroom watch` streams from one (issue 10 item 4). Every step is bounded:
+// room first, `checkroom watch` streams from one. Every step is bounded:
 // no instance, an unsafe directory, a stale socket or a silent one is an answer ("none"),
 // never a hang.
 
@@ -17,7 +17,7 @@ const MAX_HEADER = 4096;
 /**
  * This workspace's socket in each of our runtime directories, derived from its key. The
  * pointer under .checkroom/ is not read: a workspace is untrusted input, and a forged one
- * named ~/.ssh/id_ed25519 as a "stale socket" to clean (issue 16 item 1).
+ * named ~/.ssh/id_ed25519 as a "stale socket" to clean.
  */
 const candidates = (root: string, env: NodeJS.ProcessEnv): SocketPaths[] => runtimeDirs(env).map((d) => socketPaths(root, d));
 

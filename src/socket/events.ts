@@ -2,7 +2,7 @@ import type { WorkspaceState } from '../types.js';
 import { cellKey } from '../types.js';
 import type { SupervisorEvent } from '../run/supervisor/types.js';
 
-// What `checkroom watch --json` streams (issue 10 item 4): process-compose's event API, for
+// What `checkroom watch --json` streams: process-compose's event API, for
 // pipelines. Plain data, one object per line; `at` is the instance's clock (ISO 8601, UTC).
 // Fields are only ever added, like the status contract (src/cli/json.ts).
 
@@ -12,7 +12,7 @@ export type WatchEvent =
   | { type: 'run-started'; at: string; unit: string; step: string; runId: string; attempt: number; agent: string }
   | { type: 'run-ended'; at: string; unit: string; step: string; outcome: 'done' | 'failed' | 'cancelled' | 'reaped'; detail: string }
   | { type: 'escalation'; at: string; unit: string; step: string; class: string; reason: string }
-  /** `deadline` (added, issue 18): when an open breaker turns half-open, the one every countdown is drawn from; null otherwise. */
+  /** `deadline` (added): when an open breaker turns half-open, the one every countdown is drawn from; null otherwise. */
   | { type: 'breaker'; at: string; agent: string; state: string; deadline: string | null }
   | { type: 'autopilot'; at: string; on: boolean; paused: boolean; reason: string }
   /** Events this client did not read in time were dropped (a slow consumer), `dropped` of them. */
@@ -40,7 +40,7 @@ export function cellChanges(before: Map<string, string>, after: WorkspaceState, 
 }
 
 /**
- * cellChanges between two live states, by identity (issue 10 item 3: a file event costs what
+ * cellChanges between two live states, by identity (a file event costs what
  * it touched): the live model keeps the cell objects of units it did not re-derive, so only
  * the cells that are new objects are compared. Null when the cell list itself moved (a unit
  * came or went): then the caller compares by key.

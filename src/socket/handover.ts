@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { lockPath } from '../run/supervisor/lock.js';
 import { openControl } from './client.js';
 
-// Handover without loss (issue 17 item 3). A driver whose terminal vanished without a close
+// Handover without loss. A driver whose terminal vanished without a close
 // (roaming, NAT: no RST) keeps the driver lock until TCP gives up, ~15 minutes, and killing it
 // cancels its agents. Through the control socket — same user, 0700 directory, 0600 token — a
 // new instance on this host asks it to hand over: it leaves its runs running (journalled in

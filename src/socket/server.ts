@@ -12,7 +12,7 @@ import { createWatchers, type Watchers } from './watchers.js';
 import { openControl } from './client.js';
 import type { StatusText } from './status-text.js';
 
-// A running control room answers on a unix socket (issue 10 item 4): `status` (the live
+// A running control room answers on a unix socket: `status` (the live
 // state, once every file event that happened before the request is applied), `watch` (NDJSON
 // events) and `ping`. Bounded: one request line of at most MAX_REQUEST bytes, sent within
 // REQUEST_MS of connecting; at most MAX_CONNECTIONS at once; watch clients are bounded by
@@ -38,7 +38,7 @@ export interface ControlOptions {
   now?: () => number;
   /** How long a peer may stay silent before its request; default REQUEST_MS. */
   requestMs?: number;
-  /** The driver's side of a handover (issue 17 item 3); without it, `handover` is refused. */
+  /** The driver's side of a handover; without it, `handover` is refused. */
   handover?: HandoverPort;
 }
 
@@ -53,7 +53,7 @@ export interface HandoverPort {
 /**
  * Every file event that happened before the request, applied: `live.settled()` applies the
  * pending batch (a rescan only in poll mode, where no events come). It replaced a forced
- * re-read of the whole tree per request — 12× `grep -rl` at 50k (issue 10). Concurrent
+ * re-read of the whole tree per request — 12× `grep -rl` at 50k. Concurrent
  * requests share the next settle that starts after they arrived, never an earlier one.
  */
 export function settler(live: ControlOptions['live']): () => Promise<void> {
@@ -87,7 +87,7 @@ interface Answering {
 
 /**
  * `handover`: refused unless this instance drives; otherwise the answer goes first, then the
- * driver ends by its one shutdown path, leaving its runs running (issue 17 item 3). Only a
+ * driver ends by its one shutdown path, leaving its runs running. Only a
  * peer that read our 0600 token gets here, through our 0700 directory.
  */
 function handOver(sock: Socket, port: HandoverPort | undefined, refuse: (error: string) => void): void {
@@ -99,7 +99,7 @@ function handOver(sock: Socket, port: HandoverPort | undefined, refuse: (error: 
 /** One connection: one request line, checked, then its answer. */
 function answer(sock: Socket, a: Answering): void {
   sock.on('error', () => sock.destroy());
-  // A peer that connects and says nothing is closed (issue 10 item 4: idle clients).
+  // A peer that connects and says nothing is closed (idle clients).
   sock.setTimeout(a.requestMs, () => sock.destroy());
   const refuse = (error: string): void => void sock.end(jsonLine({ ok: false, error }));
   firstLine(
@@ -141,7 +141,7 @@ export async function startControlServer(root: string, opts: ControlOptions, tex
   const now = opts.now ?? Date.now;
   const paths = socketPaths(root, socketDir(env));
   const pointer = pointerPath(root);
-  // Refused before anything is created: a `.checkroom` linked out of the workspace (issue 16 item 1).
+  // Refused before anything is created: a `.checkroom` linked out of the workspace.
   if (opts.pointer) assertInside('rename', pointer, [root]);
   if ((await openControl(root, 'ping', { timeoutMs: 1000, env })).ok) return null;
   cleanStale(paths, true);

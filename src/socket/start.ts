@@ -4,10 +4,10 @@ import { startControlServer, type ControlServer, type HandoverPort } from './ser
 import type { StatusText } from './status-text.js';
 
 // The control room's hook (src/ui/entry/entry.ts): the driving instance and an observer alike
-// serve their live state (issue 10 item 4). Serving is a convenience for scripts: a
+// serve their live state. Serving is a convenience for scripts: a
 // directory that cannot be used is said once, and the control room starts regardless.
 // An instance that found another one serving asks again every RETRY_MS: once that one is
-// gone (quit, kill -9, a handover: issue 17 item 3) this one answers, so the next instance
+// gone (quit, kill -9, a handover) this one answers, so the next instance
 // can ask it to hand over in turn.
 
 export const RETRY_MS = 5000;

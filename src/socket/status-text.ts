@@ -3,7 +3,7 @@ import type { CostLedger } from '../run/journal/costs.js';
 import { scanCounts } from '../operator/model.js';
 import type { OperatorRun } from '../operator/types.js';
 
-// The status document a control room answers on its socket (issue 10 item 4), kept by block:
+// The status document a control room answers on its socket, kept by block:
 // 50k cells took ~400 ms to serialize whole, and a busy control room has a new state every
 // few seconds. The long lists (cells, half-products, suspects, plan) are cut into blocks of
 // BLOCK items; a block whose items are the same objects as last time (the live model keeps
@@ -114,7 +114,7 @@ export function liveStatusText(format: StatusFormat, costs: () => CostLedger | u
     return out;
   };
 
-  // The counts are the operator model's, with the room's runs (issue 18 item 1: the header
+  // The counts are the operator model's, with the room's runs (the header
   // said 1 running where the socket said the running set, cells between attempts included).
   const byBlock = (s: WorkspaceState, l: CostLedger | undefined, r: readonly OperatorRun[] | null = null): Buffer[] => {
     let head = toJson({ ...statusJson({ ...s, ...empties }, l), counts: scanCounts(s, r) }) + '\n';

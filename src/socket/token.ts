@@ -3,7 +3,7 @@ import { closeSync, lstatSync, openSync, readFileSync, renameSync, rmSync, write
 import { assertInside } from '../fs/confine-path.js';
 import { checkDir, pidAlive, type SocketPaths } from './where.js';
 
-// The token beside the socket (issue 10 item 4). The 0700 directory and the 0600 socket
+// The token beside the socket. The 0700 directory and the 0600 socket
 // already make the kernel refuse a peer of another uid; the token is the second lock: a
 // peer must also read a 0600 file only this user (and root) can read.
 
@@ -58,8 +58,7 @@ export function ownedAs(path: string, type: 'socket' | 'file'): boolean {
  * cleaned. `refused`: nothing listens (ECONNREFUSED) — stale whatever the pid says, since a
  * pid can be reused; otherwise (no answer in time) stale only when the pid is dead.
  * `paths` are always derived (socketPaths over runtimeDirs), never read from a workspace, and
- * each name goes only when our checked directory holds it as our own socket or file (issue
- * 16 item 1: a forged pointer once made this delete ~/.ssh/id_ed25519).
+ * each name goes only when our checked directory holds it as our own socket or file (a forged pointer once made this delete ~/.ssh/id_ed25519).
  */
 export function cleanStale(paths: SocketPaths, refused: boolean): boolean {
   try {

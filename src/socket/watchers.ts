@@ -5,7 +5,7 @@ import { cellChanges, cellChangesSince, fromSupervisor, statusesOf, type WatchEv
 import { jsonLine } from './wire.js';
 
 // The `watch` clients of one control room: every event goes to each of them, bounded per
-// client (issue 10 item 4). A client that does not read is not buffered for without end:
+// client. A client that does not read is not buffered for without end:
 // past MAX_BUFFERED bytes waiting in its socket, events are dropped and counted, and once
 // it has drained it is told how many with one `lagged` event — then the stream goes on.
 

@@ -3,7 +3,7 @@ import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-// Where a control room's socket lives (issue 10 item 4). Not in the workspace: unix sockets
+// Where a control room's socket lives. Not in the workspace: unix sockets
 // do not work on NFS or SSHFS, where long pipelines often sit. In the user's runtime
 // directory (XDG_RUNTIME_DIR), else in a 0700 directory of ours under the temp dir. The
 // directory is checked, not trusted: one owned by someone else, or writable by group or
@@ -36,7 +36,7 @@ export function socketDirPath(env: NodeJS.ProcessEnv = process.env, uid = uidOf(
  * Every directory a control room of this user may have put its socket in: this
  * environment's, then the login's runtime directory, then the temp dir's. An instance started
  * with another XDG_RUNTIME_DIR is still found here, by derivation, never by a path read from
- * the workspace (issue 16 item 1: `.checkroom/socket.json` is shipped with a repository as
+ * the workspace (`.checkroom/socket.json` is shipped with a repository as
  * easily as any file, so it names nothing checkroom connects to or deletes).
  */
 export function runtimeDirs(env: NodeJS.ProcessEnv = process.env, uid = uidOf()): string[] {
@@ -67,7 +67,7 @@ export function checkDir(dir: string, uid = uidOf()): void {
 
 /**
  * One key per workspace: the same directory reached by two paths is the same control room.
- * The real path's hash, not device+inode (issue 16 item 1 weighed both): both sides compute
+ * The real path's hash, not device+inode (both were weighed): both sides compute
  * it from the path they were given with no file opened, an inode is reused once a workspace
  * is deleted, and the key only names a file inside our own 0700 directory, so it carries no
  * trust either way.
@@ -100,7 +100,7 @@ export function pidAlive(pid: unknown): boolean {
 
 /**
  * The pointer under `.checkroom/`: says where the socket of this workspace is, for other
- * tools. checkroom writes it and never reads it (issue 16 item 1); a tool that does must
+ * tools. checkroom writes it and never reads it; a tool that does must
  * check it names a socket of its own user inside that user's runtime directory.
  */
 export const pointerPath = (root: string): string => join(root, '.checkroom', 'socket.json');

@@ -1,13 +1,13 @@
 import type { Socket } from 'node:net';
 import { escapeJsonText } from '../text/json-escape.js';
 
-// The control socket's framing: one JSON object per line (NDJSON). Bounded on both sides
-// (issue 10 item 4): a request line past MAX_REQUEST bytes closes the connection, so a peer
+// The control socket's framing: one JSON object per line (NDJSON). Bounded on both sides:
+// a request line past MAX_REQUEST bytes closes the connection, so a peer
 // cannot make us buffer without end.
 
 export const MAX_REQUEST = 4096;
 
-// `handover` (issue 17 item 3): the driver leaves its runs running and exits, for the asker to drive.
+// `handover`: the driver leaves its runs running and exits, for the asker to drive.
 export type Op = 'status' | 'watch' | 'ping' | 'handover';
 const OPS: readonly Op[] = ['status', 'watch', 'ping', 'handover'];
 

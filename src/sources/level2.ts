@@ -3,7 +3,7 @@ import type { TodoView, WorkspaceState } from '../types.js';
 import { findTodoDb, readTodos, reconcileTodos, writeBackTodos, type TodoSnapshot, type WriteBackResult } from './todos.js';
 import { readyAgainstDisk } from './todos-reconcile.js';
 
-// Level 2 in the state (DOMAIN.md section 3): the SQL todo table, read with the source
+// Level 2 in the state (docs/domain.md, Three sources of progress): the SQL todo table, read with the source
 // document's ready query and compared with the reconciled cells. The table is evidence of
 // progress only; it never changes a cell's status. Reading never throws: a locked, missing
 // or corrupt database is a warning inside the view.

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 
 // better-sqlite3 is a native addon: loading it costs a dlopen and its JS wrapper at every
 // start. Only a workspace with a todo database needs it, so it is required on first use
-// (issue 10 item 2: `status` loaded it for every workspace).
+// (`status` loaded it for every workspace).
 
 let ctor: typeof Database | null = null;
 

@@ -1,4 +1,4 @@
-// SQLite errors from the todo database (DOMAIN.md section 3, level 2), turned into messages
+// SQLite errors from the todo database (docs/domain.md, Three sources of progress, level 2), turned into messages
 // that say what to do (STYLE.md idiom 8).
 
 /** What went wrong, in words an operator can act on. */

@@ -1,6 +1,6 @@
 import type { TodoSnapshot } from './todos.js';
 
-// DOMAIN.md section 3: the todo table is evidence of progress, the markers are the truth of
+// docs/domain.md, Three sources of progress: the todo table is evidence of progress, the markers are the truth of
 // done. This lists where they disagree so the control room can show it (and, for cells the
 // disk proves done, offer a write-back). It never changes a cell's status.
 
@@ -55,7 +55,7 @@ export interface ReadyContradiction {
 }
 
 /**
- * The ready list checked against the disk (issue 8 item 6). The query trusts the table's
+ * The ready list checked against the disk. The query trusts the table's
  * `done` for every dependency and its `pending` for the todo itself; the markers decide:
  * a dependency the disk does not prove done, or a todo whose own cell is already done,
  * running or half-written, is not simply ready.

@@ -3,7 +3,7 @@ import { openDatabase } from './sqlite.js';
 import { explainDbError } from './todos-errors.js';
 import { assertInside, ConfineError } from '../fs/confine-path.js';
 
-// Write-back of proven progress into the todo table (DOMAIN.md section 3). Only `done`, and
+// Write-back of proven progress into the todo table (docs/domain.md, Three sources of progress). Only `done`, and
 // only for todos whose marker the caller has proven on disk — the table never leads. WAL
 // mode lets the agent's session keep reading while we write; one IMMEDIATE transaction takes
 // the write lock up front, so we either update everything or nothing.
@@ -29,7 +29,7 @@ export class TodoWriteError extends Error {
   }
 }
 
-/** `roots`: where the database may be (the workspace); a todos.db linked out of it is not written (issue 16 item 1). */
+/** `roots`: where the database may be (the workspace); a todos.db linked out of it is not written. */
 export function writeBackTodos(path: string, updates: TodoUpdate[], roots: readonly string[]): WriteBackResult {
   for (const u of updates) {
     if (u.status !== 'done') throw new TodoWriteError(`refusing to write status ${String(u.status)} for ${u.id}: checkroom only writes back done, proven by a marker`);

@@ -7,7 +7,7 @@ import type { Warning } from '../types.js';
 import { explainDbError } from './todos-errors.js';
 import { PatternError, compilePattern, type SafePattern } from '../pipeline/safe-pattern.js';
 
-// Level 2 recovery source: the SQL todo table (DOMAIN.md section 3, schema in section 7 —
+// Level 2 recovery source: the SQL todo table (docs/domain.md, Three sources of progress; its schema in Workflow gate files —
 // GitHub Copilot CLI's session database). It is read-only evidence of *progress*: it can be
 // stale, and the markers on disk decide what is done (reconcileTodos). Reading it must never
 // throw: a missing table, a locked or a corrupt database becomes a warning in the snapshot.
@@ -45,7 +45,7 @@ export interface TodoSnapshot {
   warnings: Warning[];
 }
 
-/** The source document's "tasks that can start" query (000_…, Level 2), character for character. */
+/** The source document's "tasks that can start" query (docs/domain.md, Three sources of progress), character for character. */
 export const READY_QUERY = `SELECT t.* FROM todos t
 WHERE t.status = 'pending'
 AND NOT EXISTS (
@@ -97,7 +97,7 @@ export function readTodos(path: string, opts: ReadTodosOptions): TodoSnapshot {
   const warnings: Warning[] = [];
   let re: SafePattern | null = null;
   try {
-    // Todo ids are workspace text, the pattern config: RE2, linear in the id (issue 16 item 3).
+    // Todo ids are workspace text, the pattern config: RE2, linear in the id.
     re = compilePattern(opts.pattern);
   } catch (err) {
     if (!(err instanceof PatternError)) throw err;
@@ -142,7 +142,7 @@ function build(
   const ids = new Set(rows.map((r) => r.id));
   const deps = new Map<string, string[]>();
   for (const e of edges) deps.set(e.todo_id, [...(deps.get(e.todo_id) ?? []), e.depends_on]);
-  // DOMAIN.md section 7: foreign keys are not enforced, so say so rather than guess.
+  // docs/domain.md, Workflow gate files: foreign keys are not enforced, so say so rather than guess.
   const danglingDeps = edges.filter((e) => !ids.has(e.depends_on));
   for (const e of danglingDeps) {
     warnings.push({ source: path, message: `todo ${sanitizeLine(e.todo_id)} depends on ${sanitizeLine(e.depends_on)}, which does not exist; the ready query ignores such an edge` });

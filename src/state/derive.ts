@@ -21,7 +21,7 @@ export interface DeriveInput {
   scan: ScanResult;
   checkpoint: CheckpointDoc | null;
   running: ReadonlySet<string>;
-  /** The journal's evidence of cut writers (issue 17 item 3): read at the edge, passed in as data. */
+  /** The journal's evidence of cut writers: read at the edge, passed in as data. */
   cuts?: CutMap;
   warnings: readonly Warning[];
   /** Opt-in: plan `rebuild_memory` for long-memory entries lost after their work was done (see PlanInput.rebuildMemory). */

@@ -7,7 +7,7 @@ import { insertSorted, spliceRange } from './sorted-splice.js';
 import { countKind, emptyWhere, type Regression, type WhereTally } from './where-cells.js';
 import { stopOf, unitWhere } from './where-derive.js';
 
-// The state, kept by delta (issue 10 item 3): a file event re-derives only the units it
+// The state, kept by delta: a file event re-derives only the units it
 // touches; phase and batch tallies move by the difference; the plan and the cell, partial and
 // discrepancy lists get those units' items spliced in. What no single unit decides — the
 // order of units, batches, claims — is "structure": when it changes, everything is rebuilt.
@@ -17,7 +17,7 @@ import { stopOf, unitWhere } from './where-derive.js';
 interface UnitEntry {
   rec: UnitResult;
   plan: UnitPlan;
-  /** Its regressions and what each cell says about where the work stopped (issue 18 item 3). */
+  /** Its regressions and what each cell says about where the work stopped. */
   where: ReturnType<typeof unitWhere>;
 }
 interface Tally {

@@ -1,4 +1,4 @@
-// Replacing one unit's items in a list kept in a fixed order (issue 10 item 3): find the
+// Replacing one unit's items in a list kept in a fixed order: find the
 // unit's range by binary search on a numeric key and splice, instead of rebuilding the list
 // from every unit. A new array each time, as the store and React compare by reference.
 

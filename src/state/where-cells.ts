@@ -3,7 +3,7 @@ import { cellKey } from '../types.js';
 import type { PlanShape } from '../plan/unit-plan.js';
 import type { CutMap } from '../triage/cut-evidence.js';
 
-// Issue 18 item 3: what one cell says about where the work stopped. A cell whose proof was
+// What one cell says about where the work stopped. A cell whose proof was
 // lost (checkpoint.md says ✅, or a step that needs it is done, and yet the disk has no
 // marker) is a regression: work that was finished once, not the point where work was cut
 // off. Per unit, so the live derivation re-reads only the units an event touches.

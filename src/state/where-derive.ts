@@ -5,7 +5,7 @@ import type { CutMap } from '../triage/cut-evidence.js';
 import { countKind, emptyWhere, unitRegressions, whereKind, type Regression, type WhereTally } from './where-cells.js';
 import { stoppedAt, type StoppedAt, type WhereRow } from './where.js';
 
-// Where the work stopped, from the tallies (issue 18 item 3): the full derivation builds the
+// Where the work stopped, from the tallies: the full derivation builds the
 // tallies in one pass here; the live one (live-derive.ts) keeps the same tallies by delta and
 // calls `stopOf` with them, so both give the same answer.
 

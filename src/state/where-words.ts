@@ -1,7 +1,7 @@
 import type { PhaseProgress, WorkspaceState } from '../types.js';
 import type { Regression } from './where-cells.js';
 
-// Issue 18 item 3 in words, one wording for every surface (header, `status`, the recover
+// Where the work stopped (state/where.ts) in words, one wording for every surface (header, `status`, the recover
 // report, RESUME.md): where the work stopped, and the regressions listed as such. Workspace
 // text (unit and step ids) is passed through `clean`, the surface's own escaping.
 

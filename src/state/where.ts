@@ -1,6 +1,6 @@
 import type { WhereTally } from './where-cells.js';
 
-// Issue 18 item 3, the seed's "确定中断点" (000_…, section 8, step 2): where the work was when
+// The recovery flow's "确定中断点" (docs/recovery.md, `checkroom recover`): where the work was when
 // it was interrupted, by phase and batch. In order of trust: runs (a live run, or the journal's
 // run cut by the interruption where the disk has nothing later), then checkpoint.md's "current
 // phase / batch" when the disk agrees with it, then the disk: the furthest batch with work in

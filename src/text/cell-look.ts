@@ -3,9 +3,9 @@ import type { GlyphSet } from './glyphs.js';
 import type { Token } from './theme.js';
 import { STATUS_TOKEN } from './theme.js';
 
-// How a cell is drawn in a matrix (the control room's and `status`'s). Issue 18 item 5: a cell
+// How a cell is drawn in a matrix (the control room's and `status`'s). A cell
 // that cannot start because a cell it waits on failed or needs a human (`blockedBy`, set by
-// reconcile and the gate derivation) looked exactly like work not started yet; it has its
+// reconcile and the gate derivation) would look exactly like work not started yet, so it has its
 // own glyph, and the cell detail names what blocks it.
 
 export type CellLook = keyof GlyphSet;

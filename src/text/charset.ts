@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import { sanitizeLine } from './sanitize.js';
 
-// What the terminal can show (issue 18 item 5): `--ascii`, TERM=linux/vt100 and LANG=C still
+// What the terminal can show: `--ascii`, TERM=linux/vt100 and LANG=C still
 // received `· … › │ ─ → —` (187 `·` and 37 `…` in one tour; a non-UTF-8 client drew them
 // as `~ _ x`). Three charsets, decided once at the entry (setOutputCharset):
 //   unicode  a UTF-8 terminal: everything as it is.

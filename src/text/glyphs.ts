@@ -7,7 +7,7 @@ import type { CellStatus, Claim } from '../types.js';
 // `--ascii`, TERM=linux and non-UTF-8 locales.
 
 /** `blocked`: a cell not started that waits on a failed or escalated one (its `blockedBy`),
- *  drawn apart from not-started work (issue 18 item 5; text/cell-look.ts decides which). */
+ *  drawn apart from not-started work (text/cell-look.ts decides which). */
 export type GlyphSet = Record<CellStatus | 'blocked', string>;
 
 export const EMOJI: GlyphSet = { done: '✅', partial: '🚧', failed: '❌', needs_human: '✋', running: '⏳', blocked: '🔒', not_started: '--' };

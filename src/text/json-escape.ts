@@ -1,4 +1,4 @@
-// JSON that is as safe on a terminal as the text (issue 16 item 2). JSON.stringify escapes C0
+// JSON that is as safe on a terminal as the text. JSON.stringify escapes C0
 // and lone surrogates but leaves DEL, the C1 controls (U+009B is a one-byte CSI to many
 // terminals), U+2028/2029 and the format characters (Cf: zero-width space and joiner, BOM,
 // soft hyphen, bidi controls, tags) raw: `status --json | less` drew a hidden name, and a

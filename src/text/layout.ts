@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import type { NextStep, PartialFile, WorkspaceState } from '../types.js';
-// The drawn form, in the terminal's charset (issue 18 item 5): the width measured here is the
+// The drawn form, in the terminal's charset: the width measured here is the
 // width drawn under `--ascii` and LANG=C too, where a name may be escaped (`\u4e66`).
 import { shownLine as sanitizeLine } from './charset.js';
 import { ACTION_WORDS, actionWord } from '../plan/action-words.js';
@@ -9,9 +9,9 @@ import { breakAt, elideMiddle } from './wrap.js';
 
 // Layout of text on a fixed number of columns: padding, cutting, column widths, the plan's
 // and the half-products' lines. Both faces draw with it — the control room's components and
-// the headless commands — so it lives below both (issue 9 item 4: one way down).
+// the headless commands — so it lives below both (one way down).
 //
-// Issue 9 item 4, sanitize once where text is drawn: the helpers that measure or cut text
+// Sanitize once where text is drawn: the helpers that measure or cut text
 // (`pad`, `fit`, `fitStart`, `columnWidth`, `columnLabels`, `drawnLength`) take raw workspace
 // text and work on its display form, `sanitizeLine` (src/text/sanitize.ts), so a width computed
 // here is the width drawn and callers never escape by hand. Escaping is idempotent, so text
@@ -40,7 +40,7 @@ const HALF_ESCAPE = /\\(?:u(?:\{[0-9a-f]*|[0-9a-f]{0,3})|x[0-9a-f]?)?$/;
 export const fit = (raw: string, w: number): string => {
   const s = sanitizeLine(raw);
   if (stringWidth(s) <= w) return s;
-  // One pass over the graphemes, each measured once (issue 10 item 5: measuring the growing
+  // One pass over the graphemes, each measured once (measuring the growing
   // prefix again for every character was quadratic in the line's length).
   let out = '';
   let used = 0;
@@ -50,11 +50,11 @@ export const fit = (raw: string, w: number): string => {
     out += segment;
     used += gw;
   }
-  // Never half an escape (`\u6df1\u51…`: issue 18 item 5, names escaped under LANG=C).
+  // Never half an escape (`\u6df1\u51…`: names are escaped so under LANG=C).
   return `${out.replace(HALF_ESCAPE, '')}…`;
 };
 
-/** `fit` at a word boundary (issue 18 item 5: reasons were cut mid-word): the text up to its
+/** `fit` at a word boundary (reasons were cut mid-word): the text up to its
  *  last break that leaves room for "…" (after a space or a `/`, or between CJK characters),
  *  with trailing separators dropped. Only a first word wider than the column is elided in
  *  its middle; the views show the whole text in the detail under the list. */
@@ -69,7 +69,7 @@ export const fitWords = (raw: string, w: number): string => {
   return `${head === '' ? s.slice(0, at) : head}…`;
 };
 
-/** A path in `w` columns, its names whole (issue 18 item 5): leading directories give way
+/** A path in `w` columns, its names whole: leading directories give way
  *  first (`…/drafts/ch05-draft.md`), and only a file name wider than the column is elided in
  *  its middle, its start and extension kept. */
 export const fitPath = (raw: string, w: number): string => {
@@ -118,7 +118,7 @@ const P_TOKEN = { 1: 'fail', 2: 'warn', 3: 'accent' } as const;
 /** A list row's columns — a mark (2), a name, a state, the rest, one space after each —
  *  on `width` columns. The rest gives way first, then the name (down to 8), and the state
  *  last: Health's state column holds a breaker's countdown, which a narrow terminal hid while
- *  the counts kept their room (issue 18 item 5). */
+ *  the counts kept their room. */
 export function stateFirstColumns(width: number, nameWant: number, stateWant: number): { name: number; state: number; rest: number } {
   const room = Math.max(2, width - 4);
   const state = Math.max(1, Math.min(stateWant, room - Math.min(8, nameWant)));
@@ -134,7 +134,7 @@ export function columnLabels(raw: readonly string[], width = 3): string[] {
   return ids.map((id, i) => (id.length > width && first.some((f, j) => j !== i && f === first[i]) ? id.slice(-width) : first[i]));
 }
 
-// Every plan action in operator words (issue 18 item 5), so the action column fits the
+// Every plan action in operator words, so the action column fits the
 // longest one on every line of a table: a column padded to a shorter width shifts the
 // reasons of that line.
 export const ACTION_W = columnWidth(Object.values(ACTION_WORDS), 0, 40);

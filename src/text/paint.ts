@@ -1,7 +1,7 @@
 import type { Token } from './theme.js';
 
 // The headless CLI paints with the control room's semantic tokens (src/text/theme.ts: one
-// Token type, issue 9 item 4), as SGR codes instead of Ink styles. NO_COLOR (any non-empty
+// Token type), as SGR codes instead of Ink styles. NO_COLOR (any non-empty
 // value, https://no-color.org) and non-TTY output give plain text.
 
 const CODES: Record<Token, [string, string]> = {
@@ -25,7 +25,7 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
 
 /**
  * Exactly the SGR sequences makePaint writes, as a splitting pattern: the text writer
- * (src/cli/text-out.ts) lets these through and escapes every other control (issue 16 item 2).
+ * (src/cli/text-out.ts) lets these through and escapes every other control.
  */
 export const PAINT_SGR = new RegExp(`(\u001b\\[(?:${[...new Set(Object.values(CODES).flat())].join('|')})m)`);
 

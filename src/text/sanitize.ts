@@ -12,7 +12,7 @@
 // apiece, where string-width counts the sequence as one — the same disagreement. Combining
 // marks (Mn, Me) are real text in many scripts and stay as they are.
 
-// eslint-disable-next-line no-control-regex -- control characters are what it escapes (issue 8 item 7)
+// eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
 
 const NAMED: Record<string, string> = {
@@ -38,7 +38,7 @@ const escapeChar = (c: string): string => {
 export const sanitize = (text: string): string => text.replace(CONTROL, escapeChar).replace(/\t/g, '  ');
 
 // CONTROL with tab and newline: a line without any of these is shown as it is. One scan
-// decides, instead of three replaces, on every line an agent's flood sends (issue 10 item 5).
+// decides, instead of three replaces, on every line an agent's flood sends.
 // eslint-disable-next-line no-control-regex -- the same characters as CONTROL, plus \t and \n
 const ANY_ESCAPED = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u;
 

@@ -1,15 +1,15 @@
 import stringWidth from 'string-width';
-// The drawn form, in the terminal's charset (issue 18 item 5): the width measured here is the
+// The drawn form, in the terminal's charset: the width measured here is the
 // width drawn under `--ascii` and LANG=C too, where a name may be escaped (`\u4e66`).
 import { shownLine as sanitizeLine } from './charset.js';
 
 // Wrap one line into rows of at most `width` columns (by display width, so CJK and emoji
 // count double). Continuation rows are indented. Used where truncation would hide what
 // matters: the file names in a confirmation, the plan's whole reason. Like the other layout
-// helpers (layout.ts) it wraps the text's display form, escaped once here (issue 9 item 4),
+// helpers (layout.ts) it wraps the text's display form, escaped once here,
 // so the rows it measures are the rows drawn.
 //
-// Issue 18 item 5: names and paths wrap or elide as a whole, never split mid-word. A row
+// Names and paths wrap or elide as a whole, never split mid-word. A row
 // breaks only where a line breaker would (`breakAt`): at a space or between two wide (CJK)
 // characters; at 80 columns a backup dialog used to cut `ch02-panel.md.bak…` in two because
 // its only space sat in the row's first half. Only a path wider than a whole row breaks

@@ -1,7 +1,7 @@
 import type { JournalEvent } from '../run/journal/journal.js';
 import type { OutputStamp } from '../run/attempt/output-stamp.js';
 
-// The journal is evidence (issue 17 item 3): a file whose writer checkroom cancelled, killed,
+// The journal is evidence: a file whose writer checkroom cancelled, killed,
 // stopped for silence or time, or reaped at a restart is a half-product cut by that event,
 // however cleanly its text happens to end. This fold keeps, per cell, the last run the
 // journal launched for it and how that run ended; what the cut means to a file (only while the

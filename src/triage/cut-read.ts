@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import { assertInside } from '../fs/confine-path.js';
 import { CutFold, emptyCutState, type CutFoldState, type CutMap } from './cut-evidence.js';
 
-// The cut evidence of a workspace, read from its journal at a bounded cost (issue 17 item 3):
+// The cut evidence of a workspace, read from its journal at a bounded cost:
 // the fold's state is kept in .checkroom/cut-cache with the journal's inode and the offset it
 // was read to. The journal is append-only, so a status reads only the bytes appended since
 // (none when its size is the cached one); a journal replaced (another inode) or shrunk is read

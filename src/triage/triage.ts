@@ -4,7 +4,7 @@ import { sanitizeLine } from '../text/sanitize.js';
 import type { Sign, Why } from '../reasons/why.js';
 import { say, saySign } from '../reasons/say.js';
 
-// DOMAIN.md section 4, the decision tree for a file without its marker:
+// docs/domain.md, Half-products, the decision tree for a file without its marker:
 //   < 100 characters → almost certainly a half-product (back up and redo);
 //   visibly cut off → truncated (redo), and we say which sign we saw;
 //   otherwise → maybe complete, only the marker is missing (a human decides).
@@ -68,7 +68,7 @@ const triaged = (verdict: Triage['verdict'], why: Why): Triage => ({ verdict, re
 
 /**
  * Whether `cut` speaks for the file as it is: the same output, unchanged since its writer's end
- * (issue 17 item 3) — the size and mtime the exit recorded, the file system's own, never
+ * — the size and mtime the exit recorded, the file system's own, never
  * compared with the process clock; a journal written before those were recorded has only the
  * exit's time.
  */
@@ -80,7 +80,7 @@ export const cutApplies = (facts: FileFacts, cut: Cut | undefined): cut is Cut =
 
 /**
  * `cut`: how the file's last writer ended, from the journal (cut-evidence.ts). The journal is
- * evidence (issue 17 item 3): a file its writer was cut off in, unchanged since, is cut
+ * evidence: a file its writer was cut off in, unchanged since, is cut
  * however its text ends; a file changed after that end (finished by hand) is judged by its
  * content.
  */
@@ -93,8 +93,7 @@ export function triageUnmarked(facts: FileFacts, cut?: Cut): Triage {
   if (facts.chars < PARTIAL_CHARS) return triaged('almost_certainly_partial', { k: 'short', chars: facts.chars, limit: PARTIAL_CHARS });
   const atLeast = facts.charsAtLeast ? ({ atLeast: true } as const) : {};
   const last = lastLines(facts.tail).at(-1)?.trim() ?? '';
-  // A marker-shaped last line is neither "cut" nor "only the marker is missing" (issue 8
-  // item 6): a human must see that the marker there is the wrong one before keeping it.
+  // A marker-shaped last line is neither "cut" nor "only the marker is missing": a human must see that the marker there is the wrong one before keeping it.
   const m = facts.markerShape;
   if (m) return triaged('maybe_complete', { k: 'marker_shaped', shape: m.shape, chars: facts.chars, line: quote(last), expected: m.expected, ...atLeast });
   const sign = cutSign(facts.tail, facts.fenceOpen);

@@ -2,7 +2,7 @@ import { bookPreset } from '../book-preset.js';
 import { MARKER_HAS, MARKER_LAYOUT, MARKER_WORDS } from './marker-layout.js';
 import type { Preset } from './types.js';
 
-// The reference pipeline (DOMAIN.md section 2) read through the marker layout.
+// The reference pipeline (docs/domain.md, The reference pipeline) read through the marker layout.
 
 export const BOOK: Preset = {
   name: 'book',

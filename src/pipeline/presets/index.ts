@@ -4,7 +4,7 @@ import type { Preset } from './types.js';
 
 export type { Preset, PresetHas, PresetSource, PresetWords, ReadOnlyRecovery, Sources } from './types.js';
 
-// The registry of pipeline families (issue 9 item 1). A new family is one file exporting a
+// The registry of pipeline families. A new family is one file exporting a
 // `Preset` and one line in BUILT_IN; checkroom.yaml's `preset:` is a name from here or the
 // path of a preset file (a pipeline definition read by parsePresetFile in config-parse.ts and run with the marker layout, marker-layout.ts).
 

@@ -10,7 +10,7 @@ import { batchesOf, deriveState } from '../../state/derive.js';
 import { readLevel2, todoViewFrom } from '../../sources/level2.js';
 import type { PresetHas, PresetSource, Sources } from './types.js';
 
-// The marker layout (DOMAIN.md sections 2 and 3): one file per unit and step with its
+// The marker layout (docs/domain.md, The reference pipeline; Three sources of progress): one file per unit and step with its
 // completion marker, checkpoint.md as level 1, the SQL todo table as level 2, the scan as
 // level 3. The book preset reads its workspaces this way, and so does any pipeline a preset
 // file defines: only the steps differ.
@@ -28,7 +28,7 @@ async function read(root: string, cfg: WorkspaceConfig, has: PresetHas, cacheUse
   );
   // One thread on purpose: reading on a second core saved ~12% at 50k files and cost ~50 MB
   // of worker heaps (measured with `npm run bench`), and the control room lives in 200 MB.
-  // The facts cache (issue 10 item 1): one lstat per unchanged artifact instead of a read.
+  // The facts cache: one lstat per unchanged artifact instead of a read.
   const cache = cacheUse ? FactsCache.open(root, factsSignature(root, cfg.pipeline), cacheUse) : undefined;
   const scan = await scanArtifactsSliced(root, cfg.pipeline, units, cache, dirs);
   await cache?.save();

@@ -9,7 +9,7 @@ import type { GateWorkspace } from '../../gates/types.js';
 import type { GateSummary } from '../../gates/summary.js';
 import type { ResumeVocab } from '../../resume/vocab.js';
 
-// A preset is a value (issue 9 item 1): a pipeline family's pipeline, where its state comes
+// A preset is a value: a pipeline family's pipeline, where its state comes
 // from and what it has. Code that used to test `preset === 'gates'` asks these fields, so a
 // third family is one file plus one registry line (src/pipeline/presets/index.ts).
 
@@ -23,16 +23,16 @@ export interface Sources {
   /** Level 2: the SQL todo table, read once per change of the database file. */
   todos: TodoSnapshot | null;
   warnings: Warning[];
-  /** `preset: gates`: the gate-file workflows (DOMAIN.md section 7); they are the state, not the scan. */
+  /** `preset: gates`: the gate-file workflows (docs/domain.md, Workflow gate files); they are the state, not the scan. */
   gates?: GateWorkspace;
-  /** How each cell's last writer was cut off, from the journal (issue 17 item 3; triage/cut-read.ts). */
+  /** How each cell's last writer was cut off, from the journal (triage/cut-read.ts). */
   cuts?: CutMap;
 }
 
 /** Where a preset's state comes from: read once, derived on every change, kept true by watches. */
 export interface PresetSource {
   /** Reads the sources; `has` says which of checkpoint.md and the todo table the preset has;
-   *  `cache`, when given, is how the read may use the facts cache (issue 10 item 1). */
+   *  `cache`, when given, is how the read may use the facts cache. */
   read(root: string, config: WorkspaceConfig, has: PresetHas, cache?: CacheUse): Promise<Sources>;
   derive(src: Sources, running: ReadonlySet<string>): WorkspaceState;
   /** Directories a live workspace watches besides the steps' own (again when an owned path appears). */
@@ -47,7 +47,7 @@ export interface PresetSource {
 export interface PresetHas {
   /** A checkpoint.md that checkroom reads, compares and rewrites (`w`, `recover`). */
   checkpoint: boolean;
-  /** A RESUME.md letter (DOMAIN.md section 6). */
+  /** A RESUME.md letter (docs/domain.md, RESUME.md). */
   resume: boolean;
   /** An SQL todo table as a level-2 source. */
   todos: boolean;
@@ -81,11 +81,11 @@ export interface Preset {
   readonly source: PresetSource;
   readonly has: PresetHas;
   readonly words: PresetWords;
-  /** A directory whose presence selects the preset when checkroom.yaml names none (issue 8 item 6), and the sentence that says so. */
+  /** A directory whose presence selects the preset when checkroom.yaml names none, and the sentence that says so. */
   readonly layout?: { dir: string; notice: string };
   /** Present when recovery only reads the preset's files (nothing is rebuilt): the report's summary. */
   readonly readOnlyRecovery?: (src: Sources) => Promise<ReadOnlyRecovery>;
-  /** The resume letter in the preset's own words, when they are not the book's (issue 18 item 4). */
+  /** The resume letter in the preset's own words, when they are not the book's. */
   readonly letter?: PresetLetter;
 }
 

@@ -4,15 +4,15 @@ import { decideNext, type AttemptRecord, type Jitter } from '../policy/policy.js
 import { pausesAutopilot, type RetryStop } from '../policy/retry-stop.js';
 import { honourDelay } from '../supervisor/agent.js';
 
-// What a cell does after one attempt, as a pure function of plain values (issue 9 item 3):
+// What a cell does after one attempt, as a pure function of plain values:
 // runCell runs one attempt (launch, wait, read the marker and the log), asks nextMove, and
 // carries the move out. Why a cell stops is a value, not a sentence that callers sniff:
 // whether autopilot pauses, which claim the cell gets and whether an escalation is
-// journalled are read off its kind. DOMAIN.md sections 8 and 9.
+// journalled are read off its kind. docs/domain.md, Failure classes and their caps; Handling agent faults.
 
 /** Why a cell's attempts end without success. */
 export type StopReason =
-  /** The operator cancelled (section 9: not a fault). */
+  /** The operator cancelled: not a fault, so no counter moves. */
   | { kind: 'cancelled' }
   /** A shared long-memory file lost entries: another run would start from the damaged file. */
   | { kind: 'memory_lost'; reason: string }
@@ -28,7 +28,7 @@ export type StopReason =
   | { kind: 'retries_stopped'; stop: RetryStop; pauses: boolean; maxAttempts: number | null }
   /** No launch of the session's budget is left for the next attempt. */
   | { kind: 'launch_budget'; reason: string }
-  /** A process checkroom did not launch holds the output open for writing (issue 17 item 1). */
+  /** A process checkroom did not launch holds the output open for writing. */
   | { kind: 'output_held'; reason: string }
   /** A breaker (the agent's, or its executor's infra breaker) will not let the retry through. */
   | { kind: 'breaker'; agent: string; reason: string };
@@ -101,7 +101,7 @@ export const stopEffect = (s: StopReason): StopEffect => {
       // The attempt may have exited 0: what failed is the check of the memory's entries.
       return { claim: 'needs_human', escalate: 'VERIFICATION_FAILED', reportAs: 'VERIFICATION_FAILED' };
     case 'escalated':
-      // Reported as the class it escalated as (issue 18 item 2): a third identical UNKNOWN is
+      // Reported as the class it escalated as: a third identical UNKNOWN is
       // CIRCULAR_FIX in the journal, so in the `failed` event, the status line and `watch` too.
       return { claim: 'needs_human', escalate: s.class, reportAs: s.class };
     default:

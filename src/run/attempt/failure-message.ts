@@ -4,7 +4,7 @@ import type { AgentFacts } from '../adapters/types.js';
 import type { AttemptClass } from '../policy/classify.js';
 import type { ProcessOutcome } from '../types.js';
 
-// What went wrong in one attempt, in one line (issue 17 item 8: "retry context is the
+// What went wrong in one attempt, in one line ("retry context is the
 // failure"). `{last_error}` in the next attempt's argv, Health's "last error" and the
 // breaker's failure summary all read this one line, journalled with the exit. Before, they
 // took the last non-empty output line: "starting", "finished (forgot marker)", or a raw JSON

@@ -14,7 +14,7 @@ import { insertCheckpointRow } from '../../checkpoint/insert-row.js';
 import { CLAIM_OF } from '../../checkpoint/from-state.js';
 import { readSources, stateOf } from '../../workspace.js';
 
-// DOMAIN.md section 3: checkpoint.md is updated "after every step (one cell)", and at once
+// docs/domain.md, Three sources of progress: checkpoint.md is updated "after every step (one cell)", and at once
 // when an agent starts (⏳) so a reader of the file sees the run. One cell is edited in
 // place. A unit with no row (first seen on disk) gets one row added in place, its cells as the
 // disk proves them, in its batch or in no batch (insert-row.ts), so the user's notes survive;
@@ -22,7 +22,7 @@ import { readSources, stateOf } from '../../workspace.js';
 // the disk (the old one is backed up by rewriteCheckpoint) and the cell is set on that text.
 
 
-/** The file's text; null when there is none; `too_large` past the checkpoint cap (issue 8 item 7). */
+/** The file's text; null when there is none; `too_large` past the checkpoint cap. */
 const readText = async (path: string): Promise<string | null | { tooLarge: string }> => {
   try {
     const r = await readTextCapped(path, CHECKPOINT_MAX_BYTES);

@@ -4,7 +4,7 @@ import { readFileFacts } from '../../scan/file-facts.js';
 import { confineOf, readEntries } from '../../scan/scan.js';
 import type { CellTarget } from './launch-spec.js';
 
-// Only the marker proves success (DOMAIN.md section 2): exit 0 is a claim, the last line of
+// Only the marker proves success (docs/domain.md, The reference pipeline): exit 0 is a claim, the last line of
 // the output file is the proof. `entry` steps (long memory) have no marker; their proof is
 // the unit's entry in the shared file, exactly as the scan reads it.
 

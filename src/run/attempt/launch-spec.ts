@@ -29,7 +29,7 @@ export interface LaunchValues {
   backup: string;
   /** Last error line of the previous attempt, or ''. */
   lastError: string;
-  /** Continue this session instead of starting fresh (issue 11; DOMAIN.md section 4). */
+  /** Continue this session instead of starting fresh (docs/domain.md, Half-products). */
   resume?: ResumeSpec | null;
 }
 
@@ -44,7 +44,7 @@ export interface BuiltCommand {
 
 /**
  * Why a step id is not launchable: the steps there are, or — when checkroom.yaml lists none
- * (a gate-file workflow's steps are read from its files, issue 18 item 4) — what to add.
+ * (a gate-file workflow's steps are read from its files) — what to add.
  */
 export const noStepWhy = (stepId: string, config: WorkspaceConfig): string => {
   const ids = config.pipeline.steps.map((s) => s.id);
@@ -80,10 +80,10 @@ export const buildCommand = (root: string, unit: string, t: CellTarget, v: Launc
     attempt: String(v.attempt),
     backup: v.backup,
     last_error: v.lastError,
-    // A hand-off or a resume names the half-product the attempt completes (issue 17 item 8).
+    // A hand-off or a resume names the half-product the attempt completes.
     partial: v.resume && existsSync(join(root, v.resume.halfProduct)) ? join(root, v.resume.halfProduct) : '',
   };
-  // The adapter decides what runs (issue 11): today's command, or an agent CLI's own argv.
+  // The adapter decides what runs: today's command, or an agent CLI's own argv.
   let built: AdapterCommand;
   let cwd: string;
   try {

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 
-// What a run's output file was when the run ended (issue 17 item 3): its size and mtime as the
+// What a run's output file was when the run ended: its size and mtime as the
 // file system reports them, so "unchanged since its writer was cut off" compares the file with
 // itself, never with the process clock (an NFS server's clock, or faketime, differs from it).
 

@@ -7,7 +7,7 @@ export const PLACEHOLDERS = ['unit', 'step', 'output', 'marker', 'workspace', 'a
 
 // {backup} and {last_error} have no value on a first, clean attempt; an empty argument is
 // the honest expansion there. Every other placeholder missing a value is a caller bug.
-// {partial} has one only when the attempt continues from a half-product (issue 17 item 8).
+// {partial} has one only when the attempt continues from a half-product.
 const OPTIONAL: ReadonlySet<string> = new Set(['backup', 'last_error', 'partial']);
 
 const KNOWN: ReadonlySet<string> = new Set(PLACEHOLDERS);

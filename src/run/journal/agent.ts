@@ -1,4 +1,4 @@
-// Journal events of agent adapters (issue 11), kept apart from journal.ts so the seam is one
+// Journal events of agent adapters, kept apart from journal.ts so the seam is one
 // block there. They are what makes money, tokens and sessions survive a restart: the ledger
 // folds them like every other event.
 
@@ -26,7 +26,7 @@ export interface AgentFactsEvent extends AgentBase {
   cutMidTool: boolean;
 }
 
-/** The next attempt continues a session instead of starting over (DOMAIN.md section 4). */
+/** The next attempt continues a session instead of starting over (docs/domain.md, Half-products). */
 export interface ContinueEvent extends AgentBase {
   type: 'continue';
   unit: string;
@@ -36,7 +36,7 @@ export interface ContinueEvent extends AgentBase {
   /** Workspace-relative half-product the continue prompt names. */
   halfProduct: string;
   by: 'operator' | 'policy';
-  /** resume: the session goes on; handoff: a fresh attempt given the partial (issue 17 item 8). Absent: resume. */
+  /** resume: the session goes on; handoff: a fresh attempt given the partial. Absent: resume. */
   mode?: 'resume' | 'handoff';
   /** A hand-off's copy of the partial, kept before the attempt may change it. */
   backup?: string;

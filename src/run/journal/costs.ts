@@ -2,7 +2,7 @@ import type { Budget } from '../../pipeline/config-types.js';
 import { cellKey } from '../../types.js';
 import type { AgentFactsEvent } from './agent.js';
 
-// Money and tokens per attempt, cell, agent, session and workspace (issue 11 item 5), folded
+// Money and tokens per attempt, cell, agent, session and workspace, folded
 // from the journal's agent_facts events, so a restart shows what was spent. An attempt may
 // report twice (its session id as soon as it is seen, everything at its exit): the latest
 // report of a run replaces the earlier one, never adds to it.
@@ -81,7 +81,7 @@ export class CostFold {
 
 const usd = (n: number): string => `$${n.toFixed(2)}`;
 
-/** Which budget is used up, in words, or null (section 9: a global limit, in money). */
+/** Which budget is used up, in words, or null (a global limit, in money: docs/domain.md, Handling agent faults). */
 export const budgetReasonOf = (c: CostLedger, budget: Budget | undefined): string | null => {
   if (!budget) return null;
   const { costUsd, tokens } = budget;

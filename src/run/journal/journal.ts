@@ -13,10 +13,10 @@ export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './read.js';
 
 // The append-only journal: the one source of truth for what checkroom launched, what came of
 // it and what the operator decided. Everything the UI shows is replayed from it (ledger.ts),
-// so a restart — even after kill -9 — rebuilds counters and breakers (DOMAIN.md section 1:
+// so a restart — even after kill -9 — rebuilds counters and breakers (docs/domain.md, The core idea:
 // the filesystem is the state).
 
-/** `at`: epoch milliseconds. One line: journal.ts is at the house's 300 (issue 17 item 3 added `output`). */
+/** `at`: epoch milliseconds. One line: journal.ts is at the house's 300 lines. */
 // prettier-ignore
 interface Base { v: 1; at: number }
 
@@ -33,17 +33,17 @@ export interface LaunchEvent extends Base {
   pid: number | null;
   procStart: number | null;
   outputPath: string | null;
-  // ── issue 12 (executors): optional, absent on local launches and older journals ──
+  // ── executors: optional, absent on local launches and older journals ──
   /** Where the run went: local (absent), slurm or kubernetes. */
   executor?: ExecutorName;
   /** The cluster's id of the job (Slurm job id, Kubernetes Job name): adopted after a restart. */
   jobId?: string | null;
-  /** Issue 16 item 4: the run token in every member's environment (local runs; absent in older journals). */
+  /** The run token in every member's environment (local runs; absent in older journals). */
   token?: string;
-  keeper?: { pid: number; procStart: number | null }; // issue 17 item 6, RunKeeper (types.ts): an adopter waits for it
+  keeper?: { pid: number; procStart: number | null }; // RunKeeper (types.ts): an adopter waits for it
 }
 
-/** `output` (Stamped): the output file as the run left it (issue 17 item 3). */
+/** `output` (Stamped): the output file as the run left it. */
 export interface ExitEvent extends Base, Stamped {
   type: 'exit';
   runId: string;
@@ -59,9 +59,9 @@ export interface ExitEvent extends Base, Stamped {
   keywords: string[];
   /** At most 20 lines, sanitized by the caller. */
   errorTail: string[];
-  /** The classified error in one line (issue 17 item 8); absent in journals written before it. */
+  /** The classified error in one line; absent in journals written before it. */
   error?: string;
-  /** CANCELLED only: who cancelled. A shutdown's cancel does not hold the cell (issue 17 item 3). */
+  /** CANCELLED only: who cancelled. A shutdown's cancel does not hold the cell. */
   cancelledBy?: 'operator' | 'outside' | 'shutdown';
   durationMs: number;
 }
@@ -95,8 +95,8 @@ export interface BreakerJournalEvent extends Base {
 export interface DecisionEvent extends Base {
   type: 'decision';
   /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
-  /** `stop_pending` (note: the run id): a job's stop had not landed when its checkroom ended; the next start asks again (issue 17 item 7). */
-  /** `hold` / `release`: the operator's hold on a cell (issue 17 item 3): autopilot and `run --next` leave a held cell alone. */
+  /** `stop_pending` (note: the run id): a job's stop had not landed when its checkroom ended; the next start asks again. */
+  /** `hold` / `release`: the operator's hold on a cell: autopilot and `run --next` leave a held cell alone. */
   kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release' | 'stop_pending' | 'over_budget';
   unit?: string;
   step?: string;
@@ -109,7 +109,7 @@ export interface SessionEvent extends Base {
   type: 'session';
   kind: 'start' | 'stop';
   pid: number;
-  // ---- session stop details (issue 8 item 4; written by the shutdown path, read by adoption) ----
+  // ---- session stop details (written by the shutdown path, read by adoption) ----
   /** kind 'stop' only: how the session ended — quit, SIGINT, SIGTERM, SIGHUP, terminal-closed, crash, or deadline (the shutdown ran out of time). */
   reason?: string;
   /** kind 'stop' only: the runs the operator chose to leave running; absent or empty when none were left. */
@@ -128,26 +128,26 @@ export interface LeftRunning {
   logPath: string;
   /** The relay's pid (it ends by itself when the agent's output ends); null when no relay could be started. */
   relayPid: number | null;
-  /** A cluster job left running (issue 17 item 3): the next start adopts it by this id. */
+  /** A cluster job left running: the next start adopts it by this id. */
   executor?: string;
   jobId?: string;
 }
 // ---- end of session stop details ----
 
-/** `output` (Stamped): the output file once the run's processes were ended (issue 17 item 3). */
+/** `output` (Stamped): the output file once the run's processes were ended. */
 export interface ReapedEvent extends Base, Stamped {
   type: 'reaped';
   runId: string;
   pid: number | null;
   outcome: string;
-  /** Issue 16 item 4: the recorded leader at the restart (ours, gone, foreign: pid recycled, unproven). */
+  /** The recorded leader at the restart (ours, gone, foreign: pid recycled, unproven). */
   leader?: string;
-  /** Issue 16 item 4: the pids stopped (group and run-token members), at most 50. */
+  /** The pids stopped (group and run-token members), at most 50. */
   stopped?: number[];
 }
 
 /** A restarted checkroom (or an observer that took over) watches a run an earlier one left
- *  running (issue 8 item 4): the run stays live in the ledger until its `exit`. */
+ *  running: the run stays live in the ledger until its `exit`. */
 export interface AdoptedEvent extends Base {
   type: 'adopted';
   runId: string;
@@ -162,7 +162,7 @@ export interface AutopilotEvent extends Base {
   reason: string;
 }
 
-// ── Triage continuity (issue 8 item 8) ─────────────────────────────────────────────────
+// ── Triage continuity ─────────────────────────────────────────────────
 // The operator's redo queue, skipped list and undo stack, kept in the journal so a restart
 // loses none of them (folded by ledger-fold.ts through triage-ledger.ts). A queued redo
 // leaves the queue when its cell is launched or its backup is undone.
@@ -199,7 +199,7 @@ export interface UndoPoppedEvent extends Base {
 export type TriageJournalEvent = RedoQueuedEvent | SkipEvent | UndoPushedEvent | UndoPoppedEvent;
 
 export type JournalEvent =
-  | AgentJournalEvent // issue 11: journal-agent.ts (sessions, money, tokens, continue)
+  | AgentJournalEvent // journal-agent.ts (sessions, money, tokens, continue)
   | LaunchEvent
   | ExitEvent
   | RetryScheduledEvent
@@ -240,7 +240,7 @@ const stateDir = async (dir: string): Promise<void> => {
 };
 
 const appendNow = async (root: string, file: string, line: string): Promise<void> => {
-  // `.checkroom` linked out of the workspace is refused, not written through (issue 16 item 1).
+  // `.checkroom` linked out of the workspace is refused, not written through.
   await stateDir(assertInside('mkdir', dirname(file), [root]));
   const fh = await open(assertInside('append', file, [root]), 'a+');
   try {
@@ -267,7 +267,7 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
   const prev = queues.get(file) ?? Promise.resolve();
   const next = prev.catch(() => undefined).then(() => appendNow(root, file, line));
   // The queue's own copy never rejects: the caller gets the error through `next`, and a
-  // refused write (issue 16 item 1) must not also surface as an unhandled rejection.
+  // refused write must not also surface as an unhandled rejection.
   const tracked: Promise<void> = next.catch(() => undefined).finally(() => {
     if (queues.get(file) === tracked) queues.delete(file);
   });
@@ -276,7 +276,7 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
 };
 
 /**
- * Append one event synchronously, for a shutdown that ran out of time (issue 8 item 4): the
+ * Append one event synchronously, for a shutdown that ran out of time: the
  * process exits right after, so there is no later turn of the event loop to wait for.
  * Best effort: false when it could not be written.
  */
@@ -302,7 +302,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
-  ...AGENT_EVENT_FIELDS, // issue 11
+  ...AGENT_EVENT_FIELDS, // agent adapters: journal-agent.ts
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },
@@ -352,7 +352,7 @@ export const parseJournal = (text: string): JournalRead => {
 export const LARGE_JOURNAL_BYTES = 64 * 1024 * 1024;
 
 /** Past this size only the journal's newest part is read: replaying more would not fit the
- *  control room's memory (issue 8 item 7). Nothing is cut from the file. */
+ *  control room's memory. Nothing is cut from the file. */
 export const JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
 
 /** Read the journal of a workspace; a missing journal is an empty one. `maxBytes`: tests. */

@@ -176,14 +176,14 @@ export class LedgerFold {
       this.consecutiveFailures = 0;
       this.feed(e.agent, { type: 'success', at: e.at });
     } else if (e.class === 'CANCELLED') {
-      // An operator cancel is not a fault: no counter moves (section 9, classify first).
+      // An operator cancel is not a fault: no counter moves (classify first: docs/domain.md, Handling agent faults).
       // It is a decision, though: the cell is held until the operator launches it again, in
-      // this session and after any restart (issue 17 item 3).
+      // this session and after any restart.
       c.state = 'idle';
       if (e.cancelledBy !== 'shutdown') c.hold = { at: e.at, why: e.error || 'cancelled' };
       this.feed(e.agent, { type: 'abandon', at: e.at });
     } else if (e.class === 'INFRA') {
-      // Issue 12: a cluster fault is not the agent's: its breaker and the global
+      // A cluster fault is not the agent's: its breaker and the global
       // consecutive-failure count stay as they were; the executor's own breaker counts it.
       c.state = 'idle';
       c.lastErrorTail = e.errorTail;
@@ -206,7 +206,7 @@ export class LedgerFold {
   private step(e: JournalEvent): void {
     switch (e.type) {
       case 'session':
-        // Kept from a handover's stop until the next session starts (issue 17 item 3).
+        // Kept from a handover's stop until the next session starts.
         this.handedOver = e.kind === 'stop' && e.reason === 'handover' ? { at: e.at, pid: e.pid } : null;
         if (e.kind === 'start') {
           this.launchesThisSession = 0;
@@ -277,7 +277,7 @@ export class LedgerFold {
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };
         // Turning autopilot back on is the operator's answer to a pause: start counting anew.
-        // A take-over keeping the driver's autopilot is not that answer (issue 17 item 3).
+        // A take-over keeping the driver's autopilot is not that answer.
         if (e.on && e.reason !== KEPT_REASON) this.consecutiveFailures = 0;
         break;
     }

@@ -11,9 +11,9 @@ import { budgetStopOf, type BudgetCounts } from '../policy/budget.js';
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
 // a fold over events, so after a restart (even kill -9) the state is what it was
-// (DOMAIN.md sections 1 and 9). This file is the ledger's shape and its pure rules; the fold
+// (docs/domain.md, The core idea; Handling agent faults). This file is the ledger's shape and its pure rules; the fold
 // and replayJournal (the fold from the start) are in ledger-fold.ts, which depends on this
-// one and never the other way (issue 9 item 4: no cycle).
+// one and never the other way (no cycle).
 
 export type CellRunState = 'idle' | 'running' | 'retrying' | 'needs_human' | 'done';
 
@@ -28,9 +28,9 @@ export interface CellLedger {
   counts: Partial<Record<FailureClass, number>>;
   lastClass: AttemptClass | null;
   lastErrorTail: string[];
-  /** Held by a cancel (a key, `x`, an outside scancel / kubectl delete) until the operator launches or resets it (issue 17 item 3). */
+  /** Held by a cancel (a key, `x`, an outside scancel / kubectl delete) until the operator launches or resets it. */
   hold: { at: number; why: string } | null;
-  /** The last failure's classified error, one line: `{last_error}` and Health read it (issue 17 item 8). */
+  /** The last failure's classified error, one line: `{last_error}` and Health read it. */
   lastError: string;
   /** How often the latest failure's (command, error) fingerprint pair occurred since the last success. */
   fingerprintRepeats: number;
@@ -52,7 +52,7 @@ export interface AgentLedger {
 
 /** A launch with no exit and no reaped event: a restarted checkroom must reap and triage it. */
 export type LiveRun = Omit<LaunchEvent, 'type' | 'v'> & {
-  /** The checkroom (pid) that adopted this run after its launcher went away (issue 8 item 4). */
+  /** The checkroom (pid) that adopted this run after its launcher went away. */
   adoptedBy?: number;
 };
 
@@ -64,19 +64,19 @@ export interface Ledger {
   consecutiveFailures: number;
   /** Launches since the last session start event. */
   launchesThisSession: number;
-  /** Launches in the whole journal, every session (limits.max_launches.workspace, issue 17 item 4). */
+  /** Launches in the whole journal, every session (limits.max_launches.workspace). */
   launchesInWorkspace: number;
   sessionStartedAt: number | null;
   autopilot: { on: boolean; reason: string; at: number } | null;
-  /** The last session ended by a handover (issue 17 item 3) and none started since: what the next driver takes up. */
+  /** The last session ended by a handover and none started since: what the next driver takes up. */
   handedOver: { at: number; pid: number } | null;
-  /** A global limit stops autopilot (section 9: death-spiral protection). */
+  /** A global limit stops autopilot (death-spiral protection: docs/domain.md, Handling agent faults). */
   paused: boolean;
   pausedReason: string | null;
   decisions: DecisionEvent[];
-  /** Money, tokens and sessions of agent attempts (issue 11). */
+  /** Money, tokens and sessions of agent attempts. */
   costs: CostLedger;
-  /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
+  /** The operator's redo queue, skips and undo stack (they survive a restart). */
   triage: TriageLedger;
 }
 
@@ -122,11 +122,11 @@ export const agentsAt = (breakers: ReadonlyMap<string, BreakerState>, now: numbe
   return agents;
 };
 
-/** Why a global limit stops autopilot (section 9: death-spiral protection), or null. */
+/** Why a global limit stops autopilot (death-spiral protection), or null. */
 export const pausedReasonOf = (consecutiveFailures: number, counts: BudgetCounts, cfg: LedgerConfig): string | null => {
   if (consecutiveFailures >= cfg.limits.maxConsecutiveFailures) {
     return `${consecutiveFailures} consecutive failures across agents (limit ${cfg.limits.maxConsecutiveFailures})`;
   }
-  // Issue 17 item 4: the same decision every launch asks (budget.ts), launches and money.
+  // The same decision every launch asks (budget.ts), launches and money.
   return budgetStopOf(counts, cfg.limits)?.reason ?? null;
 };

@@ -4,14 +4,14 @@ import type { ExitEvent, JournalEvent, LaunchEvent } from './journal.js';
 import { CLOSED_REASON } from '../supervisor/takeover.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 
-// What a read-only observer announces of the driver's work (issue 18 items 1-2): the journal
+// What a read-only observer announces of the driver's work: the journal
 // lines the driver appended since the observer last read, as the supervisor events the driver
 // emitted for them — so `watch --json` on an observer's socket carries what the driver's
 // would. One mapping from journal event to supervisor event; the facts come from the journal
 // (the escalation's own class, the exit's proof), never from replaying the driver's policy.
 // Breaker changes are not here: both roles announce them from the ledger (supervisor-journal.ts).
 //
-// A failed attempt is surfaced once, at the cell's stop (DOMAIN.md section 9): the driver
+// A failed attempt is surfaced once, at the cell's stop (docs/domain.md, Handling agent faults): the driver
 // journals `retry_scheduled` after a failed exit it retries, `escalate` when it escalates,
 // and nothing more for a plain failure. So a failed exit waits for the cell's next line: a
 // retry says nothing, an escalation is `failed` escalated with its class, anything else

@@ -1,7 +1,7 @@
 import type { Ledger } from './ledger.js';
 import type { LiveRunView, WaitingView } from '../supervisor/types.js';
 
-// The runs in flight as the journal shows them (issue 8 item 5; issue 18 items 1-2): launches
+// The runs in flight as the journal shows them: launches
 // without an exit are running, a `retry_scheduled` cell waits for its next attempt. One
 // derivation, read by an observer's snapshot (supervisor-observe.ts, which adds each run's
 // followed log) and by a headless scan (cli/scan-journal.ts), so `status` / `plan` say of a

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { JournalEvent, JournalRead } from './journal.js';
 
-// Reading the journal within bounds (issue 8 item 7): line by line from chunks, an oversized
+// Reading the journal within bounds: line by line from chunks, an oversized
 // "line" skipped without keeping it in memory, unreadable lines counted and reported with
 // their line numbers (never silently dropped; the file itself is never rewritten), and past
 // the size cap only the newest part read.
@@ -11,7 +11,7 @@ import type { JournalEvent, JournalRead } from './journal.js';
 export const JOURNAL_WARNINGS_LISTED = 20;
 
 /** A journal line is a few hundred bytes (a long note a few MB at most); a "line" past 8 MB
- *  is not an event and is not kept in memory while it is skipped (issue 8 item 7). Counted
+ *  is not an event and is not kept in memory while it is skipped. Counted
  *  in UTF-16 units, the length of the text that would be held. */
 export const JOURNAL_MAX_LINE_BYTES = 8 * 1024 * 1024;
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readRunToken, terminateRun, type RunTag } from '../process/members.js';
 
 // A run an earlier checkroom recorded (a launch without an exit in the journal), found again
-// by what was recorded, never by its pid alone (issue 16 item 4). Its leader is identified by
+// by what was recorded, never by its pid alone. Its leader is identified by
 // pid AND start time (field 22 of /proc/<pid>/stat): a pid the kernel has given to another
 // process since is "foreign" and neither it nor its group is ever signalled. Every member is
 // found by the run token in its environment (CHECKROOM_RUN_TOKEN), so descendants that left
@@ -15,7 +15,7 @@ export type Leader = 'ours' | 'gone' | 'foreign' | 'unproven';
 export interface Recorded {
   pid: number | null;
   procStart: number | null;
-  /** From the launch event (issue 16 item 4); older journals have none (then the log's first line). */
+  /** From the launch event; older journals have none (then the log's first line). */
   token?: unknown;
   logPath: string;
 }

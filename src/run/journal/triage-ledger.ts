@@ -1,6 +1,6 @@
 import type { JournalEvent } from './journal.js';
 
-// The operator's triage state as a fold over the journal (issue 8 item 8): the redo queue,
+// The operator's triage state as a fold over the journal: the redo queue,
 // the skipped list and the undo stack. Pure: a step returns the state it was given when the
 // event changes nothing, and a new object (never a changed one) when it does, so ledgers
 // handed out earlier stay as they were (ledger-fold.ts).

@@ -2,8 +2,8 @@ import type { BreakerConfig } from '../../pipeline/config-types.js';
 import type { AgentLedger } from '../journal/ledger.js';
 import { breakerMessage } from '../supervisor/words.js';
 
-// A half-open breaker admits exactly one probe, whoever asks (issue 17 item 4 of the brief,
-// issue 17 item 2 of the findings: "two cells of the same agent 17 ms apart under autopilot;
+// A half-open breaker admits exactly one probe, whoever asks
+// (a review found "two cells of the same agent 17 ms apart under autopilot;
 // 4 at once, then 2 at each later probe"). The ledger learns of a probe only when its launch
 // event is journalled, after the backup, the checkpoint write and the spawn: every launch
 // asked for in between saw "half-open, no probe in flight" and went too. So the probe is

@@ -1,6 +1,6 @@
 import type { BreakerConfig } from '../../pipeline/config-types.js';
 
-// Per-agent circuit breaker (DOMAIN.md section 9: a consecutive-failure counter per recovery
+// Per-agent circuit breaker (docs/domain.md, Handling agent faults: a consecutive-failure counter per recovery
 // path feeds the breaker; every path has a cap). It is a pure reducer over plain events so a
 // restarted checkroom rebuilds it by replaying the journal (ledger.ts).
 //

@@ -1,7 +1,7 @@
 import type { Limits } from '../../pipeline/config-types.js';
 import { tokensOf, type CostLedger } from '../journal/costs.js';
 
-// May this launch go, budget-wise? One decision for every entry point (issue 17 item 4):
+// May this launch go, budget-wise? One decision for every entry point:
 // autopilot, the control room's keys, `checkroom run`, `run --next [--auto]` and the socket
 // all reach it through the supervisor (launchCell, each attempt's reservation, the retry
 // guard) and the ledger's pause. A spent budget used to stop autopilot only: `checkroom run

@@ -1,7 +1,7 @@
 import { BUILT_IN_CLASSES, type FailureClasses, type RetryKind } from '../../pipeline/failure-classes.js';
 import { mergeCapsWith } from './policy.js';
 
-// The caps as a table people read (issue 17 item 5): `checkroom explain caps` prints it and
+// The caps as a table people read: `checkroom explain caps` prints it and
 // docs/agents.md carries it, both from the rows of FAILURE_CLASS_TABLE, so neither can drift
 // from what nextMove does. A cap is the class's attempts in all, as the source table counts
 // them (the recovery skill's 試行回数のしきい値: VERIFICATION_FAILED 3, UNKNOWN 2, BROKEN_BUILD 1,

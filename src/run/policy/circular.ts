@@ -1,4 +1,4 @@
-// Circular-fix detection, DOMAIN.md section 8 exactly: compare the current attempt's
+// Circular-fix detection, docs/domain.md, Failure classes and their caps exactly: compare the current attempt's
 // keywords with each of the last three previous attempts; Jaccard similarity above 30% with
 // two or more of them means the attempts are going round in circles.
 

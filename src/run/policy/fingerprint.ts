@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-// Fingerprints for no-progress loops (DOMAIN.md section 9): the same command with the same
+// Fingerprints for no-progress loops (docs/domain.md, Handling agent faults): the same command with the same
 // error again and again means retrying is not helping. Both fingerprints must ignore what
 // changes between attempts without changing the situation: the attempt number, pids,
 // timestamps, temp paths, line:col of a stack frame.
@@ -63,7 +63,7 @@ export const normalizeError = (text: string | readonly string[]): string => {
 export const errorFingerprint = (text: string | readonly string[]): string => shortHash(normalizeError(text));
 
 // English stop words plus log noise that appears in every failure and so carries no signal
-// for the circular-fix comparison (DOMAIN.md section 8: "stop words removed").
+// for the circular-fix comparison (docs/domain.md, Failure classes and their caps: "stop words removed").
 const STOP_WORDS = new Set(
   (
     'the and for with that this from are was were been being have has had not but you your ' +

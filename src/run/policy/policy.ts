@@ -5,9 +5,9 @@ import { isCircular } from './circular.js';
 import { DEFAULT_CAPS } from '../../pipeline/schema.js';
 
 // What to do after a failed attempt: retry (when, and which attempt of how many) or escalate
-// to a human. "Classify first, then count" (DOMAIN.md section 9): each class has its own
+// to a human. "Classify first, then count" (docs/domain.md, Handling agent faults): each class has its own
 // budget, and every recovery path has a finite cap. Each rule is built from a table of
-// classes (`…With(classes)`, issue 9 item 2) and exported bound to the built-in one.
+// classes (`…With(classes)`) and exported bound to the built-in one.
 
 /** What the policy reads of a class table. */
 type Classes<C extends string> = Pick<FailureClasses<C>, 'names' | 'rows' | 'defaultCaps' | 'retryable' | 'neverRetryUnchanged'>;
@@ -25,11 +25,11 @@ export interface AttemptRecord<C extends string = FailureClass> {
   at: number;
 }
 
-/** Total attempts allowed for each class (issue 17 item 5): one table, owned by the config schema. */
+/** Total attempts allowed for each class: one table, owned by the config schema. */
 export { DEFAULT_CAPS };
 
 /** Configured caps over the defaults. A cap must be a finite count: anything else falls back
- *  to the default, because an unbounded recovery path is the death spiral of section 9. */
+ *  to the default, because an unbounded recovery path is the death spiral of docs/domain.md, Handling agent faults. */
 export const mergeCapsWith =
   <C extends string>(classes: Pick<Classes<C>, 'names' | 'defaultCaps'>) =>
   (caps: Partial<Record<C, number>> = {}): Record<C, number> => {
@@ -70,7 +70,7 @@ export interface EffectiveClass<C extends string = FailureClass> {
 /** The class a loop is re-classed as; every table has it (the loop detector is mechanism, not a row). */
 const CIRCULAR = 'CIRCULAR_FIX' satisfies FailureClass;
 
-/** Same command and same error this many times is a no-progress loop (sections 8 and 9). */
+/** Same command and same error this many times is a no-progress loop (docs/domain.md, Handling agent faults). */
 export const FINGERPRINT_REPEATS = 3;
 
 /**
@@ -151,7 +151,7 @@ export const decideNextWith =
     const count = effective.filter((c) => c.class === cls).length;
     const detail = current.why ? ` (${current.why})` : '';
 
-    // Issue 17 item 5: the cap counts attempts, as the source table does ("UNKNOWN 2": retry
+    // The cap counts attempts, as the source table does ("UNKNOWN 2": retry
     // once); the count is this class's failures in the current episode.
     if (count >= cap) {
       const then = classes.rows.get(cls)?.help.then ?? 'escalate';

@@ -2,16 +2,16 @@ import type { Limits } from '../../pipeline/config-types.js';
 import type { Ledger } from '../journal/ledger.js';
 import type { BudgetStop } from './budget.js';
 
-// Why automatic retries stop now (DOMAIN.md section 9, the death-spiral guard), as a value.
+// Why automatic retries stop now (docs/domain.md, Handling agent faults, the death-spiral guard), as a value.
 // runCell used to sniff the words (`/consecutive/.test(stop)`) to decide whether to pause
-// autopilot; the kind says it now, and the reason is only for people (issue 9 item 3).
+// autopilot; the kind says it now, and the reason is only for people.
 
 export type RetryStop =
   | { kind: 'closed'; reason: string }
   /** Too many failures in a row across agents: autopilot pauses until a human looks. */
   | { kind: 'consecutive'; reason: string }
   | { kind: 'budget'; reason: string }
-  /** A money or token budget is spent (issue 11, limits.max_cost_usd / max_tokens): autopilot pauses. */
+  /** A money or token budget is spent (limits.max_cost_usd / max_tokens): autopilot pauses. */
   | { kind: 'spend'; reason: string };
 
 /** `budget`: what budget.ts decides for the next launch (reservations counted), or null. */
@@ -20,7 +20,7 @@ export function retryStopOf(l: Pick<Ledger, 'consecutiveFailures'>, limits: Pick
   if (l.consecutiveFailures >= limits.maxConsecutiveFailures) {
     return { kind: 'consecutive', reason: `${l.consecutiveFailures} consecutive failures across agents (limit ${limits.maxConsecutiveFailures}, limits.max_consecutive_failures)` };
   }
-  // Issue 17 item 4: launches (session or workspace) end the cell; money and tokens pause autopilot too.
+  // Launches (session or workspace) end the cell; money and tokens pause autopilot too.
   if (o.budget) return { kind: o.budget.what === 'launches' ? 'budget' : 'spend', reason: o.budget.reason };
   return null;
 }

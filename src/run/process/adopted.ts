@@ -9,12 +9,12 @@ import { runMembers, terminateRun, type RunTag } from './members.js';
 import type { LiveRun } from '../journal/ledger.js';
 import type { ProcessOutcome, RunHandle } from '../types.js';
 
-// A run an earlier checkroom launched and left running (issue 8 item 4), watched from here:
+// A run an earlier checkroom launched and left running, watched from here:
 // it is not our child, so there is no pipe and no exit code. Its log and its output file
 // are followed on disk (growth is liveness, as for our own runs), its pid is checked against
 // the recorded start time, and its end is decided by the marker alone. Its kill (cancel,
 // watchdog, or the leader gone with helpers left) reaches every member as for our own runs:
-// the group and, by the run token, descendants that left it with setsid (issue 16 item 4).
+// the group and, by the run token, descendants that left it with setsid.
 
 /** Until the run's keeper (a valid journaled pid and start time) is gone, at most DRAIN_MS. */
 const keeperGone = async (k: unknown, pollMs: number): Promise<void> => {
@@ -79,7 +79,7 @@ export function adoptProcess(spec: AdoptSpec): RunHandle {
       clearInterval(timer!);
       // The leader is gone; helpers left in its group or escaped from it would outlive the run (as for our own).
       const rest = killing ?? (runMembers(tag).length > 0 ? terminateRun(tag, spec.graceMs) : Promise.resolve());
-      // Its keeper (issue 17 item 6) appends the last output when the agent's pipes close: the log's last read waits for it, bounded.
+      // Its keeper appends the last output when the agent's pipes close: the log's last read waits for it, bounded.
       void rest.then(() => keeperGone(run.keeper, spec.pollMs ?? 250)).then(() => {
         forgetLiveRun(run.runId);
         const lines = log.poll();

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
 // After an agent exits, what it wrote is still in its pipes: read it to the end, but only for
-// a bounded time (issue 8 item 4). A process that keeps a pipe open — one checkroom could not
+// a bounded time. A process that keeps a pipe open — one checkroom could not
 // stop — must not hold the run open: then the streams are destroyed and the run ends anyway.
 
 /** How long output is still read after the agent and every process found of its run are gone. */

@@ -1,7 +1,7 @@
 import { killRunNow, type RunTag } from './members.js';
 
 // The runs this process has started and not yet seen end. A shutdown that ran out of time
-// (issue 8 item 4: bounded) stops them synchronously from here instead of leaving them behind.
+// (bounded) stops them synchronously from here instead of leaving them behind.
 
 const live = new Map<string, RunTag>();
 

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { LineRing } from './ring-buffer.js';
 
 // A run's log (.checkroom/runs/<run>.log) read from the disk, for runs this process did not
-// start: an adopted run (issue 8 item 4) or the driver's run seen by an observer (item 5).
+// start: an adopted run or the driver's run seen by an observer.
 // Reads are bounded: the first look takes only the last `tailBytes`, later looks only what
 // was appended since, a chunk at a time, so a flooding agent never makes a read unbounded.
 

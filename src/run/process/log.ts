@@ -30,7 +30,7 @@ export class RunLog {
   private endsWithNewline = true;
   // Streams paused for backpressure; a failed log must not leave them paused forever.
   private readonly paused = new Set<Readable>();
-  /** The run's keeper appends the output itself (relay.ts, issue 17 item 6): here it is only counted. */
+  /** The run's keeper appends the output itself (relay.ts): here it is only counted. */
   keeperWrites = false;
 
   constructor(

@@ -1,6 +1,6 @@
 import { closeSync, constants, openSync, readFileSync, readSync, readdirSync, readlinkSync } from 'node:fs';
 
-// Every process of one run, wherever it went (issue 8 item 4). The process group catches
+// Every process of one run, wherever it went. The process group catches
 // ordinary helpers; a descendant that calls setsid() leaves the group and the session, so
 // two more facts are read from /proc: the run's environment token (inherited by every
 // descendant unless it rebuilds its environment — Jenkins' ProcessTreeKiller finds build

@@ -4,7 +4,7 @@ import { LineRing, LineSplitter, DEFAULT_LINE_CHARS, type LineOptions } from './
 // batches for subscribers (the supervisor's line watch, the pane). Lines arrive raw from the
 // stream splitters and are formatted (sanitized, bounded) only when read — by a subscriber's
 // batch or a look at the ring — so of an agent's flood only the lines that can be on screen
-// cost anything (issue 10 item 5: sanitize ran on all 1.26M lines though 1,000 were kept).
+// cost anything (sanitize ran on all 1.26M lines though 1,000 were kept).
 // A line both in a batch and in the ring is formatted once, for both (LineRing.read).
 
 export interface RunOutputOptions {

@@ -95,7 +95,7 @@ const waitEmpty = async (pgid: number, ms: number, isOurs: (m: { start: number }
 
 /**
  * SIGTERM the group, give it `graceMs` to exit, then SIGKILL whatever is left (a child that
- * traps TERM must not outlive its run — DOMAIN.md section 9, liveness). Resolves once the
+ * traps TERM must not outlive its run — docs/domain.md, Handling agent faults, liveness). Resolves once the
  * group has no live members, or after a bounded wait if the kernel is slow to deliver.
  */
 export const terminateGroup = async (

@@ -12,14 +12,14 @@ import { Liveness, outputSignature } from './watchdog.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import type { ProcessOutcome, ProcessSpec, RunHandle } from '../types.js';
 
-// Launch one agent attempt and watch it (DOMAIN.md section 9): the dangerous failure is the
+// Launch one agent attempt and watch it (docs/domain.md, Handling agent faults): the dangerous failure is the
 // silent hang, so an idle watchdog treats both output and growth of the step's output file
 // as liveness (watchdog.ts). Every kill targets the whole process group (process-spawn.ts) so
 // helpers it spawned — even ones ignoring SIGTERM — die with it, and so do descendants that
-// escaped the group with setsid (run-members.ts, issue 8 item 4). The parts — spawn, log,
-// output, watchdog, exit, leave — are named functions over one Group (issue 9 item 3).
+// escaped the group with setsid (run-members.ts). The parts — spawn, log,
+// output, watchdog, exit, leave — are named functions over one Group.
 //
-// Agents outlive their driver (issue 17 item 6): a kill -9, an OOM or a crash of checkroom
+// Agents outlive their driver: a kill -9, an OOM or a crash of checkroom
 // closed the reading end of the agent's pipes, and the agent's next write died of EPIPE or
 // SIGPIPE — counted as an UNKNOWN failure that cost an attempt. Now every run has a keeper
 // from its start: the relay "leave running" used (relay.ts) takes the pipes before anything
@@ -51,7 +51,7 @@ interface Group {
   /** Left running (the operator's choice at quit): this process no longer watches or kills it. */
   left: boolean;
   timers: NodeJS.Timeout[];
-  /** The keeper holding the agent's pipes and writing its log (issue 17 item 6); null: read here. */
+  /** The keeper holding the agent's pipes and writing its log; null: read here. */
   keeper: Relay | null;
   /** The keeper reads the pipes: the idle watchdog counts from then (a node start-up is not the agent's silence). */
   keeperReady: boolean;
@@ -193,7 +193,7 @@ const leave = async (g: Group): Promise<number | null> => {
   // The agent must not keep this process alive, nor die when it exits (relay.ts).
   subprocess.unref();
   if (!g.keeper) return (await handOver([subprocess.stdout, subprocess.stderr], g.log.stream, g.spec.logPath, g.log.room))?.pid ?? null;
-  // Its keeper has held the pipes since the start (issue 17 item 6): we only stop reading
+  // Its keeper has held the pipes since the start: we only stop reading
   // its tee, and it goes on with the log alone.
   for (const s of g.streams) {
     s?.removeAllListeners('data');
@@ -203,7 +203,7 @@ const leave = async (g: Group): Promise<number | null> => {
   return g.keeper.pid;
 };
 
-/** The header first, before anyone else appends; then the keeper takes the pipes (issue 17 item 6). */
+/** The header first, before anyone else appends; then the keeper takes the pipes. */
 const keep = (spec: ProcessSpec, sp: Spawned, log: RunLog, startedAt: number): Relay | null => {
   const header = headerLine(spec, sp, startedAt);
   if (sp.pid === null || !log.writeNow(header)) {

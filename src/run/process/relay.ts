@@ -3,11 +3,11 @@ import { appendFileSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { procStartTime } from './proc.js';
 
-// Issue 17 item 6: every local run now has its relay from the start (keepOutput, mode
+// Every local run now has its relay from the start (keepOutput, mode
 // `keep`), so checkroom dying — kill -9, OOM, a crash — never breaks an agent's pipes either.
 // handOver remains for a run that had to be read in-process (no keeper could be started).
 //
-// "Leave running" must mean it (issue 8 item 4): an agent writes its progress to a pipe whose
+// "Leave running" must mean it: an agent writes its progress to a pipe whose
 // reading end is checkroom's; when checkroom exits, the agent's next write fails (EPIPE or
 // SIGPIPE) and kills it. So before checkroom leaves, the pipes are handed to a relay: a
 // small detached node process that inherits them and keeps appending the output to the
@@ -129,7 +129,7 @@ export function startRelay(streams: Readable[], logPath: string, room: number, m
 }
 
 /**
- * The keeper of a run from its start (issue 17 item 6): the relay takes the agent's pipes
+ * The keeper of a run from its start: the relay takes the agent's pipes
  * before anything was read here, so a kill -9 of checkroom never breaks them, and passes every
  * byte back on its own stdout and stderr (Relay.out, Relay.err) while checkroom reads them:
  * the ring, the pane, the watchdog and the byte count see what they saw before. Null when no

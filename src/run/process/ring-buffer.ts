@@ -60,8 +60,7 @@ export class LineSplitter {
   }
 
   /**
-   * Feed a chunk; the lines it completes go to `sink` bounded but not formatted (issue 10
-   * item 5: of a flood only the lines that are read need formatting; see LineRing.addRaw).
+   * Feed a chunk; the lines it completes go to `sink` bounded but not formatted (of a flood only the lines that are read need formatting; see LineRing.addRaw).
    */
   feed(chunk: string, sink: RawLineSink): void {
     let from = 0;
@@ -181,7 +180,7 @@ export class LineRing {
   /**
    * Line `seq` (as `add`/`addRaw` returned it, with the text and count given then) formatted:
    * while the ring still holds it, formatted once and kept for `lines()` — a subscriber's
-   * batch and the pane then share one formatting of each line (issue 9 item 3).
+   * batch and the pane then share one formatting of each line.
    */
   read(seq: number, text: string, dropped: number): string {
     if (dropped === FORMATTED) return text;

@@ -4,10 +4,9 @@ import { procStartTime } from './proc.js';
 import { pipesOf, RUN_TOKEN_VAR, type RunTag } from './members.js';
 import type { ProcessSpec } from '../types.js';
 
-// The spawn of one attempt as a process group (DOMAIN.md section 9): `detached: true` makes the
+// The spawn of one attempt as a process group (docs/domain.md, Handling agent faults): `detached: true` makes the
 // agent a group leader, so every kill reaches the helpers it spawned; the run token in the
-// environment finds descendants that escaped the group with setsid (run-members.ts, issue 8
-// item 4). A spawn that fails is a value (its errno), never a throw.
+// environment finds descendants that escaped the group with setsid (run-members.ts). A spawn that fails is a value (its errno), never a throw.
 
 type Subprocess = ReturnType<typeof execa>;
 

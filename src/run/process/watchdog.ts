@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 
-// The idle watchdog's memory, shared by every way a run is watched (DOMAIN.md section 9: the
+// The idle watchdog's memory, shared by every way a run is watched (docs/domain.md, Handling agent faults: the
 // dangerous failure is the silent hang). Output is life, and so is any change in what the run
 // leaves on disk — the step's output file growing, a cluster job's log growing — so an agent
-// that writes its file without printing is not taken for a hung one (issue 9 item 3: the
+// that writes its file without printing is not taken for a hung one (the
 // local process group and the cluster job shared this by copy).
 
 /** Size and mtime of the step's output: a change is liveness for the idle watchdog. */

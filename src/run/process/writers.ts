@@ -2,7 +2,7 @@ import type { PipelineDef } from '../../types.js';
 import { cellKey } from '../../types.js';
 import { unitPath } from '../../scan/units.js';
 
-// Never two live writers on one output path (issue 8 item 1). A cell's output path comes from
+// Never two live writers on one output path. A cell's output path comes from
 // its step's template; the long-memory steps of every chapter share one file
 // (meta/chapter-summaries.md), so "one run per cell" is not enough: launches are excluded by
 // the path they write. Pure, so autopilot's pick and the manual launch decide alike.

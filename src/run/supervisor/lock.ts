@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { isSameProcessAlive, procStartTime } from '../process/proc.js';
 import { assertInside } from '../../fs/confine-path.js';
 
-// One driver per workspace: two checkrooms launching agents on the same files would double
-// every run. The second instance opens read-only and shows who drives. A lock left by a
+// One driver per workspace (docs/decisions/one-driver-many-observers.md): two checkrooms
+// launching agents on the same files would double every run. The second instance opens read-only and shows who drives. A lock left by a
 // crashed (kill -9) driver is stale — its pid is dead or now belongs to another process
 // (start time differs) — and is taken over.
 
@@ -23,7 +23,7 @@ export interface DriverLock {
   holder?: LockHolder;
   /** Why we are read-only, in words for the operator. */
   reason?: string;
-  /** Driver by taking over a stale lock (issue 8 item 5): whose it was and why it was stale. */
+  /** Driver by taking over a stale lock: whose it was and why it was stale. */
   tookOver?: { holder: LockHolder | null; why: string };
   release(): void;
 }
@@ -129,7 +129,7 @@ const unlinkQuiet = (path: string): void => {
 
 export function acquireDriverLock(root: string): DriverLock {
   const path = lockPath(root);
-  // Every lock file is a sibling of `path`: one check covers them all (issue 16 item 1).
+  // Every lock file is a sibling of `path`: one check covers them all.
   mkdirSync(assertInside('mkdir', join(root, '.checkroom'), [root]), { recursive: true });
   assertInside('write', path, [root]);
   const me: LockHolder = { pid: process.pid, procStart: procStartTime(process.pid), host: hostname(), startedAt: new Date().toISOString() };
@@ -179,7 +179,7 @@ export function acquireDriverLock(root: string): DriverLock {
 }
 
 /**
- * The way out of a lock held on another host (issue 8 item 5), which cannot be checked from
+ * The way out of a lock held on another host, which cannot be checked from
  * here: the operator names the host, and the lock is removed only if it is that host's. A
  * lock of this host is never removed while its holder lives (a stale one is taken over by
  * the next start anyway). Returns what was done, in words; throws an Error saying why not.

@@ -1,6 +1,7 @@
 import type { Ledger } from '../journal/ledger.js';
 
-// What an observer keeps when it takes over from a driver that went (issue 17 item 3): the
+// What an observer keeps when it takes over from a driver that went
+// (docs/decisions/one-driver-many-observers.md): the
 // driver's autopilot. Before, the new driver started with autopilot off — a driver killed or
 // cut off mid-pipeline stopped the pipeline. The journal says what the driver had: its last
 // `autopilot` event (a driver that closed journals `off` with CLOSED_REASON, which says

@@ -5,7 +5,7 @@ import type { HealthRow, OperatorCell, OperatorModel, OperatorRun } from '../../
 import { breakerWords, duration, originWords, remaining } from '../../operator/words.js';
 import type { AgentsUi, RecentRun } from './types.js';
 
-// Words over the operator model (src/operator/, issue 18 item 1) for the Plan, Health and log
+// Words over the operator model (src/operator/) for the Plan, Health and log
 // views. No React, no I/O: the model's one clock reading (`m.at`) drives every countdown and
 // elapsed time, and a breaker's countdown is its deadline minus that reading, the same in
 // every row and view.
@@ -27,7 +27,7 @@ export function flightState(f: OperatorRun, m: OperatorModel): string {
     const label = m.cells.get(f.key)?.nextAttempt ?? `attempt ${f.attempt + 1}`;
     return `retrying: ${label} in ${duration(remaining(f.retryAt, m.at))}`;
   }
-  // Waiting for a breaker: its countdown, from the breaker's deadline (issue 18: the words
+  // Waiting for a breaker: its countdown, from the breaker's deadline (the words
   // baked when the wait began froze at "29 s left" while Health ticked).
   const b = f.breaker ? m.breakers.find((x) => x.agent === f.breaker) : undefined;
   if (b) return `waiting for breaker ${b.agent} (${breakerWords(b, m.at)})`;

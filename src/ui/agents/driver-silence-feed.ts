@@ -4,7 +4,7 @@ import { driverLastInput } from '../../socket/handover.js';
 import type { AppState } from '../store/types.js';
 
 // A read-only control room asks the driver, through its control socket, when its terminal
-// last sent a key (issue 17 item 3): a driver whose client vanished without a close looks
+// last sent a key: a driver whose client vanished without a close looks
 // alive, and the banner says how long it has been silent beside the key that takes over.
 // One ping every POLL_MS, only while another instance of this host drives.
 

@@ -4,7 +4,7 @@ import type { AgentAction, SupervisorPort } from './types.js';
 import type { SetState } from '../store/kit.js';
 import type { Tone } from '../store/types.js';
 
-// What an agents confirmation does, one row per kind of dialog (issue 9 item 3). These are
+// What an agents confirmation does, one row per kind of dialog. These are
 // calls into the supervisor, not disk writes of the store's own: they hold no `busy`. A run
 // resolves when the cell's last attempt ends (minutes), so the journal's events tell the
 // story; only a refusal (breaker open, budget used, already running) becomes a message.

@@ -45,7 +45,7 @@ const eventText = (e: Exclude<SupervisorEvent, { type: 'output' | 'retry' }>, ro
 const ticking = (s: SupervisorSnapshot | null): boolean =>
   !!s && (s.runs.length > 0 || s.waiting.length > 0 || s.autopilot.on || s.role === 'readonly' || Object.values(s.ledger.agents).some((a) => a.view.state === 'open'));
 
-/** `live`: where the cells in flight go and a finished run's files are re-read (the store's one port, issue 9 item 4). */
+/** `live`: where the cells in flight go and a finished run's files are re-read (the store's one port). */
 export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, live: Pick<LivePort, 'setRunning' | 'touch'>, onQueue: () => void): () => void {
   const flushMs = o.flushMs ?? 250;
   let timer: NodeJS.Timeout | null = null;
@@ -76,9 +76,9 @@ export function startAgentsFeed(store: StoreApi<AppState>, o: AgentsOptions, liv
       }
       const same = writers.length === st.agents.writers.length && writers.every((k, i) => k === st.agents.writers[i]);
       const agents = { ...st.agents, snap, at: (o.now ?? Date.now)(), recent, writers: same ? st.agents.writers : writers };
-      // An observer that took over the stale lock drives now (issue 8 item 5): its keys act.
+      // An observer that took over the stale lock drives now: its keys act.
       // The redo queue, skips and undo stack are the journal's as the driver left them
-      // (issue 17 item 3: a handover keeps the queue); an observer could not change them.
+      // (a handover keeps the queue); an observer could not change them.
       const took = st.readonly && snap.role === 'driver' ? { readonly: false, ...fromLedger(snap.ledger.triage) } : {};
       return { agents, ...took, ...clampCursors({ ...st, ...took, agents }) };
     });

@@ -2,7 +2,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import { checkFiles, heldOf, heldTargets, noneHeld } from './held.js';
 import type { AppState } from '../store/types.js';
 
-// Keeps `held` (held.ts) true enough to draw from (issue 17 item 1): one /proc pass over the
+// Keeps `held` (held.ts) true enough to draw from: one /proc pass over the
 // Partials view's files when the workspace or the runs change, at most once a second (a
 // burst of events costs one pass, not one per key or per event), and only while the view
 // that shows it is open (the Partials view, a cell's detail): a stat per listed file is

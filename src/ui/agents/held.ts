@@ -4,7 +4,8 @@ import type { PipelineDef, WorkspaceState } from '../../types.js';
 import type { AgentsUi } from './types.js';
 import { liveWriters } from './live-writers.js';
 
-// The control room's view of writers it did not launch (issue 17 item 1). `held` in the
+// The control room's view of writers it did not launch
+// (docs/decisions/live-writers-untouchable.md). `held` in the
 // state is the last /proc pass over the files the Partials view lists (one pass for all of
 // them, redone when the workspace changes, at most once a second: held-feed.ts); the views
 // draw from it. It holds the files a process has open for writing only: a file that merely
@@ -55,7 +56,7 @@ export function mergeHeld(h: Held, fresh: ReadonlyMap<string, Liveness>): Held {
   return same ? h : { byPath, unchecked: h.unchecked };
 }
 
-/** Is any of these files live now? Asked fresh at a decision (issue 17 item 1); the view's `held` learns the answer too. */
+/** Is any of these files live now? Asked fresh at a decision; the view's `held` learns the answer too. */
 export const liveNow =
   (get: () => S & { held: Held }, set: (p: { held: Held }) => void) =>
   (paths: readonly string[]): Map<string, Liveness> => {

@@ -6,7 +6,7 @@ import type { AgentsUi } from './types.js';
 import { operatorOf } from '../store/operator.js';
 import { runsOf } from '../../operator/runs.js';
 
-// Live writers are untouchable (issue 8 item 1). A reviewer still writing its file must not
+// Live writers are untouchable (docs/decisions/live-writers-untouchable.md). A reviewer still writing its file must not
 // be offered "back up" (the agent recreates the file and marks a fragment done) nor "keep"
 // (a marker appended mid-write). One pure predicate says whether a cell or a file has a live
 // writer, fed by the running set the store already has: this instance's flights (running or
@@ -35,7 +35,7 @@ const relTo = (root: string, abs: string | null): string | null => {
 
 export function liveWriters({ ws, agents }: WriterState): LiveWriter[] {
   // Every view and key check asks, on every state: at 50k cells a map of all cell paths and a
-  // key per cell were ~9 MB of garbage a call (issue 10: control room RSS). The few runs find
+  // key per cell were ~9 MB of garbage a call (control room RSS). The few runs find
   // their cell by a walk that allocates nothing; keys are made for running cells only.
   const path = (unit: string, step: string): string | null =>
     ws.cells.find((c) => c.unit === unit && c.step === step)?.path ?? outputOf(ws.pipeline, unit, step);
@@ -61,8 +61,7 @@ export function writerOf(writers: readonly LiveWriter[], t: { unit: string; step
 /**
  * The keys of cells written by a run (this instance's flights, the journal's live runs),
  * without the walk over every cell that finds the ones the workspace shows running: the
- * matrix draws those running anyway, and at 100k files the walk was on every frame (issue
- * 18 item 6).
+ * matrix draws those running anyway, and at 100k files the walk was on every frame.
  */
 export function runWritingCells(agents: AgentsUi): ReadonlySet<string> {
   const keys = new Set(runsOf(agents.snap).map((f) => f.key));

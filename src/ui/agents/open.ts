@@ -6,14 +6,14 @@ import { killLiveRunsNow } from '../../run/process/live-runs.js';
 
 // The entry's side of the supervisor: open it beside the live workspace (the driver lock
 // decides driver or read-only), and close it on the way out — cancelling what is in flight,
-// or leaving it running for the next checkroom to adopt (issue 8 item 4).
+// or leaving it running for the next checkroom to adopt.
 
 export interface OpenedAgents {
   options: AgentsOptions | undefined;
   why: string | null;
   /** `reason`: how the session ended (quit, a signal, a closed terminal, a crash), journaled with the stop. */
   close(mode: 'cancel' | 'leave' | null, say: (line: string) => void, reason?: string): Promise<void>;
-  /** A shutdown out of time (issue 8 item 4): kill the runs (unless left running), journal the stop, release the lock — synchronously. */
+  /** A shutdown out of time: kill the runs (unless left running), journal the stop, release the lock — synchronously. */
   closeNow(mode: 'cancel' | 'leave' | null, reason: string): void;
 }
 
@@ -37,7 +37,7 @@ export async function openAgents(live: Pick<LiveWorkspace, 'state'>, readonly: b
       const n = snap.runs.length + snap.waiting.length;
       if (mode === 'leave' && n > 0) {
         // Handed to relays (or, for cluster jobs, simply not cancelled) and journaled with the
-        // stop; said after the fact, with what was really left (issue 17 item 3).
+        // stop; said after the fact, with what was really left.
         const left = await sup.close({ leave: true, reason });
         const k = left.length;
         if (k > 0) say(`checkroom: ${k} run${k === 1 ? '' : 's'} left running; the next checkroom on this workspace adopts ${k === 1 ? 'it' : 'them'} and decides by the marker`);

@@ -13,7 +13,7 @@ import { goneUpdate, selectedHealth, selectedPartial, selectedPlan } from '../st
 import { said, type Ask, type Decision, type Planned } from '../store/kit.js';
 import type { AppState } from '../store/types.js';
 
-// The agents slice's decisions as pure functions (issue 9 item 3): the store's state and
+// The agents slice's decisions as pure functions (docs/architecture.md, A dialog): the store's state and
 // what the supervisor answers without I/O (its snapshot, the command it would run, whether a
 // session can be continued) in; a message, a dialog, a state change, or a launch to make
 // out. Refusals (breaker open, budget, read-only) stay the supervisor's: they come back as
@@ -95,8 +95,8 @@ export function planLaunchSelected(r: AgentsRead, s: AppState): Planned<LaunchRe
 export function launchAsk(r: AgentsRead, o: LaunchRequest): Ask | null {
   const consent = needsConsent(r);
   const reset = !!o.reset;
-  // A spent budget pauses autopilot and stops retries (issue 11); a launch by hand may still
-  // go, but only after the operator has read that it goes past the limit. Issue 17 item 4:
+  // A spent budget pauses autopilot and stops retries; a launch by hand may still
+  // go, but only after the operator has read that it goes past the limit. It is
   // the supervisor's own decision (budget.ts), launches as well as money, and Enter is the
   // operator's explicit word that the supervisor then needs (overBudget).
   const stop = budgetStopOf(r.sup.snapshot().ledger, r.config.limits);
@@ -222,7 +222,7 @@ function continueCell(s: AppState): { gone: string } | { unit: string | null; st
   return item.kind === 'flight' ? item.flight : item.kind === 'queued' ? item.redo : { unit: item.step.unit, step: item.step.step };
 }
 
-/** C in Partials or Plan (issue 11): preview resuming the cell's interrupted session on its half-product. */
+/** C in Partials or Plan: preview resuming the cell's interrupted session on its half-product. */
 export function planContinue(r: AgentsRead, s: AppState): Decision {
   const cell = continueCell(s);
   if (cell && 'gone' in cell) return { change: goneUpdate(s, s.view === 'partials' ? 'partials' : 'plan', cell.gone) };

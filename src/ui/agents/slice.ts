@@ -18,12 +18,12 @@ import {
   type LaunchRequest,
 } from './planners.js';
 
-// The store's supervisor actions (issue "Launch agents from the plan"). Each one that
+// The store's supervisor actions. Each one that
 // changes what agents do asks first when it is dangerous (cancel, breaker, reset); the
 // first launch from a config shows the exact command (consent recorded in the journal,
 // shared with `checkroom run`). Refusals (breaker open, budget, read-only) are messages.
 // What each key decides is a pure planner (agents-planners.ts), what a confirmation does a
-// row of agents-effects.ts; this file applies the one and runs the other (issue 9 item 3).
+// row of agents-effects.ts; this file applies the one and runs the other.
 
 interface Deps extends KitDeps {
   opts: AgentsOptions;
@@ -36,7 +36,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
   // Agent dialogs are dated by the wall clock: they plan no backup names.
   const decide = (d: Parameters<typeof apply>[0]): void => apply(d, Date.now());
 
-  /** A relaunch confirms against the output as it was shown (issue 8 item 1: confirm-guard.ts). */
+  /** A relaunch confirms against the output as it was shown (confirm-guard.ts). */
   const outputSeen = (unit: string, step: string): Seen[] => {
     const path = get().ws.cells.find((c) => c.unit === unit && c.step === step)?.path ?? outputOf(config.pipeline, unit, step);
     return path === null ? [] : seeFilesNow(get().ws.root, [{ unit, step, path }]);
@@ -66,7 +66,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
     track(
       sup.setAutopilot(true).then(() => {
         // What the header and Health will say: the operator model's state, not the request's
-        // (issue 18: the status line said "on: launching" while the header said PAUSED).
+        // (the status line said "on: launching" while the header said PAUSED).
         const pilot = autopilotOf(sup.snapshot());
         if (pilot.state === 'paused') sayClean(`autopilot ${autopilotWords(pilot)}; nothing is launched until that is resolved`, 'warn');
         else sayClean('autopilot on: launching within concurrency, caps and breakers (a turns it off)', 'ok');
@@ -95,7 +95,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),
-    /** C in Partials or Plan (issue 11): preview, then resume the interrupted session. */
+    /** C in Partials or Plan: preview, then resume the interrupted session. */
     requestContinue: (): void => decide(planContinue(read, get())),
 
     /** q or ctrl-c: true when handled here (runs in flight: ask; ctrl-c again: leave them). */

@@ -45,7 +45,7 @@ export interface AgentsUi {
   limits: Limits | null;
   /** Every agent of checkroom.yaml (the Health view lists them before any launch). */
   agentNames: string[];
-  /** Each configured agent's concurrency limit (Health's `writer 1/2`, issue 18). */
+  /** Each configured agent's concurrency limit (Health's `writer 1/2`). */
   concurrency?: Readonly<Record<string, number>>;
   /** `L`: the tall log pane. */
   logOpen: boolean;
@@ -53,12 +53,12 @@ export interface AgentsUi {
   /** How the entry closes the supervisor on quit. */
   quitMode: 'cancel' | 'leave' | null;
   /**
-   * The live writers (issue 8 item 1): cell keys ("ch03/draft") with a process that may be
+   * The live writers: cell keys ("ch03/draft") with a process that may be
    * writing their output now — launched here, adopted after a restart, or the driver's as an
    * observer sees it. Sorted; the one place triage asks.
    */
   writers: readonly string[];
-  /** Read-only: when the driver's terminal last sent a key (epoch ms, from its control socket), or null (issue 17 item 3). */
+  /** Read-only: when the driver's terminal last sent a key (epoch ms, from its control socket), or null. */
   driverLastInput: number | null;
 }
 
@@ -66,12 +66,12 @@ export const initialAgents = (): AgentsUi => ({ enabled: false, why: null, snap:
 
 /** What an agents confirmation does when confirmed. */
 export type AgentAction =
-  /** `overBudget`: the dialog said which budget is spent and Enter goes past it (issue 17 item 4). */
+  /** `overBudget`: the dialog said which budget is spent and Enter goes past it. */
   | { kind: 'launch'; unit: string; step: string; reset: boolean; consent: boolean; redo: boolean; overBudget: boolean }
   | { kind: 'autopilot'; consent: { unit: string; step: string } | null }
   | { kind: 'cancel'; key: string }
   | { kind: 'breaker'; agent: string; op: 'reset' | 'hold' | 'release' }
   | { kind: 'reset_cell'; unit: string; step: string }
-  /** Issue 11: resume the cell's interrupted agent session on its half-product. */
+  /** Resume the cell's interrupted agent session on its half-product. */
   | { kind: 'continue'; unit: string; step: string }
   | { kind: 'quit'; runs: number };

@@ -16,10 +16,10 @@ import { outputCharset, toCharsetInPlace } from '../../text/charset.js';
 // The interactive entry (cli.ts decided we have a terminal). It owns the terminal for the
 // session: the alternate screen while the control room runs. Every way out — `q`, SIGINT,
 // SIGTERM, SIGHUP, a closed terminal, an uncaught error — takes the one path below, once and
-// within a deadline (issue 8 item 4): Ink unmounted, the terminal restored (alternate screen
+// within a deadline: Ink unmounted, the terminal restored (alternate screen
 // off, cursor shown, raw mode off) unless it is gone, the workspace closed, then the agents
 // stopped (whole process groups and escaped descendants) or left running (the operator's
-// choice at quit, or a dropped terminal under \`on_hangup: leave\`, issue 17 item 3), the session stop journaled with its reason, the driver lock released.
+// choice at quit, or a dropped terminal under \`on_hangup: leave\`), the session stop journaled with its reason, the driver lock released.
 // ctrl-c is handled by the control room itself (exitOnCtrlC: false) so this path runs.
 
 const ENTER_ALT = '\u001b[?1049h';
@@ -33,7 +33,7 @@ const painted = (): Promise<void> => new Promise((r) => setTimeout(r, 40));
 const COUNT_WORTH_A_FRAME = 5000;
 
 /**
- * The first frame, before the scan (issue 10 item 5: 18× node's start-up at 50k files when it
+ * The first frame, before the scan (18× node's start-up at 50k files when it
  * waited for the scan): the header, and a progress line from a directory listing. `listed`
  * settles once the count is on screen.
  */
@@ -41,13 +41,13 @@ function drawFirstFrame(dir: string, theme: Theme, ascii: boolean): Instance & {
   const starting = (files: number | null) =>
     createElement(Starting, { name: basename(resolve(dir)), files, theme, width: process.stdout.columns || 80, ascii });
   // Every string a view draws is in the terminal's charset already (components/Styled.tsx);
-  // what Ink adds itself (the `…` of a cut line) is put in it here, cell for cell (issue 18 item 5).
+  // what Ink adds itself (the `…` of a cut line) is put in it here, cell for cell.
   const cs = outputCharset();
   const app = render(starting(null), {
     stdout: anchoredStdout(process.stdout, cs === 'unicode' ? undefined : (text) => toCharsetInPlace(text, cs)),
     exitOnCtrlC: false,
     patchConsole: true,
-    // Only the cells that changed are written (issue 10: one marker turning a cell done
+    // Only the cells that changed are written (one marker turning a cell done
     // rewrote all 24 rows, 2.3 KB; now ~0.1 KB: src/ui/term/anchored-stdout.ts, test/paint-diff.test.ts).
     incrementalRendering: true,
   });
@@ -80,7 +80,7 @@ function stopWhileOpening(end: { reason: StopReason; error?: unknown }, s: { app
   process.exit(exitCodeFor(end.reason));
 }
 
-/** A handover asked on the control socket (issue 17 item 3): the session ends by the same path as `q`, its runs left running. */
+/** A handover asked on the control socket: the session ends by the same path as `q`, its runs left running. */
 function handoverEnd(): { begin(): void; asked: Promise<{ reason: StopReason; error?: unknown }> } {
   let begin: () => void = () => undefined;
   const asked = new Promise<{ reason: StopReason; error?: unknown }>((r) => (begin = () => r({ reason: 'handover' })));
@@ -121,7 +121,7 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     // The rest of the UI and the engine load after the first frame is on screen.
     room = await import('./room.js');
     const opening = room.openRoom(dir, cli, o.ascii, handover);
-    // Told to stop while the workspace is read (issue 16 item 3: the scan yields, so the
+    // Told to stop while the workspace is read (the scan yields, so the
     // signal is heard): nothing runs yet, so the terminal comes back and the process ends at
     // once, instead of after a scan of 50k files and a room drawn only to be closed.
     const early = await Promise.race([opening.then(() => null), ends.first]);
@@ -146,8 +146,8 @@ export async function runControlRoom(cli: Cli, o: TextOptions): Promise<number> 
     handover.asked,
   ]);
   // Runs in flight: cancelled (q then y, SIGINT, SIGTERM, a crash), or left running (l in
-  // the quit offer, ctrl-c twice, a handover asked on the control socket, or — issue 17
-  // item 3 — a dropped terminal, unless \`on_hangup: stop\`).
+  // the quit offer, ctrl-c twice, a handover asked on the control socket, or
+  // a dropped terminal, unless \`on_hangup: stop\`).
   const mode = (): 'cancel' | 'leave' | null =>
     end.reason === 'handover' ? 'leave' : runsOnEnd(end.reason, store.getState().agents.quitMode, agents.options?.config.onHangup);
   await withDeadline(

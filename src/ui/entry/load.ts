@@ -14,7 +14,7 @@ export async function loadControlRoom(env: NodeJS.ProcessEnv = process.env): Pro
   // Before the UI and the engine load: the control room's heap is the one that gets large.
   // The young generation is kept at its first size from here, not from the live model's
   // open (which still asks): by then Ink, React and the first frame had grown it (measured
-  // at 50k files after growHeapByHalf: peak RSS 150 → 137 MB, the same CPU; issue 10).
+  // at 50k files after growHeapByHalf: peak RSS 150 → 137 MB, the same CPU).
   growHeapByHalf();
   keepYoungGenerationSmall();
   const hidden = CI_VARS.filter((k) => k in env).map((k) => [k, env[k]] as const);

@@ -14,7 +14,7 @@ import { statusJsonText } from '../../cli/core-commands.js';
 import { statusJson, toJson } from '../../cli/json.js';
 
 // What the control room holds once the workspace is read (src/ui/entry/entry.ts draws the first
-// frame before this module loads: issue 10 item 5). Its imports — the engine, zod and yaml
+// frame before this module loads, so the first frame waits for nothing here). Its imports — the engine, zod and yaml
 // through the config, the views — are what the first frame does not wait for.
 
 export { ControlRoom } from '../../../components/ControlRoom.js';
@@ -23,7 +23,7 @@ const otherDriver = (snap: { role: string; holder: unknown } | undefined): boole
 
 export type Room = Awaited<ReturnType<typeof openRoom>>;
 
-/** The entry's side of a handover (issue 17 item 3): how to end, leaving the runs running. */
+/** The entry's side of a handover: how to end, leaving the runs running. */
 export interface EntryHandover {
   begin(): void;
 }
@@ -43,8 +43,8 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
     // While another checkroom drives, its session is live, not interrupted: no recover report.
     session: { recoverOnStart: !otherDriver(agents.options?.sup.snapshot()), milestones: true, resumeOnQuit: true },
   });
-  // A control room that may write sweeps the temp files of killed atomic writes and says so
-  // (issue 8 item 7); a read-only one, or one watching another driver, deletes nothing.
+  // A control room that may write sweeps the temp files of killed atomic writes and says so;
+  // a read-only one, or one watching another driver, deletes nothing.
   if (!cli.readonly && !otherDriver(agents.options?.sup.snapshot())) {
     try {
       const cfg = agents.options?.config ?? (await loadConfig(live.state.root));
@@ -55,7 +55,7 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
       store.setState({ message: { text: `temp-file sweep skipped: ${sanitizeLine((err as Error).message)}`, tone: 'warn' } });
     }
   }
-  // Scripts ask this instance instead of scanning (issue 10 item 4): `status --json`, `watch`.
+  // Scripts ask this instance instead of scanning: `status --json`, `watch`.
   const sup = agents.options?.sup;
   // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
   const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;

@@ -10,7 +10,7 @@ import type { AgentsActions } from '../agents/slice.js';
 import type { RecoveryActions } from '../recovery/slice.js';
 import { takeOverKey } from './handover-key.js';
 
-// What each key command does, as a table beside KEYMAP (issue 9 item 2): the store looks a
+// What each key command does, as a table beside KEYMAP: the store looks a
 // command up here instead of walking an 80-line switch. The table's type makes the compiler
 // check that every CommandId has a row, except those answered before it (movement and view
 // switches, nav.ts) or never run (the prompt line's own keys, read by feedPrompt).
@@ -22,7 +22,7 @@ export interface CommandKit {
   triage: TriageActions;
   agents: AgentsActions | null;
   recovery: RecoveryActions;
-  /** The supervisor's journal, when agents run: skips are journalled (issue 8 item 8). */
+  /** The supervisor's journal, when agents run: skips are journalled. */
   note: ((e: NewJournalEvent) => Promise<void>) | null;
   now: () => Date;
   track: (p: Promise<unknown>) => void;
@@ -54,7 +54,7 @@ const skip: CommandHandler = (k, s) => {
   if (!p) return k.set({ message: { text: 'nothing selected', tone: 'warn' } });
   if ('gone' in p) return k.set(goneUpdate(s, 'partials', p.gone));
   const item = p.item;
-  // Journalled, so the skip survives a restart (issue 8 item 8).
+  // Journalled, so the skip survives a restart.
   if (k.note) k.track(k.note({ type: 'skip', at: k.now().getTime(), path: item.file.path, on: true }).catch(() => undefined));
   const kept = k.note ? ' (kept across restarts; the journal records it)' : ' for this session';
   return k.set((st) => {

@@ -5,7 +5,7 @@ import { VIEWS } from '../views/views.js';
 // and `w` run the same code (and both confirm, and both are refused in read-only mode).
 
 // NAMES is typed by its values, not by CommandId: the key table's rows use these names in
-// their labels, and CommandId is derived from those rows (issue 19 item 5). IDS checks them.
+// their labels, and CommandId is derived from those rows. IDS checks them.
 const NAMES = {
   ...Object.fromEntries(VIEWS.map((v) => [v.id, `view.${v.id}` as const])),
   q: 'quit',

@@ -7,10 +7,11 @@ import type { AgentsUi } from '../agents/types.js';
 import type { WorkspaceState } from '../../types.js';
 
 // A confirmation is planned from what the operator saw; between showing it and `y` an agent
-// may start writing the file, or the file may change under it (issue 8 item 1). Each dialog
+// may start writing the file, or the file may change under it. Each dialog
 // that touches a cell's file records the file's size and mtime when it is shown; at confirm
-// time the file is looked at again, and any change — or a live writer — refuses, saying why.
-// A live writer is also one checkroom did not launch (issue 17 item 1): a quiet process that
+// time the file is looked at again, and any change — or a live writer — refuses, saying why
+// (docs/decisions/live-writers-untouchable.md).
+// A live writer is also one checkroom did not launch: a quiet process that
 // holds the file open for writing changes neither size nor mtime, so /proc is asked too.
 
 export interface Seen {

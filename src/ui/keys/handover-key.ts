@@ -3,7 +3,7 @@ import { askHandover } from '../../socket/handover.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import type { CommandHandler } from './command-handlers.js';
 
-// `T` in a read-only control room (issue 17 item 3): ask the driver, through its control
+// `T` in a read-only control room: ask the driver, through its control
 // socket, to hand over. It leaves its runs running and exits; the next refresh of this
 // instance finds the lock free, takes it, and adopts the runs with autopilot as it was. Not
 // confirmed first: nothing is stopped or written, and a driver whose terminal vanished has

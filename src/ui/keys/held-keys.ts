@@ -4,7 +4,7 @@ import { liveWriters, writerOf } from '../agents/live-writers.js';
 import { selectedPartial } from '../store/selected.js';
 import type { AppState } from '../store/types.js';
 
-// A live file offers nothing destructive (issue 17 item 1): while the selected half-product
+// A live file offers nothing destructive: while the selected half-product
 // is being written (by a run of ours, or held by a process checkroom did not launch, or just
 // changed), the footer leaves out the keys that would move, mark or rewrite it. The keys
 // still answer, with the reason, if pressed.
@@ -12,7 +12,7 @@ import type { AppState } from '../store/types.js';
 const ON_THE_FILE: ReadonlySet<CommandId> = new Set<CommandId>(['partial.backup', 'partial.keep', 'partial.redo', 'run.continue']);
 const NONE: ReadonlySet<CommandId> = new Set();
 
-// Nor does the footer offer what the workspace's layout does not have (issue 18 item 4): a
+// Nor does the footer offer what the workspace's layout does not have: a
 // gate-file workflow has no checkpoint.md to write, no todo table, and no marker to append
 // to a half-done step. Those keys too still answer, with the reason.
 const NO_CHECKPOINT: ReadonlySet<CommandId> = new Set<CommandId>(['checkpoint.write']);

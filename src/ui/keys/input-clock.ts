@@ -1,4 +1,4 @@
-// When this process's terminal last sent a key (issue 17 item 3). A driver whose client
+// When this process's terminal last sent a key. A driver whose client
 // vanished without a close (roaming, NAT: no RST) looks alive — its pty still takes every
 // write — so the only sign is silence: the control socket's `ping` says since when, and the
 // read-only banner of a second instance shows it. One terminal per process, hence one clock.

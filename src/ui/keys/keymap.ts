@@ -7,7 +7,7 @@ import { VIEWS, type ViewId } from '../views/views.js';
 // `?` overlay (helpRows). `dangerous` marks every action that writes to the workspace:
 // it always confirms first, and `--readonly` strips it (k9s' lesson).
 
-// The command ids are the rows' ids (issue 19 item 5: the union was a hand copy of them):
+// The command ids are the rows' ids (the union was a hand copy of them):
 // a new row is a new CommandId, and a view's own command comes from the view registry
 // (views.ts), so one row there adds both.
 export type CommandId = (typeof ROWS)[number]['id'];
@@ -92,7 +92,7 @@ const ROWS = [
   cmd({ id: 'run.launch', keys: [{ name: 'return' }], hint: 'launch', description: 'launch the selected step (retry/run; an escalated one: reset + relaunch, confirms)', runs: true, views: ['plan'], footer: true }),
   cmd({ id: 'run.autopilot', keys: [{ ch: 'a' }], hint: 'autopilot', description: 'autopilot on/off: keep launching within concurrency, caps and breakers', runs: true, views: ['plan', 'health'], footer: true }),
   cmd({ id: 'run.cancel', keys: [{ ch: 'x' }], hint: 'cancel run', description: 'cancel the selected (or the only) run in flight', dangerous: true, runs: true, views: ['plan'], footer: true }),
-  // Issue 11: continue instead of restart (DOMAIN.md section 4, the aggressive strategy).
+  // Continue instead of restart (docs/domain.md, Half-products, the aggressive strategy).
   cmd({ id: 'run.continue', keys: [{ ch: 'C' }], hint: 'continue', description: "continue the selected cell's interrupted agent session (--resume) on its half-product; previews first", dangerous: true, runs: true, views: ['partials', 'plan'] }),
   cmd({ id: 'run.log', keys: [{ ch: 'L' }], hint: 'log', description: "show/hide the tall log pane (the selected run's output)", views: ['plan'], footer: true }),
   cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
@@ -100,12 +100,12 @@ const ROWS = [
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], hint: 'filter', description: 'filter by unit, step or status', footer: true }),
   cmd({ id: 'command', keys: [{ ch: ':' }], hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}` }),
-  // Issue 17 item 3: a read-only instance asks the driver to hand over (nothing stops, nothing is written).
+  // A read-only instance asks the driver to hand over (nothing stops, nothing is written).
   cmd({ id: 'driver.handover', keys: [{ ch: 'T' }], hint: 'take over', description: 'take over: the driver hands its runs over (they keep running) and exits; this checkroom drives' }),
   cmd({ id: 'refresh', keys: [{ ch: 'r' }], hint: 'refresh', description: 'full rescan of the workspace' }),
   cmd({ id: 'help', keys: [{ ch: '?' }], hint: 'help', description: 'all keys', footer: true }),
   cmd({ id: 'quit', keys: [{ ch: 'q' }, { ch: 'c', ctrl: true }], hint: 'quit', description: 'quit (ctrl-c too)', footer: true }),
-  // Recovery (DOMAIN.md sections 3, 5, 6): src/ui/recovery/slice.ts.
+  // Recovery (docs/domain.md, Three sources of progress; What goes wrong; RESUME.md): src/ui/recovery/slice.ts.
   cmd({ id: 'resume.write', keys: [{ ch: 'W' }], hint: 'write RESUME.md', description: 'rewrite RESUME.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
   cmd({ id: 'todos.writeback', keys: [{ ch: 't' }], hint: 'write back todos', description: 'set to done the todos the disk proves done (todo table)', dangerous: true, views: ['sources'], footer: true }),
   cmd({ id: 'backups.open', keys: [{ ch: 'B' }], hint: 'backups', description: 'backups of the selected file: diff against it, restore one', views: ['partials', 'progress'], footer: true }),
@@ -141,7 +141,7 @@ export function matchCommand(t: KeyToken, scope: Scope, view: ViewId): KeyComman
 
 export const commandById = (id: CommandId): KeyCommand => KEYMAP.find((c) => c.id === id)!;
 
-/** Footer hints for a scope and view; read-only drops every dangerous command, `hidden` the ones not offered now (a live file's: issue 17 item 1). */
+/** Footer hints for a scope and view; read-only drops every dangerous command, `hidden` the ones not offered now (a live file's destructive commands). */
 export function footerHints(scope: Scope, view: ViewId, readonly: boolean, hidden: ReadonlySet<CommandId> = new Set()): { label: string; hint: string }[] {
   return KEYMAP.filter((c) => c.scope === scope && c.footer && appliesTo(c, view) && !(readonly && (c.dangerous || c.runs)) && !hidden.has(c.id)).map((c) => ({
     label: c.label,

@@ -1,6 +1,6 @@
 import { helpRows } from './keymap.js';
 
-// docs/keys.md is generated from the key table (issue 9: a hand-written key table had
+// docs/keys.md is generated from the key table (a hand-written key table had
 // drifted from the key map). `npm run docs` writes it; test/docs.test.ts fails when the file
 // and the key map differ.
 

@@ -7,7 +7,7 @@ import type { RecoveryPending, RecoveryUi } from './types.js';
 import type { AppState } from '../store/types.js';
 import type { WorkspaceRead } from '../../recover/load.js';
 
-// What a recovery confirmation does on disk, one row per kind of dialog (issue 9 item 3).
+// What a recovery confirmation does on disk, one row per kind of dialog.
 // Each row says what it is busy with (held while it runs, store-kit.ts `act`) and then
 // rescans or re-checks RESUME.md, so the views show what the disk now says.
 
@@ -21,7 +21,7 @@ export interface RecoveryIo {
   checkResume: () => Promise<unknown>;
   /** Re-list the backups panel, keeping the cursor on `keep`. */
   loadBackups: (file: string, keep: string | null) => Promise<void>;
-  /** The live workspace as read: recovery does not read the workspace a second time (issue 10). */
+  /** The live workspace as read: recovery does not read the workspace a second time. */
   read: () => Promise<WorkspaceRead>;
 }
 

@@ -39,7 +39,7 @@ export async function lastChangeOnDisk(ws: WorkspaceState): Promise<{ at: number
   return best;
 }
 
-/** RESUME.md against the disk (DOMAIN.md section 6: "verifies against the filesystem"). */
+/** RESUME.md against the disk (docs/domain.md, RESUME.md: "verifies against the filesystem"). */
 export async function resumeStatus(ws: WorkspaceState, now: number): Promise<ResumeStatus> {
   const file = await resumeFile(ws.root);
   const drift = await resumeDrift(ws.root, ws, { file, now });
@@ -59,7 +59,7 @@ export async function resumeStatus(ws: WorkspaceState, now: number): Promise<Res
 /**
  * Write RESUME.md as `checkroom recover` would: journal decisions, breakers, the memory check;
  * the old letter is backed up. `read`: the live workspace, so the letter does not read the
- * workspace a second time (issue 10).
+ * workspace a second time.
  */
 export async function writeLetter(ws: WorkspaceState, now: Date, read?: () => Promise<WorkspaceRead>): Promise<{ path: string; backup: string | null }> {
   const root = ws.root;

@@ -10,7 +10,7 @@ import { said, type Ask, type Decision, type Planned } from '../store/kit.js';
 import type { AppState } from '../store/types.js';
 import type { ViewId } from '../views/views.js';
 
-// The recovery slice's decisions as pure functions (issue 9 item 3): RESUME.md, the todo
+// The recovery slice's decisions as pure functions (docs/architecture.md, A dialog): RESUME.md, the todo
 // write-back, the recover report and its rebuild, the backups panel, the quit offer. State
 // and what the disk answered in; a message, a dialog, a state change or a key's route out.
 // recovery-plan.ts reads the disk for them; recovery-effects.ts does what a dialog promised.
@@ -75,7 +75,7 @@ export function planRestore(r: RecoveryUi): Planned<{ file: string; row: BackupR
   return r.backups && row ? { go: { file: r.backups.file, row } } : said('no backup selected', 'warn');
 }
 
-/** `current`: where the current version is kept (null: there is none); `seen` arms the confirm guard (issue 8 item 1). */
+/** `current`: where the current version is kept (null: there is none); `seen` arms the confirm guard. */
 export function restoreAsk(file: string, row: BackupRow, current: string | null, seen: Seen[]): Ask {
   const lines = [
     current ? `${file} → ${current} (the current version is kept)` : `${file} does not exist now: nothing to keep`,

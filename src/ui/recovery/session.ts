@@ -11,10 +11,10 @@ import type { RecoveryUi, SessionOptions } from './types.js';
 import type { KitDeps } from '../store/kit.js';
 import type { AppState } from '../store/types.js';
 
-// RESUME.md kept honest while the control room runs (DOMAIN.md sections 3, 5): its drift
+// RESUME.md kept honest while the control room runs (docs/domain.md, Three sources of progress; What goes wrong): its drift
 // re-checked after every workspace change (the newest check wins), the letter rewritten at
-// milestones, the scheduler asked (issue 12), and the recover report opened by itself when
-// the last session was interrupted. The watching half of the recovery slice (issue 9 item 3).
+// milestones, the scheduler asked, and the recover report opened by itself when
+// the last session was interrupted. The watching half of the recovery slice.
 
 interface Deps extends Pick<KitDeps, 'get' | 'track'> {
   now: () => Date;
@@ -23,7 +23,7 @@ interface Deps extends Pick<KitDeps, 'get' | 'track'> {
   say: (text: string, tone: 'ok' | 'fail') => void;
   /** Open the recover report; `quiet`: it does not cover the operator's work (recovery-planners.ts reportArrived). */
   openReport: (quiet: boolean) => Promise<void>;
-  /** The live workspace as read: a milestone's letter does not read the workspace again (issue 10). */
+  /** The live workspace as read: a milestone's letter does not read the workspace again. */
   read: () => Promise<WorkspaceRead>;
 }
 

@@ -28,7 +28,7 @@ import { recoverySession } from './session.js';
 import { predictBackup } from '../triage/actions.js';
 import { rescanner, storeKit, type DiskDeps } from '../store/kit.js';
 
-// The store's recovery actions (DOMAIN.md sections 3, 5, 6): RESUME.md kept honest (drift
+// The store's recovery actions (docs/domain.md, Three sources of progress; What goes wrong; RESUME.md): RESUME.md kept honest (drift
 // on every change, rewritten at milestones, offered on quit: recovery-session.ts), the
 // recover report overlay and its rebuild, the todo write-back, the backups panel and
 // restore. Like store-triage, every write is planned into a confirmation first, and only
@@ -45,7 +45,7 @@ function recoveryReads({ set, get, track, now, live }: Omit<Deps, 'session'>) {
   const kit = storeKit({ set, get, track });
   const update = (patch: Partial<RecoveryUi> | ((r: RecoveryUi) => Partial<RecoveryUi>)): void =>
     set((s) => ({ recovery: { ...s.recovery, ...(typeof patch === 'function' ? patch(s.recovery) : patch) } }));
-  // The live workspace, not a second read of it (issue 10: +95 MB at 50k files).
+  // The live workspace, not a second read of it (+95 MB at 50k files).
   const openReport = (quiet: boolean): Promise<void> =>
     live
       .read()
@@ -110,7 +110,7 @@ function recoveryRequests({
       if (!pick) return;
       act('planning the restore', async () => {
         const current = await backupOf(pick.file, at);
-        // Confirm refuses if the file got a live writer or changed meanwhile (issue 8 item 1).
+        // Confirm refuses if the file got a live writer or changed meanwhile.
         const cell = get().ws.cells.find((c) => c.path === pick.file);
         const seen = await seeFiles(root(), [{ unit: cell?.unit ?? '', step: cell?.step ?? '', path: pick.file }]);
         apply({ ask: restoreAsk(pick.file, pick.row, current, seen) }, at);

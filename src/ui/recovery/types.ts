@@ -1,7 +1,7 @@
 import type { RecoverReport } from '../../recover/report.js';
 import type { SchedulerSource } from '../../sources/scheduler.js';
 
-// The control room's recovery state (DOMAIN.md sections 3, 5, 6): RESUME.md against the
+// The control room's recovery state (docs/domain.md, Three sources of progress; What goes wrong; RESUME.md): RESUME.md against the
 // disk, the recover report overlay, the backups panel and the quit offer. Plain data; the
 // actions live in store-recovery.ts.
 
@@ -59,7 +59,7 @@ export interface RecoveryUi {
   quitOffer: boolean;
   /** A key was pressed: a report that arrives later does not pop up over the operator's work. */
   keyed: boolean;
-  /** Issue 12: the cluster's jobs of this workspace against its cells (null: no agent runs on one). */
+  /** The cluster's jobs of this workspace against its cells (null: no agent runs on one). */
   scheduler?: SchedulerSource | null;
 }
 

@@ -2,7 +2,7 @@ import { recheck } from '../keys/confirm-guard.js';
 import { storeKit, type KitDeps } from './kit.js';
 import type { Confirm } from './types.js';
 
-// `y` on a dialog (issue 8 item 1): a dialog that recorded its files runs only if none of
+// `y` on a dialog: a dialog that recorded its files runs only if none of
 // them changed or got a live writer since it was shown; otherwise it refuses and says why.
 // The dialog's pending type names the slice whose effects table does what it promised.
 

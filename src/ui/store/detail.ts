@@ -6,7 +6,7 @@ import { readWorkspaceTail } from '../views/tail.js';
 
 // `enter` on the Progress view: the cell under the cursor and the tail of its file. The pure
 // part picks the cell (or says why there is none); the read is the one effect, and its
-// answer lands only if the detail still shows that cell (issue 9 item 3).
+// answer lands only if the detail still shows that cell.
 
 /** The detail to open and the file to read, or the change that says why there is none. */
 export function planDetail(s: AppState): { change: Partial<AppState> } | { detail: Detail; path: string | null } {

@@ -6,7 +6,7 @@ import { handlerOf, type CommandKit } from '../keys/command-handlers.js';
 import { said, storeKit, type Decision } from './kit.js';
 import type { AppState, Prompt } from './types.js';
 
-// How a key reaches a command (issue 9 item 3): pure routers decide — the read-only and busy
+// How a key reaches a command: pure routers decide — the read-only and busy
 // gates of `run`, the prompt line's editing — and the command's row of COMMAND_HANDLERS
 // acts. One keypress is routed by priority: dialog, prompt line, recovery overlay, help
 // overlay, then the view.

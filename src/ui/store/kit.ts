@@ -3,12 +3,12 @@ import type { LivePort } from '../agents/live-port.js';
 import type { AppState, Confirm, Pending, Tone } from './types.js';
 import type { Seen } from '../keys/confirm-guard.js';
 
-// The few verbs every store slice speaks (issue 9 item 3): say a message, ask for a
+// The few verbs every store slice speaks: say a message, ask for a
 // confirmation, act on the disk with `busy` held, fail with a message (never a crash).
 // One kit, one meaning each: before it the slices had three `say` (one sanitized), three
 // `ask` and two `fail` (one of which cleared `busy`).
 
-/** A confirmation as a value: what a planner returns instead of opening it (issue 9 item 3). */
+/** A confirmation as a value: what a planner returns instead of opening it. */
 export interface Ask {
   title: string;
   lines: string[];
@@ -18,7 +18,7 @@ export interface Ask {
 }
 
 /**
- * What a pure planner decides (issue 9 item 3): a message, a confirmation, or a change of
+ * What a pure planner decides: a message, a confirmation, or a change of
  * the state. Plain data, so a planner is tested on plain values; `apply` below makes it so.
  * A planner's message names workspace things (paths, units, agents), so it is sanitized.
  */

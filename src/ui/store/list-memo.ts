@@ -1,4 +1,4 @@
-// Lists computed once per input (issue 18 item 6). The store places every view's cursor, the
+// Lists computed once per input. The store places every view's cursor, the
 // tab bar counts and the views draw after each change, each asking for the same lists; and
 // between two states most items are the same objects (live-derive.ts keeps unchanged units').
 // So a list is kept while its inputs are the same objects, and the wrapper and key of an item

@@ -3,7 +3,7 @@ import type { OperatorModel } from '../../operator/types.js';
 import type { WorkspaceState } from '../../types.js';
 import type { AgentsUi } from '../agents/types.js';
 
-// The control room's operator model (issue 18 item 1): built once per change of the store's
+// The control room's operator model: built once per change of the store's
 // workspace or agents (the agents feed pushes a new `agents` with its one clock reading `at`
 // per flush and per 1 s tick), and shared by every component and store action that asks.
 // Keyed by the `agents` object: a store holds one at a time, and several stores (tests) keep

@@ -1,6 +1,6 @@
 import { perView, type ViewId } from '../views/views.js';
 
-// Selection follows identity (issue 8 item 2). Lists reorder live — a launched row jumps to
+// Selection follows identity. Lists reorder live — a launched row jumps to
 // the top, a partial disappears — so a cursor that keeps its index lands on another item.
 // Each list item has a key; the store remembers the key the cursor was put on (`picked`),
 // the cursor follows that key through every reorder, and a key acts on the picked item or

@@ -15,8 +15,8 @@ export type { MatrixModel, MatrixRow } from '../views/matrix.js';
 // The matrix of the state last asked for, built from the one before when only rows changed
 // (matrix.ts). The store (cursor clamping, the selected row) and the view ask for the same
 // state's matrix several times per change; at 50k cells each build was ~8 MB of short-lived
-// maps and arrays (issue 10 goal: control room RSS at 50k ≤ 150 MB; issue 18 item 6: marker
-// → screen). A state is never changed once published (live-derive.ts builds a new one), so
+// maps and arrays (control room RSS at 50k ≤ 150 MB, and the marker → screen
+// latency). A state is never changed once published (live-derive.ts builds a new one), so
 // its identity is the key.
 let lastMatrix: { ws: WorkspaceState; filter: string; model: MatrixModel } | null = null;
 
@@ -95,7 +95,7 @@ export type SourceItem =
   | { kind: 'dangling'; dep: TodoView['dangling'][number] }
   | { kind: 'resume'; text: string }
   | { kind: 'warning'; w: Warning }
-  /** Issue 12: the scheduler against the cells (a job for a done cell, ⏳ with no job, a job nobody launched). */
+  /** The scheduler against the cells (a job for a done cell, ⏳ with no job, a job nobody launched). */
   | { kind: 'scheduler'; f: SchedulerFinding | { kind: 'error'; unit: ''; step: ''; jobId: null; note: string } };
 
 /** Sources view rows: level 1 vs the disk, level 2 vs the disk, RESUME.md drift (`resume`), then warnings. */

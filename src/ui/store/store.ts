@@ -95,7 +95,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
 
   const unsubscribe = opts.live.subscribe((ws) => store.getState().setWorkspace(ws, opts.live.watching));
   // Whatever changed a list (the redo queue, a launch event, RESUME.md drift), the cursors
-  // follow their picked items before the next key is read (issue 8 item 2).
+  // follow their picked items before the next key is read.
   const unfollow = store.subscribe((st, prev) => {
     if (st.ws === prev.ws && st.agents === prev.agents && st.filter === prev.filter && st.skipped === prev.skipped && st.redoQueue === prev.redoQueue && st.recovery.resume === prev.recovery.resume) return;
     // The same update already placed the cursors (setWorkspace, the agents feed, a filter).

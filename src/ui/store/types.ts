@@ -51,7 +51,7 @@ export interface Confirm {
 }
 
 export interface UndoGroup {
-  /** Names it in the journal (undo_pushed / undo_popped: issue 8 item 8). */
+  /** Names it in the journal (undo_pushed / undo_popped), so a restart keeps the undo stack. */
   id: string;
   label: string;
   moves: Move[];
@@ -85,7 +85,7 @@ export interface UiState {
   recovery: RecoveryUi;
   /** The agent supervisor as last flushed (store-agents.ts, agents-feed.ts). */
   agents: AgentsUi;
-  /** Files of the Partials view that a process holds open for writing or that changed within the quiet window (held.ts, issue 17 item 1). */
+  /** Files of the Partials view that a process holds open for writing or that changed within the quiet window (held.ts). */
   held: Held;
 }
 

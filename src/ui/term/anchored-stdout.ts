@@ -1,7 +1,7 @@
 // The control room draws a full-screen frame in the alternate screen, and Ink's incremental
 // renderer moves to its top with relative moves (cursor up N, erase N lines). One line the
 // terminal wraps, or one frame whose height Ink misjudges, and every later frame lands a row
-// off: closing the recover report left its last header row doubled (issue 10 review). Here
+// off: closing the recover report left its last header row doubled. Here
 // each frame starts from the top-left corner and clears what is below it, so an error never
 // outlives its frame. What reaches the terminal is then only the cells that changed.
 
@@ -34,8 +34,7 @@ const ALT_SCREEN = /^\u001b\[\?(?:1049|1047|47)[hl]$/;
 const CURSOR = /^\u001b\[\?25([hl])$/;
 
 /**
- * A view of the terminal whose writes are anchored frames, painted as cell diffs (issue 10
- * item 5): every write is interpreted into a model of the screen Ink wants (TermGrid), and
+ * A view of the terminal whose writes are anchored frames, painted as cell diffs: every write is interpreted into a model of the screen Ink wants (TermGrid), and
  * only the cells that differ from what the terminal shows are sent. Until the terminal's
  * content is known (the first frame, after a resize or a screen switch) the frame is painted
  * whole on a cleared screen. Everything but `write` is the terminal's own.
@@ -63,7 +62,7 @@ export function anchoredStdout(stdout: NodeJS.WriteStream, inCharset?: (text: st
   };
   const write = (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
     const raw = typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk));
-    // `inCharset`: a terminal that takes ASCII only (issue 18 item 5), never wider than the text.
+    // `inCharset`: a terminal that takes ASCII only, never wider than the text.
     const text = inCharset ? inCharset(raw) : raw;
     const anchored = anchorFrame(text, first);
     if (anchored !== text || (first && text.length > 0 && !text.startsWith(ESC))) first = false;

@@ -1,7 +1,7 @@
 import type { Row } from './grid.js';
 import { PLAIN, sgrTransition } from './style.js';
 
-// The bytes that turn the rows a terminal shows into the rows wanted (issue 10 item 5: one
+// The bytes that turn the rows a terminal shows into the rows wanted (one
 // count changing cost ~110 bytes a line because whole lines were rewritten). Per row, only
 // the runs of differing cells are written: the cursor goes to the run's column, the style in
 // effect there is set with the fewest parameters, the cells follow; a tail that became blank

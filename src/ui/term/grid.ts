@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import { applySgr, PLAIN } from './style.js';
 
-// A model of the screen that Ink's writes describe (issue 10 item 5). Ink speaks in whole
+// A model of the screen that Ink's writes describe. Ink speaks in whole
 // lines and relative moves; this grid interprets them as a terminal would (cursor moves,
 // erases, SGR, wide characters, autowrap, scrolling), so the writer can compare what Ink
 // wants with what the terminal shows cell by cell. Sequences that change no cell (cursor

@@ -1,4 +1,4 @@
-// SGR state as a canonical key (issue 10 item 5: write only the changed cells). Two cells look
+// SGR state as a canonical key (write only the changed cells). Two cells look
 // the same when their keys are equal, whatever sequences produced them ("\e[1;32m" and
 // "\e[32m\e[1m" give one key), so the diff compares strings, and a run's style is set with
 // the fewest parameters from the style in effect before it.

@@ -5,7 +5,7 @@ import { formatStamp } from '../../backups/stamp.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { markerLine } from '../../scan/marker.js';
 
-// The Partials view's actions on disk (DOMAIN.md section 4). Each action is planned first
+// The Partials view's actions on disk (docs/domain.md, Half-products). Each action is planned first
 // — exactly which files change and how, shown in the confirmation — then run. Nothing is
 // ever deleted or overwritten: moves go to `file.bak.<stamp>` through backups.ts.
 

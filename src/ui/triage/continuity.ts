@@ -1,7 +1,7 @@
 import type { TriageLedger } from '../../run/journal/triage-ledger.js';
 import type { UiState } from '../store/types.js';
 
-// Issue 8 item 8: the control room starts with the redo queue, the skipped list and the undo
+// The control room starts with the redo queue, the skipped list and the undo
 // stack the journal holds, so quitting (or losing the terminal) and starting again loses none.
 
 export function fromLedger(t: TriageLedger | undefined): Pick<UiState, 'redoQueue' | 'skipped' | 'undo'> {

@@ -5,7 +5,7 @@ import type { SetState } from '../store/kit.js';
 import { runKeep, runMoves, undoMoves } from './actions.js';
 import { afterMoves, afterUndo, cellOf, movesOutcome } from './planners.js';
 
-// What a triage confirmation does on disk, one row per kind of dialog (issue 9 item 3): the
+// What a triage confirmation does on disk, one row per kind of dialog: the
 // I/O only; what it means for the session comes from the pure planners of triage-planners.ts.
 // After a change the workspace is rescanned, so the views show what the disk now says.
 

@@ -16,7 +16,7 @@ import type { Move } from './actions.js';
 import type { Why, WhyOf } from '../../reasons/why.js';
 import { EN } from '../../reasons/en.js';
 
-// The triage slice's decisions as pure functions (issue 9 item 3): state and the facts the
+// The triage slice's decisions as pure functions (docs/architecture.md, A dialog): state and the facts the
 // effects gathered (backup names, the files as seen) in, a message, a dialog or a state
 // change out. No I/O, no get/set: store-triage.ts gathers and applies, triage-effects.ts
 // does what a confirmation promised.
@@ -32,7 +32,7 @@ export const cellOf = (ws: WorkspaceState, path: string): { unit?: string; step?
   return c ? { unit: c.unit, step: c.step } : {};
 };
 
-/** The picked partial (issue 8 item 2), or why there is none to act on; a live writer makes it untouchable (issue 8 item 1). */
+/** The picked partial, or why there is none to act on; a live writer makes it untouchable. */
 export function planPick(s: AppState): Planned<PartialItem> {
   const p = selectedPartial(s);
   if (!p) return said('nothing selected', 'warn');
@@ -43,7 +43,7 @@ export function planPick(s: AppState): Planned<PartialItem> {
 }
 
 /**
- * What the disk and /proc say at decision time (issue 17 item 1): the refusal for a live file
+ * What the disk and /proc say at decision time: the refusal for a live file
  * (held open for writing by any process, or changed within the quiet window), or null to go
  * on. Asked fresh for the file at hand, not from the view's `held`, which may be a second old
  * either way.
@@ -69,11 +69,11 @@ export interface Conservative {
   targets: PartialItem[];
   /** How many were left alone because they are being written, in words, or ''. */
   left: string;
-  /** How many that is (issue 17 item 1 adds the ones the disk then shows live). */
+  /** How many that is (with the ones the disk shows live at decision time). */
   writing?: number;
 }
 
-/** `c`: every almost-certain partial without a live writer (issue 8 item 1 leaves those alone, and says so). */
+/** `c`: every almost-certain partial without a live writer (those are left alone, and the message says so). */
 export function planConservative(s: AppState): Planned<Conservative> {
   const writers = liveWriters(s);
   const all = partialItems(s.ws, s.filter, s.skipped).filter((i) => i.section === 'partial' && i.file.verdict === 'almost_certainly_partial');
@@ -88,7 +88,7 @@ const leftAlone = (targets: PartialItem[], writing: number): Planned<Conservativ
   return { go: { targets, left, ...(writing ? { writing } : {}) } };
 };
 
-/** The conservative plan less the files the disk now says are live (issue 17 item 1), or the message when none is left. */
+/** The conservative plan less the files the disk now says are live, or the message when none is left. */
 export function freshConservative(c: Conservative, fresh: ReadonlyMap<string, Liveness>): Planned<Conservative> {
   const targets = c.targets.filter((t) => !fresh.get(t.file.path)?.live);
   return targets.length === c.targets.length ? { go: c } : leftAlone(targets, (c.writing ?? 0) + c.targets.length - targets.length);
@@ -117,14 +117,14 @@ export function planKeep(s: AppState, item: PartialItem): Planned<string> {
   return { go: step.marker };
 }
 
-/** The journal's cut of a file's writer, if its verdict rests on one (issue 17 item 3). */
+/** The journal's cut of a file's writer, if its verdict rests on one. */
 const writerCut = (w: Why | undefined): WhyOf<'writer_cut'> | null =>
   !w ? null : w.k === 'writer_cut' ? w : w.k === 'marker_not_last' || w.k === 'at_path' ? writerCut(w.then) : null;
 
 export function keepAsk(item: PartialItem, marker: string, backup: string, seen: Seen[]): Ask {
   const path = item.file.path;
   const lines = [`${path} → ${backup} (a copy; the file stays)`, `${path}: append "<!-- ${marker} -->" as the last line`];
-  // Issue 17 item 3: a file its writer was cut off in is not offered as complete without
+  // A file its writer was cut off in is not offered as complete without
   // naming the event; keeping it is the operator's call, made knowingly.
   const cut = writerCut(item.file.why);
   const warn = cut
@@ -154,7 +154,7 @@ const claimGlyph = (c: Claim | null, ascii: boolean): string => (c === null ? '(
 
 const CELLS_NAMED = 4;
 
-/** `w`: checkpoint.md rewritten from the disk: which cells change, then the whole line diff (issue 17 item 2). */
+/** `w`: checkpoint.md rewritten from the disk: which cells change, then the whole line diff. */
 export function checkpointAsk(diff: CheckpointDiff, ascii: boolean): Ask {
   // rewriteCheckpoint stamps its backup copy when it writes, so the name is given as a pattern.
   const backup = diff.exists ? `${diff.file}.bak.<time of the write>` : null;
@@ -174,7 +174,7 @@ export function checkpointAsk(diff: CheckpointDiff, ascii: boolean): Ask {
 export interface MovesOutcome {
   /** The operator's decisions, for the journal (RESUME.md's key decisions). */
   decisions: Decided[];
-  /** The redo queue and undo stack, journalled so a restart keeps them (issue 8 item 8). */
+  /** The redo queue and undo stack, journalled so a restart keeps them. */
   events: NewJournalEvent[];
   group: UndoGroup;
   queued: RedoEntry[];

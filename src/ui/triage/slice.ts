@@ -11,13 +11,13 @@ import { liveNow } from '../agents/held.js';
 // confirmation, and only `confirm` touches the disk (k9s: destructive keys confirm). What
 // each request decides is a pure planner (triage-planners.ts); what a confirmation does is a row
 // of the effects table (triage-effects.ts). This file only gathers the facts a planner needs
-// from the disk (backup names, the files as seen) and applies the result (issue 9 item 3).
+// from the disk (backup names, the files as seen) and applies the result.
 
 interface Deps extends DiskDeps {
   now: () => Date;
   /** Records the operator's decision in the journal (RESUME.md's key decisions, an agent's {backup}); absent without a supervisor. */
   decide?: (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => Promise<void>;
-  /** Appends a triage event (redo queue, undo stack) so a restart keeps them (issue 8 item 8); absent without a supervisor. */
+  /** Appends a triage event (redo queue, undo stack) so a restart keeps them; absent without a supervisor. */
   journal?: (e: NewJournalEvent) => Promise<void>;
 }
 
@@ -52,7 +52,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
       const item = settle(planPick(get()), at);
       if (!item) return;
       planning(at, async () => {
-        // Asked again now, for this file only: the view's answer may be a second old (issue 17 item 1).
+        // Asked again now, for this file only: the view's answer may be a second old.
         const fresh = liveFiles([item.file.path]);
         const stop = planFresh(fresh);
         if (stop) return stop;

@@ -7,7 +7,7 @@ import type { Claim } from '../../types.js';
 
 // What rewriting checkpoint.md would change, computed before anything is written, with the
 // same steps as rewriteCheckpoint (src/checkpoint/rewrite.ts planCheckpoint): the cells whose
-// claim changes, and the whole line diff (issue 17 item 2: a list of cells hid what else a
+// claim changes, and the whole line diff (a list of cells hid what else a
 // rewrite touched).
 
 export interface ClaimChange {

@@ -3,11 +3,11 @@ import { breakerWords } from '../../operator/words.js';
 import { cellStateWords, type HealthItem } from '../agents/agents.js';
 import { matchesFilter } from './filter.js';
 
-// Health under the `/` filter, as the other views are (issue 18 item 5: `/` did not filter
+// Health under the `/` filter, as the other views are (`/` did not filter
 // it). An agent row matches by its name and breaker words ("open", "held"); a cell row by its
 // unit, step, agent, state words ("escalated", "retrying"), reason and last error. The view,
 // its list in views.ts (cursors, keys) and the selected item of R/H/Z all read this one list,
-// the operator model's rows by urgency (issue 18 item 1).
+// the operator model's rows by urgency.
 
 const textOf = (it: HealthItem, m: OperatorModel): (string | null | undefined)[] =>
   it.kind === 'agent'

@@ -2,7 +2,7 @@ import type { Cell, WorkspaceState } from '../../types.js';
 import { STATUS_WORD } from '../../text/glyphs.js';
 import { matchesFilter } from './filter.js';
 
-// The unit × step matrix of a state, kept by delta (issue 18 item 6: a marker took 162 ms to
+// The unit × step matrix of a state, kept by delta (a marker took 162 ms to
 // reach the screen at 50k files, most of it views re-deriving lists over every cell). A new
 // state from the live model keeps its unchanged cells as the same objects (live-derive.ts),
 // so the next matrix is the last one with only the rows whose cells changed replaced: one

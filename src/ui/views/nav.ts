@@ -10,7 +10,7 @@ import { noPicks, type Picks } from '../store/picked.js';
 
 export type NavState = Pick<UiState, 'view' | 'cursors' | 'cell' | 'filter' | 'skipped' | 'redoQueue' | 'pageSize' | 'help' | 'agents'> & { ws: WorkspaceState } & Partial<Pick<UiState, 'recovery' | 'picked'>>;
 
-/** The keys of a view's items, in list order: the view registry's list (views.ts, issue 9 item 2). */
+/** The keys of a view's items, in list order: the view registry's list (views.ts). */
 export const listKeys = (s: NavState, view: ViewId): string[] => viewOf(view).list(s);
 
 export const listLength = (s: NavState, view: ViewId): number => listKeys(s, view).length;
@@ -81,7 +81,7 @@ export function clampCursors(s: NavState, own: boolean | 'filter' = false): Part
   const at: Record<ViewId, number> = { ...s.cursors, progress: s.cell.row };
   for (const v of VIEW_IDS) {
     const keys = listKeys(s, v);
-    // Most changes leave the picked item where it was: one look, not a search (issue 18 item 6).
+    // Most changes leave the picked item where it was: one look, not a search.
     const found = picked[v] === null ? -1 : keys[at[v]] === picked[v] ? at[v] : keys.indexOf(picked[v]!);
     // A filter that hides the picked row starts at its first match, as a search does.
     at[v] = found >= 0 ? found : own === 'filter' ? 0 : clamp(at[v], 0, Math.max(0, keys.length - 1));

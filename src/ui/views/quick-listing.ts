@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The first frame's progress line (issue 10 item 5): how many files the scan is about to
+// The first frame's progress line: how many files the scan is about to
 // read, from a directory listing alone — no file is opened, so it costs a fraction of the
 // scan (names only: ~0.1 s at 50k files). Hidden directories (.checkroom, .git) are not
 // the pipeline's and are skipped, as the scan skips them. Bounded: past `limit` it stops.

@@ -1,7 +1,7 @@
 import type { Budget } from '../../pipeline/config-types.js';
 import { budgetReasonOf, tokensOf, type CostLedger, type Spend } from '../../run/journal/costs.js';
 
-// Money and tokens in words for the control room (issue 11 item 5): the header, the Health
+// Money and tokens in words for the control room: the header, the Health
 // view and the cell detail say the same thing the same way. Nothing is shown for a workspace
 // whose agents never reported a cost (plain command agents), so their screens are unchanged.
 

@@ -5,8 +5,8 @@ import { Confine } from '../../scan/confine.js';
 
 // The last lines of a file, for the cell detail and the partial preview: read on demand
 // (the last ~4 KB, never the whole file), decoded, split into lines, kept raw: the views
-// escape them where they are drawn (components/Styled.tsx, issue 9 item 4). Opened the
-// way the scan opens artifacts (issue 8 item 7): a symlink out of the workspace is not read
+// escape them where they are drawn (components/Styled.tsx). Opened the
+// way the scan opens artifacts: a symlink out of the workspace is not read
 // or quoted, and a FIFO under an artifact's name cannot block the read.
 
 export const TAIL_READ_BYTES = 4096;
@@ -49,7 +49,7 @@ export interface TailRead {
 
 /**
  * The one reader of a workspace file's tail, for the cell detail (store.ts) and the partial
- * preview (hooks/use-file-tail.ts), so both confine and word a failure alike (issue 9 item 4).
+ * preview (hooks/use-file-tail.ts), so both confine and word a failure alike.
  * `outside`: checkroom.yaml's outside_roots. Never rejects: a failure is the note.
  */
 export const readWorkspaceTail = (root: string, rel: string, outside?: readonly string[]): Promise<TailRead> =>

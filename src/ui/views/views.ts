@@ -7,7 +7,7 @@ import { matrixOf, partialItems, planItems, sourceItems, type RedoEntry } from '
 import { healthKey, partialKey, planKey, sourceKey } from '../keys/item-keys.js';
 import { lastMapped, perItem } from '../store/list-memo.js';
 
-// The control room's views, registered in one list (issue 9 item 2): the number keys, Tab
+// The control room's views, registered in one list: the number keys, Tab
 // order, the `:name` commands, the tab bar, the cursors of the initial UI state, the picks,
 // each view's list (nav.ts: its length, its keys) and the cursor clamping all come from here.
 // A new view is one more row here plus one component in components/Views.tsx.
@@ -33,7 +33,7 @@ export interface ViewDef {
   counted: boolean;
 }
 
-// A list's keys, made once per list and each item's key once per item (issue 18 item 6: the
+// A list's keys, made once per list and each item's key once per item (the
 // store places every view's cursor after each change; at 50k files that was ~20k new key
 // strings a change). Lists and items are shared while unchanged (select.ts, list-memo.ts).
 const keysOf = <T extends object>(key: (t: T) => string): ((items: readonly T[]) => string[]) => {
@@ -65,7 +65,7 @@ export const viewOf = (id: ViewId): ViewDef => VIEWS.find((v) => v.id === id)!;
 export const tabCount = (v: ViewDef, s: ListInput): number | null => (v.counted ? v.list({ ...s, filter: '', recovery: undefined }).length : null);
 
 // The tab bar asks on every change of the store (a key, a message); at 50k files the Partials
-// and Plan lists it counted were ~10k items and keys each time (issue 10: control room RSS).
+// and Plan lists it counted were ~10k items and keys each time (control room RSS).
 // Counts depend only on what a counted list is built from, so they are kept until one changes.
 let lastCounts: { of: unknown[]; counts: Record<ViewId, number | null> } | null = null;
 
