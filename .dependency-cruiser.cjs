@@ -2,7 +2,7 @@
 // the domain (src/ minus src/ui/, no React) <- the UI layer (src/ui/: the control room's state,
 // keys, views and terminal renderer, still no React) <- hooks <- components <- the entries that
 // render (src/ui/entry/) — with no cycle, and nothing but the command line's own entry points
-// reaching into src/cli/. test/layers.test.ts proves each rule can fail.
+// reaching into src/cli/. test/house/layers.test.ts proves each rule can fail.
 /** The modules that start a program: they may compose every layer. */
 const ENTRIES = '^src/(cli\\.ts|bin\\.ts|demo/start\\.ts|ui/entry/)';
 

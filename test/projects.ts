@@ -1,98 +1,98 @@
 // Which project a test file runs in (issue 19 item 4), in one place: vitest.config.ts reads
-// it and test/projects.test.ts checks it. `unit` is every test file not listed here: no
+// it and test/house/projects.test.ts checks it. `unit` is every test file not listed here: no
 // processes, no tmux, no built binary, no Slurm or ssh, no sleeps; `npm run test:unit` is the
 // inner loop. `system` is this list: what starts a process (a fake or real agent, the CLI from
 // dist/, tmux, sshd, Slurm's daemons, `runuser`, faketime) or waits on the clock. The comment
 // on each row says what made it system. A new test file is `unit` unless it is added here,
-// and test/projects.test.ts fails if a unit file imports a process or tmux helper.
+// and test/house/projects.test.ts fails if a unit file imports a process or tmux helper.
 
 export const SYSTEM_TESTS: readonly string[] = [
-  'test/adopt-restart.test.ts', // child process, agents, sleeps
-  'test/anchored-stdout.test.ts', // child process, process helper, tmux
-  'test/atomic-write.test.ts', // child process
-  'test/autopilot-redo.test.ts', // agents, sleeps
-  'test/backups-nonregular.test.ts', // child process, dist/
-  'test/backups.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
-  'test/bounds-caps.test.ts', // child process
-  'test/bounds-cli.test.ts', // child process, dist/
-  'test/bounds-sweep.test.ts', // child process, process helper, dist/, tmux
-  'test/breaker-probe.test.ts', // child process, dist/, agents, sleeps
-  'test/caps-attempts.test.ts', // agents
-  'test/checkpoint-preview.test.ts', // child process, dist/
-  'test/checkpoint-unbatched.test.ts', // child process, dist/
-  'test/claude-e2e.test.ts', // child process, process helper, dist/
-  'test/claude-faults.test.ts', // process helper, agents
-  'test/claude-permissions.test.ts', // process helper, agents
-  'test/claude-run.test.ts', // process helper, agents
-  'test/cli-ascii.test.ts', // child process
-  'test/cli.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
-  'test/config-cache.test.ts', // child process, dist/
-  'test/continue-handoff.test.ts', // process helper, agents
-  'test/core-status.test.ts', // child process, dist/
-  'test/cut-evidence-run.test.tsx', // child process, dist/, agents
-  'test/e2e-agents.test.ts', // child process, process helper, tmux, sleeps
-  'test/e2e-ascii.test.ts', // child process, process helper, tmux
-  'test/e2e-claude-demo.test.ts', // child process, process helper, dist/, tmux, sleeps
-  'test/e2e-first-frame.test.ts', // child process, process helper, tmux
-  'test/e2e-readonly.test.ts', // child process, process helper, tmux
-  'test/e2e-recover-quit.test.ts', // child process, process helper, tmux, sleeps
-  'test/e2e-signals.test.ts', // child process, process helper, tmux
-  'test/e2e-socket.test.ts', // child process, process helper, tmux, sleeps
-  'test/e2e-tui.test.ts', // child process, process helper, tmux
-  'test/explain-caps.test.ts', // child process, dist/
-  'test/external-writer-cli.test.ts', // child process, process helper
-  'test/external-writer-launch.test.ts', // child process, process helper, agents
-  'test/external-writer-retry.test.ts', // child process, process helper, agents, sleeps
-  'test/external-writer.test.tsx', // child process, process helper
-  'test/facts-cache.test.ts', // child process, dist/
-  'test/failure-message.test.ts', // agents
-  'test/fake-agent.test.ts', // child process
-  'test/gemini-jsonl.test.ts', // agents
-  'test/holders.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
-  'test/job-handle.test.ts', // sleeps
-  'test/kubernetes.test.ts', // child process
-  'test/layers.test.ts', // child process
-  'test/live-port.test.ts', // agents, sleeps
-  'test/live-writers.test.ts', // agents
-  'test/live.test.ts', // sleeps
-  'test/lock.test.ts', // child process
-  'test/matrix-budget.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
-  'test/matrix-hold.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
-  'test/matrix-leave.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
-  'test/matrix-probe.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
-  'test/memory-guard.test.ts', // agents
-  'test/operator/status-agrees.test.ts', // child process, dist/
-  'test/paint-diff.test.ts', // child process, process helper, tmux, sleeps
-  'test/placeholders.test.ts', // child process
-  'test/process-kill.test.ts', // child process
-  'test/process-proc.test.ts', // child process
-  'test/process.test.ts', // child process (startProcess spawns sh through src/run/process/process.ts)
-  'test/property-escalation.test.tsx', // agents, sleeps, socket server
-  'test/property-observer.test.tsx', // agents, sleeps
-  'test/observer-news.test.ts', // a read-only supervisor over a journal (openSupervisor)
-  'test/status-runs.test.ts', // the CLI's status over a journal, its runs' liveness through src/
-  'test/property-surfaces.test.tsx', // process helper
-  'test/recorded-run.test.ts', // child process
-  'test/recover-guard.test.ts', // child process, dist/
-  'test/restart-kill9.test.ts', // child process, dist/, agents, sleeps
-  'test/run-budget.test.ts', // child process, dist/, agents
-  'test/run-command.test.ts', // agents
-  'test/run-output-lazy.test.ts', // sleeps
-  'test/shutdown.test.ts', // child process, sleeps
-  'test/slurm-executor.test.tsx', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
-  'test/slurm-faults.test.ts', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
-  'test/slurm-leave-hold.test.ts', // child process, process helper, agents, sleeps
-  'test/slurm-restart.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
-  'test/slurm-state.test.ts', // agents
-  'test/socket-handover.test.ts', // child process, process helper, sleeps, socket server
-  'test/socket-verdicts.test.ts', // socket server
-  'test/socket-watch.test.ts', // socket server
-  'test/socket.test.ts', // child process, process helper, faketime/runuser/Slurm, socket server
-  'test/sources-level2.test.ts', // child process
-  'test/store-agents.test.ts', // agents, sleeps
-  'test/store-triage.test.ts', // agents
-  'test/supervisor.test.ts', // agents
-  'test/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/core/run/supervisor/adopt-restart.test.ts', // child process, agents, sleeps
+  'test/e2e/anchored-stdout.test.ts', // child process, process helper, tmux
+  'test/core/fs/atomic-write.test.ts', // child process
+  'test/ui/store/autopilot-redo.test.ts', // agents, sleeps
+  'test/e2e/backups-nonregular.test.ts', // child process, dist/
+  'test/e2e/backups.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/core/pipeline/bounds-caps.test.ts', // child process
+  'test/e2e/bounds-cli.test.ts', // child process, dist/
+  'test/e2e/bounds-sweep.test.ts', // child process, process helper, dist/, tmux
+  'test/e2e/breaker-probe.test.ts', // child process, dist/, agents, sleeps
+  'test/core/pipeline/caps-attempts.test.ts', // agents
+  'test/ui/store/checkpoint-preview.test.ts', // child process, dist/
+  'test/e2e/checkpoint-unbatched.test.ts', // child process, dist/
+  'test/e2e/claude-e2e.test.ts', // child process, process helper, dist/
+  'test/core/pipeline/claude-faults.test.ts', // process helper, agents
+  'test/core/pipeline/claude-permissions.test.ts', // process helper, agents
+  'test/cli/claude-run.test.ts', // process helper, agents
+  'test/cli/cli-ascii.test.ts', // child process
+  'test/e2e/cli.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/e2e/config-cache.test.ts', // child process, dist/
+  'test/core/pipeline/continue-handoff.test.ts', // process helper, agents
+  'test/e2e/core-status.test.ts', // child process, dist/
+  'test/ui/components/cut-evidence-run.test.tsx', // child process, dist/, agents
+  'test/e2e/e2e-agents.test.ts', // child process, process helper, tmux, sleeps
+  'test/e2e/e2e-ascii.test.ts', // child process, process helper, tmux
+  'test/e2e/e2e-claude-demo.test.ts', // child process, process helper, dist/, tmux, sleeps
+  'test/e2e/e2e-first-frame.test.ts', // child process, process helper, tmux
+  'test/e2e/e2e-readonly.test.ts', // child process, process helper, tmux
+  'test/e2e/e2e-recover-quit.test.ts', // child process, process helper, tmux, sleeps
+  'test/e2e/e2e-signals.test.ts', // child process, process helper, tmux
+  'test/e2e/e2e-socket.test.ts', // child process, process helper, tmux, sleeps
+  'test/e2e/e2e-tui.test.ts', // child process, process helper, tmux
+  'test/e2e/explain-caps.test.ts', // child process, dist/
+  'test/cli/external-writer-cli.test.ts', // child process, process helper
+  'test/core/run/supervisor/external-writer-launch.test.ts', // child process, process helper, agents
+  'test/core/pipeline/external-writer-retry.test.ts', // child process, process helper, agents, sleeps
+  'test/ui/components/external-writer.test.tsx', // child process, process helper
+  'test/e2e/facts-cache.test.ts', // child process, dist/
+  'test/core/pipeline/failure-message.test.ts', // agents
+  'test/core/scan/fake-agent.test.ts', // child process
+  'test/core/pipeline/gemini-jsonl.test.ts', // agents
+  'test/e2e/holders.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/core/run/executors/job-handle.test.ts', // sleeps
+  'test/core/run/executors/kubernetes.test.ts', // child process
+  'test/house/layers.test.ts', // child process
+  'test/ui/store/live-port.test.ts', // agents, sleeps
+  'test/ui/store/live-writers.test.ts', // agents
+  'test/core/live/live.test.ts', // sleeps
+  'test/core/run/supervisor/lock.test.ts', // child process
+  'test/matrix/matrix-budget.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
+  'test/matrix/matrix-hold.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
+  'test/matrix/matrix-leave.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
+  'test/matrix/matrix-probe.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
+  'test/core/pipeline/memory-guard.test.ts', // agents
+  'test/e2e/status-agrees.test.ts', // child process, dist/
+  'test/e2e/paint-diff.test.ts', // child process, process helper, tmux, sleeps
+  'test/core/run/attempt/placeholders.test.ts', // child process
+  'test/core/run/process/process-kill.test.ts', // child process
+  'test/core/run/process/process-proc.test.ts', // child process
+  'test/core/run/process/process.test.ts', // child process (startProcess spawns sh through src/run/process/process.ts)
+  'test/property/property-escalation.test.tsx', // agents, sleeps, socket server
+  'test/property/property-observer.test.tsx', // agents, sleeps
+  'test/core/pipeline/observer-news.test.ts', // a read-only supervisor over a journal (openSupervisor)
+  'test/cli/status-runs.test.ts', // the CLI's status over a journal, its runs' liveness through src/
+  'test/property/property-surfaces.test.tsx', // process helper
+  'test/core/run/journal/recorded-run.test.ts', // child process
+  'test/e2e/recover-guard.test.ts', // child process, dist/
+  'test/e2e/restart-kill9.test.ts', // child process, dist/, agents, sleeps
+  'test/e2e/run-budget.test.ts', // child process, dist/, agents
+  'test/cli/run-command.test.ts', // agents
+  'test/core/run/process/run-output-lazy.test.ts', // sleeps
+  'test/core/shutdown.test.ts', // child process, sleeps
+  'test/ui/components/slurm-executor.test.tsx', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
+  'test/core/run/supervisor/slurm-faults.test.ts', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
+  'test/core/pipeline/slurm-leave-hold.test.ts', // child process, process helper, agents, sleeps
+  'test/e2e/slurm-restart.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
+  'test/ui/store/slurm-state.test.ts', // agents
+  'test/core/socket/socket-handover.test.ts', // child process, process helper, sleeps, socket server
+  'test/core/socket/socket-verdicts.test.ts', // socket server
+  'test/core/socket/socket-watch.test.ts', // socket server
+  'test/core/socket/socket.test.ts', // child process, process helper, faketime/runuser/Slurm, socket server
+  'test/core/sources/sources-level2.test.ts', // child process
+  'test/ui/store/store-agents.test.ts', // agents, sleeps
+  'test/ui/store/store-triage.test.ts', // agents
+  'test/core/socket/supervisor.test.ts', // agents
+  'test/e2e/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/torture/adopt-leave.test.ts', // child process, agents, sleeps
   'test/torture/adopt-observer-tmux.test.ts', // child process, process helper, tmux
   'test/torture/adopt-takeover.test.ts', // child process, agents, sleeps
@@ -123,18 +123,18 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/torture/ssh-drop.test.ts', // child process, process helper, tmux, sleeps
   'test/torture/takeover-autopilot.test.ts', // child process, agents, sleeps
   'test/torture/text-format-chars.test.ts', // child process, process helper, tmux
-  'test/triage-continuity.test.tsx', // agents
-  'test/ui-agents.test.tsx', // agents, sleeps
-  'test/ui-backups-nonregular.test.tsx', // child process
-  'test/ui-claude.test.tsx', // process helper, agents, sleeps
-  'test/ui-glance-tmux.test.ts', // child process, process helper, tmux
-  'test/ui-glance.test.tsx', // agents
-  'test/ui-handover.test.tsx', // agents, sleeps, socket server
-  'test/ui-journal-warnings.test.tsx', // agents
-  'test/ui-live-writers.test.tsx', // agents
-  'test/ui-observer.test.tsx', // agents, sleeps
-  'test/ui-selection.test.tsx', // agents
-  'test/ui-small-terminal.test.tsx', // agents
-  'test/where-surfaces.test.ts', // child process, dist/
-  'test/writers-exclusion.test.ts', // agents
+  'test/ui/components/triage-continuity.test.tsx', // agents
+  'test/ui/components/ui-agents.test.tsx', // agents, sleeps
+  'test/ui/components/ui-backups-nonregular.test.tsx', // child process
+  'test/ui/components/ui-claude.test.tsx', // process helper, agents, sleeps
+  'test/e2e/ui-glance-tmux.test.ts', // child process, process helper, tmux
+  'test/ui/components/ui-glance.test.tsx', // agents
+  'test/ui/components/ui-handover.test.tsx', // agents, sleeps, socket server
+  'test/ui/components/ui-journal-warnings.test.tsx', // agents
+  'test/ui/components/ui-live-writers.test.tsx', // agents
+  'test/ui/components/ui-observer.test.tsx', // agents, sleeps
+  'test/ui/components/ui-selection.test.tsx', // agents
+  'test/ui/components/ui-small-terminal.test.tsx', // agents
+  'test/e2e/where-surfaces.test.ts', // child process, dist/
+  'test/core/run/journal/writers-exclusion.test.ts', // agents
 ];

@@ -1,6 +1,6 @@
 // `npm run docs`: regenerate the docs that are generated from code (docs/keys.md from the key
 // map; the caps table of docs/agents.md from the failure-class rows).
-// test/docs.test.ts fails when a generated doc and its source differ.
+// test/house/docs.test.ts fails when a generated doc and its source differ.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { renderKeysDoc } from '../../dist/src/ui/keys/keys-doc.js';
 import { withCapsTable } from '../../dist/src/run/policy/caps-table.js';

@@ -11,7 +11,7 @@ import { stopOf, unitWhere } from './where-derive.js';
 // touches; phase and batch tallies move by the difference; the plan and the cell, partial and
 // discrepancy lists get those units' items spliced in. What no single unit decides — the
 // order of units, batches, claims — is "structure": when it changes, everything is rebuilt.
-// `deriveState` is this, built once; the property test in test/live-derive-property.test.ts
+// `deriveState` is this, built once; the property test in test/property/live-derive-property.test.ts
 // holds the live state equal to a fresh `loadWorkspace` after any sequence of file events.
 
 interface UnitEntry {

@@ -8,7 +8,7 @@
 // is inside a string, where the escape is valid.
 
 /**
- * Unicode's Cf characters in the BMP (Node 20's ICU; test/json-escape.test.ts checks this list
+ * Unicode's Cf characters in the BMP (Node 20's ICU; test/cli/json-escape.test.ts checks this list
  * against `\p{Cf}` so a newer Unicode cannot slip one past it).
  */
 export const BMP_FORMAT = '\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb';

@@ -1,7 +1,7 @@
 import type { JobEnd } from './slurm-state.js';
 
 // What a cluster job's handle does after one look (issue 12), as a pure decision: state in,
-// move out, tested without a scheduler (test/job-decide.test.ts). job-handle.ts does it.
+// move out, tested without a scheduler (test/core/run/executors/job-decide.test.ts). job-handle.ts does it.
 
 export type JobLook =
   /** The scheduler has not answered yet (first poll), or its answer was not readable. */

@@ -7,7 +7,7 @@ import type { Executor, ExecutorSpec } from './types.js';
 
 // Agents as Kubernetes Jobs through kubectl (issue 12). Not run against a live cluster here
 // (none can run on this machine): the manifests are validated with kubectl --dry-run=client
-// and the state mapping is tested on API-reference shapes (test/kubernetes.test.ts). The
+// and the state mapping is tested on API-reference shapes (test/core/run/executors/kubernetes.test.ts). The
 // log is copied into .checkroom/runs/ on every poll while the pod exists, because a pod
 // cleaned up takes its log with it.
 

@@ -12,7 +12,7 @@ import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
 // only the new events. replayJournal is this fold run from the start, so folding in pieces
-// must give what folding at once gives (test/ledger-fold-property.test.ts: random journals
+// must give what folding at once gives (test/core/run/journal/ledger-fold-property.test.ts: random journals
 // split at random points, viewed at random clocks).
 //
 // What the clock decides (cooldowns ending, breakers half-opening) is still computed at

@@ -1,7 +1,7 @@
 import { helpRows } from './keymap.js';
 
 // docs/keys.md is generated from the key table (a hand-written key table had
-// drifted from the key map). `npm run docs` writes it; test/docs.test.ts fails when the file
+// drifted from the key map). `npm run docs` writes it; test/house/docs.test.ts fails when the file
 // and the key map differ.
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
@@ -12,7 +12,7 @@ export function renderKeysDoc(): string {
   return [
     '# Keys',
     '',
-    '<!-- Generated from src/ui/keys/keymap.ts by `npm run docs`; test/docs.test.ts checks it. Do not edit by hand. -->',
+    '<!-- Generated from src/ui/keys/keymap.ts by `npm run docs`; test/house/docs.test.ts checks it. Do not edit by hand. -->',
     '',
     'One table drives key dispatch, the footer and the `?` overlay. Several keys arriving in one',
     "read (`jjj` over SSH) are all handled. Everything marked \"confirms first\" shows exactly which",
