@@ -95,7 +95,7 @@ export type SourceItem =
   | { kind: 'dangling'; dep: TodoView['dangling'][number] }
   | { kind: 'resume'; text: string }
   | { kind: 'warning'; w: Warning }
-  /** Issue 12: the scheduler against the cells (a job for a done cell, ⏳ with no job, a job nobody launched). */
+  /** The scheduler against the cells (a job for a done cell, ⏳ with no job, a job nobody launched). */
   | { kind: 'scheduler'; f: SchedulerFinding | { kind: 'error'; unit: ''; step: ''; jobId: null; note: string } };
 
 /** Sources view rows: level 1 vs the disk, level 2 vs the disk, RESUME.md drift (`resume`), then warnings. */
@@ -108,7 +108,7 @@ export function sourceItems(ws: WorkspaceState, filter: string, resume: readonly
     ...(todos?.dangling ?? []).filter((d) => matchesFilter(filter, d.todo_id, d.depends_on, 'dangling')).map((dep) => ({ kind: 'dangling' as const, dep })),
     ...resume.filter((text) => matchesFilter(filter, text, 'resume')).map((text) => ({ kind: 'resume' as const, text })),
     ...(scheduler?.error ? [{ kind: 'error' as const, unit: '' as const, step: '' as const, jobId: null, note: `${scheduler.executor}: ${scheduler.error}` }] : (scheduler?.findings ?? []))
-      .filter((f) => matchesFilter(filter, f.unit, f.step, f.note, 'scheduler', 'slurm'))
+      .filter((f) => matchesFilter(filter, f.unit, f.step, f.note, 'scheduler', scheduler?.executor))
       .map((f) => ({ kind: 'scheduler' as const, f })),
     ...[...(todos?.warnings ?? []), ...ws.warnings].filter((w) => matchesFilter(filter, w.source, w.message, 'warning')).map((w) => ({ kind: 'warning' as const, w })),
   ];

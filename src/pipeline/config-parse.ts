@@ -5,7 +5,8 @@ import type { WorkspaceConfig } from './config-types.js';
 import { formatBytes } from '../fs/read-capped.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { DEFAULT_PRESET, isPresetFile, PRESETS, presetOf } from './presets/index.js';
-import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, presetFileSchema, rawConfigSchema, type RawConfig } from './schema.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, presetFileSchema, type RawConfig } from './schema.js';
+import { configSchema } from './config-rows.js';
 import { ConfigError, errorAt, parseYamlSource, type Source, type YamlPath } from './yaml-source.js';
 import { launchCaps, toAgent, toBudget } from './config-agent.js';
 import { CONFIG_MAX_BYTES, detectedNotice } from './config-file.js';
@@ -190,7 +191,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
 // ── entry points ────────────────────────────────────────────────────────────────────────
 
 export const parseConfig = (text: string, file: string, detected: string | null = null): WorkspaceConfig => {
-  const { src, data } = parseYamlSource(text, file, rawConfigSchema);
+  const { src, data } = parseYamlSource(text, file, configSchema());
   return resolve(src, data, detected);
 };
 

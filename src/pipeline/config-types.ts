@@ -26,13 +26,15 @@ export interface AgentDef {
   graceMs: number;
   concurrency: number;
   rules: FailureRule[];
-  /** Where the agent runs (issue 12); `local` is a process group on this machine. */
+  /** Where the agent runs, a row of src/run/executors/registry.ts; `local` is a process group on this machine. */
   executor: ExecutorName;
+  // Each executor's options sit under its key (ExecutorOptions.key). The built-in ones are
+  // typed here; a registered one's are read by its own file under the same key.
   slurm: SlurmOptions;
   kubernetes: KubernetesOptions;
-  // Issue 11: which CLI this is and how it is driven (src/run/adapters/). Absent for a plain
-  // `command:` agent (today's behaviour), so those resolve exactly as before.
-  adapter?: 'claude-code' | 'jsonl';
+  // Which CLI this is and how it is driven, a row of src/run/adapters/index.ts. Absent for a
+  // plain `command:` agent, so those resolve exactly as before adapters existed.
+  adapter?: string;
   cli?: CliOptions;
   /** After a stalled or cut attempt: start fresh (default) or continue its session. */
   onInterrupt?: 'restart' | 'continue';
@@ -69,9 +71,10 @@ export interface JsonlFields {
   final?: string;
 }
 
-// ── executors (issue 12) ────────────────────────────────────────────────────────────────
+// ── executors ───────────────────────────────────────────────────────────────────────────
 
-export type ExecutorName = 'local' | 'slurm' | 'kubernetes';
+/** A registered executor's name (`executor:` in checkroom.yaml); the registry holds the list. */
+export type ExecutorName = string;
 
 export interface SlurmOptions {
   partition: string | null;

@@ -7,7 +7,7 @@ import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import type { GateSummary } from '../gates/summary.js';
 import { presetOf } from '../pipeline/presets/index.js';
 import { provenTodoIds } from '../sources/level2.js';
-import { readScheduler, type SchedulerSource } from '../sources/scheduler.js';
+import { readScheduler, scheduledAgent, type SchedulerSource } from '../sources/scheduler.js';
 import { stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { loadRecoveryState, type JournalFacts, type WorkspaceRead } from './load.js';
@@ -59,7 +59,7 @@ export interface RecoverReport {
     scan: { units: number; cells: number; files: number; scannedAt: number };
     journal: { events: number; decisions: number; breakers: JournalFacts['breakers']; orphans: JournalFacts['orphans']; warnings: string[] };
     gates: boolean;
-    /** Issue 12: the cluster's jobs of this workspace against its cells; null when no agent runs on one. */
+    /** The cluster's jobs of this workspace against its cells; null when no agent runs where a scheduler queues it. */
     scheduler?: SchedulerSource | null;
   };
   stop: StopReport;
@@ -145,7 +145,7 @@ async function firstReport(f: Omit<Flow, 'report'>, unknown: string[], unreadabl
       scan: { units: state.units.length, cells: state.cells.length, files: state.cells.filter((c) => c.exists && c.disk !== 'missing').length, scannedAt: state.scannedAt },
       journal: { events: journal.events, decisions: journal.decisions.length, breakers: journal.breakers, orphans: journal.orphans, warnings: journal.warnings },
       gates,
-      scheduler: await readScheduler(root, src.config, state.cells).catch((err: Error) => ({ executor: 'slurm' as const, jobs: [], findings: [], error: err.message })),
+      scheduler: await readScheduler(root, src.config, state.cells).catch((err: Error) => ({ executor: scheduledAgent(src.config)?.name ?? 'scheduler', jobs: [], findings: [], error: err.message })),
     },
     stop: stopOf(state),
     halfProducts: state.partials,

@@ -4,6 +4,7 @@ import { expandArgv } from '../placeholders.js';
 import { describeToolUse, readClaudeLine } from './claude-facts.js';
 import { getPath, num, oneLine, prefixNumber, prefixString, readLine, str, type JsonObject } from './json-line.js';
 import { continuePrompt, type AgentAdapter, type AgentFacts } from './types.js';
+import type { RawAgent, SchemaKit } from '../../pipeline/schema.js';
 
 // `adapter: claude-code` (issue 11): the real Claude Code CLI in print mode with its
 // stream-json output. checkroom owns retries: the CLI's own are turned down to one (which
@@ -90,6 +91,15 @@ const renderTorn = (prefix: string, cwd: string | null): string => {
   return `[long ${type ?? 'JSON'} line cut; the log keeps it whole]`;
 };
 
+/** The agent keys only this adapter reads. */
+const keys = ({ z, text, textList }: SchemaKit) => ({
+  prompt: text.optional(),
+  model: text.optional(),
+  permission_mode: z.string({ error: 'a permission mode like acceptEdits' }).regex(/^[A-Za-z]+$/, { error: 'a permission mode like acceptEdits' }).optional(),
+  allowed_tools: textList.optional(),
+  bin: text.optional(),
+});
+
 export const claudeCodeAdapter: AgentAdapter = {
   id: 'claude-code',
   build(agent, values, resume) {
@@ -126,4 +136,27 @@ export const claudeCodeAdapter: AgentAdapter = {
   },
   classify: (facts, _outcome, markerFound) => classifyClaude(facts, markerFound),
   canResume: true,
+  config: {
+    keys,
+    check(_a, is) {
+      is.need('prompt', 'adapter claude-code needs a prompt: template');
+      is.forbid('command', 'adapter claude-code builds its own command from prompt (use bin: and args: instead)');
+    },
+    resolve(a, agent) {
+      const own = a as RawAgent & { prompt?: string; model?: string; permission_mode?: string; allowed_tools?: string[]; bin?: string };
+      return {
+        ...agent,
+        adapter: 'claude-code',
+        cli: {
+          prompt: own.prompt ?? null,
+          model: own.model ?? null,
+          permissionMode: own.permission_mode ?? null,
+          allowedTools: [...(own.allowed_tools ?? [])],
+          args: [...(a.args ?? [])],
+          bin: own.bin ?? null,
+          jsonl: null,
+        },
+      };
+    },
+  },
 };

@@ -61,3 +61,9 @@ export async function recordedStatus(logPath: string): Promise<RecordedStatus | 
 
 /** A short stable id of the workspace, in every job's comment: this workspace's jobs. */
 export const workspaceTag = (root: string): string => createHash('sha256').update(root).digest('hex').slice(0, 12);
+
+/** `checkroom ws=<tag> run=<runId> cell=<unit>/<step>` (slurm.ts jobComment) → its parts. */
+export const parseJobComment = (comment: string): { ws: string; runId: string; unit: string; step: string } | null => {
+  const m = /^checkroom ws=(\S+) run=(\S+) cell=([^/\s]+)\/(\S+)/.exec(comment);
+  return m ? { ws: m[1]!, runId: m[2]!, unit: m[3]!, step: m[4]! } : null;
+};
