@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Sources } from '../pipeline/presets/types.js';
+import { presetOf, type Sources } from '../pipeline/presets/index.js';
 import type { CostLedger } from '../run/costs.js';
 import type { OperatorRun } from '../operator/types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -56,7 +56,9 @@ const exact = (_k: string, v: unknown): unknown => {
 /** The key of the answer to `src` with `costs` and the journal's `runs` in flight; null when the facts are not exactly a facts cache's (then nothing is reused). */
 export function statusKey(src: Sources, costs: CostLedger, runs: readonly OperatorRun[] = []): string | null {
   const factsId = src.scan.factsId;
-  if (!factsId || src.gates) return null;
+  // A preset's own state outside the facts cache says what keys it, or that nothing does.
+  const own = presetOf(src.config.preset).cacheKeys?.(src) ?? [];
+  if (!factsId || own === null) return null;
   const code = codeId();
   if (!code) return null;
   // The files are named by the facts cache's identity (and not made: scan.files is made when
@@ -67,6 +69,7 @@ export function statusKey(src: Sources, costs: CostLedger, runs: readonly Operat
     const h = createHash('sha256');
     h.update(JSON.stringify([MAGIC, STATUS_JSON_VERSION, code, factsId], exact));
     h.update(JSON.stringify(rest, exact));
+    h.update(JSON.stringify(own, exact));
     h.update(JSON.stringify(costs, exact));
     // The runs in flight mark cells running and take them out of the plan (issue 18 items 1-2).
     h.update(JSON.stringify(runs, exact));

@@ -70,6 +70,8 @@ export interface RecoverReport {
   plan: NextStep[];
   planTotal: number;
   gates: GateSummary[] | null;
+  /** The preset's own recover facts (Preset.recoverFacts), for its section; absent when it has none. */
+  own?: unknown;
   interrupted: boolean;
   warnings: Warning[];
 }
@@ -254,7 +256,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   guardRecovery(dir, src, state, journal);
   const root = src.root;
   // A preset whose files are only read (gate files) is summarised, never rebuilt.
-  const { has, readOnlyRecovery } = presetOf(src.config.preset);
+  const { has, readOnlyRecovery, recoverFacts } = presetOf(src.config.preset);
   const readOnly = (await readOnlyRecovery?.(src)) ?? null;
   const drift = await resumeDrift(root, state, { file: src.config.sources.resume, now: now.getTime() });
   const memory = await checkMemory(root, state);
@@ -262,6 +264,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   const unreadable = unreadableCheckpoint(src);
   const base = { root, now, dryRun: opts.dryRun, src, state, journal, drift, memory };
   const f: Flow = { ...base, report: await firstReport(base, unknown, unreadable, readOnly !== null) };
+  if (recoverFacts) f.report.own = recoverFacts(src);
   if (readOnly) {
     // Gate files are the state of such a workflow: nothing to rebuild, only to read.
     f.report.gates = readOnly.workflows;
