@@ -79,6 +79,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/run-command.test.ts', // agents
   'test/run-output-lazy.test.ts', // sleeps
   'test/shutdown.test.ts', // child process, sleeps
+  'test/seams.test.tsx', // registers fake adapter, executor and preset rows: module state a unit file sharing the thread would read
   'test/slurm-executor.test.tsx', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
   'test/slurm-faults.test.ts', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
   'test/slurm-leave-hold.test.ts', // child process, process helper, agents, sleeps
