@@ -15,8 +15,8 @@ export type { MatrixModel, MatrixRow } from './matrix.js';
 // The matrix of the state last asked for, built from the one before when only rows changed
 // (matrix.ts). The store (cursor clamping, the selected row) and the view ask for the same
 // state's matrix several times per change; at 50k cells each build was ~8 MB of short-lived
-// maps and arrays (issue 10 goal: control room RSS at 50k ≤ 150 MB; issue 18 item 6: marker
-// → screen). A state is never changed once published (live-derive.ts builds a new one), so
+// maps and arrays, against a goal of 150 MB of RSS at 50k and a fast marker → screen
+// (docs/performance.md). A state is never changed once published (live-derive.ts builds a new one), so
 // its identity is the key.
 let lastMatrix: { ws: WorkspaceState; filter: string; model: MatrixModel } | null = null;
 

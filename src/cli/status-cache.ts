@@ -10,7 +10,7 @@ import { readWholeSync } from '../fs/read-capped.js';
 import { STATUS_JSON_VERSION } from './json.js';
 import { assertInside } from '../fs/confine-path.js';
 
-// The last `status --json` answer (issue 10, warm ≤ 1.0× grep): when the facts of every
+// The last `status --json` answer (warm ≤ 1.0× grep): when the facts of every
 // artifact are exactly the facts cache's entries (each one validated by its stat key and the
 // racily-clean rule, none read, none new, none gone: cached-facts.ts unchangedId) and every
 // other input is the same value as last time, the derived state is the one of the last run,
@@ -72,7 +72,7 @@ export function statusKey(src: Sources, costs: CostLedger, runs: readonly Operat
     h.update(JSON.stringify(rest, exact));
     h.update(JSON.stringify(own, exact));
     h.update(JSON.stringify(costs, exact));
-    // The runs in flight mark cells running and take them out of the plan (issue 18 items 1-2).
+    // The runs in flight mark cells running and take them out of the plan.
     h.update(JSON.stringify(runs, exact));
     return h.digest('hex');
   } catch (err) {

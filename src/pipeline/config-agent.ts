@@ -47,7 +47,7 @@ const split = (v: number | { session?: number; workspace?: number } | undefined)
   typeof v === 'number' ? { session: v, workspace: null } : { session: v?.session ?? null, workspace: v?.workspace ?? null };
 
 /**
- * limits.max_launches (issue 17 item 4): a number or `session:` is per session (default
+ * limits.max_launches: a number or `session:` is per session (default
  * DEFAULT_LIMITS.maxLaunches, the death-spiral guard); `workspace:` caps every session
  * together.
  */

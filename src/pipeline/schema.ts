@@ -11,7 +11,7 @@ import { compilePattern, PatternError, type PatternFlags } from './safe-pattern.
 // config.ts applies defaults and merges with the preset.
 
 // The defaults live in defaults.ts, which does not load zod: a workspace without
-// checkroom.yaml never needs the schema (issue 10 item 2).
+// checkroom.yaml never needs the schema.
 export { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_KUBERNETES, DEFAULT_LIMITS, DEFAULT_SLURM, DEFAULT_SOURCES, FAILURE_CLASSES } from './defaults.js';
 
 export const MARKER_RE = /^[A-Z][A-Z0-9_]*$/;
@@ -32,7 +32,7 @@ const relPath = text.refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test
 });
 
 /**
- * A root outside the workspace that artifact symlinks may point into (issue 8 item 7):
+ * A root outside the workspace that artifact symlinks may point into:
  * absolute, or relative to the workspace. Never the filesystem root, which would allow all.
  */
 const outsideRoot = text.refine((p) => !p.includes('\0') && p.replace(/[\\/]+$/, '') !== '' && !/^[A-Za-z]:[\\/]*$/.test(p), {
@@ -49,7 +49,7 @@ const duration = (minMs: number) => {
   });
 };
 
-// Patterns are compiled at load by the engine that will run them (issue 16 item 3): RE2,
+// Patterns are compiled at load by the engine that will run them: RE2,
 // linear time. One RE2 refuses — a lookahead, a backreference — is refused here, at its
 // node, with what to write instead, rather than hanging or being skipped later.
 const regexSource = (flags: PatternFlags, needGroups: string[] = []) =>
@@ -226,13 +226,13 @@ const budgetSchema = <T extends z.ZodType<number>>(n: T, what = 'a number') =>
 
 const limitsSchema = z
   .strictObject({
-    // Issue 17 item 4: a number is per session, as before; a mapping also caps the workspace.
+    // A number is per session, as before; a mapping also caps the workspace.
     max_launches: budgetSchema(intIn(1, 100_000), 'an integer from 1 to 100000').optional(),
     max_consecutive_failures: intIn(1, 10_000).optional(),
     caps: capsSchema.optional(),
     backoff_base: duration(1).optional(),
     backoff_max: duration(1).optional(),
-    // Issue 11: budgets in money and tokens; a number is per session, a mapping says which.
+    // Budgets in money and tokens; a number is per session, a mapping says which.
     max_cost_usd: budgetSchema(z.number({ error: 'a number of US dollars above 0' }).positive({ error: 'a number of US dollars above 0' })).optional(),
     max_tokens: budgetSchema(intIn(1, Number.MAX_SAFE_INTEGER)).optional(),
   })
@@ -260,7 +260,7 @@ const configSchemaOf = (adapters: readonly SchemaRow[], executors: readonly Sche
   const executorOptions = Object.fromEntries(executors.flatMap((r) => (r.options ? [[r.options.key, r.options.schema.optional()]] : [])));
   return z.strictObject(
   {
-    // A registered preset's name or a preset file's path: config.ts checks it against the registry (issue 9 item 1).
+    // A registered preset's name or a preset file's path: config.ts checks it against the registry.
     preset: text.optional(),
     replace: z.boolean({ error: 'true or false' }).optional(),
     name: text.optional(),
@@ -275,11 +275,11 @@ const configSchemaOf = (adapters: readonly SchemaRow[], executors: readonly Sche
     executor: z.enum(executors.map((r) => r.id) as [string, ...string[]]).optional(),
     ...executorOptions,
     outside_roots: z.array(outsideRoot, { error: 'a list of directory paths' }).optional(),
-    // A file changed this recently may still be written (issue 17 item 1): no back-up, keep or redo is offered on it.
+    // A file changed this recently may still be written: no back-up, keep or redo is offered on it.
     triage: z.strictObject({ quiet_window: duration(0).optional() }).optional(),
-    // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says (issue 8 item 6).
+    // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says.
     language: z.enum(['en', 'zh', 'ja']).optional(),
-    // Issue 17 item 3: a dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.
+    // A dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.
     on_hangup: z.enum(['leave', 'stop']).optional(),
   },
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
@@ -294,7 +294,7 @@ const configSchemaOf = (adapters: readonly SchemaRow[], executors: readonly Sche
 export const rawConfigSchemaOf = configSchemaOf;
 
 /**
- * A preset file (issue 9 item 1): a whole pipeline, so what checkroom.yaml may leave to a
+ * A preset file: a whole pipeline, so what checkroom.yaml may leave to a
  * preset is required here — each phase's name, each step's path and phase, the unit pattern.
  */
 export const presetFileSchema = z.strictObject({

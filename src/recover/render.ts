@@ -87,13 +87,13 @@ function sourceLines(r: RecoverReport, o: TextOptions, line: (s: string) => stri
       `  ${pad('journal', 14)} ${j.events ? `${j.events} event${j.events === 1 ? '' : 's'}, ${j.decisions} decision${j.decisions === 1 ? '' : 's'}` : paint('muted', 'none')}${j.breakers.length ? bad(`; breakers: ${j.breakers.map((b) => `${sanitizeLine(b.agent)} ${sanitizeLine(b.detail)}`).join(', ')}`) : ''}${j.orphans.length ? warn(`; ${j.orphans.length} run${j.orphans.length === 1 ? '' : 's'} died without reporting (${j.orphans.map((x) => `${sanitizeLine(x.unit)} ${sanitizeLine(x.step)}`).join(', ')})`) : ''}${j.warnings.length ? warn(`; ${j.warnings.length} warning${j.warnings.length === 1 ? '' : 's'}`) : ''}`,
     ),
   );
-  // Lines the journal reader could not use are said here, not dropped without a word
-  // (issue 8 item 7); the file keeps every byte of them.
+  // Lines the journal reader could not use are said here, not dropped without a word; the
+  // file keeps every byte of them.
   for (const x of j.warnings.slice(0, SHOW)) L.push(line(warn(`    ! ${sanitizeLine(x)}`)));
   L.push(...more(j.warnings.length - SHOW, o));
   const sch = r.sources.scheduler;
   if (sch) {
-    // Issue 12: the scheduler as a fourth source.
+    // The scheduler as a fourth source.
     const body = sch.error
       ? warn(`cannot be asked: ${sanitizeLine(sch.error)}`)
       : `${sch.jobs.length} job${sch.jobs.length === 1 ? '' : 's'} of this workspace; ${sch.findings.length ? warn(`${sch.findings.length} disagree with the cells`) : ok('agrees with the disk')}`;
@@ -129,7 +129,7 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
         ` · last done: ${st.lastDone ? `${sanitizeLine(st.lastDone.unit)} ${sanitizeLine(st.lastDone.step)} (${sanitizeLine(st.lastDone.path)})` : 'nothing'}`,
     ),
   );
-  // Issue 18 item 3: how the batch was found, the checkpoint's other claim, and the regressions apart.
+  // How the batch was found, the checkpoint's other claim, and the regressions apart.
   const FROM = { runs: 'from the runs', checkpoint: 'the checkpoint agrees with the disk', disk: 'from the disk' } as const;
   L.push(line(paint('muted', `  (${FROM[st.from]})`)));
   if (st.disagreement) L.push(line(warn(`  ${st.disagreement}`)));

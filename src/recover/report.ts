@@ -85,7 +85,7 @@ export const PLAN_TOP = 10;
  */
 export function interrupted(state: WorkspaceState, drift?: Pick<ResumeDrift, 'disagreements'> | null, last: LastSession = 'none'): boolean {
   // The journal knows how the last session ended; the disk's look decides only when no
-  // checkroom session was ever journaled (issue 8 item 6: no report after a clean quit).
+  // checkroom session was ever journaled (no report after a clean quit).
   if (last !== 'none') return last === 'interrupted';
   if (state.partials.length > 0 || state.discrepancies.length > 0) return true;
   if (state.cells.some((c) => c.checkpoint === 'in_progress' && c.status !== 'running')) return true;
@@ -248,7 +248,7 @@ function manualRebuilds(f: Flow): void {
   }
 }
 
-/** The recovery flow (DOMAIN.md: recovery), one step after the other, each reading what the one before rebuilt. */
+/** The recovery flow (docs/domain.md, section 5), one step after the other, each reading what the one before rebuilt. */
 export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date; read?: WorkspaceRead } = { dryRun: true }): Promise<RecoverReport> {
   const now = opts.now ?? new Date();
   const { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime(), opts.read);
@@ -279,7 +279,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   const letterWhy = resumeWhy(f, cpRebuilt);
   if (letterWhy && has.resume) await rebuildResume(f, letterWhy);
   manualRebuilds(f);
-  // One entry per cell, as Plan lists them (the operator model's plan, issue 18 item 1).
+  // One entry per cell, as Plan lists them (the operator model's plan).
   f.report.plan = planOf(f.state.next).slice(0, PLAN_TOP);
   f.report.planTotal = planOf(f.state.next).length;
   return f.report;

@@ -30,14 +30,14 @@ export interface Sources {
    * gates preset's workflows: they are the state, not the scan; docs/domain.md).
    */
   own?: unknown;
-  /** How each cell's last writer was cut off, from the journal (issue 17 item 3; triage/cut-read.ts). */
+  /** How each cell's last writer was cut off, from the journal (triage/cut-read.ts). */
   cuts?: CutMap;
 }
 
 /** Where a preset's state comes from: read once, derived on every change, kept true by watches. */
 export interface PresetSource {
   /** Reads the sources; `has` says which of checkpoint.md and the todo table the preset has;
-   *  `cache`, when given, is how the read may use the facts cache (issue 10 item 1). */
+   *  `cache`, when given, is how the read may use the facts cache. */
   read(root: string, config: WorkspaceConfig, has: PresetHas, cache?: CacheUse): Promise<Sources>;
   derive(src: Sources, running: ReadonlySet<string>): WorkspaceState;
   /** Directories a live workspace watches besides the steps' own (again when an owned path appears). */
@@ -52,7 +52,7 @@ export interface PresetSource {
 export interface PresetHas {
   /** A checkpoint.md that checkroom reads, compares and rewrites (`w`, `recover`). */
   checkpoint: boolean;
-  /** A RESUME.md letter (DOMAIN.md section 6). */
+  /** A RESUME.md letter (docs/domain.md section 6). */
   resume: boolean;
   /** An SQL todo table as a level-2 source. */
   todos: boolean;
@@ -86,7 +86,7 @@ export interface Preset {
   readonly source: PresetSource;
   readonly has: PresetHas;
   readonly words: PresetWords;
-  /** A directory whose presence selects the preset when checkroom.yaml names none (issue 8 item 6), and the sentence that says so. */
+  /** A directory whose presence selects the preset when checkroom.yaml names none, and the sentence that says so. */
   readonly layout?: { dir: string; notice: string };
   /** Present when recovery only reads the preset's files (nothing is rebuilt): the report's summary. */
   readonly readOnlyRecovery?: (src: Sources) => Promise<ReadOnlyRecovery>;

@@ -6,7 +6,7 @@ import { getPath, num, oneLine, prefixNumber, prefixString, readLine, str, type 
 import { continuePrompt, type AgentAdapter, type AgentFacts } from './types.js';
 import type { RawAgent, SchemaKit } from '../../pipeline/schema.js';
 
-// `adapter: claude-code` (issue 11): the real Claude Code CLI in print mode with its
+// `adapter: claude-code`: the real Claude Code CLI in print mode with its
 // stream-json output. checkroom owns retries: the CLI's own are turned down to one (which
 // honours retry-after and reports retry_delay_ms in system/api_retry), and a failure ends
 // the attempt so it is classified and counted here, with the delay the stream asked for.
@@ -19,7 +19,7 @@ const VOLATILE = /\{(?:attempt|last_error|backup|partial)\}/;
 const fixedArgs = ['-p', '--output-format', 'stream-json', '--verbose'];
 
 /**
- * Least privilege that works (issue 17 item 9): an agent with no permission settings may
+ * Least privilege that works: an agent with no permission settings may
  * edit its own {output} — for a memory step that is the shared file it owns — and nothing
  * else. In print mode the CLI denies every Write it was not allowed, so the documented
  * minimal config escalated as PERMISSION. `Edit(//abs)` is the CLI's rule for an absolute
@@ -28,7 +28,7 @@ const fixedArgs = ['-p', '--output-format', 'stream-json', '--verbose'];
  */
 export const ownOutputRule = (outputAbs: string): string => `Edit(/${outputAbs.replace(/[\\*?[\]!]/g, (c) => `\\${c}`)})`;
 
-/** Facts → class (issue 11 item 3). null: the facts say nothing; the regex rules decide. */
+/** Facts → class. null: the facts say nothing; the regex rules decide. */
 export const classifyClaude = (f: AgentFacts, markerFound: boolean): FailureClass | null => {
   const r = f.result;
   const status = r?.apiErrorStatus ?? null;

@@ -5,7 +5,7 @@ import { getPath, num, oneLine, readLine, str } from './json-line.js';
 import type { AgentAdapter, AgentFacts } from './types.js';
 import type { RawAgent, SchemaKit } from '../../pipeline/schema.js';
 
-// `adapter: jsonl` (issue 11 item 6): any agent that writes JSON lines, mapped with a few
+// `adapter: jsonl`: any agent that writes JSON lines, mapped with a few
 // dotted field paths in checkroom.yaml (`fields:`). The command is the agent's `command:`;
 // each line is looked at for every configured path, and what it has, counts.
 

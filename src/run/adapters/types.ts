@@ -49,7 +49,7 @@ export interface AgentFacts {
     terminalReason: string | null;
     text: string;
     permissionDenials: number;
-    /** What was denied, "Write /abs/path": the PERMISSION message names it (issue 17 item 9). */
+    /** What was denied, "Write /abs/path": the PERMISSION message names it. */
     denied: string[];
   } | null;
   /** The agent's error type ("rate_limit", "authentication_failed", "invalid_request"). */
@@ -78,7 +78,7 @@ export const emptyFacts = (): AgentFacts => ({
 export type PlaceholderValues = Record<string, string>;
 
 /**
- * Continue from a half-product instead of starting fresh (DOMAIN.md section 4).
+ * Continue from a half-product instead of starting fresh (docs/domain.md section 4).
  * - resume: the interrupted session goes on (`--resume`).
  * - handoff: a fresh session or process is handed the partial and the last error: the
  *   recovery of CONTEXT_EXHAUSTED ("compress context and continue": the old session is full)

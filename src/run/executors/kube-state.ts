@@ -3,7 +3,7 @@ import { LABEL } from './kube-manifest.js';
 import type { SchedulerJob } from './types.js';
 
 // `kubectl get job -o json` and `kubectl get pods -o json` → what checkroom makes of them
-// (issue 12), pure. Shapes from the API reference: JobStatus.conditions (Complete, Failed
+// (docs/scale-out.md), pure. Shapes from the API reference: JobStatus.conditions (Complete, Failed
 // with reason DeadlineExceeded / BackoffLimitExceeded), PodStatus.phase, conditions
 // (PodScheduled False, reason Unschedulable), containerStatuses[].state.waiting.reason
 // (ImagePullBackOff, ErrImagePull) and .terminated (reason OOMKilled, exitCode).

@@ -33,7 +33,7 @@ export const sbatchArgs = (spec: ExecutorSpec, wrapper: string, statusFile: stri
     `--chdir=${spec.cwd}`,
     `--time=${slurmTime(spec.timeoutMs)}`,
     `--signal=${slurmSignal(spec.graceMs)}`,
-    // checkroom owns retries: Slurm must not requeue behind its back (issue 12).
+    // checkroom owns retries: Slurm must not requeue behind its back.
     '--no-requeue',
     ...(o.partition ? [`--partition=${o.partition}`] : []),
     ...(o.account ? [`--account=${o.account}`] : []),

@@ -49,7 +49,7 @@ export interface ExecutorSpec extends ProcessSpec {
   agent: AgentDef;
   /**
    * The disk proves the step done (its marker is the last line). A job the scheduler still
-   * shows RUNNING after that counts as done by the marker (issue 12: Slurm kept jobs
+   * shows RUNNING after that counts as done by the marker (Slurm kept jobs
    * RUNNING ~20 s after their output carried the marker).
    */
   proven(): boolean;
