@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, parseConfig } from '../src/pipeline/config.js';
 import { registerAdapter } from '../src/run/adapters/index.js';
+import { configSchema } from '../src/pipeline/config-rows.js';
 import { registerExecutor } from '../src/run/executors/registry.js';
 import { registerPreset } from '../src/pipeline/presets/index.js';
 import { buildCommand, targetOf } from '../src/run/launch-spec.js';
@@ -104,6 +105,14 @@ describe('a fake adapter, executor and preset: one file and one row each', () =>
     const e = errorOf(edit(YAML));
     expect(e.message.startsWith(`checkroom.yaml:${at}: `), e.message).toBe(true);
     for (const w of words) expect(e.message).toContain(w);
+  });
+
+  it('the schema is built once for the rows, and again when a row is registered', () => {
+    const before = configSchema();
+    expect(configSchema()).toBe(before);
+    registerAdapter({ ...fakeAdapter, id: 'fake-cli-2' });
+    expect(configSchema()).not.toBe(before);
+    expect(() => parseConfig(YAML.replace('adapter: fake-cli', 'adapter: fake-cli-2'), 'checkroom.yaml')).not.toThrow();
   });
 
   it('the plan: plan --json names the preset’s next step, and the launch is built by the fake adapter', async () => {
