@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ConfigError, loadConfig, parseConfig } from '../src/pipeline/config.js';
 import { registerAdapter } from '../src/run/adapters/index.js';
 import { configSchema } from '../src/pipeline/config-rows.js';
+import { rawConfigSchemaOf } from '../src/pipeline/schema.js';
 import { registerExecutor } from '../src/run/executors/registry.js';
 import { registerPreset } from '../src/pipeline/presets/index.js';
 import { buildCommand, targetOf } from '../src/run/launch-spec.js';
@@ -113,6 +114,13 @@ describe('a fake adapter, executor and preset: one file and one row each', () =>
     registerAdapter({ ...fakeAdapter, id: 'fake-cli-2' });
     expect(configSchema()).not.toBe(before);
     expect(() => parseConfig(YAML.replace('adapter: fake-cli', 'adapter: fake-cli-2'), 'checkroom.yaml')).not.toThrow();
+  });
+
+  it('a row whose key is already another kind\'s is refused when the schema is built, naming both', () => {
+    const command = { id: 'command' };
+    expect(() => rawConfigSchemaOf([command, { id: 'shell', keys: { env: configSchema().shape.name } }], [{ id: 'local' }])).toThrow(`adapter shell's key "env" is already a key of every agent`);
+    expect(() => rawConfigSchemaOf([command], [{ id: 'local' }, { id: 'q', options: { key: 'adapter', schema: configSchema().shape.name } }])).toThrow(`executor q's options key "adapter" is already a key of every agent`);
+    expect(() => rawConfigSchemaOf([command, { id: 'x', keys: { slurm: configSchema().shape.name } }], [{ id: 'local' }, { id: 'slurm', options: { key: 'slurm', schema: configSchema().shape.name } }])).toThrow(`adapter x's key "slurm" is already a key of executor slurm`);
   });
 
   it('the plan: plan --json names the preset’s next step, and the launch is built by the fake adapter', async () => {

@@ -172,8 +172,24 @@ const ownersOf = (rows: readonly SchemaRow[]): Map<string, string[]> => {
   return owners;
 };
 
+/** A row's key that is already another kind's (a common key, an executor's options) would
+ *  silently mean one of the two: refused when the schema is built, naming both. */
+const assertOwnKeys = (adapters: readonly SchemaRow[], executors: readonly SchemaRow[]): void => {
+  const taken = new Map<string, string>(['executor', 'adapter', ...Object.keys(commonAgentKeys)].map((k) => [k, 'every agent']));
+  for (const e of executors) {
+    const k = e.options?.key;
+    if (k === undefined) continue;
+    if (taken.has(k)) throw new Error(`executor ${e.id}'s options key "${k}" is already a key of ${taken.get(k)}: choose another`);
+    taken.set(k, `executor ${e.id}`);
+  }
+  for (const a of adapters) for (const k of Object.keys(a.keys ?? {})) {
+    if (taken.has(k)) throw new Error(`adapter ${a.id}'s key "${k}" is already a key of ${taken.get(k)}: choose another`);
+  }
+};
+
 /** An agent's mapping: the common keys, every adapter's own keys and every executor's options. */
 const agentSchemaOf = (adapters: readonly SchemaRow[], executors: readonly SchemaRow[]) => {
+  assertOwnKeys(adapters, executors);
   const adapterKeys = Object.assign({}, ...adapters.map((r) => r.keys ?? {})) as Record<string, z.ZodType>;
   const executorKeys = Object.fromEntries(executors.flatMap((r) => (r.options ? [[r.options.key, r.options.schema.optional()]] : [])));
   const owners = ownersOf(adapters);
