@@ -3,7 +3,7 @@ import { CLAIM_WORD, GLYPH_WORD, glyphsFor, STATUS_WORD } from '../src/text/glyp
 import { CLAIM_GLYPH } from '../src/checkpoint/glyphs.js';
 import { fit, fitPath, fitWords } from '../src/text/layout.js';
 import { lookOf, LOOK_TOKEN } from '../src/text/cell-look.js';
-import { gateDetailLines, isGateCell } from '../src/gates/cell-detail.js';
+import { PRESETS } from '../src/pipeline/presets/index.js';
 import { liveWriters, writerOf, writingWhy } from '../src/ui/agents/live-writers.js';
 import { heldWhy } from '../src/ui/agents/held.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -13,8 +13,8 @@ import { Line, T } from './Styled.js';
 // One cell, everything the operator needs to decide: where the file is, how big, whether
 // the marker is there, what checkpoint.md claims against what the disk shows, the verdict
 // and why, what it waits on, and the file's last lines (read when the detail opened).
-// A gate cell (preset gates) has a gate file instead of a marker and a plan instead of
-// checkpoint.md: those lines come from src/gates/cell-detail.ts.
+// A preset whose proof is not a marker (gates: a gate file, and a plan instead of
+// checkpoint.md) gives its own size, proof and claims lines (Preset.cellDetail).
 
 const DISK_WORD = { done: 'done (marker found)', partial: 'file without its marker', missing: 'no file', unreadable: 'cannot be read' } as const;
 
@@ -39,15 +39,15 @@ export function CellDetail({ height, width }: { height: number; width: number })
     return b ? `${b.unit} ${b.step} (${STATUS_WORD[b.status]})` : k;
   });
   const claim = cell.checkpoint === null ? null : `${ascii ? '' : `${CLAIM_GLYPH[cell.checkpoint]} `}${CLAIM_WORD[cell.checkpoint]}`;
-  const gate = isGateCell(cell) ? gateDetailLines(cell, claim) : null;
+  const own = PRESETS.get(ws.preset ?? '')?.cellDetail?.(cell, claim) ?? null;
   const unreadable = cell.disk === 'unreadable';
   const facts: [string, string][] = [
     ['path', cell.path],
-    ['size', gate ? gate.size : unreadable ? 'unknown: checkroom cannot read it' : cell.exists ? `${cell.bytes} bytes · ${cell.charsAtLeast ? 'at least ' : ''}${cell.chars} characters` : 'no file on disk'],
-    gate
-      ? ['gate', gate.gate]
+    ['size', own ? own.size : unreadable ? 'unknown: checkroom cannot read it' : cell.exists ? `${cell.bytes} bytes · ${cell.charsAtLeast ? 'at least ' : ''}${cell.chars} characters` : 'no file on disk'],
+    own
+      ? own.proof
       : ['marker', unreadable && step?.marker ? `unknown (cannot read the file): <!-- ${step.marker} -->` : step?.marker ? `${cell.marker ? 'found' : 'not found'}: <!-- ${step.marker} -->` : 'this step has no marker (an entry in a shared file)'],
-    ['claims', gate ? gate.claims : `checkpoint.md: ${claim ?? 'no row in checkpoint.md'}   disk: ${DISK_WORD[cell.disk]}`],
+    ['claims', own ? own.claims : `checkpoint.md: ${claim ?? 'no row in checkpoint.md'}   disk: ${DISK_WORD[cell.disk]}`],
     ['verdict', writer ? writingWhy(writer, cell) : held.byPath.has(cell.path) ? heldWhy(held.byPath.get(cell.path)!) : cell.triage ? `${cell.triage.verdict}: ${cell.triage.reason}` : cell.error ? `cannot read it: ${cell.error}` : '—'],
     ['blocked by', blockers.length ? `${blockers.join(', ')}: it can start once ${blockers.length === 1 ? 'that is' : 'those are'} done` : 'nothing'],
     ...(spent ? [['agent', spent] as [string, string]] : []),

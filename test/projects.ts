@@ -79,6 +79,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/cli/run-command.test.ts', // agents
   'test/core/run/process/run-output-lazy.test.ts', // sleeps
   'test/core/shutdown.test.ts', // child process, sleeps
+  'test/house/seams.test.tsx', // registers fake adapter, executor and preset rows: module state a unit file sharing the thread would read
   'test/ui/components/slurm-executor.test.tsx', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
   'test/core/run/supervisor/slurm-faults.test.ts', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
   'test/core/pipeline/slurm-leave-hold.test.ts', // child process, process helper, agents, sleeps

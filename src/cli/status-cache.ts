@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Sources } from '../pipeline/presets/types.js';
+import { presetOf, type Sources } from '../pipeline/presets/index.js';
 import type { CostLedger } from '../run/journal/costs.js';
 import type { OperatorRun } from '../operator/types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -55,17 +55,21 @@ const exact = (_k: string, v: unknown): unknown => {
 /** The key of the answer to `src` with `costs` and the journal's `runs` in flight; null when the facts are not exactly a facts cache's (then nothing is reused). */
 export function statusKey(src: Sources, costs: CostLedger, runs: readonly OperatorRun[] = []): string | null {
   const factsId = src.scan.factsId;
-  if (!factsId || src.gates) return null;
+  // A preset with state of its own says what of it keys the answer, or that nothing does.
+  const keysOf = presetOf(src.config.preset).cacheKeys;
+  const own = keysOf ? keysOf(src) : [];
+  if (!factsId || own === null) return null;
   const code = codeId();
   if (!code) return null;
   // The files are named by the facts cache's identity (and not made: scan.files is made when
   // first read); scannedAt is the one field spliced in.
   const { artifacts, entries, entryFiles } = src.scan;
-  const rest = { ...src, scan: { artifacts, entries, entryFiles } };
+  const rest = { ...src, scan: { artifacts, entries, entryFiles }, ...(keysOf ? { own: undefined } : {}) };
   try {
     const h = createHash('sha256');
     h.update(JSON.stringify([MAGIC, STATUS_JSON_VERSION, code, factsId], exact));
     h.update(JSON.stringify(rest, exact));
+    h.update(JSON.stringify(own, exact));
     h.update(JSON.stringify(costs, exact));
     // The runs in flight mark cells running and take them out of the plan.
     h.update(JSON.stringify(runs, exact));

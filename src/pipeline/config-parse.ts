@@ -5,13 +5,14 @@ import type { WorkspaceConfig } from './config-types.js';
 import { formatBytes } from '../fs/read-capped.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { DEFAULT_PRESET, isPresetFile, PRESETS, presetOf } from './presets/index.js';
-import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, presetFileSchema, rawConfigSchema, type RawConfig } from './schema.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, presetFileSchema, type RawConfig } from './schema.js';
+import { configSchema } from './config-rows.js';
 import { ConfigError, errorAt, parseYamlSource, type Source, type YamlPath } from './yaml-source.js';
 import { launchCaps, toAgent, toBudget } from './config-agent.js';
 import { CONFIG_MAX_BYTES, detectedNotice } from './config-file.js';
 
 // Parsing and validating checkroom.yaml and preset files, with yaml and zod; config-load.ts
-// imports this module only when a workspace has a checkroom.yaml (issue 10 item 2).
+// imports this module only when a workspace has a checkroom.yaml.
 
 // checkroom.yaml → WorkspaceConfig. Validation is strict and every error points at the YAML
 // node that caused it (file:line:column, yaml-source.ts), because a config typo in a pipeline
@@ -107,7 +108,7 @@ const pipelineError = (src: Source, raw: RawConfig, pr: PipelineProblem): Config
 
 const PRESET_EXPECTED = (): string => `one of: ${[...PRESETS.keys()].join(', ')}, or the path of a preset .yaml file`;
 
-/** A preset file (issue 9 item 1): a whole pipeline (phases, steps, units, markers), checked as strictly as checkroom.yaml. */
+/** A preset file: a whole pipeline (phases, steps, units, markers), checked as strictly as checkroom.yaml. */
 export function parsePresetFile(text: string, file: string): PipelineDef {
   const { src, data } = parseYamlSource(text, file, presetFileSchema);
   const raw: RawConfig = { ...data, replace: true };
@@ -190,7 +191,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
 // ── entry points ────────────────────────────────────────────────────────────────────────
 
 export const parseConfig = (text: string, file: string, detected: string | null = null): WorkspaceConfig => {
-  const { src, data } = parseYamlSource(text, file, rawConfigSchema);
+  const { src, data } = parseYamlSource(text, file, configSchema());
   return resolve(src, data, detected);
 };
 

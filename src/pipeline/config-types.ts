@@ -4,7 +4,7 @@ import type { FailureClass } from './failure-classes.js';
 // What checkroom.yaml resolves to. Durations are milliseconds here; the YAML accepts
 // numbers (seconds) or strings like "30s", "5m", "250ms".
 
-// The classes are rows of one table (issue 9 item 2); the type derives from it.
+// The classes are rows of one table; the type derives from it.
 export type { FailureClass };
 
 export interface FailureRule {
@@ -26,13 +26,15 @@ export interface AgentDef {
   graceMs: number;
   concurrency: number;
   rules: FailureRule[];
-  /** Where the agent runs (issue 12); `local` is a process group on this machine. */
+  /** Where the agent runs, a row of src/run/executors/registry.ts; `local` is a process group on this machine. */
   executor: ExecutorName;
+  // Each executor's options sit under its key (ExecutorOptions.key). The built-in ones are
+  // typed here; a registered one's are read by its own file under the same key.
   slurm: SlurmOptions;
   kubernetes: KubernetesOptions;
-  // Issue 11: which CLI this is and how it is driven (src/run/adapters/). Absent for a plain
-  // `command:` agent (today's behaviour), so those resolve exactly as before.
-  adapter?: 'claude-code' | 'jsonl';
+  // Which CLI this is and how it is driven, a row of src/run/adapters/index.ts. Absent for a
+  // plain `command:` agent, so those resolve exactly as before adapters existed.
+  adapter?: string;
   cli?: CliOptions;
   /** After a stalled or cut attempt: start fresh (default) or continue its session. */
   onInterrupt?: 'restart' | 'continue';
@@ -69,9 +71,10 @@ export interface JsonlFields {
   final?: string;
 }
 
-// ── executors (issue 12) ────────────────────────────────────────────────────────────────
+// ── executors ───────────────────────────────────────────────────────────────────────────
 
-export type ExecutorName = 'local' | 'slurm' | 'kubernetes';
+/** A registered executor's name (`executor:` in checkroom.yaml); the registry holds the list. */
+export type ExecutorName = string;
 
 export interface SlurmOptions {
   partition: string | null;
@@ -80,7 +83,7 @@ export interface SlurmOptions {
   extraArgs: string[];
   /** How often squeue is asked, ms (1–2 s; sbatch --wait polls far slower). */
   pollMs: number;
-  /** A controller silent this long turns in-flight jobs INFRA (re-checked, not relaunched; issue 17 item 7). */
+  /** A controller silent this long turns in-flight jobs INFRA (re-checked, not relaunched). */
   infraTimeoutMs: number;
 }
 
@@ -95,7 +98,7 @@ export interface KubernetesOptions {
   cpu: string | null;
   memory: string | null;
   pollMs: number;
-  /** The API server silent this long turns in-flight Jobs INFRA (issue 17 item 7). */
+  /** The API server silent this long turns in-flight Jobs INFRA. */
   infraTimeoutMs: number;
 }
 
@@ -104,16 +107,16 @@ export interface Limits {
   maxLaunches: number;
   /**
    * Launches allowed in the workspace, all sessions and entry points together, counted from
-   * the journal (limits.max_launches.workspace, issue 17 item 4). Absent = no such cap.
+   * the journal (limits.max_launches.workspace). Absent = no such cap.
    */
   maxLaunchesWorkspace?: number;
   /** Consecutive failures across all agents that pause autopilot and escalate. */
   maxConsecutiveFailures: number;
-  /** Per-class attempt caps overriding the defaults of DOMAIN.md section 8. */
+  /** Per-class attempt caps overriding the defaults of docs/domain.md section 8. */
   caps: Partial<Record<FailureClass, number>>;
   backoffBaseMs: number;
   backoffMaxMs: number;
-  /** Money and token budgets (issue 11): reaching one pauses autopilot. Absent = none. */
+  /** Money and token budgets: reaching one pauses autopilot. Absent = none. */
   budget?: Budget;
 }
 
@@ -145,7 +148,7 @@ export interface WorkspaceConfig {
   /** `language:` in checkroom.yaml: the last resort for the language of rebuilt files. */
   language?: 'en' | 'zh' | 'ja';
   /**
-   * `on_hangup:` (issue 17 item 3): what a dropped terminal (SIGHUP, a closed pty: an SSH
+   * `on_hangup:` what a dropped terminal (SIGHUP, a closed pty: an SSH
    * link that blinked) does to the runs in flight. `leave` (default): every run has its
    * keeper, so it is left running, journaled, and adopted by the next start; `stop`: cancelled.
    */

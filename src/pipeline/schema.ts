@@ -11,7 +11,7 @@ import { compilePattern, PatternError, type PatternFlags } from './safe-pattern.
 // config.ts applies defaults and merges with the preset.
 
 // The defaults live in defaults.ts, which does not load zod: a workspace without
-// checkroom.yaml never needs the schema (issue 10 item 2).
+// checkroom.yaml never needs the schema.
 export { DEFAULT_AGENT, DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_KUBERNETES, DEFAULT_LIMITS, DEFAULT_SLURM, DEFAULT_SOURCES, FAILURE_CLASSES } from './defaults.js';
 
 export const MARKER_RE = /^[A-Z][A-Z0-9_]*$/;
@@ -32,7 +32,7 @@ const relPath = text.refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test
 });
 
 /**
- * A root outside the workspace that artifact symlinks may point into (issue 8 item 7):
+ * A root outside the workspace that artifact symlinks may point into:
  * absolute, or relative to the workspace. Never the filesystem root, which would allow all.
  */
 const outsideRoot = text.refine((p) => !p.includes('\0') && p.replace(/[\\/]+$/, '') !== '' && !/^[A-Za-z]:[\\/]*$/.test(p), {
@@ -49,7 +49,7 @@ const duration = (minMs: number) => {
   });
 };
 
-// Patterns are compiled at load by the engine that will run them (issue 16 item 3): RE2,
+// Patterns are compiled at load by the engine that will run them: RE2,
 // linear time. One RE2 refuses — a lookahead, a backreference — is refused here, at its
 // node, with what to write instead, rather than hanging or being skipped later.
 const regexSource = (flags: PatternFlags, needGroups: string[] = []) =>
@@ -115,64 +115,26 @@ const commandSchema = z
   // zod runs refinements after a failed .min() too: an empty array must not reach argv[0].
   .refine((argv) => argv.length === 0 || argv[0].length > 0, { error: 'a program name as the first element' });
 
-// Issue 12: where agents run. Options sit at the top level (for every agent) and may be
-// overridden per agent; extra sbatch arguments are a list, one argument each.
-const executorSchema = z.enum(['local', 'slurm', 'kubernetes']);
 const pollSchema = z.union([z.number(), z.string()], { error: 'a duration from 250ms to 1m' }).transform((value, ctx) => {
   const ms = parseDuration(value);
   if (ms !== null && ms >= 250 && ms <= 60_000) return ms;
   ctx.issues.push({ code: 'custom', input: value, message: 'a duration from 250ms to 1m' });
   return z.NEVER;
 });
-const slurmSchema = z.strictObject({
-  partition: text.optional(),
-  account: text.optional(),
-  extra_args: textList.optional(),
-  poll: pollSchema.optional(),
-  infra_timeout: duration(1000).optional(),
-});
-const kubernetesSchema = z.strictObject({
-  kubectl: z.array(text, { error: 'an argument array like [kubectl, --context, prod]' }).min(1, { error: 'a non-empty argument array' }).optional(),
-  namespace: text.optional(),
-  image: text.optional(),
-  pvc: text.optional(),
-  service_account: text.optional(),
-  cpu: text.optional(),
-  memory: text.optional(),
-  poll: pollSchema.optional(),
-  infra_timeout: duration(1000).optional(),
-});
 
-// Field paths for `adapter: jsonl` (issue 11): dotted keys into each JSON line.
-const fieldPath = z.string({ error: 'a dotted field path like usage.input_tokens' }).regex(/^[A-Za-z0-9_$-]+(?:\.[A-Za-z0-9_$-]+)*$/, { error: 'a dotted field path like usage.input_tokens' });
-const jsonlFieldsSchema = z.strictObject({
-  session: fieldPath.optional(),
-  activity: fieldPath.optional(),
-  activity_detail: fieldPath.optional(),
-  cost: fieldPath.optional(),
-  tokens_in: fieldPath.optional(),
-  tokens_out: fieldPath.optional(),
-  is_error: fieldPath.optional(),
-  error_status: fieldPath.optional(),
-  error_text: fieldPath.optional(),
-  final: fieldPath.optional(),
-});
+/**
+ * The pieces an adapter's or an executor's own file builds its keys from (docs/architecture.md,
+ * How to add): handed in, so those files never load zod and a workspace without checkroom.yaml
+ * still never does.
+ */
+export const SCHEMA_KIT = { z, text, textList, intIn, duration, poll: pollSchema };
+export type SchemaKit = typeof SCHEMA_KIT;
 
-const agentSchema = z.strictObject({
-  executor: executorSchema.optional(),
-  slurm: slurmSchema.optional(),
-  kubernetes: kubernetesSchema.optional(),
+/** The keys of an agent every adapter and executor shares. */
+const commonAgentKeys = {
   command: commandSchema.optional(),
-  // Issue 11: the adapter decides what runs and how its output is read (src/run/adapters/).
-  adapter: z.enum(['command', 'claude-code', 'jsonl']).optional(),
-  prompt: text.optional(),
-  model: text.optional(),
-  permission_mode: z.string({ error: 'a permission mode like acceptEdits' }).regex(/^[A-Za-z]+$/, { error: 'a permission mode like acceptEdits' }).optional(),
-  allowed_tools: textList.optional(),
   args: z.array(z.string({ error: 'a string' }), { error: 'a list of arguments' }).optional(),
-  bin: text.optional(),
   on_interrupt: z.enum(['restart', 'continue']).optional(),
-  fields: jsonlFieldsSchema.optional(),
   env: z.record(z.string(), z.string({ error: 'a string (quote numbers and booleans)' }), { error: 'a mapping of names to strings' }).optional(),
   cwd: text.nullable().optional(),
   idle_timeout: duration(1).optional(),
@@ -180,27 +142,84 @@ const agentSchema = z.strictObject({
   grace: duration(0).optional(),
   concurrency: intIn(1, 64).optional(),
   rules: z.array(ruleSchema, { error: 'a list of rules' }).optional(),
-}).superRefine((a, ctx) => {
-  // Which keys go with which adapter: a prompt on a command agent would silently do nothing.
-  const adapter = a.adapter ?? 'command';
-  const need = (key: string, why: string) => ctx.addIssue({ code: 'custom', path: [], message: key, params: { problem: why } });
-  const forbid = (key: keyof typeof a, why: string) => {
-    if (a[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `no ${key} here`, params: { problem: why } });
-  };
-  if (adapter === 'claude-code') {
-    if (a.prompt === undefined) need('prompt', 'adapter claude-code needs a prompt: template');
-    forbid('command', 'adapter claude-code builds its own command from prompt (use bin: and args: instead)');
-    forbid('fields', 'fields: is for adapter jsonl');
-  } else {
-    if (a.command === undefined) need('command', adapter === 'jsonl' ? 'adapter jsonl needs a command: argument array' : 'an agent needs a command: argument array (or adapter: claude-code with a prompt:)');
-    for (const k of ['prompt', 'model', 'permission_mode', 'allowed_tools', 'bin'] as const) forbid(k, `${k} is for adapter claude-code`);
-    if (adapter === 'command') forbid('fields', 'fields: is for adapter jsonl');
+};
+
+/** One row of a registry as the schema sees it: its id and the keys it owns. */
+export interface SchemaRow {
+  id: string;
+  /** Agent keys only this row reads (an adapter's `prompt:`, `fields:`). */
+  keys?: Record<string, z.ZodType>;
+  /** Its options mapping (`slurm:`), allowed at the top level and per agent. */
+  options?: { key: string; schema: z.ZodType };
+  /** Rules across keys, for an agent that selects this row. */
+  check?: (a: Record<string, unknown>, is: AgentIssues) => void;
+  /** An adapter that can continue an interrupted session (on_interrupt: continue). */
+  canResume?: boolean;
+}
+
+/** How a row's `check` reports a problem at the agent (need) or at one of its keys (forbid). */
+export interface AgentIssues {
+  /** The agent lacks `key`, which this row needs: `problem` says why. */
+  need(key: string, problem: string): void;
+  /** The agent has `key`, which this row refuses. */
+  forbid(key: string, problem: string): void;
+}
+
+/** Who owns each key: several adapters may share one (`args`), each names it. */
+const ownersOf = (rows: readonly SchemaRow[]): Map<string, string[]> => {
+  const owners = new Map<string, string[]>();
+  for (const r of rows) for (const k of Object.keys(r.keys ?? {})) owners.set(k, [...(owners.get(k) ?? []), r.id]);
+  return owners;
+};
+
+/** A row's key that is already another kind's (a common key, an executor's options) would
+ *  silently mean one of the two: refused when the schema is built, naming both. */
+const assertOwnKeys = (adapters: readonly SchemaRow[], executors: readonly SchemaRow[]): void => {
+  const taken = new Map<string, string>(['executor', 'adapter', ...Object.keys(commonAgentKeys)].map((k) => [k, 'every agent']));
+  for (const e of executors) {
+    const k = e.options?.key;
+    if (k === undefined) continue;
+    if (taken.has(k)) throw new Error(`executor ${e.id}'s options key "${k}" is already a key of ${taken.get(k)}: choose another`);
+    taken.set(k, `executor ${e.id}`);
   }
-  // Issue 17 item 8: a command agent continues by being handed the half-product.
-  const takesPartial = (a.command ?? []).some((el) => /\{(?:partial|backup)\}/.test(el));
-  if (a.on_interrupt === 'continue' && adapter !== 'claude-code' && !takesPartial)
-    forbid('on_interrupt', 'on_interrupt: continue hands the next attempt its half-product: put {partial} (the half-product) or {backup} (a copy) in the command');
-});
+  for (const a of adapters) for (const k of Object.keys(a.keys ?? {})) {
+    if (taken.has(k)) throw new Error(`adapter ${a.id}'s key "${k}" is already a key of ${taken.get(k)}: choose another`);
+  }
+};
+
+/** An agent's mapping: the common keys, every adapter's own keys and every executor's options. */
+const agentSchemaOf = (adapters: readonly SchemaRow[], executors: readonly SchemaRow[]) => {
+  assertOwnKeys(adapters, executors);
+  const adapterKeys = Object.assign({}, ...adapters.map((r) => r.keys ?? {})) as Record<string, z.ZodType>;
+  const executorKeys = Object.fromEntries(executors.flatMap((r) => (r.options ? [[r.options.key, r.options.schema.optional()]] : [])));
+  const owners = ownersOf(adapters);
+  return z.strictObject({
+    executor: z.enum(executors.map((r) => r.id) as [string, ...string[]]).optional(),
+    ...executorKeys,
+    // The adapter decides what runs and how its output is read (src/run/adapters/).
+    adapter: z.enum(adapters.map((r) => r.id) as [string, ...string[]]).optional(),
+    ...adapterKeys,
+    ...commonAgentKeys,
+  }).superRefine((a: Record<string, unknown>, ctx) => {
+    const id = (a.adapter as string | undefined) ?? adapters[0]!.id;
+    const row = adapters.find((r) => r.id === id)!;
+    const is: AgentIssues = {
+      need: (key, problem) => {
+        if (a[key] === undefined) ctx.addIssue({ code: 'custom', path: [], message: key, params: { problem } });
+      },
+      forbid: (key, problem) => {
+        if (a[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `no ${key} here`, params: { problem } });
+      },
+    };
+    // A key another adapter reads would silently do nothing here (a prompt on a command agent).
+    for (const [key, ids] of owners) if (!ids.includes(id)) is.forbid(key, `${key} is for adapter ${ids.join(' or ')}`);
+    row.check?.(a, is);
+    // A command agent continues by being handed the half-product (docs/agents.md).
+    const takesPartial = ((a.command as string[] | undefined) ?? []).some((el) => /\{(?:partial|backup)\}/.test(el));
+    if (a.on_interrupt === 'continue' && !row.canResume && !takesPartial)
+      is.forbid('on_interrupt', 'on_interrupt: continue hands the next attempt its half-product: put {partial} (the half-product) or {backup} (a copy) in the command');
+  });
+};
 
 /** `limits.caps` for a table of classes: one optional count per class, nothing else. */
 export const capsSchemaOf = <C extends string>(classes: Pick<FailureClasses<C>, 'names'>) =>
@@ -223,13 +242,13 @@ const budgetSchema = <T extends z.ZodType<number>>(n: T, what = 'a number') =>
 
 const limitsSchema = z
   .strictObject({
-    // Issue 17 item 4: a number is per session, as before; a mapping also caps the workspace.
+    // A number is per session, as before; a mapping also caps the workspace.
     max_launches: budgetSchema(intIn(1, 100_000), 'an integer from 1 to 100000').optional(),
     max_consecutive_failures: intIn(1, 10_000).optional(),
     caps: capsSchema.optional(),
     backoff_base: duration(1).optional(),
     backoff_max: duration(1).optional(),
-    // Issue 11: budgets in money and tokens; a number is per session, a mapping says which.
+    // Budgets in money and tokens; a number is per session, a mapping says which.
     max_cost_usd: budgetSchema(z.number({ error: 'a number of US dollars above 0' }).positive({ error: 'a number of US dollars above 0' })).optional(),
     max_tokens: budgetSchema(intIn(1, Number.MAX_SAFE_INTEGER)).optional(),
   })
@@ -252,9 +271,12 @@ const sourcesSchema = z.strictObject({
 
 const batchesSchema = z.array(z.strictObject({ id: intIn(1, 9_999), units: textList.min(1, { error: 'at least one unit' }) }), { error: 'a list of batches' });
 
-export const rawConfigSchema = z.strictObject(
+const configSchemaOf = (adapters: readonly SchemaRow[], executors: readonly SchemaRow[]) => {
+  const agent = agentSchemaOf(adapters, executors);
+  const executorOptions = Object.fromEntries(executors.flatMap((r) => (r.options ? [[r.options.key, r.options.schema.optional()]] : [])));
+  return z.strictObject(
   {
-    // A registered preset's name or a preset file's path: config.ts checks it against the registry (issue 9 item 1).
+    // A registered preset's name or a preset file's path: config.ts checks it against the registry.
     preset: text.optional(),
     replace: z.boolean({ error: 'true or false' }).optional(),
     name: text.optional(),
@@ -262,27 +284,33 @@ export const rawConfigSchema = z.strictObject(
     steps: z.array(stepSchema, { error: 'a list of steps' }).optional(),
     units: z.strictObject({ pattern: regexSource('').optional(), list: textList.optional() }).optional(),
     batches: batchesSchema.optional(),
-    agents: z.record(z.string(), agentSchema, { error: 'a mapping of agent names to agents' }).optional(),
+    agents: z.record(z.string(), agent, { error: 'a mapping of agent names to agents' }).optional(),
     limits: limitsSchema.optional(),
     breaker: breakerSchema.optional(),
     sources: sourcesSchema.optional(),
-    executor: executorSchema.optional(),
-    slurm: slurmSchema.optional(),
-    kubernetes: kubernetesSchema.optional(),
+    executor: z.enum(executors.map((r) => r.id) as [string, ...string[]]).optional(),
+    ...executorOptions,
     outside_roots: z.array(outsideRoot, { error: 'a list of directory paths' }).optional(),
-    // A file changed this recently may still be written (issue 17 item 1): no back-up, keep or redo is offered on it.
+    // A file changed this recently may still be written: no back-up, keep or redo is offered on it.
     triage: z.strictObject({ quiet_window: duration(0).optional() }).optional(),
-    // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says (issue 8 item 6).
+    // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says.
     language: z.enum(['en', 'zh', 'ja']).optional(),
-    // Issue 17 item 3: a dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.
+    // A dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.
     on_hangup: z.enum(['leave', 'stop']).optional(),
   },
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },
 );
+};
 
 /**
- * A preset file (issue 9 item 1): a whole pipeline, so what checkroom.yaml may leave to a
+ * checkroom.yaml's schema for the registered adapters and executors (config-rows.ts asks the
+ * registries): their ids are the enums, their own keys and options are fragments of it.
+ */
+export const rawConfigSchemaOf = configSchemaOf;
+
+/**
+ * A preset file: a whole pipeline, so what checkroom.yaml may leave to a
  * preset is required here — each phase's name, each step's path and phase, the unit pattern.
  */
 export const presetFileSchema = z.strictObject({
@@ -293,10 +321,9 @@ export const presetFileSchema = z.strictObject({
   batches: batchesSchema.optional(),
 });
 
-export type RawConfig = z.output<typeof rawConfigSchema>;
+export type RawConfig = z.output<ReturnType<typeof configSchemaOf>>;
+/** One agent as written: the common keys typed, each adapter's and executor's own keys read by its file. */
 export type RawAgent = NonNullable<RawConfig['agents']>[string];
-export type RawSlurm = NonNullable<RawConfig['slurm']>;
-export type RawKubernetes = NonNullable<RawConfig['kubernetes']>;
 
 const TYPE_NAMES: Record<string, string> = {
   object: 'a mapping',

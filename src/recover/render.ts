@@ -3,11 +3,10 @@ import type { TextOptions } from '../text/layout.js';
 import { fit, nextLine, pad } from '../text/layout.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import type { RecoverReport } from './report.js';
+import { PRESETS, type ReportDraw } from '../pipeline/presets/index.js';
 import { regressionsText } from '../state/where-words.js';
 import { wrapLine } from '../text/wrap.js';
 
-/** A gate step's status in the workflow's words: its gate passed, failed, or the step is half-done. */
-const GATE_STEP_WORD: Record<string, string> = { done: 'gate passed', skipped: 'skipped', failed: 'gate failed', partial: 'half-done', not_started: 'not started' };
 
 // The recovery report for a terminal: one screen where it can be, every workspace string
 // sanitized, readable without colour (words carry the meaning, colour only repeats it).
@@ -73,7 +72,7 @@ function sourceLines(r: RecoverReport, o: TextOptions, line: (s: string) => stri
     : cp.exists
       ? `updated ${sanitizeLine(cp.lastUpdate ?? '?')}; ${cp.discrepancies ? warn(`${cp.discrepancies} discrepancies with the disk`) : ok('agrees with the disk')}${cp.unknownUnits.length ? warn(`; misses ${cp.unknownUnits.map(sanitizeLine).join(', ')}`) : ''}`
       : bad('missing');
-  if (!r.gates) L.push(line(`  ${pad(sanitizeLine(cp.path), 14)} ${cpState}`));
+  if (!r.sources.gates) L.push(line(`  ${pad(sanitizeLine(cp.path), 14)} ${cpState}`));
   if (s.todos) {
     const t = s.todos;
     const body = t.ok
@@ -81,15 +80,15 @@ function sourceLines(r: RecoverReport, o: TextOptions, line: (s: string) => stri
       : warn(`unreadable: ${sanitizeLine(t.warnings[0]?.message ?? 'unknown error')}`);
     L.push(line(`  ${pad('todo table', 14)} ${sanitizeLine(t.path.startsWith(r.root) ? t.path.slice(r.root.length + 1) : t.path)}: ${body}`));
   } else L.push(line(`  ${pad('todo table', 14)} ${paint('muted', 'none (optional)')}`));
-  if (!r.gates) L.push(line(`  ${pad('filesystem', 14)} ${s.scan.units} chapters, ${s.scan.files} of ${s.scan.cells} artifacts on disk`));
+  if (!r.sources.gates) L.push(line(`  ${pad('filesystem', 14)} ${s.scan.units} chapters, ${s.scan.files} of ${s.scan.cells} artifacts on disk`));
   const j = s.journal;
   L.push(
     line(
       `  ${pad('journal', 14)} ${j.events ? `${j.events} event${j.events === 1 ? '' : 's'}, ${j.decisions} decision${j.decisions === 1 ? '' : 's'}` : paint('muted', 'none')}${j.breakers.length ? bad(`; breakers: ${j.breakers.map((b) => `${sanitizeLine(b.agent)} ${sanitizeLine(b.detail)}`).join(', ')}`) : ''}${j.orphans.length ? warn(`; ${j.orphans.length} run${j.orphans.length === 1 ? '' : 's'} died without reporting (${j.orphans.map((x) => `${sanitizeLine(x.unit)} ${sanitizeLine(x.step)}`).join(', ')})`) : ''}${j.warnings.length ? warn(`; ${j.warnings.length} warning${j.warnings.length === 1 ? '' : 's'}`) : ''}`,
     ),
   );
-  // Lines the journal reader could not use are said here, not dropped without a word;
-  // the file keeps every byte of them.
+  // Lines the journal reader could not use are said here, not dropped without a word; the
+  // file keeps every byte of them.
   for (const x of j.warnings.slice(0, SHOW)) L.push(line(warn(`    ! ${sanitizeLine(x)}`)));
   L.push(...more(j.warnings.length - SHOW, o));
   const sch = r.sources.scheduler;
@@ -117,25 +116,10 @@ export function renderRecover(r: RecoverReport, o: TextOptions): string {
   L.push(r.interrupted ? warn('The last session was interrupted: recovering from disk.') : ok('No sign of an interruption.'));
   L.push(...sourceLines(r, o, line));
 
-  if (r.gates) {
-    L.push('', paint('title', '2 Workflows (gate files)'));
-    for (const g of r.gates) {
-      L.push(line(`  ${sanitizeLine(g.id)} ${sanitizeLine(g.name)}: last passed step ${g.lastPassed ?? 'none'} · next ${g.next ? `${g.next.number} ${sanitizeLine(g.next.agent)} (${sanitizeLine(g.next.name)})` : 'none'}`));
-      // Every step of the workflow, in its words, with what it waits on.
-      for (const s of g.steps) {
-        const needs = s.dependencies.length ? ` · needs ${s.dependencies.map(sanitizeLine).join(', ')}` : '';
-        const word = GATE_STEP_WORD[s.status] ?? sanitizeLine(s.status);
-        L.push(line(`    step ${sanitizeLine(s.number)} ${sanitizeLine(s.agent)} · ${sanitizeLine(s.name)} · ${s.status === 'failed' ? bad(word) : s.status === 'partial' ? warn(word) : word}${needs}`));
-      }
-      for (const f of g.failedValidations) L.push(line(bad(`    failed validation: step ${f.step} (${f.class}): ${sanitizeLine(f.errors[0] ?? '')}`)));
-      for (const a of g.missingArtifacts) L.push(line(warn(`    missing artifact: ${sanitizeLine(a.name)} (${sanitizeLine(a.path)})`)));
-      if (g.interrupted.length) L.push(line(warn(`    interrupted steps: ${g.interrupted.map(sanitizeLine).join(', ')}`)));
-      L.push(line(`    memory: ${g.memory.map((m) => `${sanitizeLine(m.file.split('/').pop() ?? '')} ${m.present ? ok('present') : warn('missing')}`).join(', ')}`));
-      for (const x of g.warnings.slice(0, SHOW)) L.push(line(paint('muted', `    ! ${sanitizeLine(x.source)}: ${sanitizeLine(x.message)}`)));
-      L.push(...more(g.warnings.length - SHOW, o));
-    }
-    return L.join('\n');
-  }
+  // The preset's own section (gate-file workflows); a read-only recovery ends with it.
+  const draw: ReportDraw = { paint, line, show: SHOW, more: (n) => more(n, o) };
+  L.push(...(PRESETS.get(r.preset)?.recoverLines?.(r, draw) ?? []));
+  if (r.sources.gates) return L.join('\n');
 
   L.push('', paint('title', '2 Where it stopped'));
   const st = r.stop;

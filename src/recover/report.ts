@@ -7,7 +7,7 @@ import { rewriteCheckpoint } from '../checkpoint/rewrite.js';
 import type { GateSummary } from '../gates/summary.js';
 import { presetOf } from '../pipeline/presets/index.js';
 import { provenTodoIds } from '../sources/level2.js';
-import { readScheduler, type SchedulerSource } from '../sources/scheduler.js';
+import { readScheduler, scheduledAgent, type SchedulerSource } from '../sources/scheduler.js';
 import { stateOf, type Sources } from '../workspace.js';
 import { readCheckpoint } from '../checkpoint/io.js';
 import { loadRecoveryState, type JournalFacts, type WorkspaceRead } from './load.js';
@@ -59,7 +59,7 @@ export interface RecoverReport {
     scan: { units: number; cells: number; files: number; scannedAt: number };
     journal: { events: number; decisions: number; breakers: JournalFacts['breakers']; orphans: JournalFacts['orphans']; warnings: string[] };
     gates: boolean;
-    /** Issue 12: the cluster's jobs of this workspace against its cells; null when no agent runs on one. */
+    /** The cluster's jobs of this workspace against its cells; null when no agent runs where a scheduler queues it. */
     scheduler?: SchedulerSource | null;
   };
   stop: StopReport;
@@ -70,6 +70,8 @@ export interface RecoverReport {
   plan: NextStep[];
   planTotal: number;
   gates: GateSummary[] | null;
+  /** The preset's own recover facts (Preset.recoverFacts), for its section; absent when it has none. */
+  own?: unknown;
   interrupted: boolean;
   warnings: Warning[];
 }
@@ -83,7 +85,7 @@ export const PLAN_TOP = 10;
  */
 export function interrupted(state: WorkspaceState, drift?: Pick<ResumeDrift, 'disagreements'> | null, last: LastSession = 'none'): boolean {
   // The journal knows how the last session ended; the disk's look decides only when no
-  // checkroom session was ever journaled (issue 8 item 6: no report after a clean quit).
+  // checkroom session was ever journaled (no report after a clean quit).
   if (last !== 'none') return last === 'interrupted';
   if (state.partials.length > 0 || state.discrepancies.length > 0) return true;
   if (state.cells.some((c) => c.checkpoint === 'in_progress' && c.status !== 'running')) return true;
@@ -145,7 +147,7 @@ async function firstReport(f: Omit<Flow, 'report'>, unknown: string[], unreadabl
       scan: { units: state.units.length, cells: state.cells.length, files: state.cells.filter((c) => c.exists && c.disk !== 'missing').length, scannedAt: state.scannedAt },
       journal: { events: journal.events, decisions: journal.decisions.length, breakers: journal.breakers, orphans: journal.orphans, warnings: journal.warnings },
       gates,
-      scheduler: await readScheduler(root, src.config, state.cells).catch((err: Error) => ({ executor: 'slurm' as const, jobs: [], findings: [], error: err.message })),
+      scheduler: await readScheduler(root, src.config, state.cells).catch((err: Error) => ({ executor: scheduledAgent(src.config)?.name ?? 'scheduler', jobs: [], findings: [], error: err.message })),
     },
     stop: stopOf(state),
     halfProducts: state.partials,
@@ -246,7 +248,7 @@ function manualRebuilds(f: Flow): void {
   }
 }
 
-/** The recovery flow (DOMAIN.md: recovery), one step after the other, each reading what the one before rebuilt. */
+/** The recovery flow (docs/domain.md, section 5), one step after the other, each reading what the one before rebuilt. */
 export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date; read?: WorkspaceRead } = { dryRun: true }): Promise<RecoverReport> {
   const now = opts.now ?? new Date();
   const { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime(), opts.read);
@@ -254,7 +256,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   guardRecovery(dir, src, state, journal);
   const root = src.root;
   // A preset whose files are only read (gate files) is summarised, never rebuilt.
-  const { has, readOnlyRecovery } = presetOf(src.config.preset);
+  const { has, readOnlyRecovery, recoverFacts } = presetOf(src.config.preset);
   const readOnly = (await readOnlyRecovery?.(src)) ?? null;
   const drift = await resumeDrift(root, state, { file: src.config.sources.resume, now: now.getTime() });
   const memory = await checkMemory(root, state);
@@ -262,6 +264,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   const unreadable = unreadableCheckpoint(src);
   const base = { root, now, dryRun: opts.dryRun, src, state, journal, drift, memory };
   const f: Flow = { ...base, report: await firstReport(base, unknown, unreadable, readOnly !== null) };
+  if (recoverFacts) f.report.own = recoverFacts(src);
   if (readOnly) {
     // Gate files are the state of such a workflow: nothing to rebuild, only to read.
     f.report.gates = readOnly.workflows;
@@ -276,7 +279,7 @@ export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: 
   const letterWhy = resumeWhy(f, cpRebuilt);
   if (letterWhy && has.resume) await rebuildResume(f, letterWhy);
   manualRebuilds(f);
-  // One entry per cell, as Plan lists them (the operator model's plan, issue 18 item 1).
+  // One entry per cell, as Plan lists them (the operator model's plan).
   f.report.plan = planOf(f.state.next).slice(0, PLAN_TOP);
   f.report.planTotal = planOf(f.state.next).length;
   return f.report;

@@ -2,10 +2,10 @@ import { BOOK } from './book.js';
 import { GATES } from './gates.js';
 import type { Preset } from './types.js';
 
-export type { Preset, PresetHas, PresetSource, PresetWords, ReadOnlyRecovery, Sources } from './types.js';
+export type { Preset, PresetDetail, PresetHas, PresetReport, PresetSource, PresetWords, ReadOnlyRecovery, ReportDraw, Sources } from './types.js';
 
-// The registry of pipeline families. A new family is one file exporting a
-// `Preset` and one line in BUILT_IN; checkroom.yaml's `preset:` is a name from here or the
+// The registry of pipeline families (docs/architecture.md, How to add). A new family is one
+// file exporting a `Preset` and one line in BUILT_IN; checkroom.yaml's `preset:` is a name from here or the
 // path of a preset file (a pipeline definition read by parsePresetFile in config-parse.ts and run with the marker layout, marker-layout.ts).
 
 const BUILT_IN: Preset[] = [

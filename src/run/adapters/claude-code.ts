@@ -4,8 +4,9 @@ import { expandArgv } from '../attempt/placeholders.js';
 import { describeToolUse, readClaudeLine } from './claude-facts.js';
 import { getPath, num, oneLine, prefixNumber, prefixString, readLine, str, type JsonObject } from './json-line.js';
 import { continuePrompt, type AgentAdapter, type AgentFacts } from './types.js';
+import type { RawAgent, SchemaKit } from '../../pipeline/schema.js';
 
-// `adapter: claude-code` (issue 11): the real Claude Code CLI in print mode with its
+// `adapter: claude-code`: the real Claude Code CLI in print mode with its
 // stream-json output. checkroom owns retries: the CLI's own are turned down to one (which
 // honours retry-after and reports retry_delay_ms in system/api_retry), and a failure ends
 // the attempt so it is classified and counted here, with the delay the stream asked for.
@@ -18,7 +19,7 @@ const VOLATILE = /\{(?:attempt|last_error|backup|partial)\}/;
 const fixedArgs = ['-p', '--output-format', 'stream-json', '--verbose'];
 
 /**
- * Least privilege that works (issue 17 item 9): an agent with no permission settings may
+ * Least privilege that works: an agent with no permission settings may
  * edit its own {output} — for a memory step that is the shared file it owns — and nothing
  * else. In print mode the CLI denies every Write it was not allowed, so the documented
  * minimal config escalated as PERMISSION. `Edit(//abs)` is the CLI's rule for an absolute
@@ -27,7 +28,7 @@ const fixedArgs = ['-p', '--output-format', 'stream-json', '--verbose'];
  */
 export const ownOutputRule = (outputAbs: string): string => `Edit(/${outputAbs.replace(/[\\*?[\]!]/g, (c) => `\\${c}`)})`;
 
-/** Facts → class (issue 11 item 3). null: the facts say nothing; the regex rules decide. */
+/** Facts → class. null: the facts say nothing; the regex rules decide. */
 export const classifyClaude = (f: AgentFacts, markerFound: boolean): FailureClass | null => {
   const r = f.result;
   const status = r?.apiErrorStatus ?? null;
@@ -90,6 +91,15 @@ const renderTorn = (prefix: string, cwd: string | null): string => {
   return `[long ${type ?? 'JSON'} line cut; the log keeps it whole]`;
 };
 
+/** The agent keys only this adapter reads. */
+const keys = ({ z, text, textList }: SchemaKit) => ({
+  prompt: text.optional(),
+  model: text.optional(),
+  permission_mode: z.string({ error: 'a permission mode like acceptEdits' }).regex(/^[A-Za-z]+$/, { error: 'a permission mode like acceptEdits' }).optional(),
+  allowed_tools: textList.optional(),
+  bin: text.optional(),
+});
+
 export const claudeCodeAdapter: AgentAdapter = {
   id: 'claude-code',
   build(agent, values, resume) {
@@ -126,4 +136,27 @@ export const claudeCodeAdapter: AgentAdapter = {
   },
   classify: (facts, _outcome, markerFound) => classifyClaude(facts, markerFound),
   canResume: true,
+  config: {
+    keys,
+    check(_a, is) {
+      is.need('prompt', 'adapter claude-code needs a prompt: template');
+      is.forbid('command', 'adapter claude-code builds its own command from prompt (use bin: and args: instead)');
+    },
+    resolve(a, agent) {
+      const own = a as RawAgent & { prompt?: string; model?: string; permission_mode?: string; allowed_tools?: string[]; bin?: string };
+      return {
+        ...agent,
+        adapter: 'claude-code',
+        cli: {
+          prompt: own.prompt ?? null,
+          model: own.model ?? null,
+          permissionMode: own.permission_mode ?? null,
+          allowedTools: [...(own.allowed_tools ?? [])],
+          args: [...(a.args ?? [])],
+          bin: own.bin ?? null,
+          jsonl: null,
+        },
+      };
+    },
+  },
 };

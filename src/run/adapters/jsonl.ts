@@ -3,8 +3,9 @@ import { sanitizeLine } from '../../text/sanitize.js';
 import { commandAdapter } from './command.js';
 import { getPath, num, oneLine, readLine, str } from './json-line.js';
 import type { AgentAdapter, AgentFacts } from './types.js';
+import type { RawAgent, SchemaKit } from '../../pipeline/schema.js';
 
-// `adapter: jsonl` (issue 11 item 6): any agent that writes JSON lines, mapped with a few
+// `adapter: jsonl`: any agent that writes JSON lines, mapped with a few
 // dotted field paths in checkroom.yaml (`fields:`). The command is the agent's `command:`;
 // each line is looked at for every configured path, and what it has, counts.
 
@@ -56,6 +57,22 @@ export const readJsonlLine = (fields: JsonlFields, f: AgentFacts, line: string):
   return next;
 };
 
+// Field paths are dotted keys into each JSON line.
+const fieldKeys = ['session', 'activity', 'activity_detail', 'cost', 'tokens_in', 'tokens_out', 'is_error', 'error_status', 'error_text', 'final'] as const;
+
+/** The agent key only this adapter reads: `fields:`, one optional path per fact. */
+const keys = ({ z }: SchemaKit) => {
+  const path = z.string({ error: 'a dotted field path like usage.input_tokens' }).regex(/^[A-Za-z0-9_$-]+(?:\.[A-Za-z0-9_$-]+)*$/, { error: 'a dotted field path like usage.input_tokens' });
+  return { fields: z.strictObject(Object.fromEntries(fieldKeys.map((k) => [k, path.optional()]))).optional() };
+};
+
+type RawFields = Partial<Record<(typeof fieldKeys)[number], string>>;
+
+const toFields = (f: RawFields): JsonlFields => ({
+  session: f.session, activity: f.activity, activityDetail: f.activity_detail, cost: f.cost, tokensIn: f.tokens_in, tokensOut: f.tokens_out,
+  isError: f.is_error, errorStatus: f.error_status, errorText: f.error_text, final: f.final,
+});
+
 export const jsonlAdapter: AgentAdapter = {
   id: 'jsonl',
   build: (agent, values) => commandAdapter.build(agent, values, null),
@@ -73,6 +90,19 @@ export const jsonlAdapter: AgentAdapter = {
     return null;
   },
   canResume: false,
+  config: {
+    keys,
+    check: (_a, is) => is.need('command', 'adapter jsonl needs a command: argument array'),
+    resolve(a, agent) {
+      const f = (a as RawAgent & { fields?: RawFields }).fields;
+      return {
+        ...agent,
+        adapter: 'jsonl',
+        cli: { prompt: null, model: null, permissionMode: null, allowedTools: [], args: [...(a.args ?? [])], bin: null, jsonl: f ? toFields(f) : null },
+      };
+    },
+  },
+  forAgent: (agent) => jsonlFor(agent.cli?.jsonl ?? {}),
 };
 
 /** The jsonl adapter bound to one agent's field paths. */

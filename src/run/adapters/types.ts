@@ -1,12 +1,26 @@
+import type { z } from 'zod';
 import type { AgentDef } from '../../pipeline/config-types.js';
+import type { AgentIssues, RawAgent, SchemaKit } from '../../pipeline/schema.js';
 import type { AttemptClass } from '../policy/classify.js';
 import type { ProcessOutcome } from '../types.js';
 
-// The adapter seam (issue 11; STYLE.md "an adapter per agent CLI"): an adapter decides what
-// runs (argv, env) and how its output is read (facts from the stream, a class from the
-// facts). Where it runs is the executor's business, not the adapter's.
+// The adapter seam (STYLE.md "an adapter per agent CLI"; docs/architecture.md, How to add):
+// an adapter decides what runs (argv, env) and how its output is read (facts from the
+// stream, a class from the facts), and carries its own keys of checkroom.yaml. Where it runs
+// is the executor's business, not the adapter's.
 
-export type AdapterId = 'command' | 'claude-code' | 'jsonl';
+/** A registered adapter's id (`adapter:` in checkroom.yaml); the registry holds the list. */
+export type AdapterId = string;
+
+/** What an adapter adds to an agent's mapping in checkroom.yaml, kept in the adapter's file. */
+export interface AdapterConfig {
+  /** Agent keys this adapter reads, built from the kit (the file never loads zod itself). */
+  keys?(kit: SchemaKit): Record<string, z.ZodType>;
+  /** Rules across the keys of an agent that selects this adapter (a prompt it needs, a command it refuses). */
+  check?(a: RawAgent, is: AgentIssues): void;
+  /** The resolved agent with this adapter's options: sets `adapter` and its own fields. */
+  resolve?(a: RawAgent, agent: AgentDef): AgentDef;
+}
 
 export interface TokenCounts {
   input: number;
@@ -35,7 +49,7 @@ export interface AgentFacts {
     terminalReason: string | null;
     text: string;
     permissionDenials: number;
-    /** What was denied, "Write /abs/path": the PERMISSION message names it (issue 17 item 9). */
+    /** What was denied, "Write /abs/path": the PERMISSION message names it. */
     denied: string[];
   } | null;
   /** The agent's error type ("rate_limit", "authentication_failed", "invalid_request"). */
@@ -64,7 +78,7 @@ export const emptyFacts = (): AgentFacts => ({
 export type PlaceholderValues = Record<string, string>;
 
 /**
- * Continue from a half-product instead of starting fresh (DOMAIN.md section 4).
+ * Continue from a half-product instead of starting fresh (docs/domain.md section 4).
  * - resume: the interrupted session goes on (`--resume`).
  * - handoff: a fresh session or process is handed the partial and the last error: the
  *   recovery of CONTEXT_EXHAUSTED ("compress context and continue": the old session is full)
@@ -100,6 +114,10 @@ export interface AgentAdapter {
   classify(facts: AgentFacts, outcome: ProcessOutcome, markerFound: boolean): AttemptClass | null;
   /** Whether this adapter can continue a session (`--resume`). */
   canResume: boolean;
+  /** Its keys of checkroom.yaml, their rules and how they resolve. */
+  config: AdapterConfig;
+  /** This adapter bound to one agent's options (jsonl's field paths); absent: the row as it is. */
+  forAgent?(agent: AgentDef): AgentAdapter;
 }
 
 /** The prompt that continues an interrupted attempt: it names the half-product. */

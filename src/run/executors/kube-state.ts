@@ -1,7 +1,9 @@
 import type { JobLook } from './job-decide.js';
+import { LABEL } from './kube-manifest.js';
+import type { SchedulerJob } from './types.js';
 
 // `kubectl get job -o json` and `kubectl get pods -o json` → what checkroom makes of them
-// (issue 12), pure. Shapes from the API reference: JobStatus.conditions (Complete, Failed
+// (docs/scale-out.md), pure. Shapes from the API reference: JobStatus.conditions (Complete, Failed
 // with reason DeadlineExceeded / BackoffLimitExceeded), PodStatus.phase, conditions
 // (PodScheduled False, reason Unschedulable), containerStatuses[].state.waiting.reason
 // (ImagePullBackOff, ErrImagePull) and .terminated (reason OOMKilled, exitCode).
@@ -61,3 +63,15 @@ export const kubeVerdict = (job: KubeJob | null, pods: KubePod[], pendingForMs: 
   if (!pod || pod.status?.phase === 'Pending') return { kind: 'waiting', why: waiting ? `waiting: ${waiting}` : 'waiting: Pending' };
   return { kind: 'running' };
 };
+
+/** `kubectl get jobs -l checkroom.io/workspace=<tag> -o json` → this workspace's jobs (pure).
+ *  Label values are sanitized (kube-manifest.ts labelValue): run ids are compared that way. */
+export const kubeSchedulerJobs = (list: { items?: { metadata?: { name?: string; labels?: Record<string, string> }; status?: { active?: number; conditions?: { type?: string; status?: string }[] } }[] }): SchedulerJob[] =>
+  (list.items ?? []).flatMap((j) => {
+    const l = j.metadata?.labels ?? {};
+    const [unit, step, runId, name] = [l[LABEL.unit], l[LABEL.step], l[LABEL.run], j.metadata?.name];
+    if (!unit || !step || !runId || !name) return [];
+    const done = j.status?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+    const state = done ? (done.type === 'Complete' ? 'COMPLETED' : 'FAILED') : (j.status?.active ?? 0) > 0 ? 'RUNNING' : 'PENDING';
+    return [{ id: name, state, runId, unit, step }];
+  });

@@ -1,22 +1,28 @@
 import { execa } from 'execa';
+import type { AgentDef, KubernetesOptions } from '../../pipeline/config-types.js';
+import { DEFAULT_KUBERNETES } from '../../pipeline/defaults.js';
+import type { SchemaKit } from '../../pipeline/schema.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { refusedHandle, watchJob, type JobProbe } from './job-handle.js';
-import { kubeConfigProblem, kubeJobManifest, kubeJobName } from './kube-manifest.js';
-import { kubeVerdict, type KubeJob, type KubePod } from './kube-state.js';
-import type { Executor, ExecutorSpec } from './types.js';
+import { workspaceTag } from './slurm-wrapper.js';
+import { kubeConfigProblem, kubeJobManifest, kubeJobName, LABEL, labelValue } from './kube-manifest.js';
+import { kubeSchedulerJobs, kubeVerdict, type KubeJob, type KubePod } from './kube-state.js';
+import type { Executor, ExecutorOptions, ExecutorSpec, SchedulerHook } from './types.js';
 
-// Agents as Kubernetes Jobs through kubectl (issue 12). Not run against a live cluster here
+// Agents as Kubernetes Jobs through kubectl (docs/scale-out.md). Not run against a live cluster here
 // (none can run on this machine): the manifests are validated with kubectl --dry-run=client
 // and the state mapping is tested on API-reference shapes (test/core/run/executors/kubernetes.test.ts). The
 // log is copied into .checkroom/runs/ on every poll while the pod exists, because a pod
 // cleaned up takes its log with it.
 
-const kubectl = async (spec: ExecutorSpec, args: string[], input?: string): Promise<{ code: number; out: string; err: string }> => {
-  const k = spec.agent.kubernetes;
+const kubectlAs = async (agent: AgentDef, env: Record<string, string>, args: string[], input?: string): Promise<{ code: number; out: string; err: string }> => {
+  const k = agent.kubernetes;
   const ns = k.namespace ? ['--namespace', k.namespace] : [];
-  const r = await execa(k.kubectl[0]!, [...k.kubectl.slice(1), ...ns, ...args], { reject: false, shell: false, timeout: 60_000, env: spec.env, extendEnv: false, ...(input !== undefined ? { input } : { stdin: 'ignore' }) });
+  const r = await execa(k.kubectl[0]!, [...k.kubectl.slice(1), ...ns, ...args], { reject: false, shell: false, timeout: 60_000, env, extendEnv: false, ...(input !== undefined ? { input } : { stdin: 'ignore' }) });
   return { code: r.exitCode ?? 127, out: String(r.stdout ?? ''), err: r.exitCode === undefined ? String(r.message) : String(r.stderr ?? '') };
 };
+
+const kubectl = (spec: ExecutorSpec, args: string[], input?: string) => kubectlAs(spec.agent, spec.env, args, input);
 
 const probeOf = (spec: ExecutorSpec, name: string): JobProbe => {
   let pendingSince: number | null = null;
@@ -51,8 +57,55 @@ const probeOf = (spec: ExecutorSpec, name: string): JobProbe => {
   };
 };
 
+/** `kubernetes:` in checkroom.yaml: the kubectl prefix, where the Job runs and what it may use. */
+const options: ExecutorOptions<KubernetesOptions> = {
+  key: 'kubernetes',
+  schema: ({ z, text, duration, poll }: SchemaKit) =>
+    z.strictObject({
+      kubectl: z.array(text, { error: 'an argument array like [kubectl, --context, prod]' }).min(1, { error: 'a non-empty argument array' }).optional(),
+      namespace: text.optional(),
+      image: text.optional(),
+      pvc: text.optional(),
+      service_account: text.optional(),
+      cpu: text.optional(),
+      memory: text.optional(),
+      poll: poll.optional(),
+      infra_timeout: duration(1000).optional(),
+    }),
+  resolve(top, own) {
+    const m = { ...top, ...own } as { kubectl?: string[]; namespace?: string; image?: string; pvc?: string; service_account?: string; cpu?: string; memory?: string; poll?: number; infra_timeout?: number };
+    const d = DEFAULT_KUBERNETES;
+    return {
+      kubectl: [...(m.kubectl ?? d.kubectl)],
+      namespace: m.namespace ?? d.namespace,
+      image: m.image ?? d.image,
+      pvc: m.pvc ?? d.pvc,
+      serviceAccount: m.service_account ?? d.serviceAccount,
+      cpu: m.cpu ?? d.cpu,
+      memory: m.memory ?? d.memory,
+      pollMs: m.poll ?? d.pollMs,
+      infraTimeoutMs: m.infra_timeout ?? d.infraTimeoutMs,
+    };
+  },
+};
+
+/** The Jobs labelled with this workspace; the agent's env over ours, as for Slurm's commands. */
+const scheduler: SchedulerHook = {
+  async jobs(root, agent) {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    const r = await kubectlAs(agent, Object.assign(env, agent.env), ['get', 'jobs', '-l', `${LABEL.workspace}=${workspaceTag(root)}`, '-o', 'json']);
+    if (r.code !== 0) return { error: (r.err || `kubectl exited ${r.code}`).split('\n')[0]! };
+    return kubeSchedulerJobs(JSON.parse(r.out));
+  },
+  runIdOf: labelValue,
+  cancel: (id) => `kubectl delete job ${id}`,
+};
+
 export const kubernetesExecutor: Executor = {
   name: 'kubernetes',
+  options,
+  scheduler,
   async start(spec) {
     const problem = kubeConfigProblem(spec);
     if (problem) return refusedHandle(spec, { exitCode: 2, spawnError: null, lines: [`invalid argument: ${problem}`] });

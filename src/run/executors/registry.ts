@@ -1,14 +1,32 @@
-import type { AgentDef, ExecutorName } from '../../pipeline/config-types.js';
+import type { AgentDef } from '../../pipeline/config-types.js';
 import { kubernetesExecutor } from './kubernetes.js';
 import { localExecutor } from './local.js';
 import { slurmExecutor } from './slurm.js';
 import type { Executor } from './types.js';
 
 // Executors are values in a registry (STYLE.md, seams): adding one is one file and one row.
-export const EXECUTORS: Record<ExecutorName, Executor> = {
-  local: localExecutor,
-  slurm: slurmExecutor,
-  kubernetes: kubernetesExecutor,
-};
+// The schema's `executor:` enum and options, the resolved agent, the scheduler as a source
+// (Sources view, the room's check, recover) and the runner all ask this list
+// (docs/architecture.md, How to add).
 
-export const executorFor = (agent: AgentDef): Executor => EXECUTORS[agent.executor] ?? localExecutor;
+const BUILT_IN: readonly Executor[] = [
+  localExecutor, // the first row is the default: an agent with no `executor:`
+  slurmExecutor,
+  kubernetesExecutor,
+];
+
+let rows: readonly Executor[] = BUILT_IN;
+
+/** Every registered executor, the default first. A new array after each registration. */
+export const executorRows = (): readonly Executor[] => rows;
+
+/** Adds an executor (a plug-in, or a test's fake); a name already taken is refused. */
+export function registerExecutor(e: Executor): void {
+  if (rows.some((r) => r.name === e.name)) throw new Error(`an executor named "${e.name}" is already registered`);
+  rows = [...rows, e];
+}
+
+/** The executor of a name; an unknown one is the default's. */
+export const executorNamed = (name: string | undefined): Executor => rows.find((r) => r.name === name) ?? rows[0]!;
+
+export const executorFor = (agent: AgentDef): Executor => executorNamed(agent.executor);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { assertInside } from '../../fs/confine-path.js';
 
-// The one script every Slurm job runs (issue 12). Its text is fixed: the agent's argv
+// The one script every Slurm job runs. Its text is fixed: the agent's argv
 // arrives as its arguments ("$@"), never as shell text built from values, so nothing in a
 // unit id or an error line is ever parsed by a shell. It forwards SIGTERM (sbatch
 // --signal=B:TERM@grace, scancel --batch --signal=TERM) to the agent and leaves the exit
@@ -12,7 +12,7 @@ import { assertInside } from '../../fs/confine-path.js';
 // scheduler's memory (MinJobAge) still finds it.
 
 export const WRAPPER_TEXT = `#!/bin/sh
-# checkroom Slurm wrapper (issue 12): usage: run-agent.sh <status-file> <argv...>
+# checkroom Slurm wrapper: usage: run-agent.sh <status-file> <argv...>
 status_file=$1
 shift
 got=
@@ -61,3 +61,9 @@ export async function recordedStatus(logPath: string): Promise<RecordedStatus | 
 
 /** A short stable id of the workspace, in every job's comment: this workspace's jobs. */
 export const workspaceTag = (root: string): string => createHash('sha256').update(root).digest('hex').slice(0, 12);
+
+/** `checkroom ws=<tag> run=<runId> cell=<unit>/<step>` (slurm.ts jobComment) → its parts. */
+export const parseJobComment = (comment: string): { ws: string; runId: string; unit: string; step: string } | null => {
+  const m = /^checkroom ws=(\S+) run=(\S+) cell=([^/\s]+)\/(\S+)/.exec(comment);
+  return m ? { ws: m[1]!, runId: m[2]!, unit: m[3]!, step: m[4]! } : null;
+};

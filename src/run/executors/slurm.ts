@@ -1,14 +1,16 @@
 import { appendFileSync } from 'node:fs';
-import type { AgentDef } from '../../pipeline/config-types.js';
-import { cancelJob, queueFor, showJob, submitJob } from './slurm-cli.js';
+import type { AgentDef, SlurmOptions } from '../../pipeline/config-types.js';
+import { DEFAULT_SLURM } from '../../pipeline/defaults.js';
+import type { SchemaKit } from '../../pipeline/schema.js';
+import { cancelJob, listJobs, queueFor, showJob, submitJob } from './slurm-cli.js';
 import { parseExitCode, slurmSignal, slurmTime, slurmVerdict, type SqueueRow } from './slurm-state.js';
-import { ensureWrapper, recordedStatus, statusPathOf, workspaceTag } from './slurm-wrapper.js';
+import { ensureWrapper, parseJobComment, recordedStatus, statusPathOf, workspaceTag } from './slurm-wrapper.js';
 import { refusedHandle, watchJob, type JobLook, type JobProbe } from './job-handle.js';
 import { tailOffset } from './log-follow.js';
-import type { Executor, ExecutorSpec } from './types.js';
+import type { Executor, ExecutorOptions, ExecutorSpec, SchedulerHook } from './types.js';
 import { assertInside } from '../../fs/confine-path.js';
 
-// Agents as Slurm jobs (issue 12): sbatch --parsable runs the fixed wrapper with the argv
+// Agents as Slurm jobs (docs/scale-out.md): sbatch --parsable runs the fixed wrapper with the argv
 // as its arguments; one squeue a poll serves every job of the cluster; scancel stops them;
 // a restarted checkroom adopts the journalled job ids instead of submitting twice.
 
@@ -31,7 +33,7 @@ export const sbatchArgs = (spec: ExecutorSpec, wrapper: string, statusFile: stri
     `--chdir=${spec.cwd}`,
     `--time=${slurmTime(spec.timeoutMs)}`,
     `--signal=${slurmSignal(spec.graceMs)}`,
-    // checkroom owns retries: Slurm must not requeue behind its back (issue 12).
+    // checkroom owns retries: Slurm must not requeue behind its back.
     '--no-requeue',
     ...(o.partition ? [`--partition=${o.partition}`] : []),
     ...(o.account ? [`--account=${o.account}`] : []),
@@ -94,8 +96,41 @@ const header = (spec: ExecutorSpec, what: string): void => {
   }
 };
 
+/** `slurm:` in checkroom.yaml; extra sbatch arguments are a list, one argument each. */
+const options: ExecutorOptions<SlurmOptions> = {
+  key: 'slurm',
+  schema: ({ z, text, textList, duration, poll }: SchemaKit) =>
+    z.strictObject({ partition: text.optional(), account: text.optional(), extra_args: textList.optional(), poll: poll.optional(), infra_timeout: duration(1000).optional() }),
+  resolve(top, own) {
+    const m = { ...top, ...own } as { partition?: string; account?: string; extra_args?: string[]; poll?: number; infra_timeout?: number };
+    return {
+      partition: m.partition ?? DEFAULT_SLURM.partition,
+      account: m.account ?? DEFAULT_SLURM.account,
+      extraArgs: [...(m.extra_args ?? DEFAULT_SLURM.extraArgs)],
+      pollMs: m.poll ?? DEFAULT_SLURM.pollMs,
+      infraTimeoutMs: m.infra_timeout ?? DEFAULT_SLURM.infraTimeoutMs,
+    };
+  },
+};
+
+/** The cluster's jobs of this workspace: squeue's, told apart by the comment every job carries. */
+const scheduler: SchedulerHook = {
+  async jobs(root, agent) {
+    const rows = await listJobs(slurmEnvOf(agent));
+    if ('error' in rows) return rows;
+    const tag = workspaceTag(root);
+    return rows.flatMap((r) => {
+      const c = parseJobComment(r.comment);
+      return c && c.ws === tag ? [{ id: r.id, state: r.state, runId: c.runId, unit: c.unit, step: c.step }] : [];
+    });
+  },
+  cancel: (id) => `scancel ${id}`,
+};
+
 export const slurmExecutor: Executor = {
   name: 'slurm',
+  options,
+  scheduler,
   async start(spec) {
     let wrapper: string;
     try {

@@ -1,10 +1,10 @@
 import { loadConfig } from '../../pipeline/config.js';
-import { readScheduler, type SchedulerSource } from '../../sources/scheduler.js';
+import { readScheduler, scheduledAgent, type SchedulerSource } from '../../sources/scheduler.js';
 import type { WorkspaceState } from '../../types.js';
 
-// Issue 12: the scheduler as a fourth source of the Sources view, asked after workspace
-// changes but at most every 2 s (one squeue answers for the whole cluster), and only when
-// an agent of the workspace runs on a cluster.
+// The scheduler as a fourth source of the Sources view, asked after workspace changes but at
+// most every 2 s (one squeue answers for the whole cluster), and only when an agent of the
+// workspace runs where a scheduler queues it (an executor with a SchedulerHook).
 
 export const schedulerCheck = (ws: () => WorkspaceState, publish: (s: SchedulerSource) => void, now: () => Date, everyMs = 2_000): (() => Promise<void>) => {
   let at = -Infinity;
@@ -15,13 +15,14 @@ export const schedulerCheck = (ws: () => WorkspaceState, publish: (s: SchedulerS
     at = t;
     busy = true;
     const w = ws();
+    let config: Awaited<ReturnType<typeof loadConfig>> | null = null;
     try {
-      const config = await loadConfig(w.root).catch(() => null);
-      if (!config || !Object.values(config.agents).some((a) => a.executor !== 'local')) return;
+      config = await loadConfig(w.root).catch(() => null);
+      if (!config || !scheduledAgent(config)) return;
       const found = await readScheduler(w.root, config, w.cells);
       if (found) publish(found);
     } catch (err) {
-      publish({ executor: 'slurm', jobs: [], findings: [], error: (err as Error).message });
+      publish({ executor: (config && scheduledAgent(config)?.name) ?? 'scheduler', jobs: [], findings: [], error: (err as Error).message });
     } finally {
       busy = false;
     }

@@ -15,8 +15,8 @@ export type { MatrixModel, MatrixRow } from '../views/matrix.js';
 // The matrix of the state last asked for, built from the one before when only rows changed
 // (matrix.ts). The store (cursor clamping, the selected row) and the view ask for the same
 // state's matrix several times per change; at 50k cells each build was ~8 MB of short-lived
-// maps and arrays (control room RSS at 50k ≤ 150 MB, and the marker → screen
-// latency). A state is never changed once published (live-derive.ts builds a new one), so
+// maps and arrays, against a goal of 150 MB of RSS at 50k and a fast marker → screen
+// (docs/performance.md). A state is never changed once published (live-derive.ts builds a new one), so
 // its identity is the key.
 let lastMatrix: { ws: WorkspaceState; filter: string; model: MatrixModel } | null = null;
 
@@ -108,7 +108,7 @@ export function sourceItems(ws: WorkspaceState, filter: string, resume: readonly
     ...(todos?.dangling ?? []).filter((d) => matchesFilter(filter, d.todo_id, d.depends_on, 'dangling')).map((dep) => ({ kind: 'dangling' as const, dep })),
     ...resume.filter((text) => matchesFilter(filter, text, 'resume')).map((text) => ({ kind: 'resume' as const, text })),
     ...(scheduler?.error ? [{ kind: 'error' as const, unit: '' as const, step: '' as const, jobId: null, note: `${scheduler.executor}: ${scheduler.error}` }] : (scheduler?.findings ?? []))
-      .filter((f) => matchesFilter(filter, f.unit, f.step, f.note, 'scheduler', 'slurm'))
+      .filter((f) => matchesFilter(filter, f.unit, f.step, f.note, 'scheduler', scheduler?.executor))
       .map((f) => ({ kind: 'scheduler' as const, f })),
     ...[...(todos?.warnings ?? []), ...ws.warnings].filter((w) => matchesFilter(filter, w.source, w.message, 'warning')).map((w) => ({ kind: 'warning' as const, w })),
   ];

@@ -7,7 +7,8 @@ import { kubeConfigProblem, kubeJobManifest, kubeJobName, LABEL } from '../../..
 import { kubeVerdict, UNSCHEDULABLE_LIMIT_MS, type KubeJob, type KubePod } from '../../../../src/run/executors/kube-state.js';
 import type { ExecutorSpec } from '../../../../src/run/executors/types.js';
 import { tempDir } from '../../../helpers/workspace.js';
-import { kubeSchedulerJobs, schedulerFindings } from '../../../../src/sources/scheduler.js';
+import { kubeSchedulerJobs, readScheduler, schedulerFindings } from '../../../../src/sources/scheduler.js';
+import { workspaceTag } from '../../../../src/run/executors/slurm-wrapper.js';
 import type { Cell } from '../../../../src/types.js';
 
 // Kubernetes Jobs (issue 12). No cluster runs here and none is faked: the generated Job is
@@ -168,5 +169,19 @@ describe('Kubernetes as the scheduler source', () => {
     ]);
     const done = { unit: 'ch01', step: 'draft', status: 'done', checkpoint: 'done' } as unknown as Cell;
     expect(schedulerFindings(jobs, [done], new Set(['ch01-draft-a1-x', 'ch02-draft-a1-y']), new Set(['draft'])).map((f) => [f.kind, f.jobId])).toEqual([['job_for_done_cell', 'cr-ch01-draft-a1-1']]);
+  });
+
+  it('a finding names the Kubernetes command that ends the Job, not Slurm’s scancel (kubectl answered by a script)', async () => {
+    const root = tempDir('checkroom-kube-sched-');
+    const tag = workspaceTag(root);
+    const list = { items: [{ metadata: { name: 'cr-ch01-draft-a1-1', labels: { [LABEL.workspace]: tag, [LABEL.unit]: 'ch01', [LABEL.step]: 'draft', [LABEL.run]: 'by-hand' } }, status: { active: 1 } }] };
+    // The script stands for kubectl: it answers `get jobs -l <workspace label> -o json` with one Job nobody launched.
+    const script = join(root, 'kubectl.mjs');
+    writeFileSync(script, `const a = process.argv.slice(2); if (a.join(' ') !== 'get jobs -l ${LABEL.workspace}=${tag} -o json') process.exit(3); process.stdout.write(${JSON.stringify(JSON.stringify(list))});\n`);
+    const cfg = parseConfig(`executor: kubernetes\nkubernetes:\n  kubectl: [${process.execPath}, ${script}]\nagents:\n  writer:\n    command: [node]\n`, join(root, 'checkroom.yaml'));
+    const found = await readScheduler(root, cfg, []);
+    expect(found?.executor).toBe('kubernetes');
+    expect(found?.error).toBeNull();
+    expect(found?.findings.map((f) => f.note)).toEqual(['job cr-ch01-draft-a1-1 (RUNNING) was submitted for this cell, but no launch in the journal records it; kubectl delete job cr-ch01-draft-a1-1 unless someone started it by hand']);
   });
 });
