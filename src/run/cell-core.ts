@@ -1,38 +1,10 @@
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { Claim } from '../types.js';
-import type { NewJournalEvent } from './journal.js';
-import type { Ledger } from './ledger.js';
-import type { RetryStop } from './retry-stop.js';
 import type { RunHandle } from './types.js';
-import type { SupervisorEvent } from './supervisor-types.js';
 import type { AttemptWatch } from './supervisor-agent.js';
 
-// What a cell's run needs from the supervisor, and the flight it keeps while it runs: split
-// out of supervisor-cell.ts so the attempt (supervisor-attempt.ts) and the loop share them
-// without importing each other (issue 9 item 3).
-
-/** What the loop needs from the supervisor. */
-export interface CellCore {
-  root: string;
-  config: WorkspaceConfig;
-  now(): number;
-  rand(): number;
-  append(e: NewJournalEvent): Promise<void>;
-  ledger(): Ledger;
-  emit(e: SupervisorEvent): void;
-  mark(unit: string, step: string, claim: Claim): Promise<void>;
-  /** Reserve one launch of the budgets (budget.ts); a reason when none is left, unless the flight goes over budget. */
-  reserveLaunch(flight: Flight): string | null;
-  releaseLaunch(): void;
-  /** Why automatic retries of this flight must stop now (death-spiral guard, budgets), or null. */
-  retryStop(flight: Flight): RetryStop | null;
-  /** Wait until the agent's breaker lets a launch through; a reason when it never will. */
-  waitForBreaker(flight: Flight, agent: string): Promise<string | null>;
-  /** The cell's attempt ended: the half-open probes it claimed are free (breaker-gate.ts). */
-  releaseProbes(key: string): void;
-  /** The consecutive-failure limit was hit: pause autopilot and say so. */
-  pauseFor(reason: string): Promise<void>;
-}
+// The flight a cell keeps while it runs, shared by the loop (supervisor-cell.ts) and the
+// attempt (supervisor-attempt.ts) without their importing each other. What the cell may
+// touch of the supervisor is the narrow ports of supervisor-ports.ts.
 
 export interface Flight {
   unit: string;
@@ -44,7 +16,7 @@ export interface Flight {
   logPath: string | null;
   startedAt: number;
   cancelled: boolean;
-  /** Who cancelled: the operator's cancel holds the cell, a shutdown's does not (issue 17 item 3). */
+  /** Who cancelled: the operator's cancel holds the cell, a shutdown's does not (docs/domain.md, holds). */
   cancelledBy?: 'operator' | 'shutdown';
   /** A pending backoff or breaker wait: resolve(false) ends it early. */
   wait: { timer: NodeJS.Timeout; resolve: (go: boolean) => void; retryAt: number | null; reason: string } | null;

@@ -17,7 +17,8 @@ import { buildCommand, ensureRunsDir, logPathOf, newRunId, type BuiltCommand, ty
 import { hasOwnOutput, provenDone } from './launch-proof.js';
 import { heldOutputs } from '../holders/held-outputs.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './supervisor-agent.js';
-import type { AdoptedRun, CellCore, Flight } from './cell-core.js';
+import type { AdoptedRun, Flight } from './cell-core.js';
+import type { CellCore, Emitter, JournalPort, WorkspaceRef } from './supervisor-ports.js';
 import { assertInside } from '../fs/confine-path.js';
 
 // One attempt of a cell, all of its effects and nothing else (issue 9 item 3): reserve a
@@ -65,7 +66,7 @@ interface Prepared {
 }
 
 /** Continue or back up, guard the memory, build the command (an adopted run keeps its argv). */
-async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: AdoptedRun | null): Promise<Prepared> {
+async function prepare(core: WorkspaceRef & JournalPort & Emitter, flight: Flight, t: CellTarget, adopted: AdoptedRun | null): Promise<Prepared> {
   const { unit, step } = flight;
   const name = `${unit} ${step}`;
   const l = core.ledger();
@@ -125,7 +126,7 @@ async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: A
 
 /** Start the attempt through the agent's executor (or take the adopted handle) and journal the launch. */
 async function start(
-  core: CellCore,
+  core: WorkspaceRef & JournalPort,
   flight: Flight,
   t: CellTarget,
   p: Prepared,
@@ -198,7 +199,7 @@ async function start(
 
 /** Journal the exit with the fingerprints the loop detector needs. */
 async function journalExit(
-  core: CellCore,
+  core: JournalPort,
   flight: Flight,
   t: CellTarget,
   cmd: BuiltCommand,

@@ -8,7 +8,8 @@ import { infraBreakerOf } from './executors/infra.js';
 import { describeArgv } from './placeholders.js';
 import { nextMove, stopAfterBackoff, stopAfterBreaker, stopEffect, stopWords, type Move, type StopReason } from './cell-move.js';
 import { lastBackupOf, nextAttempt, runAttempt, type CellRun } from './supervisor-attempt.js';
-import { sleepFor, type AdoptedRun, type CellCore, type Flight } from './cell-core.js';
+import { sleepFor, type AdoptedRun, type Flight } from './cell-core.js';
+import type { CellCore } from './supervisor-ports.js';
 import type { CommandPreview, RunResult } from './supervisor-types.js';
 import { continueFor } from './supervisor-agent.js';
 

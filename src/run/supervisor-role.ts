@@ -1,14 +1,11 @@
 import { relative } from 'node:path';
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import { sanitizeLine } from '../sanitize.js';
-import type { NewJournalEvent } from './journal.js';
-import type { Ledger } from './ledger.js';
 import { acquireDriverLock, lockPath, type DriverLock } from './lock.js';
 import { adoptRun, canAdopt, type AdoptDeps } from './supervisor-adopt.js';
 import { splitAdoptable } from './supervisor-adopt-jobs.js';
 import { settleEarlierRuns } from './supervisor-restart.js';
 import { driverPilot, type DriverPilot } from './takeover.js';
-import type { SupervisorEvent } from './supervisor-types.js';
+import type { Emitter, JournalPort, WorkspaceRef } from './supervisor-ports.js';
 
 // Driver or observer (issue 8 items 4 and 5). The lock decides at start; an observer looks
 // again at every refresh and, once the driver's lock is stale (its pid gone, or another
@@ -16,15 +13,7 @@ import type { SupervisorEvent } from './supervisor-types.js';
 // over — starts a session and adopts or settles what earlier checkrooms left running. What
 // it did is said (an event) and kept (`notices`), for a control room that subscribes later.
 
-export interface RoleOptions {
-  root: string;
-  config: WorkspaceConfig;
-  readonly: boolean;
-  now(): number;
-  ledger(): Ledger;
-  append(e: NewJournalEvent): Promise<void>;
-  emit(e: SupervisorEvent): void;
-}
+export type RoleOptions = WorkspaceRef & JournalPort & Emitter & { readonly: boolean };
 
 export interface Role {
   readonly lock: DriverLock;
