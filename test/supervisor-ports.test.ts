@@ -24,7 +24,14 @@ async function setUp(limits = '') {
   if (limits) appendFileSync(join(root, 'checkroom.yaml'), limits);
   const config = await loadConfig(root);
   const session: SessionState = { reserved: 0, closed: false, stopped: false };
-  const sj = createSupervisorJournal({ root, now: () => T0, ledgerCfg: { breaker: config.breaker, limits: config.limits }, emit: () => undefined, onCooldownEnd: () => undefined, isClosed: () => session.closed });
+  const sj = createSupervisorJournal({
+    root,
+    now: () => T0,
+    ledgerCfg: { breaker: config.breaker, limits: config.limits },
+    emit: () => undefined,
+    onCooldownEnd: () => undefined,
+    isClosed: () => session.closed,
+  });
   await sj.load();
   const journal: JournalPort = { append: sj.append, ledger: sj.ledger, now: () => T0 };
   return { root, config, session, sj, journal };
@@ -81,7 +88,7 @@ describe('supervisor ports: each part runs on the ports it names', () => {
     expect(t.outputRel).toBe('research/ch01-research.md');
   });
 
-  it("a refusal from Roles stops launchCell before anything is journalled or flown", async () => {
+  it('a refusal from Roles stops launchCell before anything is journalled or flown', async () => {
     const s = await setUp();
     const { calls, cells } = flown();
     const observer: Pick<Roles, 'refuse'> = {
@@ -94,10 +101,40 @@ describe('supervisor ports: each part runs on the ports it names', () => {
     expect(s.sj.ledger().decisions).toEqual([]);
   });
 
-  it('a spent budget refuses the launch; the operator\'s over-budget word flies it as such and journals the decision', async () => {
+  it("a spent budget refuses the launch; the operator's over-budget word flies it as such and journals the decision", async () => {
     const s = await setUp('  max_launches: 1\n');
-    await s.journal.append({ type: 'launch', at: T0, runId: 'r0', unit: 'ch02', step: 'research', agent: 'researcher', attempt: 1, argv: ['true'], cwd: s.root, logPath: join(s.root, 'r0.log'), pid: null, procStart: null, outputPath: join(s.root, 'x') });
-    await s.journal.append({ type: 'exit', at: T0, runId: 'r0', unit: 'ch02', step: 'research', agent: 'researcher', exitCode: 0, signal: null, class: 'SUCCESS', markerFound: true, cmdFp: '', errFp: '', keywords: [], errorTail: [], durationMs: 1 });
+    await s.journal.append({
+      type: 'launch',
+      at: T0,
+      runId: 'r0',
+      unit: 'ch02',
+      step: 'research',
+      agent: 'researcher',
+      attempt: 1,
+      argv: ['true'],
+      cwd: s.root,
+      logPath: join(s.root, 'r0.log'),
+      pid: null,
+      procStart: null,
+      outputPath: join(s.root, 'x'),
+    });
+    await s.journal.append({
+      type: 'exit',
+      at: T0,
+      runId: 'r0',
+      unit: 'ch02',
+      step: 'research',
+      agent: 'researcher',
+      exitCode: 0,
+      signal: null,
+      class: 'SUCCESS',
+      markerFound: true,
+      cmdFp: '',
+      errFp: '',
+      keywords: [],
+      errorTail: [],
+      durationMs: 1,
+    });
     const { calls, cells } = flown();
     await expect(launchCell(portsFor(s, cells), 'ch01', 'research')).rejects.toThrow(/budget|launch/i);
     expect(calls).toEqual([]);
@@ -109,7 +146,10 @@ describe('supervisor ports: each part runs on the ports it names', () => {
   it("cancelCell: the operator's cancel holds the cell, stamped by the journal's clock; a shutdown's does not", async () => {
     const s = await setUp();
     const resolved: boolean[] = [];
-    const flights = new Map([['ch01/research', flightOf('ch01', 'research', resolved)], ['ch02/research', flightOf('ch02', 'research', resolved)]]);
+    const flights = new Map([
+      ['ch01/research', flightOf('ch01', 'research', resolved)],
+      ['ch02/research', flightOf('ch02', 'research', resolved)],
+    ]);
     const ports = { roles: allow, inFlight: { flights }, journal: s.journal };
     expect(cancelCell(ports, 'ch01/research')).toBe(true);
     expect(cancelCell(ports, 'ch02/research', 'shutdown')).toBe(true);
@@ -117,7 +157,12 @@ describe('supervisor ports: each part runs on the ports it names', () => {
     expect(resolved).toEqual([false, false]);
     expect(flights.get('ch01/research')).toMatchObject({ cancelled: true, cancelledBy: 'operator' });
     expect(flights.get('ch02/research')).toMatchObject({ cancelled: true, cancelledBy: 'shutdown' });
-    expect(s.sj.ledger().decisions.filter((d) => d.kind === 'hold').map((d) => [d.unit, d.at])).toEqual([['ch01', T0]]);
+    expect(
+      s.sj
+        .ledger()
+        .decisions.filter((d) => d.kind === 'hold')
+        .map((d) => [d.unit, d.at]),
+    ).toEqual([['ch01', T0]]);
   });
 
   it('the launch gate counts a reservation against the budget until it is released', async () => {

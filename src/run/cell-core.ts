@@ -16,23 +16,23 @@ export interface Flight {
   logPath: string | null;
   startedAt: number;
   cancelled: boolean;
-  /** Who cancelled: the operator's cancel holds the cell, a shutdown's does not (docs/domain.md, holds). */
+  /** Who cancelled: the operator's cancel holds the cell, a shutdown's does not (docs/reliability.md, A cancel is a hold). */
   cancelledBy?: 'operator' | 'shutdown';
   /** A pending backoff or breaker wait: resolve(false) ends it early. */
   wait: { timer: NodeJS.Timeout; resolve: (go: boolean) => void; retryAt: number | null; reason: string } | null;
   /** Claim before the first ⏳, restored on an operator cancel of the first attempt. */
   prevClaim: Claim | null;
-  /** The current attempt's adapter and the facts its stream gave so far (issue 11). */
+  /** The current attempt's adapter and the facts its stream gave so far (docs/agents.md, Adapters). */
   watch?: AttemptWatch | null;
   /** The operator chose to continue the interrupted session (first attempt only). */
   continueAsked?: boolean;
   /** Left running by an earlier checkroom and watched from here (supervisor-adopt.ts). */
   adopted?: boolean;
-  /** The operator launched it past a spent budget (`checkroom run --over-budget`, journalled; issue 17 item 4). */
+  /** The operator launched it past a spent budget (`checkroom run --over-budget`, journalled). */
   overBudget?: boolean;
 }
 
-/** A run an earlier checkroom launched, re-attached through its executor (issue 12). */
+/** A run an earlier checkroom launched, re-attached through its executor (docs/scale-out.md). */
 export interface AdoptedRun {
   handle: RunHandle;
   runId: string;

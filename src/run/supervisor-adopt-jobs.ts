@@ -8,7 +8,7 @@ import type { AdoptedRun } from './cell-core.js';
 import type { WorkspaceConfig } from '../pipeline/config-types.js';
 import type { CellRunner, Emit, JournalPort, WorkspaceRef } from './supervisor-ports.js';
 
-// After a restart (issue 12): runs whose agent went to a cluster are still running there, or
+// After a restart: runs whose agent went to a cluster are still running there, or
 // finished while no checkroom watched. They are adopted — watched through their executor
 // and carried on with the same classifying, counting and marker proof — instead of being
 // reaped (local process groups, supervisor-restart.ts) or launched twice.

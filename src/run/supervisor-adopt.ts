@@ -13,8 +13,8 @@ import type { Flight } from './cell-core.js';
 import type { RunResult } from './supervisor-types.js';
 import type { AutopilotPort, Dice, Emitter, InFlight, JournalPort, Marker, WorkspaceRef } from './supervisor-ports.js';
 
-// An adopted run (issue 8 item 4), from adoption to its journalled end: shown running like
-// our own, its log followed, and, once its process is gone, decided by the marker. Its exit
+// An adopted run (docs/reliability.md, "Leave running" survives a restart), from adoption to
+// its journalled end: shown running like our own, its log followed, and, once its process is gone, decided by the marker. Its exit
 // code is unknown — it is not our child — and every message about its end says so. No retry
 // starts from here: a failed adopted run is ❌ (or ⚠️ when its caps are used) and the plan
 // offers it again like any failed cell.
@@ -100,7 +100,7 @@ export async function followAdopted(core: AdoptCore, flight: Flight, run: LiveRu
   off();
   flight.handle = null;
   const markerFound = provenDone(core.root, core.config.pipeline, t, unit);
-  // Issue 11: an adopted agent CLI's log still holds its stream: its cost and verdict count.
+  // An adopted agent CLI's log still holds its stream: its cost and verdict count (docs/agents.md, Adapters).
   const { facts, fromFacts } = await concludeAttempt(newWatch(t), run.logPath, outcome, markerFound, core.append, core.now(), run.runId, t, unit);
   const cls = classifyAdopted(outcome, { markerFound, rules: t.agent.rules, fromFacts });
   const tail = outcome.tail.slice(-20);
@@ -142,7 +142,7 @@ export async function followAdopted(core: AdoptCore, flight: Flight, run: LiveRu
     type: 'failed',
     unit,
     step,
-    // The class it escalated as, as journalled (issue 18 item 2), else the attempt's own.
+    // The class it escalated as, as journalled, so the event and the ledger agree; else the attempt's own.
     class: next.kind === 'escalate' ? next.class : cls,
     escalated,
     reason,

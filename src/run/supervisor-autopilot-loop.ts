@@ -11,7 +11,8 @@ import type { Flight } from './cell-core.js';
 import type { AutopilotView, RunResult } from './supervisor-types.js';
 
 // Autopilot's loop: on each tick, read the plan from the disk and start what pickLaunches
-// allows; pause when a global limit is hit (DOMAIN.md section 9, death-spiral guard) and
+// allows; pause when a global limit is hit (docs/domain.md, Handling agent faults: the
+// death-spiral guard) and
 // say once why nothing more starts. Ticks never overlap: one asked for during a tick runs
 // right after it.
 

@@ -16,7 +16,7 @@ import { continueFor } from './supervisor-agent.js';
 export { sleepFor, lastBackupOf };
 export type { AdoptedRun, CellCore, Flight };
 
-// One cell, with its retries (DOMAIN.md sections 8 and 9): one attempt (supervisor-attempt.ts),
+// One cell, with its retries (docs/domain.md, Failure classes and Handling agent faults): one attempt (supervisor-attempt.ts),
 // then the pure nextMove (cell-move.ts) says done, retry after a jittered backoff, or stop
 // with a reason that is a value; this loop carries the move out. Intermediate failures are
 // `retrying` in the ledger, not alarms; the final failure is surfaced once. Nothing here
@@ -56,7 +56,7 @@ const resultOf = (c: Cell, outcome: RunResult['outcome'], reason: string): RunRe
   logPath: c.flight.logPath,
 });
 
-/** An operator cancel is not a fault (section 9): the cell goes back to what it claimed, or to
+/** An operator cancel is not a fault (docs/domain.md, Handling agent faults): the cell goes back to what it claimed, or to
  *  ❌ when earlier attempts of this call failed, so the failure is not forgotten. */
 async function cancelled(c: Cell): Promise<RunResult> {
   const { core, flight, run } = c;
@@ -78,7 +78,7 @@ async function stopCell(c: Cell, s: StopReason): Promise<RunResult> {
   if (s.kind === 'launch_budget' && run.launched === 0) return resultOf(c, 'failed', reason);
   if (effect.reportAs) run.lastClass = effect.reportAs;
   if (effect.escalate) await core.append({ type: 'escalate', at: core.now(), unit, step, class: effect.escalate, reason });
-  // Issue 17 item 5: the attempt that used the cap says so ("attempt 1 of 1").
+  // The attempt that used the cap says so ("attempt 1 of 1"), not a bare "attempt 1".
   if (s.kind === 'escalated' && s.maxAttempts) run.maxAttempts = s.maxAttempts;
   if (s.kind === 'retries_stopped') {
     if (s.maxAttempts !== null) run.maxAttempts = s.maxAttempts;
@@ -116,7 +116,7 @@ async function awaitRetry(c: Cell, move: Extract<Move, { kind: 'retry' }>, attem
   const woke = await sleepFor(flight, delayMs, core.now() + delayMs, move.reason);
   const late = stopAfterBackoff(woke, woke ? core.retryStop(flight) : null);
   if (late) return late;
-  // Issue 12: a cluster that keeps failing has its own breaker; wait for it too.
+  // A cluster that keeps failing has its own breaker; wait for it too (docs/scale-out.md).
   for (const agent of [t.agent.name, infraBreakerOf(t.agent.executor)]) {
     if (!agent) continue;
     const blocked = await core.waitForBreaker(flight, agent);
@@ -130,7 +130,7 @@ async function awaitRetry(c: Cell, move: Extract<Move, { kind: 'retry' }>, attem
 async function attemptOnce(c: Cell): Promise<RunResult | null> {
   const { core, flight, t, run } = c;
   // An adopted run is already running: a cancel must reach it (and its exit be journalled),
-  // not end the cell before the handle is even looked at (issue 17 item 7).
+  // not end the cell before the handle is even looked at.
   if (flight.cancelled && !run.adopted) return cancelled(c);
   const end = await runAttempt(core, flight, t, run);
   if (end.kind === 'not_started') return stopCell(c, end.stop);
@@ -156,7 +156,7 @@ async function attemptOnce(c: Cell): Promise<RunResult | null> {
   return stop ? stopCell(c, stop) : null;
 }
 
-/** Error path: stop this cell; never relaunch from here (section 9, death spiral). */
+/** Error path: stop this cell; never relaunch from here (docs/domain.md, Handling agent faults: the death spiral). */
 async function internalError(c: Cell, err: unknown): Promise<RunResult> {
   const { core, flight, run } = c;
   const { unit, step } = flight;

@@ -90,7 +90,12 @@ export interface LaunchPorts {
 }
 
 /** Every check a launch must pass (one writer per output, breakers, budgets, escalation), then the cell goes in flight. */
-export async function launchCell({ ready, roles, ws, journal, budget, inFlight, probes, cells }: LaunchPorts, unit: string, step: string, o: LaunchOptions = {}): Promise<RunResult> {
+export async function launchCell(
+  { ready, roles, ws, journal, budget, inFlight, probes, cells }: LaunchPorts,
+  unit: string,
+  step: string,
+  o: LaunchOptions = {},
+): Promise<RunResult> {
   await ready;
   roles.refuse('launch');
   const { config } = ws;
@@ -133,7 +138,8 @@ export async function launchCell({ ready, roles, ws, journal, budget, inFlight, 
   const run = cells.fly(unit, step, t, null, { continueAsked: o.continue === true, overBudget: spent !== null });
   // Journalled after the flight is registered (the writer check above needs no await before
   // it) and before its launch event, which waits for the claim read at least.
-  if (spent) await journal.append({ type: 'decision', at: journal.now(), kind: 'over_budget', unit, step, note: `launched past a spent budget: ${spent.reason}` });
+  if (spent)
+    await journal.append({ type: 'decision', at: journal.now(), kind: 'over_budget', unit, step, note: `launched past a spent budget: ${spent.reason}` });
   // Launching a held cell by hand is the release, journalled the same way.
   if (onHold) await journal.append({ type: 'decision', at: journal.now(), kind: 'release', unit, step, note: 'launched by the operator' });
   return run;
@@ -156,7 +162,10 @@ export function cancelCell(
     f.cancelledBy = by;
     // Journalled, so the hold outlives this session; a running attempt's CANCELLED exit says
     // the same, a retry cancelled in its backoff has only this.
-    if (by === 'operator') void journal.append({ type: 'decision', at: journal.now(), kind: 'hold', unit: f.unit, step: f.step, note: 'cancelled by the operator' }).catch(() => undefined);
+    if (by === 'operator')
+      void journal
+        .append({ type: 'decision', at: journal.now(), kind: 'hold', unit: f.unit, step: f.step, note: 'cancelled by the operator' })
+        .catch(() => undefined);
     f.handle?.cancel();
     f.wait?.resolve(false);
     return true;

@@ -7,7 +7,7 @@ import { settleEarlierRuns } from './supervisor-restart.js';
 import { driverPilot, type DriverPilot } from './takeover.js';
 import type { Emitter, JournalPort, WorkspaceRef } from './supervisor-ports.js';
 
-// Driver or observer (issue 8 items 4 and 5). The lock decides at start; an observer looks
+// Driver or observer (docs/reliability.md, Observers see what the driver sees). The lock decides at start; an observer looks
 // again at every refresh and, once the driver's lock is stale (its pid gone, or another
 // process now: start time differs), becomes the driver. A new driver — at start or by taking
 // over — starts a session and adopts or settles what earlier checkrooms left running. What
@@ -23,7 +23,7 @@ export interface Role {
   drive(adopt: AdoptDeps): Promise<void>;
   /**
    * An observer: take the lock over if it went stale, then drive. What the driver had — its
-   * autopilot (issue 17 item 3) — when it did, else null.
+   * autopilot (takeover.ts) — when it did, else null.
    */
   takeOver(adopt: AdoptDeps): Promise<DriverPilot | null>;
 }
@@ -45,7 +45,7 @@ export function createRole(o: RoleOptions): Role {
       said.push(`took over ${relative(o.root, lockPath(o.root))}: it was stale (${h ? `held by pid ${h.pid} on ${h.host}` : 'unreadable'}; ${lock.tookOver.why}); this checkroom drives now`);
     }
     await o.append({ type: 'session', at: o.now(), kind: 'start', pid: process.pid });
-    // Issue 12: a cluster's jobs outlive any checkroom; they are adopted through their
+    // A cluster's jobs outlive any checkroom; they are adopted through their
     // executor, the local process groups settled as before.
     const { adopt: jobs, reap } = splitAdoptable(o.ledger(), o.config);
     const settled = await settleEarlierRuns({ ...o.ledger(), liveRuns: reap }, o.config, o.now, o.append, o.emit, (run) => canAdopt(adopt, run));

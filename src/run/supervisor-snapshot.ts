@@ -135,7 +135,8 @@ export function closeNow({ ws, clock, role, session, journal, inFlight }: CloseP
   // the next start adopts it and asks for the stop again until it lands.
   if (role.isDriver)
     for (const f of inFlight.flights.values())
-      if (f.cancelled && f.handle?.job && f.runId) appendJournalNow(ws.root, { type: 'decision', at: clock.now(), kind: 'stop_pending', unit: f.unit, step: f.step, note: f.runId });
+      if (f.cancelled && f.handle?.job && f.runId)
+        appendJournalNow(ws.root, { type: 'decision', at: clock.now(), kind: 'stop_pending', unit: f.unit, step: f.step, note: f.runId });
   journal.stop();
   if (role.isDriver && !session.stopped) appendJournalNow(ws.root, { type: 'session', at: clock.now(), kind: 'stop', pid: process.pid, reason });
   session.stopped = true;

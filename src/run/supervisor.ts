@@ -87,7 +87,14 @@ function wire(opts: SupervisorOptions) {
   const session: SessionState = { reserved: 0, closed: false, stopped: false };
   const pilot: AutopilotPort = { tick: () => void autopilot.tick(), pauseFor: (reason) => autopilot.pauseFor(reason) };
   const isClosed = (): boolean => session.closed;
-  const sj = createSupervisorJournal({ root: ws.root, now, ledgerCfg: { breaker: config.breaker, limits: config.limits }, emit, onCooldownEnd: pilot.tick, isClosed });
+  const sj = createSupervisorJournal({
+    root: ws.root,
+    now,
+    ledgerCfg: { breaker: config.breaker, limits: config.limits },
+    emit,
+    onCooldownEnd: pilot.tick,
+    isClosed,
+  });
   const journal: JournalPort = { append: sj.append, ledger: sj.ledger, now };
   // --readonly: the journal is read (the Health view shows its history) but the driver lock
   // is not even taken, and every action is refused.
@@ -104,14 +111,31 @@ function wire(opts: SupervisorOptions) {
     cancel: (id, by) => cancelCell({ roles, inFlight, journal }, id, by),
   };
   // Runs of an earlier checkroom that went to a cluster are adopted through their executor.
-  const adoption = (): AdoptDeps => ({ core, inFlight, pilot, adoptJobs: (runs) => adoptRuns(ws, runs, { journal, emit, cells, pendingStops: pendingStopsOf(journal.ledger()) }) });
+  const adoption = (): AdoptDeps => ({
+    core,
+    inFlight,
+    pilot,
+    adoptJobs: (runs) => adoptRuns(ws, runs, { journal, emit, cells, pendingStops: pendingStopsOf(journal.ledger()) }),
+  });
   const observed = driverView();
   const warnings: string[] = [];
   const keepPilotOn = (): void => void ready.then(() => autopilot.set(true, null, KEPT_REASON)).catch(() => undefined);
   const ready = init({ sj, role, observed, warnings, adoption, keepPilotOn });
   ready.catch(() => undefined);
   const launch = (unit: string, step: string, o?: LaunchOptions) => launchCell({ ready, roles, ws, journal, budget, inFlight, probes, cells }, unit, step, o);
-  const autopilot = createAutopilot({ ...ws, ...journal, emit, isDriver: roles.isDriver, redoHalfProducts: opts.redoHalfProducts ?? true, ready, isClosed, flights: inFlight.flights, budget, probing: () => new Set(probes.keys()), launch });
+  const autopilot = createAutopilot({
+    ...ws,
+    ...journal,
+    emit,
+    isDriver: roles.isDriver,
+    redoHalfProducts: opts.redoHalfProducts ?? true,
+    ready,
+    isClosed,
+    flights: inFlight.flights,
+    budget,
+    probing: () => new Set(probes.keys()),
+    launch,
+  });
   return { ws, sj, journal, emit, listeners, session, role, roles, pilot, autopilot, inFlight, cells, marker, observed, warnings, ready, launch, adoption };
 }
 
