@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/pipeline/config.js';
@@ -9,7 +9,7 @@ import { cancelCell, launchCell, type LaunchPorts } from '../src/run/supervisor-
 import type { CellRunner, JournalPort, Roles, SessionState } from '../src/run/supervisor-ports.js';
 import type { Role } from '../src/run/supervisor-role.js';
 import type { RunResult, SupervisorEvent } from '../src/run/supervisor-types.js';
-import { fakeAgentWorkspace } from './helpers/workspace.js';
+import { fakeAgentWorkspace, REPO } from './helpers/workspace.js';
 
 // The supervisor's parts run on their narrow ports alone (supervisor-ports.ts): each test
 // hands a function only the ports its signature names — a real journal on a temp workspace,
@@ -206,5 +206,32 @@ describe('supervisor ports: each part runs on the ports it names', () => {
     expect(got).toHaveLength(1);
     expect(got[0]!.message).not.toMatch(/[\u001b\n]/);
     expect(got[0]!.message).toContain('ch01');
+  });
+});
+
+// The walk in docs/architecture.md names a function and the file it is in at every hop: a
+// rename or a move that the walk does not follow fails here, so the doc cannot drift.
+describe('docs/architecture.md, "Follow Enter to the marker"', () => {
+  const section = (): string => {
+    const doc = readFileSync(join(REPO, 'docs/architecture.md'), 'utf8');
+    const from = doc.indexOf('## Follow Enter to the marker');
+    expect(from).toBeGreaterThan(-1);
+    const to = doc.indexOf('\n## ', from + 1);
+    return doc.slice(from, to === -1 ? undefined : to);
+  };
+
+  it('every function it names is in the file it names, and every port is in supervisor-ports.ts', () => {
+    const text = section();
+    const hops = [...text.matchAll(/`(\w+)(?:\([^`]*\))?`\s+\(`((?:run|app|holders)\/[\w/.-]+\.ts)`/g)].map((m) => [m[1]!, m[2]!] as const);
+    expect(hops.map(([name]) => name)).toEqual(expect.arrayContaining(['launchCell', 'flyCell', 'runCell', 'runAttempt', 'provenDone', 'markCell']));
+    for (const [name, file] of hops) {
+      const path = join(REPO, 'src', file);
+      expect(existsSync(path), `${file} exists`).toBe(true);
+      expect(readFileSync(path, 'utf8'), `${name} in ${file}`).toMatch(new RegExp(`\\b${name}\\b`));
+    }
+    const ports = readFileSync(join(REPO, 'src/run/supervisor-ports.ts'), 'utf8');
+    const table = [...text.matchAll(/^\| `(\w+)`(?:, `(\w+)`)? \|/gm)].flatMap((m) => [m[1]!, ...(m[2] ? [m[2]] : [])]);
+    expect(table).toEqual(expect.arrayContaining(['JournalPort', 'Roles', 'AutopilotPort', 'CellRunner']));
+    for (const port of table) expect(ports, port).toMatch(new RegExp(`export (?:interface|type) ${port}\\b`));
   });
 });
