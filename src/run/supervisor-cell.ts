@@ -16,11 +16,12 @@ import { continueFor } from './supervisor-agent.js';
 export { sleepFor, lastBackupOf };
 export type { AdoptedRun, CellCore, Flight };
 
-// One cell, with its retries (docs/domain.md, Failure classes and Handling agent faults): one attempt (supervisor-attempt.ts),
-// then the pure nextMove (cell-move.ts) says done, retry after a jittered backoff, or stop
-// with a reason that is a value; this loop carries the move out. Intermediate failures are
-// `retrying` in the ledger, not alarms; the final failure is surfaced once. Nothing here
-// launches on an error path: an internal error ends the cell.
+// One cell, with its retries (docs/domain.md, Failure classes and their caps; and Handling
+// agent faults): one attempt (supervisor-attempt.ts), then the pure nextMove (cell-move.ts)
+// says done, retry after a jittered backoff, or stop with a reason that is a value; this loop
+// carries the move out. Intermediate failures are `retrying` in the ledger, not alarms; the
+// final failure is surfaced once. Nothing here launches on an error path: an internal error
+// ends the cell.
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 

@@ -13,10 +13,9 @@ import { heldOutputs } from '../holders/held-outputs.js';
 import type { AutopilotPort, Budget, CellCore, CellRunner, InFlight, JournalPort, Marker, Roles, WorkspaceRef } from './supervisor-ports.js';
 import { SupervisorError, type RunResult } from './supervisor-types.js';
 
-// The operator's actions on cells and breakers (docs/domain.md, "Failure classes and their
-// caps" and "Handling agent faults"), each a function of the narrow ports it uses
-// (supervisor-ports.ts): each refuses what this instance may not do, says exactly why, and
-// journals what it did.
+// The operator's actions on cells and breakers (docs/domain.md, Handling agent faults), each a
+// function of the narrow ports it uses (supervisor-ports.ts): each refuses what this instance
+// may not do, says exactly why, and journals what it did.
 
 export interface LaunchOptions {
   reason?: string;

@@ -21,11 +21,11 @@ import type { Supervisor, SupervisorEvent, SupervisorOptions } from './superviso
 
 export * from './supervisor-types.js';
 
-// The runner behind the control room and `checkroom run` (docs/domain.md, "Failure classes
-// and their caps" and "Handling agent faults"). The journal is the only source of truth:
-// every count and breaker state shown is replayed from it, so a restart after kill -9 shows
-// the same. One driver per workspace (driver.lock); a second instance is read-only and
-// refuses every action that launches or changes state.
+// The runner behind the control room and `checkroom run`
+// (docs/domain.md, Handling agent faults). The journal is the only source of truth: every
+// count and breaker state shown is replayed from it, so a restart after kill -9 shows the
+// same. One driver per workspace (driver.lock); a second instance is read-only and refuses
+// every action that launches or changes state.
 //
 // close(): stops autopilot and waits for the runs in flight (with their retries) to end;
 // it cancels nothing unless asked (`close({ cancel: true })`). Runs are never orphaned on
