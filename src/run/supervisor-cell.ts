@@ -9,7 +9,7 @@ import { describeArgv } from './placeholders.js';
 import { nextMove, stopAfterBackoff, stopAfterBreaker, stopEffect, stopWords, type Move, type StopReason } from './cell-move.js';
 import { lastBackupOf, nextAttempt, runAttempt, type CellRun } from './supervisor-attempt.js';
 import { sleepFor, type AdoptedRun, type Flight } from './cell-core.js';
-import type { CellCore } from './supervisor-ports.js';
+import type { AutopilotPort, CellCore, Emitter, JournalPort, LaunchGate, Marker } from './supervisor-ports.js';
 import type { CommandPreview, RunResult } from './supervisor-types.js';
 import { continueFor } from './supervisor-agent.js';
 
@@ -40,14 +40,15 @@ export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: str
   return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };
 };
 
-interface Cell {
-  core: CellCore;
+/** One cell's run; `C` narrows the ports a helper below may use (supervisor-ports.ts). */
+interface Cell<C = CellCore> {
+  core: C;
   flight: Flight;
   t: CellTarget;
   run: CellRun;
 }
 
-const resultOf = (c: Cell, outcome: RunResult['outcome'], reason: string): RunResult => ({
+const resultOf = (c: Cell<unknown>, outcome: RunResult['outcome'], reason: string): RunResult => ({
   unit: c.flight.unit,
   step: c.flight.step,
   outcome,
@@ -59,7 +60,7 @@ const resultOf = (c: Cell, outcome: RunResult['outcome'], reason: string): RunRe
 
 /** An operator cancel is not a fault (docs/domain.md, Handling agent faults): the cell goes back to what it claimed, or to
  *  ❌ when earlier attempts of this call failed, so the failure is not forgotten. */
-async function cancelled(c: Cell): Promise<RunResult> {
+async function cancelled(c: Cell<Marker & Emitter>): Promise<RunResult> {
   const { core, flight, run } = c;
   const { unit, step } = flight;
   if (run.launched > 1 || (run.lastClass !== null && run.lastClass !== 'CANCELLED')) await core.mark(unit, step, 'failed');
@@ -69,7 +70,7 @@ async function cancelled(c: Cell): Promise<RunResult> {
 }
 
 /** Carry a stop out: the claim, the escalation journalled, autopilot paused, the failure surfaced once. */
-async function stopCell(c: Cell, s: StopReason): Promise<RunResult> {
+async function stopCell(c: Cell<JournalPort & Emitter & Marker & Pick<AutopilotPort, 'pauseFor'>>, s: StopReason): Promise<RunResult> {
   const { core, flight, run } = c;
   const { unit, step } = flight;
   const effect = stopEffect(s);
@@ -106,7 +107,12 @@ async function stopCell(c: Cell, s: StopReason): Promise<RunResult> {
 }
 
 /** Journal and announce the retry, wait out its backoff, then its breakers; a stop when one says no. */
-async function awaitRetry(c: Cell, move: Extract<Move, { kind: 'retry' }>, attempt: number, cls: string): Promise<StopReason | null> {
+async function awaitRetry(
+  c: Cell<JournalPort & Emitter & Pick<LaunchGate, 'retryStop' | 'waitForBreaker'>>,
+  move: Extract<Move, { kind: 'retry' }>,
+  attempt: number,
+  cls: string,
+): Promise<StopReason | null> {
   const { core, flight, t } = c;
   const { unit, step } = flight;
   c.run.maxAttempts = move.maxAttempts;
@@ -158,7 +164,7 @@ async function attemptOnce(c: Cell): Promise<RunResult | null> {
 }
 
 /** Error path: stop this cell; never relaunch from here (docs/domain.md, Handling agent faults: the death spiral). */
-async function internalError(c: Cell, err: unknown): Promise<RunResult> {
+async function internalError(c: Cell<Marker & Emitter>, err: unknown): Promise<RunResult> {
   const { core, flight, run } = c;
   const { unit, step } = flight;
   const message = sanitizeLine((err as Error).message ?? String(err));
