@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/pipeline/config.js';
@@ -9,7 +9,7 @@ import { cancelCell, launchCell, type LaunchPorts } from '../src/run/supervisor-
 import type { CellRunner, JournalPort, Roles, SessionState } from '../src/run/supervisor-ports.js';
 import type { Role } from '../src/run/supervisor-role.js';
 import type { RunResult, SupervisorEvent } from '../src/run/supervisor-types.js';
-import { fakeAgentWorkspace, REPO } from './helpers/workspace.js';
+import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from './helpers/workspace.js';
 
 // The supervisor's parts run on their narrow ports alone (supervisor-ports.ts): each test
 // hands a function only the ports its signature names — a real journal on a temp workspace,
@@ -19,9 +19,23 @@ import { fakeAgentWorkspace, REPO } from './helpers/workspace.js';
 
 const T0 = 1_700_000_000_000;
 
+/** A book workspace whose agent is never started here (the CellRunner is a fake): `limits` are extra lines under `limits:`. */
 async function setUp(limits = '') {
-  const root = fakeAgentWorkspace('checkroom-ports-');
-  if (limits) appendFileSync(join(root, 'checkroom.yaml'), limits);
+  const root = tempDir('checkroom-ports-');
+  const yaml = [
+    'preset: book',
+    'units: { list: [ch01, ch02] }',
+    'batches: [{ id: 1, units: [ch01, ch02] }]',
+    'agents:',
+    '  researcher: &a',
+    '    command: [node, -e, "0"]',
+  ];
+  for (const name of ['writer', 'reviewer', 'editor', 'panel', 'archivist']) yaml.push(`  ${name}: *a`);
+  writeFiles(root, {
+    ...PHASE_1_2,
+    'meta/chapter-summaries.md': summaries([]),
+    'checkroom.yaml': [...yaml, 'limits:', '  backoff_base: 20ms', limits].join('\n'),
+  });
   const config = await loadConfig(root);
   const session: SessionState = { reserved: 0, closed: false, stopped: false };
   const sj = createSupervisorJournal({
@@ -102,7 +116,7 @@ describe('supervisor ports: each part runs on the ports it names', () => {
   });
 
   it("a spent budget refuses the launch; the operator's over-budget word flies it as such and journals the decision", async () => {
-    const s = await setUp('  max_launches: 1\n');
+    const s = await setUp('  max_launches: 1');
     await s.journal.append({
       type: 'launch',
       at: T0,
@@ -166,7 +180,7 @@ describe('supervisor ports: each part runs on the ports it names', () => {
   });
 
   it('the launch gate counts a reservation against the budget until it is released', async () => {
-    const s = await setUp('  max_launches: 1\n');
+    const s = await setUp('  max_launches: 1');
     const gate = launchGateOf({ config: s.config, journal: s.sj, budget: budgetOf(s.config, s.session), session: s.session, probes: new Map() });
     const f = flightOf('ch01', 'research', []);
     expect(gate.reserveLaunch(f)).toBeNull();
