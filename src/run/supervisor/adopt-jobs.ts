@@ -4,12 +4,11 @@ import { jobOf } from '../executors/types.js';
 import type { Ledger, LiveRun } from '../journal/ledger.js';
 import { buildCommand, targetOf, type CellTarget } from '../attempt/launch-spec.js';
 import { provenDone } from '../attempt/launch-proof.js';
-import type { AdoptedRun } from './cell.js';
+import type { AdoptedRun } from '../attempt/cell-core.js';
 import type { WorkspaceConfig } from '../../pipeline/config-types.js';
-import type { NewJournalEvent } from '../journal/journal.js';
-import type { SupervisorEvent } from './types.js';
+import type { CellRunner, Emit, JournalPort, WorkspaceRef } from './ports.js';
 
-// After a restart (issue 12): runs whose agent went to a cluster are still running there, or
+// After a restart: runs whose agent went to a cluster are still running there, or
 // finished while no checkroom watched. They are adopted — watched through their executor
 // and carried on with the same classifying, counting and marker proof — instead of being
 // reaped (local process groups, supervisor-restart.ts) or launched twice.
@@ -61,31 +60,28 @@ export async function adoptRun(root: string, config: WorkspaceConfig, run: LiveR
   return { key: cellKey(run.unit, run.step), target: t, adopted: { handle, runId: run.runId, attempt: run.attempt, argv: run.argv, logPath: run.logPath, startedAt: run.at } };
 }
 
-export interface AdoptDeps {
-  now(): number;
-  append(e: NewJournalEvent): Promise<void>;
-  emit(e: SupervisorEvent): void;
-  /** Put the adopted run in flight: runCell carries it on from its handle. */
-  fly(unit: string, step: string, t: CellTarget, adopted: AdoptedRun): unknown;
-  /** Stop an adopted run in flight (a stop that had not landed before); no hold. */
-  stop?(key: string): void;
+export interface JobAdoption {
+  journal: Pick<JournalPort, 'append' | 'now'>;
+  emit: Emit;
+  /** fly: the adopted run goes in flight, runCell carries it on from its handle; cancel: a stop that had not landed is asked again (a shutdown's: no hold). */
+  cells: CellRunner;
   /** Run ids whose stop had not landed when their checkroom ended. */
-  pendingStops?: ReadonlySet<string>;
+  pendingStops: ReadonlySet<string>;
 }
 
 /** Adopt each run; one that cannot be (its agent is gone from checkroom.yaml) is closed as gone. */
-export async function adoptRuns(root: string, config: WorkspaceConfig, runs: readonly LiveRun[], d: AdoptDeps): Promise<void> {
+export async function adoptRuns({ root, config }: WorkspaceRef, runs: readonly LiveRun[], { journal, emit, cells, pendingStops }: JobAdoption): Promise<void> {
   for (const run of runs) {
     try {
       const a = await adoptRun(root, config, run);
-      d.fly(run.unit, run.step, a.target, a.adopted);
-      if (d.pendingStops?.has(run.runId)) {
-        d.emit({ type: 'notice', message: `${run.unit} ${run.step}: the stop of job ${run.jobId ?? '-'} had not landed when the last checkroom ended; asking again until it does` });
-        d.stop?.(a.key);
+      void cells.fly(run.unit, run.step, a.target, a.adopted);
+      if (pendingStops.has(run.runId)) {
+        emit({ type: 'notice', message: `${run.unit} ${run.step}: the stop of job ${run.jobId ?? '-'} had not landed when the last checkroom ended; asking again until it does` });
+        cells.cancel(a.key, 'shutdown');
       }
     } catch (err) {
-      await d.append({ type: 'reaped', at: d.now(), runId: run.runId, pid: null, outcome: 'gone' });
-      d.emit({ type: 'notice', message: `${run.unit} ${run.step}: job ${run.jobId ?? '-'} of an earlier checkroom cannot be adopted: ${(err as Error).message}` });
+      await journal.append({ type: 'reaped', at: journal.now(), runId: run.runId, pid: null, outcome: 'gone' });
+      emit({ type: 'notice', message: `${run.unit} ${run.step}: job ${run.jobId ?? '-'} of an earlier checkroom cannot be adopted: ${(err as Error).message}` });
     }
   }
 }

@@ -9,30 +9,33 @@ import type { LiveRun } from '../journal/ledger.js';
 import { targetOf, type CellTarget } from '../attempt/launch-spec.js';
 import { provenDone } from '../attempt/launch-proof.js';
 import { decideNext } from '../policy/policy.js';
-import type { CellCore, Flight } from './cell.js';
+import type { Flight } from '../attempt/cell-core.js';
 import type { RunResult } from './types.js';
+import type { AutopilotPort, Dice, Emitter, InFlight, JournalPort, Marker, WorkspaceRef } from './ports.js';
 
-// An adopted run (issue 8 item 4), from adoption to its journalled end: shown running like
-// our own, its log followed, and, once its process is gone, decided by the marker. Its exit
+// An adopted run (docs/reliability.md, "Leave running" survives a restart), from adoption to
+// its journalled end: shown running like our own, its log followed, and, once its process is gone, decided by the marker. Its exit
 // code is unknown — it is not our child — and every message about its end says so. No retry
 // starts from here: a failed adopted run is ❌ (or ⚠️ when its caps are used) and the plan
 // offers it again like any failed cell.
 
 const UNKNOWN_EXIT = 'exit code unknown (not a child of this checkroom)';
 
+/** What watching an adopted run to its end touches: no launch gate, since nothing is launched. */
+export type AdoptCore = WorkspaceRef & JournalPort & Emitter & Marker & Dice;
+
 export interface AdoptDeps {
-  core: CellCore;
-  flights: Map<string, Flight>;
-  running: Map<string, Promise<RunResult>>;
+  core: AdoptCore;
+  inFlight: InFlight;
   /** A cell left the flights: autopilot may look again. */
-  tick(): void;
-  /** Issue 12: adopt runs whose job a cluster runs (supervisor-adopt-jobs.ts). */
+  pilot: Pick<AutopilotPort, 'tick'>;
+  /** Adopt the runs whose job a cluster runs, through their executor (supervisor-adopt-jobs.ts). */
   adoptJobs?(runs: LiveRun[]): Promise<void>;
 }
 
 /** A run can be adopted when its cell is not in flight here and its step is still configured. */
 export const canAdopt = (d: AdoptDeps, run: LiveRun): boolean => {
-  if (d.flights.has(cellKey(run.unit, run.step))) return false;
+  if (d.inFlight.flights.has(cellKey(run.unit, run.step))) return false;
   try {
     targetOf(d.core.root, d.core.config, run.unit, run.step);
     return true;
@@ -42,22 +45,22 @@ export const canAdopt = (d: AdoptDeps, run: LiveRun): boolean => {
 };
 
 /** Watch `run` as a flight of this supervisor until its journalled end. */
-export function adoptRun(d: AdoptDeps, run: LiveRun): void {
+export function adoptRun({ core, inFlight, pilot }: AdoptDeps, run: LiveRun): void {
   const key = cellKey(run.unit, run.step);
   const flight = adoptedFlight(run);
-  d.flights.set(key, flight);
-  const p = followAdopted(d.core, flight, run, targetOf(d.core.root, d.core.config, run.unit, run.step))
+  inFlight.flights.set(key, flight);
+  const p = followAdopted(core, flight, run, targetOf(core.root, core.config, run.unit, run.step))
     .catch((err: Error): RunResult => {
       const message = sanitizeLine(`${run.unit} ${run.step}: watching the adopted run stopped by an internal error: ${err.message}`);
-      d.core.emit({ type: 'failed', unit: run.unit, step: run.step, class: 'UNKNOWN', escalated: false, reason: err.message, logPath: run.logPath, message });
+      core.emit({ type: 'failed', unit: run.unit, step: run.step, class: 'UNKNOWN', escalated: false, reason: err.message, logPath: run.logPath, message });
       return { unit: run.unit, step: run.step, outcome: 'failed', class: null, attempts: 0, reason: err.message, logPath: run.logPath };
     })
     .finally(() => {
-      d.flights.delete(key);
-      d.running.delete(key);
-      d.tick();
+      inFlight.flights.delete(key);
+      inFlight.running.delete(key);
+      pilot.tick();
     });
-  d.running.set(key, p);
+  inFlight.running.set(key, p);
 }
 
 const adoptedFlight = (run: LiveRun): Flight => ({
@@ -75,7 +78,7 @@ const adoptedFlight = (run: LiveRun): Flight => ({
   adopted: true,
 });
 
-export async function followAdopted(core: CellCore, flight: Flight, run: LiveRun, t: CellTarget): Promise<RunResult> {
+export async function followAdopted(core: AdoptCore, flight: Flight, run: LiveRun, t: CellTarget): Promise<RunResult> {
   const { unit, step } = flight;
   const name = `${unit} ${step}`;
   const result = (outcome: RunResult['outcome'], cls: RunResult['class'], reason: string): RunResult => ({ unit, step, outcome, class: cls, attempts: 0, reason, logPath: run.logPath });
@@ -97,7 +100,7 @@ export async function followAdopted(core: CellCore, flight: Flight, run: LiveRun
   off();
   flight.handle = null;
   const markerFound = provenDone(core.root, core.config.pipeline, t, unit);
-  // Issue 11: an adopted agent CLI's log still holds its stream: its cost and verdict count.
+  // An adopted agent CLI's log still holds its stream: its cost and verdict count (docs/agents.md, Adapters).
   const { facts, fromFacts } = await concludeAttempt(newWatch(t), run.logPath, outcome, markerFound, core.append, core.now(), run.runId, t, unit);
   const cls = classifyAdopted(outcome, { markerFound, rules: t.agent.rules, fromFacts });
   const tail = outcome.tail.slice(-20);
@@ -139,7 +142,7 @@ export async function followAdopted(core: CellCore, flight: Flight, run: LiveRun
     type: 'failed',
     unit,
     step,
-    // The class it escalated as, as journalled (issue 18 item 2), else the attempt's own.
+    // The class it escalated as, as journalled, so the event and the ledger agree; else the attempt's own.
     class: next.kind === 'escalate' ? next.class : cls,
     escalated,
     reason,

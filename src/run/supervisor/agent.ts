@@ -9,7 +9,7 @@ import type { NewJournalEvent } from '../journal/journal.js';
 import type { CellTarget } from '../attempt/launch-spec.js';
 import type { ProcessOutcome } from '../types.js';
 
-// What the runner does with an agent adapter (issue 11), kept out of supervisor-cell.ts:
+// What the runner does with an agent adapter (docs/agents.md, Adapters), kept out of supervisor-cell.ts:
 // read the stream as it arrives (the "doing now" line, the session id as soon as it is
 // seen), read the finished attempt's facts from its log, journal them, and decide whether
 // the next attempt continues the interrupted session instead of starting over.
@@ -101,7 +101,7 @@ export const takesPartial = (t: CellTarget): boolean =>
 
 /**
  * How the next attempt of this cell continues from its half-product, or null to start over
- * (DOMAIN.md section 4; issue 17 item 8). One decision for keys (`C`), autopilot and `run`:
+ * (docs/domain.md, Half-products). One decision for keys (`C`), autopilot and `run`:
  * - the last attempt was interrupted (stalled, cancelled, reaped) and named a session the
  *   adapter can resume: resume it (`asked`: the operator chose continue; otherwise only an
  *   `on_interrupt: continue` agent does);

@@ -17,10 +17,11 @@ import { buildCommand, ensureRunsDir, logPathOf, newRunId, type BuiltCommand, ty
 import { hasOwnOutput, provenDone } from '../attempt/launch-proof.js';
 import { heldOutputs } from '../../holders/held-outputs.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './agent.js';
-import type { AdoptedRun, CellCore, Flight } from '../attempt/cell-core.js';
+import type { AdoptedRun, Flight } from '../attempt/cell-core.js';
+import type { CellCore, Emitter, JournalPort, WorkspaceRef } from './ports.js';
 import { assertInside } from '../../fs/confine-path.js';
 
-// One attempt of a cell, all of its effects and nothing else (issue 9 item 3): reserve a
+// One attempt of a cell, all of its effects and nothing else, so the loop stays a loop: reserve a
 // launch, back up or continue, guard the shared memory, build the command, start it through
 // the agent's executor, journal the launch, follow its lines, wait, prove by marker, read the
 // agent's facts, classify, journal the exit. What follows is nextMove's (cell-move.ts).
@@ -65,14 +66,14 @@ interface Prepared {
 }
 
 /** Continue or back up, guard the memory, build the command (an adopted run keeps its argv). */
-async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: AdoptedRun | null): Promise<Prepared> {
+async function prepare(core: WorkspaceRef & JournalPort & Emitter, flight: Flight, t: CellTarget, adopted: AdoptedRun | null): Promise<Prepared> {
   const { unit, step } = flight;
   const name = `${unit} ${step}`;
   const l = core.ledger();
   const attempt = adopted?.attempt ?? nextAttempt(l, cellKey(unit, step));
   flight.attempt = attempt;
   let backup = lastBackupOf(core.root, l, unit, step);
-  // Continue instead of restart (issue 11; DOMAIN.md section 4, the aggressive strategy):
+  // Continue instead of restart (docs/domain.md, Half-products: the aggressive strategy):
   // the half-product stays where it is for the resumed session to complete.
   const asked = flight.continueAsked === true;
   flight.continueAsked = false;
@@ -111,7 +112,7 @@ async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: A
     backup = join(core.root, b.backup);
     core.emit({ type: 'notice', message: sanitizeLine(`${name}: backed up ${t.outputRel} to ${b.backup} before attempt ${attempt}`) });
   }
-  // Shared long-memory files: copied before the run, their entries checked after it (issue 8 item 6).
+  // Shared long-memory files: copied before the run, their entries checked after it, so no run loses another's entries.
   const memory = await guardMemory(core.root, core.config.pipeline, t.step, new Date(core.now()));
   if (memory?.backups.length)
     core.emit({
@@ -125,7 +126,7 @@ async function prepare(core: CellCore, flight: Flight, t: CellTarget, adopted: A
 
 /** Start the attempt through the agent's executor (or take the adopted handle) and journal the launch. */
 async function start(
-  core: CellCore,
+  core: WorkspaceRef & JournalPort,
   flight: Flight,
   t: CellTarget,
   p: Prepared,
@@ -139,9 +140,9 @@ async function start(
   const runId = adopted?.runId ?? newRunId(unit, step, attempt, at);
   ensureRunsDir(core.root);
   // The one place a new log's path is made: checked here, so the log writers (process-log.ts,
-  // relay.ts, the executors) append only inside the workspace (issue 16 item 1).
+  // relay.ts, the executors) append only inside the workspace (docs/decisions/confine-every-path.md).
   const logPath = adopted?.logPath ?? assertInside('append', logPathOf(core.root, runId), [core.root]);
-  // Issue 12: the agent's executor runs it (local process group, Slurm job, Kubernetes Job).
+  // The agent's executor runs it: local process group, Slurm job, Kubernetes Job (docs/scale-out.md).
   const executor = executorFor(t.agent);
   const proven = () => provenDone(core.root, core.config.pipeline, t, unit);
   const spec = {
@@ -161,7 +162,7 @@ async function start(
   const limits = { idleTimeoutMs: t.agent.idleTimeoutMs, timeoutMs: t.agent.timeoutMs, graceMs: t.agent.graceMs };
   const handle = adopted?.handle ?? (await executor.start({ ...spec, ...limits }));
   // An adopted job is an earlier session's run: marked so, a close leaves it to the next
-  // driver instead of waiting (until its watchdog killed it) — issue 17 matrix, leave.
+  // driver instead of waiting until its watchdog killed it (docs/reliability.md, "Leave running").
   Object.assign(flight, { handle, runId, logPath, startedAt: at, adopted: adopted !== null });
   // Counted as soon as it runs: a journal write that fails now still leaves the cell ❌.
   run.launched++;
@@ -169,9 +170,9 @@ async function start(
     // The executor is recorded even when the cluster refused the job (no job id): its
     // INFRA faults must reach that executor's breaker.
     const job = executor.name === 'local' ? {} : { executor: executor.name, jobId: handle.job?.id ?? null };
-    // Issue 16 item 4: a restart after kill -9 finds every member by it, setsid'd ones too.
+    // A restart after kill -9 finds every member by it, setsid'd ones too (docs/reliability.md, kill -9).
     const token = handle.token ? { token: handle.token } : {};
-    // Issue 17 item 6: whoever adopts the run waits for its keeper before the log's last read.
+    // Whoever adopts the run waits for its keeper before the log's last read (docs/decisions/keeper-relay.md).
     const keeper = handle.keeper ? { keeper: handle.keeper } : {};
     const launch = {
       type: 'launch',
@@ -198,7 +199,7 @@ async function start(
 
 /** Journal the exit with the fingerprints the loop detector needs. */
 async function journalExit(
-  core: CellCore,
+  core: JournalPort,
   flight: Flight,
   t: CellTarget,
   cmd: BuiltCommand,
@@ -229,7 +230,7 @@ async function journalExit(
     error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: cmd.argv[0] ?? '', structured, cancelledBy: flight.cancelledBy }),
     ...(cls === 'CANCELLED' ? { cancelledBy: flight.cancelled ? (flight.cancelledBy ?? 'operator') : 'outside' } : {}),
     durationMs: outcome.endedAt - outcome.startedAt,
-    // What the file was when its writer ended: a cut is evidence only while it stays so (issue 17 item 3).
+    // What the file was when its writer ended: a cut is evidence only while it stays so.
     output: outputStamp(t.outputAbs),
   });
 }
@@ -249,7 +250,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
   };
   try {
     // A retry backs its output up before it runs: not from under a writer checkroom did not
-    // launch (issue 17 item 1: a writer is anyone; the first launch is checked in launchCell).
+    // launch (a writer is anyone; the first launch is checked in launchCell).
     if (!adopted && hasOwnOutput(t)) {
       const held = heldOutputs(core.root, [t.outputRel], new Set(core.ledger().liveRuns.flatMap((r) => (r.pid ? [r.pid] : [])))).get(t.outputRel);
       if (held) return { kind: 'not_started', stop: { kind: 'output_held', reason: `${name} is not relaunched: ${held}` } };

@@ -1,42 +1,38 @@
 import { CLOSED_REASON } from './takeover.js';
 import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { Budget, Emitter, JournalPort, Roles, WorkspaceRef } from './ports.js';
 import { cellKey, type NextStep, type WorkspaceState } from '../../types.js';
 import { loadWorkspace } from '../../workspace.js';
 import { sanitizeLine } from '../../text/sanitize.js';
-import type { NewJournalEvent } from '../journal/journal.js';
-import type { Ledger } from '../journal/ledger.js';
 import { pickLaunches } from './autopilot.js';
 import { outputOf } from '../process/writers.js';
 import { heldOutputs } from '../../holders/held-outputs.js';
-import type { Flight } from './cell.js';
-import type { AutopilotView, RunResult, SupervisorEvent } from './types.js';
+import type { Flight } from '../attempt/cell-core.js';
+import type { AutopilotView, RunResult } from './types.js';
 
 // Autopilot's loop: on each tick, read the plan from the disk and start what pickLaunches
-// allows; pause when a global limit is hit (DOMAIN.md section 9, death-spiral guard) and
+// allows; pause when a global limit is hit (docs/domain.md, Handling agent faults: the
+// death-spiral guard) and
 // say once why nothing more starts. Ticks never overlap: one asked for during a tick runs
 // right after it.
 
-export interface AutopilotHost {
-  root: string;
-  config: WorkspaceConfig;
-  redoHalfProducts: boolean;
-  isDriver: boolean;
-  /** The journal is read and dead runs are reaped. */
-  ready: Promise<void>;
-  now(): number;
-  ledger(): Ledger;
-  append(e: NewJournalEvent): Promise<void>;
-  emit(e: SupervisorEvent): void;
-  isClosed(): boolean;
-  /** Cells in flight (running or waiting for a retry), by cell key. */
-  flights: ReadonlyMap<string, Flight>;
-  budgetLeft(l: Ledger): number;
-  /** Breakers whose half-open probe is claimed in this process (breaker-gate.ts). */
-  probing(): ReadonlySet<string>;
-  /** Why no launch may go, budget-wise (budget.ts), or null. */
-  budgetWhy(l: Ledger): string | null;
-  launch(unit: string, step: string, o: { reason: string }): Promise<RunResult>;
-}
+/** What the loop needs of the supervisor: where, the journal, events, whether it drives, and a way to launch. */
+export type AutopilotHost = WorkspaceRef &
+  JournalPort &
+  Emitter &
+  Pick<Roles, 'isDriver'> & {
+    redoHalfProducts: boolean;
+    /** The journal is read and dead runs are reaped. */
+    ready: Promise<void>;
+    isClosed(): boolean;
+    /** Cells in flight (running or waiting for a retry), by cell key. */
+    flights: ReadonlyMap<string, Flight>;
+    budget: Budget;
+    /** Breakers whose half-open probe is claimed in this process (breaker-gate.ts). */
+    probing(): ReadonlySet<string>;
+    /** The operator's launch, as autopilot's reason says (supervisor-launch.ts). */
+    launch(unit: string, step: string, o: { reason: string }): Promise<RunResult>;
+  };
 
 export interface Autopilot {
   /** What the snapshot shows; a ledger pause is added by the caller. */
@@ -107,7 +103,7 @@ const emitIdle = (h: AutopilotHost, st: PilotState, reason: string): void => {
 /** Why autopilot has nothing to start, most telling first. */
 const idleWhy = (h: AutopilotHost, st: PilotState, maxLeft: number, pick: Pick<ReturnType<typeof pickLaunches>, 'blocked'>): string => {
   if (st.max !== null && maxLeft <= 0) return `--max ${st.max} steps reached`;
-  if (h.budgetLeft(h.ledger()) <= 0) return h.budgetWhy(h.ledger()) ?? 'no launch budget left';
+  if (h.budget.left(h.ledger()) <= 0) return h.budget.stop(h.ledger())?.reason ?? 'no launch budget left';
   if (pick.blocked.length > 0) return pick.blocked.map((b) => `${b.unit} ${b.step}: ${b.why}`).slice(0, 4).join('; ');
   return 'nothing runnable in the plan';
 };
@@ -121,7 +117,7 @@ const redoOutputs = (plan: readonly NextStep[], config: WorkspaceConfig): string
 
 /** Look at the plan once and start what autopilot may start. */
 async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: string) => Promise<void>): Promise<void> {
-  if (h.isClosed() || !h.isDriver) return;
+  if (h.isClosed() || !h.isDriver()) return;
   if (!st.on) {
     if (st.paused && h.flights.size === 0) emitIdle(h, st, `autopilot paused: ${st.reason}`);
     return;
@@ -136,7 +132,7 @@ async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: str
   const ws = await loadWorkspace(h.root, { config: h.config, running: new Set(h.flights.keys()) });
   if (!st.on || h.isClosed()) return;
   const inFlight = new Map([...h.flights.values()].map((f) => [cellKey(f.unit, f.step), f.agent]));
-  const budget = Math.max(0, Math.min(h.budgetLeft(h.ledger()), maxLeft));
+  const budget = Math.max(0, Math.min(h.budget.left(h.ledger()), maxLeft));
   const plan = orderedPlan(ws, st.preferred, h.config);
   const liveOutputs = heldOutputs(h.root, redoOutputs(plan, h.config), new Set(h.ledger().liveRuns.flatMap((r) => (r.pid ? [r.pid] : []))));
   const pick = pickLaunches({ plan, ledger: h.ledger(), config: h.config, inFlight, budget, redoHalfProducts: h.redoHalfProducts, probing: h.probing(), liveOutputs });
@@ -193,7 +189,7 @@ export function createAutopilot(h: AutopilotHost): Autopilot {
     pauseFor,
     tick,
     async close() {
-      if (!st.on || !h.isDriver) return;
+      if (!st.on || !h.isDriver()) return;
       st.on = false;
       await h.append({ type: 'autopilot', at: h.now(), on: false, reason: CLOSED_REASON }).catch(() => undefined);
     },

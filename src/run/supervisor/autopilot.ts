@@ -7,8 +7,8 @@ import { outputOf, pathTakenBy, takenWhy, writersByPath, type CellRef } from '..
 
 // Which plan entries autopilot may start now: a pure choice over the plan, the ledger and
 // what is in flight, so it is tested without processes. Failures that block downstream work
-// come first (DOMAIN.md section 5, recovery priorities), then half-products to redo (the
-// conservative strategy of section 4), then ready work.
+// come first (docs/domain.md, What goes wrong: recovery priorities), then half-products to
+// redo (the conservative strategy of docs/domain.md, Half-products), then ready work.
 
 export interface PickInput {
   plan: readonly NextStep[];
@@ -21,7 +21,7 @@ export interface PickInput {
   /** Breakers whose one half-open probe a cell of this process has claimed (breaker-gate.ts). */
   probing?: ReadonlySet<string>;
   redoHalfProducts: boolean;
-  /** Output path → why it is live: a process holds it open for writing (issue 17 item 1: whoever launched it). */
+  /** Output path → why it is live: a process holds it open for writing, whoever launched it. */
   liveOutputs?: ReadonlyMap<string, string>;
 }
 
@@ -57,7 +57,7 @@ export const pickLaunches = (input: PickInput): Pick => {
   // A half-open breaker lets exactly one probe through.
   const probing = new Set<string>(input.probing ?? []);
   const steps = new Map(config.pipeline.steps.map((s) => [s.id, s]));
-  // Path-keyed exclusion (issue 8 item 1): cells in flight, runs the journal shows alive
+  // Path-keyed exclusion, one writer per file: cells in flight, runs the journal shows alive
   // (another instance's, or adopted ones) and this pick's own launches each hold their output
   // path; whatever the concurrency allows, a second writer on that path waits.
   const cellOfKey = (key: string): CellRef => ({ unit: key.slice(0, key.lastIndexOf('/')), step: key.slice(key.lastIndexOf('/') + 1) });
@@ -70,7 +70,7 @@ export const pickLaunches = (input: PickInput): Pick => {
     const key = cellKey(unit, step);
     if (input.inFlight.has(key)) continue;
     const cell = ledger.cells[key];
-    // The operator's hold is journalled (issue 17 item 3): it holds after quit, kill -9 and
+    // The operator's hold is journalled (docs/reliability.md, A cancel is a hold): it holds after quit, kill -9 and
     // takeover, and for `run --next --auto` as for autopilot.
     if (cell?.hold) {
       blocked.push({ unit, step, why: `held: ${cell.hold.why}; launching it by hand releases the hold`, retryInMs: null });
@@ -85,7 +85,7 @@ export const pickLaunches = (input: PickInput): Pick => {
       blocked.push({ unit, step, why: agent ? `no agent '${agent}' in checkroom.yaml` : `step ${step} names no agent`, retryInMs: null });
       continue;
     }
-    // Issue 12: the executor's infra breaker (a failing cluster) holds launches like the agent's.
+    // The executor's infra breaker (a failing cluster) holds launches like the agent's (docs/scale-out.md).
     const infra = infraBreakerOf(config.agents[agent].executor);
     const name = [agent, ...(infra ? [infra] : [])].find((b) => ledger.agents[b] && (!ledger.agents[b]!.canLaunch || probing.has(b)));
     const br = ledger.agents[agent];

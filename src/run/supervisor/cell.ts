@@ -8,18 +8,20 @@ import { infraBreakerOf } from '../executors/infra.js';
 import { describeArgv } from '../attempt/placeholders.js';
 import { nextMove, stopAfterBackoff, stopAfterBreaker, stopEffect, stopWords, type Move, type StopReason } from '../attempt/cell-move.js';
 import { lastBackupOf, nextAttempt, runAttempt, type CellRun } from './attempt.js';
-import { sleepFor, type AdoptedRun, type CellCore, type Flight } from '../attempt/cell-core.js';
+import { sleepFor, type AdoptedRun, type Flight } from '../attempt/cell-core.js';
+import type { AutopilotPort, CellCore, Emitter, JournalPort, LaunchGate, Marker } from './ports.js';
 import type { CommandPreview, RunResult } from './types.js';
 import { continueFor } from './agent.js';
 
 export { sleepFor, lastBackupOf };
 export type { AdoptedRun, CellCore, Flight };
 
-// One cell, with its retries (DOMAIN.md sections 8 and 9): one attempt (supervisor-attempt.ts),
-// then the pure nextMove (cell-move.ts) says done, retry after a jittered backoff, or stop
-// with a reason that is a value; this loop carries the move out. Intermediate failures are
-// `retrying` in the ledger, not alarms; the final failure is surfaced once. Nothing here
-// launches on an error path: an internal error ends the cell.
+// One cell, with its retries (docs/domain.md, Failure classes and their caps; and Handling
+// agent faults): one attempt (supervisor-attempt.ts), then the pure nextMove (cell-move.ts)
+// says done, retry after a jittered backoff, or stop with a reason that is a value; this loop
+// carries the move out. Intermediate failures are `retrying` in the ledger, not alarms; the
+// final failure is surfaced once. Nothing here launches on an error path: an internal error
+// ends the cell.
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -38,14 +40,15 @@ export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: str
   return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };
 };
 
-interface Cell {
-  core: CellCore;
+/** One cell's run; `C` narrows the ports a helper below may use (supervisor-ports.ts). */
+interface Cell<C = CellCore> {
+  core: C;
   flight: Flight;
   t: CellTarget;
   run: CellRun;
 }
 
-const resultOf = (c: Cell, outcome: RunResult['outcome'], reason: string): RunResult => ({
+const resultOf = (c: Cell<unknown>, outcome: RunResult['outcome'], reason: string): RunResult => ({
   unit: c.flight.unit,
   step: c.flight.step,
   outcome,
@@ -55,9 +58,9 @@ const resultOf = (c: Cell, outcome: RunResult['outcome'], reason: string): RunRe
   logPath: c.flight.logPath,
 });
 
-/** An operator cancel is not a fault (section 9): the cell goes back to what it claimed, or to
+/** An operator cancel is not a fault (docs/domain.md, Handling agent faults): the cell goes back to what it claimed, or to
  *  ❌ when earlier attempts of this call failed, so the failure is not forgotten. */
-async function cancelled(c: Cell): Promise<RunResult> {
+async function cancelled(c: Cell<Marker & Emitter>): Promise<RunResult> {
   const { core, flight, run } = c;
   const { unit, step } = flight;
   if (run.launched > 1 || (run.lastClass !== null && run.lastClass !== 'CANCELLED')) await core.mark(unit, step, 'failed');
@@ -67,7 +70,7 @@ async function cancelled(c: Cell): Promise<RunResult> {
 }
 
 /** Carry a stop out: the claim, the escalation journalled, autopilot paused, the failure surfaced once. */
-async function stopCell(c: Cell, s: StopReason): Promise<RunResult> {
+async function stopCell(c: Cell<JournalPort & Emitter & Marker & Pick<AutopilotPort, 'pauseFor'>>, s: StopReason): Promise<RunResult> {
   const { core, flight, run } = c;
   const { unit, step } = flight;
   const effect = stopEffect(s);
@@ -77,7 +80,7 @@ async function stopCell(c: Cell, s: StopReason): Promise<RunResult> {
   if (s.kind === 'launch_budget' && run.launched === 0) return resultOf(c, 'failed', reason);
   if (effect.reportAs) run.lastClass = effect.reportAs;
   if (effect.escalate) await core.append({ type: 'escalate', at: core.now(), unit, step, class: effect.escalate, reason });
-  // Issue 17 item 5: the attempt that used the cap says so ("attempt 1 of 1").
+  // The attempt that used the cap says so ("attempt 1 of 1"), not a bare "attempt 1".
   if (s.kind === 'escalated' && s.maxAttempts) run.maxAttempts = s.maxAttempts;
   if (s.kind === 'retries_stopped') {
     if (s.maxAttempts !== null) run.maxAttempts = s.maxAttempts;
@@ -104,7 +107,12 @@ async function stopCell(c: Cell, s: StopReason): Promise<RunResult> {
 }
 
 /** Journal and announce the retry, wait out its backoff, then its breakers; a stop when one says no. */
-async function awaitRetry(c: Cell, move: Extract<Move, { kind: 'retry' }>, attempt: number, cls: string): Promise<StopReason | null> {
+async function awaitRetry(
+  c: Cell<JournalPort & Emitter & Pick<LaunchGate, 'retryStop' | 'waitForBreaker'>>,
+  move: Extract<Move, { kind: 'retry' }>,
+  attempt: number,
+  cls: string,
+): Promise<StopReason | null> {
   const { core, flight, t } = c;
   const { unit, step } = flight;
   c.run.maxAttempts = move.maxAttempts;
@@ -115,7 +123,7 @@ async function awaitRetry(c: Cell, move: Extract<Move, { kind: 'retry' }>, attem
   const woke = await sleepFor(flight, delayMs, core.now() + delayMs, move.reason);
   const late = stopAfterBackoff(woke, woke ? core.retryStop(flight) : null);
   if (late) return late;
-  // Issue 12: a cluster that keeps failing has its own breaker; wait for it too.
+  // A cluster that keeps failing has its own breaker; wait for it too (docs/scale-out.md).
   for (const agent of [t.agent.name, infraBreakerOf(t.agent.executor)]) {
     if (!agent) continue;
     const blocked = await core.waitForBreaker(flight, agent);
@@ -129,7 +137,7 @@ async function awaitRetry(c: Cell, move: Extract<Move, { kind: 'retry' }>, attem
 async function attemptOnce(c: Cell): Promise<RunResult | null> {
   const { core, flight, t, run } = c;
   // An adopted run is already running: a cancel must reach it (and its exit be journalled),
-  // not end the cell before the handle is even looked at (issue 17 item 7).
+  // not end the cell before the handle is even looked at.
   if (flight.cancelled && !run.adopted) return cancelled(c);
   const end = await runAttempt(core, flight, t, run);
   if (end.kind === 'not_started') return stopCell(c, end.stop);
@@ -155,8 +163,8 @@ async function attemptOnce(c: Cell): Promise<RunResult | null> {
   return stop ? stopCell(c, stop) : null;
 }
 
-/** Error path: stop this cell; never relaunch from here (section 9, death spiral). */
-async function internalError(c: Cell, err: unknown): Promise<RunResult> {
+/** Error path: stop this cell; never relaunch from here (docs/domain.md, Handling agent faults: the death spiral). */
+async function internalError(c: Cell<Marker & Emitter>, err: unknown): Promise<RunResult> {
   const { core, flight, run } = c;
   const { unit, step } = flight;
   const message = sanitizeLine((err as Error).message ?? String(err));

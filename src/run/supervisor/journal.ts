@@ -9,13 +9,13 @@ import type { SupervisorEvent } from './types.js';
 // The supervisor's journal: the events in memory, appends to the file, the ledger folded
 // from them, and the breakers that ledger shows — changes announced, launches held until a
 // breaker lets them through. Every count and breaker state the supervisor acts on comes
-// from here (DOMAIN.md sections 1 and 9).
+// from here (docs/decisions/journal-and-ledger-fold.md).
 
 export interface SupervisorJournal {
   /** Read the journal file again (at start; read-only instances follow the driver's writes). Its warnings. */
   load(): Promise<string[]>;
   /**
-   * The lines read since the last call (issue 18 items 1-2): an observer announces them as the
+   * The lines read since the last call: an observer announces them as the
    * driver did. The opening read (an empty journal too) and a journal replaced (read shorter)
    * are the state, not news: what comes after them is.
    */

@@ -2,7 +2,7 @@ import type { LeftRunning } from '../journal/journal.js';
 import type { Flight } from './cell.js';
 import type { RunResult } from './types.js';
 
-// "Leave running" (issue 8 item 4): every live run is handed to a relay (relay.ts) and listed,
+// "Leave running" (docs/reliability.md): every live run is handed to a relay (relay.ts) and listed,
 // so the session stop tells the next checkroom which agents are still ours and where their
 // output goes. Retries waiting for their backoff are dropped (the next session plans them
 // again); a run whose handle cannot be left is stopped rather than orphaned.
@@ -19,7 +19,7 @@ export async function leaveFlights(flights: Map<string, Flight>, running: Map<st
       continue;
     }
     // A flight still starting (no handle yet) must not start after all and then hold the close
-    // until its agent ends (issue 17 item 3: a hang-up mid-autopilot ran into the deadline).
+    // until its agent ends: a hang-up mid-autopilot would run into the shutdown's deadline.
     if (!h) Object.assign(f, { cancelled: true, cancelledBy: 'shutdown' });
     h?.cancel();
     f.wait?.resolve(true);

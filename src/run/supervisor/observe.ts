@@ -3,7 +3,8 @@ import type { Ledger } from '../journal/ledger.js';
 import type { LiveRunView, WaitingView } from './types.js';
 import { observedRuns, observedWaiting } from '../journal/observed-runs.js';
 
-// What an observer (a read-only second instance) shows of the driver's work (issue 8 item 5):
+// What an observer (a read-only second instance) shows of the driver's work (docs/reliability.md,
+// Observers see what the driver sees):
 // the same running set, attempts and retry countdowns as the driver, all from the journal the
 // driver writes — launches without an exit are running, `retry_scheduled` is a countdown —
 // and each running run's log followed on disk, so its pane shows what the driver's shows.

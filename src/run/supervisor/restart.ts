@@ -6,14 +6,14 @@ import { outputStamp } from '../attempt/output-stamp.js';
 import { endRecorded, type Ended } from '../journal/recorded-run.js';
 import type { SupervisorEvent } from './types.js';
 
-// A checkroom starting (or an observer taking over, issue 8 item 5) finds launches without
+// A checkroom starting (or an observer taking over) finds launches without
 // an exit in the journal: runs of a checkroom that quit with "leave running", was killed, or
-// lost its terminal. Issue 8 item 4: "leave running" means it. A run whose process is the
+// lost its terminal. "Leave running" means it (docs/reliability.md). A run whose process is the
 // very one recorded (pid and start time match) is ADOPTED — watched to its end, decided by
 // its marker. Only the rest is settled here, each said in a message and in the journal:
 // - dead, but helpers still running → those are stopped (`reaped`): its group and, by the
 //   run token in their environment, the descendants that left the group with setsid
-//   (issue 16 item 4: the group alone let them survive a kill -9 for good);
+//   (the group alone let them survive a kill -9 for good);
 // - its pid now belongs to another process (start time differs) → that process and its group
 //   are left alone (`foreign`); processes carrying the run's token are still stopped;
 // - nothing left of it → closed (`gone`).

@@ -1,30 +1,19 @@
 import { relative } from 'node:path';
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
-import type { NewJournalEvent } from '../journal/journal.js';
-import type { Ledger } from '../journal/ledger.js';
 import { acquireDriverLock, lockPath, type DriverLock } from './lock.js';
 import { adoptRun, canAdopt, type AdoptDeps } from './adopt.js';
 import { splitAdoptable } from './adopt-jobs.js';
 import { settleEarlierRuns } from './restart.js';
 import { driverPilot, type DriverPilot } from './takeover.js';
-import type { SupervisorEvent } from './types.js';
+import type { Emitter, JournalPort, WorkspaceRef } from './ports.js';
 
-// Driver or observer (issue 8 items 4 and 5). The lock decides at start; an observer looks
+// Driver or observer (docs/reliability.md, Observers see what the driver sees). The lock decides at start; an observer looks
 // again at every refresh and, once the driver's lock is stale (its pid gone, or another
 // process now: start time differs), becomes the driver. A new driver — at start or by taking
 // over — starts a session and adopts or settles what earlier checkrooms left running. What
 // it did is said (an event) and kept (`notices`), for a control room that subscribes later.
 
-export interface RoleOptions {
-  root: string;
-  config: WorkspaceConfig;
-  readonly: boolean;
-  now(): number;
-  ledger(): Ledger;
-  append(e: NewJournalEvent): Promise<void>;
-  emit(e: SupervisorEvent): void;
-}
+export type RoleOptions = WorkspaceRef & JournalPort & Emitter & { readonly: boolean };
 
 export interface Role {
   readonly lock: DriverLock;
@@ -34,7 +23,7 @@ export interface Role {
   drive(adopt: AdoptDeps): Promise<void>;
   /**
    * An observer: take the lock over if it went stale, then drive. What the driver had — its
-   * autopilot (issue 17 item 3) — when it did, else null.
+   * autopilot (takeover.ts) — when it did, else null.
    */
   takeOver(adopt: AdoptDeps): Promise<DriverPilot | null>;
 }
@@ -56,7 +45,7 @@ export function createRole(o: RoleOptions): Role {
       said.push(`took over ${relative(o.root, lockPath(o.root))}: it was stale (${h ? `held by pid ${h.pid} on ${h.host}` : 'unreadable'}; ${lock.tookOver.why}); this checkroom drives now`);
     }
     await o.append({ type: 'session', at: o.now(), kind: 'start', pid: process.pid });
-    // Issue 12: a cluster's jobs outlive any checkroom; they are adopted through their
+    // A cluster's jobs outlive any checkroom; they are adopted through their
     // executor, the local process groups settled as before.
     const { adopt: jobs, reap } = splitAdoptable(o.ledger(), o.config);
     const settled = await settleEarlierRuns({ ...o.ledger(), liveRuns: reap }, o.config, o.now, o.append, o.emit, (run) => canAdopt(adopt, run));

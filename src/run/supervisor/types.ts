@@ -22,7 +22,7 @@ export interface SupervisorOptions {
   onEvent?: (e: SupervisorEvent) => void;
   /**
    * Autopilot also redoes half-products the plan marks `backup_redo` (priority 2), after a
-   * backup. DOMAIN.md section 4: the conservative strategy — back up, redo — is the default;
+   * backup. docs/domain.md, Half-products: the conservative strategy — back up, redo — is the default;
    * `decide` entries (maybe complete) always wait for a human. Default true.
    */
   redoHalfProducts?: boolean;
@@ -52,15 +52,15 @@ export interface LiveRunView {
   startedAt: number;
   /** Ring-buffer lines (sanitized, bounded), as the agent's adapter renders them. */
   lines: string[];
-  /** Issue 12: the cluster job running it, and what the scheduler says while it waits. */
+  /** The cluster job running it, and what the scheduler says while it waits (docs/scale-out.md). */
   job?: { executor: string; id: string } | null;
   why?: string | null;
-  /** What the agent is doing now (its last tool call), from its stream (issue 11). */
+  /** What the agent is doing now (its last tool call), from its stream (docs/agents.md, Adapters). */
   activity?: string | null;
   sessionId?: string | null;
   costUsd?: number | null;
   /**
-   * Who watches it (issue 8 items 4, 5): absent for our own launch; `adopted` for a run an
+   * Who watches it: absent for our own launch; `adopted` for a run an
    * earlier checkroom left running; `driver` for the driver's run as an observer sees it.
    */
   origin?: 'adopted' | 'driver';
@@ -77,7 +77,7 @@ export interface WaitingView {
 
 export interface AutopilotView {
   on: boolean;
-  /** A global limit (section 9, death-spiral guard) stopped it. */
+  /** A global limit (docs/domain.md, Handling agent faults: the death-spiral guard) stopped it. */
   paused: boolean;
   reason: string;
 }
@@ -105,10 +105,10 @@ export type SupervisorEvent =
   | { type: 'output'; unit: string; step: string; runId: string; line: string; message: string }
   | { type: 'retry'; unit: string; step: string; attempt: number; maxAttempts: number; class: FailureClass; delayMs: number; message: string }
   | { type: 'done'; unit: string; step: string; runId: string; attempt: number; message: string }
-  /** The final failure of a cell, surfaced once (section 9: withhold intermediate errors). */
+  /** The final failure of a cell, surfaced once (docs/domain.md, Handling agent faults: withhold intermediate errors). */
   | { type: 'failed'; unit: string; step: string; class: AttemptClass; escalated: boolean; reason: string; logPath: string | null; message: string }
   | { type: 'cancelled'; unit: string; step: string; message: string }
-  /** `deadline`: when an open breaker turns half-open (epoch ms, the breaker's own; issue 18), else null. */
+  /** `deadline`: when an open breaker turns half-open (epoch ms, the breaker's own, so every countdown is drawn from it), else null. */
   | { type: 'breaker'; agent: string; state: string; deadline?: number | null; message: string }
   | { type: 'autopilot'; on: boolean; paused: boolean; reason: string; message: string }
   /** Autopilot has nothing in flight and nothing it may launch. */
@@ -136,8 +136,8 @@ export interface Supervisor {
   /** Resolves once the journal is read and runs of a dead predecessor are reaped. */
   readonly ready: Promise<void>;
   readonly root: string;
-  /** `continue`: resume the cell's interrupted agent session instead of starting fresh (issue 11). */
-  /** `overBudget`: go past a spent budget (issue 17 item 4), journalled as a decision. */
+  /** `continue`: resume the cell's interrupted agent session instead of starting fresh (docs/agents.md). */
+  /** `overBudget`: go past a spent budget (budget.ts), journalled as a decision. */
   launch(unit: string, step: string, opts?: { reason?: string; reset?: boolean; continue?: boolean; overBudget?: boolean }): Promise<RunResult>;
   /** Cancel by run id or by cell ("ch05/r2"). A cancelled cell is left alone by autopilot until launched or reset. */
   cancel(runIdOrCell: string): boolean;
@@ -154,7 +154,7 @@ export interface Supervisor {
   snapshot(): SupervisorSnapshot;
   subscribe(fn: (e: SupervisorEvent) => void): () => void;
   describeCommand(unit: string, step: string, opts?: { continue?: boolean }): CommandPreview;
-  /** The interrupted session this cell's next attempt can continue, or null (issue 11). */
+  /** The interrupted session this cell's next attempt can continue, or null (docs/agents.md). */
   continuable(unit: string, step: string): ResumeSpec | null;
   /** Record a journal decision (e.g. that the exact command was shown to the operator). */
   note(e: NewJournalEvent): Promise<void>;
@@ -165,6 +165,6 @@ export interface Supervisor {
    * in the session stop's `left`); reason: how the session ended, journaled with the stop.
    */
   close(opts?: { cancel?: boolean; leave?: boolean; reason?: string }): Promise<LeftRunning[]>;
-  /** A shutdown out of time: journal the stop synchronously and release the lock, now (issue 8 item 4). */
+  /** A shutdown out of time: journal the stop synchronously and release the lock, now (docs/reliability.md). */
   closeNow(reason: string): void;
 }

@@ -10,25 +10,40 @@ import type { AgentsActions } from '../agents/slice.js';
 import type { RecoveryActions } from '../recovery/slice.js';
 import { takeOverKey } from './handover-key.js';
 
-// What each key command does, as a table beside KEYMAP: the store looks a
-// command up here instead of walking an 80-line switch. The table's type makes the compiler
-// check that every CommandId has a row, except those answered before it (movement and view
-// switches, nav.ts) or never run (the prompt line's own keys, read by feedPrompt).
+// What each key command does, as a table beside KEYMAP: the store looks a command up here
+// instead of walking an 80-line switch. The table's type makes the compiler check that
+// every CommandId has a row, except those answered before it (movement and view switches,
+// nav.ts) or never run (the prompt line's own keys, read by feedPrompt). A row names the
+// part of the kit it acts through (a slice, the journal, the store), never more.
 
-/** What handlers act through: the store and its slices, built once per store. */
-export interface CommandKit {
+/** The store itself: read the state, change it. */
+export interface StorePort {
   get: () => AppState;
   set: StoreApi<AppState>['setState'];
+}
+
+/** The slices' actions, built once per store; `agents` is null without a supervisor. */
+export interface SlicePorts {
   triage: TriageActions;
   agents: AgentsActions | null;
   recovery: RecoveryActions;
-  /** The supervisor's journal, when agents run: skips are journalled. */
+}
+
+/** The supervisor's journal, when agents run (a skip is journalled, so it survives a restart), and the clock it is stamped with. */
+export interface NotePort {
   note: ((e: NewJournalEvent) => Promise<void>) | null;
   now: () => Date;
   track: (p: Promise<unknown>) => void;
+}
+
+/** The detail pane and the confirmation dialog (store-detail.ts, store-confirm.ts). */
+export interface PanePort {
   openDetail: () => void;
   confirmChecked: () => void;
 }
+
+/** What handlers act through, as store.ts builds it; each row takes the part it uses. */
+export type CommandKit = StorePort & SlicePorts & NotePort & PanePort;
 
 /** `s` is the state when the key was read; `id` the command (for handlers shared by several). */
 export type CommandHandler = (k: CommandKit, s: AppState, id: CommandId) => void;
@@ -41,15 +56,15 @@ export type PromptCommandId = 'prompt.submit' | 'prompt.cancel';
 
 export type TableCommandId = Exclude<CommandId, NavCommandId | PromptCommandId>;
 
-const noAgents = (k: CommandKit): void => k.set({ message: { text: `no agent supervisor: ${k.get().agents.why ?? 'not available'}`, tone: 'warn' } });
+const noAgents = (k: StorePort): void => k.set({ message: { text: `no agent supervisor: ${k.get().agents.why ?? 'not available'}`, tone: 'warn' } });
 
 /** With a supervisor, `f`; without one, say why nothing runs. */
 const withAgents =
-  (f: (a: AgentsActions) => void): CommandHandler =>
-  (k) =>
+  (f: (a: AgentsActions) => void) =>
+  (k: StorePort & Pick<SlicePorts, 'agents'>): void =>
     k.agents ? f(k.agents) : noAgents(k);
 
-const skip: CommandHandler = (k, s) => {
+const skip = (k: StorePort & NotePort, s: AppState): void => {
   const p = selectedPartial(s);
   if (!p) return k.set({ message: { text: 'nothing selected', tone: 'warn' } });
   if ('gone' in p) return k.set(goneUpdate(s, 'partials', p.gone));
@@ -63,21 +78,21 @@ const skip: CommandHandler = (k, s) => {
   });
 };
 
-const unskip: CommandHandler = (k, s) => {
+const unskip = (k: StorePort & NotePort, s: AppState): void => {
   if (s.skipped.length === 0) return k.set({ message: { text: 'nothing is skipped', tone: 'info' } });
   const at = k.now().getTime();
   if (k.note) for (const path of s.skipped) k.track(k.note({ type: 'skip', at, path, on: false }).catch(() => undefined));
   return k.set((st) => ({ skipped: [], message: { text: `${st.skipped.length} skipped partial${st.skipped.length === 1 ? '' : 's'} shown again`, tone: 'info' }, ...clampCursors({ ...st, skipped: [] }, true) }));
 };
 
-const back: CommandHandler = (k, s) => {
+const back = (k: StorePort, s: AppState): void => {
   if (s.help.open) return k.set({ help: { open: false, offset: 0 } });
   if (s.detail) return k.set({ detail: null });
   if (s.filter) return k.set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }, true) }));
   return k.set({ message: null });
 };
 
-const writeCheckpoint: CommandHandler = (k, s) => {
+const writeCheckpoint = (k: StorePort & Pick<SlicePorts, 'triage'>, s: AppState): void => {
   // A preset without checkpoint.md (gate files keep their own record) has nothing to write.
   const preset = presetOf(s.ws.preset);
   if (!preset.has.checkpoint) return k.set({ message: { text: preset.words.noCheckpoint, tone: 'warn' } });

@@ -1,15 +1,16 @@
 import { hostname } from 'node:os';
 import { askHandover } from '../../socket/handover.js';
 import { sanitizeLine } from '../../text/sanitize.js';
-import type { CommandHandler } from './command-handlers.js';
+import type { StorePort } from './command-handlers.js';
+import type { AppState } from '../store/types.js';
 
-// `T` in a read-only control room: ask the driver, through its control
-// socket, to hand over. It leaves its runs running and exits; the next refresh of this
-// instance finds the lock free, takes it, and adopts the runs with autopilot as it was. Not
-// confirmed first: nothing is stopped or written, and a driver whose terminal vanished has
-// nobody to ask.
+// `T` in a read-only control room (docs/reliability.md, A driver whose terminal vanished):
+// ask the driver, through its control socket, to hand over. It leaves its runs running and
+// exits; the next refresh of this instance finds the lock free, takes it, and adopts the runs
+// with autopilot as it was. Not confirmed first: nothing is stopped or written, and a driver
+// whose terminal vanished has nobody to ask.
 
-export const takeOverKey: CommandHandler = (k, s) => {
+export const takeOverKey = (k: Pick<StorePort, 'set'>, s: AppState): void => {
   const say = (text: string, tone: 'info' | 'warn' | 'ok' = 'info'): void => k.set({ message: { text: sanitizeLine(text), tone } });
   const snap = s.agents.snap;
   if (!snap) return say(`no agent supervisor: ${s.agents.why ?? 'not available'}`, 'warn');
