@@ -15,7 +15,6 @@ const { Unicode11Addon } = unicode11;
 // Sequences that change no cell (cursor visibility, synchronized output, screen switches) are
 // handed back to be passed on, as TermGrid does, and kept from xterm: a screen switch there
 // would swap the buffer the cells are read from.
-// eslint-disable-next-line no-control-regex -- terminal input is parsed here on purpose
 const PRIVATE = /\u001b\[[?<>=][0-?]*[ -/]*[@-~]/g;
 
 // xterm's colour modes (IBufferCell.getFgColorMode).
@@ -51,10 +50,25 @@ function styleKey(cell: IBufferCell): string {
   return parts.join(';');
 }
 
-/** The parts of xterm's core this model uses: a synchronous write and the rows it touched. */
+/** One row of xterm's buffer: three words a cell (content and width, fg and flags, bg and flags). */
+interface Line {
+  _data: Uint32Array;
+  _combined: Record<number, string>;
+  getWidth(x: number): number;
+  getFg(x: number): number;
+  getBg(x: number): number;
+  getString(x: number): string;
+}
+
+/**
+ * The parts of xterm's core this model uses: a synchronous write, the range of rows a write
+ * touched, and the rows themselves. The public API has none of the first two (writes are
+ * asynchronous there) and reads a cell through an object per call: see the decision page.
+ */
 interface Core {
   writeSync(data: string): void;
   _inputHandler: { _dirtyRowTracker: { start: number; end: number } };
+  buffer: { ybase: number; lines: { get(i: number): Line | undefined } };
 }
 
 export class XtermGrid implements ScreenModel {
@@ -62,7 +76,14 @@ export class XtermGrid implements ScreenModel {
   private readonly term: InstanceType<typeof Terminal>;
   private readonly core: Core;
   private readonly cell: IBufferCell;
-  private dirty = new Set<number>();
+  /** Rows a write touched: read back only where their cells really changed. */
+  private touched = new Set<number>();
+  /** Rows to hand back whatever they hold (after markAll or a resize). */
+  private forced = new Set<number>();
+  /** Each row's cell words as last read, to tell a touched row from a changed one. */
+  private seen: (Uint32Array | null)[];
+  /** Style keys by xterm's (fg, bg) words: most cells share a handful. */
+  private readonly keys = new Map<number, Map<number, string>>();
 
   /** `clip`: autowrap off (xterm then overwrites the last column where TermGrid drops the text). */
   constructor(
@@ -80,31 +101,37 @@ export class XtermGrid implements ScreenModel {
     if (clip) this.core.writeSync('\u001b[?7l');
     this.cell = this.term.buffer.active.getNullCell();
     this.rows = Array.from({ length: height }, () => blankRow(cols));
+    this.seen = new Array<Uint32Array | null>(height).fill(null);
   }
 
   write(text: string): string[] {
     const pass = text.match(PRIVATE) ?? [];
     this.core.writeSync(pass.length > 0 ? text.replace(PRIVATE, '') : text);
     const { start, end } = this.core._inputHandler._dirtyRowTracker;
-    for (let r = Math.max(0, start); r <= Math.min(this.height - 1, end); r++) this.dirty.add(r);
+    for (let r = Math.max(0, start); r <= Math.min(this.height - 1, end); r++) this.touched.add(r);
     return pass;
   }
 
   takeDirty(): number[] {
-    const out = [...this.dirty].sort((a, b) => a - b);
-    this.dirty.clear();
-    for (const y of out) this.read(y);
+    const out: number[] = [];
+    for (let y = 0; y < this.height; y++) {
+      if (!this.forced.has(y) && !this.touched.has(y)) continue;
+      if (this.read(y, this.forced.has(y))) out.push(y);
+    }
+    this.touched.clear();
+    this.forced.clear();
     return out;
   }
 
   markAll(): void {
-    for (let r = 0; r < this.height; r++) this.dirty.add(r);
+    for (let r = 0; r < this.height; r++) this.forced.add(r);
   }
 
   resize(cols: number, height: number): void {
     this.term.resize(cols, height);
     [this.cols, this.height] = [cols, height];
     this.rows = Array.from({ length: height }, () => blankRow(cols));
+    this.seen = new Array<Uint32Array | null>(height).fill(null);
     this.markAll();
   }
 
@@ -113,18 +140,44 @@ export class XtermGrid implements ScreenModel {
     return [Math.min(this.cols - 1, b.cursorX), b.cursorY];
   }
 
-  /** Row `y` of the screen as TermGrid keeps it: both halves of a wide character carry its style. */
-  private read(y: number): void {
-    const b = this.term.buffer.active;
-    const line = b.getLine(b.baseY + y);
+  /**
+   * Row `y` of the screen as TermGrid keeps it (both halves of a wide character carry its
+   * style); false when its cells are the ones last read and it was not forced.
+   */
+  private read(y: number, force: boolean): boolean {
+    const line = this.core.buffer.lines.get(this.core.buffer.ybase + y);
+    if (!line) return false;
+    const seen = this.seen[y];
+    // A grapheme of several code points lives beside the words: such a row is always read.
+    const combined = Object.keys(line._combined).length > 0;
+    if (!force && !combined && seen && sameWords(seen, line._data)) return false;
+    this.seen[y] = line._data.slice();
     const row = this.rows[y]!;
-    if (!line) return;
     for (let c = 0; c < this.cols; c++) {
-      const cell = line.getCell(c, this.cell)!;
-      const w = cell.getWidth();
+      const w = line.getWidth(c);
       row.w[c] = w;
-      row.ch[c] = w === 0 ? '' : cell.getChars() || ' ';
-      row.st[c] = styleKey(cell);
+      row.ch[c] = w === 0 ? '' : line.getString(c) || ' ';
+      row.st[c] = this.styleAt(line, y, c);
     }
+    return true;
   }
+
+  private styleAt(line: Line, y: number, c: number): string {
+    const [fg, bg] = [line.getFg(c), line.getBg(c)];
+    let byBg = this.keys.get(fg);
+    if (!byBg) this.keys.set(fg, (byBg = new Map()));
+    let key = byBg.get(bg);
+    if (key === undefined) {
+      const b = this.term.buffer.active;
+      key = styleKey(b.getLine(b.baseY + y)!.getCell(c, this.cell)!);
+      byBg.set(bg, key);
+    }
+    return key;
+  }
+}
+
+const sameWords = (a: Uint32Array, b: Uint32Array): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
