@@ -81,3 +81,29 @@ describe.each(recordings)('the control room at %s, recorded', (_name, rec) => {
     expect(rec.steps.map((s) => s.name)).toEqual(['first', 'marker', 'scroll', 'wide']);
   });
 });
+
+// Beyond the recorded frames: sequences Ink may send that the demo's frames do not (dim and its
+// reset, 256 and RGB colours, next-line moves, erase modes, autowrap and the scroll at the
+// bottom row, a wide character overwritten by half), on an unclipped screen.
+const E = '\u001b[';
+const SEQUENCES: [string, string][] = [
+  ['dim, then bold off clears it', `${E}2mdim${E}22m plain ${E}1;2mboth${E}22m`],
+  ['256 and RGB colours, bright and background', `${E}38;5;208ma${E}48;2;1;2;3mb${E}93;104mc${E}39;49md${E}m`],
+  ['italic, underline, inverse, strikethrough and their offs', `${E}3;4;7;9mx${E}23my${E}24mz${E}27mw${E}29mv${E}m`],
+  ['next and previous line keep no column', `abc${E}Edef${E}Fgh${E}3Gi`],
+  ['erase to the end, to the start and the whole line', `0123456789${E}5G${E}K\n0123456789${E}5G${E}1K\n0123456789${E}2K+`],
+  ['erase below and above', `aaaa\nbbbb\ncccc${E}2;2H${E}J${E}1;3H${E}1J`],
+  ['autowrap past the margin, then a scroll from the bottom row', `${'x'.repeat(25)}\n1\n2\n3\n4\n5`],
+  ['a wide character overwritten on either half', `漢字テスト${E}1;2Hx${E}1;5Hy`],
+  ['save and restore the cursor', `ab\u001b7cd${E}2;1Hef\u001b8g`],
+];
+
+describe('sequences beyond the recorded frames', () => {
+  it.each(SEQUENCES)('%s: the same screen and cursor on both models', (_what, seq) => {
+    const [a, b] = [ours(20, 5, false), xterm(20, 5, false)];
+    a.write(seq);
+    b.write(seq);
+    expect(screen(b)).toEqual(screen(a));
+    expect(b.cursor()).toEqual(a.cursor());
+  });
+});
