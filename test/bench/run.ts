@@ -13,6 +13,7 @@ import { goalsTable } from './goals.js';
 import { statBench } from './stat-bench.js';
 import { patternBench } from './pattern-bench.js';
 import { screenBench } from './screen-bench.js';
+import { termBench } from './term-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
 // same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
@@ -22,7 +23,7 @@ const base = process.env.CHECKROOM_BENCH_DIR ?? join(tmpdir(), 'checkroom-bench'
 mkdirSync(base, { recursive: true });
 const sizes = (process.env.CHECKROOM_BENCH_SIZES ?? '1000,10000,50000,100000').split(',').map(Number);
 const lines: string[] = [`# checkroom bench — ${new Date().toISOString()} — node ${process.version}`, ''];
-const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,screen,spawn,tui,paint,ledger,socket';
+const only = process.env.CHECKROOM_BENCH_ONLY ?? 'scan,live,screen,spawn,tui,paint,term,ledger,socket';
 if (only.includes('scan') || only.includes('status')) scanBench(base, sizes, lines);
 if (only.includes('live')) await liveBench(base, sizes, lines);
 // Issue 18 item 6: marker → screen in a real terminal, at 1k, 50k and 100k unless told.
@@ -31,6 +32,8 @@ if (only.includes('screen')) await screenBench(base, screenSizes, lines);
 if (only.includes('spawn')) await spawnBench(lines);
 if (only.includes('tui')) tuiBench(lines);
 if (only.includes('paint')) paintBench(lines);
+// Our terminal model against @xterm/headless on recorded frames (docs/decisions/terminal-model.md).
+if (only.includes('term')) termBench(lines);
 // The socket's goal is set at 50k (issue 10); smaller sizes show how it grows.
 if (only.includes('socket')) await socketBench(base, sizes, lines);
 if (only.includes('agents') || process.env.CHECKROOM_BENCH_ONLY === undefined) agentsBench(lines);

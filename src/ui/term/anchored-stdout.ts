@@ -6,7 +6,7 @@
 // outlives its frame. What reaches the terminal is then only the cells that changed.
 
 import { StringDecoder } from 'node:string_decoder';
-import { TermGrid, blankRow, copyRow, type Row } from './grid.js';
+import { TermGrid, blankRow, copyRow, type Row, type ScreenModelOf } from './grid.js';
 import { CellWriter } from './cell-diff.js';
 
 const ESC = '\u001b[';
@@ -37,12 +37,17 @@ const CURSOR = /^\u001b\[\?25([hl])$/;
  * A view of the terminal whose writes are anchored frames, painted as cell diffs: every write is interpreted into a model of the screen Ink wants (TermGrid), and
  * only the cells that differ from what the terminal shows are sent. Until the terminal's
  * content is known (the first frame, after a resize or a screen switch) the frame is painted
- * whole on a cleared screen. Everything but `write` is the terminal's own.
+ * whole on a cleared screen. Everything but `write` is the terminal's own. `modelOf` swaps the
+ * screen model (the bench weighs @xterm/headless: docs/decisions/terminal-model.md).
  */
-export function anchoredStdout(stdout: NodeJS.WriteStream, inCharset?: (text: string) => string): NodeJS.WriteStream {
+export function anchoredStdout(
+  stdout: NodeJS.WriteStream,
+  inCharset?: (text: string) => string,
+  modelOf: ScreenModelOf = (cols, height, clip) => new TermGrid(cols, height, clip),
+): NodeJS.WriteStream {
   const size = (): [number, number] => [Math.max(1, stdout.columns || 80), Math.max(1, stdout.rows || 24)];
   // Clipped at the margin: see TermGrid's `clip`.
-  const want = new TermGrid(...size(), true);
+  const want = modelOf(...size(), true);
   let shown: Row[] | null = null;
   let cursorShown = false;
   let first = true;

@@ -14,6 +14,26 @@ export interface Row {
   w: Uint8Array;
 }
 
+/**
+ * What the cell-diff writer reads: a screen fed with Ink's bytes, read back as rows. TermGrid
+ * is ours; docs/decisions/terminal-model.md weighs it against @xterm/headless behind this.
+ */
+export interface ScreenModel {
+  readonly rows: Row[];
+  readonly cols: number;
+  readonly height: number;
+  /** Interpret one write; returns the sequences that change no cell, in order, to pass on. */
+  write(text: string): string[];
+  /** Rows written since the last call, in order; `rows` is current for them once it returns. */
+  takeDirty(): number[];
+  markAll(): void;
+  resize(cols: number, height: number): void;
+  cursor(): [number, number];
+}
+
+/** Builds the model of what Ink wants; `clip`: see TermGrid. */
+export type ScreenModelOf = (cols: number, height: number, clip: boolean) => ScreenModel;
+
 export const blankRow = (cols: number): Row => ({
   ch: new Array<string>(cols).fill(' '),
   st: new Array<string>(cols).fill(PLAIN),
@@ -47,7 +67,7 @@ const at = (re: RegExp, text: string, i: number): RegExpExecArray | null => {
   return re.exec(text);
 };
 
-export class TermGrid {
+export class TermGrid implements ScreenModel {
   rows: Row[];
   /** Rows written since the last `takeDirty` (all rows after a scroll or a clear). */
   private dirty = new Set<number>();
