@@ -3,6 +3,7 @@ import { T } from './Styled.js';
 import { budgetSpent, headerSpend } from '../src/app/spend.js';
 import { silenceWords } from '../src/socket/handover.js';
 import { operatorOf } from '../src/app/operator.js';
+import { quotaCountdown } from '../src/operator/words.js';
 
 // Header pieces for the agent supervisor: autopilot ("auto on/off/PAUSED"), and who drives when this
 // instance is read-only (a second checkroom on the same workspace).
@@ -13,6 +14,17 @@ export function AutopilotBadge() {
   if (!auto) return null;
   // Short words: the live line also carries the watch mode, checkpoint time and scan time.
   return auto === 'on' ? <T tok="accent">auto on · </T> : auto === 'paused' ? <T tok="warn">auto PAUSED · </T> : <T tok="muted">auto off · </T>;
+}
+
+/** An account waiting for its quota's reset: one countdown from the model's deadline (docs/quota.md); "+1" more accounts. */
+export function QuotaBadge() {
+  const words = useAppStore((s) => {
+    if (!s.agents.snap) return '';
+    const m = operatorOf(s);
+    const first = m.quota[0];
+    return first ? `${quotaCountdown(first, m.at)}${m.quota.length > 1 ? ` +${m.quota.length - 1}` : ''}` : '';
+  });
+  return words ? <T tok="warn">{words} · </T> : null;
 }
 
 /** Issue 11: money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */

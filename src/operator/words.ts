@@ -1,4 +1,4 @@
-import type { AutopilotState, OperatorBreaker, OperatorCounts } from './types.js';
+import type { AutopilotState, OperatorBreaker, OperatorCounts, OperatorQuota } from './types.js';
 
 // The operator model's facts in words, the same everywhere: every countdown is a deadline
 // minus the model's one clock reading (issue 18: one breaker read "40 s left" in one Plan row
@@ -52,3 +52,6 @@ export const partialsWords = (c: Pick<OperatorCounts, 'halfProducts' | 'suspects
 
 /** " (adopted)" / " (driver's)": who started a run this instance watches (issue 8 items 4, 5). */
 export const originWords = (origin: 'adopted' | 'driver' | undefined): string => (origin === 'adopted' ? ' (adopted)' : origin === 'driver' ? " (driver's)" : '');
+
+/** "quota claude-code key 3f9a2c resets in 2 m 05 s": an account's one countdown (docs/quota.md). */
+export const quotaCountdown = (q: Pick<OperatorQuota, 'label' | 'deadline'>, at: number): string => `quota ${q.label} resets in ${duration(remaining(q.deadline, at))}`;

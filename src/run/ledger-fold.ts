@@ -8,6 +8,7 @@ import { legacyErrorOf } from './failure-message.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
+import { quotaWords, type QuotaWait } from './quota-gate.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -45,6 +46,8 @@ export class LedgerFold {
   private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
   private readonly costs = new CostFold();
+  /** Per account, the latest reset announced (docs/quota.md); a view keeps those still ahead. */
+  private readonly quota = new Map<string, QuotaWait>();
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -79,6 +82,7 @@ export class LedgerFold {
       decisions: shown.decisions,
       costs,
       triage: this.triage,
+      quotaWaits: Object.fromEntries([...this.quota].filter(([, w]) => w.until > now)),
     };
   }
 
@@ -156,14 +160,44 @@ export class LedgerFold {
     c.state = 'running';
     c.runId = e.runId;
     c.nextRetryAt = null;
+    c.quota = null;
     this.feed(e.agent, { type: 'launch', at: e.at });
     const infra = infraBreakerOf(e.executor);
     if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'launch', at: e.at });
   }
 
+  /**
+   * An exit on the account's quota (docs/quota.md): the account waits until its reset and the
+   * attempt is not counted — no attempt, cap, breaker failure or consecutive failure moves.
+   */
+  private waitedQuota(e: Extract<JournalEvent, { type: 'exit' }>, q: NonNullable<Extract<JournalEvent, { type: 'exit' }>['quota']>): void {
+    const c = this.cell(e.unit, e.step);
+    const had = this.quota.get(q.account);
+    const wait: QuotaWait = { account: q.account, label: q.label, until: q.until, at: e.at, agent: e.agent, source: q.source };
+    if (!had || had.until < q.until) this.quota.set(q.account, wait);
+    const until = Math.max(q.until, had?.until ?? 0);
+    c.agent = e.agent;
+    if (c.runId === e.runId) c.runId = null;
+    c.state = 'retrying';
+    c.nextRetryAt = until;
+    c.reason = quotaWords({ ...wait, until }, e.at);
+    c.quota = { account: q.account, until, at: e.at };
+    c.quotaStreak++;
+    this.feed(e.agent, { type: 'abandon', at: e.at });
+  }
+
   private exited(e: Extract<JournalEvent, { type: 'exit' }>): void {
+    const q = e.quota;
+    if (q && typeof q.account === 'string' && typeof q.until === 'number' && Number.isFinite(q.until) && e.class !== 'SUCCESS' && e.class !== 'CANCELLED') {
+      const run = this.endRun(e.runId);
+      this.waitedQuota(e, { account: q.account, label: String(q.label ?? q.account), until: q.until, source: String(q.source ?? '') });
+      const infra = infraBreakerOf(run?.executor);
+      if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'success', at: e.at });
+      return;
+    }
     const run = this.endRun(e.runId);
     const c = this.cell(e.unit, e.step);
+    c.quotaStreak = 0;
     const attempt = run?.attempt ?? c.attempts.length + 1;
     c.attempts.push({ attempt, class: e.class, cmdFp: e.cmdFp, errFp: e.errFp, keywords: e.keywords, at: e.at });
     c.agent = e.agent;

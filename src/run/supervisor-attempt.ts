@@ -19,6 +19,8 @@ import { heldOutputs } from '../holders/held-outputs.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './supervisor-agent.js';
 import type { AdoptedRun, CellCore, Flight } from './cell-core.js';
 import { assertInside } from '../fs/confine-path.js';
+import { resetOfLines } from './quota-reset.js';
+import { quotaHitOf, type QuotaHit } from './quota-gate.js';
 
 // One attempt of a cell, all of its effects and nothing else (issue 9 item 3): reserve a
 // launch, back up or continue, guard the shared memory, build the command, start it through
@@ -39,7 +41,7 @@ export interface CellRun {
 export type AttemptEnd =
   /** Nothing was launched: no budget left, or the operator cancelled before the start. */
   | { kind: 'not_started'; stop: StopReason }
-  | { kind: 'finished'; attempt: number; label: string; runId: string; cls: AttemptClass; memoryLoss: string | null; retryDelayMs: number | null };
+  | { kind: 'finished'; attempt: number; label: string; runId: string; cls: AttemptClass; memoryLoss: string | null; retryDelayMs: number | null; quota: QuotaHit | null };
 
 /** Attempts since the last success (cancelled ones included) + 1: "attempt 2 of 5". */
 export const nextAttempt = (l: Ledger, key: string): number => {
@@ -207,6 +209,7 @@ async function journalExit(
   cls: AttemptClass,
   markerFound: boolean,
   facts: AgentFacts,
+  quota: QuotaHit | null,
 ): Promise<void> {
   const tail = outcome.tail.slice(-20);
   const failed = cls !== 'SUCCESS';
@@ -231,6 +234,7 @@ async function journalExit(
     durationMs: outcome.endedAt - outcome.startedAt,
     // What the file was when its writer ended: a cut is evidence only while it stays so (issue 17 item 3).
     output: outputStamp(t.outputAbs),
+    ...(quota ? { quota } : {}),
   });
 }
 
@@ -284,11 +288,17 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     const lost = p.memory ? lostEntries(core.root, core.config.pipeline, p.memory) : [];
     const markerFound = lost.length === 0 && provenDone(core.root, core.config.pipeline, t, unit);
     const { facts, fromFacts } = await concludeAttempt(watch, logPath, outcome, markerFound, core.append, core.now(), runId, t, unit);
-    const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules, fromFacts });
+    const classified = classifyOutcome(outcome, { markerFound, rules: t.agent.rules, fromFacts });
+    // The account's quota (docs/quota.md): a reset time in the output makes the failure an
+    // account-wide wait, journalled with the exit and not counted; the class says why.
+    const streak = core.ledger().cells[cellKey(unit, step)]?.quotaStreak ?? 0;
+    const reset = lost.length ? null : resetOfLines([...outcome.tail, ...(facts.result?.text ? [facts.result.text] : [])], core.now());
+    const quota = quotaHitOf(classified, reset, t.agent, streak);
+    const cls: AttemptClass = quota ? 'RATE_LIMITED' : classified;
     run.lastClass = cls;
-    await journalExit(core, flight, t, p.cmd, runId, outcome, cls, markerFound, facts);
+    await journalExit(core, flight, t, p.cmd, runId, outcome, cls, markerFound, facts, quota);
     const memoryLoss = lost.length ? lossReason(p.memory!, lost) : null;
-    return { kind: 'finished', attempt: p.attempt, label, runId, cls, memoryLoss, retryDelayMs: facts.retryDelayMs };
+    return { kind: 'finished', attempt: p.attempt, label, runId, cls, memoryLoss, retryDelayMs: facts.retryDelayMs, quota };
   } finally {
     release();
     // The exit is journalled (or the attempt never started): the ledger says what the probe proved.

@@ -12,6 +12,7 @@ import { pathTakenBy, takenWhy, writersByPath } from './writers.js';
 import { heldOutputs } from '../holders/held-outputs.js';
 import type { SupervisorCtx } from './supervisor-context.js';
 import { SupervisorError, type RunResult } from './supervisor-types.js';
+import { quotaWaitOf, quotaWords } from './quota-gate.js';
 
 // The operator's actions on cells and breakers (DOMAIN.md sections 8 and 9), as functions of
 // the supervisor's context: each refuses what this instance may not do, says exactly why,
@@ -80,6 +81,10 @@ export async function launchCell(x: SupervisorCtx, unit: string, step: string, o
   // Issue 17 item 4: the one budget decision, for keys, autopilot, `run` and the socket alike.
   const spent = x.budgetStop(l);
   if (spent && !o.overBudget) throw new SupervisorError(budgetRefusal(spent));
+  // The account's quota (docs/quota.md): no override: the API refuses before the reset, and
+  // the wait ends by itself (autopilot, or a cell already waiting, goes on at the reset).
+  const quota = quotaWaitOf(l.quotaWaits, t.agent, x.now());
+  if (quota) throw new SupervisorError(`${unit} ${step} is not launched: ${quotaWords(quota, x.now())}; launch it after the reset`);
   // One writer per output path (issue 8 item 1): checked with no await before the flight is
   // registered, so two launches of cells sharing a file cannot both pass.
   const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...x.flights.values(), ...x.journal.ledger().liveRuns]), unit, step);

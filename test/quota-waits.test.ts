@@ -1,0 +1,143 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../src/pipeline/config.js';
+import { readJournal, type JournalEvent } from '../src/run/journal.js';
+import { openSupervisor, type Supervisor, type SupervisorEvent } from '../src/run/supervisor.js';
+import { buildOperatorModel } from '../src/operator/model.js';
+import { loadWorkspace } from '../src/workspace.js';
+import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from './helpers/workspace.js';
+
+// Quota-aware waits (docs/quota.md), on real processes: a fake Claude Code that prints the
+// CLI's real usage-limit line with a reset 3 s ahead and exits 1. Both agents on that key's
+// account wait for the reset and continue their sessions; an agent on another key runs at
+// once; no wait is a counted attempt — with a RATE_LIMITED cap of 1 and a breaker that opens
+// at the first failure, one counted failure would escalate the cell or block its agent.
+
+const AGENT = join(REPO, 'test', 'fixtures', 'quota-agent.mjs');
+
+const open: Supervisor[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close({ cancel: true });
+});
+
+const agent = (name: string, key: string): string[] => [
+  `  ${name}:`,
+  '    adapter: claude-code',
+  `    bin: ${JSON.stringify(AGENT)}`,
+  "    prompt: 'Write {output}; its last line is <!-- {marker} -->'",
+  "    args: ['--out', '{output}', '--mk', '{marker}', '--ws', '{workspace}']",
+  '    permission_mode: acceptEdits',
+  `    env: { ANTHROPIC_API_KEY: ${key} }`,
+  '    idle_timeout: 60s',
+  '    grace: 200ms',
+];
+
+/** researcher and writer share key-a; reviewer has key-b. key-a's account is limited until `resetS`. */
+function quotaWorkspace(resetS: number): string {
+  const root = tempDir('checkroom-quota-');
+  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'limit-key-a': String(resetS) });
+  const yaml = [
+    'preset: book',
+    'units: { list: [ch01, ch02] }',
+    'batches: [{ id: 1, units: [ch01, ch02] }]',
+    'agents:',
+    ...agent('researcher', 'key-a'),
+    ...agent('writer', 'key-a'),
+    ...agent('reviewer', 'key-b'),
+    'limits:',
+    '  backoff_base: 20ms',
+    '  backoff_max: 100ms',
+    '  caps: { RATE_LIMITED: 1 }',
+    'breaker: { threshold: 1, cooldown: 10m }',
+    '',
+  ];
+  writeFileSync(join(root, 'checkroom.yaml'), yaml.join('\n'));
+  return root;
+}
+
+type Ev<T extends JournalEvent['type']> = Extract<JournalEvent, { type: T }>;
+const all = async <T extends JournalEvent['type']>(root: string, type: T): Promise<Ev<T>[]> => (await readJournal(root)).events.filter((e): e is Ev<T> => e.type === type);
+const until = async (ok: () => unknown): Promise<void> => {
+  while (!ok()) await new Promise((r) => setTimeout(r, 50));
+};
+const calls = (root: string): { out: string; resume: string | null; key: string; at: number; limited: boolean }[] =>
+  readFileSync(join(root, 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+describe('quota-aware waits, real processes', () => {
+  it('two agents on one account wait for its reset and resume their sessions; another account runs; no attempt is counted', async () => {
+    const resetS = Math.ceil(Date.now() / 1000) + 3;
+    const root = quotaWorkspace(resetS);
+    const events: SupervisorEvent[] = [];
+    const s = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5, onEvent: (e) => events.push(e) });
+    open.push(s);
+    const research = s.launch('ch01', 'research');
+    const draft = s.launch('ch01', 'draft');
+    const review = s.launch('ch01', 'r1');
+
+    // The other account's agent is not held back: it finishes while the two wait.
+    expect((await review).outcome).toBe('done');
+    await until(() => ['ch01/research', 'ch01/draft'].every((k) => s.snapshot().ledger.cells[k]?.quota));
+    const waiting = s.snapshot();
+    const acct = Object.values(waiting.ledger.quotaWaits);
+    expect(acct).toHaveLength(1);
+    expect(acct[0]!.until).toBe(resetS * 1000);
+    expect(acct[0]!.label).toMatch(/^claude-code key [0-9a-f]{6} \(ANTHROPIC_API_KEY\)$/);
+    expect(JSON.stringify(waiting.ledger)).not.toContain('key-a');
+
+    // An observer folds the same journal: the same one countdown.
+    const observer = await openSupervisor({ root, config: await loadConfig(root), readonly: true });
+    open.push(observer);
+    const ws = await loadWorkspace(root);
+    const at = Date.now();
+    const seenByDriver = buildOperatorModel(ws, { snap: s.snapshot(), limits: null, concurrency: {} }, at).quota;
+    const seenByObserver = buildOperatorModel(ws, { snap: observer.snapshot(), limits: null, concurrency: {} }, at).quota;
+    expect(seenByObserver).toEqual(seenByDriver);
+    expect(seenByDriver).toHaveLength(1);
+    expect(seenByDriver[0]!.deadline).toBe(resetS * 1000);
+    expect(seenByDriver[0]!.agents.length).toBeGreaterThanOrEqual(1);
+
+    // A launch by hand on that account is refused with the reset's time; the other account's is not.
+    await expect(s.launch('ch02', 'research')).rejects.toThrow(/ch02 research is not launched: waiting for the account's reset at \d\d:\d\d(:\d\d)? \(claude-code key/);
+    expect((await s.launch('ch02', 'r1')).outcome).toBe('done');
+    expect(observer.snapshot().ledger.cells['ch01/research']?.state).toBe('retrying');
+    expect(observer.snapshot().ledger.cells['ch01/research']?.nextRetryAt).toBe(resetS * 1000);
+
+    expect((await research).outcome).toBe('done');
+    expect((await draft).outcome).toBe('done');
+
+    const exits = await all(root, 'exit');
+    const launches = (await all(root, 'launch')).filter((e) => e.unit === 'ch01');
+    for (const step of ['research', 'draft']) {
+      const mine = launches.filter((l) => l.step === step);
+      // Launched twice, as attempt 1 both times: the wait did not move the attempt counter.
+      expect(mine.map((l) => l.attempt)).toEqual([1, 1]);
+      // The second launch is at or after the reset, and continues the first one's session.
+      expect(mine[1]!.at).toBeGreaterThanOrEqual(resetS * 1000);
+      const first = calls(root).find((c) => c.out.endsWith(step === 'research' ? 'research/ch01-research.md' : 'drafts/ch01-draft.md') && c.resume === null)!;
+      expect(first.limited).toBe(true);
+      const resumed = calls(root).find((c) => c.out.endsWith(step === 'research' ? 'research/ch01-research.md' : 'drafts/ch01-draft.md') && c.resume !== null)!;
+      expect(resumed.limited).toBe(false);
+      expect(mine[1]!.argv).toContain('--resume');
+      const quotaExit = exits.find((e) => e.step === step && e.quota)!;
+      expect(quotaExit.quota).toMatchObject({ until: resetS * 1000, source: 'usage-limit' });
+      expect(quotaExit.class).toBe('RATE_LIMITED');
+    }
+    // Not one counted failure: no retry scheduled, no escalation, caps and breakers untouched.
+    expect(await all(root, 'retry_scheduled')).toEqual([]);
+    expect(await all(root, 'escalate')).toEqual([]);
+    const l = s.snapshot().ledger;
+    for (const key of ['ch01/research', 'ch01/draft']) {
+      expect(l.cells[key]!.attempts.map((a) => a.class)).toEqual(['SUCCESS']);
+      expect(l.cells[key]!.counts).toEqual({});
+    }
+    for (const name of ['researcher', 'writer']) {
+      expect(l.agents[name]!.breaker.consecutiveFailures).toBe(0);
+      expect(l.agents[name]!.view.state).toBe('closed');
+    }
+    expect(l.consecutiveFailures).toBe(0);
+    // The operator was told, once per cell, that it waits and why.
+    const notices = events.filter((e) => e.type === 'notice' && /waiting for the account's reset at \d\d:\d\d/.test(e.message));
+    expect(notices.length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+});
