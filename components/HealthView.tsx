@@ -5,7 +5,8 @@ import { columnWidth, fit, fitWords, pad, stateFirstColumns } from '../src/app/l
 import { cellStateWords, classCounts, runStateWords, type HealthItem } from '../src/app/agents.js';
 import { healthList } from '../src/app/health-filter.js';
 import { operatorOf } from '../src/app/operator.js';
-import { autopilotWords, breakerWords, failureWords, slotWords } from '../src/operator/words.js';
+import { autopilotWords, breakerWords, failureWords, quotaLine, slotWords } from '../src/operator/words.js';
+import { resetClock } from '../src/run/quota-gate.js';
 import type { OperatorModel } from '../src/operator/types.js';
 import type { Token } from '../src/app/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -64,7 +65,9 @@ export function HealthView({ height, width }: { height: number; width: number })
   // Journal lines that could not be read are said, not skipped without a word (issue 8 item 7).
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
-  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0));
+  // An account waiting for its quota's reset: one line each, its one countdown (docs/quota.md).
+  const quota = m.quota.slice(0, 2).map((q) => quotaLine(q, m.at, resetClock(q.deadline, m.at)));
+  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0) - quota.length);
   // Under a filter the note says what matched nothing instead (issue 18 item 5: `/` filters Health).
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
@@ -90,6 +93,11 @@ export function HealthView({ height, width }: { height: number; width: number })
         <T tok="muted">{counter}</T>
       </Line>
       {journalNote ? <Line tok="warn">{fit(journalNote, width)}</Line> : null}
+      {quota.map((q) => (
+        <Line key={q} tok="warn">
+          {fit(q, width)}
+        </Line>
+      ))}
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;

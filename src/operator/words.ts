@@ -53,5 +53,9 @@ export const partialsWords = (c: Pick<OperatorCounts, 'halfProducts' | 'suspects
 /** " (adopted)" / " (driver's)": who started a run this instance watches (issue 8 items 4, 5). */
 export const originWords = (origin: 'adopted' | 'driver' | undefined): string => (origin === 'adopted' ? ' (adopted)' : origin === 'driver' ? " (driver's)" : '');
 
-/** "quota claude-code key 3f9a2c resets in 2 m 05 s": an account's one countdown (docs/quota.md). */
-export const quotaCountdown = (q: Pick<OperatorQuota, 'label' | 'deadline'>, at: number): string => `quota ${q.label} resets in ${duration(remaining(q.deadline, at))}`;
+/** "quota resets in 2 m 05 s": an account's one countdown, for the header (docs/quota.md). */
+export const quotaCountdown = (q: Pick<OperatorQuota, 'deadline'>, at: number): string => `quota resets in ${duration(remaining(q.deadline, at))}`;
+
+/** Health's line of a waiting account: which, when, how long, who waits. `clock`: the reset as the local time of day. */
+export const quotaLine = (q: OperatorQuota, at: number, clock: string): string =>
+  `quota reset ${duration(remaining(q.deadline, at))} left (${clock}) · ${q.agents.join(', ')} wait${q.cells ? ` (${q.cells} cell${q.cells === 1 ? '' : 's'})` : ''} · ${q.label} · not counted as attempts`;

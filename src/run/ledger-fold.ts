@@ -48,6 +48,8 @@ export class LedgerFold {
   private readonly costs = new CostFold();
   /** Per account, the latest reset announced (docs/quota.md); a view keeps those still ahead. */
   private readonly quota = new Map<string, QuotaWait>();
+  /** Per account, the cells stopped on it: a later, later reset moves all their deadlines (one countdown). */
+  private readonly quotaCells = new Map<string, Map<string, { unit: string; step: string }>>();
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -173,17 +175,28 @@ export class LedgerFold {
   private waitedQuota(e: Extract<JournalEvent, { type: 'exit' }>, q: NonNullable<Extract<JournalEvent, { type: 'exit' }>['quota']>): void {
     const c = this.cell(e.unit, e.step);
     const had = this.quota.get(q.account);
-    const wait: QuotaWait = { account: q.account, label: q.label, until: q.until, at: e.at, agent: e.agent, source: q.source };
-    if (!had || had.until < q.until) this.quota.set(q.account, wait);
-    const until = Math.max(q.until, had?.until ?? 0);
+    if (!had || had.until < q.until) this.quota.set(q.account, { account: q.account, label: q.label, until: q.until, at: e.at, agent: e.agent, source: q.source });
+    const wait = this.quota.get(q.account)!;
     c.agent = e.agent;
     if (c.runId === e.runId) c.runId = null;
-    c.state = 'retrying';
-    c.nextRetryAt = until;
-    c.reason = quotaWords({ ...wait, until }, e.at);
-    c.quota = { account: q.account, until, at: e.at };
+    c.quota = { account: q.account, until: wait.until, at: e.at };
     c.quotaStreak++;
     this.feed(e.agent, { type: 'abandon', at: e.at });
+    let cells = this.quotaCells.get(q.account);
+    if (!cells) this.quotaCells.set(q.account, (cells = new Map()));
+    cells.set(c.key, { unit: e.unit, step: e.step });
+    // Every cell stopped on the account waits for the same, latest reset.
+    for (const [key, ref] of cells) {
+      const other = key === c.key ? c : this.cell(ref.unit, ref.step);
+      if (other.quota?.account !== q.account) {
+        cells.delete(key);
+        continue;
+      }
+      other.state = 'retrying';
+      other.quota = { ...other.quota, until: wait.until };
+      other.nextRetryAt = wait.until;
+      other.reason = quotaWords(wait, e.at);
+    }
   }
 
   private exited(e: Extract<JournalEvent, { type: 'exit' }>): void {
