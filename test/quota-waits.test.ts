@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendJournal } from '../src/run/journal.js';
+import { accountOf } from '../src/run/quota-account.js';
 import { join } from 'node:path';
 import { loadConfig } from '../src/pipeline/config.js';
 import { readJournal, type JournalEvent } from '../src/run/journal.js';
@@ -139,5 +142,31 @@ describe('quota-aware waits, real processes', () => {
     // The operator was told, once per cell, that it waits and why.
     const notices = events.filter((e) => e.type === 'notice' && /waiting for the account's reset at \d\d:\d\d/.test(e.message));
     expect(notices.length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+});
+
+const BIN = join(REPO, 'dist/bundle/checkroom.js');
+const cli = (args: string[]) => spawnSync('node', [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, input: '', timeout: 60_000 });
+
+describe('checkroom run while the account waits (the built binary, as cron runs it)', () => {
+  it('run UNIT STEP refuses with the reset time; run --next --auto says what it waits for; nothing is launched', async () => {
+    const root = quotaWorkspace(Math.ceil(Date.now() / 1000) + 600);
+    const config = await loadConfig(root);
+    const account = accountOf(config.agents.researcher!);
+    // An earlier session's researcher stopped on the account's quota, ten minutes before its reset.
+    const until = Date.now() + 600_000;
+    await appendJournal(root, { type: 'launch', at: Date.now() - 1000, runId: 'earlier', unit: 'ch01', step: 'research', agent: 'researcher', attempt: 1, argv: ['claude'], cwd: root, logPath: join(root, 'x.log'), pid: null, procStart: null, outputPath: null });
+    await appendJournal(root, {
+      type: 'exit', at: Date.now() - 900, runId: 'earlier', unit: 'ch01', step: 'research', agent: 'researcher', exitCode: 1, signal: null, class: 'RATE_LIMITED',
+      markerFound: false, cmdFp: 'c', errFp: 'e', keywords: [], errorTail: [], durationMs: 100, quota: { account: account.id, label: account.label, until, source: 'usage-limit' },
+    });
+    const one = cli(['run', root, 'ch02', 'research', '--yes']);
+    expect(one.status, one.stdout + one.stderr).toBe(1);
+    expect(one.stdout).toMatch(/cannot run: ch02 research is not launched: waiting for the account's reset at \d\d:\d\d(:\d\d)? \(claude-code key [0-9a-f]{6} \(ANTHROPIC_API_KEY\)\); launch it after the reset/);
+    const next = cli(['run', root, '--next', '--auto', '--yes']);
+    expect(next.stdout, next.stderr).toMatch(/waiting: ch0[12] research: waiting for the account's reset at /);
+    expect(next.status).toBe(0);
+    expect((await all(root, 'launch')).map((e) => e.runId)).toEqual(['earlier']);
+    expect(JSON.stringify((await readJournal(root)).events)).not.toContain('key-a');
   }, 60_000);
 });
