@@ -36,7 +36,7 @@ export function quotaWaitOf(waits: Readonly<Record<string, QuotaWait>> | undefin
   return w && w.until > now ? w : null;
 }
 
-/** Quota waits in a row for one cell before its next one counts as a rate limit: every recovery path has a finite cap (docs/domain.md, Retries). */
+/** Quota waits in a row for one cell before its next one counts as a rate limit: every recovery path has a finite cap (docs/domain.md, Handling agent faults). */
 export const QUOTA_WAITS_MAX = 12;
 
 /** Classes that say nothing of the account: a reset time in their output is not why they ended. */
