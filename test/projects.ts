@@ -72,6 +72,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/observer-news.test.ts', // a read-only supervisor over a journal (openSupervisor)
   'test/status-runs.test.ts', // the CLI's status over a journal, its runs' liveness through src/
   'test/property-surfaces.test.tsx', // process helper
+  'test/store-quota.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/quota-waits.test.ts', // agents (a fake Claude Code), sleeps until a quota reset 3 s ahead
   'test/recorded-run.test.ts', // child process
   'test/recover-guard.test.ts', // child process, dist/
