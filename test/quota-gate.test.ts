@@ -10,6 +10,7 @@ import { pickLaunches } from '../src/run/supervisor-autopilot.js';
 import { continueFor } from '../src/run/supervisor-agent.js';
 import { targetOf } from '../src/run/launch-spec.js';
 import { journalNews } from '../src/run/journal-news.js';
+import { quotaOfExit } from '../src/run/quota-fold.js';
 import type { NextStep } from '../src/types.js';
 import { agentDef } from './helpers/agent.js';
 import { PHASE_1_2, summaries, tempDir, writeFiles } from './helpers/workspace.js';
@@ -95,6 +96,16 @@ describe('the journal: a quota exit is a wait, not a counted failure', () => {
   it('a cluster job on its quota leaves the executor’s infra breaker closed', () => {
     const l = replayJournal([launch('r1', T, 'writer', 'slurm'), exit('r1', T + 10, { until: T + 3000 })], T + 100, cfg);
     expect(Object.values(l.agents).every((a) => a.breaker.consecutiveFailures === 0)).toBe(true);
+  });
+
+  it('a malformed or misplaced quota on an exit is not a wait: the exit counts as it always did', () => {
+    const base = exit('r1', T + 10, { until: T + 3000 }) as Extract<JournalEvent, { type: 'exit' }>;
+    expect(quotaOfExit(base)).toMatchObject({ until: T + 3000 });
+    for (const bad of [{ ...base, quota: { ...base.quota!, until: 'soon' as unknown as number } }, { ...base, quota: { ...base.quota!, until: Infinity } }, { ...base, class: 'SUCCESS' as const }, { ...base, class: 'CANCELLED' as const }]) {
+      expect(quotaOfExit(bad)).toBeNull();
+    }
+    const l = replayJournal([launch('r1', T), { ...base, quota: { ...base.quota!, until: 'soon' as unknown as number } }], T + 100, cfg);
+    expect(l.cells['ch01/draft']!.attempts).toHaveLength(1);
   });
 
   it('an observer hears a wait, not a failure', () => {

@@ -8,7 +8,7 @@ import { legacyErrorOf } from './failure-message.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
-import { quotaWords, type QuotaWait } from './quota-gate.js';
+import { QuotaFold, quotaOfExit } from './quota-fold.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -46,10 +46,8 @@ export class LedgerFold {
   private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
   private readonly costs = new CostFold();
-  /** Per account, the latest reset announced (docs/quota.md); a view keeps those still ahead. */
-  private readonly quota = new Map<string, QuotaWait>();
-  /** Per account, the cells stopped on it: a later, later reset moves all their deadlines (one countdown). */
-  private readonly quotaCells = new Map<string, Map<string, { unit: string; step: string }>>();
+  /** Accounts waiting for their quota's reset, and the cells stopped on them (docs/quota.md). */
+  private readonly quota = new QuotaFold();
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -84,7 +82,7 @@ export class LedgerFold {
       decisions: shown.decisions,
       costs,
       triage: this.triage,
-      quotaWaits: Object.fromEntries([...this.quota].filter(([, w]) => w.until > now)),
+      quotaWaits: this.quota.view(now),
     };
   }
 
@@ -168,42 +166,14 @@ export class LedgerFold {
     if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'launch', at: e.at });
   }
 
-  /**
-   * An exit on the account's quota (docs/quota.md): the account waits until its reset and the
-   * attempt is not counted — no attempt, cap, breaker failure or consecutive failure moves.
-   */
-  private waitedQuota(e: Extract<JournalEvent, { type: 'exit' }>, q: NonNullable<Extract<JournalEvent, { type: 'exit' }>['quota']>): void {
-    const c = this.cell(e.unit, e.step);
-    const had = this.quota.get(q.account);
-    if (!had || had.until < q.until) this.quota.set(q.account, { account: q.account, label: q.label, until: q.until, at: e.at, agent: e.agent, source: q.source });
-    const wait = this.quota.get(q.account)!;
-    c.agent = e.agent;
-    if (c.runId === e.runId) c.runId = null;
-    c.quota = { account: q.account, until: wait.until, at: e.at };
-    c.quotaStreak++;
-    this.feed(e.agent, { type: 'abandon', at: e.at });
-    let cells = this.quotaCells.get(q.account);
-    if (!cells) this.quotaCells.set(q.account, (cells = new Map()));
-    cells.set(c.key, { unit: e.unit, step: e.step });
-    // Every cell stopped on the account waits for the same, latest reset.
-    for (const [key, ref] of cells) {
-      const other = key === c.key ? c : this.cell(ref.unit, ref.step);
-      if (other.quota?.account !== q.account) {
-        cells.delete(key);
-        continue;
-      }
-      other.state = 'retrying';
-      other.quota = { ...other.quota, until: wait.until };
-      other.nextRetryAt = wait.until;
-      other.reason = quotaWords(wait, e.at);
-    }
-  }
-
   private exited(e: Extract<JournalEvent, { type: 'exit' }>): void {
-    const q = e.quota;
-    if (q && typeof q.account === 'string' && typeof q.until === 'number' && Number.isFinite(q.until) && e.class !== 'SUCCESS' && e.class !== 'CANCELLED') {
+    // The account's quota (docs/quota.md): a wait, not a counted failure — no attempt, cap,
+    // breaker failure or consecutive failure moves; the cluster ran the job, its infra breaker closes.
+    const q = quotaOfExit(e);
+    if (q) {
       const run = this.endRun(e.runId);
-      this.waitedQuota(e, { account: q.account, label: String(q.label ?? q.account), until: q.until, source: String(q.source ?? '') });
+      this.quota.exit(e, q, (unit, step) => this.cell(unit, step));
+      this.feed(e.agent, { type: 'abandon', at: e.at });
       const infra = infraBreakerOf(run?.executor);
       if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'success', at: e.at });
       return;

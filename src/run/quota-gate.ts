@@ -1,5 +1,6 @@
 import type { AgentDef } from '../pipeline/config-types.js';
 import { accountOf } from './quota-account.js';
+import { resetOfLines } from './quota-reset.js';
 
 // The one decision every entry point asks before a launch on an account that hit its quota
 // (docs/quota.md): keys, autopilot, `checkroom run`, the socket and a cell's own next attempt,
@@ -60,3 +61,7 @@ export function quotaHitOf(cls: string, reset: { until: number; source: string }
   const a = accountOf(agent);
   return { account: a.id, label: a.label, until: reset.until, source: reset.source };
 }
+
+/** quotaHitOf over a finished attempt's output: its last lines and its stream's result text. */
+export const quotaOfAttempt = (cls: string, lines: readonly string[], resultText: string | null, agent: AgentDef, streak: number, now: number): QuotaHit | null =>
+  quotaHitOf(cls, resetOfLines(resultText ? [...lines, resultText] : lines, now), agent, streak);

@@ -19,8 +19,7 @@ import { heldOutputs } from '../holders/held-outputs.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './supervisor-agent.js';
 import type { AdoptedRun, CellCore, Flight } from './cell-core.js';
 import { assertInside } from '../fs/confine-path.js';
-import { resetOfLines } from './quota-reset.js';
-import { quotaHitOf, type QuotaHit } from './quota-gate.js';
+import { quotaOfAttempt, type QuotaHit } from './quota-gate.js';
 
 // One attempt of a cell, all of its effects and nothing else (issue 9 item 3): reserve a
 // launch, back up or continue, guard the shared memory, build the command, start it through
@@ -292,8 +291,7 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     // The account's quota (docs/quota.md): a reset time in the output makes the failure an
     // account-wide wait, journalled with the exit and not counted; the class says why.
     const streak = core.ledger().cells[cellKey(unit, step)]?.quotaStreak ?? 0;
-    const reset = lost.length ? null : resetOfLines([...outcome.tail, ...(facts.result?.text ? [facts.result.text] : [])], core.now());
-    const quota = quotaHitOf(classified, reset, t.agent, streak);
+    const quota = lost.length ? null : quotaOfAttempt(classified, outcome.tail, facts.result?.text ?? null, t.agent, streak, core.now());
     const cls: AttemptClass = quota ? 'RATE_LIMITED' : classified;
     run.lastClass = cls;
     await journalExit(core, flight, t, p.cmd, runId, outcome, cls, markerFound, facts, quota);
