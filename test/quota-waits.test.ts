@@ -145,6 +145,32 @@ describe('quota-aware waits, real processes', () => {
   }, 60_000);
 });
 
+describe('a quota wait survives a restart', () => {
+  it('a new session finds the wait in the journal, refuses a launch before the reset, and autopilot resumes the session at it', async () => {
+    const resetS = Math.ceil(Date.now() / 1000) + 3;
+    const root = quotaWorkspace(resetS);
+    const first = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5 });
+    open.push(first);
+    const research = first.launch('ch01', 'research');
+    await until(() => first.snapshot().ledger.cells['ch01/research']?.quota);
+    // The session ends while the cell waits (a shutdown's cancel: the cell is not held).
+    await first.close({ cancel: true });
+    await research;
+    const second = await openSupervisor({ root, config: await loadConfig(root), rand: () => 0.5 });
+    open.push(second);
+    expect(second.snapshot().ledger.quotaWaits).not.toEqual({});
+    await expect(second.launch('ch01', 'research')).rejects.toThrow(/waiting for the account's reset at/);
+    await second.setAutopilot(true, { maxLaunches: 2 });
+    await until(() => second.snapshot().ledger.cells['ch01/research']?.state === 'done');
+    const launches = (await all(root, 'launch')).filter((e) => e.unit === 'ch01' && e.step === 'research');
+    expect(launches).toHaveLength(2);
+    expect(launches[1]!.at).toBeGreaterThanOrEqual(resetS * 1000);
+    expect(launches[1]!.attempt).toBe(1);
+    expect(launches[1]!.argv).toContain('--resume');
+    expect(second.snapshot().ledger.cells['ch01/research']!.attempts.map((a) => a.class)).toEqual(['SUCCESS']);
+  }, 60_000);
+});
+
 const BIN = join(REPO, 'dist/bundle/checkroom.js');
 const cli = (args: string[]) => spawnSync('node', [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, input: '', timeout: 60_000 });
 
