@@ -50,18 +50,26 @@ describe('one account, one quota countdown', () => {
       const live = await createLiveWorkspace(copyDemo(), { watch: false });
       const store = createAppStore({ live, ascii });
       const ledger = replayJournal([...quotaExit('r1', 'ch01', 'draft', 'writer', T0), ...quotaExit('r2', 'ch02', 'r1', 'reviewer', T0 + 1000)], T0 + 2000, cfg);
-      store.setState({ agents: { ...initialAgents(), enabled: true, snap: plainSnapshot(ledger), at: T0 + 2000, agentNames: ['writer', 'reviewer'] } });
+      const waiting = [{ unit: 'ch01', step: 'draft', agent: 'writer', retryAt: RESET, reason: "waiting for the account's reset" }];
+      store.setState({ agents: { ...initialAgents(), enabled: true, snap: plainSnapshot(ledger, { waiting }), at: T0 + 2000, agentNames: ['writer', 'reviewer'] } });
       const { frame, press } = await renderRoom(store, live, NO_COLOR_THEME, 24, 80);
       const header = frame().split('\n').slice(0, 3).join('\n');
       // 125 s − 2 s: one countdown, not one per agent.
       expect(header).toContain('quota resets in 2 m 03 s');
       expect(header.match(/quota resets/g)).toHaveLength(1);
+      await press('3');
+      // The waiting run's row: the account's countdown, not "retrying: attempt 2".
+      expect(frame()).toContain("waiting for the account's reset: 2 m 03 s left");
+      expect(frame()).not.toMatch(/retrying: attempt/);
       await press('5');
       const health = frame();
       expect(health).toMatch(/quota reset 2 m 03 s left \(\d\d:\d\d:05\) [·-] reviewer, writer wait \(2 cells\)/);
       // Both cells say the account's one reset, the later one: not each its own.
       const said = [...health.matchAll(/reset at (\d\d:\d\d:\d\d)/g)].map((x) => x[1]);
       expect(new Set(said).size).toBeLessThanOrEqual(1);
+      // The cells say what they wait for, not "retrying" (no attempt is counted).
+      expect(health).toMatch(/ch01 draft\s+quota wait/);
+      expect(health).toMatch(/ch02 r1\s+quota wait/);
       for (const line of health.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
       // The terminal edge puts every frame in the charset (anchored-stdout.ts), as here.
       if (ascii) expect(toCharsetInPlace(health, 'ascii').split('\n').filter((l) => /[^\x20-\x7e]/.test(l))).toEqual([]);
