@@ -3,6 +3,7 @@ import { T } from './Styled.js';
 import { budgetSpent, headerSpend } from '../src/ui/views/spend.js';
 import { silenceWords } from '../src/socket/handover.js';
 import { operatorOf } from '../src/ui/store/operator.js';
+import { quotaCountdown } from '../src/operator/words.js';
 
 // Header pieces for the agent supervisor: autopilot ("auto on/off/PAUSED"), and who drives when this
 // instance is read-only (a second checkroom on the same workspace).
@@ -15,7 +16,18 @@ export function AutopilotBadge() {
   return auto === 'on' ? <T tok="accent">auto on · </T> : auto === 'paused' ? <T tok="warn">auto PAUSED · </T> : <T tok="muted">auto off · </T>;
 }
 
-/** Money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */
+/** An account waiting for its quota's reset: one countdown from the model's deadline (docs/quota.md); "+1" more accounts. */
+export function QuotaBadge() {
+  const words = useAppStore((s) => {
+    if (!s.agents.snap) return '';
+    const m = operatorOf(s);
+    const first = m.quota[0];
+    return first ? `${quotaCountdown(first, m.at)}${m.quota.length > 1 ? ` +${m.quota.length - 1}` : ''}` : '';
+  });
+  return words ? <T tok="warn">{words} · </T> : null;
+}
+
+/** Issue 11: money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */
 export function SpendBadge() {
   const words = useAppStore((s) => headerSpend(s.agents.snap?.ledger.costs, s.agents.limits?.budget));
   const spent = useAppStore((s) => budgetSpent(s.agents.snap?.ledger.costs, s.agents.limits?.budget));

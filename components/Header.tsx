@@ -8,7 +8,7 @@ import { bar, drawnLength, fit } from '../src/text/layout.js';
 import { presetOf } from '../src/pipeline/presets/index.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
-import { AutopilotBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
+import { AutopilotBadge, QuotaBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
 
 // Always visible: where the pipeline stands, how much is done, what needs attention, and
 // how fresh the picture is (live mode, checkpoint time, last scan).
@@ -64,6 +64,7 @@ export function Header({ width }: { width: number }) {
       <Line tok="muted">
         {driver ? <T tok="warn">{driver}</T> : null}
         <AutopilotBadge />
+        <QuotaBadge />
         <SpendBadge />
         {live} · {cp} · scanned {time(ws.scannedAt)}
       </Line>

@@ -5,7 +5,8 @@ import { columnWidth, fit, fitWords, pad, stateFirstColumns } from '../src/text/
 import { cellStateWords, classCounts, runStateWords, type HealthItem } from '../src/ui/agents/agents.js';
 import { healthList } from '../src/ui/views/health-filter.js';
 import { operatorOf } from '../src/ui/store/operator.js';
-import { autopilotWords, breakerWords, failureWords, slotWords } from '../src/operator/words.js';
+import { autopilotWords, breakerWords, failureWords, quotaLine, slotWords } from '../src/operator/words.js';
+import { resetClock } from '../src/run/quota/gate.js';
 import type { OperatorModel } from '../src/operator/types.js';
 import type { Token } from '../src/text/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -50,6 +51,16 @@ function detailOf(it: HealthItem | undefined, m: OperatorModel, costs?: CostLedg
 const nameOf = (it: HealthItem): string => (it.kind === 'agent' ? `agent ${it.agent}` : `${it.cell.unit} ${it.cell.step}`);
 const stateOf = (it: HealthItem, m: OperatorModel): string => (it.kind === 'agent' ? breakerWords(it.breaker, m.at) : cellStateWords(it.cell, m));
 
+/** An account waiting for its quota's reset: one line each, its one countdown (docs/quota.md). */
+const quotaLines = (m: OperatorModel): string[] => m.quota.slice(0, 2).map((q) => quotaLine(q, m.at, resetClock(q.deadline, m.at)));
+
+const quotaNotes = (lines: string[], width: number) =>
+  lines.map((q) => (
+    <Line key={q} tok="warn">
+      {fit(q, width)}
+    </Line>
+  ));
+
 export function HealthView({ height, width }: { height: number; width: number }) {
   const { agents, cursor, filter, m } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health, filter: s.filter, m: operatorOf(s) })));
   const snap = agents.snap;
@@ -64,8 +75,9 @@ export function HealthView({ height, width }: { height: number; width: number })
   // Journal lines that could not be read are said, not skipped without a word.
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
-  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0));
-  // Under a filter the note says what matched nothing instead (`/` filters Health).
+  const quota = quotaLines(m);
+  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0) - quota.length);
+  // Under a filter the note says what matched nothing instead (issue 18 item 5: `/` filters Health).
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
   if (!agents.enabled || !snap) {
@@ -90,6 +102,7 @@ export function HealthView({ height, width }: { height: number; width: number })
         <T tok="muted">{counter}</T>
       </Line>
       {journalNote ? <Line tok="warn">{fit(journalNote, width)}</Line> : null}
+      {quotaNotes(quota, width)}
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;

@@ -94,6 +94,8 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/ui/store/store-triage.test.ts', // agents
   'test/core/socket/supervisor.test.ts', // agents
   'test/e2e/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/ui/store/store-quota.test.ts', // a supervisor under the store (as store-agents.test.ts)
+  'test/core/run/quota/quota-waits.test.ts', // agents (a fake Claude Code), sleeps until a quota reset 3 s ahead
   'test/torture/adopt-leave.test.ts', // child process, agents, sleeps
   'test/torture/adopt-observer-tmux.test.ts', // child process, process helper, tmux
   'test/torture/adopt-takeover.test.ts', // child process, agents, sleeps

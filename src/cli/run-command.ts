@@ -219,7 +219,14 @@ async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: Text
   const snap = s.snapshot();
   const state = await loadWorkspace(s.root, { config });
   await sweepAndSay(s.root, config, state.units, o, out);
-  const first = pickLaunches({ plan: state.next, ledger: snap.ledger, config, inFlight: new Map(), budget: 1, redoHalfProducts: true }).launch[0];
+  const pick = pickLaunches({ plan: state.next, ledger: snap.ledger, config, inFlight: new Map(), budget: 1, redoHalfProducts: true, now: Date.now() });
+  const first = pick.launch[0];
+  // The account's quota (docs/quota.md): say which reset the next step waits for; not a failure.
+  const quota = first ? undefined : pick.blocked.find((b) => b.quotaUntil !== undefined);
+  if (quota) {
+    out.write(`${o.paint('warn', 'waiting')}: ${sanitizeLine(`${quota.unit} ${quota.step}: ${quota.why}`)}\n`);
+    return 0;
+  }
   if (!first) {
     if (snap.autopilot.paused) {
       out.write(`${o.paint('warn', 'paused')}: ${sanitizeLine(snap.autopilot.reason)}\n`);

@@ -6,6 +6,7 @@ import { cellsOf } from './cells.js';
 import { autopilotOf, healthOf } from './health.js';
 import { planOf } from './plan.js';
 import { runsOf } from './runs.js';
+import { quotaOf } from './quota.js';
 import type { OperatorCellView, OperatorCounts, OperatorModel, OperatorRun } from './types.js';
 import { cellTally, warningCount } from './ws-counts.js';
 
@@ -30,7 +31,7 @@ export interface OperatorSupervisor {
   concurrency: Readonly<Record<string, number | null>>;
 }
 
-type SupervisorParts = Pick<OperatorModel, 'runs' | 'breakers' | 'cells' | 'escalations' | 'autopilot' | 'health'>;
+type SupervisorParts = Pick<OperatorModel, 'runs' | 'breakers' | 'cells' | 'escalations' | 'autopilot' | 'health' | 'quota'>;
 
 // The parts from the supervisor, kept while its snapshot and the clock reading are the same:
 // a file event changes the workspace, not them.
@@ -43,7 +44,7 @@ function supervisorParts(sup: OperatorSupervisor | null, at: number): Supervisor
   const cells = cellsOf(snap, runs, sup?.limits ?? null);
   const breakers = breakersOf(snap, runs, sup ? { concurrency: sup.concurrency } : null, at);
   const escalations = [...cells.values()].flatMap((c) => (c.escalation ? [c.escalation] : []));
-  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells) };
+  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells), quota: quotaOf(snap, at) };
   lastParts = { sup, snap, at, parts };
   return parts;
 }

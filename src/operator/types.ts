@@ -57,6 +57,18 @@ export interface OperatorBreaker {
   seen: boolean;
 }
 
+/** An account waiting for its quota's reset (docs/quota.md): one deadline, one countdown, whatever the number of agents on it. */
+export interface OperatorQuota {
+  account: string;
+  label: string;
+  /** Epoch ms of the reset: every countdown is `deadline − at`. */
+  deadline: number;
+  /** The agents seen waiting on it, by name. */
+  agents: string[];
+  /** Cells whose last attempt ended on it. */
+  cells: number;
+}
+
 export interface OperatorEscalation {
   key: string;
   unit: string;
@@ -137,4 +149,6 @@ export interface OperatorModel {
   plan: OperatorStep[];
   /** Health rows by urgency: escalated, open breakers, failing, running, idle. */
   health: HealthRow[];
+  /** Accounts waiting for their quota's reset at `at`, soonest first. */
+  quota: OperatorQuota[];
 }

@@ -1,4 +1,4 @@
-import type { AutopilotState, OperatorBreaker, OperatorCounts } from './types.js';
+import type { AutopilotState, OperatorBreaker, OperatorCounts, OperatorQuota } from './types.js';
 
 // The operator model's facts in words, the same everywhere: every countdown is a deadline
 // minus the model's one clock reading (one breaker read "40 s left" in one Plan row
@@ -52,3 +52,10 @@ export const partialsWords = (c: Pick<OperatorCounts, 'halfProducts' | 'suspects
 
 /** " (adopted)" / " (driver's)": who started a run this instance watches. */
 export const originWords = (origin: 'adopted' | 'driver' | undefined): string => (origin === 'adopted' ? ' (adopted)' : origin === 'driver' ? " (driver's)" : '');
+
+/** "quota resets in 2 m 05 s": an account's one countdown, for the header (docs/quota.md). */
+export const quotaCountdown = (q: Pick<OperatorQuota, 'deadline'>, at: number): string => `quota resets in ${duration(remaining(q.deadline, at))}`;
+
+/** Health's line of a waiting account: which, when, how long, who waits. `clock`: the reset as the local time of day. */
+export const quotaLine = (q: OperatorQuota, at: number, clock: string): string =>
+  `quota reset ${duration(remaining(q.deadline, at))} left (${clock}) · ${q.agents.join(', ')} wait${q.cells ? ` (${q.cells} cell${q.cells === 1 ? '' : 's'})` : ''} · ${q.label} · not counted as attempts`;

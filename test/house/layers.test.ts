@@ -47,7 +47,7 @@ describe('layers', () => {
       'src/plan/peek.ts': "import { a } from '../ui/store/a.js';\nexport const peek = a;\n",
       'src/ui/entry/entry.ts': "import { useThing } from '../../../hooks/use-thing.js';\nimport { fit } from '../../cli/text.js';\nexport const go = (): string => fit(String(useThing()));\n",
       'hooks/use-thing.ts': 'export const useThing = (): number => 1;\n',
-      'components/View.tsx': "import { fit } from '../../src/cli/text.js';\nexport const View = (): string => fit('x');\n",
+      'components/View.tsx': "import { fit } from '../src/cli/text.js';\nexport const View = (): string => fit('x');\n",
     });
     const found = await violations(dir, ['src', 'components', 'hooks']);
     const layers = found.filter((v) => v.rule.name !== 'no-cycle').map((v) => `${v.rule.name} ${v.from}`);

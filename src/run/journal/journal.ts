@@ -64,6 +64,8 @@ export interface ExitEvent extends Base, Stamped {
   /** CANCELLED only: who cancelled. A shutdown's cancel does not hold the cell. */
   cancelledBy?: 'operator' | 'outside' | 'shutdown';
   durationMs: number;
+  /** The output announced its account's quota reset (docs/quota.md): an account-wide wait, not a counted failure. */
+  quota?: { account: string; label: string; until: number; source: string };
 }
 
 export interface RetryScheduledEvent extends Base {

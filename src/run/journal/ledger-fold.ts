@@ -8,6 +8,7 @@ import { legacyErrorOf } from '../attempt/failure-message.js';
 import { infraBreakerOf } from '../executors/infra.js';
 import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
+import { QuotaFold, quotaOfExit } from '../quota/fold.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -45,6 +46,8 @@ export class LedgerFold {
   private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
   private readonly costs = new CostFold();
+  /** Accounts waiting for their quota's reset, and the cells stopped on them (docs/quota.md). */
+  private readonly quota = new QuotaFold();
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -79,6 +82,7 @@ export class LedgerFold {
       decisions: shown.decisions,
       costs,
       triage: this.triage,
+      quotaWaits: this.quota.view(now),
     };
   }
 
@@ -156,14 +160,27 @@ export class LedgerFold {
     c.state = 'running';
     c.runId = e.runId;
     c.nextRetryAt = null;
+    c.quota = null;
     this.feed(e.agent, { type: 'launch', at: e.at });
     const infra = infraBreakerOf(e.executor);
     if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'launch', at: e.at });
   }
 
   private exited(e: Extract<JournalEvent, { type: 'exit' }>): void {
+    // The account's quota (docs/quota.md): a wait, not a counted failure — no attempt, cap,
+    // breaker failure or consecutive failure moves; the cluster ran the job, its infra breaker closes.
+    const q = quotaOfExit(e);
+    if (q) {
+      const run = this.endRun(e.runId);
+      this.quota.exit(e, q, (unit, step) => this.cell(unit, step));
+      this.feed(e.agent, { type: 'abandon', at: e.at });
+      const infra = infraBreakerOf(run?.executor);
+      if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'success', at: e.at });
+      return;
+    }
     const run = this.endRun(e.runId);
     const c = this.cell(e.unit, e.step);
+    c.quotaStreak = 0;
     const attempt = run?.attempt ?? c.attempts.length + 1;
     c.attempts.push({ attempt, class: e.class, cmdFp: e.cmdFp, errFp: e.errFp, keywords: e.keywords, at: e.at });
     c.agent = e.agent;

@@ -7,6 +7,7 @@ import { currentEpisode, type AttemptRecord } from '../policy/policy.js';
 import type { CostLedger } from './costs.js';
 import type { TriageLedger } from './triage-ledger.js';
 import { budgetStopOf, type BudgetCounts } from '../policy/budget.js';
+import type { QuotaWait } from '../quota/gate.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
@@ -41,6 +42,10 @@ export interface CellLedger {
   escalation: { class: FailureClass; reason: string } | null;
   /** The live run of this cell, if any. */
   runId: string | null;
+  /** Its last attempt ended on its account's quota (docs/quota.md): not counted; the next one continues its session. Cleared by a launch. */
+  quota: { account: string; until: number; at: number } | null;
+  /** Quota exits in a row: past QUOTA_WAITS_MAX the next one is counted like any rate limit (a wait must end). */
+  quotaStreak: number;
 }
 
 export interface AgentLedger {
@@ -76,7 +81,9 @@ export interface Ledger {
   decisions: DecisionEvent[];
   /** Money, tokens and sessions of agent attempts. */
   costs: CostLedger;
-  /** The operator's redo queue, skips and undo stack (they survive a restart). */
+  /** Accounts waiting for their quota's reset at the view's clock, by account id (docs/quota.md). */
+  quotaWaits: Record<string, QuotaWait>;
+  /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
   triage: TriageLedger;
 }
 
@@ -102,6 +109,8 @@ export const newCell = (unit: string, step: string): CellLedger => ({
   reason: null,
   escalation: null,
   runId: null,
+  quota: null,
+  quotaStreak: 0,
 });
 
 export const repeatsOfLast = (attempts: readonly AttemptRecord[]): number => {

@@ -1,6 +1,7 @@
 import { cellKey } from '../../types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import type { ExitEvent, JournalEvent, LaunchEvent } from './journal.js';
+import { quotaWords } from '../quota/gate.js';
 import { CLOSED_REASON } from '../supervisor/takeover.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 
@@ -58,6 +59,8 @@ export function journalNews(): JournalNews {
         settle(key, out);
         if (e.markerFound) out.push({ type: 'done', unit: e.unit, step: e.step, runId: e.runId, attempt: runs.get(e.runId)?.attempt ?? 0, message: sanitizeLine(`${e.unit} ${e.step}: done — the marker is the last line (the driver's run)`) });
         else if (e.class === 'CANCELLED') out.push({ type: 'cancelled', unit: e.unit, step: e.step, message: sanitizeLine(`${e.unit} ${e.step}: cancelled`) });
+        // The account's quota (docs/quota.md): a wait, not a failure, as the driver says it.
+        else if (e.quota && typeof e.quota.until === 'number') out.push({ type: 'notice', message: sanitizeLine(`${e.unit} ${e.step}: ${quotaWords({ ...e.quota, at: e.at, agent: e.agent }, e.at)}; not counted as an attempt`) });
         else return void open.set(key, e);
         runs.delete(e.runId);
         return;

@@ -122,8 +122,11 @@ export const continueFor = (l: Ledger, t: CellTarget, unit: string, asked: boole
   // argv would only run out of context again (and be called circular).
   if (lastAttempt?.class === 'CONTEXT_EXHAUSTED') return t.agent.cli?.prompt ? { mode: 'handoff', sessionId: null, halfProduct: t.outputRel, lastError: cell?.lastError ?? '' } : handoff();
   const canResume = adapterFor(t.agent).canResume;
-  if (!asked && t.agent.onInterrupt !== 'continue') return null;
   const last = l.costs.lastSession[key];
+  // Stopped by the account's quota (docs/quota.md): the session goes on at the reset, for
+  // whoever launches it; an agent that cannot resume is handed its partial, or starts over.
+  if (cell?.quota) return canResume && last?.sessionId ? { mode: 'resume', sessionId: last.sessionId, halfProduct: t.outputRel } : handoff();
+  if (!asked && t.agent.onInterrupt !== 'continue') return null;
   if (canResume && last?.sessionId) {
     // Reaped (checkroom died mid-run): no exit was journalled, the session is still the latest.
     const reaped = !l.liveRuns.some((r) => r.runId === last.runId) && !cell?.attempts.some((a) => a.at >= last.at);

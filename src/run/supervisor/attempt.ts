@@ -18,8 +18,9 @@ import { hasOwnOutput, provenDone } from '../attempt/launch-proof.js';
 import { heldOutputs } from '../../holders/held-outputs.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './agent.js';
 import type { AdoptedRun, Flight } from '../attempt/cell-core.js';
-import type { CellCore, Emitter, JournalPort, WorkspaceRef } from './ports.js';
 import { assertInside } from '../../fs/confine-path.js';
+import { quotaOfAttempt, type QuotaHit } from '../quota/gate.js';
+import type { CellCore, Emitter, JournalPort, WorkspaceRef } from './ports.js';
 
 // One attempt of a cell, all of its effects and nothing else, so the loop stays a loop: reserve a
 // launch, back up or continue, guard the shared memory, build the command, start it through
@@ -40,7 +41,7 @@ export interface CellRun {
 export type AttemptEnd =
   /** Nothing was launched: no budget left, or the operator cancelled before the start. */
   | { kind: 'not_started'; stop: StopReason }
-  | { kind: 'finished'; attempt: number; label: string; runId: string; cls: AttemptClass; memoryLoss: string | null; retryDelayMs: number | null };
+  | { kind: 'finished'; attempt: number; label: string; runId: string; cls: AttemptClass; memoryLoss: string | null; retryDelayMs: number | null; quota: QuotaHit | null };
 
 /** Attempts since the last success (cancelled ones included) + 1: "attempt 2 of 5". */
 export const nextAttempt = (l: Ledger, key: string): number => {
@@ -208,6 +209,7 @@ async function journalExit(
   cls: AttemptClass,
   markerFound: boolean,
   facts: AgentFacts,
+  quota: QuotaHit | null,
 ): Promise<void> {
   const tail = outcome.tail.slice(-20);
   const failed = cls !== 'SUCCESS';
@@ -232,6 +234,7 @@ async function journalExit(
     durationMs: outcome.endedAt - outcome.startedAt,
     // What the file was when its writer ended: a cut is evidence only while it stays so.
     output: outputStamp(t.outputAbs),
+    ...(quota ? { quota } : {}),
   });
 }
 
@@ -285,11 +288,16 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     const lost = p.memory ? lostEntries(core.root, core.config.pipeline, p.memory) : [];
     const markerFound = lost.length === 0 && provenDone(core.root, core.config.pipeline, t, unit);
     const { facts, fromFacts } = await concludeAttempt(watch, logPath, outcome, markerFound, core.append, core.now(), runId, t, unit);
-    const cls = classifyOutcome(outcome, { markerFound, rules: t.agent.rules, fromFacts });
+    const classified = classifyOutcome(outcome, { markerFound, rules: t.agent.rules, fromFacts });
+    // The account's quota (docs/quota.md): a reset time in the output makes the failure an
+    // account-wide wait, journalled with the exit and not counted; the class says why.
+    const streak = core.ledger().cells[cellKey(unit, step)]?.quotaStreak ?? 0;
+    const quota = lost.length ? null : quotaOfAttempt(classified, outcome.tail, facts.result?.text ?? null, t.agent, streak, core.now());
+    const cls: AttemptClass = quota ? 'RATE_LIMITED' : classified;
     run.lastClass = cls;
-    await journalExit(core, flight, t, p.cmd, runId, outcome, cls, markerFound, facts);
+    await journalExit(core, flight, t, p.cmd, runId, outcome, cls, markerFound, facts, quota);
     const memoryLoss = lost.length ? lossReason(p.memory!, lost) : null;
-    return { kind: 'finished', attempt: p.attempt, label, runId, cls, memoryLoss, retryDelayMs: facts.retryDelayMs };
+    return { kind: 'finished', attempt: p.attempt, label, runId, cls, memoryLoss, retryDelayMs: facts.retryDelayMs, quota };
   } finally {
     release();
     // The exit is journalled (or the attempt never started): the ledger says what the probe proved.

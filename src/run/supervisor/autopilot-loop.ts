@@ -135,7 +135,7 @@ async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: str
   const budget = Math.max(0, Math.min(h.budget.left(h.ledger()), maxLeft));
   const plan = orderedPlan(ws, st.preferred, h.config);
   const liveOutputs = heldOutputs(h.root, redoOutputs(plan, h.config), new Set(h.ledger().liveRuns.flatMap((r) => (r.pid ? [r.pid] : []))));
-  const pick = pickLaunches({ plan, ledger: h.ledger(), config: h.config, inFlight, budget, redoHalfProducts: h.redoHalfProducts, probing: h.probing(), liveOutputs });
+  const pick = pickLaunches({ plan, ledger: h.ledger(), config: h.config, inFlight, budget, redoHalfProducts: h.redoHalfProducts, probing: h.probing(), liveOutputs, now: h.now() });
   for (const c of pick.launch) {
     st.started++;
     st.lastIdle = null;

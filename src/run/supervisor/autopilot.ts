@@ -4,6 +4,7 @@ import type { NextStep } from '../../types.js';
 import { cellKey } from '../../types.js';
 import type { Ledger } from '../journal/ledger.js';
 import { outputOf, pathTakenBy, takenWhy, writersByPath, type CellRef } from '../process/writers.js';
+import { quotaWaitOf, quotaWords } from '../quota/gate.js';
 
 // Which plan entries autopilot may start now: a pure choice over the plan, the ledger and
 // what is in flight, so it is tested without processes. Failures that block downstream work
@@ -23,6 +24,8 @@ export interface PickInput {
   redoHalfProducts: boolean;
   /** Output path → why it is live: a process holds it open for writing, whoever launched it. */
   liveOutputs?: ReadonlyMap<string, string>;
+  /** The clock the account waits are read at (docs/quota.md); default now. */
+  now?: number;
 }
 
 export interface Candidate {
@@ -38,6 +41,8 @@ export interface Blocked {
   why: string;
   /** An open breaker will let this through after this many ms. */
   retryInMs: number | null;
+  /** Its account waits for its quota's reset until then (epoch ms). */
+  quotaUntil?: number;
 }
 
 export interface Pick {
@@ -50,6 +55,7 @@ const eligible = (n: NextStep, redo: boolean): boolean =>
 
 export const pickLaunches = (input: PickInput): Pick => {
   const { ledger, config } = input;
+  const now = input.now ?? Date.now();
   const launch: Candidate[] = [];
   const blocked: Blocked[] = [];
   const perAgent = new Map<string, number>();
@@ -98,6 +104,11 @@ export const pickLaunches = (input: PickInput): Pick => {
             ? `breaker ${name} half-open: a probe is in flight`
             : `breaker ${name} open (${Math.ceil(v.remainingMs / 1000)} s left)`;
       blocked.push({ unit, step, why, retryInMs: v.state === 'open' ? v.remainingMs : null });
+      continue;
+    }
+    const quota = quotaWaitOf(ledger.quotaWaits, config.agents[agent], now);
+    if (quota) {
+      blocked.push({ unit, step, why: quotaWords(quota, now), retryInMs: quota.until - now, quotaUntil: quota.until });
       continue;
     }
     const taken = pathTakenBy(config.pipeline, writing, unit, step);

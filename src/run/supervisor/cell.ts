@@ -9,9 +9,10 @@ import { describeArgv } from '../attempt/placeholders.js';
 import { nextMove, stopAfterBackoff, stopAfterBreaker, stopEffect, stopWords, type Move, type StopReason } from '../attempt/cell-move.js';
 import { lastBackupOf, nextAttempt, runAttempt, type CellRun } from './attempt.js';
 import { sleepFor, type AdoptedRun, type Flight } from '../attempt/cell-core.js';
-import type { AutopilotPort, CellCore, Emitter, JournalPort, LaunchGate, Marker } from './ports.js';
 import type { CommandPreview, RunResult } from './types.js';
 import { continueFor } from './agent.js';
+import { quotaWaitOf, quotaWords } from '../quota/gate.js';
+import type { AutopilotPort, CellCore, Emitter, JournalPort, LaunchGate, Marker } from './ports.js';
 
 export { sleepFor, lastBackupOf };
 export type { AdoptedRun, CellCore, Flight };
@@ -133,14 +134,34 @@ async function awaitRetry(
   return null;
 }
 
+/**
+ * No launch on an account before its quota's reset (docs/quota.md): wait it out, however it
+ * moves meanwhile, and say so once per deadline. False when cancelled during the wait.
+ */
+async function awaitAccount(c: Cell): Promise<boolean> {
+  const { core, flight, t } = c;
+  let said = 0;
+  for (;;) {
+    const w = quotaWaitOf(core.ledger().quotaWaits, t.agent, core.now());
+    if (!w) return true;
+    const words = quotaWords(w, core.now());
+    if (w.until !== said) core.emit({ type: 'notice', message: sanitizeLine(`${flight.unit} ${flight.step}: ${words}; not counted as an attempt`) });
+    said = w.until;
+    if (!(await sleepFor(flight, w.until - core.now(), w.until, words))) return false;
+  }
+}
+
 /** What comes of one attempt: the result when the cell ends, null when it retries. */
 async function attemptOnce(c: Cell): Promise<RunResult | null> {
   const { core, flight, t, run } = c;
   // An adopted run is already running: a cancel must reach it (and its exit be journalled),
   // not end the cell before the handle is even looked at.
   if (flight.cancelled && !run.adopted) return cancelled(c);
+  if (!run.adopted && !(await awaitAccount(c))) return cancelled(c);
   const end = await runAttempt(core, flight, t, run);
   if (end.kind === 'not_started') return stopCell(c, end.stop);
+  // The account's quota: the next attempt waits for its reset above and continues the session.
+  if (end.quota && end.memoryLoss === null) return null;
   const history = core.ledger().cells[cellKey(flight.unit, flight.step)]?.attempts ?? [];
   const move = nextMove({
     cls: end.cls,

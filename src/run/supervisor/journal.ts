@@ -94,6 +94,8 @@ export function createSupervisorJournal(o: JournalOptions): SupervisorJournal {
       }
       if (state === 'open') soonest = Math.min(soonest ?? Infinity, a.view.remainingMs);
     }
+    // An account's quota reset is a deadline too (docs/quota.md): autopilot looks again then.
+    for (const w of Object.values(l.quotaWaits)) soonest = Math.min(soonest ?? Infinity, Math.max(0, w.until - o.now()));
     if (breakerTimer) clearTimeout(breakerTimer);
     breakerTimer = null;
     if (soonest !== null && !o.isClosed()) {

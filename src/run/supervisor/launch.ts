@@ -12,6 +12,7 @@ import { pathTakenBy, takenWhy, writersByPath } from '../process/writers.js';
 import { heldOutputs } from '../../holders/held-outputs.js';
 import type { AutopilotPort, Budget, CellCore, CellRunner, InFlight, JournalPort, Marker, Roles, WorkspaceRef } from './ports.js';
 import { SupervisorError, type RunResult } from './types.js';
+import { quotaWaitOf, quotaWords } from '../quota/gate.js';
 
 // The operator's actions on cells and breakers (docs/domain.md, Handling agent faults), each a
 // function of the narrow ports it uses (supervisor-ports.ts): each refuses what this instance
@@ -114,6 +115,10 @@ export async function launchCell(
   // The one budget decision, for keys, autopilot, `run` and the socket alike (budget.ts).
   const spent = budget.stop(l);
   if (spent && !o.overBudget) throw new SupervisorError(budgetRefusal(spent));
+  // The account's quota (docs/quota.md): no override: the API refuses before the reset, and
+  // the wait ends by itself (autopilot, or a cell already waiting, goes on at the reset).
+  const quota = quotaWaitOf(l.quotaWaits, t.agent, journal.now());
+  if (quota) throw new SupervisorError(`${unit} ${step} is not launched: ${quotaWords(quota, journal.now())}; launch it after the reset`);
   // One writer per output path: checked with no await before the flight is registered, so
   // two launches of cells sharing a file cannot both pass.
   const taken = pathTakenBy(config.pipeline, writersByPath(config.pipeline, [...flights.values(), ...journal.ledger().liveRuns]), unit, step);

@@ -1,7 +1,7 @@
 import type { CellLedger, CellRunState } from '../../run/journal/ledger.js';
 import type { NextStep } from '../../types.js';
 import { cellKey } from '../../types.js';
-import type { HealthRow, OperatorCell, OperatorModel, OperatorRun } from '../../operator/types.js';
+import type { HealthRow, OperatorCell, OperatorModel, OperatorQuota, OperatorRun } from '../../operator/types.js';
 import { breakerWords, duration, originWords, remaining } from '../../operator/words.js';
 import type { AgentsUi, RecentRun } from './types.js';
 
@@ -23,6 +23,9 @@ export function flightState(f: OperatorRun, m: OperatorModel): string {
     const what = f.state === 'pending' ? 'pending' : 'running';
     return `${what}${originWords(f.origin)} ${f.job ?? `pid ${f.pid ?? '-'}`}${f.reason ? ` · ${f.reason}` : ''} · ${duration(m.at - (f.startedAt ?? m.at))} · ${attemptWords(f, m)}${f.activity ? ` · now: ${f.activity}` : ''}`;
   }
+  // Stopped on its account's quota (docs/quota.md): the account's one deadline, and no attempt is counted.
+  const q = quotaOfCell(f.key, m);
+  if (q) return `waiting for the account's reset: ${duration(remaining(q.deadline, m.at))} left · not counted as an attempt`;
   if (f.retryAt !== null) {
     const label = m.cells.get(f.key)?.nextAttempt ?? `attempt ${f.attempt + 1}`;
     return `retrying: ${label} in ${duration(remaining(f.retryAt, m.at))}`;
@@ -39,7 +42,14 @@ export function flightState(f: OperatorRun, m: OperatorModel): string {
 export const runStateWords = (s: CellRunState): string => (s === 'needs_human' ? 'escalated (needs a human)' : s);
 
 /** A Health cell's state in words (its class is in the row's counts and its detail): a running cell says whose run it is. */
+/** The account a cell waits for (docs/quota.md), from the model's one list of waiting accounts. */
+const quotaOfCell = (key: string, m: OperatorModel): OperatorQuota | undefined => {
+  const account = m.cells.get(key)?.ledger?.quota?.account;
+  return account ? m.quota.find((q) => q.account === account) : undefined;
+};
+
 export function cellStateWords(c: OperatorCell, m: OperatorModel): string {
+  if (c.run === 'retrying' && quotaOfCell(c.key, m)) return 'quota wait';
   if (c.run !== 'running' && c.run !== 'pending') return c.run;
   return `${c.run}${originWords(m.runs.find((r) => r.key === c.key)?.origin)}`;
 }

@@ -109,7 +109,7 @@ describe('the lint keeps components behind the render edge', () => {
   it('flags Ink Text, a hand-made escape and text in a fragment in a component', async () => {
     const code = [
       "import { Text } from 'ink';",
-      "import { sanitizeLine } from '../../../src/text/sanitize.js';",
+      "import { sanitizeLine } from '../src/text/sanitize.js';",
       'export function Bad({ s }: { s: string }) {',
       '  return (',
       '    <>',

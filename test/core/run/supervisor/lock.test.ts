@@ -18,7 +18,7 @@ beforeAll(() => {
   build = mkdtempSync(join(tmpdir(), 'checkroom-lock-build-'));
   writeFileSync(join(build, 'package.json'), '{"type":"module"}');
   // The lock's imports, in src's own layout (lock.ts confines its paths through fs/confine-path.ts).
-  for (const name of ['run/lock', 'run/proc', 'fs/confine-path', 'sanitize']) {
+  for (const name of ['run/supervisor/lock', 'run/process/proc', 'fs/confine-path', 'text/sanitize']) {
     const source = readFileSync(resolve('src', `${name}.ts`), 'utf8');
     const out = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
     mkdirSync(dirname(join(build, name)), { recursive: true });
@@ -26,7 +26,7 @@ beforeAll(() => {
   }
   writeFileSync(
     join(build, 'holder.mjs'),
-    `import { acquireDriverLock } from './run/lock.js';
+    `import { acquireDriverLock } from './run/supervisor/lock.js';
      const lock = acquireDriverLock(process.argv[2]);
      console.log(JSON.stringify({ role: lock.role, pid: process.pid }));
      if (process.argv[3] === 'hold') setInterval(() => {}, 1000); else lock.release();`,
