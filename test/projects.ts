@@ -48,6 +48,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/failure-message.test.ts', // agents
   'test/fake-agent.test.ts', // child process
   'test/gemini-jsonl.test.ts', // agents
+  'test/history-cli.test.ts', // child process, dist/
   'test/holders.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/job-handle.test.ts', // sleeps
   'test/kubernetes.test.ts', // child process
