@@ -8,6 +8,7 @@ import { bar, drawnLength, fit } from '../src/app/layout.js';
 import { presetOf } from '../src/pipeline/presets/index.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
+import { pastWords } from '../src/app/time-travel.js';
 import { AutopilotBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
 
 // Always visible: where the pipeline stands, how much is done, what needs attention, and
@@ -20,6 +21,7 @@ export function Header({ width }: { width: number }) {
   const watching = useAppStore((s) => s.watching);
   const readonly = useAppStore((s) => s.readonly);
   const ascii = useAppStore((s) => s.ascii);
+  const past = useAppStore((s) => s.past);
   // The operator model's counts (issue 18 item 1): the same numbers as `status`, the socket and the tabs.
   const c = useAppStore((s) => operatorOf(s).counts);
   // Where the work stopped, not the first batch not done (issue 18 item 3): an operator back
@@ -61,12 +63,13 @@ export function Header({ width }: { width: number }) {
         <T tok={c.needsHuman ? 'fail' : 'muted'}>{c.needsHuman} needs human</T> · <T tok={c.running ? 'accent' : 'muted'}>{c.running} running</T>
         {c.pending ? <T tok="muted"> · {c.pending} pending</T> : null}
       </Line>
-      <Line tok="muted">
+      {/* Time travel (docs/history.md): the freshness line says which moment is drawn instead. */}
+      {past ? <Line tok="warn">{fit(`${pastWords(past)} · esc: now`, width)}</Line> : <Line tok="muted">
         {driver ? <T tok="warn">{driver}</T> : null}
         <AutopilotBadge />
         <SpendBadge />
         {live} · {cp} · scanned {time(ws.scannedAt)}
-      </Line>
+      </Line>}
     </Box>
   );
 }

@@ -1,0 +1,30 @@
+import type { JournalEvent } from '../run/journal.js';
+import type { HistoryFold } from '../history/timeline.js';
+import type { WorkspaceState } from '../types.js';
+
+// The History view's slice of the store (docs/history.md): the journal's fold, kept by the
+// history feed (history-feed.ts), the moment time travel shows, and the open post-mortem.
+
+export interface HistoryUi {
+  /** The timeline folded so far; null before the first read. Mutated by the feed only, `version` says when. */
+  fold: HistoryFold | null;
+  /** The events read, in order: time travel rebuilds a moment from them. */
+  events: readonly JournalEvent[];
+  version: number;
+}
+
+/** The pipeline as it was at a moment (src/history/past.ts): what every view shows while set. */
+export interface Past {
+  at: number;
+  ws: WorkspaceState;
+  /** Cells the journal never speaks of, shown as they are now. */
+  notJournalled: number;
+}
+
+export interface HistoryFeedOptions {
+  intervalMs?: number;
+  /** Say the digest once, after the first read (the interactive control room). */
+  digest?: boolean;
+}
+
+export const initialHistory = (): HistoryUi => ({ fold: null, events: [], version: 0 });
