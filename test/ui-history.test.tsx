@@ -80,7 +80,6 @@ describe('History view', () => {
     await press('2', 'b');
     expect(frame()).toContain('"back up" is off while looking at the past (');
     await press('\u001b');
-    await press('\u001b');
     expect(header(frame())).not.toContain('the past');
     await press('1');
     expect(rowOf(frame(), 'ch02')).toBe(now);
