@@ -128,4 +128,14 @@ describe('the journal tail', () => {
     appendFileSync(file, JSON.stringify({ ...exitEv('r9', NOW + 1, 'ch03', 'research', 'SUCCESS', 1), v: 1 }).slice(30) + '\n');
     expect((await tail.read()).events.map((e) => e.type)).toEqual(['exit']);
   });
+
+  it('reads a journal of several megabytes a chunk at a time without losing the lines cut at a chunk edge', async () => {
+    const root = tempDir('checkroom-history-');
+    const events = Array.from({ length: 12_000 }, (_, i) => launchEv(`run-${i}`, NOW + i, `ch${i % 100}`, 'draft', 1 + (i % 3)));
+    writeJournal(root, events);
+    const read = await new JournalTail(root).read();
+    expect(read.warnings).toEqual([]);
+    expect(read.events).toHaveLength(12_000);
+    expect(read.events.map((e) => (e as { runId: string }).runId)).toEqual(events.map((e) => (e as { runId: string }).runId));
+  });
 });

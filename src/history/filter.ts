@@ -42,6 +42,15 @@ export function parseMoment(text: string, now: number): number {
   throw new SinceError(`"${t}" is not a moment: give a duration back (2h, 30m, 1h30m), a time of day (14:05) or a date (2026-12-01T14:05)`);
 }
 
+// A row's words, lower-cased, once per row object (a run's row is a new object when it ends):
+// typing a filter over a 100k-row timeline searches kept strings instead of building them.
+const wordsOf = new WeakMap<HistoryRow, string>();
+const searchable = (row: HistoryRow): string => {
+  let w = wordsOf.get(row);
+  if (w === undefined) wordsOf.set(row, (w = rowWords(row).toLowerCase()));
+  return w;
+};
+
 const inCell = (row: HistoryRow, cell: string): boolean => !!row.key && (row.key === cell || (!cell.includes('/') && row.key.startsWith(`${cell}/`)));
 
 /** Whether a row passes the filter (its words are computed only when a text filter asks). */
@@ -49,7 +58,7 @@ export function rowMatches(row: HistoryRow, f: HistoryFilter): boolean {
   if (f.since != null && row.at < f.since && !(row.run?.endedAt != null && row.run.endedAt >= f.since)) return false;
   if (f.cell && !inCell(row, f.cell)) return false;
   if (f.text) {
-    const words = rowWords(row).toLowerCase();
+    const words = searchable(row);
     return f.text.toLowerCase().split(/\s+/).filter(Boolean).every((w) => words.includes(w));
   }
   return true;
