@@ -39,7 +39,7 @@ describe.skipIf(!hasTmux())('History and time travel in tmux (80×24)', () => {
     await t.waitFor('the past: ');
     t.keys('1');
     const then = await t.waitFor(/^[ ›]ch02 B1\s+--/m);
-    expect(then.split('\n').slice(0, 3).join('\n')).toMatch(/the past: \d\d:\d\d:\d\d \(from the journal; \d+ cells not journalled, shown as now\)/);
+    expect(then.split('\n').slice(0, 3).join('\n')).toMatch(/the past: \d\d:\d\d:\d\d \(from the journal; \d+ cells not journalled, as now\)/);
     expect(rowOf(then, 'ch01')).toMatch(/^[ ›]ch01 B1\s+\[?✅\]?\s+✅/);
 
     // A launch key does nothing to the past: it says so.
