@@ -18,7 +18,15 @@ import { Line, T } from './Styled.js';
 // journal or the filter: history-list.ts). Enter goes to a row's moment (every view shows then),
 // P opens the post-mortem of its cell.
 
-const KIND_TOKEN: Record<HistoryRow['kind'], Token> = { run: 'ok', decision: 'accent', breaker: 'warn', escalate: 'fail', budget: 'warn', session: 'muted', autopilot: 'muted' };
+const KIND_TOKEN: Record<HistoryRow['kind'], Token> = {
+  run: 'ok',
+  decision: 'accent',
+  breaker: 'warn',
+  escalate: 'fail',
+  budget: 'warn',
+  session: 'muted',
+  autopilot: 'muted',
+};
 
 const tokenOf = (row: HistoryRow): Token => {
   const r = row.run;
@@ -32,7 +40,9 @@ const CELL_W = 16;
 const KIND_W = 9;
 
 export function HistoryView({ height, width }: { height: number; width: number }) {
-  const { history, filter, cursor, postMortem } = useAppStore(useShallow((s) => ({ history: s.history, filter: s.filter, cursor: s.cursors.history, postMortem: s.postMortem })));
+  const { history, filter, cursor, postMortem } = useAppStore(
+    useShallow((s) => ({ history: s.history, filter: s.filter, cursor: s.cursors.history, postMortem: s.postMortem })),
+  );
   const fold = history.fold;
   const { rows } = historyRows(history, filter);
   const listH = Math.max(1, height - 3);
@@ -58,7 +68,9 @@ export function HistoryView({ height, width }: { height: number; width: number }
       </Line>
       <Box flexDirection="column" height={listH} overflow="hidden">
         {rows.length === 0 ? (
-          <Line tok="muted">{fit(filter ? '  nothing matches the filter (esc clears it)' : '  the journal is empty: nothing was launched here yet', width)}</Line>
+          <Line tok="muted">
+            {fit(filter ? '  nothing matches the filter (esc clears it)' : '  the journal is empty: nothing was launched here yet', width)}
+          </Line>
         ) : (
           rows.slice(win.start, win.end).map((i, n) => {
             const row = fold.rows[i];
@@ -67,8 +79,7 @@ export function HistoryView({ height, width }: { height: number; width: number }
               <Line key={i} selected={here} width={width}>
                 <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>
                 <T tok="muted">{clockOf(row.at)} </T>
-                {pad(fit(row.key ?? row.agent ?? '', CELL_W), CELL_W)}{' '}
-                <T tok={tokenOf(row)}>{pad(row.kind, KIND_W)} </T>
+                {pad(fit(row.key ?? row.agent ?? '', CELL_W), CELL_W)} <T tok={tokenOf(row)}>{pad(row.kind, KIND_W)} </T>
                 {fitWords(rowText(row), textW)}
               </Line>
             );
@@ -76,7 +87,12 @@ export function HistoryView({ height, width }: { height: number; width: number }
         )}
       </Box>
       <Line tok="muted">{sel ? fitWords(`${formatMinute(new Date(sel.at))} ${sel.key ?? sel.agent ?? ''} ${rowText(sel)}`, width) : ' '}</Line>
-      <Line tok="muted">{fit(sel?.run ? `log ${sel.run.logPath} · enter: go to then · P: post-mortem` : 'enter: show every view as it was then · P: post-mortem · / filter', width)}</Line>
+      <Line tok="muted">
+        {fit(
+          sel?.run ? `log ${sel.run.logPath} · enter: go to then · P: post-mortem` : 'enter: show every view as it was then · P: post-mortem · / filter',
+          width,
+        )}
+      </Line>
     </Box>
   );
 }

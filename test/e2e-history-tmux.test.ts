@@ -32,7 +32,7 @@ describe.skipIf(!hasTmux())('History and time travel in tmux (80×24)', () => {
     const history = await t.waitFor(/History: \d+ rows from the journal/);
     expect(history).toMatch(/ch02\/research +run +#1 writer SUCCESS 10 m 00 s \$0\.75/);
     expect(history).toMatch(/ch01\/draft +run +#2 writer SUCCESS 8 m 00 s \$1\.50/);
-    expect(history).toMatch(/ch02\/research +escalate +escalated as AUTH/);
+    expect(history).toMatch(/ch02\/research +escalate +escalated as PERMISSION/);
 
     // An hour back: ch02's research had been reset after its escalation and not run again yet.
     t.keys(':', 'at 1h', 'Enter');

@@ -23,7 +23,7 @@ describe('checkroom history', () => {
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines.find((l) => l.includes('ch01/draft') && l.includes('#2'))).toMatch(/run\s+#2 writer SUCCESS 8 m 00 s \$1\.50 1\.5k tok waited 2 m 00 s$/);
-    expect(r.stdout).toContain('escalated as AUTH: AUTH: the key was refused');
+    expect(r.stdout).toContain('escalated as PERMISSION: PERMISSION: the key was refused');
     expect(r.stdout).toContain('operator: reset the cell');
     expect(r.stdout).toContain('session ended (pid 11, quit)');
     expect(r.stdout).toContain('11 of 11 rows');
@@ -35,7 +35,11 @@ describe('checkroom history', () => {
     expect(since.stdout).toContain('1 of 11 rows');
     const j = run(['history', root, '--cell', 'ch01/draft', '--json']);
     expect(j.status).toBe(0);
-    const doc = JSON.parse(j.stdout) as { version: number; cell: string; rows: { kind: string; run: { attempt: number; durationMs: number; class: string; costUsd: number | null; waitMs: number | null; logPath: string } }[] };
+    const doc = JSON.parse(j.stdout) as {
+      version: number;
+      cell: string;
+      rows: { kind: string; run: { attempt: number; durationMs: number; class: string; costUsd: number | null; waitMs: number | null; logPath: string } }[];
+    };
     expect(doc.version).toBe(1);
     expect(doc.cell).toBe('ch01/draft');
     expect(doc.rows.map((r) => [r.run.attempt, r.run.class, r.run.durationMs, r.run.costUsd, r.run.waitMs])).toEqual([
@@ -53,7 +57,7 @@ describe('checkroom history', () => {
 
   it('escapes what the journal holds: a control character in a reason never reaches the terminal raw', () => {
     const root = copyDemo();
-    writeJournal(root, [{ type: 'escalate', at: Date.now() - HOUR, unit: 'ch01', step: 'draft', class: 'AUTH', reason: 'bad \u001b]0;pwned\u0007 key' }]);
+    writeJournal(root, [{ type: 'escalate', at: Date.now() - HOUR, unit: 'ch01', step: 'draft', class: 'PERMISSION', reason: 'bad \u001b]0;pwned\u0007 key' }]);
     const r = run(['history', root]);
     expect(r.stdout).not.toContain('\u001b');
     expect(r.stdout).toContain('bad');

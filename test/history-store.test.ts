@@ -107,6 +107,18 @@ describe('post-mortem and history JSON', () => {
     expect(lines).toContain('         log: .checkroom/runs/ch01-draft-3.log');
     expect(postMortemLines(h, 'ch09/final')).toEqual(['ch09/final: 0 attempts', '  the journal records nothing of this cell (never launched by checkroom)']);
     const doc = historyJson(h.rows, [1], { since: null }, []);
-    expect(doc).toMatchObject({ version: 1, since: null, cell: null, total: h.rows.length, rows: [{ kind: 'run', cell: 'ch01/research', run: { attempt: 1, class: 'SUCCESS', durationMs: 9 * MIN, costUsd: 0.25, tokensIn: 1000, tokensOut: 500, outcome: 'exited' } }] });
+    expect(doc).toMatchObject({
+      version: 1,
+      since: null,
+      cell: null,
+      total: h.rows.length,
+      rows: [
+        {
+          kind: 'run',
+          cell: 'ch01/research',
+          run: { attempt: 1, class: 'SUCCESS', durationMs: 9 * MIN, costUsd: 0.25, tokensIn: 1000, tokensOut: 500, outcome: 'exited' },
+        },
+      ],
+    });
   });
 });

@@ -24,7 +24,13 @@ describe('run records: one run per launch, joined with its exit', () => {
   it('takes duration from exit.durationMs, cost from agent_facts, the wait from the retry', async () => {
     const { events } = await recorded();
     const runs = runRecordsOf(events);
-    expect(runs.map((r) => `${r.key}#${r.attempt} ${r.class}`)).toEqual(['ch01/research#1 SUCCESS', 'ch01/draft#1 UNKNOWN', 'ch01/draft#2 SUCCESS', 'ch02/research#1 AUTH', 'ch02/research#1 SUCCESS']);
+    expect(runs.map((r) => `${r.key}#${r.attempt} ${r.class}`)).toEqual([
+      'ch01/research#1 SUCCESS',
+      'ch01/draft#1 UNKNOWN',
+      'ch01/draft#2 SUCCESS',
+      'ch02/research#1 PERMISSION',
+      'ch02/research#1 SUCCESS',
+    ]);
     const r3 = runs[2];
     expect(runDurationMs(r3)).toBe(8 * MIN);
     expect(r3.costUsd).toBe(1.5);
@@ -40,7 +46,10 @@ describe('run records: one run per launch, joined with its exit', () => {
       { ...launchEv('b', 2, 'u', 't'), v: 1 },
       { type: 'reaped', at: 5, runId: 'b', pid: 1, outcome: 'gone', v: 1 },
     ] as never);
-    expect(runs.map((r) => [r.outcome, r.durationMs])).toEqual([['running', null], ['reaped', null]]);
+    expect(runs.map((r) => [r.outcome, r.durationMs])).toEqual([
+      ['running', null],
+      ['reaped', null],
+    ]);
   });
 });
 
@@ -70,7 +79,7 @@ describe('timeline', () => {
     const cell = filterRows(h.rows, { cell: 'ch02/research' }).map((i) => rowText(h.rows[i]));
     expect(cell).toHaveLength(4);
     expect(filterRows(h.rows, { cell: 'ch01' })).toHaveLength(3);
-    expect(filterRows(h.rows, { text: 'AUTH refused' })).toHaveLength(1);
+    expect(filterRows(h.rows, { text: 'PERMISSION refused' })).toHaveLength(1);
   });
 });
 
@@ -96,9 +105,16 @@ describe('digest: while you were away', () => {
     expect(d.done).toEqual(['ch02/research']);
     expect(d.spentUsd).toBe(0.75);
     const all = digestOf(events, 0, 'the start');
-    expect(all.failed).toEqual([{ key: 'ch01/draft', class: 'UNKNOWN' }, { key: 'ch02/research', class: 'AUTH' }]);
+    expect(all.failed).toEqual([
+      { key: 'ch01/draft', class: 'UNKNOWN' },
+      { key: 'ch02/research', class: 'PERMISSION' },
+    ]);
     expect(all.escalated.map((e) => e.key)).toEqual(['ch02/research']);
-    expect(digestLines(d, 'run ch02 draft')).toEqual(['since the last session ended: 1 launch, 1 done, 0 failed, 0 escalated, $0.75 spent', '  done: ch02/research', '  needs you first: run ch02 draft']);
+    expect(digestLines(d, 'run ch02 draft')).toEqual([
+      'since the last session ended: 1 launch, 1 done, 0 failed, 0 escalated, $0.75 spent',
+      '  done: ch02/research',
+      '  needs you first: run ch02 draft',
+    ]);
   });
 });
 
@@ -122,7 +138,12 @@ describe('the journal tail', () => {
     expect(first.events).toHaveLength(20);
     expect((await tail.read()).events).toHaveLength(0);
     const file = join(root, '.checkroom', 'journal.jsonl');
-    appendFileSync(file, JSON.stringify({ ...launchEv('r9', NOW, 'ch03', 'research'), v: 1 }) + '\n' + JSON.stringify({ ...exitEv('r9', NOW + 1, 'ch03', 'research', 'SUCCESS', 1), v: 1 }).slice(0, 30));
+    appendFileSync(
+      file,
+      JSON.stringify({ ...launchEv('r9', NOW, 'ch03', 'research'), v: 1 }) +
+        '\n' +
+        JSON.stringify({ ...exitEv('r9', NOW + 1, 'ch03', 'research', 'SUCCESS', 1), v: 1 }).slice(0, 30),
+    );
     const more = await tail.read();
     expect(more.events.map((e) => e.type)).toEqual(['launch']);
     appendFileSync(file, JSON.stringify({ ...exitEv('r9', NOW + 1, 'ch03', 'research', 'SUCCESS', 1), v: 1 }).slice(30) + '\n');

@@ -53,8 +53,10 @@ describe('History view', () => {
     const { frame, press, waitFor } = await mount();
     await press('6');
     await waitFor('History: 11 rows');
-    await press('/', 'A', 'U', 'T', 'H', '\r');
-    const list = frame().split('\n').filter((l) => /^[› ] \d\d:\d\d:\d\d /.test(l));
+    await press('/', 'P', 'E', 'R', 'M', '\r');
+    const list = frame()
+      .split('\n')
+      .filter((l) => /^[› ] \d\d:\d\d:\d\d /.test(l));
     expect(list).toHaveLength(2);
     expect(list.every((l) => l.includes('ch02/research'))).toBe(true);
   });
@@ -103,8 +105,8 @@ describe('History view', () => {
     await waitFor('Post-mortem ch02/research');
     const f = frame();
     expect(f).toContain('Post-mortem ch02/research: 2 attempts · 19 m 00 s in all · $0.75');
-    expect(f).toMatch(/attempt #1 writer AUTH 9 m 00 s exit 1/);
-    expect(f).toContain('escalated as AUTH: AUTH: the key was refused');
+    expect(f).toMatch(/attempt #1 writer PERMISSION 9 m 00 s exit 1/);
+    expect(f).toContain('escalated as PERMISSION: PERMISSION: the key was refused');
     expect(f).toContain('operator: reset the cell');
     expect(f).toContain('log: .checkroom/runs/ch02-research-1.log');
     await press('\u001b');

@@ -16,7 +16,6 @@ import type { HistoryFeedOptions } from './history-types.js';
 // only when a row was added or changed. With `digest`, the first read also says what changed
 // while the operator was away (since the last session ended) on the status line.
 
-
 /** The digest's status line, or null when nothing happened since the last session ended (or none ended). */
 export function awayMessage(s: AppState, events: readonly JournalEvent[]): { text: string; tone: 'info' | 'warn' } | null {
   const end = lastSessionEnd(events);
@@ -26,7 +25,10 @@ export function awayMessage(s: AppState, events: readonly JournalEvent[]): { tex
   const m = operatorOf(s);
   const needs = needsFirst(m, (a) => actionWord(a as PlanAction));
   const [first] = digestLines(d, null);
-  return { text: sanitizeLine(`while you were away: ${first.replace(/^since /, 'since ')}${needs ? ` · first: ${needs}` : ''} · 6: History`), tone: d.failed.length || d.escalated.length ? 'warn' : 'info' };
+  return {
+    text: sanitizeLine(`while you were away: ${first.replace(/^since /, 'since ')}${needs ? ` · first: ${needs}` : ''} · 6: History`),
+    tone: d.failed.length || d.escalated.length ? 'warn' : 'info',
+  };
 }
 
 export function startHistoryFeed(store: StoreApi<AppState>, o: HistoryFeedOptions = {}): () => void {

@@ -19,7 +19,8 @@ export function asShown<S extends { past: Past | null; ws: unknown }>(s: S): S {
 }
 
 /** "the past: 14:05:10 (from the journal)" and what is not from it. */
-export const pastWords = (p: Past): string => `the past: ${clockOf(p.at)} (from the journal${p.notJournalled ? `; ${p.notJournalled} cells not journalled, as now` : ''})`;
+export const pastWords = (p: Past): string =>
+  `the past: ${clockOf(p.at)} (from the journal${p.notJournalled ? `; ${p.notJournalled} cells not journalled, as now` : ''})`;
 
 /** Go to the moment `at`: the workspace rebuilt from the journal's events up to it. */
 export function travelTo(s: Pick<AppState, 'ws' | 'history'>, at: number): Partial<UiState> {

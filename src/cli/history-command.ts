@@ -24,7 +24,9 @@ const since = (cli: Cli, now: number, events: readonly JournalEvent[]): { at: nu
   if (cli.since === null) return null;
   if (cli.since === 'last') {
     const end = lastSessionEnd(events);
-    return end === null ? { at: 0, words: 'the journal began (no session has ended yet)' } : { at: end, words: `the last session ended (${formatMinute(new Date(end))})` };
+    return end === null
+      ? { at: 0, words: 'the journal began (no session has ended yet)' }
+      : { at: end, words: `the last session ended (${formatMinute(new Date(end))})` };
   }
   try {
     const at = parseMoment(cli.since, now);
@@ -50,7 +52,9 @@ export async function historyCommand(cli: Cli, out: Out): Promise<number> {
   }
   for (const w of warnings) out.write(`warning: ${sanitizeLine(w)}\n`);
   if (!shown.length) {
-    out.write(`${events.length ? 'nothing in the journal matches' : 'the journal is empty: nothing was launched here yet'}${from ? ` since ${from.words}` : ''}${cli.cell ? ` for ${sanitizeLine(cli.cell)}` : ''}\n`);
+    out.write(
+      `${events.length ? 'nothing in the journal matches' : 'the journal is empty: nothing was launched here yet'}${from ? ` since ${from.words}` : ''}${cli.cell ? ` for ${sanitizeLine(cli.cell)}` : ''}\n`,
+    );
     return 0;
   }
   let day = '';
@@ -77,7 +81,25 @@ export async function digestCommand(cli: Cli, out: Out): Promise<number> {
   const escalations = [...lastOf.values()].filter((e) => still.get(e.key) === 'needs_human');
   const needs = needsFirst({ escalations, plan: planOf(ws.next) }, (a) => actionWord(a as PlanAction));
   if (cli.json) {
-    jsonOut(out).write(escapeJsonText(JSON.stringify({ version: HISTORY_JSON_VERSION, since: new Date(d.since).toISOString(), sinceWords: d.sinceWords, launches: d.launches, done: d.done, failed: d.failed, escalated: d.escalated, spentUsd: d.spentUsd, needsFirst: needs }, null, cli.jsonPretty ? 2 : undefined)) + '\n');
+    jsonOut(out).write(
+      escapeJsonText(
+        JSON.stringify(
+          {
+            version: HISTORY_JSON_VERSION,
+            since: new Date(d.since).toISOString(),
+            sinceWords: d.sinceWords,
+            launches: d.launches,
+            done: d.done,
+            failed: d.failed,
+            escalated: d.escalated,
+            spentUsd: d.spentUsd,
+            needsFirst: needs,
+          },
+          null,
+          cli.jsonPretty ? 2 : undefined,
+        ),
+      ) + '\n',
+    );
     return 0;
   }
   for (const l of digestLines(d, needs)) out.write(`${sanitizeLine(l)}\n`);

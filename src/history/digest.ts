@@ -66,7 +66,13 @@ export function digestLines(d: Digest, needs: string | null): string[] {
 }
 
 /** What needs the operator first, from the operator model: the first escalation, else the plan's first step. */
-export function needsFirst(m: { escalations: readonly { key: string; class: string; reason: string }[]; plan: readonly { unit: string | null; step: string | null; action: string; reason: string }[] }, words: (action: string) => string): string | null {
+export function needsFirst(
+  m: {
+    escalations: readonly { key: string; class: string; reason: string }[];
+    plan: readonly { unit: string | null; step: string | null; action: string; reason: string }[];
+  },
+  words: (action: string) => string,
+): string | null {
   const e = m.escalations[0];
   if (e) return `${e.key} escalated as ${e.class}: ${e.reason}${m.escalations.length > 1 ? ` (+${m.escalations.length - 1} more escalated)` : ''}`;
   const p = m.plan[0];

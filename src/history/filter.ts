@@ -59,7 +59,11 @@ export function rowMatches(row: HistoryRow, f: HistoryFilter): boolean {
   if (f.cell && !inCell(row, f.cell)) return false;
   if (f.text) {
     const words = searchable(row);
-    return f.text.toLowerCase().split(/\s+/).filter(Boolean).every((w) => words.includes(w));
+    return f.text
+      .toLowerCase()
+      .split(/\s+/)
+      .filter(Boolean)
+      .every((w) => words.includes(w));
   }
   return true;
 }

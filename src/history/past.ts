@@ -74,7 +74,17 @@ export function pastState(ws: WorkspaceState, past: PastCells): { ws: WorkspaceS
   const defs: BatchDef[] = ws.batches.flatMap((b) => (b.id === null ? [] : [{ id: b.id, units: b.units }]));
   const next = planNext({ pipeline: ws.pipeline, units: ws.units, cells, partials: [], batches: defs, missingArtifacts: new Map() });
   return {
-    ws: { ...ws, cells, phases, batches, next, partials: [], suspects: [], discrepancies: [], currentBatch: batches.find((b) => b.status !== 'done' && b.id !== null)?.id ?? null },
+    ws: {
+      ...ws,
+      cells,
+      phases,
+      batches,
+      next,
+      partials: [],
+      suspects: [],
+      discrepancies: [],
+      currentBatch: batches.find((b) => b.status !== 'done' && b.id !== null)?.id ?? null,
+    },
     notJournalled,
   };
 }

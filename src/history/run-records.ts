@@ -90,7 +90,17 @@ export class RunRecordFold {
       case 'exit': {
         const r = this.runs.get(e.runId);
         if (!r) return null;
-        return this.put({ ...r, endedAt: e.at, durationMs: e.durationMs, class: e.class, exitCode: e.exitCode, signal: e.signal, error: e.error ?? e.errorTail.at(-1) ?? null, outcome: 'exited', cancelledBy: e.cancelledBy ?? null });
+        return this.put({
+          ...r,
+          endedAt: e.at,
+          durationMs: e.durationMs,
+          class: e.class,
+          exitCode: e.exitCode,
+          signal: e.signal,
+          error: e.error ?? e.errorTail.at(-1) ?? null,
+          outcome: 'exited',
+          cancelledBy: e.cancelledBy ?? null,
+        });
       }
       case 'reaped': {
         const r = this.runs.get(e.runId);

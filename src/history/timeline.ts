@@ -51,10 +51,25 @@ export function eventRow(e: JournalEvent): HistoryRow | null {
     case 'escalate':
       return { at: e.at, kind: 'escalate', key: cellKey(e.unit, e.step), agent: null, text: `escalated as ${e.class}: ${e.reason}` };
     case 'session':
-      return { at: e.at, kind: 'session', key: null, agent: null, text: e.kind === 'start' ? `session started (pid ${e.pid})` : `session ended (pid ${e.pid}${e.reason ? `, ${e.reason}` : ''}${e.left?.length ? `, ${e.left.length} run(s) left running` : ''})` };
+      return {
+        at: e.at,
+        kind: 'session',
+        key: null,
+        agent: null,
+        text:
+          e.kind === 'start'
+            ? `session started (pid ${e.pid})`
+            : `session ended (pid ${e.pid}${e.reason ? `, ${e.reason}` : ''}${e.left?.length ? `, ${e.left.length} run(s) left running` : ''})`,
+      };
     case 'autopilot':
       // A pause for money is a budget event: the operator looks for both under one word.
-      return { at: e.at, kind: /budget|spent|\$/i.test(e.reason) ? 'budget' : 'autopilot', key: null, agent: null, text: `autopilot ${e.on ? 'on' : 'off'}: ${e.reason}` };
+      return {
+        at: e.at,
+        kind: /budget|spent|\$/i.test(e.reason) ? 'budget' : 'autopilot',
+        key: null,
+        agent: null,
+        text: `autopilot ${e.on ? 'on' : 'off'}: ${e.reason}`,
+      };
     default:
       return null;
   }

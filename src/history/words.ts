@@ -30,7 +30,8 @@ export function runFacts(r: RunRecord): string {
 }
 
 /** The row's text after its time and cell. */
-export const rowText = (row: HistoryRow): string => (row.run ? runFacts(row.run) + (row.run.error && row.run.class !== 'SUCCESS' ? ` — ${row.run.error}` : '') : row.text);
+export const rowText = (row: HistoryRow): string =>
+  row.run ? runFacts(row.run) + (row.run.error && row.run.class !== 'SUCCESS' ? ` — ${row.run.error}` : '') : row.text;
 
 /** The whole row in words (what `/` searches). */
 export const rowWords = (row: HistoryRow): string => `${clockOf(row.at)} ${row.kind} ${row.key ?? row.agent ?? ''} ${rowText(row)}`;

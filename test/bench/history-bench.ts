@@ -27,14 +27,22 @@ const timed = (f: () => void): number => {
 
 export async function historyBench(lines: string[], sizes = [10_000, 100_000]): Promise<void> {
   lines.push('## History on a long journal (median of 5; ratios are what we track)', '');
-  lines.push('| journal events | first read + fold (what reading it all again costs) | one appended line | again / appended | `/` filter, all rows | one moment (time travel) |');
+  lines.push(
+    '| journal events | first read + fold (what reading it all again costs) | one appended line | again / appended | `/` filter, all rows | one moment (time travel) |',
+  );
   lines.push('|---:|---:|---:|---:|---:|---:|');
   for (const n of sizes) {
     const events = bookJournal(n + 10);
     const root = mkdtempSync(join(tmpdir(), 'checkroom-history-bench-'));
     mkdirSync(join(root, '.checkroom'));
     const file = join(root, '.checkroom', 'journal.jsonl');
-    writeFileSync(file, events.slice(0, n).map((e) => JSON.stringify(e)).join('\n') + '\n');
+    writeFileSync(
+      file,
+      events
+        .slice(0, n)
+        .map((e) => JSON.stringify(e))
+        .join('\n') + '\n',
+    );
     const firsts: number[] = [];
     let tail = new JournalTail(root);
     let fold = new HistoryFold();

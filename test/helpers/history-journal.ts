@@ -9,20 +9,56 @@ export const HOUR = 3_600_000;
 export const MIN = 60_000;
 
 export const launchEv = (runId: string, at: number, unit: string, step: string, attempt = 1, agent = 'writer'): NewJournalEvent => ({
-  type: 'launch', at, runId, unit, step, agent, attempt, argv: [agent, unit], cwd: '/w',
-  logPath: `.checkroom/runs/${unit}-${step}-${attempt}.log`, pid: 1000 + attempt, procStart: 1, outputPath: null,
+  type: 'launch',
+  at,
+  runId,
+  unit,
+  step,
+  agent,
+  attempt,
+  argv: [agent, unit],
+  cwd: '/w',
+  logPath: `.checkroom/runs/${unit}-${step}-${attempt}.log`,
+  pid: 1000 + attempt,
+  procStart: 1,
+  outputPath: null,
 });
 
 export const exitEv = (runId: string, at: number, unit: string, step: string, cls: string, durationMs: number, agent = 'writer'): NewJournalEvent =>
   ({
-    type: 'exit', at, runId, unit, step, agent, exitCode: cls === 'SUCCESS' ? 0 : 1, signal: null, class: cls,
-    markerFound: cls === 'SUCCESS', cmdFp: 'c', errFp: 'e', keywords: [], errorTail: cls === 'SUCCESS' ? [] : [`${cls} tail`],
-    error: cls === 'SUCCESS' ? undefined : `${cls}: the agent said no`, durationMs,
+    type: 'exit',
+    at,
+    runId,
+    unit,
+    step,
+    agent,
+    exitCode: cls === 'SUCCESS' ? 0 : 1,
+    signal: null,
+    class: cls,
+    markerFound: cls === 'SUCCESS',
+    cmdFp: 'c',
+    errFp: 'e',
+    keywords: [],
+    errorTail: cls === 'SUCCESS' ? [] : [`${cls} tail`],
+    error: cls === 'SUCCESS' ? undefined : `${cls}: the agent said no`,
+    durationMs,
   }) as NewJournalEvent;
 
 export const factsEv = (runId: string, at: number, unit: string, step: string, costUsd: number): NewJournalEvent => ({
-  type: 'agent_facts', at, runId, unit, step, agent: 'writer', sessionId: null, costUsd, tokensIn: 1000, tokensOut: 500,
-  cacheRead: 0, cacheWrite: 0, apiRetries: 0, cutMidTool: false,
+  type: 'agent_facts',
+  at,
+  runId,
+  unit,
+  step,
+  agent: 'writer',
+  sessionId: null,
+  costUsd,
+  tokensIn: 1000,
+  tokensOut: 500,
+  cacheRead: 0,
+  cacheWrite: 0,
+  apiRetries: 0,
+  cutMidTool: false,
 });
 
 /**
@@ -45,8 +81,8 @@ export function recordedPast(now: number): NewJournalEvent[] {
     exitEv('r3', t(150), 'ch01', 'draft', 'SUCCESS', 8 * MIN),
     factsEv('r3', t(150), 'ch01', 'draft', 1.5),
     launchEv('r4', t(149), 'ch02', 'research'),
-    exitEv('r4', t(140), 'ch02', 'research', 'AUTH', 9 * MIN),
-    { type: 'escalate', at: t(140), unit: 'ch02', step: 'research', class: 'AUTH', reason: 'AUTH: the key was refused' },
+    exitEv('r4', t(140), 'ch02', 'research', 'PERMISSION', 9 * MIN),
+    { type: 'escalate', at: t(140), unit: 'ch02', step: 'research', class: 'PERMISSION', reason: 'PERMISSION: the key was refused' },
     { type: 'breaker', at: t(139), agent: 'writer', event: 'hold', summary: 'operator' },
     { type: 'session', at: t(120), kind: 'stop', pid: 11, reason: 'quit' },
     { type: 'session', at: t(90), kind: 'start', pid: 12 },
