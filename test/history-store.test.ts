@@ -5,7 +5,11 @@ import { closeStores, openStore, until } from './helpers/store.js';
 import { copyDemo } from './helpers/workspace.js';
 import { MIN, exitEv, launchEv, recordedPast, writeJournal } from './helpers/history-journal.js';
 import { historyRows, historyRowAt } from '../src/app/history-list.js';
-import { asShown, travelCommand } from '../src/app/time-travel.js';
+import { asShown, travelCommand, travelTo } from '../src/app/time-travel.js';
+import { initialAgents, type AgentsUi } from '../src/app/agents-types.js';
+import { operatorOf } from '../src/app/operator.js';
+import { replayJournal } from '../src/run/ledger-fold.js';
+import type { SupervisorSnapshot } from '../src/run/supervisor.js';
 import { awayMessage } from '../src/app/history-feed.js';
 import { initialHistory } from '../src/app/history-types.js';
 import { postMortemKey } from '../src/app/history-keys.js';
@@ -92,6 +96,42 @@ describe('history in the store', () => {
     const m = awayMessage(r.s(), r.s().history.events)!;
     expect(m.text).toMatch(/^while you were away: since .*: 1 launch, 1 done, 0 failed, 0 escalated, \$0\.75 spent · first: .* · 6: History$/);
     expect(awayMessage(r.s(), [])).toBeNull();
+  });
+});
+
+describe('Health in the past', () => {
+  it('the supervisor as it was then: the escalation standing then, none now; the model’s clock at the moment', async () => {
+    const r = await room();
+    const cfg = { breaker: { threshold: 9, cooldownMs: 1_000, maxCooldownMs: 8_000 }, limits: { maxLaunches: 99, maxConsecutiveFailures: 99 } };
+    const events = r.s().history.events;
+    const agents: AgentsUi = {
+      ...initialAgents(),
+      enabled: true,
+      at: r.now,
+      agentNames: ['writer'],
+      snap: {
+        role: 'driver',
+        holder: null,
+        readonlyReason: null,
+        ledger: replayJournal(events, r.now, cfg),
+        runs: [],
+        waiting: [],
+        autopilot: { on: false, paused: false, reason: 'off' },
+        launchesThisSession: 0,
+        limits: { maxLaunches: 99, maxConsecutiveFailures: 99, consecutiveFailures: 0, breakerThreshold: 9 },
+        warnings: [],
+        notices: [],
+      } satisfies SupervisorSnapshot,
+    };
+    r.store.setState({ agents, history: { ...r.s().history, ledger: cfg } });
+    expect(operatorOf(r.s()).escalations).toEqual([]);
+    r.store.setState(travelTo(r.s(), r.now - 130 * MIN));
+    const then = operatorOf(asShown(r.s()));
+    expect(then.at).toBe(r.now - 130 * MIN);
+    expect(then.escalations.map((e) => `${e.key} ${e.class}`)).toEqual(['ch02/research PERMISSION']);
+    expect(then.cells.get('ch01/draft')!.attempts).toBe(2);
+    // Now is untouched: the store's own agents still say what the journal says today.
+    expect(operatorOf(r.s()).escalations).toEqual([]);
   });
 });
 

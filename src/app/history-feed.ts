@@ -52,7 +52,7 @@ export function startHistoryFeed(store: StoreApi<AppState>, o: HistoryFeedOption
       if (r.events.length || r.restarted || first) {
         for (const e of r.events) events.push(e);
         fold.apply(r.events);
-        store.setState({ history: { fold, events, version: ++gen } });
+        store.setState({ history: { fold, events, version: ++gen, ledger: o.ledger ?? null } });
       }
       if (first && o.digest) {
         const said = awayMessage(store.getState(), events);

@@ -112,7 +112,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
   const stopRecovery = recoveryActions!.attach(store);
   const stopHeld = startHeldFeed(store);
   const stopSilence = opts.agents ? startDriverSilenceFeed(store) : null;
-  const stopHistory = opts.history === false ? null : startHistoryFeed(store, opts.history);
+  const stopHistory = opts.history === false ? null : startHistoryFeed(store, { ...opts.history, ...(opts.agents ? { ledger: { breaker: opts.agents.config.breaker, limits: opts.agents.config.limits } } : {}) });
   // Keep the unsubscribe reachable for the entry's cleanup.
   (store as AppStore & { dispose?: () => void }).dispose = () => {
     unsubscribe();
