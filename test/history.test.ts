@@ -62,6 +62,17 @@ describe('timeline', () => {
     expect(rowText(h.rows[2])).toContain('exit 1 — UNKNOWN: the agent said no');
   });
 
+  it('says when an agent’s breaker tripped, as the ledger folds it (the configured threshold)', () => {
+    const fails = [1, 2, 3]
+      .flatMap((i) => [launchEv(`f${i}`, NOW + i * MIN, 'ch01', 'draft', i), exitEv(`f${i}`, NOW + i * MIN + 1, 'ch01', 'draft', 'UNKNOWN', 1)])
+      .map((e) => ({ ...e, v: 1 }) as never);
+    const trips = (threshold: number) => historyOf(fails, { threshold, cooldownMs: 30_000, maxCooldownMs: 600_000 }).rows.filter((r) => r.kind === 'breaker');
+    expect(trips(3).map((r) => [r.at, r.agent, r.text])).toEqual([
+      [NOW + 3 * MIN + 1, 'writer', 'breaker writer opened (trip 1, cooling down 30 s): UNKNOWN: UNKNOWN: the agent said no'],
+    ]);
+    expect(trips(4)).toEqual([]);
+  });
+
   it('folding in pieces gives what folding at once gives', async () => {
     const { events } = await recorded();
     const once = historyOf(events).rows;

@@ -33,7 +33,7 @@ export function awayMessage(s: AppState, events: readonly JournalEvent[]): { tex
 
 export function startHistoryFeed(store: StoreApi<AppState>, o: HistoryFeedOptions = {}): () => void {
   const tail = new JournalTail(store.getState().ws.root);
-  let fold = new HistoryFold();
+  let fold = new HistoryFold(o.ledger?.breaker);
   let events: JournalEvent[] = [];
   let gen = 0;
   let first = true;
@@ -46,7 +46,7 @@ export function startHistoryFeed(store: StoreApi<AppState>, o: HistoryFeedOption
       const r = await tail.read();
       if (stopped) return;
       if (r.restarted) {
-        fold = new HistoryFold();
+        fold = new HistoryFold(o.ledger?.breaker);
         events = [];
       }
       if (r.events.length || r.restarted || first) {

@@ -16,6 +16,7 @@ import { clockOf, rowText } from '../history/words.js';
 import { historyJson, HISTORY_JSON_VERSION } from '../history/json.js';
 import { digestLines, digestOf, lastSessionEnd, needsFirst } from '../history/digest.js';
 import { pastCells } from '../history/past.js';
+import { loadConfig } from '../pipeline/config.js';
 
 // `checkroom history` and `checkroom digest` (docs/history.md): the journal as a timeline, and
 // what changed since the last session ended. Both read the journal once; nothing is written.
@@ -43,7 +44,12 @@ export async function historyCommand(cli: Cli, out: Out): Promise<number> {
   const { events, warnings } = await readJournal(root);
   const from = since(cli, now, events);
   const filter: HistoryFilter = { since: from?.at ?? null, cell: cli.cell };
-  const h = historyOf(events);
+  // The workspace's breaker settings say when a breaker tripped; an unreadable config, the defaults.
+  const breaker = await loadConfig(root).then(
+    (c) => c.breaker,
+    () => undefined,
+  );
+  const h = historyOf(events, breaker);
   const shown = filterRows(h.rows, filter);
   if (cli.json) {
     const doc = historyJson(h.rows, shown, filter, warnings);

@@ -1,6 +1,8 @@
 import type { JournalEvent } from '../run/journal.js';
 import { cellKey } from '../types.js';
 import { RunRecordFold, type RunRecord } from './run-records.js';
+import { BreakerTrips } from './breaker-trips.js';
+import type { BreakerConfig } from '../pipeline/config-types.js';
 
 // The journal as a timeline (docs/history.md): one row per run (at its launch, completed by its
 // exit), operator decision, breaker action, escalation, budget event, autopilot change and
@@ -87,6 +89,12 @@ export class HistoryFold {
   /** Times of session ends, in order (the digest's "since last"). */
   readonly sessionEnds: number[] = [];
   readonly sessionStarts: number[] = [];
+  private readonly trips: BreakerTrips;
+
+  /** `breaker`: the workspace's breaker settings (the defaults when not given), to say when one tripped. */
+  constructor(breaker?: BreakerConfig) {
+    this.trips = new BreakerTrips(breaker);
+  }
 
   apply(events: Iterable<JournalEvent>): this {
     for (const e of events) this.one(e);
@@ -96,6 +104,11 @@ export class HistoryFold {
   private one(e: JournalEvent): void {
     this.count++;
     if (e.type === 'session') (e.kind === 'stop' ? this.sessionEnds : this.sessionStarts).push(e.at);
+    const trip = this.trips.apply(e);
+    if (trip) {
+      this.rows.push({ at: e.at, kind: 'breaker', key: null, agent: trip.agent, text: trip.text });
+      this.version++;
+    }
     const r = this.runs.apply(e);
     if (r) {
       const i = this.runRow.get(r.runId);
@@ -113,4 +126,4 @@ export class HistoryFold {
   }
 }
 
-export const historyOf = (events: Iterable<JournalEvent>): HistoryFold => new HistoryFold().apply(events);
+export const historyOf = (events: Iterable<JournalEvent>, breaker?: BreakerConfig): HistoryFold => new HistoryFold(breaker).apply(events);
