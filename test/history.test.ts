@@ -9,6 +9,7 @@ import { digestLines, digestOf, lastSessionEnd } from '../src/history/digest.js'
 import { pastCells } from '../src/history/past.js';
 import { JournalTail } from '../src/history/journal-tail.js';
 import { rowText } from '../src/history/words.js';
+import { BreakerTrips } from '../src/history/breaker-trips.js';
 import { tempDir } from './helpers/workspace.js';
 import { HOUR, MIN, exitEv, launchEv, recordedPast, writeJournal } from './helpers/history-journal.js';
 
@@ -71,6 +72,10 @@ describe('timeline', () => {
       [NOW + 3 * MIN + 1, 'writer', 'breaker writer opened (trip 1, cooling down 30 s): UNKNOWN: UNKNOWN: the agent said no'],
     ]);
     expect(trips(4)).toEqual([]);
+    // An operator's hold and a reaped run (its agent from its launch) are folded too; a held breaker never trips.
+    const held = new BreakerTrips({ threshold: 1, cooldownMs: 1_000, maxCooldownMs: 1_000 });
+    expect(held.apply({ v: 1, type: 'breaker', at: NOW, agent: 'writer', event: 'hold' })).toBeNull();
+    expect(fails.map((e) => held.apply(e)).filter(Boolean)).toEqual([]);
   });
 
   it('folding in pieces gives what folding at once gives', async () => {
