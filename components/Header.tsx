@@ -8,6 +8,7 @@ import { bar, drawnLength, fit } from '../src/text/layout.js';
 import { presetOf } from '../src/pipeline/presets/index.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
+import { pastWords } from '../src/ui/history/time-travel.js';
 import { AutopilotBadge, QuotaBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
 
 // Always visible: where the pipeline stands, how much is done, what needs attention, and
@@ -20,7 +21,8 @@ export function Header({ width }: { width: number }) {
   const watching = useAppStore((s) => s.watching);
   const readonly = useAppStore((s) => s.readonly);
   const ascii = useAppStore((s) => s.ascii);
-  // The operator model's counts: the same numbers as `status`, the socket and the tabs.
+  const past = useAppStore((s) => s.past);
+  // The operator model's counts (issue 18 item 1): the same numbers as `status`, the socket and the tabs.
   const c = useAppStore((s) => operatorOf(s).counts);
   // Where the work stopped, not the first batch not done: an operator back
   // after an interruption asks where the agents were; a Batch 1 with lost markers is a
@@ -61,13 +63,14 @@ export function Header({ width }: { width: number }) {
         <T tok={c.needsHuman ? 'fail' : 'muted'}>{c.needsHuman} needs human</T> · <T tok={c.running ? 'accent' : 'muted'}>{c.running} running</T>
         {c.pending ? <T tok="muted"> · {c.pending} pending</T> : null}
       </Line>
-      <Line tok="muted">
+      {/* Time travel (docs/history.md): the freshness line says which moment is drawn instead. */}
+      {past ? <Line tok="warn">{fit(`${pastWords(past)} · esc: now`, width)}</Line> : <Line tok="muted">
         {driver ? <T tok="warn">{driver}</T> : null}
         <AutopilotBadge />
         <QuotaBadge />
         <SpendBadge />
         {live} · {cp} · scanned {time(ws.scannedAt)}
-      </Line>
+      </Line>}
     </Box>
   );
 }

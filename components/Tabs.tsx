@@ -5,7 +5,8 @@ import { fit } from '../src/text/layout.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 
-// The view bar, from the VIEWS registry: number key, title, how many items each holds.
+// The view bar, from the VIEWS registry: number key, title, how many items each holds. One
+// space after an inactive tab: the six views' bar fits 80 columns.
 
 export function Tabs({ width }: { width: number }) {
   const view = useAppStore((s) => s.view);
@@ -19,7 +20,7 @@ export function Tabs({ width }: { width: number }) {
           return v.id === view ? (
             <T key={v.id} tok="accent">{`[${label}] `}</T>
           ) : (
-            <T key={v.id}>{` ${label}  `}</T>
+            <T key={v.id}>{` ${label} `}</T>
           );
         })}
         {filter ? <T tok="warn">{fit(` /${filter}`, Math.max(8, width - 60))}</T> : null}

@@ -5,6 +5,7 @@ import { PlanView } from './PlanView.js';
 import { ProgressView } from './ProgressView.js';
 import { SourcesView } from './SourcesView.js';
 import { HealthView } from './HealthView.js';
+import { HistoryView } from './HistoryView.js';
 
 // The view registry's components, keyed like VIEWS in src/ui/views/views.ts.
 
@@ -19,4 +20,5 @@ export const VIEW_COMPONENTS: Record<ViewId, (p: ViewProps) => ReactNode> = {
   plan: PlanView,
   sources: SourcesView,
   health: HealthView,
+  history: HistoryView,
 };

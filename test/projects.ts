@@ -96,6 +96,8 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/ui/store/store-quota.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/core/run/quota/quota-waits.test.ts', // agents (a fake Claude Code), sleeps until a quota reset 3 s ahead
+  'test/e2e/e2e-history-tmux.test.ts', // child process, dist/, tmux
+  'test/cli/history-cli.test.ts', // child process, dist/
   'test/torture/adopt-leave.test.ts', // child process, agents, sleeps
   'test/torture/adopt-observer-tmux.test.ts', // child process, process helper, tmux
   'test/torture/adopt-takeover.test.ts', // child process, agents, sleeps

@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -39,6 +39,10 @@ export interface Cli {
   host: string | null;
   /** unlock: ask the running driver of this host to hand over through its control socket. */
   handover: boolean;
+  /** history, digest: from when (`2h`, `14:05`, a date; digest: `last` too). */
+  since: string | null;
+  /** history: one cell (`unit/step`) or unit. */
+  cell: string | null;
 }
 
 export function parseCli(argv: string[]): Cli {
@@ -71,6 +75,8 @@ export function parseCli(argv: string[]): Cli {
         restore: { type: 'string' },
         host: { type: 'string' },
         handover: { type: 'boolean', default: false },
+        since: { type: 'string' },
+        cell: { type: 'string' },
       },
     });
   } catch (err) {
@@ -108,6 +114,8 @@ export function parseCli(argv: string[]): Cli {
     restore: values.restore ?? null,
     host: values.host ?? null,
     handover: values.handover!,
+    since: values.since ?? null,
+    cell: values.cell ?? null,
   };
 }
 
@@ -134,6 +142,12 @@ Usage
                                        the whole recovery flow: sources, stop point, rebuild, plan
   checkroom backups [dir] <file> [--restore BACKUP] [--json]
                                        list a file's backups and what differs; restore one
+  checkroom history [dir] [--since 2h|14:05] [--cell UNIT/STEP] [--json]
+                                       the journal as a timeline: runs (duration, cost, class),
+                                       decisions, breakers, escalations, sessions (docs/history.md)
+  checkroom digest [dir] [--since last|2h] [--json]
+                                       while you were away: done, failed, escalated, spent since
+                                       the last session ended, and what needs you first
   checkroom watch [dir] --json         stream a running control room's events as NDJSON (cell
                                        changed, run started/ended, breaker, escalation, autopilot);
                                        exit 1 when none runs

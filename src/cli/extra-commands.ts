@@ -18,6 +18,10 @@ export async function extraCommands(cli: Cli, o: TextOptions, out: Out): Promise
       return (await import('./recovery-commands.js')).backupsCommand(cli, o, out);
     case 'explain':
       return (await import('./explain-command.js')).explainCommand(cli, o, out);
+    case 'history':
+      return (await import('./history-command.js')).historyCommand(cli, out);
+    case 'digest':
+      return (await import('./history-command.js')).digestCommand(cli, out);
     case 'unlock':
       return (await import('./unlock-command.js')).unlockCommand(cli, out);
     default:

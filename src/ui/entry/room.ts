@@ -42,6 +42,8 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
     // An interactive session: the recover report when the last one was interrupted, RESUME.md at milestones and offered on quit.
     // While another checkroom drives, its session is live, not interrupted: no recover report.
     session: { recoverOnStart: !otherDriver(agents.options?.sup.snapshot()), milestones: true, resumeOnQuit: true },
+    // History follows the journal; on start it says what changed while you were away (docs/history.md).
+    history: { digest: true },
   });
   // A control room that may write sweeps the temp files of killed atomic writes and says so;
   // a read-only one, or one watching another driver, deletes nothing.

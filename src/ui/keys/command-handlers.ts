@@ -9,6 +9,8 @@ import type { TriageActions } from '../triage/slice.js';
 import type { AgentsActions } from '../agents/slice.js';
 import type { RecoveryActions } from '../recovery/slice.js';
 import { takeOverKey } from './handover-key.js';
+import { backToNow } from '../history/time-travel.js';
+import { postMortemKey, travelKey } from '../history/keys.js';
 
 // What each key command does, as a table beside KEYMAP: the store looks a command up here
 // instead of walking an 80-line switch. The table's type makes the compiler check that
@@ -88,7 +90,9 @@ const unskip = (k: StorePort & NotePort, s: AppState): void => {
 const back = (k: StorePort, s: AppState): void => {
   if (s.help.open) return k.set({ help: { open: false, offset: 0 } });
   if (s.detail) return k.set({ detail: null });
+  if (s.postMortem) return k.set({ postMortem: null });
   if (s.filter) return k.set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }, true) }));
+  if (s.past) return k.set(backToNow());
   return k.set({ message: null });
 };
 
@@ -101,6 +105,8 @@ const writeCheckpoint = (k: StorePort & Pick<SlicePorts, 'triage'>, s: AppState)
 
 export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   open: (k) => k.openDetail(),
+  'history.travel': travelKey,
+  'history.postmortem': postMortemKey,
   back,
   help: (k, s) => k.set({ help: { open: !s.help.open, offset: 0 } }),
   filter: (k, s) => k.set({ prompt: { kind: 'filter', text: s.filter } }),

@@ -5,6 +5,8 @@ import { parseCommandLine } from '../keys/command-line.js';
 import { handlerOf, type CommandKit } from '../keys/command-handlers.js';
 import { said, storeKit, type Decision } from './kit.js';
 import type { AppState, Prompt } from './types.js';
+import { travelCommand } from '../history/time-travel.js';
+import { clockOf } from '../../history/words.js';
 
 // How a key reaches a command: pure routers decide — the read-only and busy
 // gates of `run`, the prompt line's editing — and the command's row of COMMAND_HANDLERS
@@ -20,6 +22,8 @@ export function planRun(s: AppState, id: CommandId): Decision | 'nav' | 'table' 
     const why = snap?.role === 'readonly' && snap.holder ? `pid ${snap.holder.pid}@${snap.holder.host} drives this workspace` : 'started with --readonly';
     return said(`read-only mode: "${c.hint}" is disabled (${why})`, 'warn');
   }
+  // The past is for reading: what would act on the workspace or the runs acts on now (docs/history.md).
+  if ((c.dangerous || c.runs) && s.past) return said(`"${c.hint}" is off while looking at the past (${clockOf(s.past.at)}); esc returns to now`, 'warn');
   if (c.dangerous && s.busy) return said(`busy: ${s.busy}; try again when it is done`, 'warn');
   return isNav(id) || id.startsWith('view.') ? 'nav' : 'table';
 }
@@ -31,6 +35,8 @@ export function promptKey(s: AppState, p: Prompt, t: KeyToken): { change: Partia
     return { change: p.kind === 'filter' ? { prompt: null, filter: '', ...clampCursors({ ...s, filter: '' }, true) } : { prompt: null } };
   if (c?.id === 'prompt.submit') {
     if (p.kind === 'filter') return { change: { prompt: null, message: p.text ? { text: `filter: ${p.text}`, tone: 'info' } : null } };
+    const at = travelCommand(s, p.text, Date.now());
+    if (at) return { change: { prompt: null, ...at } };
     const r = parseCommandLine(p.text);
     return 'error' in r ? { change: { prompt: null, message: { text: r.error, tone: 'warn' } } } : { run: r.id };
   }

@@ -19,6 +19,8 @@ import { keyRouter } from './keys.js';
 import { noneHeld } from '../agents/held.js';
 import { startHeldFeed } from '../agents/held-feed.js';
 import { startDriverSilenceFeed } from '../agents/driver-silence-feed.js';
+import { startHistoryFeed } from '../history/feed.js';
+import { initialHistory } from '../history/types.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -46,6 +48,9 @@ const initialUi = (): UiState => ({
   agents: initialAgents(),
   recovery: initialRecovery(),
   held: noneHeld(),
+  history: initialHistory(),
+  past: null,
+  postMortem: null,
 });
 
 export function createAppStore(opts: StoreOptions): AppStore {
@@ -107,6 +112,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
   const stopRecovery = recoveryActions!.attach(store);
   const stopHeld = startHeldFeed(store);
   const stopSilence = opts.agents ? startDriverSilenceFeed(store) : null;
+  const stopHistory = opts.history === false ? null : startHistoryFeed(store, { ...opts.history, ...(opts.agents ? { ledger: { breaker: opts.agents.config.breaker, limits: opts.agents.config.limits } } : {}) });
   // Keep the unsubscribe reachable for the entry's cleanup.
   (store as AppStore & { dispose?: () => void }).dispose = () => {
     unsubscribe();
@@ -115,6 +121,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
     stopRecovery();
     stopHeld();
     stopSilence?.();
+    stopHistory?.();
   };
   return store;
 }

@@ -13,6 +13,7 @@ import type { Seen } from '../keys/confirm-guard.js';
 import type { Held } from '../agents/held.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from '../recovery/types.js';
 import type { AgentAction, AgentsOptions, AgentsUi } from '../agents/types.js';
+import type { HistoryFeedOptions, HistoryUi, Past } from '../history/types.js';
 
 export type Tone = 'info' | 'ok' | 'warn' | 'fail';
 
@@ -87,6 +88,10 @@ export interface UiState {
   agents: AgentsUi;
   /** Files of the Partials view that a process holds open for writing or that changed within the quiet window (held.ts). */
   held: Held;
+  /** The journal as a timeline (the History view), the moment shown instead of now, the open post-mortem (docs/history.md). */
+  history: HistoryUi;
+  past: Past | null;
+  postMortem: string | null;
 }
 
 export interface AppState extends UiState {
@@ -116,4 +121,6 @@ export interface StoreOptions {
   agents?: AgentsOptions;
   /** Why there is no supervisor (shown in the Health view). */
   agentsWhy?: string;
+  /** The History view's journal feed (history-feed.ts); false: none (tests that count renders). */
+  history?: HistoryFeedOptions | false;
 }

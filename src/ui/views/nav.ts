@@ -8,7 +8,7 @@ import { noPicks, type Picks } from '../store/picked.js';
 // Pure navigation: cursor moves, paging, view switches. State in, state change out; the
 // store applies it with a functional update, so a burst of keys never reads a stale state.
 
-export type NavState = Pick<UiState, 'view' | 'cursors' | 'cell' | 'filter' | 'skipped' | 'redoQueue' | 'pageSize' | 'help' | 'agents'> & { ws: WorkspaceState } & Partial<Pick<UiState, 'recovery' | 'picked'>>;
+export type NavState = Pick<UiState, 'view' | 'cursors' | 'cell' | 'filter' | 'skipped' | 'redoQueue' | 'pageSize' | 'help' | 'agents'> & { ws: WorkspaceState } & Partial<Pick<UiState, 'recovery' | 'picked' | 'history'>>;
 
 /** The keys of a view's items, in list order: the view registry's list (views.ts). */
 export const listKeys = (s: NavState, view: ViewId): string[] => viewOf(view).list(s);

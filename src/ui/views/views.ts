@@ -6,6 +6,8 @@ import { operatorOf } from '../store/operator.js';
 import { matrixOf, partialItems, planItems, sourceItems, type RedoEntry } from '../store/select.js';
 import { healthKey, partialKey, planKey, sourceKey } from '../keys/item-keys.js';
 import { lastMapped, perItem } from '../store/list-memo.js';
+import type { HistoryUi } from '../history/types.js';
+import { historyRows } from '../history/list.js';
 
 // The control room's views, registered in one list: the number keys, Tab
 // order, the `:name` commands, the tab bar, the cursors of the initial UI state, the picks,
@@ -20,6 +22,8 @@ export interface ListInput {
   redoQueue: readonly RedoEntry[];
   agents: AgentsUi;
   recovery?: { resume: { disagreements: readonly string[] } | null; scheduler?: SchedulerSource | null };
+  /** The journal's timeline (the History view); absent: an empty one. */
+  history?: HistoryUi;
 }
 
 export interface ViewDef {
@@ -50,6 +54,7 @@ export const VIEWS = [
   { id: 'plan', key: '3', title: 'Plan', list: (s) => planKeys(planItems(operatorOf(s).plan, s.filter, s.redoQueue, operatorOf(s).runs)), counted: true },
   { id: 'sources', key: '4', title: 'Sources', list: (s) => sourceItems(s.ws, s.filter, s.recovery?.resume?.disagreements, s.recovery?.scheduler ?? null).map(sourceKey), counted: true },
   { id: 'health', key: '5', title: 'Health', list: (s) => healthList(operatorOf(s), s.filter).map(healthKey), counted: false },
+  { id: 'history', key: '6', title: 'History', list: (s) => historyRows(s.history, s.filter).keys, counted: false },
 ] as const satisfies readonly ViewDef[];
 
 export type ViewId = (typeof VIEWS)[number]['id'];

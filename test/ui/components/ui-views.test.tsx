@@ -71,6 +71,8 @@ describe('control room views', () => {
     await press('\t');
     expect(frame()).toContain('[5 Health]');
     await press('\t');
+    expect(frame()).toContain('[6 History]');
+    await press('\t');
     expect(frame()).toContain('[1 Progress]');
     await press('\t');
     expect(frame()).toMatch(/\[2 Partials/);

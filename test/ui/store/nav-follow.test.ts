@@ -32,7 +32,7 @@ describe('Health view: the cursor follows its row', () => {
     writeFiles(root, { ...PHASE_1_2, 'checkroom.yaml': 'preset: book\nunits: { list: [ch01, ch02, ch03] }\n' });
     const ws = await loadWorkspace(root, { config: await loadConfig(root) });
     let s: NavState & { picked: ReturnType<typeof noPicks> } = {
-      view: 'health', cursors: { progress: 0, partials: 0, plan: 0, sources: 0, health: 0 }, cell: { row: 0, col: 0 }, filter: '', skipped: [], redoQueue: [], pageSize: 10,
+      view: 'health', cursors: { progress: 0, partials: 0, plan: 0, sources: 0, health: 0, history: 0 }, cell: { row: 0, col: 0 }, filter: '', skipped: [], redoQueue: [], pageSize: 10,
       help: { open: false, offset: 0 }, agents: agentsOf(failed('ch02', 1)), ws, picked: noPicks(),
     };
     expect(listKeys(s, 'health')).toEqual(['agent:writer', 'cell:ch02/draft']);

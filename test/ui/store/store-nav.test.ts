@@ -21,9 +21,11 @@ describe('store: views and cursors', () => {
     await r.press('tab', 'tab');
     expect(r.s().view).toBe('health');
     await r.press('tab');
+    expect(r.s().view).toBe('history');
+    await r.press('tab');
     expect(r.s().view).toBe('progress');
     await r.press('shift-tab');
-    expect(r.s().view).toBe('health');
+    expect(r.s().view).toBe('history');
     await r.press(':', 'partials', 'enter');
     expect(r.s().view).toBe('partials');
     expect(r.s().prompt).toBeNull();
