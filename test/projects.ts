@@ -61,6 +61,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/matrix-leave.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
   'test/matrix-probe.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
   'test/memory-guard.test.ts', // agents
+  'test/notify-alarms.test.ts', // agents, notifier processes, dist/
   'test/operator/status-agrees.test.ts', // child process, dist/
   'test/paint-diff.test.ts', // child process, process helper, tmux, sleeps
   'test/placeholders.test.ts', // child process

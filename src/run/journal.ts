@@ -8,6 +8,7 @@ import { JournalParser, MB, tailStart } from './journal-read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './journal-agent.js';
 import { assertInside } from '../fs/confine-path.js';
 import type { Stamped } from './output-stamp.js';
+import { NOTIFY_EVENT_FIELDS, type NotifiedEvent } from '../notify/journal-notify.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './journal-read.js';
 
@@ -97,7 +98,7 @@ export interface DecisionEvent extends Base {
   /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
   /** `stop_pending` (note: the run id): a job's stop had not landed when its checkroom ended; the next start asks again (issue 17 item 7). */
   /** `hold` / `release`: the operator's hold on a cell (issue 17 item 3): autopilot and `run --next` leave a held cell alone. */
-  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release' | 'stop_pending' | 'over_budget';
+  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release' | 'stop_pending' | 'over_budget' | 'ack_alarms';
   unit?: string;
   step?: string;
   path?: string;
@@ -210,7 +211,8 @@ export type JournalEvent =
   | ReapedEvent
   | AdoptedEvent
   | AutopilotEvent
-  | TriageJournalEvent;
+  | TriageJournalEvent
+  | NotifiedEvent; // docs/notify.md: alarms raised, once
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What callers append: `v` is filled in. */
@@ -303,6 +305,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
   ...AGENT_EVENT_FIELDS, // issue 11
+  ...NOTIFY_EVENT_FIELDS,
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },

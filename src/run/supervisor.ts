@@ -11,6 +11,7 @@ import { cellCoreOf, contextOf, type SupervisorCtx } from './supervisor-context.
 import { breakerAction, cancelCell, flyCell, launchCell, resetCell } from './supervisor-launch.js';
 import { closeNow, closeSupervisor, snapshotOf } from './supervisor-snapshot.js';
 import { journalNews } from './journal-news.js';
+import { createAlarms } from '../notify/alarms.js';
 import type { Supervisor, SupervisorOptions } from './supervisor-types.js';
 
 export * from './supervisor-types.js';
@@ -99,6 +100,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   // What an observer announces of the driver's lines (issue 18 items 1-2): one fold for its life.
   const news = journalNews();
   const target = (unit: string, step: string) => targetOf(x.root, x.config, unit, step);
+  // The driver's alarms hear every event as a subscriber does (docs/notify.md).
+  const alarms = x.config.notify ? createAlarms({ root: x.root, config: x.config, now: x.now, isDriver: x.isDriver, ledger: x.journal.ledger, append: x.journal.append, emit: x.emit }, x.config.notify) : null;
+  if (alarms) x.listeners.add(alarms.see);
   return {
     ready: x.ready,
     root: x.root,
@@ -139,7 +143,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       if (!x.role.isDriver) x.observed.poll(x.journal.ledger());
       x.journal.noteBreakers();
     },
-    close: (o = {}) => closeSupervisor(x, o),
+    close: (o = {}) => closeSupervisor(x, o).then(async (left) => (await alarms?.settle(), left)),
     closeNow: (reason) => closeNow(x, reason),
   };
 }

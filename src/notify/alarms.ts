@@ -1,0 +1,170 @@
+import { basename } from 'node:path';
+import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { NewJournalEvent } from '../run/journal.js';
+import { readJournal } from '../run/journal.js';
+import type { Ledger } from '../run/ledger.js';
+import type { SupervisorEvent } from '../run/supervisor-types.js';
+import { sanitizeLine } from '../sanitize.js';
+import { loadWorkspace } from '../workspace.js';
+import { alarmOf, breakerAlarm, progressAlarms } from './alarm-of.js';
+import { runNotifier } from './notifier-process.js';
+import { payloadOf, type AlarmCounts } from './payload.js';
+import { admit, calm, flush, summaryAt, type StormState } from './storm.js';
+import type { Alarm, NotifyConfig, NotifyRule } from './types.js';
+
+// The driver's alarms (docs/notify.md): supervisor events in, notify commands run. Only the
+// driver raises them (an observer replays the same events from the journal and must not
+// send them twice); each is journalled as `notified` before its commands start, so a restart
+// never sends it again; each command has its own storm cap; a command that fails or hangs is
+// killed, reported once, and changes nothing else. The decisions are pure (alarm-of.ts,
+// storm.ts); this file does the effects.
+
+export interface AlarmHost {
+  root: string;
+  config: WorkspaceConfig;
+  now(): number;
+  isDriver(): boolean;
+  ledger(): Ledger;
+  append(e: NewJournalEvent): Promise<void>;
+  emit(e: SupervisorEvent): void;
+}
+
+export interface Alarms {
+  /** Feed every supervisor event (a subscriber). */
+  see(e: SupervisorEvent): void;
+  /** Send the summaries still held, then wait for every command in flight (each bounded by its timeout). */
+  settle(): Promise<void>;
+}
+
+interface RuleState {
+  rule: NotifyRule;
+  storm: StormState;
+  timer: NodeJS.Timeout | null;
+  reported: boolean;
+}
+
+const countsOf = (l: Ledger, scan: { done: number; total: number } | null, suppressed = 0): AlarmCounts => ({
+  needsYou: Object.values(l.cells).filter((c) => c.escalation && c.state === 'needs_human').length,
+  running: l.liveRuns.length,
+  launchesThisSession: l.launchesThisSession,
+  done: scan?.done ?? null,
+  total: scan?.total ?? null,
+  suppressed,
+});
+
+export function createAlarms(h: AlarmHost, cfg: NotifyConfig): Alarms {
+  const rules: RuleState[] = cfg.rules.map((rule) => ({ rule, storm: calm(), timer: null, reported: false }));
+  const wanted = new Set(cfg.rules.flatMap((r) => r.on));
+  const inFlight = new Set<Promise<void>>();
+  const notOpen = new Map<string, { since: number; timer: NodeJS.Timeout }>();
+  let keys: Promise<Set<string>> | null = null;
+  let queue: Promise<void> = Promise.resolve();
+  const workspace = { name: basename(h.root), root: h.root };
+
+  // The keys already sent, read once from the journal (a restart, a takeover).
+  const sentKeys = (): Promise<Set<string>> =>
+    (keys ??= readJournal(h.root).then(
+      (r) => new Set(r.events.flatMap((e) => (e.type === 'notified' ? [e.key] : []))),
+      () => new Set<string>(),
+    ));
+
+  const start = (s: RuleState, payload: string): void => {
+    const p = runNotifier(s.rule.command, payload, { cwd: h.root, timeoutMs: cfg.timeoutMs }).then((r) => {
+      if (r.ok || s.reported) return;
+      s.reported = true;
+      h.emit({ type: 'notice', message: sanitizeLine(`notify: ${s.rule.command.join(' ')} failed (${r.why}); the pipeline goes on, and further failures of this command are not reported`) });
+    });
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+
+  const sendSummary = (s: RuleState, force: boolean): void => {
+    if (s.timer) clearTimeout(s.timer);
+    s.timer = null;
+    const now = h.now();
+    const f = force ? { state: { sent: [...s.storm.sent, now], held: 0 }, held: s.storm.held } : flush(s.storm, now, cfg.storm);
+    s.storm = f.state;
+    if (f.held > 0) {
+      const reason = `${f.held} more alarm${f.held === 1 ? '' : 's'} suppressed (at most ${cfg.storm.max} per ${Math.round(cfg.storm.windowMs / 1000)} s)`;
+      start(s, payloadOf({ event: 'suppressed', at: now, reason }, { workspace, counts: countsOf(h.ledger(), null, f.held) }));
+    }
+    hold(s);
+  };
+
+  // A summary owed goes out when the window has room again.
+  const hold = (s: RuleState): void => {
+    const at = summaryAt(s.storm, cfg.storm);
+    if (at === null || s.timer) return;
+    s.timer = setTimeout(() => sendSummary(s, false), Math.max(0, at - h.now()));
+    s.timer.unref();
+  };
+
+  const raise = async (a: Alarm, scan: { done: number; total: number } | null): Promise<void> => {
+    const targets = rules.filter((s) => s.rule.on.includes(a.event));
+    if (targets.length === 0) return;
+    const seen = await sentKeys();
+    if (seen.has(a.key)) return;
+    seen.add(a.key);
+    const now = h.now();
+    const go: RuleState[] = [];
+    for (const s of targets) {
+      if (s.storm.held > 0) sendSummary(s, false);
+      const v = admit(s.storm, now, cfg.storm);
+      s.storm = v.state;
+      if (v.send) go.push(s);
+      else hold(s);
+    }
+    // Written before the commands start: a crash between the two loses an alarm, never repeats one.
+    await h.append({ type: 'notified', at: now, key: a.key, event: a.event, sent: go.length, suppressed: targets.length - go.length }).catch(() => undefined);
+    const payload = payloadOf(a, { workspace, counts: countsOf(h.ledger(), scan) });
+    for (const s of go) start(s, payload);
+  };
+
+  const enqueue = (work: () => Promise<void>): void => {
+    queue = queue.then(work).catch(() => undefined);
+  };
+
+  const progress = (unit: string, step: string): void => {
+    if (!wanted.has('batch_complete') && !wanted.has('phase_complete')) return;
+    const phase = h.config.pipeline.steps.find((s) => s.id === step)?.phase ?? null;
+    enqueue(async () => {
+      const ws = await loadWorkspace(h.root, { config: h.config });
+      const scan = { done: ws.cells.filter((c) => c.status === 'done').length, total: ws.cells.length };
+      for (const a of progressAlarms(unit, phase, ws.batches, ws.phases, h.now())) await raise(a, scan);
+    });
+  };
+
+  const breaker = (agent: string, state: string): void => {
+    const was = notOpen.get(agent);
+    if (state === 'closed') {
+      if (was) clearTimeout(was.timer);
+      notOpen.delete(agent);
+      return;
+    }
+    if (was || !wanted.has('breaker_open_long')) return;
+    const since = h.now();
+    const timer = setTimeout(() => {
+      const a = h.ledger().agents[agent]?.view.state !== 'closed' && h.isDriver() ? breakerAlarm(agent, since, h.now(), cfg.breakerOpenMs) : null;
+      if (a) enqueue(() => raise(a, null));
+    }, cfg.breakerOpenMs);
+    timer.unref();
+    notOpen.set(agent, { since, timer });
+  };
+
+  return {
+    see(e) {
+      if (rules.length === 0 || !h.isDriver()) return;
+      if (e.type === 'breaker') return breaker(e.agent, e.state);
+      if (e.type === 'done') return progress(e.unit, e.step);
+      const a = alarmOf(e, h.ledger(), h.config.limits, h.now());
+      if (a) enqueue(() => raise(a, null));
+    },
+    async settle() {
+      await queue;
+      for (const s of rules) if (s.storm.held > 0) sendSummary(s, true);
+      for (const s of rules) if (s.timer) clearTimeout(s.timer);
+      for (const { timer } of notOpen.values()) clearTimeout(timer);
+      await Promise.all([...inFlight]);
+    },
+  };
+}
