@@ -9,6 +9,7 @@ import { presetOf } from '../src/pipeline/presets/index.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 import { AutopilotBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
+import { NeedsYouBadge } from './NeedsYou.js';
 
 // Always visible: where the pipeline stands, how much is done, what needs attention, and
 // how fresh the picture is (live mode, checkpoint time, last scan).
@@ -62,6 +63,7 @@ export function Header({ width }: { width: number }) {
         {c.pending ? <T tok="muted"> · {c.pending} pending</T> : null}
       </Line>
       <Line tok="muted">
+        <NeedsYouBadge />
         {driver ? <T tok="warn">{driver}</T> : null}
         <AutopilotBadge />
         <SpendBadge />

@@ -126,6 +126,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/torture/text-format-chars.test.ts', // child process, process helper, tmux
   'test/triage-continuity.test.tsx', // agents
   'test/ui-agents.test.tsx', // agents, sleeps
+  'test/ui-needs-you.test.tsx', // agents
   'test/ui-backups-nonregular.test.tsx', // child process
   'test/ui-claude.test.tsx', // process helper, agents, sleeps
   'test/ui-glance-tmux.test.ts', // child process, process helper, tmux
