@@ -11,6 +11,7 @@ import type { Ledger } from '../src/run/ledger.js';
 import { replayJournal } from '../src/run/ledger-fold.js';
 import type { WorkspaceConfig } from '../src/pipeline/config-types.js';
 import { createAlarms, type AlarmHost } from '../src/notify/alarms.js';
+import { runNotifier } from '../src/notify/notifier-process.js';
 
 // Alarms that reach the operator (docs/notify.md) on real processes: the fake agent fails
 // until the supervisor escalates, and the notify command is a small node script that appends
@@ -78,6 +79,15 @@ const hostOf = (root: string, config: WorkspaceConfig, ledger: () => Ledger, eve
   append: (e) => appendJournal(root, e),
   emit: (e) => void events.push(e),
 });
+
+/** Running, not a zombie left for a parent that does not reap (a container's init). */
+const alive = (pid: number): boolean => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 
 const open: Supervisor[] = [];
 const start = async (root: string, events: SupervisorEvent[] = []): Promise<Supervisor> => {
@@ -164,7 +174,7 @@ describe('notify: an escalation reaches the notify command', () => {
     expect((await s.launch('ch02', 'draft')).outcome).toBe('escalated');
     await s.close();
     const pid = Number(readFileSync(join(root, 'hang.pid'), 'utf8'));
-    expect(() => process.kill(pid, 0)).toThrow(); // SIGTERM ignored: SIGKILL after the grace
+    expect(alive(pid)).toBe(false); // SIGTERM ignored: SIGKILL after the grace
     const notices = events.filter((e) => e.type === 'notice' && e.message.startsWith('notify:'));
     expect(notices).toHaveLength(1);
     expect(notices[0]!.message).toMatch(/no exit within 2000 ms: killed/);
@@ -180,6 +190,21 @@ describe('notify: an escalation reaches the notify command', () => {
     await s.close();
     const notices = events.filter((e) => e.type === 'notice' && e.message.startsWith('notify:'));
     expect(notices.map((e) => e.message)).toEqual([expect.stringMatching(/failed \(exit 3: no route to the pager\); the pipeline goes on/)]);
+  });
+});
+
+describe('one notifier process', () => {
+  it('at its timeout its whole process group is killed, a grandchild too', async () => {
+    const root = tempDir('checkroom-notifier-');
+    const pids = join(root, 'pids');
+    const script = `const {spawn}=require('node:child_process');const fs=require('node:fs');const c=spawn(process.execPath,['-e','setInterval(()=>{},1000)'],{stdio:'ignore'});fs.writeFileSync(${JSON.stringify(pids)},process.pid+' '+c.pid);setInterval(()=>{},1000);`;
+    const r = await runNotifier([process.execPath, '-e', script], '{}\n', { cwd: root, timeoutMs: 800 });
+    expect(r).toEqual({ ok: false, why: 'no exit within 800 ms: killed' });
+    for (const pid of readFileSync(pids, 'utf8').split(' ').map(Number)) {
+      for (let t = 0; t < 40 && alive(pid); t++) await new Promise((res) => setTimeout(res, 25));
+      expect(alive(pid)).toBe(false);
+    }
+    expect(await runNotifier(['/nonexistent/notifier'], '', { cwd: root, timeoutMs: 800 })).toEqual({ ok: false, why: 'cannot start /nonexistent/notifier: ENOENT' });
   });
 });
 
