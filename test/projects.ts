@@ -34,6 +34,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e-ascii.test.ts', // child process, process helper, tmux
   'test/e2e-claude-demo.test.ts', // child process, process helper, dist/, tmux, sleeps
   'test/e2e-first-frame.test.ts', // child process, process helper, tmux
+  'test/e2e-notify-tmux.test.ts', // child process, dist/, tmux, agents
   'test/e2e-readonly.test.ts', // child process, process helper, tmux
   'test/e2e-recover-quit.test.ts', // child process, process helper, tmux, sleeps
   'test/e2e-signals.test.ts', // child process, process helper, tmux
