@@ -12,6 +12,7 @@ import { replayJournal } from '../src/run/ledger-fold.js';
 import type { WorkspaceConfig } from '../src/pipeline/config-types.js';
 import { createAlarms, type AlarmHost } from '../src/notify/alarms.js';
 import { runNotifier } from '../src/notify/notifier-process.js';
+import { createSenders } from '../src/notify/senders.js';
 
 // Alarms that reach the operator (docs/notify.md) on real processes: the fake agent fails
 // until the supervisor escalates, and the notify command is a small node script that appends
@@ -205,6 +206,21 @@ describe('one notifier process', () => {
       expect(alive(pid)).toBe(false);
     }
     expect(await runNotifier(['/nonexistent/notifier'], '', { cwd: root, timeoutMs: 800 })).toEqual({ ok: false, why: 'cannot start /nonexistent/notifier: ENOENT' });
+  });
+});
+
+describe('the storm summary', () => {
+  it('goes out by itself once the window has room again, before any close', async () => {
+    const root = makeWs({}, (r) => ['  storm: { max: 1, window: 300ms }', ...logRule(r)]);
+    const cfg = (await loadConfig(root)).notify!;
+    const senders = createSenders({ root, now: Date.now, emit: () => undefined, summary: (reason, held) => JSON.stringify({ event: 'suppressed', reason, held }) + '\n' }, cfg);
+    const verdicts = [0, 1, 2].map(() => senders.admit([0]));
+    expect(verdicts.map((v) => v.go.length)).toEqual([1, 0, 0]);
+    senders.send(verdicts[0]!.go, JSON.stringify({ event: 'escalation' }) + '\n');
+    for (let t = 0; t < 400 && alarmsIn(root).length < 2; t++) await new Promise((res) => setTimeout(res, 25));
+    expect(alarmsIn(root)).toEqual([{ event: 'escalation' }, { event: 'suppressed', reason: '2 more alarms suppressed (at most 1 per 300ms)', held: 2 }]);
+    await senders.settle();
+    expect(alarmsIn(root)).toHaveLength(2); // nothing more owed
   });
 });
 

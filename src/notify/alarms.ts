@@ -4,13 +4,11 @@ import type { NewJournalEvent } from '../run/journal.js';
 import { readJournal } from '../run/journal.js';
 import type { Ledger } from '../run/ledger.js';
 import type { SupervisorEvent } from '../run/supervisor-types.js';
-import { sanitizeLine } from '../sanitize.js';
 import { loadWorkspace } from '../workspace.js';
 import { alarmOf, breakerAlarm, progressAlarms } from './alarm-of.js';
-import { runNotifier } from './notifier-process.js';
+import { createSenders } from './senders.js';
 import { payloadOf, type AlarmCounts } from './payload.js';
-import { admit, calm, flush, summaryAt, type StormState } from './storm.js';
-import type { Alarm, NotifyConfig, NotifyRule } from './types.js';
+import type { Alarm, NotifyConfig } from './types.js';
 
 // The driver's alarms (docs/notify.md): supervisor events in, notify commands run. Only the
 // driver raises them (an observer replays the same events from the journal and must not
@@ -36,13 +34,6 @@ export interface Alarms {
   settle(): Promise<void>;
 }
 
-interface RuleState {
-  rule: NotifyRule;
-  storm: StormState;
-  timer: NodeJS.Timeout | null;
-  reported: boolean;
-}
-
 const countsOf = (l: Ledger, scan: { done: number; total: number } | null, suppressed = 0): AlarmCounts => ({
   needsYou: Object.values(l.cells).filter((c) => c.escalation && c.state === 'needs_human').length,
   running: l.liveRuns.length,
@@ -53,13 +44,12 @@ const countsOf = (l: Ledger, scan: { done: number; total: number } | null, suppr
 });
 
 export function createAlarms(h: AlarmHost, cfg: NotifyConfig): Alarms {
-  const rules: RuleState[] = cfg.rules.map((rule) => ({ rule, storm: calm(), timer: null, reported: false }));
   const wanted = new Set(cfg.rules.flatMap((r) => r.on));
-  const inFlight = new Set<Promise<void>>();
+  const workspace = { name: basename(h.root), root: h.root };
+  const senders = createSenders({ root: h.root, now: h.now, emit: h.emit, summary: (reason, held) => payloadOf({ event: 'suppressed', at: h.now(), reason }, { workspace, counts: countsOf(h.ledger(), null, held) }) }, cfg);
   const notOpen = new Map<string, { since: number; timer: NodeJS.Timeout }>();
   let keys: Promise<Set<string>> | null = null;
   let queue: Promise<void> = Promise.resolve();
-  const workspace = { name: basename(h.root), root: h.root };
 
   // The keys already sent, read once from the journal (a restart, a takeover).
   const sentKeys = (): Promise<Set<string>> =>
@@ -68,56 +58,16 @@ export function createAlarms(h: AlarmHost, cfg: NotifyConfig): Alarms {
       () => new Set<string>(),
     ));
 
-  const start = (s: RuleState, payload: string): void => {
-    const p = runNotifier(s.rule.command, payload, { cwd: h.root, timeoutMs: cfg.timeoutMs }).then((r) => {
-      if (r.ok || s.reported) return;
-      s.reported = true;
-      h.emit({ type: 'notice', message: sanitizeLine(`notify: ${s.rule.command.join(' ')} failed (${r.why}); the pipeline goes on, and further failures of this command are not reported`) });
-    });
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-  };
-
-  const sendSummary = (s: RuleState, force: boolean): void => {
-    if (s.timer) clearTimeout(s.timer);
-    s.timer = null;
-    const now = h.now();
-    const f = force ? { state: { sent: [...s.storm.sent, now], held: 0 }, held: s.storm.held } : flush(s.storm, now, cfg.storm);
-    s.storm = f.state;
-    if (f.held > 0) {
-      const reason = `${f.held} more alarm${f.held === 1 ? '' : 's'} suppressed (at most ${cfg.storm.max} per ${Math.round(cfg.storm.windowMs / 1000)} s)`;
-      start(s, payloadOf({ event: 'suppressed', at: now, reason }, { workspace, counts: countsOf(h.ledger(), null, f.held) }));
-    }
-    hold(s);
-  };
-
-  // A summary owed goes out when the window has room again.
-  const hold = (s: RuleState): void => {
-    const at = summaryAt(s.storm, cfg.storm);
-    if (at === null || s.timer) return;
-    s.timer = setTimeout(() => sendSummary(s, false), Math.max(0, at - h.now()));
-    s.timer.unref();
-  };
-
   const raise = async (a: Alarm, scan: { done: number; total: number } | null): Promise<void> => {
-    const targets = rules.filter((s) => s.rule.on.includes(a.event));
+    const targets = cfg.rules.flatMap((r, i) => (r.on.includes(a.event) ? [i] : []));
     if (targets.length === 0) return;
     const seen = await sentKeys();
     if (seen.has(a.key)) return;
     seen.add(a.key);
-    const now = h.now();
-    const go: RuleState[] = [];
-    for (const s of targets) {
-      if (s.storm.held > 0) sendSummary(s, false);
-      const v = admit(s.storm, now, cfg.storm);
-      s.storm = v.state;
-      if (v.send) go.push(s);
-      else hold(s);
-    }
+    const { go, held } = senders.admit(targets);
     // Written before the commands start: a crash between the two loses an alarm, never repeats one.
-    await h.append({ type: 'notified', at: now, key: a.key, event: a.event, sent: go.length, suppressed: targets.length - go.length }).catch(() => undefined);
-    const payload = payloadOf(a, { workspace, counts: countsOf(h.ledger(), scan) });
-    for (const s of go) start(s, payload);
+    await h.append({ type: 'notified', at: h.now(), key: a.key, event: a.event, sent: go.length, suppressed: held }).catch(() => undefined);
+    senders.send(go, payloadOf(a, { workspace, counts: countsOf(h.ledger(), scan) }));
   };
 
   const enqueue = (work: () => Promise<void>): void => {
@@ -153,7 +103,7 @@ export function createAlarms(h: AlarmHost, cfg: NotifyConfig): Alarms {
 
   return {
     see(e) {
-      if (rules.length === 0 || !h.isDriver()) return;
+      if (cfg.rules.length === 0 || !h.isDriver()) return;
       if (e.type === 'breaker') return breaker(e.agent, e.state);
       if (e.type === 'done') return progress(e.unit, e.step);
       const a = alarmOf(e, h.ledger(), h.config.limits, h.now());
@@ -161,10 +111,8 @@ export function createAlarms(h: AlarmHost, cfg: NotifyConfig): Alarms {
     },
     async settle() {
       await queue;
-      for (const s of rules) if (s.storm.held > 0) sendSummary(s, true);
-      for (const s of rules) if (s.timer) clearTimeout(s.timer);
       for (const { timer } of notOpen.values()) clearTimeout(timer);
-      await Promise.all([...inFlight]);
+      await senders.settle();
     },
   };
 }

@@ -13,6 +13,7 @@ const ST = `${ESC}\\`;
 
 /** Text safe inside an OSC: no C0/C1 control, DEL, line or format character; `;` separates OSC 777's fields. */
 export const oscText = (s: string, max = 120): string => {
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes
   const flat = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, ' ').replace(/;/g, ',').replace(/ {2,}/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
 };

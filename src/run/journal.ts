@@ -211,8 +211,7 @@ export type JournalEvent =
   | ReapedEvent
   | AdoptedEvent
   | AutopilotEvent
-  | TriageJournalEvent
-  | NotifiedEvent; // docs/notify.md: alarms raised, once
+  | TriageJournalEvent | NotifiedEvent; // alarms raised, once: docs/notify.md
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What callers append: `v` is filled in. */
@@ -304,8 +303,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
-  ...AGENT_EVENT_FIELDS, // issue 11
-  ...NOTIFY_EVENT_FIELDS,
+  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, // issue 11; alarms: docs/notify.md
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },
