@@ -173,11 +173,14 @@ describe('terminal alarms, as bytes', () => {
     const written: string[] = [];
     const write = (s: string | Uint8Array) => (written.push(String(s)), true);
     startTerminalAlarms(host, all, { write, isTTY: false }, {});
-    startTerminalAlarms(host, all, { write, isTTY: true }, {});
+    const stop = startTerminalAlarms(host, all, { write, isTTY: true }, {});
     await new Promise((r) => setTimeout(r, 0));
     n = { count: 1, cells: ['ch01/draft'], ackAt: null };
     for (const fn of fns) fn();
     expect(fns).toHaveLength(1); // the pipe never even subscribed
     expect(written).toEqual(['\u001b]2;1 needs you - checkroom book\u0007\u0007\u001b]9;checkroom book: 1 needs you: ch01/draft escalated\u0007']);
+    // At the end the count leaves the tab: the title is emptied.
+    stop();
+    expect(written.at(-1)).toBe('\u001b]2;\u0007');
   });
 });

@@ -28,6 +28,7 @@ export function startTerminalAlarms(h: TerminalAlarmHost, cfg: TerminalAlarms, o
   let place: TerminalPlace | null = null;
   // The count at start is the state, not news: the title shows it, nothing rings.
   let before: number | null = null;
+  let titled = false;
   const look = (): void => {
     if (!place) return;
     const n = h.needsYou();
@@ -35,6 +36,7 @@ export function startTerminalAlarms(h: TerminalAlarmHost, cfg: TerminalAlarms, o
     before = n.count;
     if (was === n.count) return;
     const title = n.count > 0 ? `${needsYouWords(n.count)} - checkroom ${h.name}` : `checkroom ${h.name}`;
+    titled ||= cfg.title;
     if (was === null) {
       if (cfg.title && n.count > 0) out.write(titleOf(title));
       return;
@@ -42,9 +44,19 @@ export function startTerminalAlarms(h: TerminalAlarmHost, cfg: TerminalAlarms, o
     const bytes = alarmBytes(cfg, { before: was, after: n.count, title, heading: `checkroom ${h.name}`, news: `${needsYouWords(n.count)}: ${n.cells.slice(0, 3).join(', ')} escalated` }, place);
     if (bytes) out.write(bytes);
   };
+  // A count must not outlive the room in the tab: the title is emptied (the terminal's default) at exit.
+  const untitle = (): void => {
+    if (titled && before) out.write(titleOf(''));
+  };
+  process.once('exit', untitle);
   void askTmux(env).then((p) => {
     place = p;
     look();
   });
-  return h.subscribe(look);
+  const off = h.subscribe(look);
+  return () => {
+    off();
+    process.off('exit', untitle);
+    untitle();
+  };
 }
