@@ -49,6 +49,7 @@ const yamlFor = (root: string, notify: string[]): string =>
     '  editor: *a',
     '  panel: *a',
     '  archivist: *a',
+    '  publisher: *a',
     'limits: { backoff_base: 20ms, backoff_max: 50ms }',
     'breaker: { threshold: 50 }',
     'notify:',
@@ -232,5 +233,17 @@ describe('notify: headless, as cron runs it', () => {
     expect(r.status).toBe(1); // an escalation is a failed run
     const got = alarmsIn(root).filter((a) => a.event === 'escalation');
     expect(got).toMatchObject([{ cell: 'ch01/research', class: 'PERMISSION' }]);
+  });
+
+  it('a batch and each phase the run completes are announced once each, with the counts', () => {
+    const root = makeWs({}, (r) => logRule(r, '[batch_complete, phase_complete]'));
+    const yaml = join(root, 'checkroom.yaml');
+    writeFileSync(yaml, readFileSync(yaml, 'utf8').replaceAll('[ch01, ch02]', '[ch01]'));
+    const r = spawnSync('node', [CLI, 'run', root, '--next', '--auto'], { encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const got = alarmsIn(root);
+    expect(got.map((a) => `${a.event}:${a.batch ?? a.phase}`).sort()).toEqual(['batch_complete:1', 'phase_complete:3', 'phase_complete:4', 'phase_complete:5']);
+    expect(got.find((a) => a.event === 'batch_complete')).toMatchObject({ reason: 'Batch 1 complete: 8/8 done', counts: { done: expect.any(Number), total: expect.any(Number) } });
   });
 });
