@@ -195,6 +195,22 @@ describe('notify: an escalation reaches the notify command', () => {
   });
 });
 
+describe('notify: a breaker open for long', () => {
+  it('is announced once after breaker_open_after, naming the agent', async () => {
+    const root = makeWs({ 'ch01/research': 'broken_build' }, (r) => ['  breaker_open_after: 400ms', ...logRule(r, '[breaker_open_long]')]);
+    const yaml = join(root, 'checkroom.yaml');
+    writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('breaker: { threshold: 50 }', 'breaker: { threshold: 1, cooldown: 1h, max_cooldown: 1h }'));
+    const s = await start(root);
+    const run = s.launch('ch01', 'research');
+    for (let t = 0; t < 600 && alarmsIn(root).length === 0; t++) await new Promise((res) => setTimeout(res, 25));
+    expect(alarmsIn(root)).toMatchObject([{ event: 'breaker_open_long', agent: 'researcher', cell: null, reason: expect.stringMatching(/^breaker researcher not closed for/) }]);
+    s.cancel('ch01/research');
+    await run;
+    await s.close({ cancel: true });
+    expect(alarmsIn(root)).toHaveLength(1);
+  });
+});
+
 describe('one notifier process', () => {
   it('at its timeout its whole process group is killed, a grandchild too', async () => {
     const root = tempDir('checkroom-notifier-');
