@@ -303,7 +303,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
-  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, // issue 11; alarms: docs/notify.md
+  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md)
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },
