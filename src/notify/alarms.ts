@@ -74,13 +74,19 @@ export function createAlarms(h: AlarmHost, cfg: NotifyConfig): Alarms {
     queue = queue.then(work).catch(() => undefined);
   };
 
+  // Cells finished while a scan waits join it: a burst of done events costs one scan, not one each.
+  const finished = new Set<string>();
   const progress = (unit: string, step: string): void => {
     if (!wanted.has('batch_complete') && !wanted.has('phase_complete')) return;
-    const phase = h.config.pipeline.steps.find((s) => s.id === step)?.phase ?? null;
+    const first = finished.size === 0;
+    finished.add(`${unit}\0${h.config.pipeline.steps.find((s) => s.id === step)?.phase ?? ''}`);
+    if (!first) return;
     enqueue(async () => {
+      const cells = [...finished].map((k) => k.split('\0') as [string, string]);
+      finished.clear();
       const ws = await loadWorkspace(h.root, { config: h.config });
       const scan = { done: ws.cells.filter((c) => c.status === 'done').length, total: ws.cells.length };
-      for (const a of progressAlarms(unit, phase, ws.batches, ws.phases, h.now())) await raise(a, scan);
+      for (const [unit, phase] of cells) for (const a of progressAlarms(unit, phase === '' ? null : Number(phase), ws.batches, ws.phases, h.now())) await raise(a, scan);
     });
   };
 
