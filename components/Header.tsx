@@ -10,6 +10,7 @@ import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
 import { pastWords } from '../src/ui/history/time-travel.js';
 import { AutopilotBadge, QuotaBadge, SpendBadge, useDriverNote } from './AgentsBadge.js';
+import { NeedsYouBadge } from './NeedsYou.js';
 
 // Always visible: where the pipeline stands, how much is done, what needs attention, and
 // how fresh the picture is (live mode, checkpoint time, last scan).
@@ -65,6 +66,7 @@ export function Header({ width }: { width: number }) {
       </Line>
       {/* Time travel (docs/history.md): the freshness line says which moment is drawn instead. */}
       {past ? <Line tok="warn">{fit(`${pastWords(past)} · esc: now`, width)}</Line> : <Line tok="muted">
+        <NeedsYouBadge />
         {driver ? <T tok="warn">{driver}</T> : null}
         <AutopilotBadge />
         <QuotaBadge />

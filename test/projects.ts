@@ -98,6 +98,8 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/run/quota/quota-waits.test.ts', // agents (a fake Claude Code), sleeps until a quota reset 3 s ahead
   'test/e2e/e2e-history-tmux.test.ts', // child process, dist/, tmux
   'test/cli/history-cli.test.ts', // child process, dist/
+  'test/e2e/e2e-notify-tmux.test.ts', // child process, dist/, tmux, agents
+  'test/core/notify/notify-alarms.test.ts', // agents, notifier processes, dist/
   'test/torture/adopt-leave.test.ts', // child process, agents, sleeps
   'test/torture/adopt-observer-tmux.test.ts', // child process, process helper, tmux
   'test/torture/adopt-takeover.test.ts', // child process, agents, sleeps
@@ -142,4 +144,5 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/ui/components/ui-small-terminal.test.tsx', // agents
   'test/e2e/where-surfaces.test.ts', // child process, dist/
   'test/core/run/journal/writers-exclusion.test.ts', // agents
+  'test/ui/components/ui-needs-you.test.tsx', // agents
 ];

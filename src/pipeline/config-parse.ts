@@ -10,6 +10,7 @@ import { configSchema } from './config-rows.js';
 import { ConfigError, errorAt, parseYamlSource, type Source, type YamlPath } from './yaml-source.js';
 import { launchCaps, toAgent, toBudget } from './config-agent.js';
 import { CONFIG_MAX_BYTES, detectedNotice } from './config-file.js';
+import { notifyOf } from './schema-notify.js';
 
 // Parsing and validating checkroom.yaml and preset files, with yaml and zod; config-load.ts
 // imports this module only when a workspace has a checkroom.yaml.
@@ -164,6 +165,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
     ...(raw.preset === undefined && detected ? detectedNotice(detected) : {}),
     ...(raw.language ? { language: raw.language } : {}),
     onHangup: raw.on_hangup ?? 'leave',
+    ...(raw.notify ? { notify: notifyOf(raw.notify) } : {}),
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),
     limits: {

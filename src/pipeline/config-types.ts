@@ -1,5 +1,6 @@
 import type { PipelineDef } from '../types.js';
 import type { FailureClass } from './failure-classes.js';
+import type { NotifyConfig } from '../notify/types.js';
 
 // What checkroom.yaml resolves to. Durations are milliseconds here; the YAML accepts
 // numbers (seconds) or strings like "30s", "5m", "250ms".
@@ -153,6 +154,8 @@ export interface WorkspaceConfig {
    * keeper, so it is left running, journaled, and adopted by the next start; `stop`: cancelled.
    */
   onHangup?: 'leave' | 'stop';
+  /** `notify:` (docs/notify.md): the alarms' commands and terminal alarms; absent = none. */
+  notify?: NotifyConfig;
   pipeline: PipelineDef;
   agents: Record<string, AgentDef>;
   limits: Limits;

@@ -3,6 +3,7 @@ import { BUILT_IN_CLASSES, type FailureClasses } from './failure-classes.js';
 import { DEFAULT_BREAKER, DEFAULT_LIMITS, FAILURE_CLASSES } from './defaults.js';
 import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from './duration.js';
 import { compilePattern, PatternError, type PatternFlags } from './safe-pattern.js';
+import { notifySchema } from './schema-notify.js';
 
 // The shape of checkroom.yaml, snake_case as written. Every object is strict so a typo
 // ("dependson") fails loudly instead of silently meaning "no dependencies". Error texts are
@@ -297,6 +298,7 @@ const configSchemaOf = (adapters: readonly SchemaRow[], executors: readonly Sche
     language: z.enum(['en', 'zh', 'ja']).optional(),
     // A dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.
     on_hangup: z.enum(['leave', 'stop']).optional(),
+    notify: notifySchema.optional(), // schema-notify.ts, docs/notify.md
   },
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },

@@ -8,6 +8,7 @@ import { JournalParser, MB, tailStart } from './read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './agent.js';
 import { assertInside } from '../../fs/confine-path.js';
 import type { Stamped } from '../attempt/output-stamp.js';
+import { NOTIFY_EVENT_FIELDS, type NotifiedEvent } from '../../notify/journal-notify.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './read.js';
 
@@ -97,9 +98,9 @@ export interface BreakerJournalEvent extends Base {
 export interface DecisionEvent extends Base {
   type: 'decision';
   /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
-  /** `stop_pending` (note: the run id): a job's stop had not landed when its checkroom ended; the next start asks again. */
-  /** `hold` / `release`: the operator's hold on a cell: autopilot and `run --next` leave a held cell alone. */
-  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release' | 'stop_pending' | 'over_budget';
+  /** `stop_pending` (note: the run id): a job's stop had not landed when its checkroom ended; the next start asks again (issue 17 item 7). */
+  /** `hold` / `release`: the operator's hold on a cell (issue 17 item 3): autopilot and `run --next` leave a held cell alone. */
+  kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release' | 'stop_pending' | 'over_budget' | 'ack_alarms';
   unit?: string;
   step?: string;
   path?: string;
@@ -212,7 +213,7 @@ export type JournalEvent =
   | ReapedEvent
   | AdoptedEvent
   | AutopilotEvent
-  | TriageJournalEvent;
+  | TriageJournalEvent | NotifiedEvent; // alarms raised, once: docs/notify.md
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What callers append: `v` is filled in. */
@@ -304,7 +305,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
-  ...AGENT_EVENT_FIELDS, // agent adapters: journal-agent.ts
+  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md)
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },

@@ -17,6 +17,7 @@ import { createRole, type Role } from './role.js';
 import { breakerAction, cancelCell, flyCell, launchCell, resetCell, type LaunchOptions } from './launch.js';
 import { closeNow, closeSupervisor, snapshotOf } from './snapshot.js';
 import { journalNews } from '../journal/news.js';
+import { createAlarms } from '../../notify/alarms.js';
 import type { Supervisor, SupervisorEvent, SupervisorOptions } from './types.js';
 
 export * from './types.js';
@@ -147,6 +148,11 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   // What an observer announces of the driver's lines: one fold for its life.
   const news = journalNews();
   const target = (unit: string, step: string) => targetOf(ws.root, ws.config, unit, step);
+  // The driver's alarms hear every event as a subscriber does (docs/notify.md).
+  const alarms = ws.config.notify
+    ? createAlarms({ root: ws.root, config: ws.config, now: () => journal.now(), isDriver: () => roles.isDriver(), ledger: () => journal.ledger(), append: (e) => journal.append(e), emit: w.emit }, ws.config.notify)
+    : null;
+  if (alarms) w.listeners.add(alarms.see);
   return {
     ready,
     root: ws.root,
@@ -187,7 +193,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       if (!role.isDriver) w.observed.poll(journal.ledger());
       sj.noteBreakers();
     },
-    close: (o = {}) => closeSupervisor({ ...closing, ready, pilot: autopilot, cells: w.cells }, o),
+    close: (o = {}) => closeSupervisor({ ...closing, ready, pilot: autopilot, cells: w.cells }, o).then(async (left) => (await alarms?.settle(), left)),
     closeNow: (reason) => closeNow(closing, reason),
   };
 }

@@ -92,6 +92,12 @@ export function createAgents({ set, get, opts, track }: Deps) {
       if (go === 'off') call(() => sup.setAutopilot(false), 'autopilot off: runs in flight go on; nothing new starts');
       if (go === 'on') autopilotOn();
     },
+    /** A (docs/notify.md, Banner): the "needs you" banner goes, journalled, until the next escalation. */
+    ackAlarms: (): void =>
+      call(async () => {
+        await sup.note({ type: 'decision', at: Date.now(), kind: 'ack_alarms' });
+        set((st) => ({ agents: { ...st.agents, snap: sup.snapshot() } }));
+      }, 'acknowledged: the banner comes back with the next escalation'),
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),

@@ -12,6 +12,8 @@ import { liveStatusText } from '../../socket/status-text.js';
 import { runsOf } from '../../operator/runs.js';
 import { statusJsonText } from '../../cli/core-commands.js';
 import { statusJson, toJson } from '../../cli/json.js';
+import { startTerminalAlarms } from '../../notify/terminal-out.js';
+import { needsYouOf } from '../../notify/needs-you.js';
 
 // What the control room holds once the workspace is read (src/ui/entry/entry.ts draws the first
 // frame before this module loads, so the first frame waits for nothing here). Its imports — the engine, zod and yaml
@@ -57,7 +59,10 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
       store.setState({ message: { text: `temp-file sweep skipped: ${sanitizeLine((err as Error).message)}`, tone: 'warn' } });
     }
   }
-  // Scripts ask this instance instead of scanning: `status --json`, `watch`.
+  // Bell, desktop notification and tab title when configured, to a real terminal only (docs/notify.md).
+  const term = agents.options?.config.notify?.terminal;
+  if (term) startTerminalAlarms({ subscribe: (fn) => store.subscribe(fn), needsYou: () => needsYouOf(store.getState().agents.snap?.ledger), name: live.state.name }, term, process.stdout);
+  // Scripts ask this instance instead of scanning (issue 10 item 4): `status --json`, `watch`.
   const sup = agents.options?.sup;
   // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
   const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;

@@ -133,6 +133,7 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
   'cell.reset': withAgents((a) => a.requestResetCell()),
+  'alarms.ack': withAgents((a) => a.ackAlarms()),
   // The recovery slice's (store-recovery.ts): one row each, no second switch behind them.
   'resume.write': (k) => k.recovery.requestResume(),
   'todos.writeback': (k) => k.recovery.requestWriteBack(),

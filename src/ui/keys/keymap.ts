@@ -100,6 +100,7 @@ const ROWS = [
   cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
+  cmd({ id: 'alarms.ack', keys: [{ ch: 'A' }], hint: 'acknowledge', description: 'acknowledge the "needs you" banner (journalled; the next escalation brings it back)', runs: true }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], hint: 'filter', description: 'filter by unit, step or status', footer: true }),
   cmd({ id: 'command', keys: [{ ch: ':' }], hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}` }),
   // A read-only instance asks the driver to hand over (nothing stops, nothing is written).
