@@ -6,6 +6,7 @@ import type { AttemptClass } from './classify.js';
 import type { ExecutorName, FailureClass } from '../pipeline/config-types.js';
 import { JournalParser, MB, tailStart } from './journal-read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './journal-agent.js';
+import { LOG_EVENT_FIELDS, type LogPrunedEvent } from './journal-logs.js';
 import { assertInside } from '../fs/confine-path.js';
 import type { Stamped } from './output-stamp.js';
 
@@ -200,6 +201,7 @@ export type TriageJournalEvent = RedoQueuedEvent | SkipEvent | UndoPushedEvent |
 
 export type JournalEvent =
   | AgentJournalEvent // issue 11: journal-agent.ts (sessions, money, tokens, continue)
+  | LogPrunedEvent // journal-logs.ts: the logs' disk budget
   | LaunchEvent
   | ExitEvent
   | RetryScheduledEvent
@@ -303,6 +305,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
   ...AGENT_EVENT_FIELDS, // issue 11
+  ...LOG_EVENT_FIELDS,
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },
