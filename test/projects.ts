@@ -26,6 +26,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/claude-run.test.ts', // process helper, agents
   'test/cli-ascii.test.ts', // child process
   'test/cli.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/logs-cli.test.ts', // child process, dist/
   'test/config-cache.test.ts', // child process, dist/
   'test/continue-handoff.test.ts', // process helper, agents
   'test/core-status.test.ts', // child process, dist/

@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'logs', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -39,6 +39,14 @@ export interface Cli {
   host: string | null;
   /** unlock: ask the running driver of this host to hand over through its control socket (issue 17 item 3). */
   handover: boolean;
+  /** logs: which attempt (1-based, as the journal numbers it); null: the latest. */
+  attempt: number | null;
+  /** logs: a pattern (RE2, safe-pattern.ts) the printed lines must match. */
+  grep: string | null;
+  /** logs: keep printing what the attempt appends until it ends. */
+  follow: boolean;
+  /** logs: the log's lines as written (escaped), not as readable events. */
+  raw: boolean;
 }
 
 export function parseCli(argv: string[]): Cli {
@@ -71,6 +79,10 @@ export function parseCli(argv: string[]): Cli {
         restore: { type: 'string' },
         host: { type: 'string' },
         handover: { type: 'boolean', default: false },
+        attempt: { type: 'string' },
+        grep: { type: 'string' },
+        follow: { type: 'boolean', short: 'f', default: false },
+        raw: { type: 'boolean', default: false },
       },
     });
   } catch (err) {
@@ -86,6 +98,11 @@ export function parseCli(argv: string[]): Cli {
   if (values.max !== undefined) {
     max = Number(values.max);
     if (!Number.isInteger(max) || max < 1) throw new UsageError(`--max must be a positive integer, got "${values.max}"`);
+  }
+  let attempt: number | null = null;
+  if (values.attempt !== undefined) {
+    attempt = Number(values.attempt);
+    if (!Number.isInteger(attempt) || attempt < 1) throw new UsageError(`--attempt must be a positive integer, got "${values.attempt}"`);
   }
   return {
     command: isCommand ? (first as Command) : 'ui',
@@ -108,6 +125,10 @@ export function parseCli(argv: string[]): Cli {
     restore: values.restore ?? null,
     host: values.host ?? null,
     handover: values.handover!,
+    attempt,
+    grep: values.grep ?? null,
+    follow: values.follow!,
+    raw: values.raw!,
   };
 }
 
@@ -137,6 +158,11 @@ Usage
   checkroom watch [dir] --json         stream a running control room's events as NDJSON (cell
                                        changed, run started/ended, breaker, escalation, autopilot);
                                        exit 1 when none runs
+  checkroom logs [dir] <unit> <step> [--attempt N] [--grep RE] [--follow] [--raw]
+                                       an attempt's log (the latest unless --attempt), as readable
+                                       events (--raw: as written); --grep prints matching lines;
+                                       exit 1 when nothing matched or the log is gone (docs/logs.md)
+  checkroom logs [dir] --grep RE       search every attempt's log of the workspace
   checkroom unlock [dir] --host NAME   remove .checkroom/driver.lock left by a checkroom on host
                                        NAME (down or unreachable); refused unless NAME is the
                                        lock's host, or if its holder runs on this host

@@ -18,6 +18,8 @@ export async function extraCommands(cli: Cli, o: TextOptions, out: Out): Promise
       return (await import('./recovery-commands.js')).backupsCommand(cli, o, out);
     case 'explain':
       return (await import('./explain-command.js')).explainCommand(cli, o, out);
+    case 'logs':
+      return (await import('./logs-command.js')).logsCommand(cli, o, out);
     case 'unlock':
       return (await import('./unlock-command.js')).unlockCommand(cli, out);
     default:
