@@ -13,6 +13,7 @@ import type { Seen } from './confirm-guard.js';
 import type { Held } from './held.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from './recovery-types.js';
 import type { AgentAction, AgentsOptions, AgentsUi } from './agents-types.js';
+import type { PagerUi } from './pager-state.js';
 
 export type Tone = 'info' | 'ok' | 'warn' | 'fail';
 
@@ -87,6 +88,8 @@ export interface UiState {
   agents: AgentsUi;
   /** Files of the Partials view that a process holds open for writing or that changed within the quiet window (held.ts, issue 17 item 1). */
   held: Held;
+  /** The full-screen log pager (store-pager.ts), or null. */
+  pager: PagerUi | null;
 }
 
 export interface AppState extends UiState {
@@ -96,6 +99,8 @@ export interface AppState extends UiState {
   ascii: boolean;
   setWorkspace(ws: WorkspaceState, watching?: Watching): void;
   setPageSize(n: number): void;
+  /** The pager's body rows, from its component's height. */
+  pagerResize(rows: number): void;
   /** One keypress, routed by priority: dialog, prompt line, help overlay, then the view. */
   feed(t: KeyToken): void;
   run(id: CommandId): void;

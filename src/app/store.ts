@@ -19,6 +19,7 @@ import { keyRouter } from './store-keys.js';
 import { noneHeld } from './held.js';
 import { startHeldFeed } from './held-feed.js';
 import { startDriverSilenceFeed } from './driver-silence-feed.js';
+import { createPager, type PagerActions } from './store-pager.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -46,6 +47,7 @@ const initialUi = (): UiState => ({
   agents: initialAgents(),
   recovery: initialRecovery(),
   held: noneHeld(),
+  pager: null,
 });
 
 export function createAppStore(opts: StoreOptions): AppStore {
@@ -57,6 +59,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
 
   let agentActions: AgentsActions | null = null;
   let recoveryActions: RecoveryActions | null = null;
+  let pagerActions: PagerActions | null = null;
   const store = createStore<AppState>()((set, get) => {
     const sup = opts.agents?.sup;
     const decide = sup ? (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => sup.note({ type: 'decision', at: (opts.now?.() ?? new Date()).getTime(), ...e }) : undefined;
@@ -67,9 +70,11 @@ export function createAppStore(opts: StoreOptions): AppStore {
     const recovery = createRecovery({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, session: opts.session ?? {} });
     recoveryActions = recovery;
 
+    const pager = createPager({ set, get, track });
+    pagerActions = pager;
     const openDetail = detailOpener({ set, get, track });
     const confirmChecked = confirmChecker({ set, get, track, triage, agents, recovery });
-    const kit: CommandKit = { get, set, triage, agents, recovery, note: sup ? (e) => sup.note(e) : null, now: opts.now ?? (() => new Date()), track, openDetail, confirmChecked };
+    const kit: CommandKit = { get, set, triage, agents, recovery, pager, note: sup ? (e) => sup.note(e) : null, now: opts.now ?? (() => new Date()), track, openDetail, confirmChecked };
     const { run, feed } = keyRouter(kit);
 
     return {
@@ -83,6 +88,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       ascii: !!opts.ascii,
       setWorkspace: (ws, watching) => set((st) => ({ ws, watching: watching ? { ...watching } : st.watching, ...clampCursors({ ...st, ws }) })),
       setPageSize: (n) => set({ pageSize: Math.max(1, n) }),
+      pagerResize: (rows) => pager.resize(rows),
       // The kit's plain say (store-kit.ts): text from outside goes through sanitizeLine first.
       say: storeKit({ set, get, track }).say,
       run,
@@ -115,6 +121,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
     stopRecovery();
     stopHeld();
     stopSilence?.();
+    pagerActions?.dispose();
   };
   return store;
 }

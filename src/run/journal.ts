@@ -339,9 +339,7 @@ export const validateEvent = (value: unknown): string | null => {
   if (typeof o.at !== 'number' || !Number.isFinite(o.at)) return 'missing time';
   const spec = typeof o.type === 'string' ? FIELDS[o.type as JournalEvent['type']] : undefined;
   if (!spec) return `unknown event type ${JSON.stringify(o.type)}`;
-  for (const [field, kind] of Object.entries(spec)) {
-    if (!fits(o[field], kind)) return `${o.type} event with bad field "${field}"`;
-  }
+  for (const [field, kind] of Object.entries(spec)) if (!fits(o[field], kind)) return `${o.type} event with bad field "${field}"`;
   return null;
 };
 
