@@ -150,6 +150,8 @@ export interface WorkspaceConfig {
    * keeper, so it is left running, journaled, and adopted by the next start; `stop`: cancelled.
    */
   onHangup?: 'leave' | 'stop';
+  /** `logs.max_bytes`: the disk budget of .checkroom/runs/ (docs/logs.md, "Disk budget"). */
+  logs?: { maxBytes: number };
   pipeline: PipelineDef;
   agents: Record<string, AgentDef>;
   limits: Limits;

@@ -13,6 +13,8 @@ import { cellKey } from '../types.js';
 import { retryStopOf } from './retry-stop.js';
 import type { Autopilot } from './supervisor-autopilot-loop.js';
 import type { CellCore, Flight } from './cell-core.js';
+import { DEFAULT_LOGS_MAX_BYTES } from '../pipeline/defaults.js';
+import { withLogBudget } from './log-prune.js';
 import { createSupervisorJournal, type SupervisorJournal } from './supervisor-journal.js';
 import { SupervisorError, type RunResult, type SupervisorEvent, type SupervisorOptions } from './supervisor-types.js';
 
@@ -106,6 +108,7 @@ export function contextOf(opts: SupervisorOptions): SupervisorCtx {
     onCooldownEnd: () => void x.pilot.tick(),
     isClosed: () => state.closed,
   });
+  withLogBudget(x.journal, { root, now, emit, maxBytes: config.logs?.maxBytes ?? DEFAULT_LOGS_MAX_BYTES });
   x.mark = markerOf(root, config, now, emit);
   x.budgetLeft = (l) => launchesLeft(l, config.limits, state.reserved);
   x.budgetStop = (l) => budgetStopOf(l, config.limits, state.reserved);
