@@ -33,6 +33,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/cut-evidence-run.test.tsx', // child process, dist/, agents
   'test/e2e-agents.test.ts', // child process, process helper, tmux, sleeps
   'test/e2e-ascii.test.ts', // child process, process helper, tmux
+  'test/e2e-log-pager.test.ts', // child process, dist/, tmux
   'test/e2e-claude-demo.test.ts', // child process, process helper, dist/, tmux, sleeps
   'test/e2e-first-frame.test.ts', // child process, process helper, tmux
   'test/e2e-readonly.test.ts', // child process, process helper, tmux
@@ -126,6 +127,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/torture/text-format-chars.test.ts', // child process, process helper, tmux
   'test/triage-continuity.test.tsx', // agents
   'test/ui-agents.test.tsx', // agents, sleeps
+  'test/ui-log-follow.test.tsx', // child process (a writer appends to the log)
   'test/ui-backups-nonregular.test.tsx', // child process
   'test/ui-claude.test.tsx', // process helper, agents, sleeps
   'test/ui-glance-tmux.test.ts', // child process, process helper, tmux
