@@ -3,7 +3,7 @@ import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, write
 import { join } from 'node:path';
 import { LogIndex } from '../src/run/log-index.js';
 import { readableLine } from '../src/run/log-event.js';
-import { errorLine, findLine, lineMatches } from '../src/run/log-search.js';
+import { errorLine, findLine, findLineWithin, lineMatches } from '../src/run/log-search.js';
 import { compilePattern } from '../src/pipeline/safe-pattern.js';
 import { legacyErrorOf } from '../src/run/failure-message.js';
 import { REPO, tempDir } from './helpers/workspace.js';
@@ -112,6 +112,16 @@ describe('search and the error jump', () => {
     // readable text: the tool name appears only as "→ Write …" in a JSON line's fields
     const c = new LogIndex(logWith(STREAM));
     expect(findLine(c, (raw) => lineMatches(compilePattern('^→ Write'), raw), 0, 1)).toBe(2);
+  });
+
+  it('a bounded search says where it stopped, and goes on from there', () => {
+    const ix = new LogIndex(logWith([...Array.from({ length: 100 }, (_, i) => `line ${i}`), 'needle']));
+    const test = (raw: string) => raw === 'needle';
+    expect(findLineWithin(ix, test, 0, 1, 30)).toEqual({ line: null, stopped: 30 });
+    expect(findLineWithin(ix, test, 90, 1, 30)).toEqual({ line: 100, stopped: null });
+    expect(findLineWithin(ix, () => false, 90, 1, 30)).toEqual({ line: null, stopped: null });
+    expect(findLineWithin(ix, test, 100, -1, 30)).toEqual({ line: 100, stopped: null });
+    expect(findLineWithin(ix, (raw) => raw === 'line 0', 99, -1, 30)).toEqual({ line: null, stopped: 69 });
   });
 
   it('jumps to the line the classifier quoted, else to the last error-looking line', () => {

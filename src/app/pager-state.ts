@@ -31,6 +31,8 @@ export interface PagerUi {
   /** The applied search, and the line of its current hit. */
   query: string | null;
   hit: number | null;
+  /** Where a search slice stopped without a match: n (or N) goes on from there. */
+  searchFrom: number | null;
   /** The search being typed after `/`, or null. */
   typing: string | null;
   /** A line to mark (the error jump). */
@@ -55,6 +57,7 @@ export const closedPager = (unit: string, step: string, attempts: AttemptLog[]):
   raw: false,
   query: null,
   hit: null,
+  searchFrom: null,
   typing: null,
   mark: null,
   note: null,

@@ -2,7 +2,7 @@ import { readJournal } from '../run/journal.js';
 import { attemptLogs, cellAttempts } from '../run/log-attempts.js';
 import type { LogIndex } from '../run/log-index.js';
 import { openAttemptLog } from '../run/log-open.js';
-import { errorLine, findLine, lineMatches } from '../run/log-search.js';
+import { errorLine, findLineWithin, lineMatches } from '../run/log-search.js';
 import { PatternError, compilePattern, type SafePattern } from '../pipeline/safe-pattern.js';
 import type { KeyToken } from './keys.js';
 import { bottomTop, closedPager, topFor, type PagerUi } from './pager-state.js';
@@ -17,6 +17,8 @@ import type { AppState } from './store-types.js';
 // pager's state in the store. Follow polls the file's size every FOLLOW_MS.
 
 export const FOLLOW_MS = 250;
+/** Lines one search key looks at before it says where it stopped (about a second on a busy machine). */
+export const SEARCH_SLICE_LINES = 50_000;
 
 export interface PagerActions {
   open(): void;
@@ -139,25 +141,29 @@ class PagerSession {
       this.pattern = null;
       return this.put({ typing: null, query: null, hit: null, note: err instanceof PatternError ? `/${text}: ${err.reason}` : (err as Error).message });
     }
-    this.put({ typing: null, query: text, note: null });
+    this.put({ typing: null, query: text, note: null, searchFrom: null });
     this.hitFrom(this.pager()!.top, 1);
   }
 
-  /** The next hit from `from` in `dir`, going round the log's end once. */
+  /** The next hit from `from` in `dir`, going round the log's end once, a slice of SEARCH_SLICE_LINES per key. */
   hitFrom(from: number, dir: 1 | -1): void {
     const p = this.pager();
     const { index, pattern } = this;
     if (!p || !index || !pattern) return;
     const test = (raw: string) => lineMatches(pattern, raw);
-    let line = findLine(index, test, from, dir);
+    let r = findLineWithin(index, test, from, dir, SEARCH_SLICE_LINES);
     let note: string | null = null;
-    if (line === null) {
-      line = findLine(index, test, dir === 1 ? 0 : index.ensureAll() - 1, dir);
+    if (r.line === null && r.stopped === null) {
+      r = findLineWithin(index, test, dir === 1 ? 0 : index.ensureAll() - 1, dir, SEARCH_SLICE_LINES);
       note = dir === 1 ? 'wrapped to the top' : 'wrapped to the end';
     }
-    if (line === null) return this.put({ hit: null, note: `/${p.query}: no match` });
+    if (r.stopped !== null) {
+      const [a, b] = dir === 1 ? [from, r.stopped] : [r.stopped, from];
+      return this.put({ hit: null, searchFrom: r.stopped, note: `/${p.query}: no match in lines ${a + 1}-${b + 1} yet; ${dir === 1 ? 'n' : 'N'} searches on` });
+    }
+    if (r.line === null) return this.put({ hit: null, searchFrom: null, note: `/${p.query}: no match` });
     this.stopFollow();
-    this.windowAt(topFor(line, p.rows), { hit: line, note, follow: false });
+    this.windowAt(topFor(r.line, p.rows), { hit: r.line, searchFrom: null, note, follow: false });
   }
 
   error(): void {
@@ -273,7 +279,7 @@ export function createPager(k: KitDeps): PagerActions {
       guard(() => {
         const p = pager();
         if (!p || p.query === null) return session.put({ note: 'no search yet: / to search' });
-        session.hitFrom((p.hit ?? p.top) + dir, dir);
+        session.hitFrom(p.searchFrom ?? (p.hit ?? p.top) + dir, dir);
       }),
     error: () => guard(() => session.error()),
     dispose: () => session.close(),

@@ -30,6 +30,30 @@ export function findLine(index: LogIndex, test: (raw: string) => boolean, from: 
   return null;
 }
 
+/**
+ * findLine that looks at no more than `maxLines` lines: `stopped` is the line it would go on
+ * from (null when it reached the log's end). The pager searches a huge log a slice per key,
+ * so a search that finds nothing never freezes the screen (docs/logs.md, "The pager").
+ */
+export function findLineWithin(index: LogIndex, test: (raw: string) => boolean, from: number, dir: 1 | -1, maxLines: number): { line: number | null; stopped: number | null } {
+  let seen = 0;
+  let stopped: number | null = null;
+  const line = findLine(
+    index,
+    (raw) => {
+      if (stopped !== null) return true;
+      if (seen++ >= maxLines) {
+        stopped = from + dir * (seen - 1);
+        return true;
+      }
+      return test(raw);
+    },
+    from,
+    dir,
+  );
+  return stopped !== null ? { line: null, stopped } : { line, stopped: null };
+}
+
 /** Every matching line number (capped at `max`), in order. */
 export function allMatches(index: LogIndex, test: (raw: string) => boolean, max = 10_000): number[] {
   const out: number[] = [];
