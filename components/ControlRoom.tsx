@@ -14,6 +14,7 @@ import { Header } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { Tabs } from './Tabs.js';
 import { VIEW_COMPONENTS } from './Views.js';
+import { LogPager } from './LogPager.js';
 
 // The whole screen: header, view bar, body (dialog > help > view), message and key hints.
 // It is one row shorter than the terminal: Ink clears the whole screen on every frame
@@ -32,6 +33,7 @@ function Screen() {
   const view = useAppStore((s) => s.view);
   const dialog = useAppStore((s) => s.dialog !== null);
   const help = useAppStore((s) => s.help.open);
+  const pager = useAppStore((s) => s.pager !== null);
   const recovery = useAppStore((s) => recoveryOverlayOpen(s.recovery));
   const quit = useAppStore((s) => s.quit);
   const setPageSize = useAppStore((s) => s.setPageSize);
@@ -42,6 +44,14 @@ function Screen() {
     if (quit) exit();
   }, [quit, exit]);
   const View = VIEW_COMPONENTS[view];
+  // The log pager is full screen: only the footer (its keys, its messages) stays (docs/logs.md).
+  if (pager && !dialog)
+    return (
+      <Box flexDirection="column" width={width} height={height} overflow="hidden">
+        <LogPager height={height - 2} width={width} />
+        <Footer width={width} />
+      </Box>
+    );
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Header width={width} />

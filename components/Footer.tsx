@@ -20,7 +20,8 @@ export function Footer({ width }: { width: number }) {
   const message = useAppStore((s) => s.message);
   const busy = useAppStore((s) => s.busy);
   const hidden = useAppStore(notOffered);
-  const scope: Scope = dialog ? 'dialog' : prompt ? 'prompt' : 'main';
+  const pager = useAppStore((s) => s.pager !== null);
+  const scope: Scope = dialog ? 'dialog' : prompt ? 'prompt' : pager ? 'pager' : 'main';
   const all = footerHints(scope, view, readonly, hidden).map((h) => `${h.label} ${h.hint}`);
   // `?` and `q` always show; the view's own keys come first and are cut if the row is short.
   const last = all.filter((h) => h.startsWith('? ') || h.startsWith('q '));

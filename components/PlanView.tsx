@@ -21,7 +21,7 @@ import { Line, T } from './Styled.js';
 // The next-step plan: cells in flight (running, or waiting for their next attempt), the
 // steps queued for relaunch by redo, then failures that block, half-products and new work.
 // Under the list: the selected entry's full reason, wrapped; under that, the selected run's
-// output (or, with L, a tall log pane).
+// output (or, with o, a tall output pane; L opens the full log pager).
 
 const P_TOKEN: Record<1 | 2 | 3, Token> = { 1: 'fail', 2: 'warn', 3: 'accent' };
 

@@ -22,9 +22,14 @@ import { useTheme } from '../hooks/use-theme.js';
 
 const drawn = (children: ReactNode): ReactNode => Children.map(children, (c) => (typeof c === 'string' ? shownLine(c) : c));
 
-export function T({ tok, children }: { tok?: Token; children: ReactNode }) {
+/** `inverse`: reverse video whatever the theme (a search hit must show under NO_COLOR too, like the selected row). */
+export function T({ tok, inverse, children }: { tok?: Token; inverse?: boolean; children: ReactNode }) {
   const theme = useTheme();
-  return <Text {...(tok ? theme[tok] : {})}>{drawn(children)}</Text>;
+  return (
+    <Text {...(tok ? theme[tok] : {})} {...(inverse ? { inverse: true } : {})}>
+      {drawn(children)}
+    </Text>
+  );
 }
 
 /** The text a row draws, escaped as drawn: its strings and those of the T and Line inside it. */

@@ -100,6 +100,8 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/cli/history-cli.test.ts', // child process, dist/
   'test/e2e/e2e-notify-tmux.test.ts', // child process, dist/, tmux, agents
   'test/core/notify/notify-alarms.test.ts', // agents, notifier processes, dist/
+  'test/cli/logs-cli.test.ts', // child process, dist/
+  'test/e2e/e2e-log-pager.test.ts', // child process, dist/, tmux
   'test/torture/adopt-leave.test.ts', // child process, agents, sleeps
   'test/torture/adopt-observer-tmux.test.ts', // child process, process helper, tmux
   'test/torture/adopt-takeover.test.ts', // child process, agents, sleeps
@@ -145,4 +147,5 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/where-surfaces.test.ts', // child process, dist/
   'test/core/run/journal/writers-exclusion.test.ts', // agents
   'test/ui/components/ui-needs-you.test.tsx', // agents
+  'test/ui/components/ui-log-follow.test.tsx', // child process (a writer appends to the log)
 ];

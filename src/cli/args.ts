@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -43,6 +43,49 @@ export interface Cli {
   since: string | null;
   /** history: one cell (`unit/step`) or unit. */
   cell: string | null;
+  /** logs: which attempt (1-based, as the journal numbers it); null: the latest. */
+  attempt: number | null;
+  /** logs: a pattern (RE2, safe-pattern.ts) the printed lines must match. */
+  grep: string | null;
+  /** logs: keep printing what the attempt appends until it ends. */
+  follow: boolean;
+  /** logs: the log's lines as written (escaped), not as readable events. */
+  raw: boolean;
+}
+
+/** Every option of every command, for parseArgs. */
+const OPTIONS = {
+  json: { type: 'boolean', default: false },
+  'no-cache': { type: 'boolean', default: false },
+  write: { type: 'boolean', default: false },
+  'dry-run': { type: 'boolean', default: false },
+  readonly: { type: 'boolean', default: false },
+  ascii: { type: 'boolean', default: false },
+  next: { type: 'boolean', default: false },
+  auto: { type: 'boolean', default: false },
+  max: { type: 'string' },
+  yes: { type: 'boolean', short: 'y', default: false },
+  force: { type: 'boolean', default: false },
+  'over-budget': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+  restore: { type: 'string' },
+  host: { type: 'string' },
+  handover: { type: 'boolean', default: false },
+  since: { type: 'string' },
+  cell: { type: 'string' },
+  attempt: { type: 'string' },
+  grep: { type: 'string' },
+  follow: { type: 'boolean', short: 'f', default: false },
+  raw: { type: 'boolean', default: false },
+} as const;
+
+/** A positive integer option (`--max`, `--attempt`), or null when absent. */
+function positiveInt(name: string, v: string | undefined): number | null {
+  if (v === undefined) return null;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got "${v}"`);
+  return n;
 }
 
 export function parseCli(argv: string[]): Cli {
@@ -57,27 +100,7 @@ export function parseCli(argv: string[]): Cli {
       args,
       allowPositionals: true,
       strict: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        'no-cache': { type: 'boolean', default: false },
-        write: { type: 'boolean', default: false },
-        'dry-run': { type: 'boolean', default: false },
-        readonly: { type: 'boolean', default: false },
-        ascii: { type: 'boolean', default: false },
-        next: { type: 'boolean', default: false },
-        auto: { type: 'boolean', default: false },
-        max: { type: 'string' },
-        yes: { type: 'boolean', short: 'y', default: false },
-        force: { type: 'boolean', default: false },
-        'over-budget': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-        restore: { type: 'string' },
-        host: { type: 'string' },
-        handover: { type: 'boolean', default: false },
-        since: { type: 'string' },
-        cell: { type: 'string' },
-      },
+      options: OPTIONS,
     });
   } catch (err) {
     const msg = (err as Error).message.replace(/\. To specify.*$/s, '');
@@ -88,11 +111,8 @@ export function parseCli(argv: string[]): Cli {
   const { values, positionals } = parsed;
   const first = positionals[0];
   const isCommand = (COMMANDS as readonly string[]).includes(first ?? '');
-  let max: number | null = null;
-  if (values.max !== undefined) {
-    max = Number(values.max);
-    if (!Number.isInteger(max) || max < 1) throw new UsageError(`--max must be a positive integer, got "${values.max}"`);
-  }
+  const max = positiveInt('max', values.max);
+  const attempt = positiveInt('attempt', values.attempt);
   return {
     command: isCommand ? (first as Command) : 'ui',
     positionals: isCommand ? positionals.slice(1) : positionals,
@@ -116,6 +136,10 @@ export function parseCli(argv: string[]): Cli {
     handover: values.handover!,
     since: values.since ?? null,
     cell: values.cell ?? null,
+    attempt,
+    grep: values.grep ?? null,
+    follow: values.follow!,
+    raw: values.raw!,
   };
 }
 
@@ -151,6 +175,11 @@ Usage
   checkroom watch [dir] --json         stream a running control room's events as NDJSON (cell
                                        changed, run started/ended, breaker, escalation, autopilot);
                                        exit 1 when none runs
+  checkroom logs [dir] <unit> <step> [--attempt N] [--grep RE] [--follow] [--raw]
+                                       an attempt's log (the latest unless --attempt), as readable
+                                       events (--raw: as written); --grep prints matching lines;
+                                       exit 1 when nothing matched or the log is gone (docs/logs.md)
+  checkroom logs [dir] --grep RE       search every attempt's log of the workspace
   checkroom unlock [dir] --host NAME   remove .checkroom/driver.lock left by a checkroom on host
                                        NAME (down or unreachable); refused unless NAME is the
                                        lock's host, or if its holder runs on this host

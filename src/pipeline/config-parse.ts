@@ -5,7 +5,8 @@ import type { WorkspaceConfig } from './config-types.js';
 import { formatBytes } from '../fs/read-capped.js';
 import { findPipelineProblems, findUnitProblems, type PipelineProblem } from './graph.js';
 import { DEFAULT_PRESET, isPresetFile, PRESETS, presetOf } from './presets/index.js';
-import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, presetFileSchema, type RawConfig } from './schema.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS, DEFAULT_SOURCES, presetFileSchema, sizeBytes, type RawConfig } from './schema.js';
+import { DEFAULT_LOGS_MAX_BYTES } from './defaults.js';
 import { configSchema } from './config-rows.js';
 import { ConfigError, errorAt, parseYamlSource, type Source, type YamlPath } from './yaml-source.js';
 import { launchCaps, toAgent, toBudget } from './config-agent.js';
@@ -166,6 +167,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
     ...(raw.language ? { language: raw.language } : {}),
     onHangup: raw.on_hangup ?? 'leave',
     ...(raw.notify ? { notify: notifyOf(raw.notify) } : {}),
+    logs: { maxBytes: raw.logs?.max_bytes === undefined ? DEFAULT_LOGS_MAX_BYTES : sizeBytes(raw.logs.max_bytes) },
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),
     limits: {

@@ -156,6 +156,8 @@ export interface WorkspaceConfig {
   onHangup?: 'leave' | 'stop';
   /** `notify:` (docs/notify.md): the alarms' commands and terminal alarms; absent = none. */
   notify?: NotifyConfig;
+  /** `logs.max_bytes`: the disk budget of .checkroom/runs/ (docs/logs.md, "Disk budget"). */
+  logs?: { maxBytes: number };
   pipeline: PipelineDef;
   agents: Record<string, AgentDef>;
   limits: Limits;

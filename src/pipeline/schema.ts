@@ -270,6 +270,16 @@ const sourcesSchema = z.strictObject({
   todo_pattern: regexSource('', ['unit', 'step']).optional(),
 });
 
+/** A size in bytes: an integer, or a number with a unit (`500MB`, `2 GiB`); docs/logs.md, "Disk budget". */
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
+const SIZE_WANTED = 'a size in bytes: an integer, or a number with a unit (500MB, 2GiB)';
+const bytesSize = z.union([intIn(1, Number.MAX_SAFE_INTEGER), z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:b|kb|mb|gb|tb|kib|mib|gib|tib)\s*$/i, { error: SIZE_WANTED })], { error: SIZE_WANTED });
+export const sizeBytes = (v: number | string): number => {
+  if (typeof v === 'number') return v;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$/i.exec(v)!;
+  return Math.round(Number(m[1]) * SIZE_UNITS[m[2]!.toLowerCase()]!);
+};
+
 const batchesSchema = z.array(z.strictObject({ id: intIn(1, 9_999), units: textList.min(1, { error: 'at least one unit' }) }), { error: 'a list of batches' });
 
 const configSchemaOf = (adapters: readonly SchemaRow[], executors: readonly SchemaRow[]) => {
@@ -296,6 +306,8 @@ const configSchemaOf = (adapters: readonly SchemaRow[], executors: readonly Sche
     triage: z.strictObject({ quiet_window: duration(0).optional() }).optional(),
     // The language of the files checkroom writes (checkpoint.md, RESUME.md) when neither the old file nor the content says.
     language: z.enum(['en', 'zh', 'ja']).optional(),
+    // The disk budget of .checkroom/runs/ (docs/logs.md): oldest attempts' logs pruned first.
+    logs: z.strictObject({ max_bytes: bytesSize.optional() }).optional(),
     // A dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.
     on_hangup: z.enum(['leave', 'stop']).optional(),
     notify: notifySchema.optional(), // schema-notify.ts, docs/notify.md

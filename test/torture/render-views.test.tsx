@@ -110,10 +110,10 @@ describe('torture: the render edge on every view (ink-testing-library, NO_COLOR)
     await m.waitFor('Confirm: Launch');
     await m.press('y');
     await m.waitFor(() => m.store.getState().agents.recent.length > 0 && m.store.getState().agents.snap?.runs.length === 0);
-    // The run ended: the tall log pane (L) shows the last run's output.
-    await m.press('L');
+    // The run ended: the tall output pane (o) shows the last run's output.
+    await m.press('o');
     expect(await m.waitFor(/progress \\e\[2J/)).toContain('── log ');
-    await m.press('L', '\u001b');
+    await m.press('o', '\u001b');
     // Sources: the three levels, RESUME.md, the warnings.
     await m.press('4');
     await m.waitFor('RESUME.md');

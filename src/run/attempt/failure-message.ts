@@ -2,6 +2,7 @@ import { BUILT_IN_CLASSES } from '../../pipeline/failure-classes.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import type { AgentFacts } from '../adapters/types.js';
 import type { AttemptClass } from '../policy/classify.js';
+import { readableLine } from '../logs/event.js';
 import type { ProcessOutcome } from '../types.js';
 
 // What went wrong in one attempt, in one line ("retry context is the
@@ -73,8 +74,18 @@ export function failureMessage(cls: AttemptClass, o: ProcessOutcome, ctx: Failur
   return line(shown ? `${shown} (${exitWords(o)})` : `${exitWords(o)} with no output`);
 }
 
-/** Journals written before the exit carried its error: the old reading of the tail. */
+/**
+ * Journals written before the exit carried its error: the old reading of the tail. A stream's
+ * tail (Claude Code, JSON lines) is read as events, the last error first (docs/logs.md,
+ * "Readable events"): Health's "last error" was a raw JSON line.
+ */
 export const legacyErrorOf = (tail: readonly string[]): string => {
-  const l = [...tail].reverse().find((x) => x.trim() !== '');
+  const lines = tail.filter((x) => x.trim() !== '');
+  if (lines.some((x) => x.trimStart().startsWith('{'))) {
+    const events = lines.map(readableLine);
+    const ev = [...events].reverse().find((e) => e.kind === 'error') ?? events.at(-1);
+    return ev ? line(ev.text) : '';
+  }
+  const l = lines.at(-1);
   return l ? line(l) : '';
 };

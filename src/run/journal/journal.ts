@@ -6,8 +6,10 @@ import type { AttemptClass } from '../policy/classify.js';
 import type { ExecutorName, FailureClass } from '../../pipeline/config-types.js';
 import { JournalParser, MB, tailStart } from './read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './agent.js';
+import { LOG_EVENT_FIELDS, type LogPrunedEvent } from '../logs/journal-logs.js';
 import { assertInside } from '../../fs/confine-path.js';
 import type { Stamped } from '../attempt/output-stamp.js';
+import type { TriageJournalEvent } from './triage-events.js';
 import { NOTIFY_EVENT_FIELDS, type NotifiedEvent } from '../../notify/journal-notify.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './read.js';
@@ -166,43 +168,11 @@ export interface AutopilotEvent extends Base {
 }
 
 // ── Triage continuity ─────────────────────────────────────────────────
-// The operator's redo queue, skipped list and undo stack, kept in the journal so a restart
-// loses none of them (folded by ledger-fold.ts through triage-ledger.ts). A queued redo
-// leaves the queue when its cell is launched or its backup is undone.
-
-export interface RedoQueuedEvent extends Base {
-  type: 'redo_queued';
-  unit: string;
-  step: string;
-  /** Workspace-relative: the half-product moved aside, and where it went. */
-  path: string;
-  backup: string;
-}
-
-export interface SkipEvent extends Base {
-  type: 'skip';
-  /** Workspace-relative path hidden from the Partials view (`on: false` shows it again). */
-  path: string;
-  on: boolean;
-}
-
-export interface UndoPushedEvent extends Base {
-  type: 'undo_pushed';
-  /** Names the group for its undo_popped. */
-  id: string;
-  label: string;
-  moves: { path: string; backup: string }[];
-}
-
-export interface UndoPoppedEvent extends Base {
-  type: 'undo_popped';
-  id: string;
-}
-
-export type TriageJournalEvent = RedoQueuedEvent | SkipEvent | UndoPushedEvent | UndoPoppedEvent;
+export type { RedoQueuedEvent, SkipEvent, UndoPushedEvent, UndoPoppedEvent, TriageJournalEvent } from './triage-events.js';
 
 export type JournalEvent =
   | AgentJournalEvent // journal-agent.ts (sessions, money, tokens, continue)
+  | LogPrunedEvent // journal-logs.ts: the logs' disk budget
   | LaunchEvent
   | ExitEvent
   | RetryScheduledEvent
@@ -305,7 +275,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
-  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md)
+  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, ...LOG_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md), logs' (journal-logs.ts)
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },
@@ -339,9 +309,7 @@ export const validateEvent = (value: unknown): string | null => {
   if (typeof o.at !== 'number' || !Number.isFinite(o.at)) return 'missing time';
   const spec = typeof o.type === 'string' ? FIELDS[o.type as JournalEvent['type']] : undefined;
   if (!spec) return `unknown event type ${JSON.stringify(o.type)}`;
-  for (const [field, kind] of Object.entries(spec)) {
-    if (!fits(o[field], kind)) return `${o.type} event with bad field "${field}"`;
-  }
+  for (const [field, kind] of Object.entries(spec)) if (!fits(o[field], kind)) return `${o.type} event with bad field "${field}"`;
   return null;
 };
 

@@ -20,6 +20,8 @@ export interface SupervisorJournal {
    * are the state, not news: what comes after them is.
    */
   fresh(): readonly JournalEvent[];
+  /** The events read and appended so far (the logs' disk budget reads its launches). */
+  events(): readonly JournalEvent[];
   /** Append one event, then say which breakers changed state. */
   append(e: NewJournalEvent): Promise<void>;
   ledger(): Ledger;
@@ -125,6 +127,7 @@ export function createSupervisorJournal(o: JournalOptions): SupervisorJournal {
       noteBreakers();
     },
     fresh: () => news.take(events),
+    events: () => events,
     ledger,
     noteBreakers,
     seeBreakers() {

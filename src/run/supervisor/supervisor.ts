@@ -18,6 +18,8 @@ import { breakerAction, cancelCell, flyCell, launchCell, resetCell, type LaunchO
 import { closeNow, closeSupervisor, snapshotOf } from './snapshot.js';
 import { journalNews } from '../journal/news.js';
 import { createAlarms } from '../../notify/alarms.js';
+import { DEFAULT_LOGS_MAX_BYTES } from '../../pipeline/defaults.js';
+import { withLogBudget } from '../logs/prune.js';
 import type { Supervisor, SupervisorEvent, SupervisorOptions } from './types.js';
 
 export * from './types.js';
@@ -96,6 +98,8 @@ function wire(opts: SupervisorOptions) {
     onCooldownEnd: pilot.tick,
     isClosed,
   });
+  // The logs' disk budget (docs/logs.md): after each exit, oldest attempts' logs go first.
+  withLogBudget(sj, { root: ws.root, now, emit, maxBytes: config.logs?.maxBytes ?? DEFAULT_LOGS_MAX_BYTES });
   const journal: JournalPort = { append: sj.append, ledger: sj.ledger, now };
   // --readonly: the journal is read (the Health view shows its history) but the driver lock
   // is not even taken, and every action is refused.

@@ -8,6 +8,7 @@ import type { AppState } from '../store/types.js';
 import type { TriageActions } from '../triage/slice.js';
 import type { AgentsActions } from '../agents/slice.js';
 import type { RecoveryActions } from '../recovery/slice.js';
+import type { PagerActions } from '../pager/slice.js';
 import { takeOverKey } from './handover-key.js';
 import { backToNow } from '../history/time-travel.js';
 import { postMortemKey, travelKey } from '../history/keys.js';
@@ -29,6 +30,7 @@ export interface SlicePorts {
   triage: TriageActions;
   agents: AgentsActions | null;
   recovery: RecoveryActions;
+  pager: PagerActions;
 }
 
 /** The supervisor's journal, when agents run (a skip is journalled, so it survives a restart), and the clock it is stamped with. */
@@ -130,6 +132,24 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'run.cancel': withAgents((a) => a.requestCancel()),
   'run.continue': withAgents((a) => a.requestContinue()),
   'run.log': (k) => k.set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } })),
+  'log.open': (k) => k.pager.open(),
+  // The pager's own keys (store-pager.ts): one row each.
+  'pager.close': (k) => k.pager.close(),
+  'pager.up': (k) => k.pager.scroll(-1),
+  'pager.down': (k) => k.pager.scroll(1),
+  'pager.pageUp': (k, s) => k.pager.scroll(-Math.max(1, (s.pager?.rows ?? 2) - 1)),
+  'pager.pageDown': (k, s) => k.pager.scroll(Math.max(1, (s.pager?.rows ?? 2) - 1)),
+  'pager.top': (k) => k.pager.scroll('top'),
+  'pager.bottom': (k) => k.pager.scroll('bottom'),
+  'pager.prevAttempt': (k) => k.pager.attempt(-1),
+  'pager.nextAttempt': (k) => k.pager.attempt(1),
+  'pager.search': (k) => k.pager.search(),
+  'pager.nextHit': (k) => k.pager.hit(1),
+  'pager.prevHit': (k) => k.pager.hit(-1),
+  'pager.error': (k) => k.pager.error(),
+  'pager.follow': (k) => k.pager.toggle('follow'),
+  'pager.wrap': (k) => k.pager.toggle('wrap'),
+  'pager.raw': (k) => k.pager.toggle('raw'),
   'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
   'cell.reset': withAgents((a) => a.requestResetCell()),

@@ -13,7 +13,7 @@ import { VIEWS, type ViewId } from '../views/views.js';
 export type CommandId = (typeof ROWS)[number]['id'];
 
 /** Where a command applies: the main views, or an open dialog / prompt line. */
-export type Scope = 'main' | 'dialog' | 'prompt' | RecoveryScope;
+export type Scope = 'main' | 'dialog' | 'prompt' | 'pager' | RecoveryScope;
 
 /** The recovery overlays (recover report, backups panel, RESUME.md offer on quit) own the keys they bind. */
 export type RecoveryScope = 'recover' | 'backups' | 'offer';
@@ -96,7 +96,9 @@ const ROWS = [
   cmd({ id: 'run.cancel', keys: [{ ch: 'x' }], hint: 'cancel run', description: 'cancel the selected (or the only) run in flight', dangerous: true, runs: true, views: ['plan'], footer: true }),
   // Continue instead of restart (docs/domain.md, Half-products, the aggressive strategy).
   cmd({ id: 'run.continue', keys: [{ ch: 'C' }], hint: 'continue', description: "continue the selected cell's interrupted agent session (--resume) on its half-product; previews first", dangerous: true, runs: true, views: ['partials', 'plan'] }),
-  cmd({ id: 'run.log', keys: [{ ch: 'L' }], hint: 'log', description: "show/hide the tall log pane (the selected run's output)", views: ['plan'], footer: true }),
+  cmd({ id: 'run.log', keys: [{ ch: 'o' }], hint: 'output', description: "show/hide the tall output pane (the selected run's last lines)", views: ['plan'] }),
+  // docs/logs.md, "The pager": any attempt of the selected cell, full screen.
+  cmd({ id: 'log.open', keys: [{ ch: 'L' }], hint: 'log', description: "the selected cell's logs, full screen: every attempt, search, follow, the error", views: ['progress', 'plan', 'health', 'partials'], footer: true }),
   cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
@@ -123,6 +125,22 @@ const ROWS = [
   cmd({ id: 'dialog.confirm', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y/enter', hint: 'confirm', description: 'confirm the change shown', scope: 'dialog', footer: true }),
   cmd({ id: 'dialog.leave', keys: [{ ch: 'l' }], hint: 'leave runs', description: 'quitting with runs in flight: leave them running (the next start adopts them)', scope: 'dialog' }),
   cmd({ id: 'dialog.cancel', keys: [{ ch: 'n' }, { name: 'escape' }], label: 'n/esc', hint: 'cancel', description: 'cancel: change nothing', scope: 'dialog', footer: true }),
+  cmd({ id: 'pager.close', keys: [{ name: 'escape' }, { ch: 'q' }], label: 'esc/q', hint: 'close', description: 'close the log pager', scope: 'pager', footer: true }),
+  cmd({ id: 'pager.up', keys: [{ ch: 'k' }, { name: 'up' }], label: 'k/↑', hint: 'up', description: 'one line up', scope: 'pager' }),
+  cmd({ id: 'pager.down', keys: [{ ch: 'j' }, { name: 'down' }], label: 'j/↓', hint: 'down', description: 'one line down', scope: 'pager' }),
+  cmd({ id: 'pager.pageUp', keys: [{ name: 'pageUp' }, { ch: 'b' }], label: 'PgUp/b', hint: 'page up', description: 'one page up', scope: 'pager' }),
+  cmd({ id: 'pager.pageDown', keys: [{ name: 'pageDown' }, { ch: ' ' }], label: 'PgDn/space', hint: 'page down', description: 'one page down', scope: 'pager' }),
+  cmd({ id: 'pager.top', keys: [{ ch: 'g' }, { name: 'home' }], hint: 'top', description: "the log's first line", scope: 'pager' }),
+  cmd({ id: 'pager.bottom', keys: [{ ch: 'G' }, { name: 'end' }], hint: 'end', description: "the log's last line", scope: 'pager' }),
+  cmd({ id: 'pager.prevAttempt', keys: [{ ch: '[' }], label: '[/]', hint: 'attempt', description: 'the previous attempt of the cell (] the next)', scope: 'pager', footer: true }),
+  cmd({ id: 'pager.nextAttempt', keys: [{ ch: ']' }], hint: 'next attempt', description: 'the next attempt of the cell', scope: 'pager' }),
+  cmd({ id: 'pager.search', keys: [{ ch: '/' }], hint: 'search', description: 'search the log (RE2 pattern; raw lines and readable events)', scope: 'pager', footer: true }),
+  cmd({ id: 'pager.nextHit', keys: [{ ch: 'n' }], label: 'n/N', hint: 'next/prev hit', description: 'next match of the search (N: previous)', scope: 'pager', footer: true }),
+  cmd({ id: 'pager.prevHit', keys: [{ ch: 'N' }], hint: 'prev hit', description: 'previous match of the search', scope: 'pager' }),
+  cmd({ id: 'pager.error', keys: [{ ch: 'e' }], hint: 'error', description: 'jump to the error: the line the classifier blamed, else the last error-looking line', scope: 'pager', footer: true }),
+  cmd({ id: 'pager.follow', keys: [{ ch: 'F' }], hint: 'follow', description: 'follow: stay at the end while the log grows', scope: 'pager', footer: true }),
+  cmd({ id: 'pager.wrap', keys: [{ ch: 'w' }], hint: 'wrap', description: 'wrap long lines (or cut them at the edge)', scope: 'pager', footer: true }),
+  cmd({ id: 'pager.raw', keys: [{ ch: 'r' }], hint: 'raw', description: 'raw lines as written (escaped) or readable events', scope: 'pager', footer: true }),
   cmd({ id: 'prompt.submit', keys: [{ name: 'return' }], hint: 'apply', description: 'apply the filter / run the command', scope: 'prompt', footer: true }),
   cmd({ id: 'prompt.cancel', keys: [{ name: 'escape' }], hint: 'cancel', description: 'cancel (clears the filter)', scope: 'prompt', footer: true }),
 ];

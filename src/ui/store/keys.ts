@@ -87,6 +87,12 @@ export function keyRouter(k: CommandKit) {
       return c ? run(c.id) : undefined;
     }
     if (s.prompt) return feedPrompt(s.prompt, t);
+    // The log pager owns the keyboard while it is open (its search line first).
+    if (s.pager) {
+      if (k.pager.typeKey(t)) return;
+      const pc = matchCommand(t, 'pager', s.view);
+      return pc ? run(pc.id) : undefined;
+    }
     if (k.recovery.feed(t)) return;
     const c = matchCommand(t, 'main', s.view);
     if (!c) return;

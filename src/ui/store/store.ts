@@ -19,6 +19,7 @@ import { keyRouter } from './keys.js';
 import { noneHeld } from '../agents/held.js';
 import { startHeldFeed } from '../agents/held-feed.js';
 import { startDriverSilenceFeed } from '../agents/driver-silence-feed.js';
+import { createPager, type PagerActions } from '../pager/slice.js';
 import { startHistoryFeed } from '../history/feed.js';
 import { initialHistory } from '../history/types.js';
 
@@ -51,6 +52,7 @@ const initialUi = (): UiState => ({
   history: initialHistory(),
   past: null,
   postMortem: null,
+  pager: null,
 });
 
 export function createAppStore(opts: StoreOptions): AppStore {
@@ -62,6 +64,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
 
   let agentActions: AgentsActions | null = null;
   let recoveryActions: RecoveryActions | null = null;
+  let pagerActions: PagerActions | null = null;
   const store = createStore<AppState>()((set, get) => {
     const sup = opts.agents?.sup;
     const decide = sup ? (e: Omit<DecisionEvent, 'v' | 'at' | 'type'>) => sup.note({ type: 'decision', at: (opts.now?.() ?? new Date()).getTime(), ...e }) : undefined;
@@ -72,9 +75,11 @@ export function createAppStore(opts: StoreOptions): AppStore {
     const recovery = createRecovery({ set, get, live: opts.live, now: opts.now ?? (() => new Date()), track, session: opts.session ?? {} });
     recoveryActions = recovery;
 
+    const pager = createPager({ set, get, track });
+    pagerActions = pager;
     const openDetail = detailOpener({ set, get, track });
     const confirmChecked = confirmChecker({ set, get, track, triage, agents, recovery });
-    const kit: CommandKit = { get, set, triage, agents, recovery, note: sup ? (e) => sup.note(e) : null, now: opts.now ?? (() => new Date()), track, openDetail, confirmChecked };
+    const kit: CommandKit = { get, set, triage, agents, recovery, pager, note: sup ? (e) => sup.note(e) : null, now: opts.now ?? (() => new Date()), track, openDetail, confirmChecked };
     const { run, feed } = keyRouter(kit);
 
     return {
@@ -88,6 +93,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       ascii: !!opts.ascii,
       setWorkspace: (ws, watching) => set((st) => ({ ws, watching: watching ? { ...watching } : st.watching, ...clampCursors({ ...st, ws }) })),
       setPageSize: (n) => set({ pageSize: Math.max(1, n) }),
+      pagerResize: (rows) => pager.resize(rows),
       // The kit's plain say (store-kit.ts): text from outside goes through sanitizeLine first.
       say: storeKit({ set, get, track }).say,
       run,
@@ -122,6 +128,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
     stopHeld();
     stopSilence?.();
     stopHistory?.();
+    pagerActions?.dispose();
   };
   return store;
 }

@@ -13,6 +13,7 @@ import type { Seen } from '../keys/confirm-guard.js';
 import type { Held } from '../agents/held.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from '../recovery/types.js';
 import type { AgentAction, AgentsOptions, AgentsUi } from '../agents/types.js';
+import type { PagerUi } from '../pager/state.js';
 import type { HistoryFeedOptions, HistoryUi, Past } from '../history/types.js';
 
 export type Tone = 'info' | 'ok' | 'warn' | 'fail';
@@ -92,6 +93,8 @@ export interface UiState {
   history: HistoryUi;
   past: Past | null;
   postMortem: string | null;
+  /** The full-screen log pager (store-pager.ts), or null. */
+  pager: PagerUi | null;
 }
 
 export interface AppState extends UiState {
@@ -101,6 +104,8 @@ export interface AppState extends UiState {
   ascii: boolean;
   setWorkspace(ws: WorkspaceState, watching?: Watching): void;
   setPageSize(n: number): void;
+  /** The pager's body rows, from its component's height. */
+  pagerResize(rows: number): void;
   /** One keypress, routed by priority: dialog, prompt line, help overlay, then the view. */
   feed(t: KeyToken): void;
   run(id: CommandId): void;

@@ -206,14 +206,14 @@ describe('launching agents from the control room', () => {
     await m.waitFor('Confirm: Launch');
     await m.press('y');
     await m.waitFor(/› ⏳ch01 research\s+running/);
-    // The selected run's output under the plan; L makes the pane tall.
+    // The selected run's output under the plan; o makes the pane tall (L is the log pager).
     await m.waitFor('waiting for the model');
     const small = m.frame().split('\n').length;
-    await m.press('L');
+    await m.press('o');
     await m.waitFor(() => m.store.getState().agents.logOpen);
     expect(m.frame()).toContain('── log ch01 research · attempt 1 · pid');
     expect(m.frame().split('\n').length).toBe(small);
-    await m.press('L');
+    await m.press('o');
     await m.press('x');
     await m.waitFor('Confirm: Cancel ch01 research');
     expect(m.frame().replace(/\s+/g, ' ')).toContain('is not counted as a failure');
@@ -360,7 +360,8 @@ describe('launching agents from the control room', () => {
       const rows = helpRows(true).filter((h) => ['a', 'x', 'R', 'H', 'Z'].includes(h.keys) && /plan|health/.test(h.where));
       expect(rows).toHaveLength(5);
       expect(rows.every((h) => h.disabled)).toBe(true);
-      expect(helpRows(false).find((h) => h.keys === 'L')?.description).toMatch(/log pane/);
+      expect(helpRows(false).find((h) => h.keys === 'o')?.description).toMatch(/output pane/);
+      expect(helpRows(false).find((h) => h.keys === 'L')?.description).toMatch(/logs, full screen/);
       expect((await readJournal(root)).events).toHaveLength(0);
     } finally {
       r.unmount();
