@@ -8,6 +8,8 @@ import { planOf } from './plan.js';
 import { runsOf } from './runs.js';
 import type { OperatorCellView, OperatorCounts, OperatorModel, OperatorRun } from './types.js';
 import { cellTally, warningCount } from './ws-counts.js';
+import { foresightFrom } from './foresight.js';
+import type { Foresight } from '../foresight/types.js';
 
 // The one operator model (issue 18 item 1). Entry point: `buildOperatorModel(ws, sup, at)`.
 // Every surface reads what it shows of counts, runs, breakers, escalations, autopilot, the
@@ -48,10 +50,26 @@ function supervisorParts(sup: OperatorSupervisor | null, at: number): Supervisor
   return parts;
 }
 
+// Foresight simulates every remaining cell: kept while the cells, the supervisor's parts and
+// the limits are the same (the runs and breakers derive from the snapshot) and the clock moved less than FORESIGHT_STALE_MS (the 1 s tick would
+// otherwise schedule the whole plan again every second for a countdown nobody reads in seconds).
+const FORESIGHT_STALE_MS = 15_000;
+let lastForesight: { cells: WorkspaceState['cells']; snap: SupervisorSnapshot | null; limits: Limits | null; at: number; value: Foresight } | null = null;
+
+function foresightPart(ws: WorkspaceState, sup: OperatorSupervisor | null, parts: SupervisorParts, at: number): Foresight {
+  const snap = sup?.snap ?? null;
+  const limits = sup?.limits ?? null;
+  const f = lastForesight;
+  if (f && f.cells === ws.cells && f.snap === snap && f.limits === limits && at >= f.at && at - f.at < FORESIGHT_STALE_MS) return f.value;
+  const value = foresightFrom(ws, snap?.ledger ?? null, parts.runs, parts.breakers, limits, at);
+  lastForesight = { cells: ws.cells, snap, limits, at, value };
+  return value;
+}
+
 export function buildOperatorModel(ws: WorkspaceState, sup: OperatorSupervisor | null, at: number): OperatorModel {
   const parts = supervisorParts(sup, at);
   const counts = countsOf(ws, sup?.snap ? parts.runs : null, parts.escalations.length);
-  return { at, counts, ...parts, plan: planOf(ws.next) };
+  return { at, counts, ...parts, plan: planOf(ws.next), foresight: foresightPart(ws, sup, parts, at) };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
 import type { BreakerViewState } from '../run/breaker.js';
 import type { CellLedger } from '../run/ledger.js';
 import type { CellTally } from './ws-counts.js';
+import type { Foresight } from '../foresight/types.js';
 
 // The operator model's shape (issue 18 item 1): what the operator sees, derived once from the
 // live workspace, the supervisor's snapshot (journal-derived, so an observer that replays the
@@ -137,4 +138,6 @@ export interface OperatorModel {
   plan: OperatorStep[];
   /** Health rows by urgency: escalated, open breakers, failing, running, idle. */
   health: HealthRow[];
+  /** ETAs, the cost forecast and the throughput (docs/foresight.md). */
+  foresight: Foresight;
 }

@@ -8,6 +8,7 @@ import { legacyErrorOf } from './failure-message.js';
 import { infraBreakerOf } from './executors/infra.js';
 import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
+import { SampleFold } from '../foresight/samples.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -45,6 +46,7 @@ export class LedgerFold {
   private triage: TriageLedger = emptyTriage();
   private shown: Shown = { cells: {}, liveRuns: [], decisions: [] };
   private readonly costs = new CostFold();
+  private readonly samples = new SampleFold();
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -53,6 +55,7 @@ export class LedgerFold {
     for (const e of events) {
       this.step(e);
       this.triage = triageStep(this.triage, e);
+      this.samples.feed(e);
       this.count++;
     }
     return this;
@@ -79,6 +82,7 @@ export class LedgerFold {
       decisions: shown.decisions,
       costs,
       triage: this.triage,
+      durations: this.samples.view(),
     };
   }
 

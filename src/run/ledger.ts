@@ -7,6 +7,7 @@ import { currentEpisode, type AttemptRecord } from './policy.js';
 import type { CostLedger } from './costs.js';
 import type { TriageLedger } from './triage-ledger.js';
 import { budgetStopOf, type BudgetCounts } from './budget.js';
+import type { DurationLedger } from '../foresight/types.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
@@ -78,6 +79,8 @@ export interface Ledger {
   costs: CostLedger;
   /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
   triage: TriageLedger;
+  /** Successful attempts' run times and times, foresight's source (docs/foresight.md). */
+  durations: DurationLedger;
 }
 
 export interface LedgerConfig {
