@@ -10,7 +10,7 @@ import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../app/layo
 import { statusJsonStreamed } from './json.js';
 import { writeJson } from './json-stream.js';
 import { flyingKeys, readScanJournal, type ScanJournal } from './scan-journal.js';
-import { foresightKey, scanForesight } from './scan-foresight.js';
+import { FORESIGHT_MINUTE_MS, foresightKey, scanForesight } from './scan-foresight.js';
 import type { Foresight } from '../foresight/types.js';
 import type { CostLedger } from '../run/costs.js';
 import type { OperatorRun } from '../operator/types.js';
@@ -60,8 +60,10 @@ async function readState(dir: string, cache: CacheUse | undefined): Promise<{ st
 /** The sources and, read once with them, the journal's spend, runs in flight and fold, at one clock reading. */
 async function readWithJournal(dir: string, cache: CacheUse | undefined): Promise<{ src: Awaited<ReturnType<typeof readSources>>; j: ScanJournal; at: number }> {
   const src = await readSources(dir, undefined, cache);
-  const at = Date.now();
-  return { src, j: await readScanJournal(src.root, at, src.config), at };
+  // The forecast is made at the minute, so a cached answer holds for that minute (cli/scan-foresight.ts).
+  const now = Date.now();
+  const at = now - (now % FORESIGHT_MINUTE_MS);
+  return { src, j: await readScanJournal(src.root, now, src.config), at };
 }
 
 /** The state to answer with, or the last answer when nothing it was derived from changed (status-cache.ts). */

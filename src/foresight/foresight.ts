@@ -46,10 +46,12 @@ function etaOf(id: number | null, part: readonly Scheduled[], samples: Readonly<
 
 export function foresightOf(i: ForesightInput): Foresight {
   const { ws, at } = i;
-  const stepOf = new Map(ws.pipeline.steps.map((s) => [s.id, s]));
+  // A state built by hand (tests, an empty scan) may have no pipeline: nothing to schedule.
+  const pipeline = ws.pipeline ?? { steps: [], phases: [] };
+  const stepOf = new Map(pipeline.steps.map((s) => [s.id, s]));
   const flying = new Map(i.runs.map((r) => [r.key, r]));
   const cells: PlanCell[] = [];
-  for (const c of ws.cells) {
+  for (const c of ws.cells ?? []) {
     if (c.status === 'done') continue;
     const key = `${c.unit}/${c.step}`;
     const st = stepOf.get(c.step);
@@ -67,9 +69,9 @@ export function foresightOf(i: ForesightInput): Foresight {
     });
   }
   const stats = new Map(statsOf(i.durations.steps).map((s) => [s.name, s]));
-  const plan = schedule(planOrder(cells, ws.pipeline, ws.units), ws.pipeline, stats, i.agents, at);
-  const batch = ws.currentBatch === null ? null : etaOf(ws.currentBatch, plan.filter((s) => s.cell.batch === ws.currentBatch), i.durations.steps);
-  const phase = ws.currentPhase === null ? null : etaOf(ws.currentPhase, plan.filter((s) => s.cell.phase === ws.currentPhase), i.durations.steps);
+  const plan = schedule(planOrder(cells, pipeline, ws.units ?? []), pipeline, stats, i.agents, at);
+  const batch = ws.currentBatch === null || ws.currentBatch === undefined ? null : etaOf(ws.currentBatch, plan.filter((s) => s.cell.batch === ws.currentBatch), i.durations.steps);
+  const phase = ws.currentPhase === null || ws.currentPhase === undefined ? null : etaOf(ws.currentPhase, plan.filter((s) => s.cell.phase === ws.currentPhase), i.durations.steps);
   const cost = i.cost ? costForecast(plan, i.cost) : { costToCompleteUsd: null, runsOut: null };
   return {
     at,

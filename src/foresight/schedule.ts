@@ -44,10 +44,10 @@ export interface Scheduled {
   unknown: Unknown;
 }
 
-const stepIndex = (p: PipelineDef): Map<string, number> => new Map(p.steps.map((s, i) => [s.id, i]));
+const stepIndex = (p: Pick<PipelineDef, 'steps'>): Map<string, number> => new Map(p.steps.map((s, i) => [s.id, i]));
 
 /** Plan order: batch (unbatched last), phase, unit (in the workspace's order), step (the pipeline's). */
-export function planOrder(cells: readonly PlanCell[], pipeline: PipelineDef, units: readonly string[]): PlanCell[] {
+export function planOrder(cells: readonly PlanCell[], pipeline: Pick<PipelineDef, 'steps'>, units: readonly string[]): PlanCell[] {
   const si = stepIndex(pipeline);
   const ui = new Map(units.map((u, i) => [u, i]));
   const b = (c: PlanCell) => c.batch ?? Number.MAX_SAFE_INTEGER;
@@ -71,7 +71,7 @@ function pickSlot(slots: number[], ready: number): number {
  */
 export function schedule(
   ordered: readonly PlanCell[],
-  pipeline: PipelineDef,
+  pipeline: Pick<PipelineDef, 'steps' | 'phases'>,
   stats: ReadonlyMap<string, DurationStat>,
   agents: ReadonlyMap<string, PlanAgent>,
   at: number,
