@@ -25,6 +25,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/claude-permissions.test.ts', // process helper, agents
   'test/claude-run.test.ts', // process helper, agents
   'test/cli-ascii.test.ts', // child process
+  'test/cli-foresight.test.ts', // child process, dist/
   'test/cli.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/config-cache.test.ts', // child process, dist/
   'test/continue-handoff.test.ts', // process helper, agents
