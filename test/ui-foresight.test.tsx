@@ -62,7 +62,7 @@ describe('foresight in Progress at 80×24', () => {
     expect(f0).toMatch(/done\/h [▁▂▃▄▅▆▇█]{11}█ 29/);
     expect(f0).toMatch(/to finish ~\$\d+\.\d\d · at this rate the workspace budget runs out at ch\d+ \w+/);
     expect(foresightHeight(operatorOf(store.getState()).foresight, false)).toBe(2);
-    show([...events, ...success('html', 'publisher', T + 1000)], T + 2000);
+    show([...events, ...success('html', 'publisher', T - 1000)], T + 2000);
     await press('1');
     const f1 = frame();
     const eta = etaLine(operatorOf(store.getState()).foresight);

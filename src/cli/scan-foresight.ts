@@ -3,6 +3,7 @@ import type { WorkspaceState } from '../types.js';
 import type { Foresight } from '../foresight/types.js';
 import { breakersOf } from '../operator/breakers.js';
 import { foresightFrom } from '../operator/foresight.js';
+import { FORESIGHT_CLOCK_MS } from '../operator/model.js';
 import type { ScanJournal } from './scan-journal.js';
 
 // A scan's foresight (docs/foresight.md): the journal's fold, runs in flight and breakers as
@@ -15,8 +16,8 @@ export function scanForesight(state: WorkspaceState, config: WorkspaceConfig, j:
   return foresightFrom(state, j.ledger, j.runs, breakers, config.limits, at);
 }
 
-/** The minute a cached answer's forecast stays good for (status-cache.ts keys on it). */
-export const FORESIGHT_MINUTE_MS = 60_000;
+/** The forecast's clock is the minute, as the operator model's (operator/model.ts); status-cache.ts keys on it. */
+export const FORESIGHT_MINUTE_MS = FORESIGHT_CLOCK_MS;
 
 /**
  * What the forecast reads besides what the status cache already keys on (the facts, the

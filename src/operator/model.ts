@@ -50,17 +50,19 @@ function supervisorParts(sup: OperatorSupervisor | null, at: number): Supervisor
   return parts;
 }
 
-// Foresight simulates every remaining cell: kept while the cells, the supervisor's parts and
-// the limits are the same (the runs and breakers derive from the snapshot) and the clock moved less than FORESIGHT_STALE_MS (the 1 s tick would
-// otherwise schedule the whole plan again every second for a countdown nobody reads in seconds).
-const FORESIGHT_STALE_MS = 15_000;
+// Foresight simulates every remaining cell: made at the model's clock to the minute (as a
+// scan's is, cli/scan-foresight.ts, so the room, its socket and `status` say one ETA within a
+// minute), and kept while the cells, the snapshot (the runs and breakers derive from it), the
+// limits and that minute are the same: the 1 s tick does not schedule the whole plan again.
+export const FORESIGHT_CLOCK_MS = 60_000;
 let lastForesight: { cells: WorkspaceState['cells']; snap: SupervisorSnapshot | null; limits: Limits | null; at: number; value: Foresight } | null = null;
 
-function foresightPart(ws: WorkspaceState, sup: OperatorSupervisor | null, parts: SupervisorParts, at: number): Foresight {
+function foresightPart(ws: WorkspaceState, sup: OperatorSupervisor | null, parts: SupervisorParts, now: number): Foresight {
   const snap = sup?.snap ?? null;
   const limits = sup?.limits ?? null;
+  const at = now - (now % FORESIGHT_CLOCK_MS);
   const f = lastForesight;
-  if (f && f.cells === ws.cells && f.snap === snap && f.limits === limits && at >= f.at && at - f.at < FORESIGHT_STALE_MS) return f.value;
+  if (f && f.cells === ws.cells && f.snap === snap && f.limits === limits && f.at === at) return f.value;
   const value = foresightFrom(ws, snap?.ledger ?? null, parts.runs, parts.breakers, limits, at);
   lastForesight = { cells: ws.cells, snap, limits, at, value };
   return value;

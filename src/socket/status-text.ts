@@ -80,7 +80,7 @@ export function liveStatusText(
   format: StatusFormat,
   costs: () => CostLedger | undefined = () => undefined,
   runs: () => readonly OperatorRun[] | null = () => null,
-  foresight: () => Foresight | null = () => null,
+  foresight: (s: WorkspaceState) => Foresight | null = () => null,
 ): StatusText {
   const { doc: statusJson, json: toJson, whole: statusJsonText } = format;
   const kept: Record<List, Map<unknown, Block>> = { cells: new Map(), partials: new Map(), suspects: new Map(), next: new Map() };
@@ -141,7 +141,7 @@ export function liveStatusText(
   return (s) => {
     const l = costs();
     const r = runs();
-    const f = foresight();
+    const f = foresight(s);
     const rk = r ? r.map((x) => `${x.key}:${x.state}`).join(',') : '';
     if (last && last.state === s && last.costs === l && last.runs === rk && last.foresight === f) return last.text;
     // Once per control room: the blocks must add up to statusJsonText on a few real items.

@@ -3,6 +3,8 @@ import type { CostLedger } from '../../src/run/costs.js';
 import type { OperatorRun } from '../../src/operator/types.js';
 import { statusJsonText } from '../../src/cli/core-commands.js';
 import { statusJson, toJson } from '../../src/cli/json.js';
+import { buildOperatorModel } from '../../src/operator/model.js';
 
-/** The control socket's status text as the entry wires it (src/ui-entry.ts). */
-export const statusText = (costs?: () => CostLedger | undefined, runs?: () => readonly OperatorRun[] | null): StatusText => liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, costs, runs);
+/** The control socket's status text as the entry wires it (src/ui-room.ts); its foresight is the operator model's of a room without a supervisor (docs/foresight.md). */
+export const statusText = (costs?: () => CostLedger | undefined, runs?: () => readonly OperatorRun[] | null): StatusText =>
+  liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, costs, runs, (s) => buildOperatorModel(s, null, Date.now()).foresight);
