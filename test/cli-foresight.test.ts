@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { appendJournal, type NewJournalEvent } from '../src/run/journal.js';
 import type { StatusJson } from '../src/cli/json.js';
 import { copyDemo, REPO } from './helpers/workspace.js';
+import { FORESIGHT_MINUTE_MS, foresightKey } from '../src/cli/scan-foresight.js';
+import { readScanJournal } from '../src/cli/scan-journal.js';
 
 // `status --json` of the built binary gains `eta` and `forecast`, and `status` text one line
 // (docs/foresight.md, docs/status-json.md). They move as steps finish: an exit appended to
@@ -60,6 +62,12 @@ describe('status --json: eta and forecast, on the built binary', () => {
     expect(after.eta?.batch?.unknown).toBeNull();
     expect(after.eta?.text).toMatch(/^ETA batch 1 in \d+m/);
     expect(after.forecast?.done_per_hour.at(-1)).toBe(30);
+
+    // The status cache's key moves with the durations and with the minute, not within it.
+    const j = await readScanJournal(root, Date.now());
+    const t0 = Math.floor(Date.now() / FORESIGHT_MINUTE_MS) * FORESIGHT_MINUTE_MS;
+    expect(JSON.stringify(foresightKey(j, t0 + 1000))).toBe(JSON.stringify(foresightKey(j, t0 + 59_000)));
+    expect(JSON.stringify(foresightKey(j, t0 + 61_000))).not.toBe(JSON.stringify(foresightKey(j, t0)));
 
     const text = run(['status', root]);
     expect(text.status, text.stderr).toBe(0);

@@ -15,6 +15,13 @@ import { perHour, sparkline, HOUR_MS } from '../src/foresight/throughput.js';
 import { etaLine, forecastLine } from '../src/foresight/words.js';
 import type { SupervisorSnapshot } from '../src/run/supervisor-types.js';
 import { tempDir } from './helpers/workspace.js';
+import { statOf } from '../src/foresight/stats.js';
+import { planOrder, type PlanCell } from '../src/foresight/schedule.js';
+import { perStepSpend } from '../src/foresight/forecast.js';
+import { foresightOf } from '../src/foresight/foresight.js';
+import type { Foresight } from '../src/foresight/types.js';
+import { emptyDurations } from '../src/foresight/samples.js';
+import { foresightJson } from '../src/cli/json-foresight.js';
 
 // Foresight on real journals (docs/foresight.md): events appended to a journal in a temp
 // directory, read back and folded as a restart folds them, then the remaining plan of a small
@@ -26,7 +33,7 @@ const S = 1000;
 const cfg: LedgerConfig = { breaker: { threshold: 2, cooldownMs: 600 * S, maxCooldownMs: 3600 * S }, limits: { ...DEFAULT_LIMITS } };
 const CONCURRENCY = { writer: 1, reviewer: 2 };
 
-const step = (id: string, agent: string, dependsOn: string[]): StepDef => ({ id, label: id, aliases: [], path: `${id}/{unit}.md`, marker: 'X', dependsOn, phase: 3, kind: 'artifact', agent }) as StepDef;
+const step = (id: string, agent: string, dependsOn: string[]): StepDef => ({ id, label: id, aliases: [], path: `${id}/{unit}.md`, marker: 'X', dependsOn, phase: 3, kind: 'artifact', agent }) as unknown as StepDef;
 const pipeline: PipelineDef = {
   name: 'two-step',
   phases: [{ id: 3, name: 'write', aliases: [], artifacts: [], barrier: false }],
@@ -193,5 +200,32 @@ describe('the operator model carries it', () => {
     // The forecast's clock is the model's to the minute: T + 1 s schedules from T.
     expect(m2.foresight.at).toBe(T);
     expect(m2.foresight.pipeline.at).toBe(T + 210 * S);
+  });
+});
+
+describe('the parts, one by one', () => {
+  it('statOf: nearest-rank median and p90 of unsorted samples', () => {
+    expect(statOf('draft', [50, 10, 40, 20, 30])).toEqual({ name: 'draft', count: 5, medianMs: 30, p90Ms: 50 });
+    expect(statOf('none', [])).toEqual({ name: 'none', count: 0, medianMs: 0, p90Ms: 0 });
+  });
+
+  it('planOrder: batch (unbatched last), then phase, unit and the pipeline\'s step order', () => {
+    const c = (unit: string, stepId: string, batch: number | null): PlanCell => ({ key: `${unit}/${stepId}`, unit, step: stepId, batch, phase: 3, agent: null, human: false, startedAt: null, readyAt: null });
+    const order = planOrder([c('ch03', 'draft', null), c('ch02', 'review', 1), c('ch02', 'draft', 1), c('ch01', 'review', 2)], pipeline, UNITS).map((x) => x.key);
+    expect(order).toEqual(['ch02/draft', 'ch02/review', 'ch01/review', 'ch03/draft']);
+  });
+
+  it('perStepSpend: each step\'s spend over its cells', async () => {
+    const { ledger } = await ledgerOf(history(3, 2));
+    expect(perStepSpend(ledger.costs).get('draft')).toMatchObject({ costUsd: 6, attempts: 3 });
+  });
+
+  it('foresightOf with nothing known, and its JSON; a document without a forecast says null', () => {
+    const f: Foresight = foresightOf({ ws: wsOf(), durations: emptyDurations(), runs: [], human: new Set(), agents: new Map(), cost: null, at: T });
+    expect(f.pipeline).toMatchObject({ remaining: 6, at: null, unknown: 'after 3 more draft steps' });
+    const j = foresightJson(f);
+    expect(j.eta).toMatchObject({ at: new Date(T).toISOString(), needs_you: 0, text: 'ETA after 3 more draft steps' });
+    expect(j.forecast).toMatchObject({ cost_to_complete_usd: null, runs_out: null, text: null, hour_ms: HOUR_MS, durations: { queue_wait: null } });
+    expect(foresightJson(null)).toEqual({ eta: null, forecast: null });
   });
 });
