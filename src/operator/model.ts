@@ -54,7 +54,11 @@ function supervisorParts(sup: OperatorSupervisor | null, at: number): Supervisor
 // scan's is, cli/scan-foresight.ts, so the room, its socket and `status` say one ETA within a
 // minute), and kept while the cells, the snapshot (the runs and breakers derive from it), the
 // limits and that minute are the same: the 1 s tick does not schedule the whole plan again.
+// Past FORESIGHT_LIVE_CELLS a file event alone does not schedule again either (a run's end is
+// a journal event, which does): the simulation cost 0.5-0.7 s at 50k cells on a loaded
+// machine, and the live path's budget per change is milliseconds (docs/foresight.md).
 export const FORESIGHT_CLOCK_MS = 60_000;
+export const FORESIGHT_LIVE_CELLS = 2_000;
 let lastForesight: { cells: WorkspaceState['cells']; snap: SupervisorSnapshot | null; limits: Limits | null; at: number; value: Foresight } | null = null;
 
 function foresightPart(ws: WorkspaceState, sup: OperatorSupervisor | null, parts: SupervisorParts, now: number): Foresight {
@@ -62,7 +66,7 @@ function foresightPart(ws: WorkspaceState, sup: OperatorSupervisor | null, parts
   const limits = sup?.limits ?? null;
   const at = now - (now % FORESIGHT_CLOCK_MS);
   const f = lastForesight;
-  if (f && f.cells === ws.cells && f.snap === snap && f.limits === limits && f.at === at) return f.value;
+  if (f && (f.cells === ws.cells || ws.cells.length > FORESIGHT_LIVE_CELLS) && f.snap === snap && f.limits === limits && f.at === at) return f.value;
   const value = foresightFrom(ws, snap?.ledger ?? null, parts.runs, parts.breakers, limits, at);
   lastForesight = { cells: ws.cells, snap, limits, at, value };
   return value;
