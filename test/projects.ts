@@ -102,6 +102,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/notify/notify-alarms.test.ts', // agents, notifier processes, dist/
   'test/cli/logs-cli.test.ts', // child process, dist/
   'test/e2e/e2e-log-pager.test.ts', // child process, dist/, tmux
+  'test/cli/cli-foresight.test.ts', // child process, dist/
   'test/torture/adopt-leave.test.ts', // child process, agents, sleeps
   'test/torture/adopt-observer-tmux.test.ts', // child process, process helper, tmux
   'test/torture/adopt-takeover.test.ts', // child process, agents, sleeps

@@ -9,7 +9,9 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { nextLine, noUnitsWhy, partialLine, type TextOptions } from '../text/layout.js';
 import { statusJsonStreamed } from './json.js';
 import { writeJson } from './json-stream.js';
-import { flyingKeys, readScanJournal } from './scan-journal.js';
+import { flyingKeys, readScanJournal, type ScanJournal } from './scan-journal.js';
+import { FORESIGHT_MINUTE_MS, foresightKey, scanForesight } from './scan-foresight.js';
+import type { Foresight } from '../foresight/types.js';
 import type { CostLedger } from '../run/journal/costs.js';
 import type { OperatorRun } from '../operator/types.js';
 import { renderStatus } from './text.js';
@@ -37,9 +39,9 @@ export interface ReadOptions {
 }
 
 /** `status --json` as printed, compact: a scan and the control socket (src/socket/server.ts) answer with this same text. */
-export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): string => {
+export const statusJsonText = (state: WorkspaceState, costs?: CostLedger, foresight: Foresight | null = null): string => {
   const parts: string[] = [];
-  writeJson(statusJsonStreamed(state, costs), { write: (s) => parts.push(s) });
+  writeJson(statusJsonStreamed(state, costs, null, foresight), { write: (s) => parts.push(s) });
   return parts.join('');
 };
 
@@ -49,24 +51,33 @@ export const statusJsonText = (state: WorkspaceState, costs?: CostLedger): strin
  * while the room counted it running and took it out of the next steps). The sources (50k file
  * facts) are not kept while the answer is written.
  */
-async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig; costs: CostLedger; runs: OperatorRun[] }> {
-  const { src, costs, runs } = await readWithJournal(dir, cache);
-  return { state: stateOf(src, flyingKeys(runs)), config: src.config, costs, runs };
+async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight }> {
+  const { src, j, at } = await readWithJournal(dir, cache);
+  const state = stateOf(src, flyingKeys(j.runs));
+  return { state, config: src.config, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at) };
 }
 
-/** The sources and, read once with them, the journal's spend and runs in flight. */
-async function readWithJournal(dir: string, cache: CacheUse | undefined) {
+/** The sources and, read once with them, the journal's spend, runs in flight and fold, at one clock reading. */
+async function readWithJournal(dir: string, cache: CacheUse | undefined): Promise<{ src: Awaited<ReturnType<typeof readSources>>; j: ScanJournal; at: number }> {
   const src = await readSources(dir, undefined, cache);
-  return { src, ...(await readScanJournal(src.root, Date.now(), src.config)) };
+  // The forecast is made at the minute, so a cached answer holds for that minute (cli/scan-foresight.ts).
+  const now = Date.now();
+  const at = now - (now % FORESIGHT_MINUTE_MS);
+  return { src, j: await readScanJournal(src.root, now, src.config), at };
 }
 
 /** The state to answer with, or the last answer when nothing it was derived from changed (status-cache.ts). */
-async function stateOrCached(dir: string, cache: CacheUse): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; runs: OperatorRun[]; key: string | null }> {
-  const { src, costs, runs } = await readWithJournal(dir, cache);
-  const key = statusKey(src, costs, runs);
+async function stateOrCached(
+  dir: string,
+  cache: CacheUse,
+): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight; key: string | null }> {
+  const { src, j, at } = await readWithJournal(dir, cache);
+  const key = statusKey(src, j.costs, j.runs, foresightKey(j, at));
   const hit = key ? cachedStatus(src.root, key) : null;
+  if (hit !== null) return { hit, scannedAt: src.scan.scannedAt };
   // The sources (50k file facts) are not kept while the answer is written.
-  return hit !== null ? { hit, scannedAt: src.scan.scannedAt } : { state: stateOf(src, flyingKeys(runs)), costs, runs, key };
+  const state = stateOf(src, flyingKeys(j.runs));
+  return { state, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at), key };
 }
 
 /** Compact `status --json` through the facts cache, kept for the next read when its facts were all cached. */
@@ -75,9 +86,9 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
   // The stored answer is bytes read from the workspace's .checkroom/: escaped as text would be;
   // a fresh one is escapeJsonText's.
   if ('hit' in r) return writeCachedStatus(r.hit, r.scannedAt, out);
-  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs, r.runs), jsonOut(out));
+  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight), jsonOut(out));
   const parts: Buffer[] = [];
-  writeJson(statusJsonStreamed(r.state, r.costs, r.runs), {
+  writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight), {
     write: (s) => {
       jsonOut(out).write(s);
       parts.push(Buffer.from(s));
@@ -88,9 +99,9 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
 
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
   if (json && r.cache && !r.pretty) return statusJsonCached(dirArg(positionals), r.cache, out);
-  const { state, costs, runs } = await readState(dirArg(positionals), r.cache);
-  if (json) writeJson(statusJsonStreamed(state, costs, runs), jsonOut(out), r.pretty);
-  else out.write(renderStatus(state, o, runs) + '\n');
+  const { state, costs, runs, foresight } = await readState(dirArg(positionals), r.cache);
+  if (json) writeJson(statusJsonStreamed(state, costs, runs, foresight), jsonOut(out), r.pretty);
+  else out.write(renderStatus(state, o, runs, foresight) + '\n');
 }
 
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {

@@ -5,6 +5,8 @@ import type { CostLedger } from '../run/journal/costs.js';
 import { spendJson } from './json-spend.js';
 import { escapeJsonText } from '../text/json-escape.js';
 import type { OperatorRun } from '../operator/types.js';
+import type { Foresight } from '../foresight/types.js';
+import { foresightJson } from './json-foresight.js';
 
 // The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
 // it: fields are only ever added, never renamed or removed, and `version` changes if that
@@ -41,7 +43,7 @@ const cellJson = (c: Cell, costs: CostLedger | undefined, spent: boolean) => ({
  * `runs`: the runs in flight (a scan's from the journal, cli/scan-journal.ts), counted as the
  * room counts them; absent, the disk's statuses are counted.
  */
-function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells, runs: readonly OperatorRun[] | null) {
+function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells, runs: readonly OperatorRun[] | null, foresight: Foresight | null) {
   const total = spendJson(costs?.workspace);
   return {
     version: STATUS_JSON_VERSION,
@@ -83,15 +85,17 @@ function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined,
           warnings: s.todos.warnings.map((w) => ({ source: w.source, line: w.line ?? null, message: w.message })),
         }
       : null,
+    // docs/foresight.md: the operator model's ETAs and cost forecast; null without one.
+    ...foresightJson(foresight),
   };
 }
 
 /** Most workspaces have no spend per cell: then 50k cells build no key to look it up by. */
 const anySpent = (costs: CostLedger | undefined): boolean => costs !== undefined && Object.keys(costs.cells).length > 0;
 
-export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null) {
+export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null) {
   const spent = anySpent(costs);
-  return statusDocument(s, costs, s.cells.map((c) => cellJson(c, costs, spent)), runs);
+  return statusDocument(s, costs, s.cells.map((c) => cellJson(c, costs, spent)), runs, foresight);
 }
 
 /**
@@ -99,9 +103,9 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly
  * at 50k cells the whole array of their JSON objects was ~10 MB held at once
  * (streaming JSON without building the whole tree). JSON.stringify gives statusJson's text.
  */
-export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null) {
+export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null) {
   const spent = anySpent(costs);
-  return statusDocument(s, costs, new JsonList(s.cells, (c) => cellJson(c, costs, spent)), runs);
+  return statusDocument(s, costs, new JsonList(s.cells, (c) => cellJson(c, costs, spent)), runs, foresight);
 }
 
 const cellSpend = (costs: CostLedger | undefined, key: string): { cost_usd?: number; tokens?: ReturnType<typeof spendJson>['tokens'] } => {

@@ -5,6 +5,7 @@ import { readJournal } from '../run/journal/journal.js';
 import { observedRuns, observedWaiting } from '../run/journal/observed-runs.js';
 import { runsOf } from '../operator/runs.js';
 import type { OperatorRun } from '../operator/types.js';
+import type { Ledger } from '../run/journal/ledger.js';
 
 // What a headless scan (`status`, `plan`, `partials`) reads of the journal:
 // its spend, and the runs in flight as a read-only observer sees them — launches without an
@@ -20,6 +21,8 @@ export interface ScanJournal {
   costs: CostLedger;
   /** The runs in flight, one per cell, as a control room's operator model has them. */
   runs: OperatorRun[];
+  /** The journal's fold (foresight reads its durations, breakers and spend); null without a journal. */
+  ledger: Ledger | null;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -29,12 +32,12 @@ export async function readScanJournal(root: string, now: number, config?: Worksp
   const j = await readJournal(root);
   // Nothing journalled, nothing spent and nothing in flight: the replay and the failure policy
   // it loads (with the config schema, zod) are not needed.
-  if (j.events.length === 0) return { costs: new CostFold().view(), runs: [] };
+  if (j.events.length === 0) return { costs: new CostFold().view(), runs: [], ledger: null };
   const cfg = config ?? (await loadConfig(root));
   const { replayJournal } = await import('../run/journal/ledger-fold.js');
   const ledger = replayJournal(j.events, now, { breaker: cfg.breaker, limits: cfg.limits });
   // An observer skips what it runs itself; a scan runs nothing.
-  return { costs: ledger.costs, runs: runsOf({ ledger, runs: observedRuns(ledger, NONE), waiting: observedWaiting(ledger, NONE) }) };
+  return { costs: ledger.costs, runs: runsOf({ ledger, runs: observedRuns(ledger, NONE), waiting: observedWaiting(ledger, NONE) }), ledger };
 }
 
 /** The cells in flight: the running set a control room hands its live workspace (ui/agents/feed.ts). */

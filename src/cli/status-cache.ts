@@ -52,8 +52,8 @@ const exact = (_k: string, v: unknown): unknown => {
   return v;
 };
 
-/** The key of the answer to `src` with `costs` and the journal's `runs` in flight; null when the facts are not exactly a facts cache's (then nothing is reused). */
-export function statusKey(src: Sources, costs: CostLedger, runs: readonly OperatorRun[] = []): string | null {
+/** The key of the answer to `src` with `costs`, the journal's `runs` in flight and the forecast's other inputs (`foresight`); null when the facts are not exactly a facts cache's (then nothing is reused). */
+export function statusKey(src: Sources, costs: CostLedger, runs: readonly OperatorRun[] = [], foresight: unknown = null): string | null {
   const factsId = src.scan.factsId;
   // A preset with state of its own says what of it keys the answer, or that nothing does.
   const keysOf = presetOf(src.config.preset).cacheKeys;
@@ -73,6 +73,8 @@ export function statusKey(src: Sources, costs: CostLedger, runs: readonly Operat
     h.update(JSON.stringify(costs, exact));
     // The runs in flight mark cells running and take them out of the plan.
     h.update(JSON.stringify(runs, exact));
+    // The forecast's other inputs and the clock to the minute (cli/scan-foresight.ts, docs/foresight.md).
+    h.update(JSON.stringify(foresight, exact));
     return h.digest('hex');
   } catch (err) {
     if (err instanceof Uncacheable) return null;

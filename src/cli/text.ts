@@ -9,6 +9,8 @@ import { planOf } from '../operator/plan.js';
 import { partialsWords } from '../operator/words.js';
 import { regressionsLine, stopOfState } from '../state/where-words.js';
 import { wrapLine } from '../text/wrap.js';
+import type { Foresight } from '../foresight/types.js';
+import { etaLine, forecastLine } from '../foresight/words.js';
 import { presetOf } from '../pipeline/presets/index.js';
 import { bar, columnLabels, fit, nextLine, noUnitsWhy, pad, whereWidth, wrapItems, type TextOptions } from '../text/layout.js';
 
@@ -23,7 +25,7 @@ const record = (s: WorkspaceState): string => {
 };
 
 /** `runs`: the runs in flight the journal shows (cli/scan-journal.ts), counted as the room counts them. */
-export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly OperatorRun[] | null = null): string {
+export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null): string {
   const { paint } = o;
   // The operator model's counts: the header's numbers and words.
   const c = countsOf(s, runs);
@@ -50,6 +52,8 @@ export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly O
     ].join(' · ');
   // The bar gives way so the line fits the terminal (80 columns over SSH).
   out.push(`${bar(c.done, c.total, Math.max(8, Math.min(24, o.width - stringWidth(tally) - 1)), o.ascii)} ${tally}`);
+  // Foresight (docs/foresight.md): the Progress view's words; wrapped, not cut, so the budget's cell stays named.
+  if (foresight && c.done < c.total) out.push(...wrapLine([etaLine(foresight), forecastLine(foresight)].filter(Boolean).join(' · '), o.width).map((l) => paint('muted', l)));
   out.push('');
   const phases = s.phases.map((p) => `${p.id} ${sanitizeLine(p.name)} ${p.status === 'done' ? paint('ok', p.status) : p.status === 'in_progress' ? paint('warn', 'in progress') : paint('muted', 'not started')} ${p.done}/${p.total}`);
   out.push(...wrapItems('Phases   ', phases, o.width));

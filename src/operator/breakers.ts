@@ -33,7 +33,8 @@ function breakerOf(agent: string, ag: AgentLedger | undefined, used: number, lim
   };
 }
 
-export function breakersOf(snap: SupervisorSnapshot | null, runs: readonly OperatorRun[], cfg: AgentsConfig | null, at: number): OperatorBreaker[] {
+/** `snap`: a supervisor's snapshot, or what a scan read of the journal (cli/scan-journal.ts: its ledger, no limits). */
+export function breakersOf(snap: (Pick<SupervisorSnapshot, 'ledger'> & Partial<Pick<SupervisorSnapshot, 'limits'>>) | null, runs: readonly OperatorRun[], cfg: AgentsConfig | null, at: number): OperatorBreaker[] {
   const ledger = snap?.ledger.agents ?? {};
   const names = [...new Set([...Object.keys(cfg?.concurrency ?? {}), ...Object.keys(ledger)])].sort();
   const used = new Map<string, number>();

@@ -9,6 +9,8 @@ import { runsOf } from './runs.js';
 import { quotaOf } from './quota.js';
 import type { OperatorCellView, OperatorCounts, OperatorModel, OperatorRun } from './types.js';
 import { cellTally, warningCount } from './ws-counts.js';
+import { foresightFrom } from './foresight.js';
+import type { Foresight } from '../foresight/types.js';
 
 // The one operator model. Entry point: `buildOperatorModel(ws, sup, at)`.
 // Every surface reads what it shows of counts, runs, breakers, escalations, autopilot, the
@@ -49,10 +51,32 @@ function supervisorParts(sup: OperatorSupervisor | null, at: number): Supervisor
   return parts;
 }
 
+// Foresight simulates every remaining cell: made at the model's clock to the minute (as a
+// scan's is, cli/scan-foresight.ts, so the room, its socket and `status` say one ETA within a
+// minute), and kept while the cells, the snapshot (the runs and breakers derive from it), the
+// limits and that minute are the same: the 1 s tick does not schedule the whole plan again.
+// Past FORESIGHT_LIVE_CELLS a file event alone does not schedule again either (a run's end is
+// a journal event, which does): the simulation cost 0.5-0.7 s at 50k cells on a loaded
+// machine, and the live path's budget per change is milliseconds (docs/foresight.md).
+export const FORESIGHT_CLOCK_MS = 60_000;
+export const FORESIGHT_LIVE_CELLS = 2_000;
+let lastForesight: { cells: WorkspaceState['cells']; snap: SupervisorSnapshot | null; limits: Limits | null; at: number; value: Foresight } | null = null;
+
+function foresightPart(ws: WorkspaceState, sup: OperatorSupervisor | null, parts: SupervisorParts, now: number): Foresight {
+  const snap = sup?.snap ?? null;
+  const limits = sup?.limits ?? null;
+  const at = now - (now % FORESIGHT_CLOCK_MS);
+  const f = lastForesight;
+  if (f && (f.cells === ws.cells || ws.cells.length > FORESIGHT_LIVE_CELLS) && f.snap === snap && f.limits === limits && f.at === at) return f.value;
+  const value = foresightFrom(ws, snap?.ledger ?? null, parts.runs, parts.breakers, limits, at);
+  lastForesight = { cells: ws.cells, snap, limits, at, value };
+  return value;
+}
+
 export function buildOperatorModel(ws: WorkspaceState, sup: OperatorSupervisor | null, at: number): OperatorModel {
   const parts = supervisorParts(sup, at);
   const counts = countsOf(ws, sup?.snap ? parts.runs : null, parts.escalations.length);
-  return { at, counts, ...parts, plan: planOf(ws.next) };
+  return { at, counts, ...parts, plan: planOf(ws.next), foresight: foresightPart(ws, sup, parts, at) };
 }
 
 /**

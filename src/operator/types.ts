@@ -3,6 +3,7 @@ import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
 import type { BreakerViewState } from '../run/policy/breaker.js';
 import type { CellLedger } from '../run/journal/ledger.js';
 import type { CellTally } from './ws-counts.js';
+import type { Foresight } from '../foresight/types.js';
 
 // The operator model's shape: what the operator sees, derived once from the
 // live workspace, the supervisor's snapshot (journal-derived, so an observer that replays the
@@ -151,4 +152,6 @@ export interface OperatorModel {
   health: HealthRow[];
   /** Accounts waiting for their quota's reset at `at`, soonest first. */
   quota: OperatorQuota[];
+  /** ETAs, the cost forecast and the throughput (docs/foresight.md). */
+  foresight: Foresight;
 }

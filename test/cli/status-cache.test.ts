@@ -30,7 +30,8 @@ async function statusText(root: string, cached: boolean): Promise<string> {
   return parts.join('');
 }
 
-const sansTime = (json: string): string => json.replace(/"scannedAt":"[^"]*"/, '"scannedAt":""');
+// The forecast's clock reading is a time like scannedAt (docs/foresight.md): blanked too.
+const sansTime = (json: string): string => json.replace(/"scannedAt":"[^"]*"/, '"scannedAt":""').replace(/"eta":\{"at":"[^"]*"/, '"eta":{"at":""');
 const LIE_AT = '2000-01-01T00:00:00.000Z';
 
 /** A workspace (the facts-cache one, or `root`) whose kept answer is a planted lie, served as long as nothing changes. */

@@ -13,6 +13,7 @@ import { startControlServer } from '../../src/socket/server.js';
 import { askStatus, openControl } from '../../src/socket/client.js';
 import { ControlRoom } from '../../components/ControlRoom.js';
 import { statusText } from './status-text.js';
+import { operatorOf } from '../../src/ui/store/operator.js';
 import { runsOf } from '../../src/operator/runs.js';
 import { tempDir } from './workspace.js';
 
@@ -65,7 +66,7 @@ export async function readSurfaces(root: string, now: number, delta = '', size =
   const live = await createLiveWorkspace(root, { watch: false });
   const store = createAppStore({ live, readonly: true, now: () => new Date(now), agents: { sup, config, flushMs: 0, now: () => now } });
   const env = { ...process.env, XDG_RUNTIME_DIR: tempDir('checkroom-xdg-') };
-  const server = await startControlServer(root, { live, sup, pointer: false, env, now: () => now }, statusText(() => sup.snapshot().ledger.costs, () => runsOf(store.getState().agents.snap)));
+  const server = await startControlServer(root, { live, sup, pointer: false, env, now: () => now }, statusText(() => sup.snapshot().ledger.costs, () => runsOf(store.getState().agents.snap), () => operatorOf(store.getState()).foresight));
   const watch = await watchStream(root, env);
   const r = render(<ControlRoom store={store} theme={NO_COLOR_THEME} />);
   try {

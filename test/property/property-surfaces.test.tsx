@@ -283,6 +283,32 @@ describe('surfaces agree (issue 18 item 2)', () => {
   });
 
 
+  // Issue 20 item 3: the ETA and the cost forecast are the operator model's (docs/foresight.md).
+  // A scan and the room read the same journal but not the same clock (the room's is the
+  // case's, a scan's the machine's), so what does not depend on the clock is compared between
+  // them: per part the cells left, what is thin and why there is no time; the cells that need
+  // you, the durations, the cost to finish and where a budget runs out. The room's own
+  // surfaces share its clock: its Progress row says the socket's words.
+  it('foresight: status --json (a scan), the socket and the Progress row agree on the ETA and the forecast', () => {
+    type Eta = { id: number | null; remaining: number; thin: unknown[]; unknown: string | null } | null;
+    type F = { eta: { batch: Eta; phase: Eta; pipeline: Eta; needs_you: number; text: string } | null; forecast: { cost_to_complete_usd: number | null; runs_out: unknown; durations: unknown } | null };
+    const clockless = (j: F) => ({
+      parts: j.eta && [j.eta.batch, j.eta.phase, j.eta.pipeline].map((e) => e && { id: e.id, remaining: e.remaining, thin: e.thin, unknown: e.unknown }),
+      needsYou: j.eta?.needs_you,
+      durations: j.forecast?.durations,
+      cost: j.forecast?.cost_to_complete_usd === null || j.forecast?.cost_to_complete_usd === undefined ? null : Math.round(j.forecast.cost_to_complete_usd * 100),
+    });
+    everyCase((r) => {
+      const scan = r.statusJson as unknown as F;
+      const socket = r.socketJson as unknown as F;
+      if (!socket.eta || !scan.eta) return say('eta', { scan: scan.eta, socket: socket.eta });
+      if (!same(clockless(scan), clockless(socket))) return say('foresight', { 'status --json (scan)': clockless(scan), socket: clockless(socket) });
+      const done = r.socketJson.counts.done >= r.socketJson.counts.total;
+      if (!done && !r.s.frames.progress.includes(socket.eta.text)) return say('Progress ETA row', { socket: socket.eta.text, Progress: r.s.frames.progress.split('\n').find((l) => l.startsWith('ETA')) ?? null });
+      return null;
+    });
+  });
+
   it('watch --json greets with the cells status --json lists', () => {
     everyCase((r) => {
       const hello = events(r)[0] ?? {};

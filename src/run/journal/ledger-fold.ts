@@ -8,6 +8,7 @@ import { legacyErrorOf } from '../attempt/failure-message.js';
 import { infraBreakerOf } from '../executors/infra.js';
 import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
+import { SampleFold } from '../../foresight/samples.js';
 import { QuotaFold, quotaOfExit } from '../quota/fold.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
@@ -48,6 +49,7 @@ export class LedgerFold {
   private readonly costs = new CostFold();
   /** Accounts waiting for their quota's reset, and the cells stopped on them (docs/quota.md). */
   private readonly quota = new QuotaFold();
+  private readonly samples = new SampleFold();
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -56,6 +58,7 @@ export class LedgerFold {
     for (const e of events) {
       this.step(e);
       this.triage = triageStep(this.triage, e);
+      this.samples.feed(e);
       this.count++;
     }
     return this;
@@ -83,6 +86,7 @@ export class LedgerFold {
       costs,
       triage: this.triage,
       quotaWaits: this.quota.view(now),
+      durations: this.samples.view(),
     };
   }
 

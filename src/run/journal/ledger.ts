@@ -7,6 +7,7 @@ import { currentEpisode, type AttemptRecord } from '../policy/policy.js';
 import type { CostLedger } from './costs.js';
 import type { TriageLedger } from './triage-ledger.js';
 import { budgetStopOf, type BudgetCounts } from '../policy/budget.js';
+import type { DurationLedger } from '../../foresight/types.js';
 import type { QuotaWait } from '../quota/gate.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
@@ -85,6 +86,8 @@ export interface Ledger {
   quotaWaits: Record<string, QuotaWait>;
   /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
   triage: TriageLedger;
+  /** Successful attempts' run times and times, foresight's source (docs/foresight.md). */
+  durations: DurationLedger;
 }
 
 export interface LedgerConfig {

@@ -10,6 +10,7 @@ import { serveControlRoom } from '../../socket/start.js';
 import { lastInputAt } from '../keys/input-clock.js';
 import { liveStatusText } from '../../socket/status-text.js';
 import { runsOf } from '../../operator/runs.js';
+import { operatorOf } from '../store/operator.js';
 import { statusJsonText } from '../../cli/core-commands.js';
 import { statusJson, toJson } from '../../cli/json.js';
 import { startTerminalAlarms } from '../../notify/terminal-out.js';
@@ -66,7 +67,7 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
   const sup = agents.options?.sup;
   // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
   const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;
-  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs, () => (sup ? runsOf(store.getState().agents.snap) : null)), handover);
+  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs, () => (sup ? runsOf(store.getState().agents.snap) : null), () => operatorOf(store.getState()).foresight), handover);
   if (control.notice && !store.getState().message) store.setState({ message: { text: sanitizeLine(control.notice), tone: 'warn' } });
   return { live, agents, store, control };
 }

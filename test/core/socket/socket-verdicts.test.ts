@@ -11,6 +11,11 @@ import { loadWorkspace } from '../../../src/workspace.js';
 import { cellChanges, cellChangesSince, statusesOf } from '../../../src/socket/events.js';
 import type { CostLedger, Spend } from '../../../src/run/journal/costs.js';
 import { BOOK_MARKERS, copyDemo, tempDir } from '../../helpers/workspace.js';
+import { buildOperatorModel } from '../../../src/operator/model.js';
+import type { WorkspaceState } from '../../../src/types.js';
+
+/** The room's forecast of a state, as the entry wires it (test/helpers/status-text.ts, docs/foresight.md). */
+const foresightOf = (s: WorkspaceState) => buildOperatorModel(s, null, Date.now()).foresight;
 
 // Issue 10 "done when": no verdict differs between the socket's answer and a cold scan. A
 // control room serves a real workspace; random edits land on its files (markers appended,
@@ -18,7 +23,8 @@ import { BOOK_MARKERS, copyDemo, tempDir } from '../../helpers/workspace.js';
 // changed), and right after each batch — no wait — the whole status document it answers
 // equals the one a fresh full read of the disk gives (the scan's clock aside).
 
-const sansTime = (text: string): string => text.replace(/"scannedAt": ?"[^"]*",/, '"scannedAt":"-",');
+// The forecast's clock (the minute, docs/foresight.md) is a time like scannedAt: a room's answer and a scan's may straddle a minute.
+const sansTime = (text: string): string => text.replace(/"scannedAt": ?"[^"]*",/, '"scannedAt":"-",').replace(/"eta": ?\{(\s*)"at": ?"[^"]*"/, '"eta":{$1"at":"-"');
 
 type Edit = { t: 'mark' | 'cut' | 'rm' | 'same-size' | 'atomic-done' | 'claim'; i: number; glyph: number };
 
@@ -85,7 +91,8 @@ describe('control socket: the same verdicts as a cold scan', () => {
         const since = cellChangesSince(before, live.state, 'at');
         if (since) expect(since).toEqual(cellChanges(statusesOf(before), live.state, 'at'));
         expect(asked).not.toBeNull();
-        const cold = statusJsonText(await loadWorkspace(dir));
+        const coldState = await loadWorkspace(dir);
+        const cold = statusJsonText(coldState, undefined, foresightOf(coldState));
         expect(sansTime(Buffer.concat(asked!).toString('utf8'))).toBe(sansTime(cold));
       }),
       { numRuns: 25, seed: 20261201 },
@@ -101,7 +108,7 @@ describe('the status text kept by block', () => {
     const spend = (costUsd: number): Spend => ({ costUsd, tokensIn: 10, tokensOut: 20, attempts: 1 });
     let ledger: CostLedger = { workspace: spend(1), session: spend(1), cells: { 'ch01/research': spend(1) }, agents: { researcher: spend(1) }, lastSession: {} };
     const text = statusText(() => ledger);
-    const same = () => expect(Buffer.concat(text(live.state)).toString('utf8')).toBe(statusJsonText(live.state, ledger));
+    const same = () => expect(Buffer.concat(text(live.state)).toString('utf8')).toBe(statusJsonText(live.state, ledger, foresightOf(live.state)));
     same();
     ledger = { ...ledger, cells: { ...ledger.cells, 'ch01/research': spend(2.5), 'ch02/draft': spend(0.25) } };
     same();

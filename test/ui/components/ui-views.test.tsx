@@ -175,7 +175,8 @@ describe('control room views', () => {
     expect(frame()).not.toMatch(/P\d (?!ch)/);
     await press('1', '\u001b');
     expect(frame()).toContain('filter cleared');
-    expect(frame().split('\n').filter((l) => /^[ ›]ch\d+/.test(l)).length).toBe(Math.min(units.length, 10));
+    // Nine rows at 80×24: the ETA line above the matrix takes the tenth (docs/foresight.md).
+    expect(frame().split('\n').filter((l) => /^[ ›]ch\d+/.test(l)).length).toBe(Math.min(units.length, 9));
     // Status words filter too: only rows with a failed cell.
     await press('/', ...'failed', '\r');
     const failedUnits = [...new Set(ws().cells.filter((c) => c.status === 'failed').map((c) => c.unit))];
