@@ -16,7 +16,7 @@ import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor/s
 // time), so the restart ADOPTS it instead of reaping it; cancelled, it leaves its half-product.
 
 const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
-const DIST = join(REPO, 'dist', 'src', 'run', 'supervisor.js');
+const DIST = join(REPO, 'dist', 'src', 'run', 'supervisor', 'supervisor.js');
 
 const makeWs = (): string => {
   const root = tempDir('checkroom-kill9-');

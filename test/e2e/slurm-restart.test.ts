@@ -21,7 +21,7 @@ const DIST = join(REPO, 'dist', 'src');
 
 // The checkroom process: autopilot on, then killed from outside.
 const SCRIPT = `
-import { openSupervisor } from ${JSON.stringify(join(DIST, 'run', 'supervisor.js'))};
+import { openSupervisor } from ${JSON.stringify(join(DIST, 'run', 'supervisor', 'supervisor.js'))};
 import { loadConfig } from ${JSON.stringify(join(DIST, 'pipeline', 'config.js'))};
 const root = process.argv[2];
 const s = await openSupervisor({ root, config: await loadConfig(root) });
@@ -55,7 +55,7 @@ const inFlight = (ev: JournalEvent[]): LaunchEvent[] => {
 
 describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () => {
   it('adopts the running jobs instead of reaping or resubmitting them, and finishes them by their markers', async () => {
-    expect(existsSync(join(DIST, 'run', 'supervisor.js')), 'run `npm run build` first (npm test does)').toBe(true);
+    expect(existsSync(join(DIST, 'run', 'supervisor', 'supervisor.js')), 'run `npm run build` first (npm test does)').toBe(true);
     const root = slurmWorkspace({ units: ['ch01', 'ch02'], speed: 2 });
     const child = spawnCheckroom(root, { ...cluster().env }, 2);
     await until('two jobs in flight', async () => inFlight(await journal(root)).length === 2);

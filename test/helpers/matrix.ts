@@ -175,7 +175,7 @@ export async function checkroomProcess(root: string, body: string, waitFor: stri
   const script = join(root, `.checkroom-proc-${children.length}.mjs`);
   writeFileSync(
     script,
-    `import { openSupervisor } from ${JSON.stringify(join(DIST, 'run', 'supervisor.js'))};
+    `import { openSupervisor } from ${JSON.stringify(join(DIST, 'run', 'supervisor', 'supervisor.js'))};
 import { loadConfig } from ${JSON.stringify(join(DIST, 'pipeline', 'config.js'))};
 const root = process.argv[2];
 const say = (l) => process.stdout.write(l + '\\n');

@@ -14,7 +14,7 @@ import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor/s
 // not die of EPIPE), is adopted — not reaped — and its cell turns done by its marker.
 
 const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
-const DIST = join(REPO, 'dist', 'src', 'run', 'supervisor.js');
+const DIST = join(REPO, 'dist', 'src', 'run', 'supervisor', 'supervisor.js');
 
 const makeWs = (): string => {
   const root = tempDir('checkroom-adopt-leave-');

@@ -115,7 +115,7 @@ const makeWs = (): string => {
 
 describe('torture: the driver killed with kill -9 while observers watch', () => {
   it.each([1, 2])('with %i observer(s): one takes over, adopts the run and finishes it by its marker', { timeout: 120_000 }, async (n) => {
-    expect(existsSync(join(REPO, 'dist', 'src', 'run', 'supervisor.js')), 'run `npm run build` first (npm test does)').toBe(true);
+    expect(existsSync(join(REPO, 'dist', 'src', 'run', 'supervisor', 'supervisor.js')), 'run `npm run build` first (npm test does)').toBe(true);
     const root = makeWs();
     const driver = start(join(root, 'driver.mjs'), root);
     await waitFor('the driver to launch', () => driver.text().includes('LAUNCHED'));

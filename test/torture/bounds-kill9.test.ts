@@ -62,7 +62,7 @@ describe('torture: kill -9 during atomic writes', () => {
     const BIG = 'b'.repeat(8 << 20);
     writeFileSync(join(root, 'RESUME.md'), BIG);
     const script = `
-      import { copyBackup } from ${JSON.stringify(join(DIST, 'backups.js'))};
+      import { copyBackup } from ${JSON.stringify(join(DIST, 'backups/backups.js'))};
       process.stdout.write('go\\n');
       for (let i = 0; ; i++) {
         await copyBackup(${JSON.stringify(root)}, 'RESUME.md', new Date(Date.UTC(2026, 0, 1, 0, 0, i % 50)));

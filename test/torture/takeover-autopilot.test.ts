@@ -78,7 +78,7 @@ const makeWs = (): string => {
 
 describe('torture: a take-over keeps the driver autopilot (issue 17 item 3)', () => {
   it('the driver had autopilot on and is killed with kill -9: the observer that takes over drives on with autopilot on', { timeout: 120_000 }, async () => {
-    expect(existsSync(join(REPO, 'dist', 'src', 'run', 'supervisor.js')), 'run `npm run build` first').toBe(true);
+    expect(existsSync(join(REPO, 'dist', 'src', 'run', 'supervisor', 'supervisor.js')), 'run `npm run build` first').toBe(true);
     const root = makeWs();
     const driver = spawn(process.execPath, [join(root, 'driver.mjs'), root], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(driver);
