@@ -77,7 +77,7 @@ export function HealthView({ height, width }: { height: number; width: number })
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
   const quota = quotaLines(m);
   const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0) - quota.length);
-  // Under a filter the note says what matched nothing instead (issue 18 item 5: `/` filters Health).
+  // Under a filter the note says what matched nothing instead (`/` filters Health).
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
   if (!agents.enabled || !snap) {

@@ -1,6 +1,6 @@
 // A config problem, with the place in checkroom.yaml that caused it. The CLI maps it to
 // exit code 2. Its own module so that reading a workspace without checkroom.yaml never
-// loads the parser (issue 10 item 2).
+// loads the parser.
 
 export class ConfigError extends Error {
   readonly file: string;

@@ -7,11 +7,11 @@ import { presetOf } from './presets/index.js';
 export const CONFIG_FILE = 'checkroom.yaml';
 
 /** A pipeline definition is a few KB; 1 MB leaves room for long unit lists and comments
- *  while a generated or pasted blob (a 55 MB file took 1.8 GB to parse, issue 8 item 7)
+ *  while a generated or pasted blob (a 55 MB file took 1.8 GB to parse)
  *  is refused before a byte of it is read. */
 export const CONFIG_MAX_BYTES = 1024 * 1024;
 
-/** The sentence that says a layout chose the preset (issue 8 item 6). */
+/** The sentence that says a layout chose the preset. */
 export const detectedNotice = (name: string): Pick<WorkspaceConfig, 'presetDetected'> => {
   const notice = presetOf(name).layout?.notice;
   return notice ? { presetDetected: notice } : {};

@@ -14,7 +14,7 @@ export { CONFIG_FILE, CONFIG_MAX_BYTES } from './config-file.js';
 
 // Finding and reading checkroom.yaml, without the parser: a workspace without one runs on
 // the preset's defaults and never loads yaml or zod; config-parse.ts (the parser and schema) is
-// imported only when the file is there (issue 10 item 2).
+// imported only when the file is there.
 
 /** The configuration of a workspace without checkroom.yaml: the default preset (or `preset`) and defaults. */
 export const defaultConfig = (preset: string = DEFAULT_PRESET): WorkspaceConfig => ({
@@ -59,7 +59,7 @@ export const loadConfig = async (root: string, cache?: { write: boolean }): Prom
   const detected = await detectPreset(root);
   const kept = cache ? cachedConfig(root, file, text, detected) : null;
   if (kept) return kept;
-  // zod and yaml are loaded only here, for a checkroom.yaml not parsed before (issue 10 item 2).
+  // zod and yaml are loaded only here, for a checkroom.yaml not parsed before.
   const { parseConfig } = await import('./config-parse.js');
   const config = parseConfig(text, file, detected);
   if (cache?.write) await saveConfigCache(root, file, text, detected, config);

@@ -113,7 +113,7 @@ export interface Limits {
   maxLaunchesWorkspace?: number;
   /** Consecutive failures across all agents that pause autopilot and escalate. */
   maxConsecutiveFailures: number;
-  /** Per-class attempt caps overriding the defaults of docs/domain.md section 8. */
+  /** Per-class attempt caps overriding the defaults of docs/domain.md, Failure classes and their caps. */
   caps: Partial<Record<FailureClass, number>>;
   backoffBaseMs: number;
   backoffMaxMs: number;

@@ -63,7 +63,7 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
   // Bell, desktop notification and tab title when configured, to a real terminal only (docs/notify.md).
   const term = agents.options?.config.notify?.terminal;
   if (term) startTerminalAlarms({ subscribe: (fn) => store.subscribe(fn), needsYou: () => needsYouOf(store.getState().agents.snap?.ledger), name: live.state.name }, term, process.stdout);
-  // Scripts ask this instance instead of scanning (issue 10 item 4): `status --json`, `watch`.
+  // Scripts ask this instance instead of scanning: `status --json`, `watch`.
   const sup = agents.options?.sup;
   // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
   const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;
