@@ -1,6 +1,6 @@
 import type { CutMap } from '../../triage/cut-evidence.js';
 import type { PipelineDef, Warning, WorkspaceState } from '../../types.js';
-import type { WorkspaceConfig } from '../config-types.js';
+import type { WorkspaceConfig } from '../config/types.js';
 import type { CheckpointDoc } from '../../checkpoint/types.js';
 import type { ScanResult } from '../../scan/scan.js';
 import type { CacheUse } from '../../scan/cached-facts.js';

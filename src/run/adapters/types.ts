@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentDef } from '../../pipeline/config-types.js';
+import type { AgentDef } from '../../pipeline/config/types.js';
 import type { AgentIssues, RawAgent, SchemaKit } from '../../pipeline/schema.js';
 import type { AttemptClass } from '../policy/classify.js';
 import type { ProcessOutcome } from '../types.js';

@@ -1,4 +1,4 @@
-import type { ExecutorName } from '../../pipeline/config-types.js';
+import type { ExecutorName } from '../../pipeline/config/types.js';
 
 /**
  * The breaker that counts an executor's infrastructure faults (INFRA), apart from

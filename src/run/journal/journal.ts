@@ -3,7 +3,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { AttemptClass } from '../policy/classify.js';
-import type { ExecutorName, FailureClass } from '../../pipeline/config-types.js';
+import type { ExecutorName, FailureClass } from '../../pipeline/config/types.js';
 import { JournalParser, MB, tailStart } from './read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './agent.js';
 import { LOG_EVENT_FIELDS, type LogPrunedEvent } from '../logs/journal-logs.js';

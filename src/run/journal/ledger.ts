@@ -1,4 +1,4 @@
-import type { BreakerConfig, FailureClass, Limits } from '../../pipeline/config-types.js';
+import type { BreakerConfig, FailureClass, Limits } from '../../pipeline/config/types.js';
 import { cellKey } from '../../types.js';
 import { breakerView, canLaunch, type BreakerState, type BreakerView } from '../policy/breaker.js';
 import type { AttemptClass } from '../policy/classify.js';
