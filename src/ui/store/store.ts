@@ -37,6 +37,7 @@ const initialUi = (): UiState => ({
   detail: null,
   help: { open: false, offset: 0 },
   prompt: null,
+  commandHistory: [],
   filter: '',
   dialog: null,
   message: null,
