@@ -33,7 +33,7 @@ export function Footer({ width }: { width: number }) {
   if (scope === 'main') first.unshift(`${VIEWS[0].key}-${VIEWS[VIEWS.length - 1].key}/tab views`);
   const tail = last.join(' · ');
   // Whole hints only: "c conse…" told nothing and hid the keys after it.
-  const hints = [packHints(first.filter((h) => !h.startsWith('tab ')), Math.max(10, width - tail.length - 3)), tail].filter(Boolean);
+  const hints = [packHints(first.filter((h) => scope !== 'main' || !h.startsWith('tab ')), Math.max(10, width - tail.length - 3)), tail].filter(Boolean);
   return (
     <Box flexDirection="column">
       {prompt ? (
