@@ -2,7 +2,7 @@ import type { Prompt } from '../store/types.js';
 import { commandCandidates } from './command-line.js';
 
 // The `:` line's own moves, pure: Tab completes and cycles the candidates, ↑/↓ walk the lines
-// submitted this session (docs/keys.md, The command line).
+// submitted before (docs/keys.md, The command line).
 
 /** How many submitted lines ↑ reaches back. */
 export const HISTORY_KEPT = 100;

@@ -77,7 +77,7 @@ export interface UiState {
   detail: Detail | null;
   help: { open: boolean; offset: number };
   prompt: Prompt | null;
-  /** The `:` lines submitted this session, oldest first, for ↑/↓ (docs/keys.md, The command line). */
+  /** The `:` lines submitted, oldest first, for ↑/↓; kept in .checkroom/command-history (docs/keys.md, The command line). */
   commandHistory: readonly string[];
   filter: string;
   dialog: Confirm | null;

@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { COMMAND_ALIASES, commandCandidates, parseCommandLine } from '../../../src/ui/keys/command-line.js';
 import { editLine } from '../../../src/ui/keys/line-edit.js';
 import { HISTORY_KEPT, remember } from '../../../src/ui/keys/prompt-line.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COMMAND_HISTORY_FILE } from '../../../src/ui/keys/command-history-file.js';
 import { closeStores, openStore, tokens } from '../../helpers/store.js';
 import { copyDemo } from '../../helpers/workspace.js';
 
@@ -56,7 +59,7 @@ describe('the : line in the store: tab, history', () => {
     expect(r.s().prompt).toBeNull();
   });
 
-  it('↑/↓ walk the lines submitted this session', async () => {
+  it('↑/↓ walk the lines submitted before', async () => {
     const r = await openStore(copyDemo());
     await r.press(':', 'plan', 'enter', ':', 'parti', 'enter');
     expect(r.s().view).toBe('partials');
@@ -78,6 +81,24 @@ describe('the : line in the store: tab, history', () => {
 });
 
 describe('the history kept', () => {
+  it('outlives the session in .checkroom/, and a read-only control room writes none', async () => {
+    const root = copyDemo();
+    const r = await openStore(root);
+    await r.press(':', 'plan', 'enter', ':', 'parti', 'enter');
+    await r.s().idle();
+    expect(readFileSync(join(root, COMMAND_HISTORY_FILE), 'utf8')).toBe('plan\nparti\n');
+    await closeStores();
+    const again = await openStore(root);
+    await again.press(':', 'up');
+    expect(again.s().prompt?.text).toBe('parti');
+    const ro = copyDemo();
+    const seen = await openStore(ro, { readonly: true });
+    await seen.press(':', 'plan', 'enter');
+    await seen.s().idle();
+    expect(seen.s().view).toBe('plan');
+    expect(existsSync(join(ro, COMMAND_HISTORY_FILE))).toBe(false);
+  });
+
   it('keeps a repeat once, skips blank lines, and is bounded', () => {
     expect(remember(['plan'], ' plan ')).toEqual(['plan']);
     expect(remember(['plan'], '  ')).toEqual(['plan']);
