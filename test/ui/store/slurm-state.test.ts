@@ -15,6 +15,8 @@ import { join } from 'node:path';
 import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../../src/run/supervisor/supervisor.js';
 import { tempDir } from '../../helpers/workspace.js';
+import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS } from '../../../src/pipeline/defaults.js';
 
 // The pure half of the Slurm executor (issue 12): scheduler states to verdicts, the sbatch
 // arguments of an attempt, and the `executor:` / `slurm:` settings of checkroom.yaml.
@@ -151,7 +153,7 @@ describe('the scheduler as a fourth source', () => {
 describe('a job in the Agents view', () => {
   it('shows the job instead of a pid, and the scheduler’s reason while it waits', () => {
     const run = { runId: 'r1', unit: 'ch01', step: 'draft', agent: 'writer', attempt: 1, pid: null, logPath: '/l', startedAt: 1_000, lines: [], job: { executor: 'slurm', id: '12' }, why: 'waiting: Resources' };
-    const a = { at: 4_000, limits: null, agentNames: [], snap: { role: 'driver', runs: [run], waiting: [], autopilot: { on: false, paused: false, reason: '' }, ledger: { cells: {}, agents: {} } } } as unknown as AgentsUi;
+    const a = { at: 4_000, limits: null, agentNames: [], snap: { role: 'driver', runs: [run], waiting: [], autopilot: { on: false, paused: false, reason: '' }, ledger: replayJournal([], 4_000, { breaker: DEFAULT_BREAKER, limits: DEFAULT_LIMITS }) } } as unknown as AgentsUi;
     const m = operatorOf({ ws: { cells: [], next: [], partials: [], suspects: [], discrepancies: [], warnings: [], scannedAt: 0 } as never, agents: a });
     const [f] = m.runs;
     // Queued by the scheduler: pending, never running (issue 18; it said "running slurm job 12").
