@@ -22,6 +22,8 @@ interface RuleState {
   storm: StormState;
   timer: NodeJS.Timeout | null;
   reported: boolean;
+  /** One command's alarms go out one after the other, in the order raised (a summary after what it sums up). */
+  chain: Promise<void>;
 }
 
 export interface SenderHost {
@@ -33,15 +35,16 @@ export interface SenderHost {
 }
 
 export function createSenders(h: SenderHost, cfg: NotifyConfig): Senders {
-  const rules: RuleState[] = cfg.rules.map((rule) => ({ rule, storm: calm(), timer: null, reported: false }));
+  const rules: RuleState[] = cfg.rules.map((rule) => ({ rule, storm: calm(), timer: null, reported: false, chain: Promise.resolve() }));
   const inFlight = new Set<Promise<void>>();
 
   const start = (s: RuleState, payload: string): void => {
-    const p = runNotifier(s.rule.command, payload, { cwd: h.root, timeoutMs: cfg.timeoutMs }).then((r) => {
+    const p = s.chain.then(() => runNotifier(s.rule.command, payload, { cwd: h.root, timeoutMs: cfg.timeoutMs })).then((r) => {
       if (r.ok || s.reported) return;
       s.reported = true;
       h.emit({ type: 'notice', message: sanitizeLine(`notify: ${s.rule.command.join(' ')} failed (${r.why}); the pipeline goes on, and further failures of this command are not reported`) });
     });
+    s.chain = p;
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   };

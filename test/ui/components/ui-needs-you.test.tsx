@@ -67,15 +67,15 @@ describe('the "needs you" banner', () => {
   it('shows an escalation until A, survives a restart acknowledged, and comes back with the next escalation', async () => {
     const root = makeWs();
     const a = await open(root);
-    expect(a.frame()).not.toContain('needs you');
+    expect(headerLine(a.frame())).not.toContain('needs you');
     expect((await a.sup.launch('ch01', 'research')).outcome).toBe('escalated');
-    await until(() => a.frame().includes('1 needs you'));
+    await until(() => headerLine(a.frame()).includes('1 needs you'));
     expect(headerLine(a.frame())).toMatch(/^✋ 1 needs you \(ch01\/research\) · A ack · /);
     // At 80 columns the banner leads its line, whole.
     expect(a.frame().split('\n').every((l) => l.length <= 80)).toBe(true);
     await a.press('A');
-    await until(() => !a.frame().includes('needs you') && a.frame().includes('acknowledged'));
-    expect(a.frame()).not.toContain('needs you');
+    await until(() => !headerLine(a.frame()).includes('needs you') && a.frame().includes('acknowledged'));
+    expect(headerLine(a.frame())).not.toContain('needs you');
     expect(a.frame()).toContain('acknowledged: the banner comes back with the next escalation');
     const acks = (await readJournal(root)).events.filter((e) => e.type === 'decision' && e.kind === 'ack_alarms');
     expect(acks).toHaveLength(1);
@@ -89,9 +89,9 @@ describe('the "needs you" banner', () => {
     setOutputCharset('symbols');
     const b = await open(root, { ascii: true, theme: NO_COLOR_THEME });
     await tick(100);
-    expect(b.frame()).not.toContain('needs you');
+    expect(headerLine(b.frame())).not.toContain('needs you');
     expect((await b.sup.launch('ch02', 'research')).outcome).toBe('escalated');
-    await until(() => b.frame().includes('needs you'));
+    await until(() => headerLine(b.frame()).includes('needs you'));
     expect(headerLine(b.frame())).toMatch(/^! +1 needs you \(ch02\/research\) - A ack - /);
     expect(withoutReverse(b.raw())).not.toMatch(/\x1b/);
   });
