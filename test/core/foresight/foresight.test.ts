@@ -22,6 +22,8 @@ import { foresightOf } from '../../../src/foresight/foresight.js';
 import type { Foresight } from '../../../src/foresight/types.js';
 import { emptyDurations } from '../../../src/foresight/samples.js';
 import { foresightJson } from '../../../src/cli/json-foresight.js';
+import { runRecordsOf } from '../../../src/history/run-records.js';
+import { attemptDuration as journalDuration } from '../../../src/run/journal/run-duration.js';
 
 // Foresight on real journals (docs/foresight.md): events appended to a journal in a temp
 // directory, read back and folded as a restart folds them, then the remaining plan of a small
@@ -103,6 +105,20 @@ describe('durations from the journal', () => {
   it('an attempt\'s duration is its exit\'s durationMs; the journal records no queue wait apart from it', () => {
     const [, exit] = run('ch01', 'draft', 'writer', T, 42 * S);
     expect(attemptDuration(exit as Parameters<typeof attemptDuration>[0])).toEqual({ runMs: 42 * S, queueWaitMs: null });
+  });
+
+  it('History\'s duration of every run and the samples foresight uses agree on a real journal (one derivation)', async () => {
+    // A clock stepped back during one run journals a negative durationMs: History and the ETA must read it alike.
+    const events = [...history(), ...run('ch00', 'draft', 'writer', T - 100 * S, -5 * S), ...run('ch00', 'review', 'reviewer', T - 50 * S, 45 * S, 'UNKNOWN')];
+    const { root, ledger } = await ledgerOf(events);
+    const records = runRecordsOf((await readJournal(root)).events);
+    expect(records).toHaveLength(8);
+    for (const r of records) expect(r.durationMs).toBe(journalDuration({ durationMs: events.find((e) => e.type === 'exit' && e.runId === r.runId)!.durationMs as number }).runMs);
+    const ok = (stepId: string) => records.filter((r) => r.step === stepId && r.class === 'SUCCESS').map((r) => r.durationMs);
+    expect(ledger.durations.steps.draft).toEqual(ok('draft'));
+    expect(ledger.durations.steps.review).toEqual(ok('review'));
+    expect(ok('draft')).toContain(0);
+    expect(attemptDuration).toBe(journalDuration);
   });
 });
 
