@@ -27,7 +27,7 @@ export function QuotaBadge() {
   return words ? <T tok="warn">{words} · </T> : null;
 }
 
-/** Issue 11: money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */
+/** Money and tokens spent, "spent $0.04 of $2.50 this session · … · ", when agents reported any. */
 export function SpendBadge() {
   const words = useAppStore((s) => headerSpend(s.agents.snap?.ledger.costs, s.agents.limits?.budget));
   const spent = useAppStore((s) => budgetSpent(s.agents.snap?.ledger.costs, s.agents.limits?.budget));

@@ -6,15 +6,15 @@ import { StoreContext, useAppStore } from '../hooks/use-app-store.js';
 import { ThemeContext } from '../hooks/use-theme.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
-import { RecoveryLayer } from './RecoveryLayer.js';
+import { ConfirmDialog } from './panes/ConfirmDialog.js';
+import { RecoveryLayer } from './panes/RecoveryLayer.js';
 import { recoveryOverlayOpen } from '../src/ui/recovery/types.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
-import { HelpOverlay } from './HelpOverlay.js';
+import { HelpOverlay } from './panes/HelpOverlay.js';
 import { Tabs } from './Tabs.js';
 import { VIEW_COMPONENTS } from './Views.js';
-import { LogPager } from './LogPager.js';
+import { LogPager } from './panes/LogPager.js';
 
 // The whole screen: header, view bar, body (dialog > help > view), message and key hints.
 // It is one row shorter than the terminal: Ink clears the whole screen on every frame

@@ -23,7 +23,7 @@ export function Header({ width }: { width: number }) {
   const readonly = useAppStore((s) => s.readonly);
   const ascii = useAppStore((s) => s.ascii);
   const past = useAppStore((s) => s.past);
-  // The operator model's counts (issue 18 item 1): the same numbers as `status`, the socket and the tabs.
+  // The operator model's counts: the same numbers as `status`, the socket and the tabs.
   const c = useAppStore((s) => operatorOf(s).counts);
   // Where the work stopped, not the first batch not done: an operator back
   // after an interruption asks where the agents were; a Batch 1 with lost markers is a

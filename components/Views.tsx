@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import type { ViewId } from '../src/ui/views/views.js';
-import { PartialsView } from './PartialsView.js';
-import { PlanView } from './PlanView.js';
-import { ProgressView } from './ProgressView.js';
-import { SourcesView } from './SourcesView.js';
-import { HealthView } from './HealthView.js';
-import { HistoryView } from './HistoryView.js';
+import { PartialsView } from './views/PartialsView.js';
+import { PlanView } from './views/PlanView.js';
+import { ProgressView } from './views/ProgressView.js';
+import { SourcesView } from './views/SourcesView.js';
+import { HealthView } from './views/HealthView.js';
+import { HistoryView } from './views/HistoryView.js';
 
 // The view registry's components, keyed like VIEWS in src/ui/views/views.ts.
 

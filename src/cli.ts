@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import { HELP, parseCli, UsageError, type Cli } from './cli/args.js';
 import { colorEnabled, makePaint, outputWidth } from './text/paint.js';
 import { charsetFor, setOutputCharset } from './text/charset.js';
-import { ConfigError } from './pipeline/config-load.js';
+import { ConfigError } from './pipeline/config/load.js';
 import { WorkspaceError } from './workspace.js';
-import { checkpointCommand, partialsCommand, planCommand, statusCommand, type ReadOptions } from './cli/core-commands.js';
+import { checkpointCommand, partialsCommand, planCommand, statusCommand, type ReadOptions } from './cli/commands/core-commands.js';
 import type { TextOptions } from './text/layout.js';
-import { extraCommands } from './cli/extra-commands.js';
+import { extraCommands } from './cli/commands/extra-commands.js';
 import { stderrOut, textOut } from './cli/text-out.js';
 import { loadControlRoom } from './ui/entry/load.js';
 
@@ -30,7 +30,7 @@ const DUMB_NOTE =
 
 /** A running control room's `status --json`, byte for byte; `--json=pretty` indents it. False: no instance answered. */
 async function statusFromSocket(cli: Cli): Promise<boolean> {
-  const { statusFromControlRoom } = await import('./cli/socket-commands.js');
+  const { statusFromControlRoom } = await import('./cli/commands/socket-commands.js');
   // The control room's bytes are escapeJsonText's already (src/socket/status-text.ts builds them with toJson).
   // eslint-disable-next-line no-restricted-syntax -- byte for byte, as the socket answered
   if (!cli.jsonPretty) return statusFromControlRoom(cli.positionals, (b) => process.stdout.write(b));
@@ -88,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
       return (await loadControlRoom())(cli, o);
     }
     case 'watch':
-      return (await import('./cli/socket-commands.js')).watchCommand(cli.positionals, cli.json, process.stdout);
+      return (await import('./cli/commands/socket-commands.js')).watchCommand(cli.positionals, cli.json, process.stdout);
     default:
       return extraCommands(cli, o, out);
   }

@@ -1,4 +1,4 @@
-import type { WorkspaceConfig } from './pipeline/config-types.js';
+import type { WorkspaceConfig } from './pipeline/config/types.js';
 import type { Ledger } from './run/journal/ledger.js';
 import type { NewJournalEvent } from './run/journal/journal.js';
 import { agentsHash } from './run/attempt/launch-spec.js';

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { WorkspaceState } from './types.js';
-import type { WorkspaceConfig } from './pipeline/config-types.js';
-import { CONFIG_FILE, loadConfig } from './pipeline/config-load.js';
+import type { WorkspaceConfig } from './pipeline/config/types.js';
+import { CONFIG_FILE, loadConfig } from './pipeline/config/load.js';
 import { presetOf, type Sources } from './pipeline/presets/index.js';
 import type { CacheUse } from './scan/cached-facts.js';
 import { readCuts, type CutMemo } from './triage/cut-read.js';

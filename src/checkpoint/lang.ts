@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Lang, WorkspaceState } from '../types.js';
-import { loadConfig } from '../pipeline/config-load.js';
+import { loadConfig } from '../pipeline/config/load.js';
 
 // The language of the files checkroom rebuilds (checkpoint.md, RESUME.md):
 // without this they came out in English for a Japanese or Chinese workspace whenever the old file was

@@ -1,4 +1,4 @@
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../pipeline/config/types.js';
 import { zeroSpend, type CostLedger, type Spend } from '../run/journal/costs.js';
 import { readScanJournal } from './scan-journal.js';
 

@@ -1,4 +1,4 @@
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../pipeline/config/types.js';
 import type { Cell, StepDef, WorkspaceState } from '../types.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { noStepWhy, targetOf } from '../run/attempt/launch-spec.js';

@@ -1,4 +1,4 @@
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../pipeline/config/types.js';
 import type { WorkspaceState } from '../types.js';
 import type { Foresight } from '../foresight/types.js';
 import { breakersOf } from '../operator/breakers.js';

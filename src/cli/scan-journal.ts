@@ -1,5 +1,5 @@
-import { loadConfig } from '../pipeline/config-load.js';
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import { loadConfig } from '../pipeline/config/load.js';
+import type { WorkspaceConfig } from '../pipeline/config/types.js';
 import { CostFold, type CostLedger } from '../run/journal/costs.js';
 import { readJournal } from '../run/journal/journal.js';
 import { observedRuns, observedWaiting } from '../run/journal/observed-runs.js';

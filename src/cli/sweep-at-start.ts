@@ -1,4 +1,4 @@
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../pipeline/config/types.js';
 import { atomicWriteDirs, describeSweep, sweepTempFiles } from '../fs/sweep-temp.js';
 import { sanitizeLine } from '../text/sanitize.js';
 

@@ -5,7 +5,7 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCli } from '../cli/args.js';
 import { colorEnabled, makePaint, outputWidth } from '../text/paint.js';
-import { statusCommand } from '../cli/core-commands.js';
+import { statusCommand } from '../cli/commands/core-commands.js';
 import { stderrOut, textOut } from '../cli/text-out.js';
 import { charsetFor, setOutputCharset } from '../text/charset.js';
 import type { TextOptions } from '../text/layout.js';

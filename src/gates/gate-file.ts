@@ -1,4 +1,4 @@
-import type { FailureClass } from '../pipeline/config-types.js';
+import type { FailureClass } from '../pipeline/config/types.js';
 import { BUILT_IN_CLASSES } from '../pipeline/failure-classes.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { isRecord, str } from './read-json.js';

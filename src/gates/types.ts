@@ -1,4 +1,4 @@
-import type { FailureClass } from '../pipeline/config-types.js';
+import type { FailureClass } from '../pipeline/config/types.js';
 import type { Cell, Warning } from '../types.js';
 
 // The gate-file workflow layout (docs/domain.md, Workflow gate files), as plain data.

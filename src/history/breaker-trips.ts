@@ -1,5 +1,5 @@
 import { breakerInit, breakerReduce, type BreakerEvent, type BreakerState } from '../run/policy/breaker.js';
-import type { BreakerConfig } from '../pipeline/config-types.js';
+import type { BreakerConfig } from '../pipeline/config/types.js';
 import { DEFAULT_BREAKER } from '../pipeline/defaults.js';
 import type { JournalEvent } from '../run/journal/journal.js';
 import { duration } from '../operator/words.js';

@@ -2,7 +2,7 @@ import type { JournalEvent } from '../run/journal/journal.js';
 import { cellKey } from '../types.js';
 import { RunRecordFold, type RunRecord } from './run-records.js';
 import { BreakerTrips } from './breaker-trips.js';
-import type { BreakerConfig } from '../pipeline/config-types.js';
+import type { BreakerConfig } from '../pipeline/config/types.js';
 
 // The journal as a timeline (docs/history.md): one row per run (at its launch, completed by its
 // exit), operator decision, breaker action, escalation, budget event, autopilot change and

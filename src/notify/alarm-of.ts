@@ -1,4 +1,4 @@
-import type { Limits } from '../pipeline/config-types.js';
+import type { Limits } from '../pipeline/config/types.js';
 import { budgetStopOf } from '../run/policy/budget.js';
 import type { Ledger } from '../run/journal/ledger.js';
 import type { SupervisorEvent } from '../run/supervisor/types.js';

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../pipeline/config/types.js';
 import type { NewJournalEvent } from '../run/journal/journal.js';
 import { readJournal } from '../run/journal/journal.js';
 import type { Ledger } from '../run/journal/ledger.js';

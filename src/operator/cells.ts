@@ -1,4 +1,4 @@
-import type { Limits } from '../pipeline/config-types.js';
+import type { Limits } from '../pipeline/config/types.js';
 import type { CellLedger } from '../run/journal/ledger.js';
 import { decideNext } from '../run/policy/policy.js';
 import type { SupervisorSnapshot } from '../run/supervisor/types.js';

@@ -1,4 +1,4 @@
-import type { Limits } from '../pipeline/config-types.js';
+import type { Limits } from '../pipeline/config/types.js';
 import type { SupervisorSnapshot } from '../run/supervisor/types.js';
 import type { Cell, WorkspaceState } from '../types.js';
 import { breakersOf } from './breakers.js';

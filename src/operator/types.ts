@@ -1,4 +1,4 @@
-import type { FailureClass } from '../pipeline/config-types.js';
+import type { FailureClass } from '../pipeline/config/types.js';
 import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
 import type { BreakerViewState } from '../run/policy/breaker.js';
 import type { CellLedger } from '../run/journal/ledger.js';

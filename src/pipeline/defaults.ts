@@ -1,4 +1,4 @@
-import type { BreakerConfig, FailureClass, KubernetesOptions, Limits, SlurmOptions, SourcesConfig } from './config-types.js';
+import type { BreakerConfig, FailureClass, KubernetesOptions, Limits, SlurmOptions, SourcesConfig } from './config/types.js';
 import { BUILT_IN_CLASSES } from './failure-classes.js';
 
 // The configuration's defaults, as plain data: what a workspace without checkroom.yaml runs

@@ -1,9 +1,9 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { describeExpected } from './schema.js';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from './config/error.js';
 
-export { ConfigError } from './config-error.js';
+export { ConfigError } from './config/error.js';
 
 // A YAML file whose every error points at the node that caused it (file:line:column), shared
 // by checkroom.yaml and preset files: a typo in a pipeline that runs for days

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import type { WorkspaceState } from '../types.js';
 import type { Sources } from '../workspace.js';
 import { WorkspaceError } from '../workspace.js';
-import { CONFIG_FILE } from '../pipeline/config.js';
+import { CONFIG_FILE } from '../pipeline/config/config.js';
 import { presetOf } from '../pipeline/presets/index.js';
 import { describePatternMiss, explainPatternMiss } from '../scan/units.js';
 import { sanitizeLine } from '../text/sanitize.js';

@@ -15,7 +15,7 @@ import { guardRecovery, notReplaceable } from './guard.js';
 import type { LastSession } from './session-end.js';
 import { stopOf, type StopReport } from './stop.js';
 
-// `checkroom recover`: the seed's recovery flow (000_…, section 8) as one report — which
+// `checkroom recover`: the recovery flow of docs/recovery.md as one report — which
 // sources exist and how fresh they are, where the pipeline stopped, the half-products, the
 // long-memory damage, what was stale or missing and has been rebuilt (checkpoint.md and
 // RESUME.md, each backed up first), and the plan to continue. With dryRun nothing is written:
@@ -248,7 +248,7 @@ function manualRebuilds(f: Flow): void {
   }
 }
 
-/** The recovery flow (docs/domain.md, section 5), one step after the other, each reading what the one before rebuilt. */
+/** The recovery flow (docs/domain.md, What goes wrong), one step after the other, each reading what the one before rebuilt. */
 export async function recoverReport(dir: string, opts: { dryRun: boolean; now?: Date; read?: WorkspaceRead } = { dryRun: true }): Promise<RecoverReport> {
   const now = opts.now ?? new Date();
   const { sources: src, state, journal } = await loadRecoveryState(dir, now.getTime(), opts.read);

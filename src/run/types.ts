@@ -1,4 +1,4 @@
-import type { FailureClass } from '../pipeline/config-types.js';
+import type { FailureClass } from '../pipeline/config/types.js';
 
 // The contract between the process layer (spawning, watching, killing) and the policy layer
 // (classify, count, breakers, journal, supervisor). Plain data only.

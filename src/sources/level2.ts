@@ -1,4 +1,4 @@
-import type { WorkspaceConfig } from '../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../pipeline/config/types.js';
 import type { TodoView, WorkspaceState } from '../types.js';
 import { findTodoDb, readTodos, reconcileTodos, writeBackTodos, type TodoSnapshot, type WriteBackResult } from './todos.js';
 import { readyAgainstDisk } from './todos-reconcile.js';

@@ -1,4 +1,4 @@
-import type { ExecutorName, WorkspaceConfig } from '../pipeline/config-types.js';
+import type { ExecutorName, WorkspaceConfig } from '../pipeline/config/types.js';
 import type { Cell } from '../types.js';
 import { executorNamed } from '../run/executors/registry.js';
 import type { SchedulerJob } from '../run/executors/types.js';

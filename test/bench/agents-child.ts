@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createLiveWorkspace } from '../../src/live/live-workspace.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { createSupervisor } from '../../src/run/supervisor/supervisor.js';
 import { cellKey } from '../../src/types.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { generateWorkspace } from './generate.js';
 import { median } from './measure.js';
 import { discoverUnitsOnDisk } from '../../src/scan/units.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { compilePattern } from '../../src/pipeline/safe-pattern.js';
 
 // Issue 16 item 3: config patterns run on RE2 (re2js) unless pattern-shape.ts proves V8

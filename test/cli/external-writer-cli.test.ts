@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCli } from '../../src/cli/args.js';
-import { backupsCommand } from '../../src/cli/recovery-commands.js';
+import { backupsCommand } from '../../src/cli/commands/recovery-commands.js';
 import { recoverReport } from '../../src/recover/report.js';
 import { copyDemo, tempDir, writeFiles } from '../helpers/workspace.js';
 import { holdOpen, killWriters, settle } from '../helpers/writer.js';

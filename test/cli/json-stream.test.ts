@@ -3,7 +3,7 @@ import { loadWorkspace } from '../../src/workspace.js';
 import { escapeJsonText, statusJson, statusJsonStreamed } from '../../src/cli/json.js';
 import { JsonList } from '../../src/cli/json-list.js';
 import { reindentJson, writeJson } from '../../src/cli/json-stream.js';
-import { statusJsonText } from '../../src/cli/core-commands.js';
+import { statusJsonText } from '../../src/cli/commands/core-commands.js';
 import { copyDemo } from '../helpers/workspace.js';
 
 // Issue 10 item 2: `status --json` is written as it is made (cells one at a time, 64 KB

@@ -3,7 +3,7 @@ import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeF
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCli, UsageError } from '../../src/cli/args.js';
-import { backupsCommand, recoverCommand, resumeCommand } from '../../src/cli/recovery-commands.js';
+import { backupsCommand, recoverCommand, resumeCommand } from '../../src/cli/commands/recovery-commands.js';
 import { interrupted, recoverReport } from '../../src/recover/report.js';
 import { loadWorkspace } from '../../src/workspace.js';
 import { parseResume } from '../../src/resume/parse.js';

@@ -4,10 +4,10 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { copyDemo, DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
 import { parseCli, UsageError } from '../../src/cli/args.js';
-import { runCommand } from '../../src/cli/run-command.js';
+import { runCommand } from '../../src/cli/commands/run-command.js';
 import { readJournal } from '../../src/run/journal/journal.js';
 import { acquireDriverLock } from '../../src/run/supervisor/lock.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../src/run/supervisor/supervisor.js';
 
 // `checkroom run` through runCommand, on real processes and a real temp workspace.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { statusCommand } from '../../src/cli/core-commands.js';
+import { statusCommand } from '../../src/cli/commands/core-commands.js';
 import { STATUS_CACHE_FILE } from '../../src/cli/status-cache.js';
 import Database from 'better-sqlite3';
 import { copyDemo, doneFile, pathOf, prose } from '../helpers/workspace.js';

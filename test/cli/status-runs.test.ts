@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { planCommand, statusCommand } from '../../src/cli/core-commands.js';
+import { planCommand, statusCommand } from '../../src/cli/commands/core-commands.js';
 import { readScanJournal } from '../../src/cli/scan-journal.js';
 import { makePaint } from '../../src/text/paint.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../src/run/supervisor/supervisor.js';
 import { runsOf } from '../../src/operator/runs.js';
 import type { StatusJson } from '../../src/cli/json.js';

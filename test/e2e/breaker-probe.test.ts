@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeAgentWorkspace, REPO } from '../helpers/workspace.js';
 import { appendJournal, readJournal } from '../../src/run/journal/journal.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../src/run/supervisor/supervisor.js';
 
 // Issue 17: a half-open breaker admits exactly one probe, whoever asks. It let several

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { ConfigError, loadConfig } from '../../src/pipeline/config.js';
-import { CONFIG_CACHE_FILE } from '../../src/pipeline/config-cache.js';
+import { ConfigError, loadConfig } from '../../src/pipeline/config/config.js';
+import { CONFIG_CACHE_FILE } from '../../src/pipeline/config/cache.js';
 import { copyDemo, REPO, tempDir, writeFiles } from '../helpers/workspace.js';
 
 // Issue 10 item 2: checkroom.yaml parsed last time is not parsed again (yaml and zod are a

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { parseCheckpoint } from '../../src/checkpoint/parse.js';
 import { claimsOf } from '../../src/state/derive.js';
 import { readJournal } from '../../src/run/journal/journal.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { appendJournal } from '../../src/run/journal/journal.js';
 import { commandShownEvent } from '../../src/consent.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { scanFiles } from '../../src/scan/scan.js';
 import { FACTS_CACHE_FILE, FactsCache, factsSignature } from '../../src/scan/cached-facts.js';
 import { decodeFactsCache, encodeFactsCache, FACTS_CACHE_VERSION } from '../../src/scan/facts-cache.js';

@@ -4,7 +4,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSyn
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/cli/args.js';
-import { recoverCommand } from '../../src/cli/recovery-commands.js';
+import { recoverCommand } from '../../src/cli/commands/recovery-commands.js';
 import { RecoverRefused } from '../../src/recover/guard.js';
 import { recoverReport } from '../../src/recover/report.js';
 import { bookPreset } from '../../src/pipeline/book-preset.js';

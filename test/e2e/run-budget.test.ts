@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeAgentWorkspace, REPO } from '../helpers/workspace.js';
 import { appendJournal, readJournal, type JournalEvent } from '../../src/run/journal/journal.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../src/run/supervisor/supervisor.js';
 
 // Issue 17 item 4: budgets are budgets, whoever launches. A spent budget stopped autopilot
@@ -139,7 +139,7 @@ describe('limits.max_launches.workspace across sessions', () => {
 
 describe('limits.max_launches in checkroom.yaml', () => {
   it('a number is per session; a mapping adds the workspace scope; a bad value says what it takes', async () => {
-    const { parseConfig } = await import('../../src/pipeline/config.js');
+    const { parseConfig } = await import('../../src/pipeline/config/config.js');
     expect(parseConfig('limits: { max_launches: 7 }\n', 'checkroom.yaml').limits).toMatchObject({ maxLaunches: 7 });
     expect(parseConfig('limits: { max_launches: 7 }\n', 'checkroom.yaml').limits.maxLaunchesWorkspace).toBeUndefined();
     expect(parseConfig('limits: { max_launches: { workspace: 40 } }\n', 'checkroom.yaml').limits).toMatchObject({ maxLaunches: 200, maxLaunchesWorkspace: 40 });

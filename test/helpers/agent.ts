@@ -1,6 +1,6 @@
-import type { AgentDef } from '../../src/pipeline/config-types.js';
+import type { AgentDef } from '../../src/pipeline/config/types.js';
 import type { RawConfig } from '../../src/pipeline/schema.js';
-import { toAgent } from '../../src/pipeline/config-agent.js';
+import { toAgent } from '../../src/pipeline/config/agent.js';
 
 // One agent fixture, resolved by the config's own code from an empty agent: when AgentDef
 // gains a field (the executor, its Slurm and Kubernetes options did), the fixture gains it

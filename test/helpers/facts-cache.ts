@@ -2,7 +2,7 @@ import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadWorkspace } from '../../src/workspace.js';
 import { statusJson } from '../../src/cli/json.js';
-import { statusCommand } from '../../src/cli/core-commands.js';
+import { statusCommand } from '../../src/cli/commands/core-commands.js';
 import { FACTS_CACHE_FILE } from '../../src/scan/cached-facts.js';
 import { COLS, factsAt, FactsCacheWriter, type FactsCacheData, type StatKey } from '../../src/scan/facts-cache.js';
 import type { FileFacts } from '../../src/types.js';

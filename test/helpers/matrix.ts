@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { readJournal, type JournalEvent, type LaunchEvent } from '../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor } from '../../src/run/supervisor/supervisor.js';
 import { openAgents, type OpenedAgents } from '../../src/ui/agents/open.js';

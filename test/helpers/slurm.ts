@@ -3,7 +3,7 @@ import { copyFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, writeFil
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { readJournal, type JournalEvent, type LaunchEvent } from '../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 import { tempDir } from './workspace.js';

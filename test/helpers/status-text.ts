@@ -1,7 +1,7 @@
 import { liveStatusText, type StatusText } from '../../src/socket/status-text.js';
 import type { CostLedger } from '../../src/run/journal/costs.js';
 import type { OperatorRun } from '../../src/operator/types.js';
-import { statusJsonText } from '../../src/cli/core-commands.js';
+import { statusJsonText } from '../../src/cli/commands/core-commands.js';
 import { statusJson, toJson } from '../../src/cli/json.js';
 import { buildOperatorModel } from '../../src/operator/model.js';
 import type { Foresight } from '../../src/foresight/types.js';

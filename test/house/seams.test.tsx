@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, parseConfig } from '../../src/pipeline/config.js';
+import { ConfigError, loadConfig, parseConfig } from '../../src/pipeline/config/config.js';
 import { registerAdapter } from '../../src/run/adapters/index.js';
-import { configSchema } from '../../src/pipeline/config-rows.js';
+import { configSchema } from '../../src/pipeline/config/rows.js';
 import { rawConfigSchemaOf } from '../../src/pipeline/schema.js';
 import { registerExecutor } from '../../src/run/executors/registry.js';
 import { registerPreset } from '../../src/pipeline/presets/index.js';
 import { buildCommand, targetOf } from '../../src/run/attempt/launch-spec.js';
-import { planCommand, statusCommand } from '../../src/cli/core-commands.js';
+import { planCommand, statusCommand } from '../../src/cli/commands/core-commands.js';
 import { statusKey } from '../../src/cli/status-cache.js';
 import { recoverReport } from '../../src/recover/report.js';
 import { renderRecover } from '../../src/recover/render.js';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../src/run/supervisor/supervisor.js';
 import { slurmForFile } from '../helpers/slurm.js';
 import { settle } from '../helpers/settle.js';

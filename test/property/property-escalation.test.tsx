@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
 import { FAILURE_CLASS_TABLE } from '../../src/pipeline/failure-classes.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../src/run/supervisor/supervisor.js';
 import { readJournal } from '../../src/run/journal/journal.js';
 import { createLiveWorkspace, type LiveWorkspace } from '../../src/live/live-workspace.js';

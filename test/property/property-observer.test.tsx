@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../src/run/supervisor/supervisor.js';
 import { createLiveWorkspace, type LiveWorkspace } from '../../src/live/live-workspace.js';
 import { createAppStore, disposeStore, type AppStore } from '../../src/ui/store/store.js';

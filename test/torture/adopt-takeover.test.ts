@@ -34,7 +34,7 @@ appendFileSync(out, '<!-- ' + marker + ' -->\\n');
 
 const DRIVER = `
 import { openSupervisor } from ${DIST('run/supervisor/supervisor.js')};
-import { loadConfig } from ${DIST('pipeline/config.js')};
+import { loadConfig } from ${DIST('pipeline/config/config.js')};
 const root = process.argv[2];
 const s = await openSupervisor({ root, config: await loadConfig(root) });
 s.subscribe((e) => { if (e.type === 'launch') process.stdout.write('LAUNCHED\\n'); });
@@ -45,7 +45,7 @@ setInterval(() => {}, 1000);
 // An observer as the control room runs one: refresh every 200 ms (the UI does every second).
 const OBSERVER = `
 import { openSupervisor } from ${DIST('run/supervisor/supervisor.js')};
-import { loadConfig } from ${DIST('pipeline/config.js')};
+import { loadConfig } from ${DIST('pipeline/config/config.js')};
 const root = process.argv[2];
 const s = await openSupervisor({ root, config: await loadConfig(root) });
 const say = (o) => process.stdout.write(JSON.stringify({ pid: process.pid, ...o }) + '\\n');

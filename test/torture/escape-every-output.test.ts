@@ -6,7 +6,7 @@ import { REPO } from '../helpers/workspace.js';
 import { cacheWorkspace, settle } from '../helpers/facts-cache.js';
 import { statusText } from '../helpers/status-text.js';
 import { buildOperatorModel } from '../../src/operator/model.js';
-import { statusJsonText } from '../../src/cli/core-commands.js';
+import { statusJsonText } from '../../src/cli/commands/core-commands.js';
 import { STATUS_CACHE_FILE } from '../../src/cli/status-cache.js';
 import { jsonLine } from '../../src/socket/wire.js';
 import { loadWorkspace } from '../../src/workspace.js';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { readJournal, type LaunchEvent } from '../../src/run/journal/journal.js';
 import { isSameProcessAlive } from '../../src/run/process/proc.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';

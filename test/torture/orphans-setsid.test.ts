@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeAgentWorkspace, REPO } from '../helpers/workspace.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { appendJournal, readJournal, type LaunchEvent } from '../../src/run/journal/journal.js';
 import { isSameProcessAlive, procStartTime } from '../../src/run/process/proc.js';
 import { readRunToken, RUN_TOKEN_VAR } from '../../src/run/process/members.js';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJournal, type LaunchEvent, type SessionEvent } from '../../src/run/journal/journal.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../src/run/supervisor/supervisor.js';
 import { isSameProcessAlive, procStartTime } from '../../src/run/process/proc.js';
 import { copyDemo, REPO } from '../helpers/workspace.js';

@@ -5,7 +5,7 @@ import { render } from 'ink-testing-library';
 import { createLiveWorkspace, type LiveWorkspace } from '../../src/live/live-workspace.js';
 import { createAppStore, disposeStore, type AppStore } from '../../src/ui/store/store.js';
 import { NO_COLOR_THEME } from '../../src/text/theme.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../src/run/supervisor/supervisor.js';
 import { sanitizeLine } from '../../src/text/sanitize.js';
 import { ControlRoom } from '../../components/ControlRoom.js';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../helpers/workspace.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { readJournal, type JournalEvent } from '../../src/run/journal/journal.js';
 import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 import { jobStateOf, slurmForFile, until } from '../helpers/slurm.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { readJournal, type JournalEvent } from '../../src/run/journal/journal.js';
 import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 import { slurmForFile } from '../helpers/slurm.js';

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
-import { loadConfig } from '../../src/pipeline/config.js';
+import { loadConfig } from '../../src/pipeline/config/config.js';
 import { readJournal } from '../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
 
@@ -32,7 +32,7 @@ appendFileSync(out, '<!-- ' + marker + ' -->\\n');
 
 const DRIVER = `
 import { openSupervisor } from ${DIST('run/supervisor/supervisor.js')};
-import { loadConfig } from ${DIST('pipeline/config.js')};
+import { loadConfig } from ${DIST('pipeline/config/config.js')};
 const root = process.argv[2];
 const s = await openSupervisor({ root, config: await loadConfig(root) });
 s.subscribe((e) => { if (e.type === 'launch') process.stdout.write('LAUNCHED\\n'); });

@@ -10,11 +10,11 @@ import { gateRecoverLines } from '../../gates/recover-lines.js';
 import type { GateWorkspace } from '../../gates/types.js';
 import type { Preset, Sources } from './types.js';
 
-// The gate-file workflow layout (docs/domain.md section 7): plans, gate files and reasoning under
+// The gate-file workflow layout (docs/domain.md, Workflow gate files): plans, gate files and reasoning under
 // .claude/context/ are the state, read whole (a workflow is small) on any change under
 // .claude/, and never rewritten: no checkpoint.md, no todo table, nothing for recover to rebuild.
 
-/** The layout a gate-file workflow leaves (docs/domain.md section 7). */
+/** The layout a gate-file workflow leaves (docs/domain.md, Workflow gate files). */
 export const GATE_LAYOUT_DIR = '.claude/context/history/gates';
 
 export const DETECTED_GATES = `no preset in checkroom.yaml: the gate-file layout (${GATE_LAYOUT_DIR}/) was found, so the gates preset is used — write preset: gates (or preset: book) to choose`;

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { WorkspaceState } from '../../types.js';
-import type { WorkspaceConfig } from '../config-types.js';
+import type { WorkspaceConfig } from '../config/types.js';
 import { readCheckpoint } from '../../checkpoint/io.js';
 import { scanArtifactsSliced } from '../../scan/scan.js';
 import { FactsCache, factsSignature, type CacheUse } from '../../scan/cached-facts.js';

@@ -1,6 +1,6 @@
 import type { CutMap } from '../../triage/cut-evidence.js';
 import type { PipelineDef, Warning, WorkspaceState } from '../../types.js';
-import type { WorkspaceConfig } from '../config-types.js';
+import type { WorkspaceConfig } from '../config/types.js';
 import type { CheckpointDoc } from '../../checkpoint/types.js';
 import type { ScanResult } from '../../scan/scan.js';
 import type { CacheUse } from '../../scan/cached-facts.js';
@@ -52,7 +52,7 @@ export interface PresetSource {
 export interface PresetHas {
   /** A checkpoint.md that checkroom reads, compares and rewrites (`w`, `recover`). */
   checkpoint: boolean;
-  /** A RESUME.md letter (docs/domain.md section 6). */
+  /** A RESUME.md letter (docs/domain.md, RESUME.md). */
   resume: boolean;
   /** An SQL todo table as a level-2 source. */
   todos: boolean;

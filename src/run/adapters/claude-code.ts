@@ -1,4 +1,4 @@
-import type { FailureClass } from '../../pipeline/config-types.js';
+import type { FailureClass } from '../../pipeline/config/types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { expandArgv } from '../attempt/placeholders.js';
 import { describeToolUse, readClaudeLine } from './claude-facts.js';

@@ -2,7 +2,7 @@ import { sanitizeLine } from '../../text/sanitize.js';
 import { getPath, num, oneLine, prefixNumber, prefixString, readLine, str, type JsonObject } from './json-line.js';
 import type { AgentFacts, TokenCounts } from './types.js';
 
-// Claude Code's `--output-format stream-json --verbose` stream, read into facts (issue 11).
+// Claude Code's `--output-format stream-json --verbose` stream, read into facts.
 // Event shapes as the CLI (2.1.x) writes them, seen against the scripted model server:
 // system/init (session_id, model, tools), assistant (message.content: text, tool_use),
 // user (tool_result), system/api_retry (attempt, max_retries, retry_delay_ms, error_status,

@@ -1,4 +1,4 @@
-import type { AgentDef } from '../../pipeline/config-types.js';
+import type { AgentDef } from '../../pipeline/config/types.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { commandAdapter } from './command.js';
 import { jsonlAdapter } from './jsonl.js';

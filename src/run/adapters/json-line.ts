@@ -1,4 +1,4 @@
-// Reading one line of an agent's JSON-lines stream, tolerantly (issue 11): lines reach us
+// Reading one line of an agent's JSON-lines stream, tolerantly: lines reach us
 // cut at the ring buffer's line limit, torn by a kill, or mixed with plain stderr text. A
 // line that parses is an object; one that starts like JSON but does not parse still yields
 // the few string and number fields an adapter needs, read from its prefix.

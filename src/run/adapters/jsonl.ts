@@ -1,4 +1,4 @@
-import type { FailureClass, JsonlFields } from '../../pipeline/config-types.js';
+import type { FailureClass, JsonlFields } from '../../pipeline/config/types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { commandAdapter } from './command.js';
 import { getPath, num, oneLine, readLine, str } from './json-line.js';

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { MAX_PARSE_CHARS } from './json-line.js';
 import { emptyFacts, type AgentAdapter, type AgentFacts } from './types.js';
 
-// The facts of a finished attempt, read from its log (issue 11): the log keeps the raw stream
+// The facts of a finished attempt, read from its log: the log keeps the raw stream
 // whole, while the live lines are cut at the ring buffer's line limit. Read in chunks; a
 // line longer than MAX_PARSE_CHARS keeps only its head (the fields that matter come first),
 // so memory stays bounded whatever the agent wrote.

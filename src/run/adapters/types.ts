@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentDef } from '../../pipeline/config-types.js';
+import type { AgentDef } from '../../pipeline/config/types.js';
 import type { AgentIssues, RawAgent, SchemaKit } from '../../pipeline/schema.js';
 import type { AttemptClass } from '../policy/classify.js';
 import type { ProcessOutcome } from '../types.js';
@@ -54,7 +54,7 @@ export interface AgentFacts {
   } | null;
   /** The agent's error type ("rate_limit", "authentication_failed", "invalid_request"). */
   errorType: string | null;
-  /** A tool call started without its result: the stream was cut mid-tool (section 9). */
+  /** A tool call started without its result: the stream was cut mid-tool (docs/domain.md, Handling agent faults). */
   openToolCall: string | null;
   /** Lines that looked like JSON but did not parse (torn or over-long). */
   tornLines: number;
@@ -78,7 +78,7 @@ export const emptyFacts = (): AgentFacts => ({
 export type PlaceholderValues = Record<string, string>;
 
 /**
- * Continue from a half-product instead of starting fresh (docs/domain.md section 4).
+ * Continue from a half-product instead of starting fresh (docs/domain.md, Half-products).
  * - resume: the interrupted session goes on (`--resume`).
  * - handoff: a fresh session or process is handed the partial and the last error: the
  *   recovery of CONTEXT_EXHAUSTED ("compress context and continue": the old session is full)

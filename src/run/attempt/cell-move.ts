@@ -1,4 +1,4 @@
-import type { FailureClass, Limits } from '../../pipeline/config-types.js';
+import type { FailureClass, Limits } from '../../pipeline/config/types.js';
 import type { AttemptClass } from '../policy/classify.js';
 import { decideNext, type AttemptRecord, type Jitter } from '../policy/policy.js';
 import { pausesAutopilot, type RetryStop } from '../policy/retry-stop.js';

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
 import { formatBytes, readTextCapped } from '../../fs/read-capped.js';
 import { CHECKPOINT_MAX_BYTES } from '../../checkpoint/io.js';
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { Claim } from '../../types.js';
 import { cellKey } from '../../types.js';
 import { updateCheckpointCell, touchLastUpdate } from '../../checkpoint/update-cell.js';

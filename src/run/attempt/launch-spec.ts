@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { AgentDef, WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { AgentDef, WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { StepDef } from '../../types.js';
 import { unitPath } from '../../scan/units.js';
 import { sanitizeLine } from '../../text/sanitize.js';

@@ -1,7 +1,7 @@
-import type { ExecutorName } from '../../pipeline/config-types.js';
+import type { ExecutorName } from '../../pipeline/config/types.js';
 
 /**
- * The breaker that counts an executor's infrastructure faults (INFRA, issue 12), apart from
+ * The breaker that counts an executor's infrastructure faults (INFRA), apart from
  * every agent's: a drained cluster opens it once instead of opening every agent's breaker.
  * Agent names cannot hold ':' (schema ID_RE), so the key never collides with an agent.
  */

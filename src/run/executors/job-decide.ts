@@ -1,12 +1,12 @@
 import type { JobEnd } from './slurm-state.js';
 
-// What a cluster job's handle does after one look (issue 12), as a pure decision: state in,
+// What a cluster job's handle does after one look, as a pure decision: state in,
 // move out, tested without a scheduler (test/core/run/executors/job-decide.test.ts). job-handle.ts does it.
 
 export type JobLook =
   /** The scheduler has not answered yet (first poll), or its answer was not readable. */
   | { kind: 'unknown'; why: string | null }
-  /** The controller (slurmctld, the API server) did not answer at all (issue 17 item 7). */
+  /** The controller (slurmctld, the API server) did not answer at all. */
   | { kind: 'unreachable'; why: string }
   | { kind: 'waiting'; why: string }
   | { kind: 'running' }

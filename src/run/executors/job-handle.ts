@@ -7,11 +7,11 @@ import type { JobEnd } from './slurm-state.js';
 import { decideJob, type JobLook, type JobWatchState } from './job-decide.js';
 import type { ExecutorSpec } from './types.js';
 
-// A cluster job seen as a RunHandle (issue 12), the same for Slurm and Kubernetes: poll the
+// A cluster job seen as a RunHandle, the same for Slurm and Kubernetes: poll the
 // scheduler, follow the log on the shared filesystem, run the idle watchdog on the log and
 // the output file growing, and end with a ProcessOutcome the classifier already knows. The
 // marker is the proof: a job still shown RUNNING after its marker is on disk counts as done.
-// The parts — log follow, poll, stop, end — are named functions over one Job (issue 9 item 3);
+// The parts — log follow, poll, stop, end — are named functions over one Job;
 // the watchdog's memory is the local process group's (watchdog.ts).
 
 export type { JobLook };
@@ -63,7 +63,7 @@ const note = (j: Job, text: string): void => {
 };
 
 // The log's new lines go to the ring raw, and to subscribers formatted in one batch per read
-// (run-output.ts, issue 9 item 3), in the same tick as before: nothing waits for a timer.
+// (run-output.ts), in the same tick as before: nothing waits for a timer.
 const readLog = (j: Job): void => {
   const text = j.follower.read();
   if (!text) return;
@@ -91,7 +91,7 @@ const outcomeOf = (j: Job, end: JobEnd, exitCode: number | null): ProcessOutcome
   };
   if (end.how === 'cancelled' && st.stopping === null) {
     // Cancelled by someone else (scancel, kubectl delete): not a fault of the agent, and
-    // not to be retried behind the back of whoever cancelled it (issue 12).
+    // not to be retried behind the back of whoever cancelled it.
     outcome.cancelled = true;
     note(j, `${j.probe.executor} job ${j.probe.id} was cancelled outside checkroom`);
   } else if (end.how !== 'exit') note(j, end.note);
@@ -111,7 +111,7 @@ const finish = async (j: Job, end: JobEnd, exitCode: number | null, extra?: stri
   j.resolve(outcomeOf(j, end, exitCode));
 };
 
-/** Ask the scheduler to stop the job; a refusal (controller down) is retried at every poll (issue 17 item 7). */
+/** Ask the scheduler to stop the job; a refusal (controller down) is retried at every poll. */
 const ask = async (j: Job, how: 'term' | 'kill'): Promise<void> => {
   const ok = await j.probe.stop(how).catch(() => false);
   if (j.finished) return;
@@ -200,7 +200,7 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
 }
 
 /**
- * "Leave running" for a job (issue 17 item 3): stop watching, never scancel. The job keeps
+ * "Leave running" for a job: stop watching, never scancel. The job keeps
  * running on the cluster and writing its log on the shared filesystem; the session stop
  * lists it and the next start adopts it by its job id. The handle's result never settles:
  * no exit is journalled for a run that did not end. Before, the job was scancelled 35 ms

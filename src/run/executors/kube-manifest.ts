@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ExecutorSpec } from './types.js';
 import { workspaceTag } from './slurm-wrapper.js';
 
-// One Kubernetes Job per attempt (issue 12), as plain data (batch/v1). checkroom owns the
+// One Kubernetes Job per attempt, as plain data (batch/v1). checkroom owns the
 // retries (backoffLimit 0, restartPolicy Never); the timeout is activeDeadlineSeconds; the
 // workspace is a ReadWriteMany claim mounted at the workspace's own path, so the argv's
 // paths mean the same inside the pod; the argv is the container's command (no shell).

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import type { AgentDef, KubernetesOptions } from '../../pipeline/config-types.js';
+import type { AgentDef, KubernetesOptions } from '../../pipeline/config/types.js';
 import { DEFAULT_KUBERNETES } from '../../pipeline/defaults.js';
 import type { SchemaKit } from '../../pipeline/schema.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 
 // Follow a file another machine appends to (a job's log on the shared filesystem): read what
 // was added since the last look. Polled, never watched: inotify does not see writes made by
-// other NFS clients (issue 12; CHECKROOM_WATCH=poll is the same choice for the views).
+// other NFS clients (CHECKROOM_WATCH=poll is the same choice for the views).
 
 export class LogFollower {
   private offset: number;

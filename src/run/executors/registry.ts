@@ -1,4 +1,4 @@
-import type { AgentDef } from '../../pipeline/config-types.js';
+import type { AgentDef } from '../../pipeline/config/types.js';
 import { kubernetesExecutor } from './kubernetes.js';
 import { localExecutor } from './local.js';
 import { slurmExecutor } from './slurm.js';

@@ -1,4 +1,4 @@
-// Slurm job states → what checkroom makes of them (issue 12), pure. The marker is the proof
+// Slurm job states → what checkroom makes of them, pure. The marker is the proof
 // of completion whatever the scheduler says; the scheduler's word decides only what the
 // marker cannot: a cluster fault (INFRA, not the agent's fault), a time limit, a cancel.
 // States: https://slurm.schedmd.com/squeue.html#SECTION_JOB-STATE-CODES

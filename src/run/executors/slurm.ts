@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import type { AgentDef, SlurmOptions } from '../../pipeline/config-types.js';
+import type { AgentDef, SlurmOptions } from '../../pipeline/config/types.js';
 import { DEFAULT_SLURM } from '../../pipeline/defaults.js';
 import type { SchemaKit } from '../../pipeline/schema.js';
 import { cancelJob, listJobs, queueFor, showJob, submitJob } from './slurm-cli.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentDef, ExecutorName } from '../../pipeline/config-types.js';
+import type { AgentDef, ExecutorName } from '../../pipeline/config/types.js';
 import type { SchemaKit } from '../../pipeline/schema.js';
 import type { LiveRun } from '../journal/ledger.js';
 import type { ProcessSpec, RunHandle } from '../types.js';

@@ -1,4 +1,4 @@
-import type { Budget } from '../../pipeline/config-types.js';
+import type { Budget } from '../../pipeline/config/types.js';
 import { cellKey } from '../../types.js';
 import type { AgentFactsEvent } from './agent.js';
 

@@ -3,7 +3,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { AttemptClass } from '../policy/classify.js';
-import type { ExecutorName, FailureClass } from '../../pipeline/config-types.js';
+import type { ExecutorName, FailureClass } from '../../pipeline/config/types.js';
 import { JournalParser, MB, tailStart } from './read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './agent.js';
 import { LOG_EVENT_FIELDS, type LogPrunedEvent } from '../logs/journal-logs.js';
@@ -100,8 +100,8 @@ export interface BreakerJournalEvent extends Base {
 export interface DecisionEvent extends Base {
   type: 'decision';
   /** `command_shown`: the exact agent command was shown to the operator (note: agents hash). */
-  /** `stop_pending` (note: the run id): a job's stop had not landed when its checkroom ended; the next start asks again (issue 17 item 7). */
-  /** `hold` / `release`: the operator's hold on a cell (issue 17 item 3): autopilot and `run --next` leave a held cell alone. */
+  /** `stop_pending` (note: the run id): a job's stop had not landed when its checkroom ended; the next start asks again. */
+  /** `hold` / `release`: the operator's hold on a cell: autopilot and `run --next` leave a held cell alone. */
   kind: 'backup' | 'keep' | 'redo' | 'restore' | 'reset_cell' | 'skip' | 'command_shown' | 'hold' | 'release' | 'stop_pending' | 'over_budget' | 'ack_alarms';
   unit?: string;
   step?: string;

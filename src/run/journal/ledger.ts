@@ -1,4 +1,4 @@
-import type { BreakerConfig, FailureClass, Limits } from '../../pipeline/config-types.js';
+import type { BreakerConfig, FailureClass, Limits } from '../../pipeline/config/types.js';
 import { cellKey } from '../../types.js';
 import { breakerView, canLaunch, type BreakerState, type BreakerView } from '../policy/breaker.js';
 import type { AttemptClass } from '../policy/classify.js';
@@ -84,7 +84,7 @@ export interface Ledger {
   costs: CostLedger;
   /** Accounts waiting for their quota's reset at the view's clock, by account id (docs/quota.md). */
   quotaWaits: Record<string, QuotaWait>;
-  /** The operator's redo queue, skips and undo stack (issue 8 item 8: they survive a restart). */
+  /** The operator's redo queue, skips and undo stack (they survive a restart). */
   triage: TriageLedger;
   /** Successful attempts' run times and times, foresight's source (docs/foresight.md). */
   durations: DurationLedger;

@@ -1,4 +1,4 @@
-import type { BreakerConfig } from '../../pipeline/config-types.js';
+import type { BreakerConfig } from '../../pipeline/config/types.js';
 import type { AgentLedger } from '../journal/ledger.js';
 import { breakerMessage } from '../supervisor/words.js';
 

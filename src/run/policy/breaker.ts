@@ -1,4 +1,4 @@
-import type { BreakerConfig } from '../../pipeline/config-types.js';
+import type { BreakerConfig } from '../../pipeline/config/types.js';
 
 // Per-agent circuit breaker (docs/domain.md, Handling agent faults: a consecutive-failure counter per recovery
 // path feeds the breaker; every path has a cap). It is a pure reducer over plain events so a

@@ -1,4 +1,4 @@
-import type { Limits } from '../../pipeline/config-types.js';
+import type { Limits } from '../../pipeline/config/types.js';
 import { tokensOf, type CostLedger } from '../journal/costs.js';
 
 // May this launch go, budget-wise? One decision for every entry point:

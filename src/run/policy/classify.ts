@@ -1,4 +1,4 @@
-import type { FailureClass, FailureRule } from '../../pipeline/config-types.js';
+import type { FailureClass, FailureRule } from '../../pipeline/config/types.js';
 import { BUILT_IN_CLASSES, type FailureClasses } from '../../pipeline/failure-classes.js';
 import type { ProcessOutcome } from '../types.js';
 import { tryPattern } from '../../pipeline/safe-pattern.js';

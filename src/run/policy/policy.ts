@@ -1,4 +1,4 @@
-import type { FailureClass, Limits } from '../../pipeline/config-types.js';
+import type { FailureClass, Limits } from '../../pipeline/config/types.js';
 import { BUILT_IN_CLASSES, type FailureClasses } from '../../pipeline/failure-classes.js';
 import { classInfoOf, type AttemptClass, type ClassInfo } from './classify.js';
 import { isCircular } from './circular.js';

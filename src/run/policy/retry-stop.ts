@@ -1,4 +1,4 @@
-import type { Limits } from '../../pipeline/config-types.js';
+import type { Limits } from '../../pipeline/config/types.js';
 import type { Ledger } from '../journal/ledger.js';
 import type { BudgetStop } from './budget.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AgentDef } from '../../pipeline/config-types.js';
+import type { AgentDef } from '../../pipeline/config/types.js';
 
 // Whose quota an agent spends (docs/quota.md, Accounts): its adapter and the identity of the
 // key it runs with. The key never leaves this file: only a hash of the variable's name and

@@ -1,4 +1,4 @@
-import type { AgentDef } from '../../pipeline/config-types.js';
+import type { AgentDef } from '../../pipeline/config/types.js';
 import { accountOf } from './account.js';
 import { resetOfLines } from './reset.js';
 

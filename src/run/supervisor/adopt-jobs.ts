@@ -5,7 +5,7 @@ import type { Ledger, LiveRun } from '../journal/ledger.js';
 import { buildCommand, targetOf, type CellTarget } from '../attempt/launch-spec.js';
 import { provenDone } from '../attempt/launch-proof.js';
 import type { AdoptedRun } from '../attempt/cell-core.js';
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { CellRunner, Emit, JournalPort, WorkspaceRef } from './ports.js';
 
 // After a restart: runs whose agent went to a cluster are still running there, or

@@ -1,4 +1,4 @@
-import type { FailureClass } from '../../pipeline/config-types.js';
+import type { FailureClass } from '../../pipeline/config/types.js';
 import { existsSync } from 'node:fs';
 import { cellKey } from '../../types.js';
 import { adapterFor, emptyFacts, type AgentAdapter, type AgentFacts, type ResumeSpec } from '../adapters/index.js';

@@ -1,5 +1,5 @@
 import { CLOSED_REASON } from './takeover.js';
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { Budget, Emitter, JournalPort, Roles, WorkspaceRef } from './ports.js';
 import { cellKey, type NextStep, type WorkspaceState } from '../../types.js';
 import { loadWorkspace } from '../../workspace.js';

@@ -1,5 +1,5 @@
 import { infraBreakerOf } from '../executors/infra.js';
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { NextStep } from '../../types.js';
 import { cellKey } from '../../types.js';
 import type { Ledger } from '../journal/ledger.js';

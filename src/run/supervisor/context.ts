@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { cellKey } from '../../types.js';
 import { budgetStopOf, launchesLeft } from '../policy/budget.js';

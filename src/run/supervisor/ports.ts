@@ -1,4 +1,4 @@
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { Claim } from '../../types.js';
 import type { BudgetStop } from '../policy/budget.js';
 import type { AdoptedRun, Flight } from '../attempt/cell-core.js';

@@ -1,4 +1,4 @@
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { NewJournalEvent } from '../journal/journal.js';
 import type { Ledger, LiveRun } from '../journal/ledger.js';
 import { isSameProcessAlive } from '../process/proc.js';

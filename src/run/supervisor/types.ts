@@ -1,4 +1,4 @@
-import type { FailureClass, Limits, WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { FailureClass, Limits, WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { ResumeSpec } from '../adapters/types.js';
 import type { AttemptClass } from '../policy/classify.js';
 import type { LeftRunning, NewJournalEvent } from '../journal/journal.js';

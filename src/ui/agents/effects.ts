@@ -1,5 +1,5 @@
 import { commandShownEvent } from '../../consent.js';
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { AgentAction, SupervisorPort } from './types.js';
 import type { SetState } from '../store/kit.js';
 import type { Tone } from '../store/types.js';

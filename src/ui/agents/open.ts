@@ -1,4 +1,4 @@
-import { loadConfig } from '../../pipeline/config.js';
+import { loadConfig } from '../../pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../run/supervisor/supervisor.js';
 import type { LiveWorkspace } from '../../live/live-workspace.js';
 import type { AgentsOptions } from './types.js';

@@ -4,7 +4,7 @@ import { budgetStopOf } from '../../run/policy/budget.js';
 import { pickLaunches } from '../../run/supervisor/autopilot.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { cellKey, type NextStep } from '../../types.js';
-import type { WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { AgentAction, SupervisorPort } from './types.js';
 import { classCounts, flightState, runStateWords } from './agents.js';
 import { operatorOf } from '../store/operator.js';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../pipeline/config.js';
+import { loadConfig } from '../../pipeline/config/config.js';
 import { readScheduler, scheduledAgent, type SchedulerSource } from '../../sources/scheduler.js';
 import type { WorkspaceState } from '../../types.js';
 

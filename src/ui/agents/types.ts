@@ -1,4 +1,4 @@
-import type { Limits, WorkspaceConfig } from '../../pipeline/config-types.js';
+import type { Limits, WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { Supervisor, SupervisorSnapshot } from '../../run/supervisor/supervisor.js';
 import type { OperatorRun } from '../../operator/types.js';
 

@@ -3,7 +3,7 @@ import { createLiveWorkspace } from '../../live/live-workspace.js';
 import { createAppStore } from '../store/store.js';
 export { disposeStore } from '../store/store.js';
 import { openAgents } from '../agents/open.js';
-import { loadConfig } from '../../pipeline/config.js';
+import { loadConfig } from '../../pipeline/config/config.js';
 import { sweepAtStart } from '../../cli/sweep-at-start.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { serveControlRoom } from '../../socket/start.js';
@@ -11,7 +11,7 @@ import { lastInputAt } from '../keys/input-clock.js';
 import { liveStatusText } from '../../socket/status-text.js';
 import { runsOf } from '../../operator/runs.js';
 import { operatorOf } from '../store/operator.js';
-import { statusJsonText } from '../../cli/core-commands.js';
+import { statusJsonText } from '../../cli/commands/core-commands.js';
 import { statusJson, toJson } from '../../cli/json.js';
 import { startTerminalAlarms } from '../../notify/terminal-out.js';
 import { needsYouOf } from '../../notify/needs-you.js';
@@ -63,7 +63,7 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
   // Bell, desktop notification and tab title when configured, to a real terminal only (docs/notify.md).
   const term = agents.options?.config.notify?.terminal;
   if (term) startTerminalAlarms({ subscribe: (fn) => store.subscribe(fn), needsYou: () => needsYouOf(store.getState().agents.snap?.ledger), name: live.state.name }, term, process.stdout);
-  // Scripts ask this instance instead of scanning (issue 10 item 4): `status --json`, `watch`.
+  // Scripts ask this instance instead of scanning: `status --json`, `watch`.
   const sup = agents.options?.sup;
   // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
   const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;

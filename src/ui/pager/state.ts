@@ -6,7 +6,7 @@ import { shownLine } from '../../text/charset.js';
 
 // The log pager's state and its pure parts (docs/logs.md, "The pager"): which attempt, where
 // in it, what is shown, and how a line becomes rows. Reading the file is store-pager.ts's;
-// drawing is components/LogPager.tsx's.
+// drawing is components/panes/LogPager.tsx's.
 
 export interface PagerUi {
   unit: string;

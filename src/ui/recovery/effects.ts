@@ -1,4 +1,4 @@
-import { loadConfig } from '../../pipeline/config.js';
+import { loadConfig } from '../../pipeline/config/config.js';
 import { recoverReport } from '../../recover/report.js';
 import { restoreBackup } from '../../backups/backups.js';
 import { writeBackProven } from '../../sources/level2.js';

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { WorkspaceState } from '../../types.js';
-import { loadConfig } from '../../pipeline/config.js';
+import { loadConfig } from '../../pipeline/config/config.js';
 import { presetOf } from '../../pipeline/presets/index.js';
 import { RESUME_FILE, parseResumeTime, resumeDrift, writeResume } from '../../resume/io.js';
 import { loadRecoveryState, type WorkspaceRead } from '../../recover/load.js';

@@ -1,4 +1,4 @@
-import type { Budget } from '../../pipeline/config-types.js';
+import type { Budget } from '../../pipeline/config/types.js';
 import { budgetReasonOf, tokensOf, type CostLedger, type Spend } from '../../run/journal/costs.js';
 
 // Money and tokens in words for the control room: the header, the Health

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rewriteCheckpoint } from '../../../src/checkpoint/rewrite.js';
 import { parseCheckpoint } from '../../../src/checkpoint/parse.js';
-import { loadConfig } from '../../../src/pipeline/config-load.js';
+import { loadConfig } from '../../../src/pipeline/config/load.js';
 import { bookPreset } from '../../../src/pipeline/book-preset.js';
 import { reviseCheckpoint } from '../../../src/checkpoint/revise.js';
 import { markCell } from '../../../src/run/attempt/launch-checkpoint.js';

@@ -3,7 +3,7 @@ import { appendJournal, readJournal, type NewJournalEvent } from '../../../src/r
 import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
 import type { Ledger, LedgerConfig } from '../../../src/run/journal/ledger.js';
 import { DEFAULT_LIMITS } from '../../../src/pipeline/defaults.js';
-import type { Limits } from '../../../src/pipeline/config-types.js';
+import type { Limits } from '../../../src/pipeline/config/types.js';
 import type { Cell, PipelineDef, StepDef, WorkspaceState } from '../../../src/types.js';
 import { breakersOf } from '../../../src/operator/breakers.js';
 import { foresightFrom } from '../../../src/operator/foresight.js';

@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { statusCommand } from '../../../src/cli/core-commands.js';
+import { statusCommand } from '../../../src/cli/commands/core-commands.js';
 import { scanGateWorkspace } from '../../../src/gates/scan.js';
 import { taskStep } from '../../../src/gates/plan.js';
 import { parseWorkflowFile } from '../../../src/gates/workflow-file.js';

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { statusCommand } from '../../../src/cli/core-commands.js';
+import { statusCommand } from '../../../src/cli/commands/core-commands.js';
 import { blockersOf } from '../../../src/gates/blocked.js';
 import type { GateCell } from '../../../src/gates/types.js';
 import { loadWorkspace } from '../../../src/workspace.js';

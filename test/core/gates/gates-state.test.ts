@@ -5,7 +5,7 @@ import { scanGateWorkspace } from '../../../src/gates/scan.js';
 import { gateStepId, gateWorkspaceState } from '../../../src/gates/state.js';
 import type { GateCell } from '../../../src/gates/types.js';
 import { loadWorkspace } from '../../../src/workspace.js';
-import { statusCommand } from '../../../src/cli/core-commands.js';
+import { statusCommand } from '../../../src/cli/commands/core-commands.js';
 import { DEMO, tempDir } from '../../helpers/workspace.js';
 
 // Gate-file workflows (DOMAIN.md section 7) as the control room's state: one unit per

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../../src/pipeline/config.js';
+import { ConfigError, parseConfig } from '../../../src/pipeline/config/config.js';
 import { notifyOf } from '../../../src/pipeline/schema-notify.js';
 import { alarmOf, breakerAlarm, progressAlarms } from '../../../src/notify/alarm-of.js';
 import { admit, calm, flush, summaryAt } from '../../../src/notify/storm.js';
@@ -11,7 +11,7 @@ import { ALARM_EVENTS, DEFAULT_NOTIFY } from '../../../src/notify/types.js';
 import { NOTIFY_EVENT_FIELDS } from '../../../src/notify/journal-notify.js';
 import { validateEvent, type NewJournalEvent } from '../../../src/run/journal/journal.js';
 import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
-import { DEFAULT_BREAKER, DEFAULT_LIMITS } from '../../../src/pipeline/config.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS } from '../../../src/pipeline/config/config.js';
 
 // The pure parts of the alarms (docs/notify.md): the `notify:` block, which events raise an
 // alarm and under which key, the storm cap, the payload, the terminal's bytes and the

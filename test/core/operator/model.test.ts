@@ -3,7 +3,7 @@ import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
 import type { Ledger } from '../../../src/run/journal/ledger.js';
 import type { JournalEvent } from '../../../src/run/journal/journal.js';
 import type { SupervisorSnapshot } from '../../../src/run/supervisor/types.js';
-import type { Limits } from '../../../src/pipeline/config-types.js';
+import type { Limits } from '../../../src/pipeline/config/types.js';
 import type { Cell, NextStep, WorkspaceState } from '../../../src/types.js';
 import { buildOperatorModel, cellView, type OperatorSupervisor } from '../../../src/operator/model.js';
 import { cellTally } from '../../../src/operator/ws-counts.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, openSync, closeSync, ftruncateSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, CONFIG_MAX_BYTES, loadConfig } from '../../../src/pipeline/config.js';
+import { ConfigError, CONFIG_MAX_BYTES, loadConfig } from '../../../src/pipeline/config/config.js';
 import { formatBytes, readTextCapped } from '../../../src/fs/read-capped.js';
 import { RESUME_MAX_BYTES, resumeDrift } from '../../../src/resume/io.js';
 import { readCheckpoint, CHECKPOINT_MAX_BYTES } from '../../../src/checkpoint/io.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../../src/pipeline/config.js';
+import { ConfigError, parseConfig } from '../../../src/pipeline/config/config.js';
 
 // The adapter keys of an agent (issue 11) are checked like every other key: the error names
 // file:line:column and says what was expected; a key that would silently do nothing fails.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../../src/pipeline/config.js';
+import { ConfigError, parseConfig } from '../../../src/pipeline/config/config.js';
 
 // Every error names file:line:column (1-based) of the node that caused it and says what was
 // expected. Positions are asserted exactly: a wrong line sends the user to the wrong place.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PipelineDef, StepDef } from '../../../src/types.js';
 import { bookPreset } from '../../../src/pipeline/book-preset.js';
-import { ConfigError, validatePipeline } from '../../../src/pipeline/config.js';
+import { ConfigError, validatePipeline } from '../../../src/pipeline/config/config.js';
 import { formatDuration, parseDuration } from '../../../src/pipeline/duration.js';
 import { gatesPreset } from '../../../src/pipeline/gates-preset.js';
 import { findCycle, findUnitProblems } from '../../../src/pipeline/graph.js';

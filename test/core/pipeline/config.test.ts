@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bookPreset } from '../../../src/pipeline/book-preset.js';
-import { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES, loadConfig, parseConfig } from '../../../src/pipeline/config.js';
+import { DEFAULT_BREAKER, DEFAULT_CAPS, DEFAULT_LIMITS, DEFAULT_SOURCES, loadConfig, parseConfig } from '../../../src/pipeline/config/config.js';
 
 let root: string;
 beforeEach(async () => {

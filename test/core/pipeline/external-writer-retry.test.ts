@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PHASE_1_2, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
 import { holdOpen, killWriters } from '../../helpers/writer.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { readJournal } from '../../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 

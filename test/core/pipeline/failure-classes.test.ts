@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_CLASSES, FAILURE_CLASS_TABLE, classesFrom, type FailureClassRow } from '../../../src/pipeline/failure-classes.js';
 import { DEFAULT_CAPS, FAILURE_CLASSES, capsSchemaOf } from '../../../src/pipeline/schema.js';
-import { parseConfig } from '../../../src/pipeline/config.js';
+import { parseConfig } from '../../../src/pipeline/config/config.js';
 import { CLASS_INFO, NEVER_RETRY_UNCHANGED, RETRYABLE, classifierFor, classifyOutcome } from '../../../src/run/policy/classify.js';
 import { decideNextWith, mergeCapsWith, strategyTable, strategyTableWith, type AttemptRecord } from '../../../src/run/policy/policy.js';
 import { honourDelay } from '../../../src/run/supervisor/agent.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseConfig } from '../../../src/pipeline/config.js';
-import { ConfigError } from '../../../src/pipeline/config.js';
+import { loadConfig, parseConfig } from '../../../src/pipeline/config/config.js';
+import { ConfigError } from '../../../src/pipeline/config/config.js';
 import { loadWorkspace } from '../../../src/workspace.js';
 import { tempDir, writeFiles } from '../../helpers/workspace.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, parseConfig } from '../../../src/pipeline/config.js';
+import { ConfigError, loadConfig, parseConfig } from '../../../src/pipeline/config/config.js';
 import { PRESETS, presetOf, registerPreset } from '../../../src/pipeline/presets/index.js';
 import { loadWorkspace } from '../../../src/workspace.js';
-import { statusCommand } from '../../../src/cli/core-commands.js';
+import { statusCommand } from '../../../src/cli/commands/core-commands.js';
 import { ESSAY } from '../../fixtures/presets/essay.js';
 import { marked, prose, tempDir, writeFiles } from '../../helpers/workspace.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { readJournal, type JournalEvent, type LaunchEvent } from '../../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { jobStateOf, slurmForFile, until } from '../../helpers/slurm.js';

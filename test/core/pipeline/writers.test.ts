@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { outputOf, pathTakenBy, takenWhy, writersByPath } from '../../../src/run/process/writers.js';
 import { tempDir } from '../../helpers/workspace.js';
 

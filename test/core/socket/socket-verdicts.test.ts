@@ -6,7 +6,7 @@ import { createLiveWorkspace } from '../../../src/live/live-workspace.js';
 import { statusText } from '../../helpers/status-text.js';
 import { startControlServer } from '../../../src/socket/server.js';
 import { askStatus } from '../../../src/socket/client.js';
-import { statusJsonText } from '../../../src/cli/core-commands.js';
+import { statusJsonText } from '../../../src/cli/commands/core-commands.js';
 import { loadWorkspace } from '../../../src/workspace.js';
 import { cellChanges, cellChangesSince, statusesOf } from '../../../src/socket/events.js';
 import type { CostLedger, Spend } from '../../../src/run/journal/costs.js';

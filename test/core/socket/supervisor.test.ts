@@ -3,7 +3,7 @@ import { describe, expect, it, afterEach } from 'vitest';
 import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, PHASE_1_2, tempDir, writeFiles, summaries } from '../../helpers/workspace.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { loadWorkspace } from '../../../src/workspace.js';
 import { readJournal, type JournalEvent } from '../../../src/run/journal/journal.js';
 import { isSameProcessAlive } from '../../../src/run/process/proc.js';

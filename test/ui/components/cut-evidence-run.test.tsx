@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal } from '../../../src/run/journal/journal.js';
 import { cutSign } from '../../../src/triage/triage.js';
@@ -176,7 +176,7 @@ describe('the journal is evidence (issue 17 item 3)', () => {
     writeFileSync(
       script,
       `import { openSupervisor } from ${JSON.stringify(join(REPO, 'dist/src/run/supervisor/supervisor.js'))};
-import { loadConfig } from ${JSON.stringify(join(REPO, 'dist/src/pipeline/config.js'))};
+import { loadConfig } from ${JSON.stringify(join(REPO, 'dist/src/pipeline/config/config.js'))};
 const root = process.argv[2];
 const s = await openSupervisor({ root, config: await loadConfig(root) });
 s.subscribe((e) => { if (e.type === 'output' && /waiting for the model/.test(e.line)) process.stdout.write('MIDRUN\\n'); });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import type { SupervisorEvent } from '../../../src/run/supervisor/supervisor.js';
 import { exits, jobStateOf, journal, launches, slurmForFile, supervisorsForEach, until } from '../../helpers/slurm.js';
 import { slurmWorkspace } from '../../helpers/slurm-ws.js';

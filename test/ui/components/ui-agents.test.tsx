@@ -6,7 +6,7 @@ import { render } from 'ink-testing-library';
 import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-workspace.js';
 import { createAppStore, disposeStore, type AppStore } from '../../../src/ui/store/store.js';
 import { COLOR_THEME, NO_COLOR_THEME, type Theme } from '../../../src/text/theme.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal, type JournalEvent } from '../../../src/run/journal/journal.js';
 import { parseCheckpoint } from '../../../src/checkpoint/parse.js';

@@ -7,7 +7,7 @@ import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-
 import { createAppStore, disposeStore, type AppStore } from '../../../src/ui/store/store.js';
 import { NO_COLOR_THEME } from '../../../src/text/theme.js';
 import { commandById } from '../../../src/ui/keys/keymap.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal } from '../../../src/run/journal/journal.js';
 import { ControlRoom } from '../../../components/ControlRoom.js';

@@ -9,7 +9,7 @@ import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
 import type { JournalEvent } from '../../../src/run/journal/journal.js';
 import { DEFAULT_LIMITS } from '../../../src/pipeline/defaults.js';
 import { etaLine } from '../../../src/foresight/words.js';
-import { foresightHeight } from '../../../components/ForesightLines.js';
+import { foresightHeight } from '../../../components/views/ForesightLines.js';
 import { renderRoom, unmountAll } from '../../helpers/ink.js';
 import { copyDemo } from '../../helpers/workspace.js';
 import { plainSnapshot } from '../../helpers/snapshot.js';

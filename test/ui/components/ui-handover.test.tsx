@@ -4,7 +4,7 @@ import { render } from 'ink-testing-library';
 import { createLiveWorkspace } from '../../../src/live/live-workspace.js';
 import { createAppStore, disposeStore } from '../../../src/ui/store/store.js';
 import { COLOR_THEME } from '../../../src/text/theme.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal, type SessionEvent } from '../../../src/run/journal/journal.js';
 import { startControlServer } from '../../../src/socket/server.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createLiveWorkspace } from '../../../src/live/live-workspace.js';
 import { createAppStore } from '../../../src/ui/store/store.js';
 import { NO_COLOR_THEME } from '../../../src/text/theme.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { journalPath } from '../../../src/run/journal/journal.js';
 import { renderRoom, tick, unmountAll } from '../../helpers/ink.js';

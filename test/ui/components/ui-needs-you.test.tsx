@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-workspace.js';
 import { createAppStore, disposeStore, type AppStore } from '../../../src/ui/store/store.js';
 import { COLOR_THEME, NO_COLOR_THEME } from '../../../src/text/theme.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal } from '../../../src/run/journal/journal.js';
 import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';

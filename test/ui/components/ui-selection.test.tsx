@@ -6,7 +6,7 @@ import { createAppStore } from '../../../src/ui/store/store.js';
 import { COLOR_THEME } from '../../../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from '../../helpers/ink.js';
 import { DEMO, PHASE_1_2, copyDemo, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 
 // Issue 8 item 2: lists reorder live (a partial is finished and leaves, a new unit appears

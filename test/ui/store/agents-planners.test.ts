@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../../src/pipeline/config.js';
-import type { WorkspaceConfig } from '../../../src/pipeline/config-types.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
+import type { WorkspaceConfig } from '../../../src/pipeline/config/types.js';
 import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
 import { newCell, type AgentLedger, type Ledger } from '../../../src/run/journal/ledger.js';
 import { breakerInit } from '../../../src/run/policy/breaker.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DEMO, PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
 import { settle } from '../../helpers/settle.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-workspace.js';
 import { createAppStore, disposeStore, type AppStore } from '../../../src/ui/store/store.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../src/run/supervisor/supervisor.js';

@@ -5,7 +5,7 @@ import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
 import type { JournalEvent } from '../../../src/run/journal/journal.js';
 import { continueFor } from '../../../src/run/supervisor/agent.js';
 import type { CellTarget } from '../../../src/run/attempt/launch-spec.js';
-import type { AgentDef } from '../../../src/pipeline/config-types.js';
+import type { AgentDef } from '../../../src/pipeline/config/types.js';
 import { agentDef } from '../../helpers/agent.js';
 
 // Money, tokens and sessions folded from the journal (issue 11 items 4 and 5), on plain events.

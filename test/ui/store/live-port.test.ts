@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-workspace.js';
 import { readCheckpoint } from '../../../src/checkpoint/io.js';
 import { writeFileAtomic } from '../../../src/fs/atomic-write.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../../src/run/supervisor/supervisor.js';
 import { createAppStore, disposeStore } from '../../../src/ui/store/store.js';
 import { until } from '../../helpers/store.js';

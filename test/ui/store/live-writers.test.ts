@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { PHASE_1_2, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { loadWorkspace } from '../../../src/workspace.js';
 import { appendJournal } from '../../../src/run/journal/journal.js';
 import { openSupervisor } from '../../../src/run/supervisor/supervisor.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PHASE_1_2, tempDir, writeFiles } from '../../helpers/workspace.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { loadWorkspace } from '../../../src/workspace.js';
 import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
 import type { JournalEvent } from '../../../src/run/journal/journal.js';

@@ -5,7 +5,7 @@ import { loadWorkspace } from '../../../src/workspace.js';
 import { readFileFacts } from '../../../src/scan/file-facts.js';
 import { readTail } from '../../../src/ui/views/tail.js';
 import { Confine } from '../../../src/scan/confine.js';
-import { ConfigError, parseConfig } from '../../../src/pipeline/config.js';
+import { ConfigError, parseConfig } from '../../../src/pipeline/config/config.js';
 import { tempDir, writeFiles, PHASE_1_2, prose, summaries, marked } from '../../helpers/workspace.js';
 
 // Issue 8 item 7: an artifact that is a symlink out of the workspace is not read or quoted

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../../src/pipeline/config.js';
+import { ConfigError, parseConfig } from '../../../src/pipeline/config/config.js';
 import { classifyOutcome } from '../../../src/run/policy/classify.js';
 import { sbatchArgs } from '../../../src/run/executors/slurm.js';
 import { parseExitCode, parseSqueue, slurmSignal, slurmTime, slurmVerdict } from '../../../src/run/executors/slurm-state.js';
@@ -12,7 +12,7 @@ import { operatorOf } from '../../../src/ui/store/operator.js';
 import type { AgentsUi } from '../../../src/ui/agents/types.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../../src/run/supervisor/supervisor.js';
 import { tempDir } from '../../helpers/workspace.js';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { partialItems } from '../../../src/ui/store/select.js';
-import { loadConfig } from '../../../src/pipeline/config.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal } from '../../../src/run/journal/journal.js';
 import { closeStores, openStore, STAMP, type StoreRoom } from '../../helpers/store.js';

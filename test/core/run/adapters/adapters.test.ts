@@ -7,7 +7,7 @@ import { commandAdapter } from '../../../../src/run/adapters/command.js';
 import { jsonlFor } from '../../../../src/run/adapters/jsonl.js';
 import { readLogFacts } from '../../../../src/run/adapters/log-facts.js';
 import { emptyFacts, type AgentFacts } from '../../../../src/run/adapters/types.js';
-import type { AgentDef } from '../../../../src/pipeline/config-types.js';
+import type { AgentDef } from '../../../../src/pipeline/config/types.js';
 import { REPO, tempDir } from '../../../helpers/workspace.js';
 import { agentDef } from '../../../helpers/agent.js';
 

@@ -3,7 +3,7 @@ import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { watchJob, type JobLook, type JobProbe } from '../../../../src/run/executors/job-handle.js';
 import type { ExecutorSpec } from '../../../../src/run/executors/types.js';
-import type { AgentDef } from '../../../../src/pipeline/config-types.js';
+import type { AgentDef } from '../../../../src/pipeline/config/types.js';
 import { tempDir } from '../../../helpers/workspace.js';
 
 // Issue 9 item 3: a cluster job's handle keeps its log's lines raw and formats them when read

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseConfig } from '../../../../src/pipeline/config.js';
+import { parseConfig } from '../../../../src/pipeline/config/config.js';
 import { kubeConfigProblem, kubeJobManifest, kubeJobName, LABEL } from '../../../../src/run/executors/kube-manifest.js';
 import { kubeVerdict, UNSCHEDULABLE_LIMIT_MS, type KubeJob, type KubePod } from '../../../../src/run/executors/kube-state.js';
 import type { ExecutorSpec } from '../../../../src/run/executors/types.js';

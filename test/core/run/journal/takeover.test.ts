@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { replayJournal } from '../../../../src/run/journal/ledger-fold.js';
 import type { JournalEvent } from '../../../../src/run/journal/journal.js';
 import { CLOSED_REASON, driverPilot, KEPT_REASON } from '../../../../src/run/supervisor/takeover.js';
-import { DEFAULT_BREAKER, DEFAULT_LIMITS } from '../../../../src/pipeline/config.js';
+import { DEFAULT_BREAKER, DEFAULT_LIMITS } from '../../../../src/pipeline/config/config.js';
 
 // Issue 17 item 3: what a new driver keeps of the one that went, read from its journal.
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../../../helpers/workspace.js';
-import { loadConfig } from '../../../../src/pipeline/config.js';
+import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { pickLaunches } from '../../../../src/run/supervisor/autopilot.js';
 import { replayJournal } from '../../../../src/run/journal/ledger-fold.js';
 import type { LedgerConfig } from '../../../../src/run/journal/ledger.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { planPrune, pruneLogs, logSizes, withLogBudget } from '../../../../src/run/logs/prune.js';
 import { parseJournal, readJournal, type NewJournalEvent } from '../../../../src/run/journal/journal.js';
 import { createSupervisorJournal } from '../../../../src/run/supervisor/journal.js';
-import { parseConfig } from '../../../../src/pipeline/config-parse.js';
+import { parseConfig } from '../../../../src/pipeline/config/parse.js';
 import { DEFAULT_LOGS_MAX_BYTES } from '../../../../src/pipeline/defaults.js';
 import { DEFAULT_BREAKER, DEFAULT_LIMITS } from '../../../../src/pipeline/schema.js';
 import type { SupervisorEvent } from '../../../../src/run/supervisor/types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAILURE_CLASS_TABLE } from '../../../../src/pipeline/failure-classes.js';
-import type { FailureClass } from '../../../../src/pipeline/config-types.js';
+import type { FailureClass } from '../../../../src/pipeline/config/types.js';
 import type { AttemptClass } from '../../../../src/run/policy/classify.js';
 import type { AttemptRecord } from '../../../../src/run/policy/policy.js';
 import type { RetryStop } from '../../../../src/run/policy/retry-stop.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLASS_INFO, NEVER_RETRY_UNCHANGED, RETRYABLE, classifyOutcome, type AttemptClass } from '../../../../src/run/policy/classify.js';
-import type { FailureClass, FailureRule } from '../../../../src/pipeline/config-types.js';
+import type { FailureClass, FailureRule } from '../../../../src/pipeline/config/types.js';
 import type { ProcessOutcome } from '../../../../src/run/types.js';
 
 const outcome = (over: Partial<ProcessOutcome> = {}): ProcessOutcome => ({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FailureClass } from '../../../../src/pipeline/config-types.js';
+import type { FailureClass } from '../../../../src/pipeline/config/types.js';
 import type { AttemptClass } from '../../../../src/run/policy/classify.js';
 import {
   DEFAULT_CAPS,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../../../src/pipeline/config.js';
+import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import type { JournalEvent } from '../../../../src/run/journal/journal.js';
 import { replayJournal } from '../../../../src/run/journal/ledger-fold.js';
 import { accountOf } from '../../../../src/run/quota/account.js';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { appendJournal } from '../../../../src/run/journal/journal.js';
 import { accountOf } from '../../../../src/run/quota/account.js';
 import { join } from 'node:path';
-import { loadConfig } from '../../../../src/pipeline/config.js';
+import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { readJournal, type JournalEvent } from '../../../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../../src/run/supervisor/supervisor.js';
 import { buildOperatorModel } from '../../../../src/operator/model.js';

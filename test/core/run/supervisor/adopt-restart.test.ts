@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../../../helpers/workspace.js';
-import { loadConfig } from '../../../../src/pipeline/config.js';
+import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { appendJournal, readJournal, type NewJournalEvent } from '../../../../src/run/journal/journal.js';
 import { lockPath, unlockDriverLock } from '../../../../src/run/supervisor/lock.js';
 import { isSameProcessAlive, procStartTime } from '../../../../src/run/process/proc.js';

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from '../../../helpers/workspace.js';
 import { holdOpen, killWriters, settle } from '../../../helpers/writer.js';
-import { loadConfig } from '../../../../src/pipeline/config.js';
+import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { pickLaunches } from '../../../../src/run/supervisor/autopilot.js';
 import { replayJournal } from '../../../../src/run/journal/ledger-fold.js';
 import { heldOutputs } from '../../../../src/holders/held-outputs.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../src/pipeline/config.js';
+import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import type { Flight } from '../../../../src/run/attempt/cell-core.js';
 import { budgetOf, emitterOf, launchGateOf, rolesOf } from '../../../../src/run/supervisor/context.js';
 import { createSupervisorJournal } from '../../../../src/run/supervisor/journal.js';

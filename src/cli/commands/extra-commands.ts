@@ -1,0 +1,32 @@
+import type { Cli } from '../args.js';
+import { UsageError } from '../args.js';
+import type { TextOptions } from '../../text/layout.js';
+import type { Out } from './core-commands.js';
+
+// Commands that stand on the launcher and the recovery sources; loaded on demand so
+// `checkroom status` never pays for SQLite or the process layer.
+
+export async function extraCommands(cli: Cli, o: TextOptions, out: Out): Promise<number> {
+  switch (cli.command) {
+    case 'run':
+      return (await import('./run-command.js')).runCommand(cli, o, out);
+    case 'resume':
+      return (await import('./recovery-commands.js')).resumeCommand(cli, o, out);
+    case 'recover':
+      return (await import('./recovery-commands.js')).recoverCommand(cli, o, out);
+    case 'backups':
+      return (await import('./recovery-commands.js')).backupsCommand(cli, o, out);
+    case 'explain':
+      return (await import('./explain-command.js')).explainCommand(cli, o, out);
+    case 'history':
+      return (await import('./history-command.js')).historyCommand(cli, out);
+    case 'digest':
+      return (await import('./history-command.js')).digestCommand(cli, out);
+    case 'logs':
+      return (await import('./logs-command.js')).logsCommand(cli, o, out);
+    case 'unlock':
+      return (await import('./unlock-command.js')).unlockCommand(cli, out);
+    default:
+      throw new UsageError(`unknown command "${cli.command}"`);
+  }
+}
