@@ -2,6 +2,7 @@ import { Box } from 'ink';
 import { footerHints, type Scope } from '../src/ui/keys/keymap.js';
 import { VIEWS } from '../src/ui/views/views.js';
 import { notOffered } from '../src/ui/keys/held-keys.js';
+import { commandCandidates } from '../src/ui/keys/command-line.js';
 import { fit, packHints } from '../src/text/layout.js';
 import type { Token } from '../src/text/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
@@ -21,6 +22,9 @@ export function Footer({ width }: { width: number }) {
   const busy = useAppStore((s) => s.busy);
   const hidden = useAppStore(notOffered);
   const pager = useAppStore((s) => s.pager !== null);
+  // What the `:` line could become, as you type: the candidates tab cycles through.
+  const cands = prompt?.kind === 'command' && prompt.text.trim() ? commandCandidates(prompt.tab?.stem ?? prompt.text) : [];
+  const offer = cands.length > 1 ? `  ${cands.map((n) => `:${n}`).join(' ')}` : '';
   const scope: Scope = dialog ? 'dialog' : prompt ? 'prompt' : pager ? 'pager' : 'main';
   const all = footerHints(scope, view, readonly, hidden).map((h) => `${h.label} ${h.hint}`);
   // `?` and `q` always show; the view's own keys come first and are cut if the row is short.
@@ -29,7 +33,7 @@ export function Footer({ width }: { width: number }) {
   if (scope === 'main') first.unshift(`${VIEWS[0].key}-${VIEWS[VIEWS.length - 1].key}/tab views`);
   const tail = last.join(' · ');
   // Whole hints only: "c conse…" told nothing and hid the keys after it.
-  const hints = [packHints(first.filter((h) => !h.startsWith('tab ')), Math.max(10, width - tail.length - 3)), tail].filter(Boolean);
+  const hints = [packHints(first.filter((h) => scope !== 'main' || !h.startsWith('tab ')), Math.max(10, width - tail.length - 3)), tail].filter(Boolean);
   return (
     <Box flexDirection="column">
       {prompt ? (
@@ -37,6 +41,7 @@ export function Footer({ width }: { width: number }) {
           <T tok="accent">{prompt.kind === 'filter' ? '/' : ':'}</T>
           {fit(prompt.text, width - 3)}
           <T tok="selected">_</T>
+          <T tok="muted">{fit(offer, Math.max(0, width - 3 - prompt.text.length))}</T>
         </Line>
       ) : busy ? (
         <Line tok="accent">{fit(`… ${busy}`, width)}</Line>

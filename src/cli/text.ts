@@ -65,7 +65,8 @@ export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly O
   // The matrix: one row per unit, one glyph per step.
   const steps = s.pipeline.steps.map((st) => st.id);
   const colW = 4;
-  const unitW = Math.min(20, Math.max(5, ...s.units.map((u) => sanitizeLine(u).length))) + 1;
+  // Unbounded output (a pipe) shows a long unit name whole; a screen gives it 20 columns.
+  const unitW = Math.min(Number.isFinite(o.width) ? 20 : Infinity, Math.max(5, ...s.units.map((u) => sanitizeLine(u).length))) + 1;
   const perRow = Math.max(1, Math.floor((o.width - unitW) / colW));
   const labels = columnLabels(steps);
   out.push(paint('muted', `${pad('', unitW)}${labels.slice(0, perRow).map((l) => pad(l, colW)).join('')}`));

@@ -34,11 +34,12 @@ export const makePaint = (enabled: boolean): Paint =>
 
 /**
  * Columns for text output: the terminal's own width (60 to 160); when piped (cron, a file,
- * `| less`), COLUMNS if set — so `COLUMNS=200 checkroom recover > log` keeps whole lines —
- * else 80.
+ * `| cat`, `| grep`), COLUMNS if set — so `COLUMNS=100 checkroom plan > log` fits a page —
+ * else no limit: a pipe has no width, and a cut line loses what a grep looks for
+ * (docs/commands.md, Piped output).
  */
 export function outputWidth(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number {
   if (stream.isTTY && stream.columns) return Math.max(60, Math.min(stream.columns, 160));
   const cols = Number(env.COLUMNS);
-  return Number.isInteger(cols) && cols > 0 ? Math.max(60, Math.min(cols, 1000)) : 80;
+  return Number.isInteger(cols) && cols > 0 ? Math.max(60, Math.min(cols, 1000)) : Infinity;
 }

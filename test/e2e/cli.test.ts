@@ -119,15 +119,44 @@ describe('checkroom CLI', () => {
     expect((JSON.parse(run(['status', root, '--json']).out) as StatusJson).warnings.map((w) => w.message).join('\n')).toContain("units.pattern 'chapter-\\d+' matches no unit");
   });
 
-  it('piped output follows COLUMNS when it is set, else 80 columns', () => {
+  it('piped output follows COLUMNS when it is set', () => {
     const root = copyDemo();
-    const widest = (out: string) => Math.max(...out.split('\n').map((l) => l.length));
-    expect(widest(run(['plan', root]).out)).toBeLessThanOrEqual(80);
+    const widest = (out: string) => Math.max(...out.split('\n').map((l) => stringWidth(l)));
+    expect(widest(run(['plan', root], { COLUMNS: '80' }).out)).toBeLessThanOrEqual(80);
     // status too: the progress bar gives way and the phase list wraps instead of running over.
-    expect(Math.max(...run(['status', root]).out.split('\n').map((l) => stringWidth(l)))).toBeLessThanOrEqual(80);
+    expect(widest(run(['status', root], { COLUMNS: '80' }).out)).toBeLessThanOrEqual(80);
     const wide = run(['plan', root], { COLUMNS: '200' }).out;
     expect(widest(wide)).toBeGreaterThan(80);
     expect(widest(wide)).toBeLessThanOrEqual(200);
+  });
+
+  // `checkroom plan | cat` used to be cut to 80 columns: a pipe has no width, so without
+  // COLUMNS every text command gives whole lines (docs/commands.md, Piped output).
+  it('piped output without COLUMNS is never cut: plan, status, partials and history give whole lines', () => {
+    const root = copyDemo();
+    const long = 'ch03-a-chapter-whose-name-runs-on-and-on-well-past-the-edge-of-any-screen';
+    writeFiles(root, {
+      'checkroom.yaml': readFileSync(join(root, 'checkroom.yaml'), 'utf8').replace(/^preset: book$/m, "preset: book\nunits: { pattern: 'ch\\d\\d(-[a-z]+)*' }"),
+      [`research/${long}-research.md`]: '# cut short\n',
+    });
+    const plan = run(['plan', root]);
+    expect(plan.code).toBe(0);
+    const json = JSON.parse(run(['plan', root, '--json']).out) as { unit: string; reason: string }[];
+    const mine = json.find((n) => n.unit === long)!;
+    expect(mine).toBeDefined();
+    // Every step's reason appears whole in the text, the long unit's on one line with its name.
+    for (const n of json) expect(plan.out).toContain(n.reason);
+    expect(plan.out.split('\n').some((l) => l.includes(long) && l.includes(mine.reason))).toBe(true);
+    expect(plan.out).not.toMatch(/…$/m);
+    const status = run(['status', root]).out;
+    expect(status.split('\n').some((l) => l.startsWith(`${long} `))).toBe(true);
+    const partials = run(['partials', root]).out;
+    expect(partials).toContain(`research/${long}-research.md`);
+    for (const args of [['history', root], ['status', root], ['partials', root], ['plan', root]]) {
+      const r = run(args);
+      expect(r.code).toBe(0);
+      expect(r.out).not.toMatch(/…$/m);
+    }
   });
 
   it('never lets escape sequences from a file reach the terminal', () => {

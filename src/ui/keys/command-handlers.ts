@@ -56,7 +56,7 @@ export type CommandHandler = (k: CommandKit, s: AppState, id: CommandId) => void
 export type NavCommandId = Extract<CommandId, `move.${string}` | `page.${string}` | `view.${string}`>;
 
 /** The prompt line's keys: feedPrompt reads them; run() does nothing with them. */
-export type PromptCommandId = 'prompt.submit' | 'prompt.cancel';
+export type PromptCommandId = Extract<CommandId, `prompt.${string}`>;
 
 export type TableCommandId = Exclude<CommandId, NavCommandId | PromptCommandId>;
 

@@ -8,7 +8,6 @@ import { VIEWS } from '../views/views.js';
 // their labels, and CommandId is derived from those rows. IDS checks them.
 const NAMES = {
   ...Object.fromEntries(VIEWS.map((v) => [v.id, `view.${v.id}` as const])),
-  q: 'quit',
   quit: 'quit',
   help: 'help',
   refresh: 'refresh',
@@ -21,10 +20,27 @@ const NAMES = {
   unskip: 'partial.unskip',
 } as const;
 
+// Short names the hand finds without looking, as k9s' `:po` and `:q`: one table, each a full
+// name of NAMES (docs/keys.md, The command line). An alias wins over a prefix: `:p` is plan.
+const ALIASES: Readonly<Record<string, string>> = {
+  q: 'quit',
+  h: 'help',
+  p: 'plan',
+  pa: 'partials',
+  m: 'progress',
+  s: 'sources',
+  he: 'health',
+  hi: 'history',
+  r: 'refresh',
+  w: 'write-checkpoint',
+  u: 'undo',
+};
+
 /** Every name runs a command of the key table (a misspelt id fails the type check here). */
 const IDS: Readonly<Record<string, CommandId>> = NAMES;
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(NAMES);
+export const COMMAND_ALIASES: Readonly<Record<string, string>> = ALIASES;
 
 /** How a key-less command is typed (`:unskip`), for the key table's label: named once, in NAMES.
  *  Takes a string: the key table calls it while its rows, and so CommandId, are being built. */
@@ -34,9 +50,28 @@ export const commandLabel = (id: string): string => {
   return `:${name}`;
 };
 
+/** `wck` is in `write-checkpoint`: its letters in order, any gaps between. */
+const inOrder = (typed: string, name: string): boolean => {
+  let at = 0;
+  for (const ch of typed) if ((at = name.indexOf(ch, at) + 1) === 0) return false;
+  return true;
+};
+
+/** The names `typed` could mean: those it begins, else those holding its letters in order. */
+export function commandCandidates(typed: string): string[] {
+  const t = typed.trim().replace(/^:/, '').toLowerCase();
+  if (t === '') return [...COMMAND_NAMES];
+  const prefix = COMMAND_NAMES.filter((n) => n.startsWith(t));
+  return prefix.length ? prefix : COMMAND_NAMES.filter((n) => inOrder(t, n));
+}
+
 export function parseCommandLine(text: string): { id: CommandId } | { error: string } {
   const name = text.trim().replace(/^:/, '').toLowerCase();
   if (name === '') return { error: 'empty command; try :help' };
-  const id = IDS[name];
-  return id ? { id } : { error: `unknown command ":${name}" — try ${COMMAND_NAMES.filter((n) => n !== 'quit').map((n) => `:${n}`).join(' ')}` };
+  const exact = IDS[ALIASES[name] ?? name];
+  if (exact) return { id: exact };
+  const cands = commandCandidates(name);
+  if (cands.length === 1) return { id: IDS[cands[0]] };
+  if (cands.length > 1) return { error: `":${name}" could be ${cands.map((n) => `:${n}`).join(' ')} — type more, or tab to pick` };
+  return { error: `unknown command ":${name}" — try ${COMMAND_NAMES.filter((n) => n !== 'quit').map((n) => `:${n}`).join(' ')}` };
 }

@@ -104,7 +104,7 @@ const ROWS = [
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'alarms.ack', keys: [{ ch: 'A' }], hint: 'acknowledge', description: 'acknowledge the "needs you" banner (journalled; the next escalation brings it back)', runs: true }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], hint: 'filter', description: 'filter by unit, step or status', footer: true }),
-  cmd({ id: 'command', keys: [{ ch: ':' }], hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}` }),
+  cmd({ id: 'command', keys: [{ ch: ':' }], hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}; a unique beginning is enough, tab completes` }),
   // A read-only instance asks the driver to hand over (nothing stops, nothing is written).
   cmd({ id: 'driver.handover', keys: [{ ch: 'T' }], hint: 'take over', description: 'take over: the driver hands its runs over (they keep running) and exits; this checkroom drives' }),
   cmd({ id: 'refresh', keys: [{ ch: 'r' }], hint: 'refresh', description: 'full rescan of the workspace' }),
@@ -142,6 +142,11 @@ const ROWS = [
   cmd({ id: 'pager.wrap', keys: [{ ch: 'w' }], hint: 'wrap', description: 'wrap long lines (or cut them at the edge)', scope: 'pager', footer: true }),
   cmd({ id: 'pager.raw', keys: [{ ch: 'r' }], hint: 'raw', description: 'raw lines as written (escaped) or readable events', scope: 'pager', footer: true }),
   cmd({ id: 'prompt.submit', keys: [{ name: 'return' }], hint: 'apply', description: 'apply the filter / run the command', scope: 'prompt', footer: true }),
+  cmd({ id: 'prompt.complete', keys: [{ name: 'tab', shift: false }, { name: 'tab', shift: true }], label: 'tab', hint: 'complete', description: 'complete the command name; again for the next candidate (shift-tab: the previous)', scope: 'prompt', footer: true }),
+  cmd({ id: 'prompt.older', keys: [{ name: 'up' }], label: '↑/↓', hint: 'history', description: 'the command line before (↓: after), kept in .checkroom/command-history', scope: 'prompt', footer: true }),
+  cmd({ id: 'prompt.newer', keys: [{ name: 'down' }], hint: 'newer', description: 'the command line after', scope: 'prompt' }),
+  cmd({ id: 'prompt.clear', keys: [{ ch: 'u', ctrl: true }], hint: 'clear', description: 'clear the line (every prompt: :, / and the log search)', scope: 'prompt' }),
+  cmd({ id: 'prompt.word', keys: [{ ch: 'w', ctrl: true }], hint: 'delete word', description: 'delete the word before the cursor (every prompt)', scope: 'prompt' }),
   cmd({ id: 'prompt.cancel', keys: [{ name: 'escape' }], hint: 'cancel', description: 'cancel (clears the filter)', scope: 'prompt', footer: true }),
 ];
 

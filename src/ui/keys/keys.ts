@@ -29,6 +29,8 @@ export interface InkKeyLike {
   shift: boolean;
   home?: boolean;
   end?: boolean;
+  /** Ink's "meta": a key that came right after an Esc (Alt sends the same bytes). */
+  meta?: boolean;
 }
 
 const NAMED: [keyof InkKeyLike, KeyName][] = [
@@ -54,7 +56,13 @@ const charToken = (ch: string): KeyToken => {
   return { ch: name ? '' : ch, name, ctrl: false, shift: name === null && ch !== ch.toLowerCase() };
 };
 
+const ESCAPE: KeyToken = { ch: '', name: 'escape', ctrl: false, shift: false };
+
 export function toTokens(input: string, key: InkKeyLike): KeyToken[] {
+  // Esc then a key at once (in one read, or the key within Ink's Esc delay) reaches us as that
+  // key with "meta": no command is bound to Alt, so it is both keys, the Esc first — else the
+  // Esc that closed a prompt was lost and the key acted on it (docs/keys.md, Prompts).
+  if (key.meta && !key.escape) return [ESCAPE, ...toTokens(input, { ...key, meta: false })];
   for (const [flag, name] of NAMED) {
     if (key[flag]) return [{ ch: '', name, ctrl: key.ctrl, shift: key.shift }];
   }

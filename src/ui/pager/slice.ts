@@ -5,6 +5,7 @@ import { openAttemptLog } from '../../run/logs/open.js';
 import { errorLine, findLineWithin, lineMatches } from '../../run/logs/search.js';
 import { PatternError, compilePattern, type SafePattern } from '../../pipeline/safe-pattern.js';
 import type { KeyToken } from '../keys/keys.js';
+import { editLine } from '../keys/line-edit.js';
 import { bottomTop, closedPager, topFor, type PagerUi } from './state.js';
 import { selectedHealth, selectedPartial, selectedPlan, selectedRow } from '../store/selected.js';
 import type { KitDeps } from '../store/kit.js';
@@ -225,8 +226,10 @@ export function createPager(k: KitDeps): PagerActions {
     if (!p || p.typing === null) return false;
     if (t.name === 'escape') session.put({ typing: null });
     else if (t.name === 'return') guard(() => (p.typing ? session.search(p.typing) : session.put({ typing: null })));
-    else if (t.name === 'backspace' || t.name === 'delete') session.put({ typing: [...p.typing].slice(0, -1).join('') });
-    else if (t.name === null && !t.ctrl && t.ch) session.put({ typing: p.typing + t.ch });
+    else {
+      const typing = editLine(p.typing, t);
+      if (typing !== null) session.put({ typing });
+    }
     return true;
   };
 

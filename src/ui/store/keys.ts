@@ -2,6 +2,8 @@ import { commandById, matchCommand, type CommandId } from '../keys/keymap.js';
 import type { KeyToken } from '../keys/keys.js';
 import { clampCursors, isNav, navigate } from '../views/nav.js';
 import { parseCommandLine } from '../keys/command-line.js';
+import { editLine } from '../keys/line-edit.js';
+import { completeLine, recallLine, remember } from '../keys/prompt-line.js';
 import { handlerOf, type CommandKit } from '../keys/command-handlers.js';
 import { said, storeKit, type Decision } from './kit.js';
 import type { AppState, Prompt } from './types.js';
@@ -29,21 +31,24 @@ export function planRun(s: AppState, id: CommandId): Decision | 'nav' | 'table' 
 }
 
 /** A key on the prompt line: the state it edits to, or the command a submitted `:` line runs. */
-export function promptKey(s: AppState, p: Prompt, t: KeyToken): { change: Partial<AppState> } | { run: CommandId } | null {
+export function promptKey(s: AppState, p: Prompt, t: KeyToken): { change: Partial<AppState> } | { run: CommandId; change: Partial<AppState> } | null {
   const c = matchCommand(t, 'prompt', s.view);
   if (c?.id === 'prompt.cancel')
     return { change: p.kind === 'filter' ? { prompt: null, filter: '', ...clampCursors({ ...s, filter: '' }, true) } : { prompt: null } };
   if (c?.id === 'prompt.submit') {
     if (p.kind === 'filter') return { change: { prompt: null, message: p.text ? { text: `filter: ${p.text}`, tone: 'info' } : null } };
+    const commandHistory = remember(s.commandHistory, p.text);
     const at = travelCommand(s, p.text, Date.now());
-    if (at) return { change: { prompt: null, ...at } };
+    if (at) return { change: { prompt: null, commandHistory, ...at } };
     const r = parseCommandLine(p.text);
-    return 'error' in r ? { change: { prompt: null, message: { text: r.error, tone: 'warn' } } } : { run: r.id };
+    return 'error' in r ? { change: { prompt: null, commandHistory, message: { text: r.error, tone: 'warn' } } } : { run: r.id, change: { commandHistory } };
   }
-  let text = p.text;
-  if (t.name === 'backspace' || t.name === 'delete') text = [...text].slice(0, -1).join('');
-  else if (t.name === null && !t.ctrl && t.ch) text += t.ch;
-  else return null;
+  if (p.kind === 'command' && (c?.id === 'prompt.complete' || c?.id === 'prompt.older' || c?.id === 'prompt.newer')) {
+    const next = c.id === 'prompt.complete' ? completeLine(p, t.shift) : recallLine(p, s.commandHistory, c.id === 'prompt.older');
+    return next ? { change: { prompt: next } } : null;
+  }
+  const text = editLine(p.text, t);
+  if (text === null) return null;
   // The filter applies as you type.
   return {
     change: p.kind === 'filter' ? { prompt: { ...p, text }, filter: text, ...clampCursors({ ...s, filter: text }, 'filter') } : { prompt: { ...p, text } },
@@ -71,7 +76,7 @@ export function keyRouter(k: CommandKit) {
     const r = promptKey(k.get(), p, t);
     if (!r) return;
     if ('run' in r) {
-      k.set({ prompt: null });
+      k.set({ ...r.change, prompt: null });
       return run(r.run);
     }
     k.set(r.change);

@@ -22,6 +22,7 @@ import { startDriverSilenceFeed } from '../agents/driver-silence-feed.js';
 import { createPager, type PagerActions } from '../pager/slice.js';
 import { startHistoryFeed } from '../history/feed.js';
 import { initialHistory } from '../history/types.js';
+import { readCommandHistory, writeCommandHistory } from '../keys/command-history-file.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -37,6 +38,7 @@ const initialUi = (): UiState => ({
   detail: null,
   help: { open: false, offset: 0 },
   prompt: null,
+  commandHistory: [],
   filter: '',
   dialog: null,
   message: null,
@@ -84,6 +86,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
 
     return {
       ...initialUi(),
+      commandHistory: readCommandHistory(opts.live.state.root),
       // The redo queue, skips and undo stack of earlier sessions, from the journal.
       ...fromLedger(sup?.snapshot().ledger.triage),
       ws: opts.live.state,
@@ -114,6 +117,10 @@ export function createAppStore(opts: StoreOptions): AppStore {
     const next = clampCursors(st);
     if (!sameCursors(st, next)) store.setState(next);
   });
+  // The `:` lines typed are kept for the next session, unless nothing may be written.
+  const unkeep = store.subscribe((st, prev) => {
+    if (st.commandHistory !== prev.commandHistory && !st.readonly) track(writeCommandHistory(st.ws.root, st.commandHistory));
+  });
   const stopFeed = opts.agents ? startAgentsFeed(store, opts.agents, opts.live, () => agentActions?.launchQueued()) : null;
   const stopRecovery = recoveryActions!.attach(store);
   const stopHeld = startHeldFeed(store);
@@ -123,6 +130,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
   (store as AppStore & { dispose?: () => void }).dispose = () => {
     unsubscribe();
     unfollow();
+    unkeep();
     stopFeed?.();
     stopRecovery();
     stopHeld();

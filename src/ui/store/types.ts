@@ -62,6 +62,10 @@ export interface UndoGroup {
 export interface Prompt {
   kind: 'filter' | 'command';
   text: string;
+  /** Tab's cycle: what was typed before the first tab, and which candidate the next tab shows. */
+  tab?: { stem: string; next: number };
+  /** ↑/↓ on the `:` line: how far back in `commandHistory` the text was recalled from (0: the last). */
+  recall?: number;
 }
 
 export interface UiState {
@@ -73,6 +77,8 @@ export interface UiState {
   detail: Detail | null;
   help: { open: boolean; offset: number };
   prompt: Prompt | null;
+  /** The `:` lines submitted, oldest first, for ↑/↓; kept in .checkroom/command-history (docs/keys.md, The command line). */
+  commandHistory: readonly string[];
   filter: string;
   dialog: Confirm | null;
   message: Message | null;
