@@ -1,10 +1,12 @@
-import type { Eta, Foresight } from '../foresight/types.js';
+import type { Eta, Foresight, QuotaHold } from '../foresight/types.js';
 import { HOUR_MS } from '../foresight/throughput.js';
 import { etaLine, forecastLine } from '../foresight/words.js';
 
-// `eta` and `forecast` in `status --json` (docs/status-json.md, docs/foresight.md): the
-// operator model's foresight, as the Progress view and `status` text say it. Both are null
-// in a document made without one. Fields are only added (json.ts).
+// `eta`, `forecast` and `quota` in `status --json` (docs/status-json.md, docs/foresight.md,
+// docs/quota.md): the operator model's foresight, as the Progress view and `status` text say
+// it, and the quota waits its ETAs count, as Health counts them down. All three are null in a
+// document made without one. Fields are only added (json.ts). An account is its id and label
+// (a hash of the key's identity, run/quota/account.ts), never the key.
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -20,8 +22,17 @@ const etaJson = (e: Eta | null, at: number) =>
 
 const statJson = (key: 'step' | 'agent') => (s: { name: string; count: number; medianMs: number; p90Ms: number }) => ({ [key]: s.name, count: s.count, median_ms: s.medianMs, p90_ms: s.p90Ms });
 
+const quotaJson = (q: QuotaHold, at: number) => ({
+  account: q.account,
+  label: q.label,
+  until: new Date(q.deadline).toISOString(),
+  in_ms: Math.max(0, q.deadline - at),
+  agents: q.agents,
+  cells: q.waiting.map((c) => ({ unit: c.unit, step: c.step })),
+});
+
 export function foresightJson(f: Foresight | null) {
-  if (!f) return { eta: null, forecast: null };
+  if (!f) return { eta: null, forecast: null, quota: null };
   const c = f.forecast;
   return {
     eta: {
@@ -45,5 +56,7 @@ export function foresightJson(f: Foresight | null) {
         queue_wait: null,
       },
     },
+    // Accounts waiting for their quota's reset, soonest first; `in_ms` from the forecast's clock (`eta.at`).
+    quota: f.quota.map((q) => quotaJson(q, f.at)),
   };
 }

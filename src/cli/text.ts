@@ -6,7 +6,8 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { countsOf } from '../operator/model.js';
 import type { OperatorRun } from '../operator/types.js';
 import { planOf } from '../operator/plan.js';
-import { partialsWords } from '../operator/words.js';
+import { partialsWords, quotaLine } from '../operator/words.js';
+import { resetClock } from '../run/quota/gate.js';
 import { regressionsLine, stopOfState } from '../state/where-words.js';
 import { wrapLine } from '../text/wrap.js';
 import type { Foresight } from '../foresight/types.js';
@@ -54,6 +55,8 @@ export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly O
   out.push(`${bar(c.done, c.total, Math.max(8, Math.min(24, o.width - stringWidth(tally) - 1)), o.ascii)} ${tally}`);
   // Foresight (docs/foresight.md): the Progress view's words; wrapped, not cut, so the budget's cell stays named.
   if (foresight && c.done < c.total) out.push(...wrapLine([etaLine(foresight), forecastLine(foresight)].filter(Boolean).join(' · '), o.width).map((l) => paint('muted', l)));
+  // One line per account waiting for its quota's reset, Health's words, counted from the scan's clock (docs/quota.md).
+  for (const q of foresight?.quota ?? []) if (q.deadline > s.scannedAt) out.push(...wrapLine(quotaLine(q, s.scannedAt, resetClock(q.deadline, s.scannedAt)), o.width).map((l) => paint('warn', l)));
   out.push('');
   const phases = s.phases.map((p) => `${p.id} ${sanitizeLine(p.name)} ${p.status === 'done' ? paint('ok', p.status) : p.status === 'in_progress' ? paint('warn', 'in progress') : paint('muted', 'not started')} ${p.done}/${p.total}`);
   out.push(...wrapItems('Phases   ', phases, o.width));

@@ -3,7 +3,7 @@ import { costForecast, type CostInput } from './forecast.js';
 import { planOrder, schedule, type PlanAgent, type PlanCell, type Scheduled } from './schedule.js';
 import { MIN_SAMPLES, statsOf } from './stats.js';
 import { perHour } from './throughput.js';
-import type { DurationLedger, Eta, Foresight, ThinStep } from './types.js';
+import type { DurationLedger, Eta, Foresight, QuotaHold, ThinStep } from './types.js';
 
 // Foresight's one entry (docs/foresight.md): the remaining plan of a workspace state, the
 // journal's durations, the runs in flight, the agents' slots and breakers and one clock
@@ -18,6 +18,8 @@ export interface ForesightInput {
   /** Cells that wait for a human (escalated, held by the operator), by key. */
   human: ReadonlySet<string>;
   agents: ReadonlyMap<string, PlanAgent>;
+  /** Accounts waiting for their quota's reset: their agents' cells wait as for an open breaker. */
+  quota?: readonly QuotaHold[];
   /** Spend and budgets; null when nothing is known of them. */
   cost: CostInput | null;
   at: number;
@@ -42,6 +44,20 @@ function etaOf(id: number | null, part: readonly Scheduled[], samples: Readonly<
   const unknown = unknownWords(part, thin);
   const at = unknown ? null : part.reduce((m, s) => Math.max(m, s.end), 0);
   return { id, remaining: part.length, at: part.length === 0 ? null : at, thin, unknown };
+}
+
+/** The agents with their account's quota deadline folded in: a cell starts after both its breaker and its account (docs/quota.md). */
+function withQuota(agents: ReadonlyMap<string, PlanAgent>, quota: readonly QuotaHold[], at: number): ReadonlyMap<string, PlanAgent> {
+  if (!quota.some((q) => q.deadline > at)) return agents;
+  const out = new Map(agents);
+  for (const q of quota) {
+    if (q.deadline <= at) continue;
+    for (const name of q.agents) {
+      const a = out.get(name) ?? { limit: null, deadline: null, held: false };
+      out.set(name, { ...a, deadline: Math.max(a.deadline ?? 0, q.deadline) });
+    }
+  }
+  return out;
 }
 
 export function foresightOf(i: ForesightInput): Foresight {
@@ -69,12 +85,14 @@ export function foresightOf(i: ForesightInput): Foresight {
     });
   }
   const stats = new Map(statsOf(i.durations.steps).map((s) => [s.name, s]));
-  const plan = schedule(planOrder(cells, pipeline, ws.units ?? []), pipeline, stats, i.agents, at);
+  const quota = [...(i.quota ?? [])];
+  const plan = schedule(planOrder(cells, pipeline, ws.units ?? []), pipeline, stats, withQuota(i.agents, quota, at), at);
   const batch = ws.currentBatch === null || ws.currentBatch === undefined ? null : etaOf(ws.currentBatch, plan.filter((s) => s.cell.batch === ws.currentBatch), i.durations.steps);
   const phase = ws.currentPhase === null || ws.currentPhase === undefined ? null : etaOf(ws.currentPhase, plan.filter((s) => s.cell.phase === ws.currentPhase), i.durations.steps);
   const cost = i.cost ? costForecast(plan, i.cost) : { costToCompleteUsd: null, runsOut: null };
   return {
     at,
+    quota,
     batch,
     phase,
     pipeline: etaOf(null, plan, i.durations.steps),

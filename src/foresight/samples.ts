@@ -1,8 +1,9 @@
 import type { JournalEvent } from '../run/journal/journal.js';
+import { attemptDuration } from '../run/journal/run-duration.js';
 import type { DurationLedger } from './types.js';
 
-// Durations from the journal (docs/foresight.md, Durations): an attempt's run time is its
-// `exit` event's `durationMs` (launch to exit, as the executor measured it). The journal does
+// Durations from the journal (docs/foresight.md, Durations): an attempt's run time is the
+// journal's one derivation (run/journal/run-duration.ts), History's too. The journal does
 // not record when a queued cluster job began to run, so a Slurm or Kubernetes attempt's run
 // time includes its wait in the scheduler's queue: there is no queue wait apart from it.
 // Only successful attempts estimate a step: a failure's time says how long failing took.
@@ -12,8 +13,8 @@ export const SAMPLES_KEPT = 200;
 /** Successful exits kept for the throughput (a day of a busy pipeline). */
 export const DONE_KEPT = 5000;
 
-/** One attempt's run time and queue wait, from its exit event: the one derivation of an attempt's duration here. */
-export const attemptDuration = (e: Extract<JournalEvent, { type: 'exit' }>): { runMs: number; queueWaitMs: null } => ({ runMs: Math.max(0, e.durationMs), queueWaitMs: null });
+/** One attempt's run time and queue wait: the journal's one derivation, History's too (run/journal/run-duration.ts). */
+export { attemptDuration };
 
 const push = (into: Map<string, number[]>, key: string, v: number, cap: number): void => {
   const a = into.get(key) ?? [];
@@ -33,6 +34,8 @@ export class SampleFold {
   feed(e: JournalEvent): void {
     if (e.type !== 'exit' || e.class !== 'SUCCESS') return;
     const { runMs } = attemptDuration(e);
+    // No usable measure on the line: not a sample (History shows no duration for it either).
+    if (runMs === null) return;
     push(this.steps, e.step, runMs, SAMPLES_KEPT);
     push(this.agents, e.agent, runMs, SAMPLES_KEPT);
     this.done.push(e.at);

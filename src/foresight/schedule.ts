@@ -28,7 +28,7 @@ export interface PlanCell {
 export interface PlanAgent {
   /** Concurrency limit; null: no limit known (every cell of it may start at once). */
   limit: number | null;
-  /** An open breaker's deadline (epoch ms), null when it may launch. */
+  /** An open breaker's or its account's quota deadline (epoch ms), the later of both; null when it may launch. */
   deadline: number | null;
   /** A held breaker waits for the operator: no deadline to count on. */
   held: boolean;

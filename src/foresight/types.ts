@@ -60,9 +60,26 @@ export interface Forecast {
   durations: { steps: DurationStat[]; agents: DurationStat[] };
 }
 
+/** An account waiting for its quota's reset (docs/quota.md): no cell of its agents starts before `deadline`. */
+export interface QuotaHold {
+  /** The account's id (adapter and a hash of its key's identity, never the key). */
+  account: string;
+  label: string;
+  /** Epoch ms of the reset: every countdown is `deadline − at`. */
+  deadline: number;
+  /** The agents on it, by name: those seen waiting and those the configuration puts on the same account. */
+  agents: string[];
+  /** Cells whose last attempt ended on it. */
+  cells: number;
+  /** Those cells, in key order. */
+  waiting: { unit: string; step: string }[];
+}
+
 export interface Foresight {
   /** The clock reading it was computed at (epoch ms). */
   at: number;
+  /** The quota waits the ETAs count (the operator model's `quota`), soonest first. */
+  quota: QuotaHold[];
   batch: Eta | null;
   phase: Eta | null;
   pipeline: Eta;

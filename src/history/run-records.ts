@@ -1,11 +1,12 @@
 import type { AttemptClass } from '../run/policy/classify.js';
 import type { JournalEvent, LaunchEvent } from '../run/journal/journal.js';
+import { attemptDuration } from '../run/journal/run-duration.js';
 import { cellKey } from '../types.js';
 
 // One run per launch, joined with its exit, its spend and its reap: THE derivation of a run's
-// duration and cost from the journal (docs/history.md, Runs). A run's duration is its exit's
-// `durationMs` (the supervisor's own measure, from spawn to exit), never the gap between two
-// journal lines; anything that reads durations (History, the digest, a forecast) reads them here.
+// duration and cost from the journal (docs/history.md, Runs). A run's duration is the journal's
+// one derivation of an attempt's (run/journal/run-duration.ts), which foresight's samples call
+// too, never the gap between two journal lines.
 
 export interface RunRecord {
   runId: string;
@@ -20,7 +21,7 @@ export interface RunRecord {
   launchedAt: number;
   /** The exit's (or the reap's) time; null while the journal has it in flight. */
   endedAt: number | null;
-  /** exit.durationMs; null until it exited (a reaped run has none). */
+  /** The exit's duration (run-duration.ts); null until it exited (a reaped run has none) or when its line has no usable measure. */
   durationMs: number | null;
   /** The exit's class; null in flight or reaped. */
   class: AttemptClass | null;
@@ -93,7 +94,7 @@ export class RunRecordFold {
         return this.put({
           ...r,
           endedAt: e.at,
-          durationMs: e.durationMs,
+          durationMs: attemptDuration(e).runMs,
           class: e.class,
           exitCode: e.exitCode,
           signal: e.signal,

@@ -31,6 +31,8 @@ export interface OperatorSupervisor {
   limits: Limits | null;
   /** Every configured agent's concurrency limit. */
   concurrency: Readonly<Record<string, number | null>>;
+  /** Every configured agent's quota account id (run/quota/account.ts): who else waits when one account does. */
+  accounts?: Readonly<Record<string, string>>;
 }
 
 type SupervisorParts = Pick<OperatorModel, 'runs' | 'breakers' | 'cells' | 'escalations' | 'autopilot' | 'health' | 'quota'>;
@@ -41,12 +43,12 @@ let lastParts: { sup: OperatorSupervisor | null; snap: SupervisorSnapshot | null
 
 function supervisorParts(sup: OperatorSupervisor | null, at: number): SupervisorParts {
   const snap = sup?.snap ?? null;
-  if (lastParts && lastParts.snap === snap && lastParts.at === at && lastParts.sup?.limits === sup?.limits && lastParts.sup?.concurrency === sup?.concurrency) return lastParts.parts;
+  if (lastParts && lastParts.snap === snap && lastParts.at === at && lastParts.sup?.limits === sup?.limits && lastParts.sup?.concurrency === sup?.concurrency && lastParts.sup?.accounts === sup?.accounts) return lastParts.parts;
   const runs = runsOf(snap);
   const cells = cellsOf(snap, runs, sup?.limits ?? null);
   const breakers = breakersOf(snap, runs, sup ? { concurrency: sup.concurrency } : null, at);
   const escalations = [...cells.values()].flatMap((c) => (c.escalation ? [c.escalation] : []));
-  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells), quota: quotaOf(snap, at) };
+  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells), quota: quotaOf(snap, at, sup?.accounts) };
   lastParts = { sup, snap, at, parts };
   return parts;
 }
@@ -60,16 +62,21 @@ function supervisorParts(sup: OperatorSupervisor | null, at: number): Supervisor
 // machine, and the live path's budget per change is milliseconds (docs/foresight.md).
 export const FORESIGHT_CLOCK_MS = 60_000;
 export const FORESIGHT_LIVE_CELLS = 2_000;
-let lastForesight: { cells: WorkspaceState['cells']; snap: SupervisorSnapshot | null; limits: Limits | null; at: number; value: Foresight } | null = null;
+let lastForesight: { cells: WorkspaceState['cells']; snap: SupervisorSnapshot | null; limits: Limits | null; quota: string; at: number; value: Foresight } | null = null;
+
+/** The quota waits as foresight reads them: the 1 s tick makes a new list of the same waits. */
+const quotaKey = (q: SupervisorParts['quota']): string => q.map((w) => `${w.account}@${w.deadline}:${w.agents.join(',')}:${w.cells}`).join('|');
 
 function foresightPart(ws: WorkspaceState, sup: OperatorSupervisor | null, parts: SupervisorParts, now: number): Foresight {
   const snap = sup?.snap ?? null;
   const limits = sup?.limits ?? null;
   const at = now - (now % FORESIGHT_CLOCK_MS);
+  const quota = quotaKey(parts.quota);
   const f = lastForesight;
-  if (f && (f.cells === ws.cells || ws.cells.length > FORESIGHT_LIVE_CELLS) && f.snap === snap && f.limits === limits && f.at === at) return f.value;
-  const value = foresightFrom(ws, snap?.ledger ?? null, parts.runs, parts.breakers, limits, at);
-  lastForesight = { cells: ws.cells, snap, limits, at, value };
+  if (f && (f.cells === ws.cells || ws.cells.length > FORESIGHT_LIVE_CELLS) && f.snap === snap && f.limits === limits && f.quota === quota && f.at === at) return f.value;
+  // The quota waits at the model's clock: the ETA counts the deadlines Health counts down to.
+  const value = foresightFrom(ws, snap?.ledger ?? null, parts.runs, parts.breakers, limits, at, parts.quota);
+  lastForesight = { cells: ws.cells, snap, limits, quota, at, value };
   return value;
 }
 

@@ -3,7 +3,7 @@ import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
 import type { BreakerViewState } from '../run/policy/breaker.js';
 import type { CellLedger } from '../run/journal/ledger.js';
 import type { CellTally } from './ws-counts.js';
-import type { Foresight } from '../foresight/types.js';
+import type { Foresight, QuotaHold } from '../foresight/types.js';
 
 // The operator model's shape: what the operator sees, derived once from the
 // live workspace, the supervisor's snapshot (journal-derived, so an observer that replays the
@@ -58,17 +58,8 @@ export interface OperatorBreaker {
   seen: boolean;
 }
 
-/** An account waiting for its quota's reset (docs/quota.md): one deadline, one countdown, whatever the number of agents on it. */
-export interface OperatorQuota {
-  account: string;
-  label: string;
-  /** Epoch ms of the reset: every countdown is `deadline − at`. */
-  deadline: number;
-  /** The agents seen waiting on it, by name. */
-  agents: string[];
-  /** Cells whose last attempt ended on it. */
-  cells: number;
-}
+/** An account waiting for its quota's reset (docs/quota.md): one deadline, one countdown, whatever the number of agents on it; foresight counts the same value (QuotaHold). */
+export type OperatorQuota = QuotaHold;
 
 export interface OperatorEscalation {
   key: string;

@@ -49,3 +49,7 @@ export function accountOf(agent: AgentDef, env: NodeJS.ProcessEnv = process.env)
   byEnv.set(memo, account);
   return account;
 }
+
+/** Every configured agent's account id, by agent name: who else waits when one account does (the ETA, Health). */
+export const accountsOf = (agents: Readonly<Record<string, AgentDef>>, env: NodeJS.ProcessEnv = process.env): Record<string, string> =>
+  Object.fromEntries(Object.entries(agents).map(([name, a]) => [name, accountOf(a, env).id]));

@@ -3,6 +3,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { SupervisorEvent, SupervisorSnapshot } from '../../run/supervisor/supervisor.js';
 import { cellKey } from '../../types.js';
 import { outputOf } from '../../run/process/writers.js';
+import { accountsOf } from '../../run/quota/account.js';
 import type { AgentsOptions, AgentsUi } from './types.js';
 import { initialAgents } from './types.js';
 import { lineKeeper, MAX_RECENT, rememberEnded } from './agents.js';
@@ -32,7 +33,7 @@ const OUTCOME: Partial<Record<SupervisorEvent['type'], string>> = { done: 'done'
 
 export function agentsInitial(o: AgentsOptions | undefined, why: string | null): AgentsUi {
   if (!o) return { ...initialAgents(), why: why ?? 'this control room was opened without one' };
-  return { ...initialAgents(), enabled: true, snap: o.sup.snapshot(), at: (o.now ?? Date.now)(), limits: o.config.limits, agentNames: Object.keys(o.config.agents), concurrency: Object.fromEntries(Object.entries(o.config.agents).map(([n, a]) => [n, a.concurrency])) };
+  return { ...initialAgents(), enabled: true, snap: o.sup.snapshot(), at: (o.now ?? Date.now)(), limits: o.config.limits, agentNames: Object.keys(o.config.agents), concurrency: Object.fromEntries(Object.entries(o.config.agents).map(([n, a]) => [n, a.concurrency])), accounts: accountsOf(o.config.agents) };
 }
 
 /** The final failure, said once and short enough for one row: what, how it ended, where the

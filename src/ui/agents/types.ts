@@ -47,6 +47,8 @@ export interface AgentsUi {
   agentNames: string[];
   /** Each configured agent's concurrency limit (Health's `writer 1/2`). */
   concurrency?: Readonly<Record<string, number>>;
+  /** Each configured agent's quota account id: who else waits when one account does (docs/quota.md). */
+  accounts?: Readonly<Record<string, string>>;
   /** `L`: the tall log pane. */
   logOpen: boolean;
   recent: RecentRun[];

@@ -15,7 +15,7 @@ export function operatorOf(s: { ws: WorkspaceState; agents: AgentsUi }): Operato
   const hit = last.get(s.agents);
   if (hit?.ws === s.ws) return hit.model;
   const a = s.agents;
-  const model = buildOperatorModel(s.ws, { snap: a.snap, limits: a.limits, concurrency: a.concurrency ?? Object.fromEntries(a.agentNames.map((n) => [n, null])) }, a.at || s.ws.scannedAt);
+  const model = buildOperatorModel(s.ws, { snap: a.snap, limits: a.limits, concurrency: a.concurrency ?? Object.fromEntries(a.agentNames.map((n) => [n, null])), accounts: a.accounts }, a.at || s.ws.scannedAt);
   last.set(s.agents, { ws: s.ws, model });
   return model;
 }

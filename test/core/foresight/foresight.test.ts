@@ -22,6 +22,8 @@ import { foresightOf } from '../../../src/foresight/foresight.js';
 import type { Foresight } from '../../../src/foresight/types.js';
 import { emptyDurations } from '../../../src/foresight/samples.js';
 import { foresightJson } from '../../../src/cli/json-foresight.js';
+import { runRecordsOf } from '../../../src/history/run-records.js';
+import { attemptDuration as journalDuration } from '../../../src/run/journal/run-duration.js';
 
 // Foresight on real journals (docs/foresight.md): events appended to a journal in a temp
 // directory, read back and folded as a restart folds them, then the remaining plan of a small
@@ -104,6 +106,21 @@ describe('durations from the journal', () => {
     const [, exit] = run('ch01', 'draft', 'writer', T, 42 * S);
     expect(attemptDuration(exit as Parameters<typeof attemptDuration>[0])).toEqual({ runMs: 42 * S, queueWaitMs: null });
   });
+
+  it('History\'s duration of every run and the samples foresight uses agree on a real journal (one derivation)', async () => {
+    // A clock stepped back during one run journals a negative durationMs: History and the ETA must read it alike.
+    const events = [...history(), ...run('ch00', 'draft', 'writer', T - 100 * S, -5 * S), ...run('ch00', 'review', 'reviewer', T - 50 * S, 45 * S, 'UNKNOWN')];
+    const { root, ledger } = await ledgerOf(events);
+    const records = runRecordsOf((await readJournal(root)).events);
+    expect(records).toHaveLength(8);
+    const exits = new Map(events.flatMap((e) => (e.type === 'exit' ? [[e.runId, e] as const] : [])));
+    for (const r of records) expect(r.durationMs).toBe(journalDuration(exits.get(r.runId)!).runMs);
+    const ok = (stepId: string) => records.filter((r) => r.step === stepId && r.class === 'SUCCESS').map((r) => r.durationMs);
+    expect(ledger.durations.steps.draft).toEqual(ok('draft'));
+    expect(ledger.durations.steps.review).toEqual(ok('review'));
+    expect(ok('draft')).toContain(0);
+    expect(attemptDuration).toBe(journalDuration);
+  });
 });
 
 describe('ETA from the remaining plan', () => {
@@ -150,6 +167,44 @@ describe('ETA from the remaining plan', () => {
     expect(f.needsYou).toBe(1);
     expect(f.batch!.at).toBe(T + 90 * S);
     expect(f.pipeline).toMatchObject({ at: null, unknown: 'after 1 cell that needs you' });
+  });
+});
+
+describe('quota waits delay the ETA (docs/quota.md)', () => {
+  const ACCOUNT = 'claude-code:3f9a2c41d0be';
+  const RESET = T + 2 * 3600 * S;
+  /** `agent` hit its account's quota on ch00's research: the journal says the account waits until RESET. */
+  const hit = (agent: string): NewJournalEvent[] => {
+    const [launch, exit] = run('ch00', 'research', agent, T - 30 * S, 10 * S, 'RATE_LIMITED');
+    return [launch, { ...(exit as Extract<NewJournalEvent, { type: 'exit' }>), quota: { account: ACCOUNT, label: 'claude-code key 3f9a2c (ANTHROPIC_API_KEY)', until: RESET, source: 'usage-limit' } }];
+  };
+  const snapOf = (l: Ledger) => ({ role: 'readonly', holder: null, readonlyReason: null, ledger: l, runs: [], waiting: [], autopilot: { on: false, paused: false, reason: '' }, launchesThisSession: 0, warnings: [], notices: [] }) as unknown as SupervisorSnapshot;
+
+  it('a wait 2 h ahead on the writer\'s account: no cell of the writer starts before the reset, so the ETA is at least it', async () => {
+    const { ledger } = await ledgerOf([...history(), ...hit('writer')]);
+    const m = buildOperatorModel(wsOf(), { snap: snapOf(ledger), limits: DEFAULT_LIMITS, concurrency: CONCURRENCY }, T);
+    expect(m.quota).toMatchObject([{ account: ACCOUNT, deadline: RESET, agents: ['writer'], cells: 1, waiting: [{ unit: 'ch00', step: 'research' }] }]);
+    expect(m.foresight.quota).toEqual(m.quota);
+    // Drafts from the reset on, one at a time (60 s each), reviews after them: as an open breaker's deadline.
+    expect(m.foresight.batch!.at).toBe(RESET + 90 * S);
+    expect(m.foresight.pipeline.at).toBe(RESET + 210 * S);
+  });
+
+  it('an agent the configuration puts on the same account waits too, though the journal never saw it hit the limit', async () => {
+    const { ledger } = await ledgerOf([...history(), ...hit('researcher')]);
+    const sup = { snap: snapOf(ledger), limits: DEFAULT_LIMITS, concurrency: CONCURRENCY };
+    // Without the accounts the writer is not known to share the key: the plan runs now.
+    expect(buildOperatorModel(wsOf(), sup, T).foresight.pipeline.at).toBe(T + 210 * S);
+    const m = buildOperatorModel(wsOf(), { ...sup, accounts: { researcher: ACCOUNT, writer: ACCOUNT, reviewer: 'claude-code:other' } }, T);
+    expect(m.quota[0].agents).toEqual(['researcher', 'writer']);
+    expect(m.foresight.pipeline.at).toBe(RESET + 210 * S);
+  });
+
+  it('a reset already past delays nothing', async () => {
+    const { ledger } = await ledgerOf([...history(), ...hit('writer')]);
+    const m = buildOperatorModel(wsOf(), { snap: snapOf(ledger), limits: DEFAULT_LIMITS, concurrency: CONCURRENCY }, RESET + 60 * S);
+    expect(m.quota).toEqual([]);
+    expect(m.foresight.pipeline.at).toBe(RESET + 60 * S + 210 * S);
   });
 });
 
@@ -226,6 +281,6 @@ describe('the parts, one by one', () => {
     const j = foresightJson(f);
     expect(j.eta).toMatchObject({ at: new Date(T).toISOString(), needs_you: 0, text: 'ETA after 3 more draft steps' });
     expect(j.forecast).toMatchObject({ cost_to_complete_usd: null, runs_out: null, text: null, hour_ms: HOUR_MS, durations: { queue_wait: null } });
-    expect(foresightJson(null)).toEqual({ eta: null, forecast: null });
+    expect(foresightJson(null)).toEqual({ eta: null, forecast: null, quota: null });
   });
 });

@@ -38,7 +38,7 @@ describe('one account, one quota countdown', () => {
   it('the model keeps the latest reset of the account once, with every agent waiting on it', () => {
     const ledger = replayJournal([...quotaExit('r1', 'ch01', 'draft', 'writer', T0), ...quotaExit('r2', 'ch02', 'r1', 'reviewer', T0 + 1000)], T0 + 2000, cfg);
     const q = quotaOf(plainSnapshot(ledger), T0 + 2000);
-    expect(q).toEqual([{ account: account.account, label: account.label, deadline: RESET, agents: ['reviewer', 'writer'], cells: 2 }]);
+    expect(q).toEqual([{ account: account.account, label: account.label, deadline: RESET, agents: ['reviewer', 'writer'], cells: 2, waiting: [{ unit: 'ch01', step: 'draft' }, { unit: 'ch02', step: 'r1' }] }]);
     expect(quotaOf(plainSnapshot(ledger), RESET)).toEqual([]);
     // The earlier cell's deadline moved to the account's later reset: one countdown.
     expect([ledger.cells['ch01/draft']!.nextRetryAt, ledger.cells['ch02/r1']!.nextRetryAt]).toEqual([RESET, RESET]);

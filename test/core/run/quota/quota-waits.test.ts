@@ -97,10 +97,12 @@ describe('quota-aware waits, real processes', () => {
     open.push(observer);
     const ws = await loadWorkspace(root);
     const at = Math.max(...quotaExits.map((e) => e.at));
+    // The cells stopped on the account, in key order (operator/quota.ts).
+    const stopped = quotaExits.map((e) => ({ unit: e.unit, step: e.step })).sort((a, b) => `${a.unit}/${a.step}`.localeCompare(`${b.unit}/${b.step}`, 'en', { numeric: true }));
     const seenByDriver = buildOperatorModel(ws, { snap: s.snapshot(), limits: null, concurrency: {} }, at).quota;
     const seenByObserver = buildOperatorModel(ws, { snap: observer.snapshot(), limits: null, concurrency: {} }, at).quota;
     expect(seenByObserver).toEqual(seenByDriver);
-    expect(seenByDriver).toEqual([{ account: acct[0]!.account, label: acct[0]!.label, deadline: reset, agents: ['researcher', 'writer'], cells: 2 }]);
+    expect(seenByDriver).toEqual([{ account: acct[0]!.account, label: acct[0]!.label, deadline: reset, agents: ['researcher', 'writer'], cells: 2, waiting: stopped }]);
     expect(observer.snapshot().ledger.cells['ch01/research']?.nextRetryAt).toBe(reset);
     // The other account's agent runs meanwhile (the refusal on this one: the CLI, store and restart tests).
     expect((await s.launch('ch02', 'r1')).outcome).toBe('done');
