@@ -13,13 +13,12 @@ import { parseCheckpoint } from '../../../src/checkpoint/parse.js';
 import { claimsOf } from '../../../src/state/derive.js';
 import { ControlRoom } from '../../../components/ControlRoom.js';
 import { helpRows } from '../../../src/ui/keys/keymap.js';
-import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
+import { FAST_BACKOFF, tempDir, writeFakeAgentWs } from '../../helpers/workspace.js';
 
 // The control room driving real agents: a real supervisor on a temp workspace whose agent
 // is the demo's fake agent (real processes, no mocks). Frames are polled until the text
 // appears, with generous timeouts; nothing asserts on wall-clock time.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 const tick = (ms = 25) => new Promise((r) => setTimeout(r, ms));
 
 interface WsOpts {
@@ -30,36 +29,13 @@ interface WsOpts {
 }
 
 function makeWs(o: WsOpts = {}): string {
-  const root = tempDir('checkroom-ui-agents-');
-  const units = o.units ?? ['ch01'];
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...(o.faults ?? {}), '*/*': 'ok' }) });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      `units: { list: [${units.join(', ')}] }`,
-      `batches: [{ id: 1, units: [${units.join(', ')}] }]`,
-      'agents:',
-      '  researcher: &a',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      `    env: { CHECKROOM_FAKE_SPEED: '${o.speed ?? 40}' }`,
-      '    idle_timeout: 20s',
-      '    grace: 200ms',
-      '    concurrency: 2',
-      '  writer: *a',
-      '  reviewer: *a',
-      '  editor: *a',
-      '  panel: *a',
-      '  archivist: *a',
-      'limits:',
-      '  backoff_base: 20ms',
-      '  backoff_max: 100ms',
-      'breaker:',
-      ...(o.breaker ?? '  threshold: 50\n  cooldown: 1s').split('\n'),
-      '',
-    ].join('\n'),
-  );
-  return root;
+  return writeFakeAgentWs(tempDir('checkroom-ui-agents-'), {
+    units: o.units,
+    faults: o.faults,
+    speed: o.speed ?? 40,
+    concurrency: 2,
+    tail: [...FAST_BACKOFF, 'breaker:', ...(o.breaker ?? '  threshold: 50\n  cooldown: 1s').split('\n')],
+  });
 }
 
 const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace; sup: Supervisor }[] = [];
