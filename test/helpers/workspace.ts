@@ -86,9 +86,12 @@ export interface FakeAgentYaml {
   /** CHECKROOM_FAKE_SPEED (1 is the demo's pace). */
   speed?: number;
   idle?: string;
-  grace?: string;
+  /** null: no `grace:` line (the config's default). */
+  grace?: string | null;
   concurrency?: number;
-  /** The roles that share the researcher's definition. */
+  /** The role that holds the fake agent's definition (researcher). */
+  agent?: string;
+  /** The roles that share it. */
   roles?: string[];
   /** Top-level lines after the agents (limits, breaker, notify…); FAST_BACKOFF when omitted. */
   tail?: string[];
@@ -102,11 +105,11 @@ export function fakeAgentYaml(root: string, o: FakeAgentYaml = {}): string {
     o.unitsLine ?? `units: { list: [${units.join(', ')}] }`,
     ...(o.batched === false ? [] : [`batches: [{ id: 1, units: [${units.join(', ')}] }]`]),
     'agents:',
-    '  researcher: &a',
+    `  ${o.agent ?? 'researcher'}: &a`,
     `    command: ${fakeAgentCommand(root)}`,
     `    env: { CHECKROOM_FAKE_SPEED: '${o.speed ?? 1}' }`,
     `    idle_timeout: ${o.idle ?? '20s'}`,
-    `    grace: ${o.grace ?? '200ms'}`,
+    ...(o.grace === null ? [] : [`    grace: ${o.grace ?? '200ms'}`]),
     ...(o.concurrency === undefined ? [] : [`    concurrency: ${o.concurrency}`]),
     ...(o.roles ?? ['writer', 'reviewer', 'editor', 'panel', 'archivist']).map((r) => `  ${r}: *a`),
     ...(o.tail ?? FAST_BACKOFF),
@@ -116,10 +119,10 @@ export function fakeAgentYaml(root: string, o: FakeAgentYaml = {}): string {
 
 /**
  * Writes into `root` a book workspace whose every agent is the fake agent, told by
- * `faults.json` how each cell behaves ('*'/'*': ok unless `faults` says otherwise).
+ * `faults.json` how each cell behaves (ok unless `faults` says otherwise; its catch-all too).
  */
 export function writeFakeAgentWs(root: string, o: FakeAgentYaml & { faults?: Record<string, string>; files?: Record<string, string> } = {}): string {
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...(o.faults ?? {}), '*/*': 'ok' }), ...(o.files ?? {}) });
+  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ '*/*': 'ok', ...(o.faults ?? {}) }), ...(o.files ?? {}) });
   writeFileSync(join(root, 'checkroom.yaml'), fakeAgentYaml(root, o));
   return root;
 }

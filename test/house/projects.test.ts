@@ -17,7 +17,7 @@ const testFiles = (dir = join(REPO, 'test')): string[] =>
   });
 
 /** Helpers that start processes or a terminal: a unit test imports none of them. */
-const PROCESS_HELPERS = ['tmux', 'slurm', 'nobody', 'writer', 'matrix', 'claude', 'gen-surfaces'].map((h) => `test/helpers/${h}.ts`);
+const PROCESS_HELPERS = ['tmux', 'slurm', 'nobody', 'writer', 'matrix', 'claude', 'gen-surfaces', 'child-supervisor'].map((h) => `test/helpers/${h}.ts`);
 const PROCESS_MODULES = ["'node:child_process'", "'child_process'", "'execa'"];
 
 const resolveLocal = (from: string, spec: string): string | null => {

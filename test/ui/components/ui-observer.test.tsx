@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
 import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-workspace.js';
@@ -9,36 +7,17 @@ import { COLOR_THEME } from '../../../src/text/theme.js';
 import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { ControlRoom } from '../../../components/ControlRoom.js';
-import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
+import { tempDir, writeFakeAgentWs } from '../../helpers/workspace.js';
 
 // Issue 8 item 5 in the control room: an observer (a second, read-only instance) shows the
 // driver's run as the driver does — in flight in the Plan, counted running in the header,
 // its cell running (not a half-product) — and the store's live writers name it (issue 8
 // item 1: the one place triage asks). Real supervisors, the demo's fake agent, real files.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 const tick = (ms = 25) => new Promise((r) => setTimeout(r, ms));
 
-const makeWs = (): string => {
-  const root = tempDir('checkroom-ui-observer-');
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]) });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      'units: { list: [ch01] }',
-      'agents:',
-      '  researcher:',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}']`,
-      // Slow enough to be watched mid-write (sections every 1-3 s).
-      "    env: { CHECKROOM_FAKE_SPEED: '0.1' }",
-      '    idle_timeout: 20s',
-      '    grace: 200ms',
-      '',
-    ].join('\n'),
-  );
-  return root;
-};
+// Slow enough to be watched mid-write (sections every 1-3 s).
+const makeWs = (): string => writeFakeAgentWs(tempDir('checkroom-ui-observer-'), { batched: false, speed: 0.1, roles: [], tail: [] });
 
 const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace; sup: Supervisor }[] = [];
 afterEach(async () => {
