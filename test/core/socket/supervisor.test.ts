@@ -10,6 +10,7 @@ import { isSameProcessAlive } from '../../../src/run/process/proc.js';
 import { parseCheckpoint } from '../../../src/checkpoint/parse.js';
 import { claimsOf } from '../../../src/state/derive.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../src/run/supervisor/supervisor.js';
+import { idle } from '../../helpers/idle.js';
 
 // The supervisor on real processes (the demo's fake agent, fast) in real temp workspaces.
 
@@ -51,16 +52,6 @@ const claimOf = async (root: string, key: string) => {
   const cfg = await loadConfig(root);
   return claimsOf(parseCheckpoint(readFileSync(join(root, 'checkpoint.md'), 'utf8'), cfg.pipeline)).get(key);
 };
-
-const idle = (s: Supervisor): Promise<string> =>
-  new Promise((resolve) => {
-    const off = s.subscribe((e) => {
-      if (e.type === 'idle') {
-        off();
-        resolve(e.reason);
-      }
-    });
-  });
 
 describe('supervisor: one cell', () => {
   it('only the marker proves success: ✅ on disk and in checkpoint.md, one log per attempt', async () => {
