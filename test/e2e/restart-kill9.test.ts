@@ -43,7 +43,7 @@ describe('restart after kill -9', () => {
     const proc = startChild(script, [root]);
     const child = proc.child;
     await printed(proc, 'MIDRUN');
-    expect(proc.text()).toContain('FIRST escalated');
+    expect(proc.out()).toContain('FIRST escalated');
     const config = await loadConfig(root);
     const cfg = { breaker: config.breaker, limits: config.limits };
     const before = replayJournal((await readJournal(root)).events, Date.now(), cfg);

@@ -44,6 +44,8 @@ export interface Child {
   child: ChildProcess;
   /** All it printed so far, stdout and stderr. */
   text(): string;
+  /** What it printed on stdout only. */
+  out(): string;
 }
 
 const children: ChildProcess[] = [];
@@ -53,16 +55,18 @@ export function startChild(script: string, args: string[], onLine?: (line: strin
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
   children.push(child);
   let all = '';
+  let out = '';
   let buf = '';
   child.stdout!.on('data', (d: Buffer) => {
     all += d.toString();
+    out += d.toString();
     buf += d.toString();
     const lines = buf.split('\n');
     buf = lines.pop()!;
     for (const l of lines) onLine?.(l);
   });
   child.stderr!.on('data', (d: Buffer) => (all += d.toString()));
-  return { child, text: () => all };
+  return { child, text: () => all, out: () => out };
 }
 
 /** kill -9, resolved once the child is gone. */

@@ -37,9 +37,9 @@ describe('torture: leave running, restart 6 s later', () => {
     const root = makeWs();
     const script = join(root, 'checkroom-proc.mjs');
     writeFileSync(script, SCRIPT);
-    const { child, text } = startChild(script, [root]);
+    const { child, text, out } = startChild(script, [root]);
     const code = await new Promise<number | null>((r) => child.once('exit', r));
-    expect(text()).toMatch(/LEFT \d/);
+    expect(out(), text()).toMatch(/LEFT \d/);
     expect(code).toBe(0);
 
     const launch = (await readJournal(root)).events.find((e): e is LaunchEvent => e.type === 'launch')!;
