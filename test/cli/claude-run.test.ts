@@ -9,6 +9,7 @@ import { statusJson } from '../../src/cli/json.js';
 import { readSpend } from '../../src/cli/json-spend.js';
 import { loadWorkspace } from '../../src/workspace.js';
 import { claudeWorkspace, finished, writeReply, type ClaudeWs } from '../helpers/claude.js';
+import { idle } from '../helpers/idle.js';
 
 // The real Claude Code CLI through the claude-code adapter (issue 11 item 8), against the
 // scripted local model server: each fault ends in the class the stream's facts imply.
@@ -54,16 +55,6 @@ describe('claude-code adapter, real CLI', () => {
     expect(costs.session.tokensIn + costs.session.tokensOut).toBe(3000);
   });
 });
-
-const idle = (s: Supervisor): Promise<string> =>
-  new Promise((resolve) => {
-    const off = s.subscribe((e) => {
-      if (e.type === 'idle') {
-        off();
-        resolve(e.reason);
-      }
-    });
-  });
 
 describe('claude-code money: totals and the budget', () => {
   it('limits.max_cost_usd pauses autopilot with one alarm; spend survives a restart and reaches status --json', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { copyDemo, DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
+import { copyDemo, tempDir, writeFakeAgentWs, writeFiles } from '../helpers/workspace.js';
 import { parseCli, UsageError } from '../../src/cli/args.js';
 import { runCommand } from '../../src/cli/commands/run-command.js';
 import { readJournal } from '../../src/run/journal/journal.js';
@@ -12,31 +12,20 @@ import { openSupervisor } from '../../src/run/supervisor/supervisor.js';
 
 // `checkroom run` through runCommand, on real processes and a real temp workspace.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 const o = { paint: (_t: string, s: string) => s, ascii: true, width: 100 };
 
 const makeWs = (faults: Record<string, string> = {}, agents = ['researcher', 'writer', 'reviewer', 'editor', 'panel', 'archivist']): string => {
-  const root = tempDir('checkroom-runcmd-');
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...faults, '*/*': 'ok' }) });
   const [first, ...rest] = agents;
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      'units: { list: [ch01, ch02] }',
-      'batches: [{ id: 1, units: [ch01, ch02] }]',
-      'agents:',
-      `  ${first}: &a`,
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '40' }",
-      '    idle_timeout: 10s',
-      ...rest.map((a) => `  ${a}: *a`),
-      'limits: { backoff_base: 20ms, backoff_max: 50ms }',
-      'breaker: { threshold: 50 }',
-      '',
-    ].join('\n'),
-  );
-  return root;
+  return writeFakeAgentWs(tempDir('checkroom-runcmd-'), {
+    units: ['ch01', 'ch02'],
+    faults,
+    speed: 40,
+    idle: '10s',
+    grace: null,
+    agent: first,
+    roles: rest,
+    tail: ['limits: { backoff_base: 20ms, backoff_max: 50ms }', 'breaker: { threshold: 50 }'],
+  });
 };
 
 /** Every file under root (the journal and run logs included) with a hash of its bytes. */

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyDemo } from '../helpers/workspace.js';
-import { CLI, hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { CLI, hasTmux, tmuxRooms } from '../helpers/tmux.js';
 import { MIN, recordedPast, writeJournal } from '../helpers/history-journal.js';
 import type { NewJournalEvent } from '../../src/run/journal/journal.js';
 
@@ -13,8 +13,7 @@ import type { NewJournalEvent } from '../../src/run/journal/journal.js';
 const rowOf = (screen: string, unit: string): string => screen.split('\n').find((l) => new RegExp(`^[ ›]${unit} `).test(l)) ?? '';
 
 describe.skipIf(!hasTmux())('History and time travel in tmux (80×24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
+  const { room } = tmuxRooms(afterAll);
 
   it('opens History after a recorded run, picks a moment an hour back and sees that moment’s matrix', { timeout: 120_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
@@ -22,8 +21,7 @@ describe.skipIf(!hasTmux())('History and time travel in tmux (80×24)', () => {
     const now = Date.now();
     // The last session ended cleanly five minutes ago: no recover report covers the screen.
     writeJournal(dir, [...recordedPast(now), { type: 'session', at: now - 5 * MIN, kind: 'stop', pid: 12, reason: 'quit' } as NewJournalEvent]);
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { env: { NO_COLOR: '1' } });
-    sessions.push(t);
+    const t = room(dir, { env: { NO_COLOR: '1' } });
     await t.waitFor('[1 Progress]');
     const nowRow = rowOf(await t.waitFor(/^[ ›]ch02 /m), 'ch02');
     expect(nowRow).toMatch(/^[ ›]ch02 B1\s+✅/);

@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { copyDemo, REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { existsSync } from 'node:fs';
+import { copyDemo } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms, CLI } from '../helpers/tmux.js';
 import { writeAttempts } from '../helpers/attempt-logs.js';
 
 // The log pager in a real terminal (docs/logs.md): the built binary in tmux at 80×24 under
@@ -10,11 +9,9 @@ import { writeAttempts } from '../helpers/attempt-logs.js';
 // L opens the latest, [ goes to attempt 1, e jumps to the line the classifier blamed, /
 // finds the other mention, esc closes; the agent's escape sequence is drawn escaped.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 
 describe.skipIf(!hasTmux())("the log pager on a failed cell's attempt 1 (tmux 80×24)", () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
+  const { room } = tmuxRooms(afterAll);
 
   it('L, [, e, / and esc on the built control room', { timeout: 120_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
@@ -31,8 +28,7 @@ describe.skipIf(!hasTmux())("the log pager on a failed cell's attempt 1 (tmux 80
         ],
       },
     ]);
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { env: { NO_COLOR: '1' } });
-    sessions.push(t);
+    const t = room(dir, { env: { NO_COLOR: '1' } });
     await t.waitFor('[1 Progress]');
     t.keys('L');
     let screen = await t.waitFor('log · ch01 research · attempt 2 (2 of 2) · researcher · UNKNOWN');

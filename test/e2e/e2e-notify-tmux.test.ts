@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, hasTmux, TmuxSession } from '../helpers/tmux.js';
-import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
+import { tempDir, writeFakeAgentWs } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config/config.js';
 import { appendJournal } from '../../src/run/journal/journal.js';
 import { commandShownEvent } from '../../src/consent.js';
@@ -13,30 +13,19 @@ import { commandShownEvent } from '../../src/consent.js';
 // OSC 9 notification wrapped for tmux's passthrough with every ESC doubled, and the title,
 // which tmux takes as the pane's title.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 const sessions: TmuxSession[] = [];
 afterAll(() => sessions.forEach((s) => s.kill()));
 
 const makeWs = async (): Promise<string> => {
-  const root = tempDir('checkroom-notify-tmux-');
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ '*/research': 'permission', '*/*': 'ok' }) });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      'units: { list: [ch01, ch02] }',
-      'batches: [{ id: 1, units: [ch01, ch02] }]',
-      'agents:',
-      '  researcher:',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '40' }",
-      '    idle_timeout: 20s',
-      '    concurrency: 1',
-      'notify:',
-      '  terminal: { bell: true, osc: 9, title: true }',
-      '',
-    ].join('\n'),
-  );
+  const root = writeFakeAgentWs(tempDir('checkroom-notify-tmux-'), {
+    units: ['ch01', 'ch02'],
+    faults: { '*/research': 'permission' },
+    speed: 40,
+    grace: null,
+    concurrency: 1,
+    roles: [],
+    tail: ['notify:', '  terminal: { bell: true, osc: 9, title: true }'],
+  });
   // The exact command counts as shown: autopilot starts without the consent dialog.
   await appendJournal(root, commandShownEvent(await loadConfig(root), 'ch01', 'research', Date.now()));
   return root;

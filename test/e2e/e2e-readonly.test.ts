@@ -1,23 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { copyDemo, REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { copyDemo } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms } from '../helpers/tmux.js';
 
 // Read-only, in a real terminal: a second checkroom on a workspace another one drives says
 // who drives (not "--readonly"), and does not take the live session for an interrupted one;
 // --readonly alone says --readonly (not "another checkroom drives").
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 
 describe.skipIf(!hasTmux())('read-only instances (tmux 80×24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
-  const open = (args: string): TmuxSession => {
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${args}; echo EXITED-$?; sleep 600'`);
-    sessions.push(t);
-    return t;
-  };
+  const { room: open } = tmuxRooms(afterAll);
 
   it('a second instance names the driver and shows no recover report; --readonly says --readonly', { timeout: 60_000 }, async () => {
     const dir = copyDemo();

@@ -1,15 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { readJournal } from '../../src/run/journal/journal.js';
-import { copyDemo, REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { copyDemo } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms } from '../helpers/tmux.js';
 
 // Issue 8 item 6, in a real terminal: the recover report opened again after a clean quit,
 // because the demo mid-flight (half-products, ⏳ claims) looks interrupted on disk. The
 // journal's session start/stop decide: after `q` no report; after kill -9 the report.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const sessions = async (dir: string) => (await readJournal(dir)).events.filter((e) => e.type === 'session');
 /** Poll until `ok` holds; a generous bound, no timing asserted. */
 const until = async (ok: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> => {
@@ -21,13 +18,7 @@ const until = async (ok: () => Promise<boolean>, timeoutMs = 30_000): Promise<vo
 };
 
 describe.skipIf(!hasTmux())('the recover report on start (tmux 80×24)', () => {
-  const open: TmuxSession[] = [];
-  afterAll(() => open.forEach((s) => s.kill()));
-  const start = (dir: string): TmuxSession => {
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`);
-    open.push(t);
-    return t;
-  };
+  const { room: start } = tmuxRooms(afterAll);
 
   it('opens after an interruption only: not after q, again after kill -9', { timeout: 120_000 }, async () => {
     const dir = copyDemo();

@@ -1,26 +1,23 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyDemo, REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { copyDemo } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms } from '../helpers/tmux.js';
 
 // SIGTERM and SIGHUP (a closed SSH connection) end the control room like `q`: the main
 // screen comes back, the cursor is visible, the driver lock is released. In a real terminal
 // (tmux 80×24), on the real bin, with a real signal.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const tmuxMissing = !hasTmux();
 
 describe.skipIf(tmuxMissing)('signals (tmux 80×24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
+  const { room } = tmuxRooms(afterAll);
 
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     it(`${signal}: the terminal is restored and the lock released`, { timeout: 60_000 }, async () => {
       const dir = copyDemo();
-      const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`);
-      sessions.push(t);
+      const t = room(dir);
       await t.waitFor('checkroom ·');
       expect(t.alternateOn()).toBe(true);
       expect(existsSync(join(dir, '.checkroom', 'driver.lock'))).toBe(true);

@@ -1,15 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { socketDir, socketPaths } from '../../src/socket/where.js';
-import { copyDemo, REPO, tempDir } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { copyDemo, tempDir } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms, CLI } from '../helpers/tmux.js';
 
 // The control socket of the real control room (issue 10 item 4): the built binary in tmux
 // serves it; `checkroom watch --json` and `checkroom status --json` are the built binary too.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 
 /** NDJSON lines of a running `watch`, as they arrive. */
 function lines(child: ResultPromise): {
@@ -40,15 +39,13 @@ function lines(child: ResultPromise): {
 }
 
 describe.skipIf(!hasTmux())('control socket of the real control room (tmux 80x24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
+  const { room } = tmuxRooms(afterAll);
 
   it('watch streams a cell change on a marker and a run start; status answers from the live state; quit removes the socket', { timeout: 150_000 }, async () => {
     const dir = copyDemo();
     const xdg = tempDir('checkroom-xdg-');
     const env = { ...process.env, XDG_RUNTIME_DIR: xdg };
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { env: { XDG_RUNTIME_DIR: xdg, CHECKROOM_FAKE_SPEED: '20' } });
-    sessions.push(t);
+    const t = room(dir, { env: { XDG_RUNTIME_DIR: xdg, CHECKROOM_FAKE_SPEED: '20' } });
     await t.waitFor(/^auto off · live: /m);
     const paths = socketPaths(dir, socketDir(env));
     expect(existsSync(paths.socket)).toBe(true);

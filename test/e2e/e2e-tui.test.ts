@@ -2,21 +2,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadWorkspace } from '../../src/workspace.js';
-import { copyDemo, REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { copyDemo } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms, CLI } from '../helpers/tmux.js';
 
 // The real built binary (`npm test` builds first) in a real terminal: tmux at 80×24 on a
 // copy of the demo workspace. Screen and disk are both checked; the exit restores the
 // terminal (main screen back, shell continues with the exit code).
 
 // The real binary, as `npm install` links it (package.json "bin": the bundle).
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const tmuxMissing = !hasTmux();
 if (tmuxMissing) console.warn('e2e-tui: SKIPPED — tmux is not installed (apt-get install tmux); CI installs it');
 
 describe.skipIf(tmuxMissing)('control room end to end (tmux 80×24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
+  const { room } = tmuxRooms(afterAll);
 
   it('reads the header, backs a partial up and undoes it, rewrites checkpoint.md, quits cleanly', { timeout: 120_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
@@ -26,8 +24,7 @@ describe.skipIf(tmuxMissing)('control room end to end (tmux 80×24)', () => {
     const target = state.partials[idx].path;
     const checkpointBefore = readFileSync(join(dir, 'checkpoint.md'), 'utf8');
 
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`);
-    sessions.push(t);
+    const t = room(dir);
 
     // Header.
     const first = await t.waitFor(`checkroom · ${state.name}`);

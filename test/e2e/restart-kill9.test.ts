@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
+import { DIST_SUPERVISOR, printed, startChild, supervisorScript } from '../helpers/child-supervisor.js';
+import { tempDir, writeFakeAgentWs } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config/config.js';
 import { loadWorkspace } from '../../src/workspace.js';
 import { readJournal, type LaunchEvent } from '../../src/run/journal/journal.js';
@@ -15,65 +15,35 @@ import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor/s
 // Issue 8 item 4 changed what this asserts: the orphan still runs as recorded (pid and start
 // time), so the restart ADOPTS it instead of reaping it; cancelled, it leaves its half-product.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
-const DIST = join(REPO, 'dist', 'src', 'run', 'supervisor', 'supervisor.js');
-
-const makeWs = (): string => {
-  const root = tempDir('checkroom-kill9-');
-  writeFiles(root, {
-    ...PHASE_1_2,
-    'meta/chapter-summaries.md': summaries([]),
-    'faults.json': JSON.stringify({ 'ch01/research': 'permission', 'ch03/draft': 'hang', '*/*': 'ok' }),
+const makeWs = (): string =>
+  writeFakeAgentWs(tempDir('checkroom-kill9-'), {
+    units: ['ch01', 'ch02', 'ch03'],
+    batched: false,
+    faults: { 'ch01/research': 'permission', 'ch03/draft': 'hang' },
+    speed: 20,
+    idle: '60s',
+    grace: '300ms',
+    roles: ['writer'],
+    tail: ['breaker: { threshold: 1, cooldown: 10m, max_cooldown: 20m }'],
   });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      'units: { list: [ch01, ch02, ch03] }',
-      'agents:',
-      '  researcher: &a',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '20' }",
-      '    idle_timeout: 60s',
-      '    grace: 300ms',
-      '  writer: *a',
-      'breaker: { threshold: 1, cooldown: 10m, max_cooldown: 20m }',
-      '',
-    ].join('\n'),
-  );
-  return root;
-};
 
 // The checkroom process: one escalation (counters, an open breaker), then a run that hangs mid-write.
-const SCRIPT = `
-import { openSupervisor } from ${JSON.stringify(DIST)};
-import { loadConfig } from ${JSON.stringify(join(REPO, 'dist', 'src', 'pipeline', 'config.js'))};
-const root = process.argv[2];
-const s = await openSupervisor({ root, config: await loadConfig(root) });
-const r = await s.launch('ch01', 'research');
+const SCRIPT = supervisorScript(`const r = await s.launch('ch01', 'research');
 s.subscribe((e) => { if (e.type === 'output' && /waiting for the model/.test(e.line)) process.stdout.write('MIDRUN\\n'); });
 process.stdout.write('FIRST ' + r.outcome + '\\n');
 await s.launch('ch03', 'draft');
-`;
+`);
 
 describe('restart after kill -9', () => {
   it('adopts the orphaned run, keeps counters and breaker state; cancelled, it leaves the half-product for triage', async () => {
-    expect(existsSync(DIST), 'run `npm run build` first (npm test does)').toBe(true);
+    expect(existsSync(DIST_SUPERVISOR), 'run `npm run build` first (npm test does)').toBe(true);
     const root = makeWs();
     const script = join(root, 'checkroom-proc.mjs');
     writeFileSync(script, SCRIPT);
-    const child = spawn(process.execPath, [script, root], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        out += d;
-        if (out.includes('MIDRUN')) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`checkroom process exited early (${code}): ${out} ${err}`)));
-    });
-    expect(out).toContain('FIRST escalated');
+    const proc = startChild(script, [root]);
+    const child = proc.child;
+    await printed(proc, 'MIDRUN');
+    expect(proc.out()).toContain('FIRST escalated');
     const config = await loadConfig(root);
     const cfg = { breaker: config.breaker, limits: config.limits };
     const before = replayJournal((await readJournal(root)).events, Date.now(), cfg);

@@ -9,6 +9,8 @@ import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src
 import { loadWorkspace } from '../../src/workspace.js';
 import { slurmForFile } from '../helpers/slurm.js';
 import { slurmWorkspace } from '../helpers/slurm-ws.js';
+import { DIST_SUPERVISOR, supervisorScript } from '../helpers/child-supervisor.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 // kill -9 of a real checkroom process while its agents run as jobs of a real local Slurm,
 // then a restart (issue 12): the jobs are adopted — watched to their end, proved by their
@@ -17,26 +19,16 @@ import { slurmWorkspace } from '../helpers/slurm-ws.js';
 
 // One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
 const { missing, cluster } = slurmForFile(beforeAll, afterAll);
-const DIST = join(REPO, 'dist', 'src');
 
 // The checkroom process: autopilot on, then killed from outside.
-const SCRIPT = `
-import { openSupervisor } from ${JSON.stringify(join(DIST, 'run', 'supervisor', 'supervisor.js'))};
-import { loadConfig } from ${JSON.stringify(join(DIST, 'pipeline', 'config.js'))};
-const root = process.argv[2];
-const s = await openSupervisor({ root, config: await loadConfig(root) });
-s.subscribe((e) => { if (e.type === 'launch') process.stdout.write('LAUNCH ' + e.unit + '/' + e.step + '\\n'); });
+const SCRIPT = supervisorScript(`s.subscribe((e) => { if (e.type === 'launch') process.stdout.write('LAUNCH ' + e.unit + '/' + e.step + '\\n'); });
 await s.setAutopilot(true, process.argv[3] ? { maxLaunches: Number(process.argv[3]) } : {});
-`;
+`);
 
 const journal = async (root: string): Promise<JournalEvent[]> => (await readJournal(root)).events;
 const launches = (ev: JournalEvent[]) => ev.filter((e): e is LaunchEvent => e.type === 'launch');
 const exits = (ev: JournalEvent[]) => ev.filter((e): e is Extract<JournalEvent, { type: 'exit' }> => e.type === 'exit');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 90_000): Promise<void> => {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(200)) if (await ok()) return;
-  throw new Error(`timed out waiting for ${what}`);
-};
+const until = (what: string, ok: () => boolean | Promise<boolean>, ms = 90_000): Promise<void> => waitUntil(what, ok, ms, 200);
 
 const spawnCheckroom = (root: string, env: Record<string, string>, max?: number): ChildProcess => {
   const script = join(root, '.checkroom-proc.mjs');
@@ -55,7 +47,7 @@ const inFlight = (ev: JournalEvent[]): LaunchEvent[] => {
 
 describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () => {
   it('adopts the running jobs instead of reaping or resubmitting them, and finishes them by their markers', async () => {
-    expect(existsSync(join(DIST, 'run', 'supervisor', 'supervisor.js')), 'run `npm run build` first (npm test does)').toBe(true);
+    expect(existsSync(DIST_SUPERVISOR), 'run `npm run build` first (npm test does)').toBe(true);
     const root = slurmWorkspace({ units: ['ch01', 'ch02'], speed: 2 });
     const child = spawnCheckroom(root, { ...cluster().env }, 2);
     await until('two jobs in flight', async () => inFlight(await journal(root)).length === 2);

@@ -1,30 +1,26 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
-import { copyDemo, REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { copyDemo } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms, CLI } from '../helpers/tmux.js';
 
 // Issue 18 item 5 in a real terminal: under NO_COLOR the built binary draws each list's
 // selected row in reverse video across the whole row (the screen model and cell diff of
 // ui/term/anchored-stdout.ts carry SGR 7 through), and sends no colour. tmux's capture-pane -e
 // shows the attributes, -N keeps the row's trailing (reverse-video) blanks.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const tmuxMissing = !hasTmux();
 
 /** Every SGR code on the screen, e.g. "7", "0", "39". */
 const sgrCodes = (screen: string): string[] => [...screen.matchAll(/\u001b\[([\d;]*)m/g)].flatMap((m) => m[1]!.split(';'));
 
 describe.skipIf(tmuxMissing)('the selection in a real terminal under NO_COLOR (tmux 80×24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
+  const { room } = tmuxRooms(afterAll);
 
   it('Progress, Partials, Plan, Sources and Health: one reverse-video row, 80 columns wide, and no colour', { timeout: 120_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${copyDemo()}; echo EXITED-$?; sleep 600'`, { env: { NO_COLOR: '1' } });
-    sessions.push(t);
+    const t = room(copyDemo(), { env: { NO_COLOR: '1' } });
     await t.waitFor('[1 Progress]');
     const check = async (key: string, heading: string, row: RegExp) => {
       t.keys(key);

@@ -9,8 +9,13 @@ import { openAgents, type OpenedAgents } from '../../src/ui/agents/open.js';
 import type { SupervisorPort } from '../../src/ui/agents/types.js';
 import type { LiveWorkspace } from '../../src/live/live-workspace.js';
 import { closeStores, openStore, type StoreRoom } from './store.js';
+import { slurmForFile, type SlurmCluster } from './slurm.js';
 import { slurmWorkspace } from './slurm-ws.js';
+import { until as waitUntil } from './until.js';
 import { fakeAgentWorkspace, REPO } from './workspace.js';
+import { kill9, killChildren, printed, startChild, supervisorScript } from './child-supervisor.js';
+
+export { kill9 };
 
 // Issue 17's matrix: one policy, every entry point × executor × moment, each a row of a table
 // (test/matrix-*.test.ts). The pieces every row needs: a workspace for either executor, the
@@ -98,11 +103,8 @@ export const eventsOf = async <T extends JournalEvent['type']>(root: string, t: 
 export const launches = (root: string, cell?: string): Promise<LaunchEvent[]> => eventsOf(root, 'launch').then((l) => l.filter((e) => !cell || `${e.unit}/${e.step}` === cell));
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-/** A bounded wait for what a real process does; never a wall-clock assertion. */
-export async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(50)) if (await ok()) return;
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** A row's bounded wait (test/helpers/until.ts), polling every 50 ms. */
+export const until = (what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => waitUntil(what, ok, ms, 50);
 /** How long a row watches for a launch that must not come: well past every backoff and poll of these workspaces. */
 export const QUIET_MS = 1500;
 export const quiet = (): Promise<void> => sleep(QUIET_MS);
@@ -166,44 +168,34 @@ export const runNext = (root: string, ...flags: string[]): Cli => cli(['run', ro
 
 // ---- a checkroom process to kill -9 ----
 
-const DIST = join(REPO, 'dist', 'src');
+let scripts = 0;
 /**
  * A checkroom process driving the built supervisor: `body` runs with `s` (the supervisor),
  * `say(line)` (to stdout) and `root` in scope. `say` what the test waits for, then it is killed.
  */
 export async function checkroomProcess(root: string, body: string, waitFor: string): Promise<ChildProcess> {
-  const script = join(root, `.checkroom-proc-${children.length}.mjs`);
-  writeFileSync(
-    script,
-    `import { openSupervisor } from ${JSON.stringify(join(DIST, 'run', 'supervisor', 'supervisor.js'))};
-import { loadConfig } from ${JSON.stringify(join(DIST, 'pipeline', 'config.js'))};
-const root = process.argv[2];
-const say = (l) => process.stdout.write(l + '\\n');
-const s = await openSupervisor({ root, config: await loadConfig(root) });
-${body}
-setInterval(() => {}, 1 << 30);
-`,
-  );
-  const child = spawn(process.execPath, [script, root], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes(waitFor)) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`the checkroom process exited early (${code}): ${out} ${err}`)));
-  });
-  return child;
+  const script = join(root, `.checkroom-proc-${scripts++}.mjs`);
+  writeFileSync(script, supervisorScript(`const say = (l) => process.stdout.write(l + '\\n');\n${body}\nsetInterval(() => {}, 1 << 30);\n`));
+  const proc = startChild(script, [root]);
+  await printed(proc, waitFor);
+  return proc.child;
 }
-export async function kill9(child: ChildProcess): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const gone = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await gone;
-  }
+
+type Hook = (fn: () => Promise<void>, ms: number) => void;
+
+/**
+ * A matrix file's set-up: one Slurm cluster for the file (test/helpers/slurm.ts) and, after
+ * each row, cleanup() of the workspace the row passed to `track` and its Slurm jobs cancelled.
+ */
+export function matrixFile(beforeAll: Hook, afterAll: Hook, afterEach: (fn: () => Promise<void>) => void): { missing: string | null; cluster: () => SlurmCluster; track: (ws: string) => string } {
+  const { missing, cluster } = slurmForFile(beforeAll, afterAll);
+  let root: string | null = null;
+  afterEach(async () => {
+    await cleanup(root);
+    root = null;
+    cluster()?.run(['scancel', '-u', 'root']);
+  });
+  return { missing, cluster, track: (ws) => (root = ws) };
 }
 
 /** For afterEach: every store, supervisor and process a row opened; agents of every launch killed by group. */
@@ -212,6 +204,7 @@ export async function cleanup(root: string | null): Promise<void> {
   await closeStores();
   for (const s of supervisors.splice(0)) await s.close({ cancel: true });
   for (const c of children.splice(0)) await kill9(c);
+  await killChildren();
   if (!root) return;
   for (const l of await launches(root).catch(() => [])) {
     try {

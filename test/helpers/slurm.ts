@@ -199,11 +199,7 @@ export function slurmForFile(beforeAll: (fn: () => Promise<void>, ms: number) =>
 /** A job's state as scontrol shows it, or 'gone'. */
 export const jobStateOf = (c: SlurmCluster, id: string): string => /JobState=(\S+)/.exec(c.run(['scontrol', 'show', 'job', '-o', id]).out)?.[1] ?? 'gone';
 
-/** Poll `ok` every 100 ms until it holds; throws naming `what` after `ms`. */
-export const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) if (await ok()) return;
-  throw new Error(`timed out waiting for ${what}`);
-};
+export { until } from './until.js';
 
 /**
  * `start(root, events?)`: a supervisor of this test process on `root` (autopilot's own

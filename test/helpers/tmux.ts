@@ -70,20 +70,27 @@ export class TmuxSession {
 /** The built binary, as package.json's `bin` names it. */
 export const CLI = join(REPO, (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { bin: { checkroom: string } }).bin.checkroom);
 
+export type TmuxOptions = ConstructorParameters<typeof TmuxSession>[1];
+
 /**
- * Control rooms in tmux, killed after the file (`afterAll`): `open(dir)` starts the built
- * binary on `dir` in a pane that stays after it exits and says `EXITED-<code>`, with the
- * demo's fake agent slowed so a run is mid-write across a quit or a kill.
+ * Tmux sessions killed after the file (`afterAll`): `room(args)` starts the built binary
+ * with `args` in a pane that stays after it exits and says `EXITED-<code>`.
  */
-export function roomSessions(afterAll: (fn: () => void | Promise<void>) => void, speed = '0.03'): { sessions: TmuxSession[]; open: (dir: string) => TmuxSession } {
+export function tmuxRooms(afterAll: (fn: () => void | Promise<void>) => void): { sessions: TmuxSession[]; room: (args: string, opts?: TmuxOptions) => TmuxSession } {
   const sessions: TmuxSession[] = [];
   afterAll(() => sessions.forEach((s) => s.kill()));
-  const open = (dir: string): TmuxSession => {
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${dir}; echo EXITED-$?; sleep 600'`, { env: { CHECKROOM_FAKE_SPEED: speed } });
+  const room = (args: string, opts?: TmuxOptions): TmuxSession => {
+    const t = new TmuxSession(`sh -c 'node ${CLI} ${args}; echo EXITED-$?; sleep 600'`, opts);
     sessions.push(t);
     return t;
   };
-  return { sessions, open };
+  return { sessions, room };
+}
+
+/** The same, `open(dir)` with the demo's fake agent slowed so a run is mid-write across a quit or a kill. */
+export function roomSessions(afterAll: (fn: () => void | Promise<void>) => void, speed = '0.03'): { sessions: TmuxSession[]; open: (dir: string) => TmuxSession } {
+  const { sessions, room } = tmuxRooms(afterAll);
+  return { sessions, open: (dir) => room(dir, { env: { CHECKROOM_FAKE_SPEED: speed } }) };
 }
 
 /** From the first frame: filter the Plan to `unit`, Enter on its `step` row, confirm; resolves when the cell runs. */

@@ -70,36 +70,64 @@ export const summaries = (units: string[]): string =>
 /** The demo's fake agent (agents/fake-agent.mjs): a real process that writes, stalls or fails on cue. */
 export const FAKE_AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 
-/**
- * A book workspace whose every agent is the fake agent, told by `faults.json` how each cell
- * behaves ('*'/'*': ok unless `faults` says otherwise), with short backoffs so retries are quick.
- */
-export function fakeAgentWorkspace(prefix: string, o: { units?: string[]; faults?: Record<string, string> } = {}): string {
-  const root = tempDir(prefix);
+/** The fake agent's command line, its faults read from `root`/faults.json. */
+export const fakeAgentCommand = (root: string): string =>
+  `[node, ${JSON.stringify(FAKE_AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`;
+
+/** Short backoffs so retries are quick. */
+export const FAST_BACKOFF = ['limits:', '  backoff_base: 20ms', '  backoff_max: 100ms'];
+
+export interface FakeAgentYaml {
+  units?: string[];
+  /** The whole `units:` line, when the test needs a pattern too. */
+  unitsLine?: string;
+  /** false: no `batches:` line (an unbatched workspace). */
+  batched?: boolean;
+  /** CHECKROOM_FAKE_SPEED (1 is the demo's pace). */
+  speed?: number;
+  idle?: string;
+  /** null: no `grace:` line (the config's default). */
+  grace?: string | null;
+  concurrency?: number;
+  /** The role that holds the fake agent's definition (researcher). */
+  agent?: string;
+  /** The roles that share it. */
+  roles?: string[];
+  /** Top-level lines after the agents (limits, breaker, notify…); FAST_BACKOFF when omitted. */
+  tail?: string[];
+}
+
+/** A book checkroom.yaml whose every agent is the fake agent. */
+export function fakeAgentYaml(root: string, o: FakeAgentYaml = {}): string {
   const units = o.units ?? ['ch01'];
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...(o.faults ?? {}), '*/*': 'ok' }) });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      `units: { list: [${units.join(', ')}] }`,
-      `batches: [{ id: 1, units: [${units.join(', ')}] }]`,
-      'agents:',
-      '  researcher: &a',
-      `    command: [node, ${JSON.stringify(FAKE_AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '1' }",
-      '    idle_timeout: 20s',
-      '    grace: 200ms',
-      '  writer: *a',
-      '  reviewer: *a',
-      '  editor: *a',
-      '  panel: *a',
-      '  archivist: *a',
-      'limits:',
-      '  backoff_base: 20ms',
-      '  backoff_max: 100ms',
-      '',
-    ].join('\n'),
-  );
+  return [
+    'preset: book',
+    o.unitsLine ?? `units: { list: [${units.join(', ')}] }`,
+    ...(o.batched === false ? [] : [`batches: [{ id: 1, units: [${units.join(', ')}] }]`]),
+    'agents:',
+    `  ${o.agent ?? 'researcher'}: &a`,
+    `    command: ${fakeAgentCommand(root)}`,
+    `    env: { CHECKROOM_FAKE_SPEED: '${o.speed ?? 1}' }`,
+    `    idle_timeout: ${o.idle ?? '20s'}`,
+    ...(o.grace === null ? [] : [`    grace: ${o.grace ?? '200ms'}`]),
+    ...(o.concurrency === undefined ? [] : [`    concurrency: ${o.concurrency}`]),
+    ...(o.roles ?? ['writer', 'reviewer', 'editor', 'panel', 'archivist']).map((r) => `  ${r}: *a`),
+    ...(o.tail ?? FAST_BACKOFF),
+    '',
+  ].join('\n');
+}
+
+/**
+ * Writes into `root` a book workspace whose every agent is the fake agent, told by
+ * `faults.json` how each cell behaves (ok unless `faults` says otherwise; its catch-all too).
+ */
+export function writeFakeAgentWs(root: string, o: FakeAgentYaml & { faults?: Record<string, string>; files?: Record<string, string> } = {}): string {
+  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ '*/*': 'ok', ...(o.faults ?? {}) }), ...(o.files ?? {}) });
+  writeFileSync(join(root, 'checkroom.yaml'), fakeAgentYaml(root, o));
   return root;
+}
+
+/** The same in a new temp directory, with short backoffs so retries are quick. */
+export function fakeAgentWorkspace(prefix: string, o: { units?: string[]; faults?: Record<string, string> } = {}): string {
+  return writeFakeAgentWs(tempDir(prefix), o);
 }

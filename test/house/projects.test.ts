@@ -16,8 +16,8 @@ const testFiles = (dir = join(REPO, 'test')): string[] =>
     return /\.test\.tsx?$/.test(n) ? [relative(REPO, p)] : [];
   });
 
-/** Helpers that start processes or a terminal: a unit test imports none of them. */
-const PROCESS_HELPERS = ['tmux', 'slurm', 'nobody', 'writer', 'matrix', 'claude', 'gen-surfaces'].map((h) => `test/helpers/${h}.ts`);
+/** Helpers that start processes or a terminal (.ts or .tsx): a unit test imports none of them. */
+const PROCESS_HELPERS = ['tmux', 'slurm', 'nobody', 'writer', 'matrix', 'claude', 'gen-surfaces', 'child-supervisor', 'agents-room'].map((h) => `test/helpers/${h}`);
 const PROCESS_MODULES = ["'node:child_process'", "'child_process'", "'execa'"];
 
 const resolveLocal = (from: string, spec: string): string | null => {
@@ -52,7 +52,7 @@ export function systemSigns(file: string): string[] {
     // The rule's own files name the signs they look for.
     if (rel === 'test/projects.ts' || rel === 'test/house/projects.test.ts') continue;
     const text = readFileSync(abs, 'utf8');
-    if (PROCESS_HELPERS.includes(rel)) signs.push(`imports ${rel}`);
+    if (PROCESS_HELPERS.includes(rel.replace(/\.tsx?$/, ''))) signs.push(`imports ${rel}`);
     for (const m of PROCESS_MODULES) if (text.includes(`from ${m}`)) signs.push(`${rel} imports ${m}`);
     if (/\bdist\//.test(text)) signs.push(`${rel} runs the built binary (dist/)`);
     if (/TmuxSession|hasTmux/.test(text)) signs.push(`${rel} drives tmux`);

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
-import { slurmForFile } from '../helpers/slurm.js';
-import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, quit, rows, run, runNext, supervisor, until, workspace, type Row } from '../helpers/matrix.js';
+import { checkroomProcess, eventsOf, keyRoom, kill9, launches, matrix, matrixFile, quit, rows, run, runNext, supervisor, until, workspace, type Row } from '../helpers/matrix.js';
 
 // Issue 17's matrix, the budget: limits.max_launches { workspace: 1 } is spent by one launch,
 // whoever made it and whenever — this session, a session that quit, a session killed -9
@@ -8,15 +7,8 @@ import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, 
 // one decision): the key asks first ("budget spent", Esc keeps to it), autopilot pauses,
 // `checkroom run` and `run --next --auto` exit 1 with the figures and the key to raise.
 
-// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
-const { missing, cluster } = slurmForFile(beforeAll, afterAll);
-
-let root: string | null = null;
-afterEach(async () => {
-  await cleanup(root);
-  root = null;
-  cluster()?.run(['scancel', '-u', 'root']);
-});
+// One cluster for this file and each row's cleanup, by the shared helper (test/helpers/matrix.ts).
+const { missing, track } = matrixFile(beforeAll, afterAll, afterEach);
 
 const SPENT = 'launch budget of this workspace used (1 of 1, limits.max_launches.workspace)';
 
@@ -86,7 +78,7 @@ describe('issue 17 matrix: a spent budget refuses every entry point, at every mo
     matrix(),
     missing,
     async (r) => {
-      const ws = (root = workspace(r.executor, {
+      const ws = track(workspace(r.executor, {
         units: ['ch01', 'ch02'],
         limits: ['  max_launches: { workspace: 1 }'],
         // A watcher calls the killed session's hanging agent STALLED soon: a refusal that waits for it shows.

@@ -3,9 +3,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/pipeline/config/config.js';
 import { openSupervisor } from '../../src/run/supervisor/supervisor.js';
-import { slurmForFile } from '../helpers/slurm.js';
 import { settle } from '../helpers/settle.js';
-import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, quiet, quit, rows, run, runNext, setFaults, supervisor, until, workspace, type KeyRoom, type Row } from '../helpers/matrix.js';
+import { checkroomProcess, eventsOf, keyRoom, kill9, launches, matrix, matrixFile, quiet, quit, rows, run, runNext, setFaults, supervisor, until, workspace, type KeyRoom, type Row } from '../helpers/matrix.js';
 import type { Supervisor } from '../../src/run/supervisor/supervisor.js';
 
 // Issue 17's matrix, cancel-hold: the operator's cancel (key x, cancelCell) — and on Slurm an
@@ -13,15 +12,8 @@ import type { Supervisor } from '../../src/run/supervisor/supervisor.js';
 // `run --next --auto` leave it alone in the same session, after a quit and after a kill -9;
 // launching it by hand (Enter, `checkroom run UNIT STEP`) is the release, journalled.
 
-// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
-const { missing, cluster } = slurmForFile(beforeAll, afterAll);
-
-let root: string | null = null;
-afterEach(async () => {
-  await cleanup(root);
-  root = null;
-  cluster()?.run(['scancel', '-u', 'root']);
-});
+// One cluster for this file and each row's cleanup, by the shared helper (test/helpers/matrix.ts).
+const { missing, cluster, track } = matrixFile(beforeAll, afterAll, afterEach);
 
 const CELL = 'ch01/research';
 
@@ -132,7 +124,7 @@ describe('issue 17 matrix: a cancelled cell stays held for autopilot and --next,
     matrix(na),
     missing,
     async (r) => {
-      const ws = (root = workspace(r.executor, { units: ['ch01'], faults: { [CELL]: 'hang' } }));
+      const ws = track(workspace(r.executor, { units: ['ch01'], faults: { [CELL]: 'hang' } }));
       const at = await cancelled(r, ws);
       // The hold is the ledger's, from the journal: what every later session reads.
       expect(await holdOf(ws)).toMatchObject({ why: expect.stringMatching(/cancel/) });

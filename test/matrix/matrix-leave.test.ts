@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
-import { slurmForFile } from '../helpers/slurm.js';
-import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, quiet, quitRoom, rows, supervisor, until, workspace, type Row } from '../helpers/matrix.js';
+import { checkroomProcess, eventsOf, keyRoom, kill9, launches, matrix, matrixFile, quiet, quitRoom, rows, supervisor, until, workspace, type Row } from '../helpers/matrix.js';
 
 // Issue 17's matrix, leave: a run launched by a key or by autopilot, left running at the quit
 // (q then l: `close({ leave: true })` through the entry's agents-open.ts), is listed in the
@@ -8,15 +7,8 @@ import { checkroomProcess, cleanup, eventsOf, keyRoom, kill9, launches, matrix, 
 // — also when that next checkroom is itself killed -9 and a third one starts. Nothing is
 // launched twice: autopilot in the adopting session leaves the cell to its adopted run.
 
-// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
-const { missing, cluster } = slurmForFile(beforeAll, afterAll);
-
-let root: string | null = null;
-afterEach(async () => {
-  await cleanup(root);
-  root = null;
-  cluster()?.run(['scancel', '-u', 'root']);
-});
+// One cluster for this file and each row's cleanup, by the shared helper (test/helpers/matrix.ts).
+const { missing, track } = matrixFile(beforeAll, afterAll, afterEach);
 
 /** The entry launches the cell and the operator quits with `l` (leave running). */
 async function leftAtQuit(r: Row, ws: string): Promise<void> {
@@ -49,7 +41,7 @@ describe('issue 17 matrix: a run left running at the quit is adopted at the same
     matrix(na),
     missing,
     async (r) => {
-      const ws = (root = workspace(r.executor, { units: ['ch01'], faults: { 'ch01/research': 'hang' } }));
+      const ws = track(workspace(r.executor, { units: ['ch01'], faults: { 'ch01/research': 'hang' } }));
       await leftAtQuit(r, ws);
       const [l] = await launches(ws);
       const stop = (await eventsOf(ws, 'session')).filter((e) => e.kind === 'stop').at(-1)!;

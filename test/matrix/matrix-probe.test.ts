@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { appendJournal } from '../../src/run/journal/journal.js';
-import { slurmForFile } from '../helpers/slurm.js';
-import { checkroomProcess, cleanup, keyRoom, kill9, launches, matrix, quiet, quit, rows, run, runNext, supervisor, until, workspace, type Cli, type Row } from '../helpers/matrix.js';
+import { checkroomProcess, keyRoom, kill9, launches, matrix, matrixFile, quiet, quit, rows, run, runNext, supervisor, until, workspace, type Cli, type Row } from '../helpers/matrix.js';
 
 // Issue 17's matrix, the half-open probe: researcher's breaker tripped a minute ago (cooldown
 // 1 s), so it is half-open, and a half-open breaker admits exactly one probe, whoever asks
@@ -11,15 +10,8 @@ import { checkroomProcess, cleanup, keyRoom, kill9, launches, matrix, quiet, qui
 // (a shutdown's cancel: neither a success nor a failure) → the next session's asks get exactly
 // one new probe; the probe orphaned by a kill -9 and adopted → it is still the one probe: 0 new.
 
-// One cluster for this file, started and stopped by the shared helper (test/helpers/slurm.ts).
-const { missing, cluster } = slurmForFile(beforeAll, afterAll);
-
-let root: string | null = null;
-afterEach(async () => {
-  await cleanup(root);
-  root = null;
-  cluster()?.run(['scancel', '-u', 'root']);
-});
+// One cluster for this file and each row's cleanup, by the shared helper (test/helpers/matrix.ts).
+const { missing, track } = matrixFile(beforeAll, afterAll, afterEach);
 
 const UNITS = ['ch01', 'ch02', 'ch03'];
 
@@ -87,7 +79,7 @@ describe('issue 17 matrix: a half-open breaker admits exactly one probe, whoever
     matrix(),
     missing,
     async (r) => {
-      const ws = (root = await halfOpen(r));
+      const ws = track(await halfOpen(r));
       if (r.moment !== 'same session') await probeBefore(r, ws);
       const c = await ask(r, ws, EXPECTED[r.moment]);
       expect(await launches(ws)).toHaveLength(EXPECTED[r.moment]);

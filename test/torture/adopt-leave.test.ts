@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
+import { DIST_SUPERVISOR, startChild, supervisorScript } from '../helpers/child-supervisor.js';
+import { until } from '../helpers/until.js';
+import { tempDir, writeFakeAgentWs } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config/config.js';
 import { readJournal, type LaunchEvent } from '../../src/run/journal/journal.js';
 import { isSameProcessAlive } from '../../src/run/process/proc.js';
@@ -13,36 +14,11 @@ import { openSupervisor, type SupervisorEvent } from '../../src/run/supervisor/s
 // to the drain, exit. 6 s later a new checkroom starts: the agent is still writing (it did
 // not die of EPIPE), is adopted — not reaped — and its cell turns done by its marker.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
-const DIST = join(REPO, 'dist', 'src', 'run', 'supervisor', 'supervisor.js');
+// Slow: four sections of 2-6 s each, so the agent is mid-write across the restart.
+const makeWs = (): string =>
+  writeFakeAgentWs(tempDir('checkroom-adopt-leave-'), { batched: false, speed: 0.05, idle: '60s', grace: '300ms', roles: [], tail: [] });
 
-const makeWs = (): string => {
-  const root = tempDir('checkroom-adopt-leave-');
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]) });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      'units: { list: [ch01] }',
-      'agents:',
-      '  researcher:',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}']`,
-      // Slow: four sections of 2-6 s each, so the agent is mid-write across the restart.
-      "    env: { CHECKROOM_FAKE_SPEED: '0.05' }",
-      '    idle_timeout: 60s',
-      '    grace: 300ms',
-      '',
-    ].join('\n'),
-  );
-  return root;
-};
-
-const SCRIPT = `
-import { openSupervisor } from ${JSON.stringify(DIST)};
-import { loadConfig } from ${JSON.stringify(join(REPO, 'dist', 'src', 'pipeline', 'config.js'))};
-const root = process.argv[2];
-const s = await openSupervisor({ root, config: await loadConfig(root) });
-s.subscribe((e) => {
+const SCRIPT = supervisorScript(`s.subscribe((e) => {
   if (e.type === 'output' && /writing section 1\\//.test(e.line)) {
     // What agents-open.ts does for "leave running": hand the runs to relays, journal the stop, exit.
     const n = s.snapshot().runs.length;
@@ -53,29 +29,17 @@ s.subscribe((e) => {
   }
 });
 void s.launch('ch01', 'research');
-`;
-
-const waitFor = async (what: string, ok: () => boolean, ms: number): Promise<void> => {
-  const until = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+`);
 
 describe('torture: leave running, restart 6 s later', () => {
   it('the agent keeps writing, is adopted (not reaped) and its cell turns done by its marker', { timeout: 120_000 }, async () => {
-    expect(existsSync(DIST), 'run `npm run build` first (npm test does)').toBe(true);
+    expect(existsSync(DIST_SUPERVISOR), 'run `npm run build` first (npm test does)').toBe(true);
     const root = makeWs();
     const script = join(root, 'checkroom-proc.mjs');
     writeFileSync(script, SCRIPT);
-    const child = spawn(process.execPath, [script, root], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
+    const { child, text, out } = startChild(script, [root]);
     const code = await new Promise<number | null>((r) => child.once('exit', r));
-    expect(out, err).toMatch(/LEFT \d/);
+    expect(out(), text()).toMatch(/LEFT \d/);
     expect(code).toBe(0);
 
     const launch = (await readJournal(root)).events.find((e): e is LaunchEvent => e.type === 'launch')!;
@@ -96,7 +60,7 @@ describe('torture: leave running, restart 6 s later', () => {
       expect(snap.runs).toMatchObject([{ runId: launch.runId, unit: 'ch01', step: 'research', pid: launch.pid, origin: 'adopted' }]);
       expect(snap.notices.join('\n')).toMatch(/adopted 1 run left running: ch01 research \(pid \d+\)/);
 
-      await waitFor('the adopted run to end', () => events.some((e) => e.type === 'done' || e.type === 'failed'), 90_000);
+      await until('the adopted run to end', () => events.some((e) => e.type === 'done' || e.type === 'failed'), 90_000);
       const done = events.find((e) => e.type === 'done');
       expect(done?.message).toMatch(/ch01 research: done — marker RESEARCH_COMPLETE is the last line \(adopted run, exit code unknown/);
 

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
+import { DIST_SUPERVISOR, killChildren, quietAgentScript, startChild, supervisorScript, type Child } from '../helpers/child-supervisor.js';
+import { until } from '../helpers/until.js';
+import { PHASE_1_2, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
 import { readJournal } from '../../src/run/journal/journal.js';
 import { lockPath } from '../../src/run/supervisor/lock.js';
 
@@ -16,39 +17,15 @@ import { lockPath } from '../../src/run/supervisor/lock.js';
 // holds its stdout pipe any more (see the report: an agent that keeps printing would get
 // EPIPE once its driver is gone; "leave running" hands the pipe to a drain, kill -9 cannot).
 
-const DIST = (p: string): string => JSON.stringify(join(REPO, 'dist', 'src', ...p.split('/')));
+const AGENT = quietAgentScript(10, 600);
 
-const AGENT = `
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-const [out, marker] = process.argv.slice(2);
-process.stdout.write('starting\\n');
-mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, '');
-for (let i = 1; i <= 10; i++) {
-  await new Promise((r) => setTimeout(r, 600));
-  appendFileSync(out, '## Section ' + i + '\\n\\n' + 'The pipeline survives its supervisor. '.repeat(8) + '\\n\\n');
-}
-appendFileSync(out, '<!-- ' + marker + ' -->\\n');
-`;
-
-const DRIVER = `
-import { openSupervisor } from ${DIST('run/supervisor/supervisor.js')};
-import { loadConfig } from ${DIST('pipeline/config/config.js')};
-const root = process.argv[2];
-const s = await openSupervisor({ root, config: await loadConfig(root) });
-s.subscribe((e) => { if (e.type === 'launch') process.stdout.write('LAUNCHED\\n'); });
+const DRIVER = supervisorScript(`s.subscribe((e) => { if (e.type === 'launch') process.stdout.write('LAUNCHED\\n'); });
 void s.launch('ch01', 'research');
 setInterval(() => {}, 1000);
-`;
+`);
 
 // An observer as the control room runs one: refresh every 200 ms (the UI does every second).
-const OBSERVER = `
-import { openSupervisor } from ${DIST('run/supervisor/supervisor.js')};
-import { loadConfig } from ${DIST('pipeline/config/config.js')};
-const root = process.argv[2];
-const s = await openSupervisor({ root, config: await loadConfig(root) });
-const say = (o) => process.stdout.write(JSON.stringify({ pid: process.pid, ...o }) + '\\n');
+const OBSERVER = supervisorScript(`const say = (o) => process.stdout.write(JSON.stringify({ pid: process.pid, ...o }) + '\\n');
 s.subscribe((e) => {
   if (e.type === 'done' || e.type === 'failed' || e.type === 'notice' || e.type === 'reaped') say({ ev: e.type, message: e.message });
 });
@@ -62,7 +39,7 @@ const look = async () => {
   setTimeout(look, 200);
 };
 void look();
-`;
+`);
 
 interface Said {
   pid: number;
@@ -73,34 +50,14 @@ interface Said {
   message?: string;
 }
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
+afterEach(killChildren);
 
-const start = (script: string, root: string): { child: ChildProcess; said: Said[]; text: () => string } => {
-  const child = spawn(process.execPath, [script, root], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
+const start = (script: string, root: string): Child & { said: Said[] } => {
   const said: Said[] = [];
-  let buf = '';
-  let all = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buf += d.toString();
-    all += d.toString();
-    const lines = buf.split('\n');
-    buf = lines.pop()!;
-    for (const l of lines) if (l.startsWith('{')) said.push(JSON.parse(l) as Said);
+  const c = startChild(script, [root], (l) => {
+    if (l.startsWith('{')) said.push(JSON.parse(l) as Said);
   });
-  child.stderr!.on('data', (d: Buffer) => (all += d.toString()));
-  return { child, said, text: () => all };
-};
-
-const waitFor = async (what: string, ok: () => boolean, ms = 60_000): Promise<void> => {
-  const until = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return { ...c, said };
 };
 
 const makeWs = (): string => {
@@ -115,35 +72,35 @@ const makeWs = (): string => {
 
 describe('torture: the driver killed with kill -9 while observers watch', () => {
   it.each([1, 2])('with %i observer(s): one takes over, adopts the run and finishes it by its marker', { timeout: 120_000 }, async (n) => {
-    expect(existsSync(join(REPO, 'dist', 'src', 'run', 'supervisor', 'supervisor.js')), 'run `npm run build` first (npm test does)').toBe(true);
+    expect(existsSync(DIST_SUPERVISOR), 'run `npm run build` first (npm test does)').toBe(true);
     const root = makeWs();
     const driver = start(join(root, 'driver.mjs'), root);
-    await waitFor('the driver to launch', () => driver.text().includes('LAUNCHED'));
+    await until('the driver to launch', () => driver.text().includes('LAUNCHED'));
     const observers = Array.from({ length: n }, () => start(join(root, 'observer.mjs'), root));
     const snaps = (o: { said: Said[] }): Said[] => o.said.filter((s) => s.ev === 'snap');
     const lastSnap = (o: { said: Said[] }): Said | undefined => snaps(o).at(-1);
 
     // Observers see what the driver sees: its run, running, with the log line it printed.
     for (const o of observers) {
-      await waitFor('an observer to see the driver run', () => {
+      await until('an observer to see the driver run', () => {
         const s = lastSnap(o);
         return s?.role === 'readonly' && s.holder === driver.child.pid && !!s.runs?.some(([u, st, origin, lines]) => u === 'ch01' && st === 'research' && origin === 'driver' && lines.includes('starting'));
       });
     }
 
     driver.child.kill('SIGKILL');
-    await waitFor('an observer to drive', () => observers.some((o) => lastSnap(o)?.role === 'driver'));
+    await until('an observer to drive', () => observers.some((o) => lastSnap(o)?.role === 'driver'));
     const winner = observers.find((o) => lastSnap(o)?.role === 'driver')!;
     const losers = observers.filter((o) => o !== winner);
     const notices = () => winner.said.filter((s) => s.ev === 'notice').map((s) => s.message ?? '');
     expect(notices().join('\n')).toMatch(/took over \.checkroom\/driver\.lock: it was stale \(held by pid \d+ on \S+; pid \d+ is gone\)/);
     expect(notices().join('\n')).toMatch(/adopted 1 run left running: ch01 research/);
-    await waitFor('the adopted run to finish', () => winner.said.some((s) => s.ev === 'done' || s.ev === 'failed'));
+    await until('the adopted run to finish', () => winner.said.some((s) => s.ev === 'done' || s.ev === 'failed'));
     expect(winner.said.find((s) => s.ev === 'done' || s.ev === 'failed')?.message).toMatch(/ch01 research: done — marker RESEARCH_COMPLETE is the last line \(adopted run/);
 
     // The others watch the new driver, and never drove.
     for (const o of losers) {
-      await waitFor('the other observer to follow the new driver', () => lastSnap(o)?.holder === winner.child.pid && lastSnap(o)?.runs?.length === 0);
+      await until('the other observer to follow the new driver', () => lastSnap(o)?.holder === winner.child.pid && lastSnap(o)?.runs?.length === 0);
       expect(snaps(o).every((s) => s.role === 'readonly')).toBe(true);
       // It announces the new driver's exit line once, as the driver's (issue 18 items 1-2:
       // an observer streams the journal's tail), never as a run it finished itself.

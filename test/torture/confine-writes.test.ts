@@ -10,16 +10,14 @@ import { appendJournal } from '../../src/run/journal/journal.js';
 import { writeBackTodos } from '../../src/sources/todos-write.js';
 import Database from 'better-sqlite3';
 import { acquireDriverLock } from '../../src/run/supervisor/lock.js';
-import { copyDemo, REPO, tempDir } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { copyDemo, tempDir } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms, CLI } from '../helpers/tmux.js';
 
 // Issue 16 item 1: a directory of the workspace that is a symlink out of it (`.checkroom`,
 // `drafts/`) is an escape like `..`. Every write through it is refused with a sentence that
 // says what to do, and the directory it points to is left exactly as it was.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
-const sessions: TmuxSession[] = [];
-afterAll(() => sessions.forEach((s) => s.kill()));
+const { room } = tmuxRooms(afterAll);
 
 /** A workspace whose `name` is a symlink to a directory outside it (holding one file of its own). */
 function linkedOut(name: string, root = tempDir('checkroom-ws-')): { root: string; outside: string; before: string[] } {
@@ -107,8 +105,7 @@ describe('writes through a symlinked directory that points out of the workspace 
   it.skipIf(!hasTmux())('.checkroom -> outside: the control room opens, says its socket is off and why, and writes nothing there', { timeout: 90_000 }, async () => {
     const { root, outside, before } = linkedOut('.checkroom', copyDemo());
     const xdg = tempDir('checkroom-xdg-');
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${root}; echo EXITED-$?; sleep 600'`, { env: { XDG_RUNTIME_DIR: xdg } });
-    sessions.push(t);
+    const t = room(root, { env: { XDG_RUNTIME_DIR: xdg } });
     await t.waitFor(/control socket off .*refusing to/, 60_000);
     // Quit, without writing RESUME.md if asked: whatever runs at exit has run when it is gone.
     t.keys('q');

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NewJournalEvent } from '../../src/run/journal/journal.js';
-import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { PHASE_1_2, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms } from '../helpers/tmux.js';
 import { breakerOf, type Breaker } from '../helpers/gen-facts.js';
 
 // Issue 18 item 2, the countdown in a real terminal: the built control room (tmux 120×30) on
@@ -14,7 +14,6 @@ import { breakerOf, type Breaker } from '../helpers/gen-facts.js';
 // the Plan while Health said 1 s — breaks that); both tick down through the last seconds and
 // reach half-open together. Nothing is asserted on the wall clock: only the order of captures.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 /** Long enough for the room to start on a loaded machine before the breaker half-opens. */
 const COOLDOWN_S = 40;
 
@@ -62,13 +61,11 @@ const healthRow = (screen: string): Breaker | null => {
 };
 
 describe.skipIf(!hasTmux())('torture: a breaker countdown ticks together in two Plan rows and in Health, down to half-open (tmux 120×30)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
+  const { room } = tmuxRooms(afterAll);
 
   it('both Plan rows show the same seconds in every capture; Plan and Health never go back up and reach half-open', async () => {
     const root = bookWithOpenBreaker();
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${root}; echo EXITED-$?; sleep 600'`, { cols: 120, rows: 30 });
-    sessions.push(t);
+    const t = room(root, { cols: 120, rows: 30 });
     await t.waitFor(/Plan \(\d+\)/, 60_000);
     const seen: { view: 'Plan' | 'Health'; left: number | null; state: string; screen: string }[] = [];
     const say = () => seen.map((s) => `${s.view} ${s.state}${s.left === null ? '' : ` ${s.left}`}`).join(' → ');

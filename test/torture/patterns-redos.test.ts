@@ -1,10 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { REPO } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { hasTmux, tmuxRooms, CLI } from '../helpers/tmux.js';
 import { CATASTROPHIC_ID, catastrophicWorkspace } from './evil-workspace.js';
 
 // Issue 16 item 3: `units: { pattern: "ch(\\d+)+x?" }` and one file named `ch` + 36 digits +
@@ -14,7 +12,6 @@ import { CATASTROPHIC_ID, catastrophicWorkspace } from './evil-workspace.js';
 // timing threshold: linear matching answers in well under a second, the backtracking one
 // ran for hours, and spawnSync's timeout kills it so the test fails instead of hanging.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const BOUND_MS = 15_000;
 
 const status = (root: string) => spawnSync('node', [CLI, 'status', '--json', root], { encoding: 'utf8', timeout: BOUND_MS, killSignal: 'SIGKILL' });
@@ -57,13 +54,11 @@ describe('torture: config patterns cannot hang (issue 16 item 3)', () => {
 });
 
 describe.skipIf(!hasTmux())('torture: the control room on a catastrophic pattern (tmux 80×24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
+  const { room } = tmuxRooms(afterAll);
 
   it('exits on SIGTERM, the terminal restored', { timeout: 90_000 }, async () => {
     const { root } = catastrophicWorkspace('units');
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${root}; echo EXITED-$?; sleep 600'`);
-    sessions.push(t);
+    const t = room(root);
     // The first frame is drawn before the scan: from here the scan runs (or has run).
     await t.waitFor(/checkroom: opening|checkroom ·/);
     const shell = t.tmux('display-message', '-p', '-t', 'cr', '#{pane_pid}').trim();

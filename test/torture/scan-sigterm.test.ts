@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, tempDir } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { tempDir } from '../helpers/workspace.js';
+import { hasTmux, tmuxRooms } from '../helpers/tmux.js';
 
 // Issue 16 item 3, part 2: the control room's first scan held the event loop for seconds at
 // tens of thousands of files, so SIGTERM sent while it read waited for the whole scan, a room
@@ -13,7 +13,6 @@ import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 // is still there. 30k small files: a scan of a second or more on any machine, while the
 // signal follows the first frame within a tmux poll.
 
-const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
 const FILES = 30_000;
 // A writer pid that cannot be alive (above pid_max's ceiling): the sweep takes its temp file.
 const STALE_TEMP = 'research/.ch00001-research.md.4194999.ab12cd34.tmp';
@@ -40,13 +39,11 @@ function bigWorkspace(): string {
 }
 
 describe.skipIf(!hasTmux())('torture: SIGTERM while the control room scans (tmux 80×24)', () => {
-  const sessions: TmuxSession[] = [];
-  afterAll(() => sessions.forEach((s) => s.kill()));
+  const { room } = tmuxRooms(afterAll);
 
   it('ends at once, the terminal restored, without opening the room', { timeout: 120_000 }, async () => {
     const root = bigWorkspace();
-    const t = new TmuxSession(`sh -c 'node ${CLI} ${root}; echo EXITED-$?; sleep 600'`);
-    sessions.push(t);
+    const t = room(root);
     // The first frame counts the files before the scan starts.
     await t.waitFor('checkroom: opening');
     const shell = t.tmux('display-message', '-p', '-t', 'cr', '#{pane_pid}').trim();

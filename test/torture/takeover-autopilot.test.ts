@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
+import { DIST_SUPERVISOR, killChildren, quietAgentScript, startChild, supervisorScript } from '../helpers/child-supervisor.js';
+import { until } from '../helpers/until.js';
+import { PHASE_1_2, summaries, tempDir, writeFiles } from '../helpers/workspace.js';
 import { loadConfig } from '../../src/pipeline/config/config.js';
 import { readJournal } from '../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src/run/supervisor/supervisor.js';
@@ -13,48 +14,20 @@ import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../src
 // at its next refresh and drives on with autopilot on. Before, it said "autopilot is off here
 // until turned on (a)" and the pipeline stopped with its driver.
 
-const DIST = (p: string): string => JSON.stringify(join(REPO, 'dist', 'src', ...p.split('/')));
-
 // Writes its output slowly, prints one line (its keeper holds the pipe after the kill).
-const AGENT = `
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-const [out, marker] = process.argv.slice(2);
-process.stdout.write('starting\\n');
-mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, '');
-for (let i = 1; i <= 6; i++) {
-  await new Promise((r) => setTimeout(r, 400));
-  appendFileSync(out, '## Section ' + i + '\\n\\n' + 'The pipeline survives its supervisor. '.repeat(8) + '\\n\\n');
-}
-appendFileSync(out, '<!-- ' + marker + ' -->\\n');
-`;
+const AGENT = quietAgentScript(6, 400);
 
-const DRIVER = `
-import { openSupervisor } from ${DIST('run/supervisor/supervisor.js')};
-import { loadConfig } from ${DIST('pipeline/config/config.js')};
-const root = process.argv[2];
-const s = await openSupervisor({ root, config: await loadConfig(root) });
-s.subscribe((e) => { if (e.type === 'launch') process.stdout.write('LAUNCHED\\n'); });
+const DRIVER = supervisorScript(`s.subscribe((e) => { if (e.type === 'launch') process.stdout.write('LAUNCHED\\n'); });
 await s.setAutopilot(true);
 setInterval(() => {}, 1000);
-`;
+`);
 
-const children: ChildProcess[] = [];
 let sup: Supervisor | null = null;
 afterEach(async () => {
   await sup?.close({ cancel: true });
   sup = null;
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killChildren();
 });
-
-const waitFor = async (what: string, ok: () => boolean, ms = 60_000): Promise<void> => {
-  const until = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 const makeWs = (): string => {
   const root = tempDir('checkroom-takeover-pilot-');
@@ -78,14 +51,10 @@ const makeWs = (): string => {
 
 describe('torture: a take-over keeps the driver autopilot (issue 17 item 3)', () => {
   it('the driver had autopilot on and is killed with kill -9: the observer that takes over drives on with autopilot on', { timeout: 120_000 }, async () => {
-    expect(existsSync(join(REPO, 'dist', 'src', 'run', 'supervisor', 'supervisor.js')), 'run `npm run build` first').toBe(true);
+    expect(existsSync(DIST_SUPERVISOR), 'run `npm run build` first').toBe(true);
     const root = makeWs();
-    const driver = spawn(process.execPath, [join(root, 'driver.mjs'), root], { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(driver);
-    let said = '';
-    driver.stdout.on('data', (d) => (said += d));
-    driver.stderr.on('data', (d) => (said += d));
-    await waitFor(`the driver to launch (${said})`, () => said.includes('LAUNCHED'));
+    const { child: driver, text: said } = startChild(join(root, 'driver.mjs'), [root]);
+    await until(() => `the driver to launch (${said()})`, () => said().includes('LAUNCHED'));
 
     const events: SupervisorEvent[] = [];
     sup = await openSupervisor({ root, config: await loadConfig(root), onEvent: (e) => events.push(e) });
@@ -103,6 +72,6 @@ describe('torture: a take-over keeps the driver autopilot (issue 17 item 3)', ()
     const pilot = (await readJournal(root)).events.filter((e) => e.type === 'autopilot');
     expect(pilot.at(-1)).toMatchObject({ on: true, reason: 'kept on at the take-over: the driver that went had it on' });
     // It drives on: the adopted run ends by its marker, and autopilot launches the next cell itself.
-    await waitFor('autopilot to launch ch02 research', () => events.some((e) => e.type === 'launch' && e.unit === 'ch02' && e.step === 'research'));
+    await until('autopilot to launch ch02 research', () => events.some((e) => e.type === 'launch' && e.unit === 'ch02' && e.step === 'research'));
   });
 });

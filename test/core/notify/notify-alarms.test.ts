@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO, PHASE_1_2, REPO, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
+import { REPO, tempDir, writeFakeAgentWs } from '../../helpers/workspace.js';
 import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { readJournal } from '../../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../src/run/supervisor/supervisor.js';
@@ -18,7 +18,6 @@ import { createSenders } from '../../../src/notify/senders.js';
 // until the supervisor escalates, and the notify command is a small node script that appends
 // its stdin to a file — what a human's notifier would have been handed.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 const CLI = join(REPO, 'dist/src/cli.js');
 
 /** A notifier: appends its stdin (one JSON line) to `out`; `hang` first writes its pid, then never exits. */
@@ -33,35 +32,16 @@ const notifier = (root: string, kind: 'log' | 'hang' | 'fail' = 'log'): string =
   return file;
 };
 
-const yamlFor = (root: string, notify: string[]): string =>
-  [
-    'preset: book',
-    'units: { list: [ch01, ch02] }',
-    'batches: [{ id: 1, units: [ch01, ch02] }]',
-    'agents:',
-    '  researcher: &a',
-    `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-    "    env: { CHECKROOM_FAKE_SPEED: '40' }",
-    '    idle_timeout: 10s',
-    '    grace: 200ms',
-    '  writer: *a',
-    '  reviewer: *a',
-    '  editor: *a',
-    '  panel: *a',
-    '  archivist: *a',
-    '  publisher: *a',
-    'limits: { backoff_base: 20ms, backoff_max: 50ms }',
-    'breaker: { threshold: 50 }',
-    'notify:',
-    ...notify,
-    '',
-  ].join('\n');
-
 const makeWs = (faults: Record<string, string>, notify: (root: string) => string[]): string => {
   const root = tempDir('checkroom-notify-');
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...faults, '*/*': 'ok' }) });
-  writeFileSync(join(root, 'checkroom.yaml'), yamlFor(root, notify(root)));
-  return root;
+  return writeFakeAgentWs(root, {
+    units: ['ch01', 'ch02'],
+    faults,
+    speed: 40,
+    idle: '10s',
+    roles: ['writer', 'reviewer', 'editor', 'panel', 'archivist', 'publisher'],
+    tail: ['limits: { backoff_base: 20ms, backoff_max: 50ms }', 'breaker: { threshold: 50 }', 'notify:', ...notify(root)],
+  });
 };
 
 const logRule = (root: string, on = '[escalation]'): string[] => ['  commands:', `    - on: ${on}`, `      command: [node, ${JSON.stringify(notifier(root))}, ${JSON.stringify(join(root, 'alarms.jsonl'))}]`];

@@ -2,7 +2,7 @@ import { fromSupervisor } from '../../../src/socket/events.js';
 import { describe, expect, it, afterEach } from 'vitest';
 import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO, PHASE_1_2, tempDir, writeFiles, summaries } from '../../helpers/workspace.js';
+import { PHASE_1_2, tempDir, writeFakeAgentWs, writeFiles } from '../../helpers/workspace.js';
 import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { loadWorkspace } from '../../../src/workspace.js';
 import { readJournal, type JournalEvent } from '../../../src/run/journal/journal.js';
@@ -10,10 +10,10 @@ import { isSameProcessAlive } from '../../../src/run/process/proc.js';
 import { parseCheckpoint } from '../../../src/checkpoint/parse.js';
 import { claimsOf } from '../../../src/state/derive.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../src/run/supervisor/supervisor.js';
+import { idle } from '../../helpers/idle.js';
 
 // The supervisor on real processes (the demo's fake agent, fast) in real temp workspaces.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 
 interface WsOpts {
   faults?: Record<string, string>;
@@ -25,38 +25,16 @@ interface WsOpts {
   concurrency?: number;
 }
 
-const yamlFor = (root: string, o: WsOpts): string => {
-  const units = o.units ?? ['ch01'];
-  return [
-    'preset: book',
-    `units: { list: [${units.join(', ')}] }`,
-    `batches: [{ id: 1, units: [${units.join(', ')}] }]`,
-    'agents:',
-    '  researcher: &a',
-    `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-    "    env: { CHECKROOM_FAKE_SPEED: '40' }",
-    `    idle_timeout: ${o.idle ?? '10s'}`,
-    '    grace: 200ms',
-    `    concurrency: ${o.concurrency ?? 2}`,
-    '  writer: *a',
-    '  reviewer: *a',
-    '  editor: *a',
-    '  panel: *a',
-    '  archivist: *a',
-    'limits:',
-    ...(o.limits ?? '  backoff_base: 20ms\n  backoff_max: 100ms').split('\n'),
-    'breaker:',
-    ...(o.breaker ?? '  threshold: 50\n  cooldown: 1s').split('\n'),
-    '',
-  ].join('\n');
-};
-
-const makeWs = (o: WsOpts = {}): string => {
-  const root = tempDir('checkroom-sup-');
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...(o.faults ?? {}), '*/*': 'ok' }), ...(o.files ?? {}) });
-  writeFileSync(join(root, 'checkroom.yaml'), yamlFor(root, o));
-  return root;
-};
+const makeWs = (o: WsOpts = {}): string =>
+  writeFakeAgentWs(tempDir('checkroom-sup-'), {
+    units: o.units,
+    faults: o.faults,
+    files: o.files,
+    speed: 40,
+    idle: o.idle ?? '10s',
+    concurrency: o.concurrency ?? 2,
+    tail: ['limits:', ...(o.limits ?? '  backoff_base: 20ms\n  backoff_max: 100ms').split('\n'), 'breaker:', ...(o.breaker ?? '  threshold: 50\n  cooldown: 1s').split('\n')],
+  });
 
 const open: Supervisor[] = [];
 const start = async (root: string, events: SupervisorEvent[] = [], rand = () => 0.5): Promise<Supervisor> => {
@@ -74,16 +52,6 @@ const claimOf = async (root: string, key: string) => {
   const cfg = await loadConfig(root);
   return claimsOf(parseCheckpoint(readFileSync(join(root, 'checkpoint.md'), 'utf8'), cfg.pipeline)).get(key);
 };
-
-const idle = (s: Supervisor): Promise<string> =>
-  new Promise((resolve) => {
-    const off = s.subscribe((e) => {
-      if (e.type === 'idle') {
-        off();
-        resolve(e.reason);
-      }
-    });
-  });
 
 describe('supervisor: one cell', () => {
   it('only the marker proves success: ✅ on disk and in checkpoint.md, one log per attempt', async () => {

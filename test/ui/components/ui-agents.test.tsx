@@ -3,23 +3,23 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
-import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../../../src/ui/store/store.js';
+import { createLiveWorkspace } from '../../../src/live/live-workspace.js';
+import { createAppStore, disposeStore } from '../../../src/ui/store/store.js';
 import { COLOR_THEME, NO_COLOR_THEME, type Theme } from '../../../src/text/theme.js';
 import { loadConfig } from '../../../src/pipeline/config/config.js';
-import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
+import { openSupervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal, type JournalEvent } from '../../../src/run/journal/journal.js';
 import { parseCheckpoint } from '../../../src/checkpoint/parse.js';
 import { claimsOf } from '../../../src/state/derive.js';
 import { ControlRoom } from '../../../components/ControlRoom.js';
+import { closeAgentsRooms, mountAgentsRoom } from '../../helpers/agents-room.js';
 import { helpRows } from '../../../src/ui/keys/keymap.js';
-import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
+import { FAST_BACKOFF, tempDir, writeFakeAgentWs } from '../../helpers/workspace.js';
 
 // The control room driving real agents: a real supervisor on a temp workspace whose agent
 // is the demo's fake agent (real processes, no mocks). Frames are polled until the text
 // appears, with generous timeouts; nothing asserts on wall-clock time.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 const tick = (ms = 25) => new Promise((r) => setTimeout(r, ms));
 
 interface WsOpts {
@@ -30,83 +30,28 @@ interface WsOpts {
 }
 
 function makeWs(o: WsOpts = {}): string {
-  const root = tempDir('checkroom-ui-agents-');
-  const units = o.units ?? ['ch01'];
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...(o.faults ?? {}), '*/*': 'ok' }) });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      `units: { list: [${units.join(', ')}] }`,
-      `batches: [{ id: 1, units: [${units.join(', ')}] }]`,
-      'agents:',
-      '  researcher: &a',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      `    env: { CHECKROOM_FAKE_SPEED: '${o.speed ?? 40}' }`,
-      '    idle_timeout: 20s',
-      '    grace: 200ms',
-      '    concurrency: 2',
-      '  writer: *a',
-      '  reviewer: *a',
-      '  editor: *a',
-      '  panel: *a',
-      '  archivist: *a',
-      'limits:',
-      '  backoff_base: 20ms',
-      '  backoff_max: 100ms',
-      'breaker:',
-      ...(o.breaker ?? '  threshold: 50\n  cooldown: 1s').split('\n'),
-      '',
-    ].join('\n'),
-  );
-  return root;
+  return writeFakeAgentWs(tempDir('checkroom-ui-agents-'), {
+    units: o.units,
+    faults: o.faults,
+    speed: o.speed ?? 40,
+    concurrency: 2,
+    tail: [...FAST_BACKOFF, 'breaker:', ...(o.breaker ?? '  threshold: 50\n  cooldown: 1s').split('\n')],
+  });
 }
 
-const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace; sup: Supervisor }[] = [];
-afterEach(async () => {
-  for (const m of mounted.splice(0).reverse()) {
-    m.unmount();
-    disposeStore(m.store);
-    await m.live.close();
-    await m.sup.close({ cancel: true });
-  }
-});
+afterEach(closeAgentsRooms);
 
+/** The room over a real supervisor (test/helpers/agents-room.tsx), noting the tallest frame it drew. */
 async function mount(root: string, o: { theme?: Theme; ascii?: boolean } = {}) {
-  const config = await loadConfig(root);
-  const sup = await openSupervisor({ root, config });
-  const live = await createLiveWorkspace(root, { watch: false });
-  const store = createAppStore({ live, ascii: o.ascii, agents: { sup, config } });
-  const r = render(<ControlRoom store={store} theme={o.theme ?? COLOR_THEME} />);
-  Object.defineProperty(r.stdout, 'rows', { value: 24, configurable: true });
-  Object.defineProperty(r.stdout, 'columns', { value: 80, configurable: true });
-  r.stdout.emit('resize');
-  await tick();
-  mounted.push({ unmount: r.unmount, store, live, sup });
-  const raw = () => r.lastFrame() ?? '';
-  const frame = () => stripVTControlCharacters(raw());
+  const m = await mountAgentsRoom(root, { theme: o.theme, store: { ascii: o.ascii } });
   let tallest = 0;
   const look = () => {
-    const f = frame();
+    const f = m.frame();
     tallest = Math.max(tallest, f.split('\n').length);
     return f;
   };
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await tick(k === '\u001b' ? 80 : 30);
-    }
-  };
-  const waitFor = async (what: string | RegExp | (() => boolean), timeout = 20_000) => {
-    const t0 = Date.now();
-    for (;;) {
-      const f = look();
-      if (typeof what === 'function' ? what() : typeof what === 'string' ? f.includes(what) : what.test(f)) return f;
-      if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${String(what)}; frame:\n${f}`);
-      await tick(20);
-    }
-  };
-  return { frame: look, raw, press, waitFor, store, sup, live, tallest: () => tallest };
+  const waitFor = (what: string | RegExp | (() => boolean), timeout?: number) => m.waitFor(what, timeout, look);
+  return { ...m, frame: look, waitFor, tallest: () => tallest };
 }
 
 const journal = async (root: string): Promise<JournalEvent[]> => (await readJournal(root)).events;

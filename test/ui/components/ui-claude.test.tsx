@@ -1,16 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
-import { render } from 'ink-testing-library';
-import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-workspace.js';
-import { createAppStore, disposeStore, type AppStore } from '../../../src/ui/store/store.js';
 import { NO_COLOR_THEME } from '../../../src/text/theme.js';
 import { commandById } from '../../../src/ui/keys/keymap.js';
-import { loadConfig } from '../../../src/pipeline/config/config.js';
-import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal } from '../../../src/run/journal/journal.js';
-import { ControlRoom } from '../../../components/ControlRoom.js';
+import { closeAgentsRooms, mountAgentsRoom } from '../../helpers/agents-room.js';
 import { claudeWorkspace, finished, writeReply, type ClaudeWs } from '../../helpers/claude.js';
 
 // The control room on the real Claude Code CLI (issue 11): the run shows what the agent is
@@ -18,46 +12,15 @@ import { claudeWorkspace, finished, writeReply, type ClaudeWs } from '../../help
 // the resumed attempt ends ✅; the header and the Health view show what it cost. 80×24,
 // NO_COLOR.
 
-const tick = (ms = 25) => new Promise((r) => setTimeout(r, ms));
-const mounted: { unmount(): void; store: AppStore; live: LiveWorkspace; sup: Supervisor; ws: ClaudeWs }[] = [];
+const servers: ClaudeWs[] = [];
 afterEach(async () => {
-  for (const m of mounted.splice(0).reverse()) {
-    m.unmount();
-    disposeStore(m.store);
-    await m.live.close();
-    await m.sup.close({ cancel: true });
-    await m.ws.server.close();
-  }
+  await closeAgentsRooms();
+  for (const ws of servers.splice(0)) await ws.server.close();
 });
 
 async function mount(ws: ClaudeWs) {
-  const config = await loadConfig(ws.root);
-  const sup = await openSupervisor({ root: ws.root, config });
-  const live = await createLiveWorkspace(ws.root, { watch: false });
-  const store = createAppStore({ live, agents: { sup, config } });
-  const r = render(<ControlRoom store={store} theme={NO_COLOR_THEME} />);
-  Object.defineProperty(r.stdout, 'rows', { value: 24, configurable: true });
-  Object.defineProperty(r.stdout, 'columns', { value: 80, configurable: true });
-  r.stdout.emit('resize');
-  await tick();
-  mounted.push({ unmount: r.unmount, store, live, sup, ws });
-  const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await tick(k === '\u001b' ? 80 : 30);
-    }
-  };
-  const waitFor = async (what: string | RegExp | (() => boolean), timeout = 30_000) => {
-    const t0 = Date.now();
-    for (;;) {
-      const f = frame();
-      if (typeof what === 'function' ? what() : typeof what === 'string' ? f.includes(what) : what.test(f)) return f;
-      if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${String(what)}; frame:\n${f}`);
-      await tick(20);
-    }
-  };
-  return { frame, press, waitFor, store, sup };
+  servers.push(ws);
+  return mountAgentsRoom(ws.root, { theme: NO_COLOR_THEME, timeout: 30_000 });
 }
 
 describe('control room on the real Claude Code CLI', () => {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import chalk from 'chalk';
@@ -11,7 +10,7 @@ import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { ACTION_WORDS, actionWord } from '../../../src/plan/action-words.js';
 import { renderRoom, tick, unmountAll } from '../../helpers/ink.js';
-import { DEMO, PHASE_1_2, REPO, copyDemo, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
+import { FAST_BACKOFF, REPO, copyDemo, tempDir, writeFakeAgentWs } from '../../helpers/workspace.js';
 
 // Issue 18 item 5, readable at a glance, on the demo's copy and on a workspace with a failing
 // agent, with the real supervisor (idle or after one real launch): plan actions in operator
@@ -56,39 +55,13 @@ async function mount(root: string, o: { rows: number; columns: number; ascii?: b
 /** A workspace whose researcher failed once for good (PERMISSION): its breaker is open with a
  *  60 s countdown, ch01 research is escalated. `unit` names the first chapter. */
 async function failedWs(unit = 'ch01'): Promise<string> {
-  const root = tempDir('checkroom-glance-');
-  const agent = join(DEMO, 'agents', 'fake-agent.mjs');
-  writeFiles(root, {
-    ...PHASE_1_2,
-    'meta/chapter-summaries.md': summaries([]),
-    'faults.json': JSON.stringify({ [`${unit}/research`]: 'permission', '*/*': 'ok' }),
+  const root = writeFakeAgentWs(tempDir('checkroom-glance-'), {
+    units: [unit, 'ch02'],
+    unitsLine: `units: { pattern: 'ch\\d{2}[a-z-]*', list: [${unit}, ch02] }`,
+    faults: { [`${unit}/research`]: 'permission' },
+    speed: 40,
+    tail: [...FAST_BACKOFF, 'breaker:', '  threshold: 1', '  cooldown: 60s'],
   });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      `units: { pattern: 'ch\\d{2}[a-z-]*', list: [${unit}, ch02] }`,
-      `batches: [{ id: 1, units: [${unit}, ch02] }]`,
-      'agents:',
-      '  researcher: &a',
-      `    command: [node, ${JSON.stringify(agent)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '40' }",
-      '    idle_timeout: 20s',
-      '    grace: 200ms',
-      '  writer: *a',
-      '  reviewer: *a',
-      '  editor: *a',
-      '  panel: *a',
-      '  archivist: *a',
-      'limits:',
-      '  backoff_base: 20ms',
-      '  backoff_max: 100ms',
-      'breaker:',
-      '  threshold: 1',
-      '  cooldown: 60s',
-      '',
-    ].join('\n'),
-  );
   const config = await loadConfig(root);
   const first = await openSupervisor({ root, config });
   expect((await first.launch(unit, 'research')).outcome).not.toBe('done');

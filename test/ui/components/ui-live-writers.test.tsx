@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-workspace.js';
 import { createAppStore, disposeStore, type AppStore } from '../../../src/ui/store/store.js';
@@ -7,7 +7,7 @@ import { COLOR_THEME } from '../../../src/text/theme.js';
 import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { renderRoom, tick, unmountAll } from '../../helpers/ink.js';
-import { DEMO, PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
+import { doneFile, tempDir, writeFakeAgentWs } from '../../helpers/workspace.js';
 import { settle } from '../../helpers/settle.js';
 
 // Issue 8 item 1, as the operator met it: a reviewer still writing its file was offered
@@ -15,33 +15,19 @@ import { settle } from '../../helpers/settle.js';
 // Real workspaces, the demo's fake agent as a real process (it writes one section, then
 // hangs), the store driven by its keys in ink-testing-library.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 const DRAFT = 'drafts/ch01-draft.md';
 
 function makeWs(): string {
-  const root = tempDir('checkroom-writers-ui-');
-  writeFiles(root, {
-    ...PHASE_1_2,
-    'meta/chapter-summaries.md': summaries([]),
-    'faults.json': JSON.stringify({ 'ch01/draft': 'hang', '*/*': 'ok' }),
-    [doneFile('ch01', 'research')[0]]: doneFile('ch01', 'research')[1],
-    [DRAFT]: '# ch01 draft\n\nHalf a',
+  const root = writeFakeAgentWs(tempDir('checkroom-writers-ui-'), {
+    units: ['ch01'],
+    faults: { 'ch01/draft': 'hang' },
+    files: { [doneFile('ch01', 'research')[0]]: doneFile('ch01', 'research')[1], [DRAFT]: '# ch01 draft\n\nHalf a' },
+    agent: 'writer',
+    roles: [],
+    speed: 40,
+    idle: '60s',
+    tail: [],
   });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      'units: { list: [ch01] }',
-      'batches: [{ id: 1, units: [ch01] }]',
-      'agents:',
-      '  writer:',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '40' }",
-      '    idle_timeout: 60s',
-      '    grace: 200ms',
-      '',
-    ].join('\n'),
-  );
   // Left by a session that died, not being written: past the quiet window (issue 17 item 1).
   settle(root);
   return root;

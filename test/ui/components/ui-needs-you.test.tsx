@@ -1,13 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createLiveWorkspace, type LiveWorkspace } from '../../../src/live/live-workspace.js';
 import { createAppStore, disposeStore, type AppStore } from '../../../src/ui/store/store.js';
 import { COLOR_THEME, NO_COLOR_THEME } from '../../../src/text/theme.js';
 import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal } from '../../../src/run/journal/journal.js';
-import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
+import { tempDir, writeFakeAgentWs } from '../../helpers/workspace.js';
 import { setOutputCharset } from '../../../src/text/charset.js';
 import { renderRoom, tick, unmountAll, withoutReverse } from '../../helpers/ink.js';
 
@@ -15,27 +13,15 @@ import { renderRoom, tick, unmountAll, withoutReverse } from '../../helpers/ink.
 // denied permission, the cell escalates, the header says so until `A`; the acknowledgement is
 // journalled, so a restarted room keeps it; a new escalation brings the banner back.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
-
-const makeWs = (): string => {
-  const root = tempDir('checkroom-needs-you-');
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ 'ch01/research': 'permission', 'ch02/research': 'permission', '*/*': 'ok' }) });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      'units: { list: [ch01, ch02] }',
-      'batches: [{ id: 1, units: [ch01, ch02] }]',
-      'agents:',
-      '  researcher:',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '40' }",
-      '    idle_timeout: 20s',
-      '',
-    ].join('\n'),
-  );
-  return root;
-};
+const makeWs = (): string =>
+  writeFakeAgentWs(tempDir('checkroom-needs-you-'), {
+    units: ['ch01', 'ch02'],
+    faults: { 'ch01/research': 'permission', 'ch02/research': 'permission' },
+    speed: 40,
+    grace: null,
+    roles: [],
+    tail: [],
+  });
 
 const rooms: { sup: Supervisor; store: AppStore; live: LiveWorkspace }[] = [];
 afterEach(async () => {

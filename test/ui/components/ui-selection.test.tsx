@@ -5,7 +5,7 @@ import { createLiveWorkspace } from '../../../src/live/live-workspace.js';
 import { createAppStore } from '../../../src/ui/store/store.js';
 import { COLOR_THEME } from '../../../src/text/theme.js';
 import { renderRoom, tick, unmountAll } from '../../helpers/ink.js';
-import { DEMO, PHASE_1_2, copyDemo, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
+import { copyDemo, tempDir, writeFakeAgentWs } from '../../helpers/workspace.js';
 import { loadConfig } from '../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 
@@ -39,25 +39,7 @@ afterEach(async () => {
 
 /** Two chapters with nothing written: the plan offers both research steps; the agent hangs after one section. */
 function planWs(): string {
-  const root = tempDir('checkroom-select-plan-');
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ '*/*': 'hang' }) });
-  const agent = join(DEMO, 'agents', 'fake-agent.mjs');
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      'units: { list: [ch01, ch02] }',
-      'batches: [{ id: 1, units: [ch01, ch02] }]',
-      'agents:',
-      '  researcher:',
-      `    command: [node, ${JSON.stringify(agent)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '40' }",
-      '    idle_timeout: 60s',
-      '    grace: 200ms',
-      '',
-    ].join('\n'),
-  );
-  return root;
+  return writeFakeAgentWs(tempDir('checkroom-select-plan-'), { units: ['ch01', 'ch02'], faults: { '*/*': 'hang' }, speed: 40, idle: '60s', roles: [], tail: [] });
 }
 
 describe('selection follows identity', () => {

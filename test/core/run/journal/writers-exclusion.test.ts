@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { DEMO, PHASE_1_2, summaries, tempDir, writeFiles } from '../../../helpers/workspace.js';
+import { tempDir, writeFakeAgentWs } from '../../../helpers/workspace.js';
 import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { pickLaunches } from '../../../../src/run/supervisor/autopilot.js';
 import { replayJournal } from '../../../../src/run/journal/ledger-fold.js';
@@ -13,30 +11,8 @@ import type { NextStep } from '../../../../src/types.js';
 // Issue 8 item 1: never two live writers on one output path, whatever the concurrency says.
 // The long-memory steps of every chapter write meta/chapter-summaries.md.
 
-const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
-
-const makeWs = (faults: Record<string, string> = {}): string => {
-  const root = tempDir('checkroom-writers-');
-  writeFiles(root, { ...PHASE_1_2, 'meta/chapter-summaries.md': summaries([]), 'faults.json': JSON.stringify({ ...faults, '*/*': 'ok' }) });
-  writeFileSync(
-    join(root, 'checkroom.yaml'),
-    [
-      'preset: book',
-      'units: { list: [ch01, ch02, ch03] }',
-      'batches: [{ id: 1, units: [ch01, ch02, ch03] }]',
-      'agents:',
-      '  archivist: &a',
-      `    command: [node, ${JSON.stringify(AGENT)}, --unit, '{unit}', --step, '{step}', --output, '{output}', --marker, '{marker}', --attempt, '{attempt}', --workspace, '{workspace}', --faults, ${JSON.stringify(join(root, 'faults.json'))}]`,
-      "    env: { CHECKROOM_FAKE_SPEED: '40' }",
-      '    idle_timeout: 30s',
-      '    grace: 200ms',
-      '    concurrency: 3',
-      '  writer: *a',
-      '',
-    ].join('\n'),
-  );
-  return root;
-};
+const makeWs = (faults: Record<string, string> = {}): string =>
+  writeFakeAgentWs(tempDir('checkroom-writers-'), { units: ['ch01', 'ch02', 'ch03'], faults, agent: 'archivist', roles: ['writer'], speed: 40, idle: '30s', concurrency: 3, tail: [] });
 
 const run = (unit: string, step: string): NextStep => ({ priority: 3, unit, step, action: 'run', reason: 'ready', blocks: 0 });
 
