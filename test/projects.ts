@@ -8,52 +8,52 @@
 
 export const SYSTEM_TESTS: readonly string[] = [
   'test/core/run/supervisor/adopt-restart.test.ts', // child process, agents, sleeps
-  'test/e2e/anchored-stdout.test.ts', // child process, process helper, tmux
+  'test/e2e/tmux/anchored-stdout.test.ts', // child process, process helper, tmux
   'test/core/fs/atomic-write.test.ts', // child process
-  'test/ui/store/autopilot-redo.test.ts', // agents, sleeps
-  'test/e2e/backups-nonregular.test.ts', // child process, dist/
-  'test/e2e/backups.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/ui/slices/autopilot-redo.test.ts', // agents, sleeps
+  'test/e2e/cli/backups-nonregular.test.ts', // child process, dist/
+  'test/e2e/cli/backups.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/core/pipeline/bounds-caps.test.ts', // child process
-  'test/e2e/bounds-cli.test.ts', // child process, dist/
-  'test/e2e/bounds-sweep.test.ts', // child process, process helper, dist/, tmux
-  'test/e2e/breaker-probe.test.ts', // child process, dist/, agents, sleeps
+  'test/e2e/cli/bounds-cli.test.ts', // child process, dist/
+  'test/e2e/tmux/bounds-sweep.test.ts', // child process, process helper, dist/, tmux
+  'test/e2e/cli/breaker-probe.test.ts', // child process, dist/, agents, sleeps
   'test/core/pipeline/caps-attempts.test.ts', // agents
   'test/ui/store/checkpoint-preview.test.ts', // child process, dist/
-  'test/e2e/checkpoint-unbatched.test.ts', // child process, dist/
-  'test/e2e/claude-e2e.test.ts', // child process, process helper, dist/
+  'test/e2e/cli/checkpoint-unbatched.test.ts', // child process, dist/
+  'test/e2e/cli/claude-e2e.test.ts', // child process, process helper, dist/
   'test/core/pipeline/claude-faults.test.ts', // process helper, agents
   'test/core/pipeline/claude-permissions.test.ts', // process helper, agents
   'test/cli/claude-run.test.ts', // process helper, agents
   'test/cli/cli-ascii.test.ts', // child process
-  'test/e2e/cli.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
-  'test/e2e/config-cache.test.ts', // child process, dist/
+  'test/e2e/cli/cli.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/e2e/cli/config-cache.test.ts', // child process, dist/
   'test/core/pipeline/continue-handoff.test.ts', // process helper, agents
-  'test/e2e/core-status.test.ts', // child process, dist/
-  'test/ui/components/cut-evidence-run.test.tsx', // child process, dist/, agents
-  'test/e2e/e2e-agents.test.ts', // child process, process helper, tmux, sleeps
-  'test/e2e/e2e-ascii.test.ts', // child process, process helper, tmux
-  'test/e2e/e2e-claude-demo.test.ts', // child process, process helper, dist/, tmux, sleeps
-  'test/e2e/e2e-first-frame.test.ts', // child process, process helper, tmux
-  'test/e2e/e2e-readonly.test.ts', // child process, process helper, tmux
-  'test/e2e/e2e-recover-quit.test.ts', // child process, process helper, tmux, sleeps
-  'test/e2e/e2e-signals.test.ts', // child process, process helper, tmux
-  'test/e2e/e2e-socket.test.ts', // child process, process helper, tmux, sleeps
-  'test/e2e/e2e-tui.test.ts', // child process, process helper, tmux
-  'test/e2e/explain-caps.test.ts', // child process, dist/
+  'test/e2e/cli/core-status.test.ts', // child process, dist/
+  'test/ui/agents/cut-evidence-run.test.tsx', // child process, dist/, agents
+  'test/e2e/tmux/e2e-agents.test.ts', // child process, process helper, tmux, sleeps
+  'test/e2e/tmux/e2e-ascii.test.ts', // child process, process helper, tmux
+  'test/e2e/tmux/e2e-claude-demo.test.ts', // child process, process helper, dist/, tmux, sleeps
+  'test/e2e/tmux/e2e-first-frame.test.ts', // child process, process helper, tmux
+  'test/e2e/tmux/e2e-readonly.test.ts', // child process, process helper, tmux
+  'test/e2e/tmux/e2e-recover-quit.test.ts', // child process, process helper, tmux, sleeps
+  'test/e2e/tmux/e2e-signals.test.ts', // child process, process helper, tmux
+  'test/e2e/tmux/e2e-socket.test.ts', // child process, process helper, tmux, sleeps
+  'test/e2e/tmux/e2e-tui.test.ts', // child process, process helper, tmux
+  'test/e2e/cli/explain-caps.test.ts', // child process, dist/
   'test/cli/external-writer-cli.test.ts', // child process, process helper
   'test/core/run/supervisor/external-writer-launch.test.ts', // child process, process helper, agents
   'test/core/pipeline/external-writer-retry.test.ts', // child process, process helper, agents, sleeps
-  'test/ui/components/external-writer.test.tsx', // child process, process helper
-  'test/e2e/facts-cache.test.ts', // child process, dist/
+  'test/ui/agents/external-writer.test.tsx', // child process, process helper
+  'test/e2e/cli/facts-cache.test.ts', // child process, dist/
   'test/core/pipeline/failure-message.test.ts', // agents
   'test/core/scan/fake-agent.test.ts', // child process
   'test/core/pipeline/gemini-jsonl.test.ts', // agents
-  'test/e2e/holders.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/e2e/cli/holders.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/core/run/executors/job-handle.test.ts', // sleeps
   'test/core/run/executors/kubernetes.test.ts', // child process
   'test/house/layers.test.ts', // child process
   'test/ui/store/live-port.test.ts', // agents, sleeps
-  'test/ui/store/live-writers.test.ts', // agents
+  'test/ui/slices/live-writers.test.ts', // agents
   'test/core/live/live.test.ts', // sleeps
   'test/core/run/supervisor/lock.test.ts', // child process
   'test/matrix/matrix-budget.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
@@ -61,8 +61,8 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/matrix/matrix-leave.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
   'test/matrix/matrix-probe.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
   'test/core/pipeline/memory-guard.test.ts', // agents
-  'test/e2e/status-agrees.test.ts', // child process, dist/
-  'test/e2e/paint-diff.test.ts', // child process, process helper, tmux, sleeps
+  'test/e2e/cli/status-agrees.test.ts', // child process, dist/
+  'test/e2e/tmux/paint-diff.test.ts', // child process, process helper, tmux, sleeps
   'test/core/run/attempt/placeholders.test.ts', // child process
   'test/core/run/process/process-kill.test.ts', // child process
   'test/core/run/process/process-proc.test.ts', // child process
@@ -73,17 +73,17 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/cli/status-runs.test.ts', // the CLI's status over a journal, its runs' liveness through src/
   'test/property/property-surfaces.test.tsx', // process helper
   'test/core/run/journal/recorded-run.test.ts', // child process
-  'test/e2e/recover-guard.test.ts', // child process, dist/
-  'test/e2e/restart-kill9.test.ts', // child process, dist/, agents, sleeps
-  'test/e2e/run-budget.test.ts', // child process, dist/, agents
+  'test/e2e/cli/recover-guard.test.ts', // child process, dist/
+  'test/e2e/cli/restart-kill9.test.ts', // child process, dist/, agents, sleeps
+  'test/e2e/cli/run-budget.test.ts', // child process, dist/, agents
   'test/cli/run-command.test.ts', // agents
   'test/core/run/process/run-output-lazy.test.ts', // sleeps
   'test/core/shutdown.test.ts', // child process, sleeps
   'test/house/seams.test.tsx', // registers fake adapter, executor and preset rows: module state a unit file sharing the thread would read
-  'test/ui/components/slurm-executor.test.tsx', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
+  'test/ui/agents/slurm-executor.test.tsx', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
   'test/core/run/supervisor/slurm-faults.test.ts', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
   'test/core/pipeline/slurm-leave-hold.test.ts', // child process, process helper, agents, sleeps
-  'test/e2e/slurm-restart.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
+  'test/e2e/cli/slurm-restart.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
   'test/ui/store/slurm-state.test.ts', // agents
   'test/core/socket/socket-handover.test.ts', // child process, process helper, sleeps, socket server
   'test/core/socket/socket-verdicts.test.ts', // socket server
@@ -93,15 +93,15 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/ui/store/store-agents.test.ts', // agents, sleeps
   'test/ui/store/store-triage.test.ts', // agents
   'test/core/socket/supervisor.test.ts', // agents
-  'test/e2e/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
-  'test/ui/store/store-quota.test.ts', // a supervisor under the store (as store-agents.test.ts)
+  'test/e2e/cli/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/ui/slices/store-quota.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/core/run/quota/quota-waits.test.ts', // agents (a fake Claude Code), sleeps until a quota reset 3 s ahead
-  'test/e2e/e2e-history-tmux.test.ts', // child process, dist/, tmux
+  'test/e2e/tmux/e2e-history-tmux.test.ts', // child process, dist/, tmux
   'test/cli/history-cli.test.ts', // child process, dist/
-  'test/e2e/e2e-notify-tmux.test.ts', // child process, dist/, tmux, agents
+  'test/e2e/tmux/e2e-notify-tmux.test.ts', // child process, dist/, tmux, agents
   'test/core/notify/notify-alarms.test.ts', // agents, notifier processes, dist/
   'test/cli/logs-cli.test.ts', // child process, dist/
-  'test/e2e/e2e-log-pager.test.ts', // child process, dist/, tmux
+  'test/e2e/tmux/e2e-log-pager.test.ts', // child process, dist/, tmux
   'test/cli/cli-foresight.test.ts', // child process, dist/
   'test/torture/adopt-leave.test.ts', // child process, agents, sleeps
   'test/torture/adopt-observer-tmux.test.ts', // child process, process helper, tmux
@@ -134,19 +134,19 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/torture/takeover-autopilot.test.ts', // child process, agents, sleeps
   'test/torture/text-format-chars.test.ts', // child process, process helper, tmux
   'test/ui/components/triage-continuity.test.tsx', // agents
-  'test/ui/components/ui-agents.test.tsx', // agents, sleeps
+  'test/ui/agents/ui-agents.test.tsx', // agents, sleeps
   'test/ui/components/ui-backups-nonregular.test.tsx', // child process
-  'test/ui/components/ui-claude.test.tsx', // process helper, agents, sleeps
-  'test/e2e/ui-glance-tmux.test.ts', // child process, process helper, tmux
+  'test/ui/agents/ui-claude.test.tsx', // process helper, agents, sleeps
+  'test/e2e/tmux/ui-glance-tmux.test.ts', // child process, process helper, tmux
   'test/ui/components/ui-glance.test.tsx', // agents
-  'test/ui/components/ui-handover.test.tsx', // agents, sleeps, socket server
+  'test/ui/agents/ui-handover.test.tsx', // agents, sleeps, socket server
   'test/ui/components/ui-journal-warnings.test.tsx', // agents
-  'test/ui/components/ui-live-writers.test.tsx', // agents
-  'test/ui/components/ui-observer.test.tsx', // agents, sleeps
-  'test/ui/components/ui-selection.test.tsx', // agents
+  'test/ui/agents/ui-live-writers.test.tsx', // agents
+  'test/ui/agents/ui-observer.test.tsx', // agents, sleeps
+  'test/ui/keys/ui-selection.test.tsx', // agents
   'test/ui/components/ui-small-terminal.test.tsx', // agents
-  'test/e2e/where-surfaces.test.ts', // child process, dist/
+  'test/e2e/cli/where-surfaces.test.ts', // child process, dist/
   'test/core/run/journal/writers-exclusion.test.ts', // agents
-  'test/ui/components/ui-needs-you.test.tsx', // agents
-  'test/ui/components/ui-log-follow.test.tsx', // child process (a writer appends to the log)
+  'test/ui/agents/ui-needs-you.test.tsx', // agents
+  'test/ui/agents/ui-log-follow.test.tsx', // child process (a writer appends to the log)
 ];

@@ -83,7 +83,7 @@ describe('vitest projects: unit and system', () => {
   });
 
   it('the check can fail: a known system file shows its signs', () => {
-    expect(systemSigns('test/e2e/e2e-tui.test.ts').join('\n')).toMatch(/helpers\/tmux\.ts/);
-    expect(systemSigns('test/e2e/cli.test.ts').join('\n')).toMatch(/child_process|dist/);
+    expect(systemSigns('test/e2e/tmux/e2e-tui.test.ts').join('\n')).toMatch(/helpers\/tmux\.ts/);
+    expect(systemSigns('test/e2e/cli/cli.test.ts').join('\n')).toMatch(/child_process|dist/);
   });
 });

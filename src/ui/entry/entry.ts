@@ -48,7 +48,7 @@ function drawFirstFrame(dir: string, theme: Theme, ascii: boolean): Instance & {
     exitOnCtrlC: false,
     patchConsole: true,
     // Only the cells that changed are written (one marker turning a cell done
-    // rewrote all 24 rows, 2.3 KB; now ~0.1 KB: src/ui/term/anchored-stdout.ts, test/e2e/paint-diff.test.ts).
+    // rewrote all 24 rows, 2.3 KB; now ~0.1 KB: src/ui/term/anchored-stdout.ts, test/e2e/tmux/paint-diff.test.ts).
     incrementalRendering: true,
   });
   // Keys pressed while the scan runs are kept for the room, not echoed over the frame.

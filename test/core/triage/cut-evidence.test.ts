@@ -11,7 +11,7 @@ import { tempDir } from '../../helpers/workspace.js';
 
 // Issue 17 item 3, "the journal is evidence": the fold that says, per cell, how its last
 // writer ended, its cached read, and what triage makes of it. The run that proves it end to
-// end is test/ui/components/cut-evidence-run.test.tsx.
+// end is test/ui/agents/cut-evidence-run.test.tsx.
 
 const ROOT = '/ws';
 const launch = (runId: string, attempt: number, at = 1000, unit = 'ch01', step = 'draft'): JournalEvent => ({
