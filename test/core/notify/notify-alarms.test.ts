@@ -182,7 +182,7 @@ describe('notify: a breaker open for long', () => {
     writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('breaker: { threshold: 50 }', 'breaker: { threshold: 1, cooldown: 1h, max_cooldown: 1h }'));
     const s = await start(root);
     const run = s.launch('ch01', 'research');
-    for (let t = 0; t < 600 && alarmsIn(root).length === 0; t++) await new Promise((res) => setTimeout(res, 25));
+    for (let t = 0; t < 2400 && alarmsIn(root).length === 0; t++) await new Promise((res) => setTimeout(res, 25));
     expect(alarmsIn(root)).toMatchObject([{ event: 'breaker_open_long', agent: 'researcher', cell: null, reason: expect.stringMatching(/^breaker researcher not closed for/) }]);
     s.cancel('ch01/research');
     await run;
