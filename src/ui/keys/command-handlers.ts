@@ -50,7 +50,8 @@ export interface PanePort {
 export type CommandKit = StorePort & SlicePorts & NotePort & PanePort;
 
 /** `s` is the state when the key was read; `id` the command (for handlers shared by several). */
-export type CommandHandler = (k: CommandKit, s: AppState, id: CommandId) => void;
+/** `args`: the words after a `:` command's name, '' from a key. */
+export type CommandHandler = (k: CommandKit, s: AppState, id: CommandId, args: string) => void;
 
 /** Answered by the store before the table: movement, paging and view switches (nav.ts). */
 export type NavCommandId = Extract<CommandId, `move.${string}` | `page.${string}` | `view.${string}`>;

@@ -65,13 +65,17 @@ export function commandCandidates(typed: string): string[] {
   return prefix.length ? prefix : COMMAND_NAMES.filter((n) => inOrder(t, n));
 }
 
-export function parseCommandLine(text: string): { id: CommandId } | { error: string } {
-  const name = text.trim().replace(/^:/, '').toLowerCase();
+/** A `:` line: its command and the words after the name (`:redrive class=RATE_LIMITED` → args `class=RATE_LIMITED`). */
+export function parseCommandLine(text: string): { id: CommandId; args: string } | { error: string } {
+  const line = text.trim().replace(/^:/, '');
+  const space = line.search(/\s/);
+  const name = (space < 0 ? line : line.slice(0, space)).toLowerCase();
+  const args = space < 0 ? '' : line.slice(space).trim();
   if (name === '') return { error: 'empty command; try :help' };
   const exact = IDS[ALIASES[name] ?? name];
-  if (exact) return { id: exact };
+  if (exact) return { id: exact, args };
   const cands = commandCandidates(name);
-  if (cands.length === 1) return { id: IDS[cands[0]] };
+  if (cands.length === 1) return { id: IDS[cands[0]], args };
   if (cands.length > 1) return { error: `":${name}" could be ${cands.map((n) => `:${n}`).join(' ')} — type more, or tab to pick` };
   return { error: `unknown command ":${name}" — try ${COMMAND_NAMES.filter((n) => n !== 'quit').map((n) => `:${n}`).join(' ')}` };
 }

@@ -31,7 +31,7 @@ export function planRun(s: AppState, id: CommandId): Decision | 'nav' | 'table' 
 }
 
 /** A key on the prompt line: the state it edits to, or the command a submitted `:` line runs. */
-export function promptKey(s: AppState, p: Prompt, t: KeyToken): { change: Partial<AppState> } | { run: CommandId; change: Partial<AppState> } | null {
+export function promptKey(s: AppState, p: Prompt, t: KeyToken): { change: Partial<AppState> } | { run: CommandId; args: string; change: Partial<AppState> } | null {
   const c = matchCommand(t, 'prompt', s.view);
   if (c?.id === 'prompt.cancel')
     return { change: p.kind === 'filter' ? { prompt: null, filter: '', ...clampCursors({ ...s, filter: '' }, true) } : { prompt: null } };
@@ -41,7 +41,7 @@ export function promptKey(s: AppState, p: Prompt, t: KeyToken): { change: Partia
     const at = travelCommand(s, p.text, Date.now());
     if (at) return { change: { prompt: null, commandHistory, ...at } };
     const r = parseCommandLine(p.text);
-    return 'error' in r ? { change: { prompt: null, commandHistory, message: { text: r.error, tone: 'warn' } } } : { run: r.id, change: { commandHistory } };
+    return 'error' in r ? { change: { prompt: null, commandHistory, message: { text: r.error, tone: 'warn' } } } : { run: r.id, args: r.args, change: { commandHistory } };
   }
   if (p.kind === 'command' && (c?.id === 'prompt.complete' || c?.id === 'prompt.older' || c?.id === 'prompt.newer')) {
     const next = c.id === 'prompt.complete' ? completeLine(p, t.shift) : recallLine(p, s.commandHistory, c.id === 'prompt.older');
@@ -61,11 +61,11 @@ const closesHelp = (id: CommandId): boolean => !isNav(id) && id !== 'back' && id
 /** The store's `run` and `feed` over its command kit. */
 export function keyRouter(k: CommandKit) {
   const { apply } = storeKit(k);
-  const run = (id: CommandId): void => {
+  const run = (id: CommandId, args = ''): void => {
     const s = k.get();
     if (s.quit) return;
     const plan = planRun(s, id);
-    if (plan === 'table') return handlerOf(id)?.(k, s, id);
+    if (plan === 'table') return handlerOf(id)?.(k, s, id, args);
     if (plan !== 'nav') return apply(plan, k.now());
     k.set((st) => navigate({ ...st }, id));
     if (k.get().detail && isNav(id)) k.openDetail();
@@ -77,7 +77,7 @@ export function keyRouter(k: CommandKit) {
     if (!r) return;
     if ('run' in r) {
       k.set({ ...r.change, prompt: null });
-      return run(r.run);
+      return run(r.run, r.args);
     }
     k.set(r.change);
   };

@@ -17,23 +17,29 @@ const key = (k: string) => tokens(k)[0];
 
 describe('the : line resolves what the hand types', () => {
   it('a unique beginning runs its command; an ambiguous one lists the candidates', () => {
-    expect(parseCommandLine(':parti')).toEqual({ id: 'view.partials' });
-    expect(parseCommandLine('hist')).toEqual({ id: 'view.history' });
+    expect(parseCommandLine(':parti')).toEqual({ id: 'view.partials', args: '' });
+    expect(parseCommandLine('hist')).toEqual({ id: 'view.history', args: '' });
     const re = parseCommandLine(':re');
     expect(re).toMatchObject({ error: expect.stringContaining(':recover') });
     expect(re).toMatchObject({ error: expect.stringContaining(':refresh') });
     expect(parseCommandLine(':nope')).toMatchObject({ error: expect.stringContaining('unknown command ":nope"') });
   });
 
+  it('the words after the name are the command\'s arguments, kept as typed', () => {
+    expect(parseCommandLine(':undo  Batch 2  ')).toEqual({ id: 'undo', args: 'Batch 2' });
+    expect(parseCommandLine(':UNSKIP')).toEqual({ id: 'partial.unskip', args: '' });
+    expect(parseCommandLine(':nope x')).toMatchObject({ error: expect.stringContaining('unknown command ":nope"') });
+  });
+
   it('letters in order find a name when no name begins with them', () => {
     expect(commandCandidates('wck')).toEqual(['write-checkpoint']);
-    expect(parseCommandLine(':wck')).toEqual({ id: 'checkpoint.write' });
+    expect(parseCommandLine(':wck')).toEqual({ id: 'checkpoint.write', args: '' });
   });
 
   it("aliases as k9s' (:q, :h, :p) win over a beginning, and every alias runs a command", () => {
-    expect(parseCommandLine(':q')).toEqual({ id: 'quit' });
-    expect(parseCommandLine(':h')).toEqual({ id: 'help' });
-    expect(parseCommandLine(':p')).toEqual({ id: 'view.plan' });
+    expect(parseCommandLine(':q')).toEqual({ id: 'quit', args: '' });
+    expect(parseCommandLine(':h')).toEqual({ id: 'help', args: '' });
+    expect(parseCommandLine(':p')).toEqual({ id: 'view.plan', args: '' });
     for (const a of Object.keys(COMMAND_ALIASES)) expect('id' in parseCommandLine(`:${a}`), a).toBe(true);
   });
 });

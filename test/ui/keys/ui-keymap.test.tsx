@@ -82,9 +82,9 @@ describe('the key table', () => {
 
 describe('command line', () => {
   it('maps names to commands and rejects unknown ones with a hint', () => {
-    expect(parseCommandLine('plan')).toEqual({ id: 'view.plan' });
-    expect(parseCommandLine(':q')).toEqual({ id: 'quit' });
-    expect(parseCommandLine('write-checkpoint')).toEqual({ id: 'checkpoint.write' });
+    expect(parseCommandLine('plan')).toEqual({ id: 'view.plan', args: '' });
+    expect(parseCommandLine(':q')).toEqual({ id: 'quit', args: '' });
+    expect(parseCommandLine('write-checkpoint')).toEqual({ id: 'checkpoint.write', args: '' });
     expect(parseCommandLine('frobnicate')).toMatchObject({ error: expect.stringContaining('unknown command ":frobnicate"') });
   });
 });
