@@ -12,6 +12,7 @@ import type { PagerActions } from '../pager/slice.js';
 import { takeOverKey } from './handover-key.js';
 import { backToNow } from '../history/time-travel.js';
 import { postMortemKey, travelKey } from '../history/keys.js';
+import { clearMarksKey, markAllKey, markKey } from '../marks/keys.js';
 
 // What each key command does, as a table beside KEYMAP: the store looks a command up here
 // instead of walking an 80-line switch. The table's type makes the compiler check that
@@ -112,6 +113,9 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'history.postmortem': postMortemKey,
   back,
   help: (k, s) => k.set({ help: { open: !s.help.open, offset: 0 } }),
+  'marks.toggle': markKey,
+  'marks.all': markAllKey,
+  'marks.clear': clearMarksKey,
   filter: (k, s) => k.set({ prompt: { kind: 'filter', text: s.filter } }),
   command: (k) => k.set({ prompt: { kind: 'command', text: '' } }),
   quit: (k) => (k.agents?.requestQuit(false) ? undefined : k.recovery.quit()),
