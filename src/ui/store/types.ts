@@ -16,6 +16,7 @@ import type { AgentAction, AgentsOptions, AgentsUi } from '../agents/types.js';
 import type { PagerUi } from '../pager/state.js';
 import type { HistoryFeedOptions, HistoryUi, Past } from '../history/types.js';
 import type { Marks, MarkView } from '../marks/marks.js';
+import type { Refused } from '../marks/words.js';
 
 export type Tone = 'info' | 'ok' | 'warn' | 'fail';
 
@@ -35,7 +36,10 @@ export interface Detail {
 
 /** What a confirmation will do when confirmed: plain data, planned before anything changes. */
 export type Pending =
-  | { type: 'moves'; moves: Move[]; redo: { unit: string; step: string; path: string }[] }
+  /** `refused`: a marked-set action's (marks.ts): the files it leaves alone, and why, said again in the result. */
+  | { type: 'moves'; moves: Move[]; redo: { unit: string; step: string; path: string }[]; refused?: Refused[] }
+  | { type: 'keeps'; keeps: { move: Move; marker: string }[]; refused: Refused[] }
+  | { type: 'skips'; paths: string[] }
   | { type: 'keep'; move: Move; marker: string }
   | { type: 'undo'; group: UndoGroup }
   | { type: 'checkpoint'; diff: CheckpointDiff; backup: string | null }
