@@ -8,7 +8,7 @@ import { consentLines, needsConsent, planNext, type AgentsRead, type LaunchReque
 import { liveWriters, writerOf, writingWhy } from '../agents/live-writers.js';
 import { said, type Decision } from '../store/kit.js';
 import type { AppState } from '../store/types.js';
-import { refusedLines, type Refused } from './words.js';
+import { refusalWords, refusedLines, type Refused } from './words.js';
 
 // enter and x on the marked Plan rows, Z on the marked Health cells (docs/keys.md, Marks):
 // one preview that lists every marked row and what will happen to it, or why it is refused.
@@ -60,7 +60,7 @@ export function planMarkedLaunch(r: AgentsRead, s: AppState): Decision {
     if ('what' in l) refused.push(l);
     else launches.push(l);
   }
-  if (launches.length === 0) return said(`launch: none of the ${plural(refused.length, 'marked row')} can be launched: ${refused.map((x) => `${x.what}: ${x.why}`).join('; ')}`, 'warn');
+  if (launches.length === 0) return said(`launch: none of the ${plural(refused.length, 'marked row')} can be launched: ${refused.map(refusalWords).join('; ')}`, 'warn');
   const stop = budgetStopOf(r.sup.snapshot().ledger, r.config.limits);
   const consent = needsConsent(r) ? launches[0] : null;
   const lines = [

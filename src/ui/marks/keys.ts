@@ -21,7 +21,8 @@ export const markKey: MarkHandler = (k, s) => {
   if (key === undefined) return k.set({ message: { text: 'nothing to mark: the list is empty', tone: 'warn' } });
   k.set((st) => {
     const marks = toggleMark(st.marks, view, key);
-    return { marks, ...navigate(st, 'move.down'), message: { text: count(marksOf(marks, view).length), tone: 'info' } };
+    // The footer says how many are marked; the status line is left to what happened last.
+    return { marks, ...navigate(st, 'move.down') };
   });
 };
 

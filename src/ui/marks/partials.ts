@@ -8,7 +8,7 @@ import type { AppState } from '../store/types.js';
 import type { Seen } from '../keys/confirm-guard.js';
 import type { Move } from '../triage/actions.js';
 import { planKeep } from '../triage/planners.js';
-import { refusedLines, type Refused } from './words.js';
+import { refusalWords, refusedLines, type Refused } from './words.js';
 
 // b / d / m / s on the marked half-products (docs/keys.md, Marks): one preview that lists
 // every marked file and what will happen to it, or why it is refused. Each refusal is the
@@ -67,7 +67,7 @@ export function freshMarked(p: MarkedPartials, fresh: ReadonlyMap<string, Livene
 
 /** Every marked file refused: say so, nothing opens. */
 export const allRefused = (p: MarkedPartials): Decision =>
-  said(`${VERB[p.kind]}: none of the ${p.refused.length} marked file${p.refused.length === 1 ? '' : 's'} can be touched: ${p.refused.map((r) => `${r.what}: ${r.why}`).join('; ')}`, 'warn');
+  said(`${VERB[p.kind]}: none of the ${p.refused.length} marked file${p.refused.length === 1 ? '' : 's'} can be touched: ${p.refused.map(refusalWords).join('; ')}`, 'warn');
 
 /** b and d on marks: one `moves` dialog (one undo group), the refused files listed under it. */
 export function markedMovesAsk(p: MarkedPartials, moves: Move[], seen: Seen[]): Ask {

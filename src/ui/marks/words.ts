@@ -7,12 +7,15 @@ export interface Refused {
   why: string;
 }
 
+/** "path: why", the item said once when the reason already begins with it (a held file's reason names its path). */
+export const refusalWords = (r: Refused): string => (r.why.startsWith(r.what) ? r.why : `${r.what}: ${r.why}`);
+
 /** The preview's lines for the refused items, after the ones that will be done. */
-export const refusedLines = (refused: readonly Refused[]): string[] => refused.map((r) => `refused: ${r.what}: ${r.why}`);
+export const refusedLines = (refused: readonly Refused[]): string[] => refused.map((r) => `refused: ${refusalWords(r)}`);
 
 /** The result in one line: what was done to which, then each refusal. */
 export function resultWords(verb: string, done: readonly string[], refused: readonly Refused[]): string {
   const did = done.length ? `${verb} ${done.join(', ')}` : `nothing ${verb === 'skipped' ? 'skipped' : 'done'}`;
-  const not = refused.map((r) => `refused ${r.what} (${r.why})`);
+  const not = refused.map((r) => `refused ${r.what} (${r.why.startsWith(r.what) ? r.why.slice(r.what.length).replace(/^[\s:]+/, '') : r.why})`);
   return [did, ...not].join('; ');
 }
