@@ -13,9 +13,14 @@ export const refusalWords = (r: Refused): string => (r.why.startsWith(r.what) ? 
 /** The preview's lines for the refused items, after the ones that will be done. */
 export const refusedLines = (refused: readonly Refused[]): string[] => refused.map((r) => `refused: ${refusalWords(r)}`);
 
-/** The result in one line: what was done to which, then each refusal. */
+/** The result in one line: what was done to which, then the refusals, those with the same reason together. */
 export function resultWords(verb: string, done: readonly string[], refused: readonly Refused[]): string {
   const did = done.length ? `${verb} ${done.join(', ')}` : `nothing ${verb === 'skipped' ? 'skipped' : 'done'}`;
-  const not = refused.map((r) => `refused ${r.what} (${r.why.startsWith(r.what) ? r.why.slice(r.what.length).replace(/^[\s:]+/, '') : r.why})`);
-  return [did, ...not].join('; ');
+  const byWhy = new Map<string, string[]>();
+  for (const r of refused) {
+    // A reason that names its item says the rest: "is being written by pid 7 (sh)…".
+    const why = r.why.startsWith(r.what) ? r.why.slice(r.what.length).replace(/^[\s:]+/, '') : r.why;
+    byWhy.set(why, [...(byWhy.get(why) ?? []), r.what]);
+  }
+  return [did, ...[...byWhy].map(([why, what]) => `refused ${what.join(', ')} (${why})`)].join('; ');
 }
