@@ -23,7 +23,7 @@ export function Footer({ width }: { width: number }) {
   const busy = useAppStore((s) => s.busy);
   const hidden = useAppStore(notOffered);
   const pager = useAppStore((s) => s.pager !== null);
-  // "N marked" and the keys that act on them, first in the hint row (docs/keys.md, Marks).
+  // "N marked" and the keys that act on them, first in the hint row (docs/marks.md).
   const marked = useAppStore((s) => markedWords(s.marks, s.view));
   // What the `:` line could become, as you type: the candidates tab cycles through.
   const cands = prompt?.kind === 'command' && prompt.text.trim() ? commandCandidates(prompt.tab?.stem ?? prompt.text) : [];

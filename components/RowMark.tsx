@@ -1,6 +1,6 @@
 import { T } from './Styled.js';
 
-// A list row's first two columns: the cursor, then the mark (docs/keys.md, Marks). The mark
+// A list row's first two columns: the cursor, then the mark (docs/marks.md). The mark
 // is a `*`, plain ASCII, so it reads under --ascii and NO_COLOR alike, not by colour alone.
 
 export function RowMark({ here, marked }: { here: boolean; marked: boolean }) {

@@ -102,7 +102,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),
-    /** enter, x and Z on the marked rows (docs/keys.md, Marks): one preview each. */
+    /** enter, x and Z on the marked rows (docs/marks.md): one preview each. */
     requestMarkedLaunch: (): void => decide(planMarkedLaunch(read, get())),
     requestMarkedCancel: (): void => decide(planMarkedCancel(get())),
     requestMarkedReset: (): void => decide(planMarkedReset(get())),

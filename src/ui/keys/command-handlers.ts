@@ -71,7 +71,7 @@ const withAgents =
   (k: StorePort & Pick<SlicePorts, 'agents'>): void =>
     k.agents ? f(k.agents) : noAgents(k);
 
-/** A key that acts on the view's marked rows when it has any (docs/keys.md, Marks), else on the selected one. */
+/** A key that acts on the view's marked rows when it has any (docs/marks.md), else on the selected one. */
 const orMarked =
   (view: MarkView, marked: CommandHandler, single: CommandHandler): CommandHandler =>
   (k, s, id, args) =>

@@ -10,7 +10,7 @@ import { said, type Decision } from '../store/kit.js';
 import type { AppState } from '../store/types.js';
 import { refusalWords, refusedLines, type Refused } from './words.js';
 
-// enter and x on the marked Plan rows, Z on the marked Health cells (docs/keys.md, Marks):
+// enter and x on the marked Plan rows, Z on the marked Health cells (docs/marks.md):
 // one preview that lists every marked row and what will happen to it, or why it is refused.
 // Each row is decided as the single key decides it (planNext, a flight's state); the launches
 // themselves stay the supervisor's, so its budget, breakers, caps and one-writer rule refuse

@@ -3,7 +3,7 @@ import type { SetState } from '../store/kit.js';
 import { listKeys, navigate } from '../views/nav.js';
 import { clearMarks, isMarkView, markAll, marksOf, toggleMark } from './marks.js';
 
-// The marks' keys (docs/keys.md, Marks): space marks or unmarks the row under the cursor and
+// The marks' keys (docs/marks.md): space marks or unmarks the row under the cursor and
 // moves down, V marks every row the `/` filter shows, U clears the view's marks.
 
 type MarkHandler = (k: { set: SetState }, s: AppState) => void;

@@ -1,6 +1,6 @@
 import type { ViewId } from '../views/views.js';
 
-// Multi-select (docs/keys.md, Marks): the marked rows of a list, kept by the identity of
+// Multi-select (docs/marks.md): the marked rows of a list, kept by the identity of
 // each item (the same keys the cursor follows: picked.ts), never by row index, so a mark
 // stays on its item through every live reorder (Health by urgency, Plan by priority). A mark
 // whose item left the list is dropped, and the status line says how many. UI state only:

@@ -10,7 +10,7 @@ import type { Move } from '../triage/actions.js';
 import { planKeep } from '../triage/planners.js';
 import { refusalWords, refusedLines, type Refused } from './words.js';
 
-// b / d / m / s on the marked half-products (docs/keys.md, Marks): one preview that lists
+// b / d / m / s on the marked half-products (docs/marks.md): one preview that lists
 // every marked file and what will happen to it, or why it is refused. Each refusal is the
 // single action's own (a live writer: live-writers.ts; a file held open or changed just
 // now: held.ts; no marker to append: planKeep), asked per file, never looped around.

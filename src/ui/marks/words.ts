@@ -1,4 +1,4 @@
-// How a marked-set action reads (docs/keys.md, Marks): what was refused and why, in the
+// How a marked-set action reads (docs/marks.md): what was refused and why, in the
 // preview and in the result, one item each.
 
 export interface Refused {

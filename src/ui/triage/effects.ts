@@ -37,7 +37,7 @@ export const TRIAGE_EFFECTS: { [K in TriagePending['type']]: { busy: string; run
       await io.record(out.decisions);
       await io.keep(out.events);
       io.set((s) => afterMoves(s, out));
-      // On marks, the result names each file and each refusal (docs/keys.md, Marks).
+      // On marks, the result names each file and each refusal (docs/marks.md).
       if (p.refused) io.set({ message: { text: `${resultWords(p.redo.length ? 'backed up and queued' : 'backed up', done.map((m) => m.path), p.refused)} (u undoes)`, tone: 'ok' } });
       await io.rescan();
     },

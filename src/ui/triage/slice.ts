@@ -98,7 +98,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
       });
     },
 
-    /** b / d / m / s with marks (docs/keys.md, Marks): one preview of every marked file, the refused ones with why. */
+    /** b / d / m / s with marks (docs/marks.md): one preview of every marked file, the refused ones with why. */
     requestMarked: (kind: PartialsBulk): void => {
       const at = now();
       const planned = settle(planMarkedPartials(get(), kind), at);
