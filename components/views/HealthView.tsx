@@ -14,7 +14,7 @@ import { cellSpendLines, spendWords, usd } from '../../src/ui/views/spend.js';
 import type { CostLedger } from '../../src/run/journal/costs.js';
 import { useWindow } from '../../hooks/use-window.js';
 import { Line, T } from '../Styled.js';
-import { RowMark } from '../RowMark.js';
+import { rowMark } from '../RowMark.js';
 import { healthKey } from '../../src/ui/keys/item-keys.js';
 
 // Health (docs/domain.md, Failure classes and their caps; Handling agent faults): per agent its breaker (closed / open with countdown /
@@ -109,7 +109,7 @@ export function HealthView({ height, width }: { height: number; width: number })
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;
           const here = idx === cursor;
-          const mark = <RowMark here={here} marked={marks.includes(healthKey(it))} />;
+          const mark = rowMark(here, marks.includes(healthKey(it)));
           const name = `${pad(fit(nameOf(it), nameW), nameW)} `;
           const state = `${pad(fit(stateOf(it, m), stateW), stateW)} `;
           if (it.kind === 'agent') {

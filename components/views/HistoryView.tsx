@@ -11,7 +11,7 @@ import { useAppStore } from '../../hooks/use-app-store.js';
 import { useWindow } from '../../hooks/use-window.js';
 import { PostMortem } from '../panes/PostMortem.js';
 import { Line, T } from '../Styled.js';
-import { RowMark } from '../RowMark.js';
+import { rowMark } from '../RowMark.js';
 
 // History (docs/history.md): the journal as a timeline, newest first: runs with class,
 // duration and cost, decisions, breaker actions, escalations, budget and session events. Only
@@ -78,7 +78,7 @@ export function HistoryView({ height, width }: { height: number; width: number }
             const here = win.start + n === cursor;
             return (
               <Line key={i} selected={here} width={width}>
-                <RowMark here={here} marked={marks.includes(String(i))} />
+                {rowMark(here, marks.includes(String(i)))}
                 <T tok="muted">{clockOf(row.at)} </T>
                 {pad(fit(row.key ?? row.agent ?? '', CELL_W), CELL_W)} <T tok={tokenOf(row)}>{pad(row.kind, KIND_W)} </T>
                 {fitWords(rowText(row), textW)}

@@ -10,7 +10,7 @@ import { useAppStore } from '../../hooks/use-app-store.js';
 import { useFileTail } from '../../hooks/use-file-tail.js';
 import { useWindow } from '../../hooks/use-window.js';
 import { Line, T } from '../Styled.js';
-import { RowMark } from '../RowMark.js';
+import { rowMark } from '../RowMark.js';
 import { partialKey } from '../../src/ui/keys/item-keys.js';
 
 // Half-products (docs/domain.md, Half-products), then suspects (a marker on a tiny body) in their
@@ -90,7 +90,7 @@ export function PartialsView({ height, width }: { height: number; width: number 
             </Line>
           ) : (
             <Line key={r.item.file.path} selected={r.index === cursor} width={width}>
-              <RowMark here={r.index === cursor} marked={marks.includes(partialKey(r.item))} />
+              {rowMark(r.index === cursor, marks.includes(partialKey(r.item)))}
               {liveText(r.item) !== null ? <T tok="accent">{pad(liveText(r.item)!, 25)}</T> : <T tok={VERDICT_TOKEN[r.item.file.verdict]}>{pad(r.item.file.verdict, 25)}</T>}
               {pad(String(r.item.file.chars), 7)}
               {fitPath(r.item.file.path, Math.max(10, width - 35))}

@@ -17,7 +17,7 @@ import { useAppStore } from '../../hooks/use-app-store.js';
 import { useWindow } from '../../hooks/use-window.js';
 import { LogPane } from '../panes/LogPane.js';
 import { Line, T } from '../Styled.js';
-import { RowMark } from '../RowMark.js';
+import { rowMark } from '../RowMark.js';
 import { planKey } from '../../src/ui/keys/item-keys.js';
 
 // The next-step plan: cells in flight (running, or waiting for their next attempt), the
@@ -60,7 +60,7 @@ interface RowContext {
 
 /** One row of the plan list: a flight, a queued redo or a next step, at list position `index`. */
 function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reasonW, marks, width, writerWhy, agentOf }: RowContext) {
-  const mark = <RowMark here={here} marked={marks.includes(planKey(it))} />;
+  const mark = rowMark(here, marks.includes(planKey(it)));
   if (it.kind === 'flight') {
     const f = it.flight;
     return (

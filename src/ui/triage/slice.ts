@@ -2,11 +2,11 @@ import type { DecisionEvent, NewJournalEvent } from '../../run/journal/journal.j
 import { checkpointDiff } from '../views/checkpoint-diff.js';
 import { seeFiles } from '../keys/confirm-guard.js';
 import { rescanner, storeKit, type DiskDeps } from '../store/kit.js';
-import { keepBackups, planMoves, predictBackup } from './actions.js';
+import { planMoves, predictBackup } from './actions.js';
 import { triageEffect, type TriageIo, type TriagePending } from './effects.js';
 import { checkpointAsk, conservativeAsk, freshConservative, keepAsk, moveAsk, noting, planConservative, planFresh, planKeep, planPick, planUndo, undoAsk, undoTargets } from './planners.js';
 import { liveNow } from '../agents/held.js';
-import { allRefused, freshMarked, markedKeepAsk, markedMovesAsk, markedSkipAsk, planMarkedPartials, type PartialsBulk } from '../marks/partials.js';
+import { markedRequest } from '../marks/request.js';
 
 // The store's disk actions: each request plans the change (exact file names), opens a
 // confirmation, and only `confirm` touches the disk (k9s: destructive keys confirm). What
@@ -99,28 +99,7 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
     },
 
     /** b / d / m / s with marks (docs/marks.md): one preview of every marked file, the refused ones with why. */
-    requestMarked: (kind: PartialsBulk): void => {
-      const at = now();
-      const planned = settle(planMarkedPartials(get(), kind), at);
-      if (!planned) return;
-      planning(at, async () => {
-        // Asked again now, for the marked files only: the view's answer may be a second old.
-        const fresh = liveFiles(planned.go.map((i) => i.file.path));
-        const p = freshMarked(planned, fresh);
-        if (p.go.length === 0) return allRefused(p);
-        if (kind === 'skip') return { ask: { ...markedSkipAsk(p), marked: 'partials' } };
-        const seen = await seeFiles(
-          root(),
-          p.go.map((i) => i.file),
-        );
-        const paths = p.go.map((i) => i.file.path);
-        const ask =
-          kind === 'keep'
-            ? markedKeepAsk(p, await keepBackups(root(), paths, at), seen)
-            : markedMovesAsk(p, await planMoves(root(), paths, at), seen);
-        return { ask: { ...noting(ask, fresh), marked: 'partials' } };
-      });
-    },
+    requestMarked: markedRequest({ get, now, settle, planning, liveFiles, root }),
 
     requestUndo: (): void => {
       const at = now();

@@ -81,7 +81,7 @@ describe('marks in the control room (80×24, NO_COLOR)', () => {
     expect(f).toContain('2 marked: b d m s act on them');
     // space on a marked row unmarks it.
     await m.press('k', ' ');
-    expect(rowOf(m.frame(), draft('ch02'))).toMatch(/^  [^*]/);
+    expect(rowOf(m.frame(), draft('ch02'))).toMatch(/^ {2}[^*]/);
     expect(m.store.getState().marks.partials).toEqual([draft('ch01')]);
     await m.press('U');
     f = m.frame();
@@ -113,7 +113,7 @@ describe('marks in the control room (80×24, NO_COLOR)', () => {
     const f = m.frame();
     expect(rowOf(f, 'ch03 draft')).toMatch(/^.\*P2 ch03 draft/);
     // Index-kept marks would now sit on ch02, the row at the old index.
-    expect(rowOf(f, 'ch02 draft')).toMatch(/^  P3/);
+    expect(rowOf(f, 'ch02 draft')).toMatch(/^ {2}P3/);
     expect(f.split('\n').filter((l) => /^.\*/.test(l))).toHaveLength(1);
     expect(m.store.getState().marks.plan).toEqual(['cell:ch03/draft']);
   });
