@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLiveWorkspace } from '../../../src/live/live-workspace.js';
 import { createAppStore } from '../../../src/ui/store/store.js';
 import { NO_COLOR_THEME } from '../../../src/text/theme.js';
+import { setOutputCharset, toCharsetInPlace } from '../../../src/text/charset.js';
 import { renderRoom, tick, unmountAll } from '../../helpers/ink.js';
 import { PINNED_NOW, STAMP } from '../../helpers/store.js';
 import { PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
@@ -44,9 +45,9 @@ function workspace(drafts: boolean): string {
   return root;
 }
 
-async function mount(root: string, watch = false) {
+async function mount(root: string, watch = false, ascii = false) {
   const live = await createLiveWorkspace(root, { watch });
-  const store = createAppStore({ live, now: PINNED_NOW });
+  const store = createAppStore({ live, now: PINNED_NOW, ascii });
   const room = await renderRoom(store, live, NO_COLOR_THEME, 24, 80);
   const waitFor = async (ok: () => boolean, what: string): Promise<void> => {
     for (let i = 0; !ok(); i++) {
@@ -88,6 +89,23 @@ describe('marks in the control room (80×24, NO_COLOR)', () => {
     expect(m.store.getState().marks.partials).toEqual([]);
     expect(f).not.toContain('marked:');
     expect(f.split('\n').filter((l) => /^.\*/.test(l))).toEqual([]);
+  });
+
+  it('under --ascii and an ASCII terminal (LANG=C) a marked row reads >* under the cursor, * elsewhere', async () => {
+    setOutputCharset('ascii');
+    try {
+      const m = await mount(workspace(true), false, true);
+      await m.press('2', ' ', ' ', 'k');
+      const lines = toCharsetInPlace(m.frame(), 'ascii').split('\n');
+      const row = (text: string): string => lines.find((l) => l.includes(text)) ?? '';
+      expect(row(draft('ch01'))).toMatch(/^ \*almost_certainly_partial/);
+      expect(row(draft('ch02'))).toMatch(/^>\*almost_certainly_partial/);
+      expect(row(draft('ch03'))).toMatch(/^ {2}almost_certainly_partial/);
+      expect(lines.filter((l) => /[^\x20-\x7e]/.test(l))).toEqual([]);
+      expect(lines.join('\n')).toContain('2 marked: b d m s act on them');
+    } finally {
+      setOutputCharset('unicode');
+    }
   });
 
   it('V marks only the rows the / filter shows; the marks stay when the filter is cleared', async () => {
