@@ -65,8 +65,9 @@ export function planMarkedLaunch(r: AgentsRead, s: AppState): Decision {
   const consent = needsConsent(r) ? launches[0] : null;
   const lines = [
     ...(stop ? [`Budget: ${stop.reason}. These launches spend past it: enter launches anyway, esc keeps to the budget.`] : []),
-    ...launches.map((l) => `${l.unit} ${l.step}: ${l.reset ? 'counters reset, then launched anew' : l.redo ? 'queued redo launched' : 'launched'}`),
+    // The refusals first: a long preview is cut at the terminal's height, and they must be read.
     ...refusedLines(refused),
+    ...launches.map((l) => `${l.unit} ${l.step}: ${l.reset ? 'counters reset, then launched anew' : l.redo ? 'queued redo launched' : 'launched'}`),
     ...(consent ? consentLines(r, consent.unit, consent.step) : []),
     'The supervisor still decides each launch (concurrency, caps, breakers, budget); a launch it refuses is said.',
   ];
@@ -90,8 +91,8 @@ export function planMarkedCancel(s: AppState): Decision {
   const refused = items.filter((it) => it.kind !== 'flight').map((it) => ({ what: placeOf(it), why: 'not running' }));
   if (keys.length === 0) return said(`cancel: none of the ${plural(items.length, 'marked row')} is running`, 'warn');
   const lines = [
-    ...items.flatMap((it) => (it.kind === 'flight' ? [`${placeOf(it)} (${it.flight.agent}): ${flightState(it.flight, operatorOf(s))} → cancelled`] : [])),
     ...refusedLines(refused),
+    ...items.flatMap((it) => (it.kind === 'flight' ? [`${placeOf(it)} (${it.flight.agent}): ${flightState(it.flight, operatorOf(s))} → cancelled`] : [])),
     'Each process group is stopped (TERM, then KILL after the grace period); no retry follows. A cancel is not counted as a failure.',
   ];
   return { ask: { title: `Cancel ${plural(keys.length, 'marked run')}`, lines, pending: { type: 'agents', action: { kind: 'cancels', keys, refused } }, marked: 'plan' } };
@@ -103,9 +104,6 @@ export function planMarkedReset(s: AppState): Decision {
   const cells = items.flatMap((it) => (it.kind === 'cell' ? [{ unit: it.cell.unit, step: it.cell.step }] : []));
   const refused = items.flatMap((it) => (it.kind === 'agent' ? [{ what: `agent ${it.agent}`, why: 'an agent, not a cell (R resets its breaker)' }] : []));
   if (cells.length === 0) return said('reset: no marked row is a cell (R resets an agent breaker)', 'warn');
-  const lines = [
-    ...cells.map((c) => `${c.unit} ${c.step}: attempts, counters and escalation forgotten (the journal keeps the history)`),
-    ...refusedLines(refused),
-  ];
+  const lines = [...refusedLines(refused), ...cells.map((c) => `${c.unit} ${c.step}: attempts, counters and escalation forgotten (the journal keeps the history)`)];
   return { ask: { title: `Reset the counters of ${plural(cells.length, 'marked cell')}`, lines, pending: { type: 'agents', action: { kind: 'reset_cells', cells, refused } }, marked: 'health' } };
 }

@@ -72,10 +72,8 @@ export const allRefused = (p: MarkedPartials): Decision =>
 /** b and d on marks: one `moves` dialog (one undo group), the refused files listed under it. */
 export function markedMovesAsk(p: MarkedPartials, moves: Move[], seen: Seen[]): Ask {
   const redo = p.kind === 'redo';
-  const lines = [
-    ...moves.map((m) => `${m.path} → ${m.backup}${redo ? ', then queued for relaunch' : ''}`),
-    ...refusedLines(p.refused),
-  ];
+  // The refusals first: a long preview is cut at the terminal's height, and they must be read.
+  const lines = [...refusedLines(p.refused), ...moves.map((m) => `${m.path} → ${m.backup}${redo ? ', then queued for relaunch' : ''}`)];
   const n = moves.length;
   const title = `${redo ? 'Redo' : 'Back up'} ${n} marked file${n === 1 ? '' : 's'}${p.refused.length ? ` (${p.refused.length} refused)` : ''}`;
   const queue = redo ? p.go.map((i) => ({ unit: i.file.unit, step: i.file.step, path: i.file.path })) : [];
@@ -85,7 +83,7 @@ export function markedMovesAsk(p: MarkedPartials, moves: Move[], seen: Seen[]): 
 /** m on marks: each file copied to a backup, then its marker appended. */
 export function markedKeepAsk(p: MarkedPartials, backups: readonly string[], seen: Seen[]): Ask {
   const keeps = p.go.map((i, n) => ({ move: { path: i.file.path, backup: backups[n] }, marker: p.markers[i.file.path] }));
-  const lines = [...keeps.map((k) => `${k.move.path} → ${k.move.backup} (a copy), then "<!-- ${k.marker} -->" appended`), ...refusedLines(p.refused)];
+  const lines = [...refusedLines(p.refused), ...keeps.map((k) => `${k.move.path} → ${k.move.backup} (a copy), then "<!-- ${k.marker} -->" appended`)];
   const n = keeps.length;
   return { title: `Keep ${n} marked file${n === 1 ? '' : 's'}: mark ${n === 1 ? 'it' : 'them'} complete${p.refused.length ? ` (${p.refused.length} refused)` : ''}`, lines, pending: { type: 'keeps', keeps, refused: p.refused }, seen };
 }

@@ -100,10 +100,11 @@ describe('marks through the store (real files)', () => {
     await r.press('2', 'V', 'm');
     const d = r.s().dialog!;
     expect(d.title).toBe('Keep 2 marked files: mark them complete (1 refused)');
+    // The refusals first: a preview longer than the terminal is cut, and they must be read.
     expect(d.lines).toEqual([
+      `refused: ${draft('ch03')} already ends with its marker; back it up or redo it instead`,
       `${draft('ch01')} → ${draft('ch01')}.bak.${STAMP} (a copy), then "<!-- DRAFT_COMPLETE -->" appended`,
       `${draft('ch02')} → ${draft('ch02')}.bak.${STAMP} (a copy), then "<!-- DRAFT_COMPLETE -->" appended`,
-      `refused: ${draft('ch03')} already ends with its marker; back it up or redo it instead`,
     ]);
     await r.press('y');
     for (const u of ['ch01', 'ch02']) {
