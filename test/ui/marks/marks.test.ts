@@ -9,6 +9,11 @@ import { planMarkedCancel, planMarkedReset } from '../../../src/ui/marks/agents.
 import { closeStores, openStore, STAMP } from '../../helpers/store.js';
 import { PHASE_1_2, doneFile, summaries, tempDir, writeFiles } from '../../helpers/workspace.js';
 import { settle } from '../../helpers/settle.js';
+import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
+import type { JournalEvent } from '../../../src/run/journal/journal.js';
+import type { SupervisorSnapshot } from '../../../src/run/supervisor/supervisor.js';
+import { initialAgents, type AgentsUi } from '../../../src/ui/agents/types.js';
+import { listKeys } from '../../../src/ui/views/nav.js';
 
 // Marks (issue 21 item 3) without React or processes: the pure slice (kept by key, pruned
 // against the whole list), and m / s / the follow through the store's keys on real files.
@@ -141,5 +146,35 @@ describe('marks through the store (real files)', () => {
     r.s().setWorkspace(r.live.state, r.live.watching);
     expect(r.s().marks.partials).toEqual([draft('ch02'), draft('ch03')]);
     expect(r.s().message).toEqual({ text: '1 mark dropped: its row left the list', tone: 'warn' });
+  });
+});
+
+// The Health view sorts its cells by urgency: a cell that fails later sorts above the marked
+// one. The supervisor's snapshot is pushed into the store as its feed flushes it.
+const cfg = { breaker: { threshold: 9, cooldownMs: 1_000, maxCooldownMs: 8_000 }, limits: { maxLaunches: 99, maxConsecutiveFailures: 99 } };
+const failed = (unit: string, at: number): JournalEvent[] => [
+  { v: 1, type: 'launch', at, runId: `r-${unit}`, unit, step: 'draft', agent: 'writer', attempt: 1, argv: ['w'], cwd: '/w', logPath: '/w/l', pid: null, procStart: null, outputPath: null },
+  { v: 1, type: 'exit', at: at + 1, runId: `r-${unit}`, unit, step: 'draft', agent: 'writer', exitCode: 1, signal: null, class: 'UNKNOWN', markerFound: false, cmdFp: 'c', errFp: 'e', keywords: [], errorTail: ['boom'], durationMs: 1 },
+];
+const agentsOf = (events: JournalEvent[]): AgentsUi => ({
+  ...initialAgents(),
+  enabled: true,
+  agentNames: ['writer'],
+  snap: { role: 'driver', holder: null, readonlyReason: null, ledger: replayJournal(events, 10, cfg), runs: [], waiting: [], autopilot: { on: false, paused: false, reason: 'off' }, launchesThisSession: 0, limits: { maxLaunches: 99, maxConsecutiveFailures: 99, consecutiveFailures: 0, breakerThreshold: 9 }, warnings: [], notices: [] } satisfies SupervisorSnapshot,
+});
+
+describe('marks through a Health re-sort', () => {
+  it('a marked cell keeps its mark when a newly failing cell sorts above it; Z plans the marked cell, not the row at its index', async () => {
+    const r = await openStore(workspace());
+    r.store.setState({ agents: agentsOf(failed('ch02', 1)) });
+    await r.press('5');
+    expect(listKeys(r.s(), 'health')).toEqual(['agent:writer', 'cell:ch02/draft']);
+    await r.press('j', ' ');
+    expect(r.s().marks.health).toEqual(['cell:ch02/draft']);
+    // ch01 draft fails too: its row sorts above ch02's, at the marked row's old index.
+    r.store.setState({ agents: agentsOf([...failed('ch02', 1), ...failed('ch01', 3)]) });
+    expect(listKeys(r.s(), 'health')).toEqual(['agent:writer', 'cell:ch01/draft', 'cell:ch02/draft']);
+    expect(r.s().marks.health).toEqual(['cell:ch02/draft']);
+    expect(planMarkedReset(r.s())).toMatchObject({ ask: { title: 'Reset the counters of 1 marked cell', pending: { action: { kind: 'reset_cells', cells: [{ unit: 'ch02', step: 'draft' }] } } } });
   });
 });
