@@ -44,6 +44,9 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/run/supervisor/external-writer-launch.test.ts', // child process, process helper, agents
   'test/core/pipeline/external-writer-retry.test.ts', // child process, process helper, agents, sleeps
   'test/ui/agents/external-writer.test.tsx', // child process, process helper
+  'test/ui/components/marks.test.tsx', // child process, process helper
+  'test/ui/marks/marks-agents.test.ts', // agents
+  'test/e2e/tmux/e2e-marks.test.ts', // child process, tmux, dist/
   'test/e2e/cli/facts-cache.test.ts', // child process, dist/
   'test/core/pipeline/failure-message.test.ts', // agents
   'test/core/scan/fake-agent.test.ts', // child process

@@ -50,7 +50,7 @@ const NAME_LABEL: Record<KeyName, string> = {
 
 /** How a binding reads: `q`, `ctrl-c`, `enter`, `shift-tab`. */
 export const bindingLabel = (b: Binding): string =>
-  `${b.ctrl ? 'ctrl-' : ''}${b.shift ? 'shift-' : ''}${b.name ? NAME_LABEL[b.name] : (b.ch ?? '')}`;
+  `${b.ctrl ? 'ctrl-' : ''}${b.shift ? 'shift-' : ''}${b.name ? NAME_LABEL[b.name] : b.ch === ' ' ? 'space' : (b.ch ?? '')}`;
 
 type Row<I extends string> = Omit<KeyCommand<I>, 'dangerous' | 'scope' | 'views' | 'footer' | 'label'> & Partial<KeyCommand<I>>;
 
@@ -103,6 +103,10 @@ const ROWS = [
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'alarms.ack', keys: [{ ch: 'A' }], hint: 'acknowledge', description: 'acknowledge the "needs you" banner (journalled; the next escalation brings it back)', runs: true }),
+  // Multi-select (docs/marks.md): marks are kept by item, so they survive live reorders.
+  cmd({ id: 'marks.toggle', keys: [{ ch: ' ' }], hint: 'mark', description: 'mark or unmark the selected row and move down; b d m s (Partials), enter x (Plan), Z (Health) then act on every marked row, with one preview', views: ['partials', 'plan', 'health', 'history'], footer: true }),
+  cmd({ id: 'marks.all', keys: [{ ch: 'V' }], hint: 'mark all', description: 'mark every visible row (the rows the / filter shows)', views: ['partials', 'plan', 'health', 'history'] }),
+  cmd({ id: 'marks.clear', keys: [{ ch: 'U' }], hint: 'clear marks', description: "clear this view's marks", views: ['partials', 'plan', 'health', 'history'] }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], hint: 'filter', description: 'filter by unit, step or status', footer: true }),
   cmd({ id: 'command', keys: [{ ch: ':' }], hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}; a unique beginning is enough, tab completes` }),
   // A read-only instance asks the driver to hand over (nothing stops, nothing is written).
