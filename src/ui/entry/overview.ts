@@ -1,0 +1,66 @@
+import { createElement } from 'react';
+import { render } from 'ink';
+import { execa } from 'execa';
+import type { Cli } from '../../cli/args.js';
+import type { WorkspaceEntry } from '../../many/entries.js';
+import { createOverview } from '../../many/overview.js';
+import { readStatus, overviewSettings } from '../../many/read-status.js';
+import type { OverviewRow } from '../../many/rows.js';
+import { themeFor } from '../../text/theme.js';
+import { ThemeContext } from '../../../hooks/use-theme.js';
+import { Overview } from '../../../components/Overview.js';
+
+// The overview's entry (docs/many.md): the rows live while it is on screen; Enter on a local
+// workspace hands the terminal to `checkroom DIR` — the same program, so it takes the
+// workspace's driver lock as a single `checkroom DIR` would, or watches read-only when
+// another checkroom drives — and the overview comes back when that control room ends (Esc
+// there, `--from-overview`, leaves its runs running and returns here).
+
+const ENTER_ALT = '\u001b[?1049h';
+const LEAVE_ALT = '\u001b[?1049l';
+const SHOW_CURSOR = '\u001b[?25h';
+
+type Choice = { kind: 'open'; row: OverviewRow } | { kind: 'quit' };
+
+/** The flags a control room opened from here keeps from the overview's command line. */
+const roomFlags = (cli: Cli): string[] => [...(cli.readonly ? ['--readonly'] : []), ...(cli.ascii ? ['--ascii'] : []), '--from-overview'];
+
+export async function runOverview(entries: readonly WorkspaceEntry[], cli: Cli, ascii: boolean, bin: string): Promise<number> {
+  const { read, poll } = overviewSettings(process.env, bin);
+  const model = createOverview(entries, { read: (e) => readStatus(e, read), now: Date.now, localMs: poll.localMs, remoteMs: poll.remoteMs });
+  const theme = themeFor(process.env);
+  const restore = (): void => {
+    process.stdout.write(LEAVE_ALT + SHOW_CURSOR);
+  };
+  const onSignal = (): void => {
+    restore();
+    process.exit(130);
+  };
+  for (const s of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(s, onSignal);
+  let picked: string | null = null;
+  try {
+    for (;;) {
+      process.stdout.write(ENTER_ALT);
+      let choose: (c: Choice) => void = () => undefined;
+      const chosen = new Promise<Choice>((r) => (choose = r));
+      const app = render(
+        createElement(ThemeContext.Provider, { value: theme }, createElement(Overview, { model, ascii, picked, onOpen: (row) => choose({ kind: 'open', row }), onQuit: () => choose({ kind: 'quit' }) })),
+        { exitOnCtrlC: false, patchConsole: false },
+      );
+      const choice = await chosen;
+      app.unmount();
+      await app.waitUntilExit();
+      if (choice.kind === 'quit') return 0;
+      picked = choice.row.entry.label;
+      if (choice.row.entry.kind !== 'local') continue;
+      // The control room owns the terminal until it ends; our stdin reads nothing meanwhile.
+      process.stdin.pause();
+      await execa(process.execPath, [bin, ...roomFlags(cli), choice.row.entry.dir], { stdio: 'inherit', reject: false });
+      model.refresh();
+    }
+  } finally {
+    model.close();
+    restore();
+    for (const s of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.off(s, onSignal);
+  }
+}
