@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useRef, useState, useSyncExternalStore } from 'react';
 import { Box, useInput } from 'ink';
 import type { Overview as OverviewModel } from '../src/many/overview.js';
 import type { OverviewRow } from '../src/many/rows.js';
@@ -16,10 +16,12 @@ export function Overview({ model, ascii, picked, onOpen, onQuit }: { model: Over
   const rows = useSyncExternalStore(model.subscribe, model.rows);
   const { columns, rows: height } = useTerminalSize();
   const [ui, setUi] = useState<OverviewUi>({ picked, detail: null });
+  // Keys of one burst may arrive before the next render: each reads the last state, not the render's.
+  const last = useRef(ui);
   const [done, setDone] = useState(false);
   useInput(
     (input, key) => {
-      let next = ui;
+      let next = last.current;
       for (const t of toTokens(input, key)) {
         const r = overviewKey(next, model.rows(), t);
         next = r.ui;
@@ -31,6 +33,7 @@ export function Overview({ model, ascii, picked, onOpen, onQuit }: { model: Over
           break;
         }
       }
+      last.current = next;
       setUi(next);
     },
     { isActive: !done },

@@ -106,7 +106,7 @@ export function overviewLines(rows: readonly OverviewRow[], cursor: number, widt
 export function remoteDetailLines(r: OverviewRow, width: number, now: number): OvLine[] {
   const e = r.entry;
   const login = e.kind === 'ssh' ? `${e.user ? `${e.user}@` : ''}${e.host}${e.port ? ` -p ${e.port}` : ''}` : '';
-  const out: OvLine[] = [{ text: fit(`${r.entry.label} (read-only: its status --json, read over ssh)`, width), tok: 'title' }];
+  const out: OvLine[] = [{ text: fit(`${r.host} · read-only status, read over ssh`, width), tok: 'title' }, { text: fit(`directory  ${e.dir}`, width) }];
   const s = r.state.kind === 'ok' ? r.state.summary : r.state.kind === 'unreachable' ? r.state.last : null;
   if (r.state.kind === 'unreachable') out.push({ text: fit(`unreachable: ${r.state.reason}${s ? '; the last status read:' : ''}`, width), tok: 'fail' });
   if (r.state.kind === 'error') out.push({ text: fit(`error: ${r.state.reason}`, width), tok: 'fail' });
