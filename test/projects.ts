@@ -29,6 +29,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/cli/config-cache.test.ts', // child process, dist/
   'test/core/pipeline/continue-handoff.test.ts', // process helper, agents
   'test/e2e/cli/core-status.test.ts', // child process, dist/
+  'test/e2e/cli/status-many.test.ts', // child process, dist/
   'test/ui/agents/cut-evidence-run.test.tsx', // child process, dist/, agents
   'test/e2e/tmux/e2e-agents.test.ts', // child process, process helper, tmux, sleeps
   'test/e2e/tmux/e2e-ascii.test.ts', // child process, process helper, tmux

@@ -72,7 +72,8 @@ export function selectedNote(r: OverviewRow | undefined, now: number): string {
       return `${r.entry.label}: unreachable since ${two(since.getHours())}:${two(since.getMinutes())}:${two(since.getSeconds())} (${r.state.reason}); tried again with backoff`;
     }
     case 'error':
-      return `${r.entry.label}: ${r.state.reason}`;
+      // checkroom's own message names the directory already.
+      return r.state.reason.includes(r.entry.dir) ? r.state.reason : `${r.entry.label}: ${r.state.reason}`;
     default: {
       const a = r.state.summary.alarms;
       return `${r.entry.label}: ${a.length ? a.join(', ') : 'no alarms'} · ${enter}`;
