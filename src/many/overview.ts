@@ -23,6 +23,10 @@ export interface Overview {
   subscribe(fn: () => void): () => void;
   /** Read every workspace again now (the overview's `r`). */
   refresh(): void;
+  /** No reads while a control room opened from here has the terminal: nothing is drawn, and its machine's cores are the room's. */
+  pause(): void;
+  /** Reads again, every workspace at once. */
+  resume(): void;
   close(): void;
 }
 
@@ -38,6 +42,7 @@ interface Slot {
 export function createOverview(entries: readonly WorkspaceEntry[], io: OverviewIo): Overview {
   const subs = new Set<() => void>();
   let closed = false;
+  let paused = false;
   let sorted: OverviewRow[] | null = null;
   const slots: Slot[] = entries.map((entry) => ({ row: { entry, host: hostOf(entry), state: { kind: 'loading' } }, failures: 0, reading: false, again: false, timer: null, watchers: [] }));
   const changed = (): void => {
@@ -51,7 +56,7 @@ export function createOverview(entries: readonly WorkspaceEntry[], io: OverviewI
     s.timer.unref?.();
   };
   const readNow = async (s: Slot): Promise<void> => {
-    if (closed) return;
+    if (closed || paused) return;
     if (s.reading) {
       s.again = true;
       return;
@@ -59,7 +64,7 @@ export function createOverview(entries: readonly WorkspaceEntry[], io: OverviewI
     s.reading = true;
     const r = await io.read(s.row.entry).catch((err: unknown): ReadResult => ({ kind: 'error', reason: String((err as Error)?.message ?? err) }));
     s.reading = false;
-    if (closed) return;
+    if (closed || paused) return;
     s.failures = r.kind === 'unreachable' ? s.failures + 1 : 0;
     s.row = { ...s.row, state: nextState(s.row.state, r, io.now()) };
     changed();
@@ -89,6 +94,14 @@ export function createOverview(entries: readonly WorkspaceEntry[], io: OverviewI
       return () => subs.delete(fn);
     },
     refresh: () => slots.forEach((s) => void readNow(s)),
+    pause: () => {
+      paused = true;
+      for (const s of slots) if (s.timer) clearTimeout(s.timer);
+    },
+    resume: () => {
+      paused = false;
+      slots.forEach((s) => void readNow(s));
+    },
     close: () => {
       closed = true;
       for (const s of slots) {

@@ -55,8 +55,9 @@ export async function runOverview(entries: readonly WorkspaceEntry[], cli: Cli, 
       if (choice.row.entry.kind !== 'local') continue;
       // The control room owns the terminal until it ends; our stdin reads nothing meanwhile.
       process.stdin.pause();
+      model.pause();
       await execa(process.execPath, [bin, ...roomFlags(cli), choice.row.entry.dir], { stdio: 'inherit', reject: false });
-      model.refresh();
+      model.resume();
     }
   } finally {
     model.close();

@@ -2,6 +2,7 @@ import type { Token } from '../../text/theme.js';
 import { fit, pad } from '../../text/layout.js';
 import type { OverviewRow } from '../../many/rows.js';
 import { urgencyOfRow } from '../../many/rows.js';
+import { quoteForShell } from '../../many/ssh.js';
 import type { Urgency, WorkspaceSummary } from '../../many/summary.js';
 
 // The overview drawn as lines (docs/many.md): one row per workspace, most urgent first, in
@@ -121,7 +122,9 @@ export function remoteDetailLines(r: OverviewRow, width: number, now: number): O
     );
   }
   out.push({ text: ' ' }, { text: fit('To drive it, open its control room there:', width), tok: 'muted' });
-  if (e.kind === 'ssh') out.push({ text: fit(`  ssh -t ${login} checkroom ${e.dir}`, width), tok: 'accent' });
+  // A line to copy: a directory the shell would read otherwise is quoted for it.
+  const dir = /^[\w@%+=:,./-]+$/.test(e.dir) ? e.dir : quoteForShell(quoteForShell(e.dir));
+  if (e.kind === 'ssh') out.push({ text: fit(`  ssh -t ${login} checkroom ${dir}`, width), tok: 'accent' });
   out.push({ text: ' ' }, { text: fit('esc back · q quit', width), tok: 'muted' });
   return out;
 }

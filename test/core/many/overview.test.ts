@@ -58,6 +58,23 @@ describe('createOverview', () => {
     expect(ov.rows()[0]!.state.kind).toBe('ok');
   });
 
+  it('paused while a room has the terminal: no reads; resumed, every workspace read at once', async () => {
+    let reads = 0;
+    const read = async (): Promise<ReadResult> => {
+      reads++;
+      return { kind: 'ok', summary };
+    };
+    ov = createOverview([parseEntry('/a'), parseEntry('ssh://h/b')], { read, now: Date.now, localMs: 1000, remoteMs: 1000, watch: false });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(reads).toBe(2);
+    ov.pause();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(reads).toBe(2);
+    ov.resume();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(reads).toBe(4);
+  });
+
   it('rows come most urgent first and the array is kept until something changes', async () => {
     const read = async (e: { label: string }): Promise<ReadResult> =>
       e.label === '/calm' ? { kind: 'ok', summary: { ...summary, urgency: 'done' } } : { kind: 'error', reason: 'not a workspace' };

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { copyDemo, tempDir } from '../../helpers/workspace.js';
 import { CLI, hasTmux, TmuxSession } from '../../helpers/tmux.js';
@@ -115,8 +116,13 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
     setUpHost();
     await startSshd();
-    const [a, b, far] = [copyDemo(), copyDemo(), copyDemo()];
-    const remote = `ssh://root@${remoteIp}:2222${far}`;
+    const [a, b, demo] = [copyDemo(), copyDemo(), copyDemo()];
+    // The remote directory's name is hostile to a shell: it must reach the remote checkroom whole, and run nothing there.
+    const far = join(dirname(demo), "far it's $(touch PWNED); x");
+    renameSync(demo, far);
+    const list = join(keys, 'workspaces.txt');
+    writeFileSync(list, `# the second host\nssh://root@${remoteIp}:2222${far}\n`);
+    const remote = `--workspaces ${list}`;
     const t = overview(`${a} ${b} ${remote}`, { cols: 80, rows: 24 });
 
     // All three read: the remote through its own checkroom, with the demo's counts.
@@ -147,7 +153,7 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
     for (let i = 0; i < remoteAt; i++) t.keys('j');
     t.keys('Enter');
     await t.waitFor('read-only status, read over ssh');
-    expect(t.capture()).toContain(`ssh -t root@${remoteIp} -p 2222 checkroom /`);
+    expect(t.capture()).toContain(`ssh -t root@${remoteIp} -p 2222 checkroom ''\\''/tmp/`);
     t.keys('Escape');
     await t.waitFor('checkroom overview');
 
@@ -165,6 +171,8 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
     await t.waitFor(() => rowOf(t.capture(), remoteIp).some((l) => /^UNREACH .*unreachable: /.test(l)), 60_000);
     run('ip', ['link', 'set', vh, 'up']);
     await t.waitFor(() => rowOf(t.capture(), remoteIp).some((l) => l.includes('29/100')), 60_000);
+
+    expect(existsSync(join(homedir(), 'PWNED')), 'the remote shell ran a command from the directory name').toBe(false);
 
     // q quits the overview.
     t.keys('q');
