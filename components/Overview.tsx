@@ -38,7 +38,7 @@ export function Overview({ model, ascii, picked, onOpen, onQuit }: { model: Over
     },
     { isActive: !done },
   );
-  const now = Date.now();
+  const now = model.at();
   const detail = ui.detail === null ? undefined : rows.find((r) => r.entry.label === ui.detail);
   const lines = detail ? remoteDetailLines(detail, columns, now) : overviewLines(rows, cursorOf(ui, rows), columns, height, now, ascii);
   return (

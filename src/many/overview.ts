@@ -20,6 +20,8 @@ export interface OverviewIo {
 export interface Overview {
   /** Most urgent first (rows.ts). */
   rows(): OverviewRow[];
+  /** The clock reading of the last change: what the rows' times (an ETA's day, since when unreachable) are drawn against. */
+  at(): number;
   subscribe(fn: () => void): () => void;
   /** Read every workspace again now (the overview's `r`). */
   refresh(): void;
@@ -44,9 +46,11 @@ export function createOverview(entries: readonly WorkspaceEntry[], io: OverviewI
   let closed = false;
   let paused = false;
   let sorted: OverviewRow[] | null = null;
+  let at = io.now();
   const slots: Slot[] = entries.map((entry) => ({ row: { entry, host: hostOf(entry), state: { kind: 'loading' } }, failures: 0, reading: false, again: false, timer: null, watchers: [] }));
   const changed = (): void => {
     sorted = null;
+    at = io.now();
     for (const fn of subs) fn();
   };
   const schedule = (s: Slot, ms: number): void => {
@@ -89,6 +93,7 @@ export function createOverview(entries: readonly WorkspaceEntry[], io: OverviewI
   }
   return {
     rows: () => (sorted ??= sortRows(slots.map((s) => s.row))),
+    at: () => at,
     subscribe: (fn) => {
       subs.add(fn);
       return () => subs.delete(fn);

@@ -29,9 +29,9 @@ export async function runOverview(entries: readonly WorkspaceEntry[], cli: Cli, 
   const { read, poll } = overviewSettings(process.env, bin);
   const model = createOverview(entries, { read: (e) => readStatus(e, read), now: Date.now, localMs: poll.localMs, remoteMs: poll.remoteMs });
   const theme = themeFor(process.env);
-  const restore = (): void => {
-    process.stdout.write(LEAVE_ALT + SHOW_CURSOR);
-  };
+  // Our own sequences, not text: nothing to escape.
+  // eslint-disable-next-line no-restricted-syntax -- the terminal's modes, as entry.ts writes them
+  const restore = (): boolean => process.stdout.write(LEAVE_ALT + SHOW_CURSOR);
   const onSignal = (): void => {
     restore();
     process.exit(130);
@@ -40,6 +40,7 @@ export async function runOverview(entries: readonly WorkspaceEntry[], cli: Cli, 
   let picked: string | null = null;
   try {
     for (;;) {
+      // eslint-disable-next-line no-restricted-syntax -- the terminal's modes, as entry.ts writes them
       process.stdout.write(ENTER_ALT);
       let choose: (c: Choice) => void = () => undefined;
       const chosen = new Promise<Choice>((r) => (choose = r));

@@ -61,7 +61,7 @@ export function headerLine(width: number): string {
 }
 
 /** What the selected row says beyond its columns: its alarms, why it is unreachable, what Enter does. */
-export function selectedNote(r: OverviewRow | undefined, now: number): string {
+export function selectedNote(r: OverviewRow | undefined): string {
   if (!r) return '';
   const remote = r.entry.kind === 'ssh';
   const enter = remote ? 'enter: its status, read-only' : 'enter: open its control room (esc comes back)';
@@ -99,7 +99,7 @@ export function overviewLines(rows: readonly OverviewRow[], cursor: number, widt
   const out: OvLine[] = [{ text: fit(titleLine(rows), width), tok: 'title' }, { text: fit(headerLine(width), width), tok: 'muted' }];
   rows.slice(top, top + listRows).forEach((r, i) => out.push({ text: fit(overviewRowText(r, width, now), width), tok: URGENCY_TOK[urgencyOfRow(r)], selected: top + i === cursor }));
   while (out.length < listRows + 2) out.push({ text: ' ' });
-  out.push({ text: fit(selectedNote(rows[cursor], now), width), tok: 'muted' });
+  out.push({ text: fit(selectedNote(rows[cursor]), width), tok: 'muted' });
   out.push({ text: fit(`${ascii ? 'up/down' : '↑↓'} move · enter open · r read again · q quit`, width), tok: 'muted' });
   return out;
 }

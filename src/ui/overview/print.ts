@@ -14,6 +14,6 @@ export async function overviewText(entries: readonly WorkspaceEntry[], o: ReadOp
   );
   const at = now();
   const lines = [titleLine(rows), headerLine(width)];
-  for (const r of sortRows(rows)) lines.push(overviewRowText(r, width, at), `  ${selectedNote(r, at).replace(/ · enter: .*$/, '')}`);
+  for (const r of sortRows(rows)) lines.push(overviewRowText(r, width, at), `  ${selectedNote(r).replace(/ · enter: .*$/, '')}`);
   return lines.map((l) => fit(l, width)).join('\n') + '\n';
 }

@@ -24,7 +24,7 @@ const ROWS = sortRows([
   row('ssh://ana@h2:2200/srv/three', { kind: 'ok', summary: sum('Three'), at: 0 }),
   row('ssh://h3/srv/four', { kind: 'unreachable', reason: 'connection refused', since: 0, last: null }),
 ]);
-const model = (rows: OverviewRow[]): OverviewModel => ({ rows: () => rows, subscribe: () => () => undefined, refresh: () => undefined, close: () => undefined });
+const model = (rows: OverviewRow[]): OverviewModel => ({ rows: () => rows, at: () => 0, subscribe: () => () => undefined, refresh: () => undefined, pause: () => undefined, resume: () => undefined, close: () => undefined });
 
 const mounted: (() => void)[] = [];
 afterEach(() => mounted.splice(0).forEach((u) => u()));
