@@ -58,6 +58,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/ui/slices/live-writers.test.ts', // agents
   'test/core/live/live.test.ts', // sleeps
   'test/core/run/supervisor/lock.test.ts', // child process
+  'test/core/many/overview-watch.test.ts', // sleeps: inotify events and the read gap on the clock
   'test/matrix/matrix-budget.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
   'test/matrix/matrix-hold.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
   'test/matrix/matrix-leave.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkspaceEntry } from './entries.js';
-import { hostOf, nextDelay, nextState, sortRows, type OverviewRow, type ReadResult } from './rows.js';
+import { hostOf, nextDelay, nextState, sortRows, waitFor, type OverviewRow, type ReadResult } from './rows.js';
 
 // The live overview (docs/many.md): each workspace read again on its own timer — a local one
 // also at once when its checkpoint or journal changes (a watch on the workspace's directory and
@@ -13,6 +13,8 @@ export interface OverviewIo {
   now(): number;
   localMs: number;
   remoteMs: number;
+  /** The least time between the end of one read of a workspace and the next one its file events ask for. */
+  gapMs: number;
   /** Watch local workspaces' directories (off in tests that count reads). */
   watch?: boolean;
 }
@@ -37,6 +39,7 @@ interface Slot {
   failures: number;
   reading: boolean;
   again: boolean;
+  lastEnd: number;
   timer: NodeJS.Timeout | null;
   watchers: FSWatcher[];
 }
@@ -47,7 +50,7 @@ export function createOverview(entries: readonly WorkspaceEntry[], io: OverviewI
   let paused = false;
   let sorted: OverviewRow[] | null = null;
   let at = io.now();
-  const slots: Slot[] = entries.map((entry) => ({ row: { entry, host: hostOf(entry), state: { kind: 'loading' } }, failures: 0, reading: false, again: false, timer: null, watchers: [] }));
+  const slots: Slot[] = entries.map((entry) => ({ row: { entry, host: hostOf(entry), state: { kind: 'loading' } }, failures: 0, reading: false, again: false, lastEnd: 0, timer: null, watchers: [] }));
   const changed = (): void => {
     sorted = null;
     at = io.now();
@@ -68,6 +71,7 @@ export function createOverview(entries: readonly WorkspaceEntry[], io: OverviewI
     s.reading = true;
     const r = await io.read(s.row.entry).catch((err: unknown): ReadResult => ({ kind: 'error', reason: String((err as Error)?.message ?? err) }));
     s.reading = false;
+    s.lastEnd = io.now();
     if (closed || paused) return;
     s.failures = r.kind === 'unreachable' ? s.failures + 1 : 0;
     s.row = { ...s.row, state: nextState(s.row.state, r, io.now()) };
@@ -81,7 +85,7 @@ export function createOverview(entries: readonly WorkspaceEntry[], io: OverviewI
     if (e.kind === 'local' && io.watch !== false) {
       for (const d of [e.dir, join(e.dir, '.checkroom')]) {
         try {
-          const w = watch(d, () => schedule(s, 200));
+          const w = watch(d, () => schedule(s, waitFor(200, io.now(), s.lastEnd, io.gapMs)));
           w.on('error', () => w.close());
           s.watchers.push(w);
         } catch {

@@ -36,10 +36,11 @@ export async function readStatus(e: WorkspaceEntry, o: ReadOptions): Promise<Rea
   return 'error' in parsed ? { kind: 'error', reason: parsed.error } : { kind: 'ok', summary: summaryOf(parsed.doc) };
 }
 
-/** How often the overview reads (docs/many.md, Environment): local every 2 s, remote every 5 s with backoff. */
+/** How often the overview reads (docs/many.md, Live): remote every 5 s with backoff, local every 10 s and after its files change, 2 s apart at least. */
 export interface PollOptions {
   localMs: number;
   remoteMs: number;
+  gapMs: number;
 }
 
 const ms = (v: string | undefined, dflt: number): number => {
@@ -53,6 +54,6 @@ export function overviewSettings(env: NodeJS.ProcessEnv, bin: string): { read: R
   const remoteMs = ms(env.CHECKROOM_OVERVIEW_POLL_MS, 5000);
   return {
     read: { bin, ssh: { remote, config: env.CHECKROOM_SSH_CONFIG || null, connectTimeout: 10 }, timeoutMs: 30_000 },
-    poll: { localMs: Math.min(2000, remoteMs), remoteMs },
+    poll: { localMs: 2 * remoteMs, remoteMs, gapMs: Math.min(2000, remoteMs) },
   };
 }

@@ -54,7 +54,14 @@ export function nextState(prev: RowState, read: ReadResult, at: number): RowStat
 export type ReadResult = { kind: 'ok'; summary: WorkspaceSummary } | { kind: 'unreachable'; reason: string } | { kind: 'error'; reason: string };
 
 /**
- * When to read a workspace again: a local one every `baseMs` (and at once when its files
+ * How long to wait before a read asked for in `wantMs`: never sooner than `gapMs` after the
+ * last read ended, so a journal appended to many times a second (a busy pipeline) costs one
+ * read per gap, not one per line (a read is ~0.4 s of CPU: a node process and the scan).
+ */
+export const waitFor = (wantMs: number, now: number, lastEnd: number, gapMs: number): number => Math.max(wantMs, lastEnd + gapMs - now);
+
+/**
+ * When to read a workspace again: a local one every `baseMs` (and soon when its files
  * change); a remote one every `baseMs`, doubled per failure in a row up to 8 × `baseMs`, so
  * a host that is down is not hammered and is seen again within a bounded time when it is back.
  */

@@ -28,16 +28,16 @@ describe('statusManyCommand', () => {
 });
 
 describe('overviewSettings', () => {
-  it('defaults: checkroom on the remote, remote every 5 s, local every 2 s', () => {
+  it('defaults: checkroom on the remote, remote every 5 s, local every 10 s and 2 s apart at least', () => {
     const s = overviewSettings({}, '/bin/cr.js');
     expect(s.read).toMatchObject({ bin: '/bin/cr.js', ssh: { remote: [], config: null } });
-    expect(s.poll).toEqual({ localMs: 2000, remoteMs: 5000 });
+    expect(s.poll).toEqual({ localMs: 10_000, remoteMs: 5000, gapMs: 2000 });
   });
 
   it('the remote checkroom as words, an ssh_config, a shorter interval; a nonsense interval is ignored', () => {
     const s = overviewSettings({ CHECKROOM_REMOTE_CHECKROOM: ' env  PATH=/n/bin /cr.js ', CHECKROOM_SSH_CONFIG: '/k/cfg', CHECKROOM_OVERVIEW_POLL_MS: '1000' }, 'b');
     expect(s.read.ssh).toMatchObject({ remote: ['env', 'PATH=/n/bin', '/cr.js'], config: '/k/cfg' });
-    expect(s.poll).toEqual({ localMs: 1000, remoteMs: 1000 });
+    expect(s.poll).toEqual({ localMs: 2000, remoteMs: 1000, gapMs: 1000 });
     expect(overviewSettings({ CHECKROOM_OVERVIEW_POLL_MS: 'soon' }, 'b').poll.remoteMs).toBe(5000);
     expect(overviewSettings({ CHECKROOM_OVERVIEW_POLL_MS: '5' }, 'b').poll.remoteMs).toBe(5000);
   });

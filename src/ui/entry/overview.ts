@@ -27,7 +27,7 @@ const roomFlags = (cli: Cli): string[] => [...(cli.readonly ? ['--readonly'] : [
 
 export async function runOverview(entries: readonly WorkspaceEntry[], cli: Cli, ascii: boolean, bin: string): Promise<number> {
   const { read, poll } = overviewSettings(process.env, bin);
-  const model = createOverview(entries, { read: (e) => readStatus(e, read), now: Date.now, localMs: poll.localMs, remoteMs: poll.remoteMs });
+  const model = createOverview(entries, { read: (e) => readStatus(e, read), now: Date.now, localMs: poll.localMs, remoteMs: poll.remoteMs, gapMs: poll.gapMs });
   const theme = themeFor(process.env);
   // Our own sequences, not text: nothing to escape.
   // eslint-disable-next-line no-restricted-syntax -- the terminal's modes, as entry.ts writes them

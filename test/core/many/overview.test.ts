@@ -25,7 +25,7 @@ describe('createOverview', () => {
       return up ? { kind: 'ok', summary } : { kind: 'unreachable', reason: 'connection refused' };
     };
     const t0 = Date.now();
-    ov = createOverview([parseEntry('ssh://h/w')], { read, now: Date.now, localMs: 100, remoteMs: 1000, watch: false });
+    ov = createOverview([parseEntry('ssh://h/w')], { read, now: Date.now, localMs: 100, remoteMs: 1000, gapMs: 0, watch: false });
     await vi.advanceTimersByTimeAsync(30_000);
     expect(at.map((t) => t - t0)).toEqual([0, 2000, 6000, 14000, 22000, 30000]);
     expect(ov.rows()[0]!.state).toMatchObject({ kind: 'unreachable', reason: 'connection refused', since: t0 });
@@ -46,7 +46,7 @@ describe('createOverview', () => {
       reading--;
       return { kind: 'ok', summary };
     };
-    ov = createOverview([parseEntry('/a')], { read, now: Date.now, localMs: 2000, remoteMs: 5000, watch: false });
+    ov = createOverview([parseEntry('/a')], { read, now: Date.now, localMs: 2000, remoteMs: 5000, gapMs: 0, watch: false });
     let told = 0;
     ov.subscribe(() => told++);
     await vi.advanceTimersByTimeAsync(100);
@@ -64,7 +64,7 @@ describe('createOverview', () => {
       reads++;
       return { kind: 'ok', summary };
     };
-    ov = createOverview([parseEntry('/a'), parseEntry('ssh://h/b')], { read, now: Date.now, localMs: 1000, remoteMs: 1000, watch: false });
+    ov = createOverview([parseEntry('/a'), parseEntry('ssh://h/b')], { read, now: Date.now, localMs: 1000, remoteMs: 1000, gapMs: 0, watch: false });
     await vi.advanceTimersByTimeAsync(10);
     expect(reads).toBe(2);
     ov.pause();
@@ -78,7 +78,7 @@ describe('createOverview', () => {
   it('rows come most urgent first and the array is kept until something changes', async () => {
     const read = async (e: { label: string }): Promise<ReadResult> =>
       e.label === '/calm' ? { kind: 'ok', summary: { ...summary, urgency: 'done' } } : { kind: 'error', reason: 'not a workspace' };
-    ov = createOverview([parseEntry('/calm'), parseEntry('/broken')], { read, now: Date.now, localMs: 1000, remoteMs: 1000, watch: false });
+    ov = createOverview([parseEntry('/calm'), parseEntry('/broken')], { read, now: Date.now, localMs: 1000, remoteMs: 1000, gapMs: 0, watch: false });
     await vi.advanceTimersByTimeAsync(10);
     const rows = ov.rows();
     expect(rows.map((r) => r.entry.label)).toEqual(['/broken', '/calm']);

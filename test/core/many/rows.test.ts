@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseEntry } from '../../../src/many/entries.js';
-import { hostOf, nextDelay, nextState, sortRows, type OverviewRow, type RowState } from '../../../src/many/rows.js';
+import { hostOf, nextDelay, nextState, sortRows, waitFor, type OverviewRow, type RowState } from '../../../src/many/rows.js';
 import type { Urgency, WorkspaceSummary } from '../../../src/many/summary.js';
 
 // docs/many.md, Urgency and Remote: the order, unreachable kept apart from an empty pipeline,
@@ -42,5 +42,12 @@ describe('nextDelay', () => {
   it('a remote backs off doubling per failure, bounded at 8 × the interval; a local one never', () => {
     expect([0, 1, 2, 3, 4, 10].map((f) => nextDelay(true, 1000, f))).toEqual([1000, 2000, 4000, 8000, 8000, 8000]);
     expect(nextDelay(false, 1000, 5)).toBe(1000);
+  });
+});
+
+describe('waitFor', () => {
+  it('a read asked for by a file event waits until the gap after the last read has passed', () => {
+    expect(waitFor(200, 10_000, 9_500, 2000)).toBe(1500);
+    expect(waitFor(200, 10_000, 5_000, 2000)).toBe(200);
   });
 });
