@@ -146,6 +146,25 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
     await t.waitFor('checkroom overview', 15_000);
     await until(() => !existsSync(join(a, '.checkroom', 'driver.lock')), 'the room to release the driver lock');
 
+    // Another checkroom drives b: opened from the overview, b's room watches read-only and leaves that lock alone.
+    const driver = new TmuxSession(`node ${CLI} ${b}`, { env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` } });
+    sessions.push(driver);
+    await driver.waitFor(/^auto off · live: /m, 45_000);
+    const lockOfB = readFileSync(join(b, '.checkroom', 'driver.lock'), 'utf8');
+    t.keys('j');
+    await t.waitFor(`${b}: `);
+    t.keys('Enter');
+    await t.waitFor(/read-only: pid \d+@/, 45_000);
+    for (let i = 0; i < 5 && !t.capture().includes('checkroom overview'); i++) {
+      t.keys('Escape');
+      await sleep(1500);
+    }
+    await t.waitFor('checkroom overview', 15_000);
+    expect(readFileSync(join(b, '.checkroom', 'driver.lock'), 'utf8')).toBe(lockOfB);
+    driver.kill();
+    t.keys('k');
+    await t.waitFor(`${a}: `);
+
     // Enter on the remote row: its status, read-only, and how to drive it there.
     // The rows start under the title and the column header; the cursor is on the first.
     const remoteAt = t.capture().split('\n').findIndex((l) => rowOf(l, remoteIp).length > 0) - 2;
