@@ -41,6 +41,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/tmux/e2e-socket.test.ts', // child process, process helper, tmux, sleeps
   'test/e2e/tmux/e2e-tui.test.ts', // child process, process helper, tmux
   'test/e2e/tmux/many-hosts.test.ts', // child process, dist/, tmux, sshd in a network namespace
+  'test/e2e/tmux/many-signals.test.ts', // child process, dist/, tmux
   'test/e2e/cli/explain-caps.test.ts', // child process, dist/
   'test/cli/external-writer-cli.test.ts', // child process, process helper
   'test/core/run/supervisor/external-writer-launch.test.ts', // child process, process helper, agents

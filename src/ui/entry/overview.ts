@@ -1,6 +1,7 @@
 import { createElement } from 'react';
 import { render } from 'ink';
 import { execa } from 'execa';
+import os from 'node:os';
 import type { Cli } from '../../cli/args.js';
 import type { WorkspaceEntry } from '../../many/entries.js';
 import { createOverview } from '../../many/overview.js';
@@ -32,9 +33,19 @@ export async function runOverview(entries: readonly WorkspaceEntry[], cli: Cli, 
   // Our own sequences, not text: nothing to escape.
   // eslint-disable-next-line no-restricted-syntax -- the terminal's modes, as entry.ts writes them
   const restore = (): boolean => process.stdout.write(LEAVE_ALT + SHOW_CURSOR);
-  const onSignal = (): void => {
+  // A control room opened from here ends by its own path first (its agents stopped or left, the
+  // stop journalled): a terminal's SIGHUP and SIGINT reach it with us (one process group), a
+  // SIGTERM sent to us alone is passed on. Then the terminal is restored and we exit 128+N.
+  let room: ReturnType<typeof execa> | null = null;
+  let ending: NodeJS.Signals | null = null;
+  const onSignal = (sig: NodeJS.Signals): void => {
+    ending = sig;
+    if (room) {
+      if (sig === 'SIGTERM') room.kill(sig);
+      return;
+    }
     restore();
-    process.exit(130);
+    process.exit(128 + (os.constants.signals[sig] ?? 1));
   };
   for (const s of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(s, onSignal);
   let picked: string | null = null;
@@ -57,7 +68,10 @@ export async function runOverview(entries: readonly WorkspaceEntry[], cli: Cli, 
       // The control room owns the terminal until it ends; our stdin reads nothing meanwhile.
       process.stdin.pause();
       model.pause();
-      await execa(process.execPath, [bin, ...roomFlags(cli), choice.row.entry.dir], { stdio: 'inherit', reject: false });
+      room = execa(process.execPath, [bin, ...roomFlags(cli), choice.row.entry.dir], { stdio: 'inherit', reject: false });
+      await room;
+      room = null;
+      if (ending) return 128 + (os.constants.signals[ending] ?? 1);
       model.resume();
     }
   } finally {
