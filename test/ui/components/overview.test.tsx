@@ -48,7 +48,17 @@ async function show(o: { cols?: number; rows?: number; ascii?: boolean; theme?: 
       await tick(k === '\u001b' ? 80 : 25);
     }
   };
-  return { write: (k: string) => r.stdin.write(k), frame: () => stripVTControlCharacters(r.lastFrame() ?? ''), raw: () => r.lastFrame() ?? '', press, opened, quit: () => quit };
+  const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
+  // A bounded wait for a frame (a loaded machine renders late); never a time assertion.
+  const frameWith = async (text: string) => {
+    for (let i = 0; i < 250 && !frame().includes(text); i++) await tick(20);
+    return frame();
+  };
+  const until = async (ok: () => boolean) => {
+    for (let i = 0; i < 250 && !ok(); i++) await tick(20);
+  };
+  await frameWith('checkroom overview');
+  return { frameWith, until, write: (k: string) => r.stdin.write(k), frame: () => stripVTControlCharacters(r.lastFrame() ?? ''), raw: () => r.lastFrame() ?? '', press, opened, quit: () => quit };
 }
 
 describe('Overview', () => {
@@ -85,12 +95,12 @@ describe('Overview', () => {
   it('Enter on a local row hands it to the entry; on a remote one opens its detail; Esc closes it; q quits', async () => {
     const v = await show();
     await v.press('j', 'j', '\r');
+    expect(await v.frameWith('h2 · read-only status, read over ssh')).toContain('ssh -t ana@h2 -p 2200 checkroom /srv/three');
     expect(v.opened).toEqual([]);
-    expect(v.frame()).toContain('h2 · read-only status, read over ssh');
-    expect(v.frame()).toContain('ssh -t ana@h2 -p 2200 checkroom /srv/three');
     await v.press('\u001b');
-    expect(v.frame()).toContain('checkroom overview');
+    expect(await v.frameWith('checkroom overview')).toContain('checkroom overview');
     await v.press('k', 'k', '\r');
+    await v.until(() => v.opened.length > 0);
     expect(v.opened).toEqual(['/books/two']);
   });
 
@@ -100,7 +110,7 @@ describe('Overview', () => {
     v.write('j');
     v.write('j');
     v.write('\r');
-    await tick(50);
+    await v.until(() => v.opened.length > 0);
     // Fourth row (done, local): three moves from the first, not one.
     expect(v.opened).toEqual(['/books/one']);
   });
@@ -108,6 +118,7 @@ describe('Overview', () => {
   it('q quits', async () => {
     const v = await show();
     await v.press('q');
+    await v.until(() => v.quit());
     expect(v.quit()).toBe(true);
   });
 });
