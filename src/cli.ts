@@ -43,6 +43,7 @@ async function statusFromSocket(cli: Cli): Promise<boolean> {
 
 /** `checkroom DIR1 DIR2 …` or `--workspaces FILE`: the overview, live on a terminal, printed once elsewhere (docs/many.md). */
 async function overview(cli: Cli, o: TextOptions, tty: boolean): Promise<number> {
+  if (cli.json) throw new UsageError('the overview has no --json: `checkroom status --json DIR1 DIR2` prints every workspace\'s status, an array');
   const { entriesFrom, readWorkspacesFile } = await import('./many/entries.js');
   const entries = entriesFrom(cli.positionals, cli.workspaces === null ? null : readWorkspacesFile(cli.workspaces));
   // This very program reads each local workspace (and is what Enter opens).

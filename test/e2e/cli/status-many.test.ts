@@ -51,6 +51,12 @@ describe('checkroom DIR1 DIR2 without a terminal', () => {
     expect(lines[5]).toMatch(/nope: no such directory/);
   });
 
+  it('--json on the overview points to status --json, exit 2', () => {
+    const r = cr(['--json', copyDemo(), copyDemo()]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('`checkroom status --json DIR1 DIR2` prints every workspace');
+  });
+
   it('--workspaces FILE: a bad line is refused with its number, exit 2', () => {
     const d = tempDir();
     writeFileSync(join(d, 'ws.txt'), `# books\n${copyDemo()}\nssh://-oProxyCommand=touch%20/tmp/x/dir\n`);
