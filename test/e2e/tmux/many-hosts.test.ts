@@ -61,6 +61,16 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
   afterAll(() => {
     sessions.forEach((s) => s.kill());
     sshd?.kill('SIGKILL');
+    // What sshd started there (a session's sshd, a remote checkroom mid-read) must not outlive
+    // the test, nor write into a workspace while the temp directory is removed.
+    const inNs = spawnSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' }).stdout ?? '';
+    for (const pid of inNs.split('\n').filter((p) => /^\d+$/.test(p))) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
     // Deleting the namespace deletes the veth pair with it.
     spawnSync('ip', ['netns', 'del', ns], { stdio: 'ignore' });
     spawnSync('ip', ['link', 'del', vh], { stdio: 'ignore' });
@@ -178,7 +188,8 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
 
     // sshd killed: unreachable, connection refused, never an empty pipeline.
     (sshd as ChildProcess | null)?.kill('SIGKILL');
-    const down = await t.waitFor(() => rowOf(t.capture(), remoteIp).some((l) => /^UNREACH .*connection refused/.test(l)), 30_000);
+    // (A regex, so the screen returned is the one that matched.)
+    const down = await t.waitFor(new RegExp(`^UNREACH .* ${remoteIp.replaceAll('.', '\\.')} +unreachable: connection refused`, 'm'), 30_000);
     expect(rowOf(down, remoteIp).some((l) => l.includes('0/0'))).toBe(false);
     expect(down).toContain('1 unreachable');
     // Back when sshd is (the backoff is bounded: 8 × the poll interval).
@@ -199,13 +210,17 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
 
     // 120×40: the alarms have a column; NO_COLOR and --ascii at 80×24 draw the same rows in ASCII keys.
     const wide = overview(`${a} ${b} ${remote}`, { cols: 120, rows: 40 });
-    const w = await wide.waitFor(() => rowOf(wide.capture(), remoteIp).some((l) => l.includes('29/100')), 60_000);
+    const w = await wide.waitFor(new RegExp(` ${remoteIp.replaceAll('.', '\\.')} +P3 B1 +29/100 .*2 regressions`), 60_000);
     expect(w).toMatch(/ alarms/);
     expect(w).toMatch(/2 regressions/);
     for (const l of w.split('\n')) expect(l.length).toBeLessThanOrEqual(120);
     const plain = overview(`--ascii ${a} ${b} ${remote}`, { cols: 80, rows: 24, env: { NO_COLOR: '1' } });
-    const p = await plain.waitFor(() => rowOf(plain.capture(), remoteIp).some((l) => l.includes('29/100')), 60_000);
+    const p = await plain.waitFor(new RegExp(` ${remoteIp.replaceAll('.', '\\.')} +P3 B1 +29/100`), 60_000);
     expect(p).toContain('up/down move');
     expect(p).not.toContain('↑↓');
+
+    // The host answers but has no checkroom there: unreachable, and why.
+    const bare = overview(`--workspaces ${list}`, { cols: 120, rows: 24, env: { CHECKROOM_REMOTE_CHECKROOM: '/nonexistent/checkroom' } });
+    await bare.waitFor(() => rowOf(bare.capture(), remoteIp).some((l) => /^UNREACH .*checkroom is not installed on the remote host/.test(l)), 60_000);
   });
 });
