@@ -51,6 +51,10 @@ export interface Cli {
   follow: boolean;
   /** logs: the log's lines as written (escaped), not as readable events. */
   raw: boolean;
+  /** `--workspaces FILE`: the overview of the workspaces the file lists (docs/many.md). */
+  workspaces: string | null;
+  /** Opened from the overview: Esc with nothing to close goes back to it (docs/many.md). */
+  fromOverview: boolean;
 }
 
 /** Every option of every command, for parseArgs. */
@@ -78,6 +82,8 @@ const OPTIONS = {
   grep: { type: 'string' },
   follow: { type: 'boolean', short: 'f', default: false },
   raw: { type: 'boolean', default: false },
+  workspaces: { type: 'string' },
+  'from-overview': { type: 'boolean', default: false },
 } as const;
 
 /** A positive integer option (`--max`, `--attempt`), or null when absent. */
@@ -140,6 +146,8 @@ export function parseCli(argv: string[]): Cli {
     grep: values.grep ?? null,
     follow: values.follow!,
     raw: values.raw!,
+    workspaces: values.workspaces ?? null,
+    fromOverview: values['from-overview']!,
   };
 }
 
@@ -148,7 +156,11 @@ export const HELP = `checkroom — a control room for long-running, file-based a
 Usage
   checkroom [dir]                      open the control room (prints the status when not a terminal,
                                        or on TERM=dumb)
+  checkroom DIR1 DIR2 ... | --workspaces FILE
+                                       the overview of many workspaces, local or
+                                       ssh://[user@]host[:port]/dir, most urgent first (docs/many.md)
   checkroom status [dir] [--json]      where the pipeline stands: phases, batches, matrix, next steps
+  checkroom status --json DIR1 DIR2 .. an array, one status document per workspace
   checkroom plan [dir] [--json]        the next-step plan, with priority and reason
   checkroom partials [dir] [--json]    half-products (verdict, characters, reason); suspicious files
   checkroom checkpoint [dir] [--write] checkpoint.md rebuilt from the disk: a preview, or --write

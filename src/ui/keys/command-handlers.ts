@@ -104,6 +104,8 @@ const back = (k: StorePort, s: AppState): void => {
   if (s.postMortem) return k.set({ postMortem: null });
   if (s.filter) return k.set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }, true) }));
   if (s.past) return k.set(backToNow());
+  // Back to the overview (docs/many.md): this room ends as `l` at quit would, its runs left to their keepers.
+  if (s.fromOverview) return k.set((st) => ({ message: null, quit: true, agents: { ...st.agents, quitMode: 'leave' } }));
   return k.set({ message: null });
 };
 

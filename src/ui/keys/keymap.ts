@@ -82,7 +82,7 @@ const ROWS = [
   cmd({ id: 'open', keys: [{ name: 'return' }], hint: 'detail', description: "open the cell's detail", views: ['progress'], footer: true }),
   cmd({ id: 'history.travel', keys: [{ name: 'return' }], hint: 'go to then', description: 'History: show every view as the pipeline was at this row (or :at 14:05); esc returns to now', views: ['history'], footer: true }),
   cmd({ id: 'history.postmortem', keys: [{ ch: 'P' }], hint: 'post-mortem', description: "the cell's post-mortem: every attempt with class, duration, cost, log, and what the operator did", views: ['progress', 'history'], footer: true }),
-  cmd({ id: 'back', keys: [{ name: 'escape' }], hint: 'back', description: 'back: close detail, overlay or filter; from the past, back to now' }),
+  cmd({ id: 'back', keys: [{ name: 'escape' }], hint: 'back', description: 'back: close detail, overlay or filter; from the past, back to now; opened from the overview, back to it' }),
   cmd({ id: 'partial.backup', keys: [{ ch: 'b' }], hint: 'back up', description: 'back up the selected file (moved to file.bak.<time>)', dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.keep', keys: [{ ch: 'm' }], hint: 'keep', description: "keep: it is complete, append the step's marker", dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.redo', keys: [{ ch: 'd' }], hint: 'redo', description: 'redo: back up and queue the step for relaunch', dangerous: true, views: ['partials'], footer: true }),

@@ -97,6 +97,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       readonly: !!opts.readonly || opts.agents?.sup.snapshot().role === 'readonly',
       agents: agentsInitial(opts.agents, opts.agentsWhy ?? null),
       ascii: !!opts.ascii,
+      fromOverview: !!opts.fromOverview,
       setWorkspace: (ws, watching) => set((st) => ({ ws, watching: watching ? { ...watching } : st.watching, ...clampCursors({ ...st, ws }) })),
       setPageSize: (n) => set({ pageSize: Math.max(1, n) }),
       pagerResize: (rows) => pager.resize(rows),

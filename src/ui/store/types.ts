@@ -117,6 +117,8 @@ export interface AppState extends UiState {
   watching: Watching;
   readonly: boolean;
   ascii: boolean;
+  /** Opened from the overview (docs/many.md): Esc with nothing to close goes back to it. */
+  fromOverview: boolean;
   setWorkspace(ws: WorkspaceState, watching?: Watching): void;
   setPageSize(n: number): void;
   /** The pager's body rows, from its component's height. */
@@ -133,6 +135,8 @@ export interface StoreOptions {
   live: LivePort;
   readonly?: boolean;
   ascii?: boolean;
+  /** Opened from the overview: Esc with nothing to close ends this room, its runs left running. */
+  fromOverview?: boolean;
   /** The clock for backup names (tests pin it). */
   now?: () => Date;
   /** Session behaviours of an interactive control room (the entry turns them on; tests opt in). */
