@@ -78,6 +78,6 @@ export function undoWords(p: UndoPlan): string {
 /** Undo one named action as one journal record. */
 export async function undoBulk(j: BulkJournal, which: string | null): Promise<UndoPlan> {
   const p = undoPlanOf(j.ledger(), which);
-  await j.append({ type: 'bulk_undo', at: j.now(), id: p.record.id });
+  await j.append({ type: 'bulk_undo', at: j.now(), id: p.record.id, name: p.record.name });
   return p;
 }

@@ -32,6 +32,8 @@ export interface BulkUndoEvent {
   at: number;
   type: 'bulk_undo';
   id: string;
+  /** The action's name, for History to say what was undone. */
+  name: string;
 }
 
 export type BulkJournalEvent = BulkActionEvent | BulkUndoEvent;

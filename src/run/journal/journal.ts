@@ -283,7 +283,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   undo_pushed: { id: 's', label: 's', moves: 'mv' },
   undo_popped: { id: 's' },
   bulk_action: { id: 's', name: 's', action: 's', filter: 's', cells: 'cl' },
-  bulk_undo: { id: 's' },
+  bulk_undo: { id: 's', name: 's' },
 };
 
 const fits = (v: unknown, kind: Kind): boolean => {

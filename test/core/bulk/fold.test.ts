@@ -26,7 +26,7 @@ const past = (): JournalEvent[] =>
 
 const order = (action: 'relaunch' | 'reset' | 'skip' | 'hold', at = 200) =>
   v(bulkRecordOf({ action, name: `rl-${action}`, filter: 'class=RATE_LIMITED', cells: [{ unit: 'ch01', step: 'draft' }, { unit: 'ch02', step: 'draft' }] }, at));
-const undo = (id: string, at = 300): JournalEvent => v({ type: 'bulk_undo', at, id });
+const undo = (id: string, at = 300): JournalEvent => v({ type: 'bulk_undo', at, id, name: 'rl' });
 
 describe('a set action and its undo, folded by the ledger', () => {
   it('the journal accepts both records and refuses a cells field that is not cells', () => {
