@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'redrive', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -51,6 +51,10 @@ export interface Cli {
   follow: boolean;
   /** logs: the log's lines as written (escaped), not as readable events. */
   raw: boolean;
+  /** redrive: the set action (relaunch, reset, skip, hold) and its name; undo a named one (`last`: the last). */
+  action: string | null;
+  name: string | null;
+  undo: string | null;
 }
 
 /** Every option of every command, for parseArgs. */
@@ -78,6 +82,9 @@ const OPTIONS = {
   grep: { type: 'string' },
   follow: { type: 'boolean', short: 'f', default: false },
   raw: { type: 'boolean', default: false },
+  action: { type: 'string' },
+  name: { type: 'string' },
+  undo: { type: 'string' },
 } as const;
 
 /** A positive integer option (`--max`, `--attempt`), or null when absent. */
@@ -140,6 +147,9 @@ export function parseCli(argv: string[]): Cli {
     grep: values.grep ?? null,
     follow: values.follow!,
     raw: values.raw!,
+    action: values.action ?? null,
+    name: values.name ?? null,
+    undo: values.undo ?? null,
   };
 }
 
@@ -180,6 +190,10 @@ Usage
                                        events (--raw: as written); --grep prints matching lines;
                                        exit 1 when nothing matched or the log is gone (docs/logs.md)
   checkroom logs [dir] --grep RE       search every attempt's log of the workspace
+  checkroom redrive [dir] <filter> [--action relaunch|reset|skip|hold] [--name N] [--yes] [--json]
+                                       a set action on the cells a filter names (class=RATE_LIMITED
+                                       from=02:00 to=04:00 …): the preview, or with --yes one named,
+                                       undoable journal record (--undo NAME|last --yes) (docs/redrive.md)
   checkroom unlock [dir] --host NAME   remove .checkroom/driver.lock left by a checkroom on host
                                        NAME (down or unreachable); refused unless NAME is the
                                        lock's host, or if its holder runs on this host
@@ -200,7 +214,8 @@ Options
   --write      checkpoint, resume: write (without it: a preview, nothing written)
   --dry-run    recover: say what would be rebuilt, change nothing
   --force      run: launch even when the step's dependencies are not done or it is already done
-  -y, --yes    run: no question before the first launch (implied when stdin is not a terminal)
+  -y, --yes    run: no question before the first launch (implied when stdin is not a terminal);
+               redrive: do it (without: the preview)
   --restore B  backups: restore backup B (the current file is backed up first)
   --host NAME  unlock: the host that holds the driver lock (a stale lock of this host is
                taken over by the next start, with a notice)
