@@ -4,6 +4,9 @@ import type { AgentsOptions } from './types.js';
 import { seeFilesNow, type Seen } from '../keys/confirm-guard.js';
 import { outputOf } from '../../run/process/writers.js';
 import { storeKit, type KitDeps } from '../store/kit.js';
+import { readRedrive } from '../../bulk/read.js';
+import { cellKey } from '../../types.js';
+import { planRedrive, planRedriveUndo, undoArgs } from './redrive.js';
 import { agentEffect, type AgentsIo } from './effects.js';
 import {
   launchAsk,
@@ -101,6 +104,17 @@ export function createAgents({ set, get, opts, track }: Deps) {
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),
+    /** `:redrive <filter>` (docs/redrive.md): the preview read from the disk, then a dialog; `:redrive undo [name]` asks to undo. */
+    requestRedrive: (args: string): void => {
+      const u = undoArgs(args);
+      if (u) return decide(planRedriveUndo(sup.snapshot().ledger, u.which));
+      const snap = sup.snapshot();
+      const flying = new Set([...snap.runs, ...snap.waiting].map((r) => cellKey(r.unit, r.step)));
+      act(null, async () => {
+        const { preview } = await readRedrive(sup.root, args, Date.now(), { ws: get().ws, config, flying });
+        decide(planRedrive(preview, sup.snapshot().ledger, sup, config));
+      });
+    },
     /** C in Partials or Plan: preview, then resume the interrupted session. */
     requestContinue: (): void => decide(planContinue(read, get())),
 

@@ -1,3 +1,4 @@
+import type { BulkOrder } from '../../bulk/apply.js';
 import type { Limits, WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { Supervisor, SupervisorSnapshot } from '../../run/supervisor/supervisor.js';
 import type { OperatorRun } from '../../operator/types.js';
@@ -9,7 +10,7 @@ import type { OperatorRun } from '../../operator/types.js';
 /** The supervisor as the store uses it (process-compose's IProject: a narrow face). */
 export type SupervisorPort = Pick<
   Supervisor,
-  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh' | 'continuable'
+  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'redrive' | 'undoRedrive' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh' | 'continuable'
 >;
 
 export interface AgentsOptions {
@@ -76,4 +77,7 @@ export type AgentAction =
   | { kind: 'reset_cell'; unit: string; step: string }
   /** Resume the cell's interrupted agent session on its half-product. */
   | { kind: 'continue'; unit: string; step: string }
-  | { kind: 'quit'; runs: number };
+  | { kind: 'quit'; runs: number }
+  /** A named set action (docs/redrive.md); `consent`: the first launch from this config shows its command. */
+  | { kind: 'redrive'; order: BulkOrder; consent: { unit: string; step: string } | null }
+  | { kind: 'redrive_undo'; which: string };

@@ -154,6 +154,9 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
   'cell.reset': withAgents((a) => a.requestResetCell()),
+  'redrive.open': (k, _s, _id, args) => (k.agents ? k.agents.requestRedrive(args) : k.set({ message: { text: 'redrive needs agents: no agents section in checkroom.yaml', tone: 'warn' } })),
+  'dialog.down': (k) => k.set((st) => (st.dialog ? { dialog: { ...st.dialog, scroll: Math.min((st.dialog.scroll ?? 0) + 1, Math.max(0, st.dialog.lines.length - 1)) } } : {})),
+  'dialog.up': (k) => k.set((st) => (st.dialog ? { dialog: { ...st.dialog, scroll: Math.max(0, (st.dialog.scroll ?? 0) - 1) } } : {})),
   'alarms.ack': withAgents((a) => a.ackAlarms()),
   // The recovery slice's (store-recovery.ts): one row each, no second switch behind them.
   'resume.write': (k) => k.recovery.requestResume(),

@@ -50,6 +50,8 @@ export interface Confirm {
   at: number;
   /** The files it touches as they were when it was shown; confirm refuses if one changed or has a live writer (confirm-guard.ts). */
   seen?: Seen[];
+  /** The first line shown of a dialog longer than the screen (j/k scroll it). */
+  scroll?: number;
 }
 
 export interface UndoGroup {
