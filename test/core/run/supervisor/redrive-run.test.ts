@@ -48,7 +48,7 @@ async function incident(): Promise<{ root: string; sup: Supervisor }> {
     exitEv('d2', at(3, 40), 'ch04', 'draft', 'SUCCESS', 20 * MIN),
     ...failed('e', 'ch05', 'RATE_LIMITED', 3, 30),
     { type: 'escalate', at: at(3, 30), unit: 'ch05', step: 'draft', class: 'RATE_LIMITED', reason: 'RATE_LIMITED: cap reached' },
-    ...failed('f', 'ch06', 'CONTEXT_OVERFLOW', 3, 45),
+    ...failed('f', 'ch06', 'CONTEXT_EXHAUSTED', 3, 45),
   ]);
   settle(root);
   const sup = await openSupervisor({ root, config: await loadConfig(root) });
