@@ -80,21 +80,25 @@ export async function drainQueue(p: RedrivePorts, only: string | null = null): P
   return out;
 }
 
+/** Drain until the queue (of one action, or all) is empty or what is left is refused: each run's end frees a slot for the next. */
+export async function drainAll(p: RedrivePorts, only: string | null): Promise<DrainOutcome> {
+  const first = await drainQueue(p, only);
+  // Cells waiting for a slot go as runs end; a refused one stays queued with its reason told.
+  const more = async (runs: Promise<void>): Promise<void> => {
+    await runs;
+    const next = await drainQueue(p, only).catch(() => null);
+    if (next?.started.length) await more(next.runs);
+  };
+  return { started: first.started, refused: first.refused, runs: more(first.runs) };
+}
+
 /** Record the order as one named action; a relaunch then drains its queue, slot by slot, until it is empty or refused. */
 export async function redrive(p: RedrivePorts, o: BulkOrder): Promise<RedriveOutcome> {
   await p.ready;
   p.roles.refuse(`${o.action} cells`);
   const record = await recordBulk(p.journal, o);
   if (o.action !== 'relaunch') return { record, started: [], refused: [], runs: Promise.resolve() };
-  const first = await drainQueue(p, record.id);
-  const started = [...first.started];
-  // Cells waiting for a slot go as runs end; a refused one stays queued with its reason told.
-  const more = async (runs: Promise<void>): Promise<void> => {
-    await runs;
-    const next = await drainQueue(p, record.id).catch(() => null);
-    if (next?.started.length) await more(next.runs);
-  };
-  return { record, started, refused: first.refused, runs: more(first.runs) };
+  return { record, ...(await drainAll(p, record.id)) };
 }
 
 /** Undo a named action (the last one without a name) as one journal record. */

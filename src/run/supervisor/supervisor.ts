@@ -21,7 +21,7 @@ import { createAlarms } from '../../notify/alarms.js';
 import { DEFAULT_LOGS_MAX_BYTES } from '../../pipeline/defaults.js';
 import { withLogBudget } from '../logs/prune.js';
 import type { Supervisor, SupervisorEvent, SupervisorOptions } from './types.js';
-import { drainQueue, redrive, undoRedrive } from './redrive.js';
+import { drainAll, redrive, undoRedrive } from './redrive.js';
 
 export * from './types.js';
 
@@ -176,7 +176,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     releaseBreaker: (agent) => breakerAction(operator, agent, 'release'),
     resetCell: (unit, step) => resetCell({ ...operator, inFlight, marker: w.marker }, unit, step),
     redrive: (o) => redrive(redrivePorts, o),
-    drainRedrive: () => drainQueue(redrivePorts),
+    drainRedrive: () => drainAll(redrivePorts, null),
     undoRedrive: (which) => undoRedrive(operator, which),
     snapshot: () => snapshotOf({ ws, journal, role, pilot: autopilot, inFlight, observed: w.observed, warnings: w.warnings }),
     subscribe(fn) {

@@ -5,6 +5,7 @@ import type { Ledger } from '../../run/journal/ledger.js';
 import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import { said, type Decision } from '../store/kit.js';
 import type { AgentAction, SupervisorPort } from './types.js';
+import type { DrainOutcome } from '../../run/supervisor/redrive.js';
 
 // `:redrive` in the room (docs/redrive.md): the preview as a dialog (j/k scroll it at 80×24),
 // y records one named action through the supervisor; `:redrive undo [name]` asks, then reverts
@@ -51,4 +52,11 @@ export function planRedriveUndo(ledger: Ledger, which: string | null): Decision 
   const lines = [`${r.name}: ${r.action} of ${r.cells.length} cells (${r.filter})`, `${plan.back.length} cells ${what}: ${plan.back.join(' ') || '(none)'}`];
   if (plan.ran.length) lines.push(`${plan.ran.length} already ran and stay as they are: ${plan.ran.join(' ')}`);
   return { ask: { title: `Undo ${r.name}`, lines, pending: { type: 'agents', action: { kind: 'redrive_undo', which: r.id } } } };
+}
+
+/** `:redrive drain`: what started and what the gate refused, in words. */
+export function drainWords(d: Pick<DrainOutcome, 'started' | 'refused'>): string {
+  if (!d.started.length && !d.refused.length) return 'the relaunch queue is empty';
+  const refused = d.refused.length ? `; not launched: ${d.refused.map((r) => `${r.key} (${r.why})`).join(', ')}` : '';
+  return `relaunch queue: ${d.started.length} started, the rest as slots free${refused}`;
 }

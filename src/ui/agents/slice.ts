@@ -6,7 +6,7 @@ import { outputOf } from '../../run/process/writers.js';
 import { storeKit, type KitDeps } from '../store/kit.js';
 import { readRedrive } from '../../bulk/read.js';
 import { cellKey } from '../../types.js';
-import { planRedrive, planRedriveUndo, undoArgs } from './redrive.js';
+import { drainWords, planRedrive, planRedriveUndo, undoArgs } from './redrive.js';
 import { agentEffect, type AgentsIo } from './effects.js';
 import {
   launchAsk,
@@ -108,6 +108,12 @@ export function createAgents({ set, get, opts, track }: Deps) {
     requestRedrive: (args: string): void => {
       const u = undoArgs(args);
       if (u) return decide(planRedriveUndo(sup.snapshot().ledger, u.which));
+      // A queue left by a refusing gate or a restart: launched now, through the same gate.
+      if (args.trim() === 'drain')
+        return act(null, async () => {
+          const d = await sup.drainRedrive();
+          sayClean(drainWords(d), d.refused.length ? 'warn' : 'ok');
+        });
       const snap = sup.snapshot();
       const flying = new Set([...snap.runs, ...snap.waiting].map((r) => cellKey(r.unit, r.step)));
       act(null, async () => {

@@ -90,7 +90,7 @@ const ROWS = [
   cmd({ id: 'partial.unskip', keys: [], hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
   cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
   // docs/redrive.md: a named set action on the cells a filter names.
-  cmd({ id: 'redrive.open', keys: [], hint: 'redrive', description: 'redrive by filter: :redrive class=RATE_LIMITED from=02:00 to=04:00 [action=relaunch|reset|skip|hold] [name=…] previews, y does it as one named action; :redrive undo [name] reverts it', dangerous: true, runs: true }),
+  cmd({ id: 'redrive.open', keys: [], hint: 'redrive', description: 'redrive by filter: :redrive class=RATE_LIMITED from=02:00 to=04:00 [action=relaunch|reset|skip|hold] [name=…] previews, y does it as one named action; :redrive undo [name] reverts it; :redrive drain launches a queue left over', dangerous: true, runs: true }),
   cmd({ id: 'undo', keys: [{ ch: 'u' }], hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
   cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
   cmd({ id: 'run.launch', keys: [{ name: 'return' }], hint: 'launch', description: 'launch the selected step (retry/run; an escalated one: reset + relaunch, confirms)', runs: true, views: ['plan'], footer: true }),

@@ -9,6 +9,7 @@ import { readJournal } from '../../../../src/run/journal/journal.js';
 import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor } from '../../../../src/run/supervisor/supervisor.js';
 import { readRedrive } from '../../../../src/bulk/read.js';
+import type { DrainOutcome } from '../../../../src/run/supervisor/redrive.js';
 
 // A bulk redrive with real agents (docs/redrive.md): failures of several classes at several
 // times in a journal written as the supervisor writes it; relaunching the filtered set launches
@@ -108,5 +109,25 @@ describe('redrive relaunch with real agents', () => {
     expect(l.cells['ch05/draft'].state).toBe('needs_human');
     expect(l.cells['ch01/draft'].attempts.length).toBe(1);
     expect(launched(await after(root, out.record.id))).toEqual([]);
+  });
+});
+
+describe('a relaunch queue across a restart', () => {
+  it('a queue the gate refused survives the quit; the next supervisor drains it through the gate', async () => {
+    const { root, sup } = await incident();
+    await sup.holdBreaker('writer');
+    const out = await sup.redrive({ action: 'relaunch', name: 'after-restart', filter: 'class=RATE_LIMITED', cells: [{ unit: 'ch01', step: 'draft' }, { unit: 'ch05', step: 'draft' }] });
+    expect(out.started).toEqual([]);
+    await sup.close();
+    sups.splice(sups.indexOf(sup), 1);
+    const next = await openSupervisor({ root, config: await loadConfig(root) });
+    sups.push(next);
+    expect(Object.keys(next.snapshot().ledger.bulk.queue)).toEqual(['ch01/draft', 'ch05/draft']);
+    await next.releaseBreaker('writer');
+    const d: DrainOutcome = await next.drainRedrive();
+    expect(d.started).toEqual(['ch01/draft']);
+    await d.runs;
+    expect(launched(await after(root, out.record.id)).sort()).toEqual(['ch01/draft', 'ch05/draft']);
+    expect(next.snapshot().ledger.bulk.queue).toEqual({});
   });
 });
