@@ -180,6 +180,14 @@ export class LedgerFold {
     this.feed(e.agent, { type: 'launch', at: e.at });
     const infra = infraBreakerOf(e.executor);
     if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'launch', at: e.at });
+    // Launched: no longer in a redrive's queue (its undo leaves what ran).
+    this.bulk.launched(e.unit, e.step);
+  }
+
+  /** A named set action or its undo (docs/redrive.md): the bulk fold changes the cells through `access`. */
+  private bulkStep(e: Extract<JournalEvent, { type: 'bulk_action' | 'bulk_undo' }>): void {
+    if (e.type === 'bulk_action') this.bulk.act(e, this.access);
+    else this.bulk.undo(e, this.access);
   }
 
   private exited(e: Extract<JournalEvent, { type: 'exit' }>): void {
@@ -252,13 +260,10 @@ export class LedgerFold {
         break;
       case 'launch':
         this.launched(e);
-        this.bulk.launched(e.unit, e.step);
         break;
       case 'bulk_action':
-        this.bulk.act(e, this.access);
-        break;
       case 'bulk_undo':
-        this.bulk.undo(e, this.access);
+        this.bulkStep(e);
         break;
       case 'exit':
         this.exited(e);

@@ -4,9 +4,7 @@ import type { AgentsOptions } from './types.js';
 import { seeFilesNow, type Seen } from '../keys/confirm-guard.js';
 import { outputOf } from '../../run/process/writers.js';
 import { storeKit, type KitDeps } from '../store/kit.js';
-import { readRedrive } from '../../bulk/read.js';
-import { cellKey } from '../../types.js';
-import { drainWords, planRedrive, planRedriveUndo, undoArgs } from './redrive.js';
+import { redriveRequest } from './redrive-slice.js';
 import { agentEffect, type AgentsIo } from './effects.js';
 import {
   launchAsk,
@@ -104,23 +102,8 @@ export function createAgents({ set, get, opts, track }: Deps) {
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),
-    /** `:redrive <filter>` (docs/redrive.md): the preview read from the disk, then a dialog; `:redrive undo [name]` asks to undo. */
-    requestRedrive: (args: string): void => {
-      const u = undoArgs(args);
-      if (u) return decide(planRedriveUndo(sup.snapshot().ledger, u.which));
-      // A queue left by a refusing gate or a restart: launched now, through the same gate.
-      if (args.trim() === 'drain')
-        return act(null, async () => {
-          const d = await sup.drainRedrive();
-          sayClean(drainWords(d), d.refused.length ? 'warn' : 'ok');
-        });
-      const snap = sup.snapshot();
-      const flying = new Set([...snap.runs, ...snap.waiting].map((r) => cellKey(r.unit, r.step)));
-      act(null, async () => {
-        const { preview } = await readRedrive(sup.root, args, Date.now(), { ws: get().ws, config, flying });
-        decide(planRedrive(preview, sup.snapshot().ledger, sup, config));
-      });
-    },
+    /** `:redrive <filter>` (docs/redrive.md): the preview, then a dialog; `undo [name]`, `drain`. */
+    requestRedrive: redriveRequest({ sup, config, get, act, decide, sayClean }),
     /** C in Partials or Plan: preview, then resume the interrupted session. */
     requestContinue: (): void => decide(planContinue(read, get())),
 

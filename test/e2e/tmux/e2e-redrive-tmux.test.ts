@@ -64,7 +64,7 @@ describe.skipIf(!hasTmux())(':redrive in tmux (80×24)', () => {
     expect(launched.sort()).toEqual(relaunched);
     // History shows the record with its name.
     t.keys('6');
-    await t.waitFor(/decision  operator: rate-limit-0200: relaunch 11/);
+    await t.waitFor(/decision {2}operator: rate-limit-0200: relaunch 11/);
     t.keys('q');
     await t.waitFor((): boolean => /Quitting: write RESUME\.md first\?|EXITED-0/.test(t.capture()));
     if (t.capture().includes('Quitting: write RESUME.md first?')) t.keys('n');
