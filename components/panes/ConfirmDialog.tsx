@@ -9,6 +9,7 @@ import { Line, T } from '../Styled.js';
 
 export function ConfirmDialog({ height, width }: { height: number; width: number }) {
   const dialog = useAppStore((s) => s.dialog);
+  const scroll = useAppStore((s) => s.dialogScroll);
   if (!dialog) return null;
   // Lines wrap instead of being cut: every file name must be readable in full, so rows break
   // between words and after a path's `/`, never inside a name (wrap.ts).
@@ -16,7 +17,7 @@ export function ConfirmDialog({ height, width }: { height: number; width: number
   const room = Math.max(1, height - 3);
   const over = rows.length > room;
   // A long dialog (a redrive's preview) scrolls with j/k; the last row says where the window is.
-  const top = over ? Math.min(dialog.scroll ?? 0, rows.length - (room - 1)) : 0;
+  const top = over && scroll?.of === dialog ? Math.min(scroll.top, rows.length - (room - 1)) : 0;
   const shown = over ? rows.slice(top, top + room - 1) : rows;
   const below = rows.length - top - shown.length;
   return (

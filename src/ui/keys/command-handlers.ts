@@ -155,8 +155,8 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
   'cell.reset': withAgents((a) => a.requestResetCell()),
   'redrive.open': (k, _s, _id, args) => (k.agents ? k.agents.requestRedrive(args) : k.set({ message: { text: 'redrive needs agents: no agents section in checkroom.yaml', tone: 'warn' } })),
-  'dialog.down': (k) => k.set((st) => (st.dialog ? { dialog: { ...st.dialog, scroll: Math.min((st.dialog.scroll ?? 0) + 1, Math.max(0, st.dialog.lines.length - 1)) } } : {})),
-  'dialog.up': (k) => k.set((st) => (st.dialog ? { dialog: { ...st.dialog, scroll: Math.max(0, (st.dialog.scroll ?? 0) - 1) } } : {})),
+  'dialog.down': (k) => k.set((st) => scrollDialog(st, 1)),
+  'dialog.up': (k) => k.set((st) => scrollDialog(st, -1)),
   'alarms.ack': withAgents((a) => a.ackAlarms()),
   // The recovery slice's (store-recovery.ts): one row each, no second switch behind them.
   'resume.write': (k) => k.recovery.requestResume(),
@@ -171,6 +171,13 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'offer.skip': (k) => k.recovery.offerSkip(),
   'offer.back': (k) => k.recovery.offerBack(),
 };
+
+/** j/k on a long dialog: its first shown line moves, within its lines (the view clamps to the screen). */
+function scrollDialog(st: AppState, by: number): Partial<AppState> {
+  if (!st.dialog) return {};
+  const top = st.dialogScroll?.of === st.dialog ? st.dialogScroll.top : 0;
+  return { dialogScroll: { of: st.dialog, top: Math.max(0, Math.min(top + by, st.dialog.lines.length - 1)) } };
+}
 
 /** The row for `id`, or null for a command answered elsewhere. */
 export const handlerOf = (id: CommandId): CommandHandler | null => (COMMAND_HANDLERS as Partial<Record<CommandId, CommandHandler>>)[id] ?? null;

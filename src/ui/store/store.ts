@@ -41,6 +41,7 @@ const initialUi = (): UiState => ({
   commandHistory: [],
   filter: '',
   dialog: null,
+  dialogScroll: null,
   message: null,
   redoQueue: [],
   skipped: [],

@@ -50,8 +50,6 @@ export interface Confirm {
   at: number;
   /** The files it touches as they were when it was shown; confirm refuses if one changed or has a live writer (confirm-guard.ts). */
   seen?: Seen[];
-  /** The first line shown of a dialog longer than the screen (j/k scroll it). */
-  scroll?: number;
 }
 
 export interface UndoGroup {
@@ -83,6 +81,8 @@ export interface UiState {
   commandHistory: readonly string[];
   filter: string;
   dialog: Confirm | null;
+  /** How far a dialog longer than the screen is scrolled (j/k): kept beside the dialog it scrolls, never in it, so the dialog stays the object it was opened as. */
+  dialogScroll: { of: Confirm; top: number } | null;
   message: Message | null;
   redoQueue: RedoEntry[];
   skipped: string[];
