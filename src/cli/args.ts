@@ -55,6 +55,8 @@ export interface Cli {
   action: string | null;
   name: string | null;
   undo: string | null;
+  /** redrive: launch what a relaunch left queued (a refusing gate, a restart). */
+  drain: boolean;
 }
 
 /** Every option of every command, for parseArgs. */
@@ -85,6 +87,7 @@ const OPTIONS = {
   action: { type: 'string' },
   name: { type: 'string' },
   undo: { type: 'string' },
+  drain: { type: 'boolean', default: false },
 } as const;
 
 /** A positive integer option (`--max`, `--attempt`), or null when absent. */
@@ -150,6 +153,7 @@ export function parseCli(argv: string[]): Cli {
     action: values.action ?? null,
     name: values.name ?? null,
     undo: values.undo ?? null,
+    drain: values.drain!,
   };
 }
 
@@ -193,7 +197,8 @@ Usage
   checkroom redrive [dir] <filter> [--action relaunch|reset|skip|hold] [--name N] [--yes] [--json]
                                        a set action on the cells a filter names (class=RATE_LIMITED
                                        from=02:00 to=04:00 …): the preview, or with --yes one named,
-                                       undoable journal record (--undo NAME|last --yes) (docs/redrive.md)
+                                       undoable journal record (--undo NAME|last --yes; --drain --yes
+                                       launches a relaunch's queue left over) (docs/redrive.md)
   checkroom unlock [dir] --host NAME   remove .checkroom/driver.lock left by a checkroom on host
                                        NAME (down or unreachable); refused unless NAME is the
                                        lock's host, or if its holder runs on this host

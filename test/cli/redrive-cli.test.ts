@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { doneFile, pathOf, REPO, tempDir, writeFakeAgentWs } from '../helpers/workspace.js';
 import { exitEv, factsEv, HOUR, launchEv, MIN, writeJournal } from '../helpers/history-journal.js';
 import type { JournalEvent, NewJournalEvent } from '../../src/run/journal/journal.js';
 import { parseJournal } from '../../src/run/journal/journal.js';
+import { bulkRecordOf } from '../../src/bulk/apply.js';
 
 // `checkroom redrive` through the built binary (docs/redrive.md): the preview without --yes,
 // one named record with it, the relaunch of exactly the filtered set, and the undo.
@@ -84,6 +85,18 @@ describe('checkroom redrive', () => {
     const again = run(['redrive', root, '--undo', 'hold-night', '--yes', '--json']);
     expect(again.status).toBe(1);
     expect(JSON.parse(again.stdout)).toEqual({ version: 1, error: 'hold-night was undone already' });
+  });
+
+  it('--drain --yes launches a queue a relaunch left (written before a restart), nothing else', () => {
+    const root = incident();
+    const rec = bulkRecordOf({ action: 'relaunch', name: 'left-over', filter: 'class=RATE_LIMITED', cells: [{ unit: 'ch05', step: 'draft' }] }, NOW);
+    writeFileSync(join(root, '.checkroom', 'journal.jsonl'), `${JSON.stringify({ ...rec, v: 1 })}\n`, { flag: 'a' });
+    const r = run(['redrive', root, '--drain', '--yes']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('relaunch queue: 1 started, now empty');
+    const events = journal(root);
+    expect(events.slice(events.findIndex((e) => e.type === 'bulk_action')).flatMap((e) => (e.type === 'launch' ? [e.unit] : []))).toEqual(['ch05']);
+    expect(run(['redrive', root, '--drain']).stderr).toContain('redrive --drain launches agents: add --yes');
   });
 
   it('a bad term exits 2 with what to write', () => {

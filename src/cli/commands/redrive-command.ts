@@ -16,7 +16,7 @@ import { openSupervisor, SupervisorError, type Supervisor } from '../../run/supe
 import { isDir, printer } from './run-command.js';
 
 // `checkroom redrive [dir] <filter> [--action A] [--name N] [--yes] [--json]` and
-// `checkroom redrive [dir] --undo NAME|last --yes` (docs/redrive.md): the preview without
+// `checkroom redrive [dir] --undo NAME|last --yes`, `--drain --yes` (docs/redrive.md): the preview without
 // --yes; with it, one named journal record through the supervisor, the driver — a relaunch
 // then waits for its runs, which go through the launch gate as the agents' slots free.
 
@@ -60,6 +60,7 @@ export async function redriveCommand(cli: Cli, o: TextOptions, out: Out): Promis
     return code;
   };
   if (cli.undo !== null) return undo(root, cli, o, out, json, fail);
+  if (cli.drain) return drain(root, cli, o, out, json, fail);
   let read;
   try {
     read = await readRedrive(root, text, Date.now());
@@ -108,6 +109,27 @@ async function undo(root: string, cli: Cli, o: TextOptions, out: Out, json: (d: 
     return 0;
   } catch (err) {
     if (err instanceof SupervisorError || err instanceof BulkError) return fail(err.message, 1);
+    throw err;
+  } finally {
+    await s.close();
+  }
+}
+
+/** `--drain --yes`: the queue a relaunch left (a refusing gate, a restart), through the same gate, until it is empty or refused. */
+async function drain(root: string, cli: Cli, o: TextOptions, out: Out, json: (d: object) => void, fail: (why: string, code: number) => number): Promise<number> {
+  if (!cli.yes) throw new UsageError('redrive --drain launches agents: add --yes');
+  const s = await driver(root, o, out, cli.json);
+  if (typeof s === 'string') return fail(s, 1);
+  try {
+    const d = await s.drainRedrive();
+    for (const x of cli.json ? [] : d.refused) out.write(`${o.paint('warn', 'not launched')} ${sanitizeLine(x.key)}: ${sanitizeLine(x.why)} (it stays queued)\n`);
+    await d.runs;
+    const queued = Object.keys(s.snapshot().ledger.bulk.queue);
+    if (cli.json) json({ started: d.started, refused: d.refused, queued });
+    else out.write(`relaunch queue: ${d.started.length} started${queued.length ? `, ${queued.length} still queued` : ', now empty'}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof SupervisorError) return fail(err.message, 1);
     throw err;
   } finally {
     await s.close();
