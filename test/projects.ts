@@ -110,6 +110,11 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/cli/logs-cli.test.ts', // child process, dist/
   'test/e2e/tmux/e2e-log-pager.test.ts', // child process, dist/, tmux
   'test/cli/cli-foresight.test.ts', // child process, dist/
+  'test/core/bulk/select.test.ts', // process helper (a writer holding an output open)
+  'test/core/run/supervisor/redrive-run.test.ts', // agents
+  'test/cli/redrive-cli.test.ts', // child process, dist/, agents
+  'test/ui/slices/store-redrive.test.ts', // a supervisor under the store (as store-quota.test.ts)
+  'test/e2e/tmux/e2e-redrive-tmux.test.ts', // child process, dist/, tmux, agents
   'test/torture/adopt-leave.test.ts', // child process, agents, sleeps
   'test/torture/adopt-observer-tmux.test.ts', // child process, process helper, tmux
   'test/torture/adopt-takeover.test.ts', // child process, agents, sleeps

@@ -5,17 +5,21 @@ import { useAppStore } from '../../hooks/use-app-store.js';
 import { Line, T } from '../Styled.js';
 
 // Before anything is moved or written: exactly which files change and how. The dialog owns
-// the keyboard while open (y/Enter confirms, n/Esc cancels; ctrl-c still quits).
+// the keyboard while open (y/Enter confirms, n/Esc cancels, j/k scroll a long one; ctrl-c still quits).
 
 export function ConfirmDialog({ height, width }: { height: number; width: number }) {
   const dialog = useAppStore((s) => s.dialog);
+  const scroll = useAppStore((s) => s.dialogScroll);
   if (!dialog) return null;
   // Lines wrap instead of being cut: every file name must be readable in full, so rows break
   // between words and after a path's `/`, never inside a name (wrap.ts).
   const rows = dialog.lines.flatMap((l) => wrapLine(`  ${l}`, width));
   const room = Math.max(1, height - 3);
   const over = rows.length > room;
-  const shown = over ? rows.slice(0, room - 1) : rows;
+  // A long dialog (a redrive's preview) scrolls with j/k; the last row says where the window is.
+  const top = over && scroll?.of === dialog ? Math.min(scroll.top, rows.length - (room - 1)) : 0;
+  const shown = over ? rows.slice(top, top + room - 1) : rows;
+  const below = rows.length - top - shown.length;
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
@@ -25,7 +29,7 @@ export function ConfirmDialog({ height, width }: { height: number; width: number
       {shown.map((l, i) => (
         <Line key={i}>{l}</Line>
       ))}
-      {over ? <Line tok="muted">{`  … and ${rows.length - shown.length} more rows`}</Line> : null}
+      {over ? <Line tok="muted">{`  rows ${top + 1}-${top + shown.length} of ${rows.length}${below ? ` · ${below} more below` : ''} · j/k: scroll`}</Line> : null}
       <Line> </Line>
       <Line>
         <T tok="accent">y</T>/enter: do it · <T tok="accent">n</T>/esc: cancel, nothing changes

@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'redrive', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -55,6 +55,12 @@ export interface Cli {
   workspaces: string | null;
   /** Opened from the overview: Esc with nothing to close goes back to it (docs/many.md). */
   fromOverview: boolean;
+  /** redrive: the set action (relaunch, reset, skip, hold) and its name; undo a named one (`last`: the last). */
+  action: string | null;
+  name: string | null;
+  undo: string | null;
+  /** redrive: launch what a relaunch left queued (a refusing gate, a restart). */
+  drain: boolean;
 }
 
 /** Every option of every command, for parseArgs. */
@@ -84,6 +90,10 @@ const OPTIONS = {
   raw: { type: 'boolean', default: false },
   workspaces: { type: 'string' },
   'from-overview': { type: 'boolean', default: false },
+  action: { type: 'string' },
+  name: { type: 'string' },
+  undo: { type: 'string' },
+  drain: { type: 'boolean', default: false },
 } as const;
 
 /** A positive integer option (`--max`, `--attempt`), or null when absent. */
@@ -148,6 +158,10 @@ export function parseCli(argv: string[]): Cli {
     raw: values.raw!,
     workspaces: values.workspaces ?? null,
     fromOverview: values['from-overview']!,
+    action: values.action ?? null,
+    name: values.name ?? null,
+    undo: values.undo ?? null,
+    drain: values.drain!,
   };
 }
 
@@ -192,6 +206,11 @@ Usage
                                        events (--raw: as written); --grep prints matching lines;
                                        exit 1 when nothing matched or the log is gone (docs/logs.md)
   checkroom logs [dir] --grep RE       search every attempt's log of the workspace
+  checkroom redrive [dir] <filter> [--action relaunch|reset|skip|hold] [--name N] [--yes] [--json]
+                                       a set action on the cells a filter names (class=RATE_LIMITED
+                                       from=02:00 to=04:00 …): the preview, or with --yes one named,
+                                       undoable journal record (--undo NAME|last --yes; --drain --yes
+                                       launches a relaunch's queue left over) (docs/redrive.md)
   checkroom unlock [dir] --host NAME   remove .checkroom/driver.lock left by a checkroom on host
                                        NAME (down or unreachable); refused unless NAME is the
                                        lock's host, or if its holder runs on this host
@@ -212,7 +231,8 @@ Options
   --write      checkpoint, resume: write (without it: a preview, nothing written)
   --dry-run    recover: say what would be rebuilt, change nothing
   --force      run: launch even when the step's dependencies are not done or it is already done
-  -y, --yes    run: no question before the first launch (implied when stdin is not a terminal)
+  -y, --yes    run: no question before the first launch (implied when stdin is not a terminal);
+               redrive: do it (without: the preview)
   --restore B  backups: restore backup B (the current file is backed up first)
   --host NAME  unlock: the host that holds the driver lock (a stale lock of this host is
                taken over by the next start, with a notice)

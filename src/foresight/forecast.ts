@@ -23,6 +23,16 @@ export function perStepSpend(costs: CostLedger): Map<string, Spend> {
 const mean = (s: Spend): Spend => (s.attempts ? { costUsd: s.costUsd / s.attempts, tokensIn: s.tokensIn / s.attempts, tokensOut: s.tokensOut / s.attempts, attempts: 1 } : zeroSpend());
 const plus = (a: Spend, b: Spend): Spend => ({ costUsd: a.costUsd + b.costUsd, tokensIn: a.tokensIn + b.tokensIn, tokensOut: a.tokensOut + b.tokensOut, attempts: a.attempts + b.attempts });
 
+/** What one more attempt of a step is expected to cost: its mean so far, the workspace's for a step with none (a redrive's preview asks the same). */
+export function spendPerAttempt(costs: CostLedger): (step: string) => Spend {
+  const steps = perStepSpend(costs);
+  const ws = mean(costs.workspace);
+  return (step) => {
+    const s = steps.get(step);
+    return s && s.attempts ? mean(s) : ws;
+  };
+}
+
 const WHAT: Record<string, string> = {
   'limits.max_launches': 'session launch budget',
   'limits.max_launches.workspace': 'workspace launch budget',
@@ -41,12 +51,7 @@ export interface CostInput {
 
 /** Money to finish (null with no spend journalled) and the first budget the plan runs out of. */
 export function costForecast(plan: readonly Scheduled[], c: CostInput): { costToCompleteUsd: number | null; runsOut: BudgetRunOut | null } {
-  const steps = perStepSpend(c.costs);
-  const ws = mean(c.costs.workspace);
-  const per = (step: string): Spend => {
-    const s = steps.get(step);
-    return s && s.attempts ? mean(s) : ws;
-  };
+  const per = spendPerAttempt(c.costs);
   // Cells in flight are launched and their spend is mostly to come: they count money, not launches.
   const order = [...plan].filter((s) => !s.cell.human).sort((a, b) => a.start - b.start);
   let add = zeroSpend();

@@ -72,6 +72,12 @@ export function eventRow(e: JournalEvent): HistoryRow | null {
         agent: null,
         text: `autopilot ${e.on ? 'on' : 'off'}: ${e.reason}`,
       };
+    case 'bulk_action': {
+      const n = e.cells.length;
+      return { at: e.at, kind: 'decision', key: n === 1 ? cellKey(e.cells[0].unit, e.cells[0].step) : null, agent: null, text: `operator: ${e.name}: ${e.action} ${n} cell${n === 1 ? '' : 's'} (${e.filter})` };
+    }
+    case 'bulk_undo':
+      return { at: e.at, kind: 'decision', key: null, agent: null, text: `operator: undid ${e.name}` };
     default:
       return null;
   }

@@ -37,7 +37,7 @@ import { killLiveRunsNow } from '../../run/process/live-runs.js';
 // is not a terminal (cron, CI) there is no prompt: scheduling `checkroom run` implies consent
 // to the command it prints.
 
-const isDir = (p: string): boolean => {
+export const isDir = (p: string): boolean => {
   try {
     return statSync(p).isDirectory();
   } catch {
@@ -67,7 +67,7 @@ const stopReason = (reason: string, cli: Cli): string => {
 
 const clock = (): string => new Date().toTimeString().slice(0, 8);
 
-const printer = (o: TextOptions, out: Out) => (e: SupervisorEvent): void => {
+export const printer = (o: TextOptions, out: Out) => (e: SupervisorEvent): void => {
   // The one idle event ends `run --next`; its reason is printed on the "stopped:" line.
   if (e.type === 'idle') return;
   const tone = TONE[e.type];

@@ -11,6 +11,7 @@ import { assertInside } from '../../fs/confine-path.js';
 import type { Stamped } from '../attempt/output-stamp.js';
 import type { TriageJournalEvent } from './triage-events.js';
 import { NOTIFY_EVENT_FIELDS, type NotifiedEvent } from '../../notify/journal-notify.js';
+import { isCellList, type BulkJournalEvent } from '../../bulk/events.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './read.js';
 
@@ -183,7 +184,8 @@ export type JournalEvent =
   | ReapedEvent
   | AdoptedEvent
   | AutopilotEvent
-  | TriageJournalEvent | NotifiedEvent; // alarms raised, once: docs/notify.md
+  | TriageJournalEvent | NotifiedEvent // alarms raised, once: docs/notify.md
+  | BulkJournalEvent; // named set actions and their undo: docs/redrive.md
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What callers append: `v` is filled in. */
@@ -263,7 +265,7 @@ export const appendJournalNow = (root: string, event: NewJournalEvent): boolean 
 };
 
 // Required fields per type: enough to keep a malformed line from reaching the ledger.
-type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa' | 'mv';
+type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa' | 'mv' | 'cl';
 const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   launch: { runId: 's', unit: 's', step: 's', agent: 's', attempt: 'n', argv: 'sa', cwd: 's', logPath: 's', pid: 'n?', procStart: 'n?', outputPath: 's?' },
   exit: { runId: 's', unit: 's', step: 's', agent: 's', exitCode: 'n?', signal: 's?', class: 's', markerFound: 'b', cmdFp: 's', errFp: 's', keywords: 'sa', errorTail: 'sa', durationMs: 'n' },
@@ -280,6 +282,8 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },
   undo_popped: { id: 's' },
+  bulk_action: { id: 's', name: 's', action: 's', filter: 's', cells: 'cl' },
+  bulk_undo: { id: 's', name: 's' },
 };
 
 const fits = (v: unknown, kind: Kind): boolean => {
@@ -298,6 +302,8 @@ const fits = (v: unknown, kind: Kind): boolean => {
       return Array.isArray(v) && v.every((x) => typeof x === 'string');
     case 'mv':
       return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as { path?: unknown }).path === 'string' && typeof (x as { backup?: unknown }).backup === 'string');
+    case 'cl':
+      return isCellList(v);
   }
 };
 

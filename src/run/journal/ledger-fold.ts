@@ -10,6 +10,7 @@ import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 import { SampleFold } from '../../foresight/samples.js';
 import { QuotaFold, quotaOfExit } from '../quota/fold.js';
+import { BulkFold, type CellAccess } from '../../bulk/fold.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -50,6 +51,16 @@ export class LedgerFold {
   /** Accounts waiting for their quota's reset, and the cells stopped on them (docs/quota.md). */
   private readonly quota = new QuotaFold();
   private readonly samples = new SampleFold();
+  private readonly bulk = new BulkFold();
+  /** The bulk fold's way to the cells, copy-on-write like every change here. */
+  private readonly access: CellAccess = {
+    peek: (key) => this.cells.get(key),
+    edit: (unit, step) => this.cell(unit, step),
+    replace: (c) => {
+      this.cell(c.unit, c.step);
+      this.cells.set(c.key, c);
+    },
+  };
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -87,6 +98,7 @@ export class LedgerFold {
       triage: this.triage,
       quotaWaits: this.quota.view(now),
       durations: this.samples.view(),
+      bulk: this.bulk.view(),
     };
   }
 
@@ -168,6 +180,14 @@ export class LedgerFold {
     this.feed(e.agent, { type: 'launch', at: e.at });
     const infra = infraBreakerOf(e.executor);
     if (infra && this.breakers.has(infra)) this.feed(infra, { type: 'launch', at: e.at });
+    // Launched: no longer in a redrive's queue (its undo leaves what ran).
+    this.bulk.launched(e.unit, e.step);
+  }
+
+  /** A named set action or its undo (docs/redrive.md): the bulk fold changes the cells through `access`. */
+  private bulkStep(e: Extract<JournalEvent, { type: 'bulk_action' | 'bulk_undo' }>): void {
+    if (e.type === 'bulk_action') this.bulk.act(e, this.access);
+    else this.bulk.undo(e, this.access);
   }
 
   private exited(e: Extract<JournalEvent, { type: 'exit' }>): void {
@@ -240,6 +260,10 @@ export class LedgerFold {
         break;
       case 'launch':
         this.launched(e);
+        break;
+      case 'bulk_action':
+      case 'bulk_undo':
+        this.bulkStep(e);
         break;
       case 'exit':
         this.exited(e);

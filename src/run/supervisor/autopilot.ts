@@ -69,13 +69,21 @@ export const pickLaunches = (input: PickInput): Pick => {
   const cellOfKey = (key: string): CellRef => ({ unit: key.slice(0, key.lastIndexOf('/')), step: key.slice(key.lastIndexOf('/') + 1) });
   const writing = writersByPath(config.pipeline, [...[...input.inFlight.keys()].map(cellOfKey), ...ledger.liveRuns]);
 
-  for (const n of input.plan) {
-    if (!eligible(n, input.redoHalfProducts)) continue;
+  // A redrive's relaunch queue goes first, whatever the plan calls its cells (docs/redrive.md).
+  const queued = (n: NextStep): boolean => n.unit !== null && n.step !== null && ledger.bulk.queue[cellKey(n.unit, n.step)] !== undefined;
+  const plan = [...input.plan.filter(queued), ...input.plan.filter((n) => !queued(n))];
+  for (const n of plan) {
+    if (!eligible(n, input.redoHalfProducts) && !queued(n)) continue;
     const unit = n.unit!;
     const step = n.step!;
     const key = cellKey(unit, step);
     if (input.inFlight.has(key)) continue;
     const cell = ledger.cells[key];
+    const skip = ledger.bulk.skipped[key];
+    if (skip) {
+      blocked.push({ unit, step, why: `skipped by ${skip.name}; undo it to bring the cell back`, retryInMs: null });
+      continue;
+    }
     // The operator's hold is journalled (docs/reliability.md, A cancel is a hold): it holds after quit, kill -9 and
     // takeover, and for `run --next --auto` as for autopilot.
     if (cell?.hold) {

@@ -21,6 +21,7 @@ import { createAlarms } from '../../notify/alarms.js';
 import { DEFAULT_LOGS_MAX_BYTES } from '../../pipeline/defaults.js';
 import { withLogBudget } from '../logs/prune.js';
 import type { Supervisor, SupervisorEvent, SupervisorOptions } from './types.js';
+import { drainAll, redrive, undoRedrive } from './redrive.js';
 
 export * from './types.js';
 
@@ -149,6 +150,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const { ws, sj, journal, role, roles, autopilot, inFlight, ready } = w;
   const operator = { ready, roles, ws, journal, pilot: w.pilot };
   const closing = { ws, clock: journal, role, session: w.session, journal: sj, inFlight };
+  const redrivePorts = { ...operator, inFlight, launch: w.launch };
   // What an observer announces of the driver's lines: one fold for its life.
   const news = journalNews();
   const target = (unit: string, step: string) => targetOf(ws.root, ws.config, unit, step);
@@ -173,6 +175,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     holdBreaker: (agent) => breakerAction(operator, agent, 'hold'),
     releaseBreaker: (agent) => breakerAction(operator, agent, 'release'),
     resetCell: (unit, step) => resetCell({ ...operator, inFlight, marker: w.marker }, unit, step),
+    redrive: (o) => redrive(redrivePorts, o),
+    drainRedrive: () => drainAll(redrivePorts, null),
+    undoRedrive: (which) => undoRedrive(operator, which),
     snapshot: () => snapshotOf({ ws, journal, role, pilot: autopilot, inFlight, observed: w.observed, warnings: w.warnings }),
     subscribe(fn) {
       w.listeners.add(fn);

@@ -1,3 +1,5 @@
+import type { BulkOrder, UndoPlan } from '../../bulk/apply.js';
+import type { DrainOutcome, RedriveOutcome } from './redrive.js';
 import type { FailureClass, Limits, WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { ResumeSpec } from '../adapters/types.js';
 import type { AttemptClass } from '../policy/classify.js';
@@ -123,6 +125,8 @@ export class SupervisorError extends Error {
   }
 }
 
+export type { RedriveOutcome, DrainOutcome } from './redrive.js';
+
 export interface CommandPreview {
   agent: string;
   argv: string[];
@@ -151,6 +155,12 @@ export interface Supervisor {
   releaseBreaker(agent: string): Promise<void>;
   /** Forget a cell's attempts and escalation (a human decided); the checkpoint cell follows the disk. */
   resetCell(unit: string, step: string): Promise<void>;
+  /** A named set action (docs/redrive.md): one journal record; a relaunch's queue goes through the launch gate as slots free. */
+  redrive(order: BulkOrder): Promise<RedriveOutcome>;
+  /** Launch what a relaunch left queued (after a restart, or a gate that refused). */
+  drainRedrive(): Promise<DrainOutcome>;
+  /** Undo a named set action (the last one when `which` is null) as one journal record. */
+  undoRedrive(which: string | null): Promise<UndoPlan>;
   snapshot(): SupervisorSnapshot;
   subscribe(fn: (e: SupervisorEvent) => void): () => void;
   describeCommand(unit: string, step: string, opts?: { continue?: boolean }): CommandPreview;

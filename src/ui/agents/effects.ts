@@ -4,6 +4,7 @@ import type { AgentAction, SupervisorPort } from './types.js';
 import type { SetState } from '../store/kit.js';
 import type { Tone } from '../store/types.js';
 import { resultWords, type Refused } from '../marks/words.js';
+import { undoWords } from '../../bulk/apply.js';
 
 // What an agents confirmation does, one row per kind of dialog. These are
 // calls into the supervisor, not disk writes of the store's own: they hold no `busy`. A run
@@ -113,6 +114,18 @@ export const AGENT_EFFECTS: { [K in AgentAction['kind']]: Row<K> } = {
   launches: (io, a) => consented(io, a.consent, () => launchAll(io, a)),
   cancels: cancelAll,
   reset_cells: resetAll,
+  redrive: (io, a) =>
+    consented(io, a.consent, () =>
+      io.track(
+        io.sup.redrive(a.order).then((r) => {
+          const refused = r.refused.length ? `; not launched now: ${r.refused.map((x) => `${x.key} (${x.why})`).join(', ')}` : '';
+          const started = a.order.action === 'relaunch' ? `: ${r.started.length} started, the rest as slots free${refused}` : '';
+          io.sayClean(`${r.record.name}: ${a.order.action} ${r.record.cells.length} cells${started}`, r.refused.length ? 'warn' : 'ok');
+          return r.runs;
+        }, io.fail),
+      ),
+    ),
+  redrive_undo: (io, a) => io.track(io.sup.undoRedrive(a.which).then((p) => io.sayClean(undoWords(p), 'ok'), io.fail)),
   quit: (io) => io.set((st) => ({ quit: true, agents: { ...st.agents, quitMode: 'cancel' } })),
 };
 

@@ -4,6 +4,7 @@ import type { AgentsOptions } from './types.js';
 import { seeFilesNow, type Seen } from '../keys/confirm-guard.js';
 import { outputOf } from '../../run/process/writers.js';
 import { storeKit, type KitDeps } from '../store/kit.js';
+import { redriveRequest } from './redrive-slice.js';
 import { agentEffect, type AgentsIo } from './effects.js';
 import {
   launchAsk,
@@ -106,6 +107,8 @@ export function createAgents({ set, get, opts, track }: Deps) {
     requestMarkedLaunch: (): void => decide(planMarkedLaunch(read, get())),
     requestMarkedCancel: (): void => decide(planMarkedCancel(get())),
     requestMarkedReset: (): void => decide(planMarkedReset(get())),
+    /** `:redrive <filter>` (docs/redrive.md): the preview, then a dialog; `undo [name]`, `drain`. */
+    requestRedrive: redriveRequest({ sup, config, get, act, decide, sayClean }),
     /** C in Partials or Plan: preview, then resume the interrupted session. */
     requestContinue: (): void => decide(planContinue(read, get())),
 

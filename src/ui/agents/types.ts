@@ -1,3 +1,4 @@
+import type { BulkOrder } from '../../bulk/apply.js';
 import type { Limits, WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { Supervisor, SupervisorSnapshot } from '../../run/supervisor/supervisor.js';
 import type { OperatorRun } from '../../operator/types.js';
@@ -10,7 +11,7 @@ import type { Refused } from '../marks/words.js';
 /** The supervisor as the store uses it (process-compose's IProject: a narrow face). */
 export type SupervisorPort = Pick<
   Supervisor,
-  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh' | 'continuable'
+  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'redrive' | 'drainRedrive' | 'undoRedrive' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh' | 'continuable'
 >;
 
 export interface AgentsOptions {
@@ -81,4 +82,7 @@ export type AgentAction =
   /** The marked rows of Plan or Health (marks.ts): each as its single action, the refused ones said in the result. */
   | { kind: 'launches'; launches: { unit: string; step: string; reset: boolean }[]; consent: { unit: string; step: string } | null; overBudget: boolean; refused: Refused[] }
   | { kind: 'cancels'; keys: string[]; refused: Refused[] }
-  | { kind: 'reset_cells'; cells: { unit: string; step: string }[]; refused: Refused[] };
+  | { kind: 'reset_cells'; cells: { unit: string; step: string }[]; refused: Refused[] }
+  /** A named set action (docs/redrive.md); `consent`: the first launch from this config shows its command. */
+  | { kind: 'redrive'; order: BulkOrder; consent: { unit: string; step: string } | null }
+  | { kind: 'redrive_undo'; which: string };

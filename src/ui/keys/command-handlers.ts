@@ -167,6 +167,9 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
   'cell.reset': orMarked('health', withAgents((a) => a.requestMarkedReset()), withAgents((a) => a.requestResetCell())),
+  'redrive.open': (k, _s, _id, args) => (k.agents ? k.agents.requestRedrive(args) : k.set({ message: { text: 'redrive needs agents: no agents section in checkroom.yaml', tone: 'warn' } })),
+  'dialog.down': (k) => k.set((st) => scrollDialog(st, 1)),
+  'dialog.up': (k) => k.set((st) => scrollDialog(st, -1)),
   'alarms.ack': withAgents((a) => a.ackAlarms()),
   // The recovery slice's (store-recovery.ts): one row each, no second switch behind them.
   'resume.write': (k) => k.recovery.requestResume(),
@@ -181,6 +184,13 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'offer.skip': (k) => k.recovery.offerSkip(),
   'offer.back': (k) => k.recovery.offerBack(),
 };
+
+/** j/k on a long dialog: its first shown line moves, within its lines (the view clamps to the screen). */
+function scrollDialog(st: AppState, by: number): Partial<AppState> {
+  if (!st.dialog) return {};
+  const top = st.dialogScroll?.of === st.dialog ? st.dialogScroll.top : 0;
+  return { dialogScroll: { of: st.dialog, top: Math.max(0, Math.min(top + by, st.dialog.lines.length - 1)) } };
+}
 
 /** The row for `id`, or null for a command answered elsewhere. */
 export const handlerOf = (id: CommandId): CommandHandler | null => (COMMAND_HANDLERS as Partial<Record<CommandId, CommandHandler>>)[id] ?? null;

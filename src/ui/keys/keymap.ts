@@ -89,6 +89,8 @@ const ROWS = [
   cmd({ id: 'partial.skip', keys: [{ ch: 's' }], hint: 'skip', description: `skip: hide from the list (the journal keeps it; ${commandLabel('partial.unskip')} shows it again)`, views: ['partials'], footer: true }),
   cmd({ id: 'partial.unskip', keys: [], hint: 'unskip', description: 'show every skipped partial again (skips are kept across restarts)' }),
   cmd({ id: 'partial.conservative', keys: [{ ch: 'c' }], hint: 'conservative', description: 'conservative: back up + redo every almost-certain partial', dangerous: true, views: ['partials'], footer: true }),
+  // docs/redrive.md: a named set action on the cells a filter names.
+  cmd({ id: 'redrive.open', keys: [], hint: 'redrive', description: 'redrive by filter: :redrive class=RATE_LIMITED from=02:00 to=04:00 [action=relaunch|reset|skip|hold] [name=…] previews, y does it as one named action; :redrive undo [name] reverts it; :redrive drain launches a queue left over', dangerous: true, runs: true }),
   cmd({ id: 'undo', keys: [{ ch: 'u' }], hint: 'undo', description: 'undo the last backup (move it back to its name)', dangerous: true, footer: true }),
   cmd({ id: 'checkpoint.write', keys: [{ ch: 'w' }], hint: 'write checkpoint', description: 'rewrite checkpoint.md from the disk (old one kept)', dangerous: true, views: ['sources'], footer: true }),
   cmd({ id: 'run.launch', keys: [{ name: 'return' }], hint: 'launch', description: 'launch the selected step (retry/run; an escalated one: reset + relaunch, confirms)', runs: true, views: ['plan'], footer: true }),
@@ -128,6 +130,8 @@ const ROWS = [
   cmd({ id: 'offer.back', keys: [{ name: 'escape' }], hint: 'stay', description: 'quitting: stay in the control room', scope: 'offer', footer: true }),
   cmd({ id: 'dialog.confirm', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y/enter', hint: 'confirm', description: 'confirm the change shown', scope: 'dialog', footer: true }),
   cmd({ id: 'dialog.leave', keys: [{ ch: 'l' }], hint: 'leave runs', description: 'quitting with runs in flight: leave them running (the next start adopts them)', scope: 'dialog' }),
+  cmd({ id: 'dialog.down', keys: [{ ch: 'j' }, { name: 'down' }], label: 'j/↓', hint: 'scroll', description: 'scroll a long dialog down (a redrive preview)', scope: 'dialog' }),
+  cmd({ id: 'dialog.up', keys: [{ ch: 'k' }, { name: 'up' }], label: 'k/↑', hint: 'scroll up', description: 'scroll a long dialog up', scope: 'dialog' }),
   cmd({ id: 'dialog.cancel', keys: [{ ch: 'n' }, { name: 'escape' }], label: 'n/esc', hint: 'cancel', description: 'cancel: change nothing', scope: 'dialog', footer: true }),
   cmd({ id: 'pager.close', keys: [{ name: 'escape' }, { ch: 'q' }], label: 'esc/q', hint: 'close', description: 'close the log pager', scope: 'pager', footer: true }),
   cmd({ id: 'pager.up', keys: [{ ch: 'k' }, { name: 'up' }], label: 'k/↑', hint: 'up', description: 'one line up', scope: 'pager' }),

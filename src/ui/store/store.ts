@@ -44,6 +44,7 @@ const initialUi = (): UiState => ({
   commandHistory: [],
   filter: '',
   dialog: null,
+  dialogScroll: null,
   message: null,
   redoQueue: [],
   skipped: [],

@@ -90,6 +90,8 @@ export interface UiState {
   commandHistory: readonly string[];
   filter: string;
   dialog: Confirm | null;
+  /** How far a dialog longer than the screen is scrolled (j/k): kept beside the dialog it scrolls, never in it, so the dialog stays the object it was opened as. */
+  dialogScroll: { of: Confirm; top: number } | null;
   message: Message | null;
   redoQueue: RedoEntry[];
   skipped: string[];

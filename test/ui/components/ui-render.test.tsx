@@ -106,7 +106,9 @@ describe('rendering', () => {
     await m.press('c');
     await m.settle();
     expect(m.frame()).toContain('Conservative strategy');
-    expect(m.frame()).toMatch(/… and \d+ more rows/);
+    expect(m.frame()).toMatch(/rows 1-\d+ of \d+ · \d+ more below · j\/k: scroll/);
+    await m.press('j');
+    expect(m.frame()).toMatch(/rows 2-\d+ of \d+/);
     check();
     await m.press('n', '3');
     check();
