@@ -263,7 +263,7 @@ export const appendJournalNow = (root: string, event: NewJournalEvent): boolean 
 };
 
 // Required fields per type: enough to keep a malformed line from reaching the ledger.
-type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa' | 'mv';
+type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa' | 'mv' | 'cl';
 const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   launch: { runId: 's', unit: 's', step: 's', agent: 's', attempt: 'n', argv: 'sa', cwd: 's', logPath: 's', pid: 'n?', procStart: 'n?', outputPath: 's?' },
   exit: { runId: 's', unit: 's', step: 's', agent: 's', exitCode: 'n?', signal: 's?', class: 's', markerFound: 'b', cmdFp: 's', errFp: 's', keywords: 'sa', errorTail: 'sa', durationMs: 'n' },
@@ -280,6 +280,8 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },
   undo_popped: { id: 's' },
+  redo_applied: { id: 's', unit: 's', step: 's', cells: 'cl', moves: 'mv' },
+  redo_undone: { id: 's', moves: 'mv' },
 };
 
 const fits = (v: unknown, kind: Kind): boolean => {
@@ -298,6 +300,8 @@ const fits = (v: unknown, kind: Kind): boolean => {
       return Array.isArray(v) && v.every((x) => typeof x === 'string');
     case 'mv':
       return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as { path?: unknown }).path === 'string' && typeof (x as { backup?: unknown }).backup === 'string');
+    case 'cl':
+      return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && ['unit', 'step', 'path'].every((k) => typeof (x as Record<string, unknown>)[k] === 'string'));
   }
 };
 

@@ -1,0 +1,117 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyDemo } from '../../helpers/workspace.js';
+import { settle } from '../../helpers/settle.js';
+import { loadWorkspace } from '../../../src/workspace.js';
+import { loadConfig } from '../../../src/pipeline/config/config.js';
+import { readJournal } from '../../../src/run/journal/journal.js';
+import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
+import { gatherRedo } from '../../../src/redo/gather.js';
+import { applyRedo, undoRedo } from '../../../src/redo/apply.js';
+import { diskPorts } from '../../../src/redo/ports.js';
+import { redoClosure } from '../../../src/redo/closure.js';
+import { redoLines } from '../../../src/redo/words.js';
+
+// Redo from here (docs/redo.md) on a copy of the demo: ch03's draft and everything built on it.
+
+const ledgerOf = async (root: string) => {
+  const config = await loadConfig(root);
+  return replayJournal((await readJournal(root)).events, Date.now(), { breaker: config.breaker, limits: config.limits });
+};
+
+const setup = async () => {
+  const root = copyDemo();
+  const config = await loadConfig(root);
+  const ws = await loadWorkspace(root, { config });
+  return { root, config, ws };
+};
+
+const backupsIn = (root: string, dir: string): string[] => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter((f) => f.includes('.bak.')) : []);
+
+describe('redo from here', () => {
+  it('ch03 draft: the cell and every step downstream in its unit, in plan order, the shared memory entry among them', async () => {
+    const { ws } = await setup();
+    const cells = redoClosure(ws.pipeline, ws.units, ws.cells, { unit: 'ch03', step: 'draft' });
+    expect(cells.map((c) => `${c.unit}/${c.step}`)).toEqual(['ch03/draft', 'ch03/r1', 'ch03/r2', 'ch03/r3', 'ch03/review', 'ch03/panel', 'ch03/memory', 'ch03/final', 'ch03/html']);
+    expect(cells.find((c) => c.step === 'memory')).toMatchObject({ path: 'meta/chapter-summaries.md', shared: true });
+    // Nothing upstream, nothing of another unit (ch03 has no memory entry yet: no later unit read it).
+    expect(cells.some((c) => c.step === 'research' || c.unit !== 'ch03')).toBe(false);
+  });
+
+  it('a written long-memory entry carries the redo to the later units whose draft read it', async () => {
+    const { ws } = await setup();
+    // ch02's entry is in meta/chapter-summaries.md; ch03, ch04 and ch05 have drafts on disk.
+    const cells = redoClosure(ws.pipeline, ws.units, ws.cells, { unit: 'ch02', step: 'panel' });
+    const keys = cells.map((c) => `${c.unit}/${c.step}`);
+    expect(keys.slice(0, 3)).toEqual(['ch02/panel', 'ch02/memory', 'ch03/draft']);
+    expect(keys).toContain('ch04/draft');
+    expect(keys).toContain('ch05/r1');
+    expect(keys).not.toContain('ch03/research');
+    expect(cells.find((c) => c.unit === 'ch04' && c.step === 'draft')?.why).toBe('reads_memory');
+    // Plan order: phase 3 of every unit before any unit's phase 4.
+    expect(keys.indexOf('ch05/memory')).toBeLessThan(keys.indexOf('ch02/final'));
+  });
+
+  it('previews every file with its size, backs each up, queues the cells in plan order, one journal record; undo restores them', async () => {
+    const { root, config, ws } = await setup();
+    const before = new Map(['drafts/ch03-draft.md', 'reviews/ch03-r1-code.md', 'reviews/ch03-r3-content.md', 'meta/chapter-summaries.md'].map((p) => [p, readFileSync(join(root, p), 'utf8')]));
+    const p = await gatherRedo(ws, config, { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
+    expect(p.refusal).toBeNull();
+    expect(p.files.map((f) => f.path)).toEqual([...before.keys()]);
+    for (const f of p.files) expect(f.bytes).toBe(Buffer.byteLength(before.get(f.path)!));
+    expect(p.bytes).toBe(p.files.reduce((s, f) => s + f.bytes, 0));
+    expect(redoLines(p).join('\n')).toContain('with its marker: finished work, backed up and redone all the same');
+
+    const r = await applyRedo(root, p, diskPorts(root, config));
+    // The unit's own files moved aside; the shared long-memory file copied and still there.
+    expect(existsSync(join(root, 'drafts/ch03-draft.md'))).toBe(false);
+    expect(existsSync(join(root, 'reviews/ch03-r1-code.md'))).toBe(false);
+    expect(readFileSync(join(root, 'meta/chapter-summaries.md'), 'utf8')).toBe(before.get('meta/chapter-summaries.md'));
+    for (const m of r.moves) expect(readFileSync(join(root, m.backup), 'utf8')).toBe(before.get(m.path));
+    const redoRecords = (await readJournal(root)).events.filter((e) => e.type === 'redo_applied');
+    expect(redoRecords).toHaveLength(1);
+
+    // A restart folds it back: the queue in plan order, one undo group.
+    const l = await ledgerOf(root);
+    expect(l.triage.redoQueue.map((q) => `${q.unit}/${q.step}`)).toEqual(p.cells.map((c) => `${c.unit}/${c.step}`));
+    expect(l.triage.undo.at(-1)?.redo?.cells).toHaveLength(9);
+    const after = await loadWorkspace(root, { config });
+    expect(after.cells.find((c) => c.unit === 'ch03' && c.step === 'draft')?.status).toBe('not_started');
+
+    // Something was written since (a relaunch began): undo keeps it as a backup too.
+    writeFileSync(join(root, 'drafts/ch03-draft.md'), 'a new draft, half done\n');
+    settle(root); // its writer has stopped: past the quiet window
+    const u = await undoRedo(root, l.triage.undo.at(-1)!, diskPorts(root, config));
+    for (const [path, text] of before) expect(readFileSync(join(root, path), 'utf8')).toBe(text);
+    const kept = u.restored.find((x) => x.path === 'drafts/ch03-draft.md')!.current!;
+    expect(readFileSync(join(root, kept), 'utf8')).toBe('a new draft, half done\n');
+    const l2 = await ledgerOf(root);
+    expect(l2.triage.redoQueue).toEqual([]);
+    expect(l2.triage.undo.some((g) => g.redo)).toBe(false);
+    expect((await readJournal(root)).events.filter((e) => e.type === 'redo_undone')).toHaveLength(1);
+  });
+
+  it("resets the cells' attempts and escalations as Z does, in the ledger a restart folds", async () => {
+    const { root, config, ws } = await setup();
+    const { appendJournal } = await import('../../../src/run/journal/journal.js');
+    await appendJournal(root, { type: 'escalate', at: 1, unit: 'ch03', step: 'r2', class: 'STALLED', reason: 'killed twice' });
+    expect((await ledgerOf(root)).cells['ch03/r2']?.escalation).not.toBeNull();
+    const p = await gatherRedo(ws, config, { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
+    await applyRedo(root, p, diskPorts(root, config));
+    const c = (await ledgerOf(root)).cells['ch03/r2'];
+    expect(c?.escalation ?? null).toBeNull();
+    expect(c?.state).toBe('idle');
+  });
+
+  it('a run in flight on a cell of the set refuses the whole action; nothing is touched', async () => {
+    const { root, config, ws } = await setup();
+    const liveRuns = [{ runId: 'r-7', unit: 'ch03', step: 'r2', pid: 4242 }] as never;
+    const p = await gatherRedo(ws, config, { liveRuns }, { unit: 'ch03', step: 'draft' }, null);
+    expect(p.refusal).toContain('ch03 r2 has a run in flight (run r-7, pid 4242)');
+    await expect(applyRedo(root, p, diskPorts(root, config))).rejects.toThrow('nothing was touched');
+    expect(existsSync(join(root, 'drafts/ch03-draft.md'))).toBe(true);
+    expect(backupsIn(root, 'drafts')).toEqual([]);
+    expect((await readJournal(root)).events).toEqual([]);
+  });
+});
