@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'redo', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -51,6 +51,9 @@ export interface Cli {
   follow: boolean;
   /** logs: the log's lines as written (escaped), not as readable events. */
   raw: boolean;
+  /** redo: the agent and prompt for the redone cells' next attempt (docs/redo.md, Fork from here). */
+  agent: string | null;
+  prompt: string | null;
 }
 
 /** Every option of every command, for parseArgs. */
@@ -78,6 +81,8 @@ const OPTIONS = {
   grep: { type: 'string' },
   follow: { type: 'boolean', short: 'f', default: false },
   raw: { type: 'boolean', default: false },
+  agent: { type: 'string' },
+  prompt: { type: 'string' },
 } as const;
 
 /** A positive integer option (`--max`, `--attempt`), or null when absent. */
@@ -140,6 +145,8 @@ export function parseCli(argv: string[]): Cli {
     grep: values.grep ?? null,
     follow: values.follow!,
     raw: values.raw!,
+    agent: values.agent ?? null,
+    prompt: values.prompt ?? null,
   };
 }
 
@@ -164,6 +171,10 @@ Usage
   checkroom resume [dir] [--write]     the RESUME.md letter to the next session
   checkroom recover [dir] [--dry-run] [--json]
                                        the whole recovery flow: sources, stop point, rebuild, plan
+  checkroom redo [dir] <unit> <step> [--agent A] [--prompt P] [--yes] [--json]
+                                       redo from here: the cell and everything built on it, every
+                                       file backed up, queued in plan order; a preview unless --yes
+                                       (undo: u in the control room; docs/redo.md)
   checkroom backups [dir] <file> [--restore BACKUP] [--json]
                                        list a file's backups and what differs; restore one
   checkroom history [dir] [--since 2h|14:05] [--cell UNIT/STEP] [--json]
@@ -200,8 +211,10 @@ Options
   --write      checkpoint, resume: write (without it: a preview, nothing written)
   --dry-run    recover: say what would be rebuilt, change nothing
   --force      run: launch even when the step's dependencies are not done or it is already done
-  -y, --yes    run: no question before the first launch (implied when stdin is not a terminal)
+  -y, --yes    run: no question before the first launch (implied when stdin is not a terminal);
+               redo: apply the previewed redo
   --restore B  backups: restore backup B (the current file is backed up first)
+  --agent A, --prompt P   redo: the redone cells' next attempt runs agent A, prompt file P
   --host NAME  unlock: the host that holds the driver lock (a stale lock of this host is
                taken over by the next start, with a notice)
   --handover   unlock: the running driver hands over instead (its terminal may be gone)

@@ -1,10 +1,9 @@
 import { lstat } from 'node:fs/promises';
-import type { WorkspaceConfig } from '../pipeline/config/types.js';
 import type { Ledger } from '../run/journal/ledger.js';
 import { checkLive, DEFAULT_QUIET_WINDOW_MS } from '../holders/liveness.js';
 import { liveWhy } from '../holders/words.js';
 import { inside } from '../backups/fs.js';
-import { cellKey, type WorkspaceState } from '../types.js';
+import { cellKey, type PipelineDef, type WorkspaceState } from '../types.js';
 import { redoClosure } from './closure.js';
 import { previewRedo } from './preview.js';
 import type { RedoOverride, RedoPreview } from './types.js';
@@ -24,8 +23,8 @@ export async function sizesOf(root: string, paths: readonly string[]): Promise<M
 }
 
 /** Path → the sentence saying who writes it, for the files being written now. */
-export function liveOf(root: string, config: WorkspaceConfig, paths: readonly string[]): Map<string, string> {
-  const quietMs = config.pipeline.quietWindowMs ?? DEFAULT_QUIET_WINDOW_MS;
+export function liveOf(root: string, pipeline: Pick<PipelineDef, 'quietWindowMs'>, paths: readonly string[]): Map<string, string> {
+  const quietMs = pipeline.quietWindowMs ?? DEFAULT_QUIET_WINDOW_MS;
   const out = new Map<string, string>();
   for (const l of checkLive(root, paths, { quietMs }).values()) if (l.live) out.set(l.path, liveWhy(l));
   return out;
@@ -37,13 +36,12 @@ export const runningOf = (ledger: Pick<Ledger, 'liveRuns'>): Map<string, string>
 
 export async function gatherRedo(
   ws: WorkspaceState,
-  config: WorkspaceConfig,
   ledger: Pick<Ledger, 'liveRuns'>,
   origin: { unit: string; step: string },
   override: RedoOverride | null,
 ): Promise<RedoPreview> {
   const paths = redoClosure(ws.pipeline, ws.units, ws.cells, origin).map((c) => c.path);
   const sizes = await sizesOf(ws.root, paths);
-  const live = liveOf(ws.root, config, [...sizes.keys()]);
+  const live = liveOf(ws.root, ws.pipeline, [...sizes.keys()]);
   return previewRedo({ pipeline: ws.pipeline, units: ws.units, cells: ws.cells, origin, override, sizes, live, running: runningOf(ledger) });
 }

@@ -10,6 +10,6 @@ import type { RedoPorts } from './apply.js';
 export const diskPorts = (root: string, config: WorkspaceConfig, append: (e: NewJournalEvent) => Promise<void> = (e) => appendJournal(root, e)): RedoPorts => ({
   append,
   mark: async (unit, step, claim) => void (await markCell(root, config, unit, step, claim, Date.now())),
-  live: (paths) => liveOf(root, config, paths),
+  live: (paths) => liveOf(root, config.pipeline, paths),
   now: () => Date.now(),
 });

@@ -24,6 +24,8 @@ export async function extraCommands(cli: Cli, o: TextOptions, out: Out): Promise
       return (await import('./history-command.js')).digestCommand(cli, out);
     case 'logs':
       return (await import('./logs-command.js')).logsCommand(cli, o, out);
+    case 'redo':
+      return (await import('./redo-command.js')).redoCommand(cli, o, out);
     case 'unlock':
       return (await import('./unlock-command.js')).unlockCommand(cli, out);
     default:

@@ -154,6 +154,7 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
   'cell.reset': withAgents((a) => a.requestResetCell()),
+  'cell.redo': (k, _s, _id, args) => k.triage.requestRedo(args),
   'alarms.ack': withAgents((a) => a.ackAlarms()),
   // The recovery slice's (store-recovery.ts): one row each, no second switch behind them.
   'resume.write': (k) => k.recovery.requestResume(),

@@ -102,6 +102,8 @@ const ROWS = [
   cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
+  // docs/redo.md: the cell and everything built on it, backed up and queued as one undoable action.
+  cmd({ id: 'cell.redo', keys: [{ ch: 'D' }], hint: 'redo from here', description: 'redo from here: back up the selected cell and everything built on it, queue them in plan order (previews first; u undoes; :redo unit/step agent=A prompt=P forks)', dangerous: true, views: ['progress', 'plan', 'partials', 'health'] }),
   cmd({ id: 'alarms.ack', keys: [{ ch: 'A' }], hint: 'acknowledge', description: 'acknowledge the "needs you" banner (journalled; the next escalation brings it back)', runs: true }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], hint: 'filter', description: 'filter by unit, step or status', footer: true }),
   cmd({ id: 'command', keys: [{ ch: ':' }], hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}; a unique beginning is enough, tab completes` }),

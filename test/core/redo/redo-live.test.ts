@@ -26,7 +26,7 @@ describe('redo from here and a live writer', () => {
     const root = copyDemo();
     const config = await loadConfig(root);
     const w = await holdOpen(join(root, 'reviews/ch03-r3-content.md'));
-    const p = await gatherRedo(await loadWorkspace(root, { config }), config, { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
+    const p = await gatherRedo(await loadWorkspace(root, { config }), { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
     expect(p.refusal).toContain(`reviews/ch03-r3-content.md is being written by pid ${w.pid}`);
     await expect(applyRedo(root, p, diskPorts(root, config))).rejects.toThrow('nothing was touched');
     await untouched(root);
@@ -35,7 +35,7 @@ describe('redo from here and a live writer', () => {
   it('a writer that starts after the preview is seen when y is pressed: nothing is half-done', async () => {
     const root = copyDemo();
     const config = await loadConfig(root);
-    const p = await gatherRedo(await loadWorkspace(root, { config }), config, { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
+    const p = await gatherRedo(await loadWorkspace(root, { config }), { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
     expect(p.refusal).toBeNull();
     const w = await holdOpen(join(root, 'meta/chapter-summaries.md'));
     await expect(applyRedo(root, p, diskPorts(root, config))).rejects.toThrow(`meta/chapter-summaries.md is being written by pid ${w.pid}`);

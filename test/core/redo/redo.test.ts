@@ -56,7 +56,7 @@ describe('redo from here', () => {
   it('previews every file with its size, backs each up, queues the cells in plan order, one journal record; undo restores them', async () => {
     const { root, config, ws } = await setup();
     const before = new Map(['drafts/ch03-draft.md', 'reviews/ch03-r1-code.md', 'reviews/ch03-r3-content.md', 'meta/chapter-summaries.md'].map((p) => [p, readFileSync(join(root, p), 'utf8')]));
-    const p = await gatherRedo(ws, config, { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
+    const p = await gatherRedo(ws, { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
     expect(p.refusal).toBeNull();
     expect(p.files.map((f) => f.path)).toEqual([...before.keys()]);
     for (const f of p.files) expect(f.bytes).toBe(Buffer.byteLength(before.get(f.path)!));
@@ -97,7 +97,7 @@ describe('redo from here', () => {
     const { appendJournal } = await import('../../../src/run/journal/journal.js');
     await appendJournal(root, { type: 'escalate', at: 1, unit: 'ch03', step: 'r2', class: 'STALLED', reason: 'killed twice' });
     expect((await ledgerOf(root)).cells['ch03/r2']?.escalation).not.toBeNull();
-    const p = await gatherRedo(ws, config, { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
+    const p = await gatherRedo(ws, { liveRuns: [] }, { unit: 'ch03', step: 'draft' }, null);
     await applyRedo(root, p, diskPorts(root, config));
     const c = (await ledgerOf(root)).cells['ch03/r2'];
     expect(c?.escalation ?? null).toBeNull();
@@ -107,7 +107,7 @@ describe('redo from here', () => {
   it('a run in flight on a cell of the set refuses the whole action; nothing is touched', async () => {
     const { root, config, ws } = await setup();
     const liveRuns = [{ runId: 'r-7', unit: 'ch03', step: 'r2', pid: 4242 }] as never;
-    const p = await gatherRedo(ws, config, { liveRuns }, { unit: 'ch03', step: 'draft' }, null);
+    const p = await gatherRedo(ws, { liveRuns }, { unit: 'ch03', step: 'draft' }, null);
     expect(p.refusal).toContain('ch03 r2 has a run in flight (run r-7, pid 4242)');
     await expect(applyRedo(root, p, diskPorts(root, config))).rejects.toThrow('nothing was touched');
     expect(existsSync(join(root, 'drafts/ch03-draft.md'))).toBe(true);
