@@ -115,3 +115,17 @@ describe('redo from here', () => {
     expect((await readJournal(root)).events).toEqual([]);
   });
 });
+
+describe('the fork in the operator model', () => {
+  it("a redo with agent= and prompt= shows on each of its cells until that cell's launch", async () => {
+    const { cellsOf } = await import('../../../src/operator/cells.js');
+    const cfg = { breaker: { threshold: 3, cooldownMs: 1000, maxCooldownMs: 5000 }, limits: { maxLaunches: 100, maxConsecutiveFailures: 10 } };
+    const redo = { v: 1 as const, type: 'redo_applied' as const, at: 1, id: 'redo:1:ch03/r1', unit: 'ch03', step: 'r1', cells: [{ unit: 'ch03', step: 'r1', path: 'reviews/ch03-r1-code.md', claim: 'done' }, { unit: 'ch03', step: 'review', path: 'reviews/ch03-review.md', claim: null }], moves: [], agent: 'writer-b', prompt: 'prompts/v2.md' };
+    const launch = { v: 1 as const, type: 'launch' as const, at: 2, runId: 'r', unit: 'ch03', step: 'r1', agent: 'writer-b', attempt: 1, argv: ['x'], cwd: '/w', logPath: '/w/l', pid: 1, procStart: 1, outputPath: null };
+    const model = (events: never[]) => cellsOf({ ledger: replayJournal(events, 10, cfg) } as never, [], null);
+    expect(model([redo] as never[]).get('ch03/r1')?.fork).toBe('agent writer-b, prompt prompts/v2.md');
+    const after = model([redo, launch] as never[]);
+    expect(after.get('ch03/r1')?.fork).toBeNull();
+    expect(after.get('ch03/review')?.fork).toBe('agent writer-b, prompt prompts/v2.md');
+  });
+});
