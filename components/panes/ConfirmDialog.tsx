@@ -15,7 +15,10 @@ export function ConfirmDialog({ height, width }: { height: number; width: number
   const rows = dialog.lines.flatMap((l) => wrapLine(`  ${l}`, width));
   const room = Math.max(1, height - 3);
   const over = rows.length > room;
-  const shown = over ? rows.slice(0, room - 1) : rows;
+  // A long preview (a redo's every file) scrolls with j/k: the row kept for the note says where.
+  const top = over ? Math.min(dialog.offset ?? 0, rows.length - (room - 1)) : 0;
+  const shown = over ? rows.slice(top, top + room - 1) : rows;
+  const below = rows.length - top - shown.length;
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line>
@@ -25,7 +28,7 @@ export function ConfirmDialog({ height, width }: { height: number; width: number
       {shown.map((l, i) => (
         <Line key={i}>{l}</Line>
       ))}
-      {over ? <Line tok="muted">{`  … and ${rows.length - shown.length} more rows`}</Line> : null}
+      {over ? <Line tok="muted">{`  rows ${top + 1}-${top + shown.length} of ${rows.length}${below > 0 ? `: … and ${below} more rows` : ''} (j/k scroll)`}</Line> : null}
       <Line> </Line>
       <Line>
         <T tok="accent">y</T>/enter: do it · <T tok="accent">n</T>/esc: cancel, nothing changes

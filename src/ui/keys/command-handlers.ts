@@ -127,6 +127,9 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'checkpoint.write': writeCheckpoint,
   'dialog.confirm': (k) => k.confirmChecked(),
   'dialog.leave': (k) => k.agents?.leave(),
+  // The dialog clamps the offset to its rows (ConfirmDialog.tsx); here it only stays within the lines.
+  'dialog.down': (k) => k.set((st) => (st.dialog ? { dialog: { ...st.dialog, offset: Math.min((st.dialog.offset ?? 0) + 1, st.dialog.lines.length * 4) } } : {})),
+  'dialog.up': (k) => k.set((st) => (st.dialog ? { dialog: { ...st.dialog, offset: Math.max(0, (st.dialog.offset ?? 0) - 1) } } : {})),
   'dialog.cancel': (k) => k.set({ dialog: null, message: { text: 'cancelled: nothing was changed', tone: 'info' } }),
   'run.launch': withAgents((a) => a.launchSelected()),
   'run.autopilot': withAgents((a) => a.toggleAutopilot()),
@@ -165,6 +168,7 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'backups.open': (k) => k.recovery.openBackups(),
   'backups.restore': (k) => k.recovery.requestRestore(),
   'backups.close': (k) => k.recovery.closeBackups(),
+  'backups.side': (k) => k.set((st) => (st.recovery.backups ? { recovery: { ...st.recovery, backups: { ...st.recovery.backups, side: !st.recovery.backups.side, offset: 0 } } } : {})),
   'offer.write': (k) => k.recovery.offerWrite(),
   'offer.skip': (k) => k.recovery.offerSkip(),
   'offer.back': (k) => k.recovery.offerBack(),

@@ -50,6 +50,8 @@ export interface Confirm {
   pending: Pending;
   /** The clock reading the backup names were planned with; the run uses the same. */
   at: number;
+  /** The first row shown of a preview longer than the dialog (j/k scroll it). */
+  offset?: number;
   /** The files it touches as they were when it was shown; confirm refuses if one changed or has a live writer (confirm-guard.ts). */
   seen?: Seen[];
 }
