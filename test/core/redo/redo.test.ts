@@ -129,3 +129,39 @@ describe('the fork in the operator model', () => {
     expect(after.get('ch03/review')?.fork).toBe('agent writer-b, prompt prompts/v2.md');
   });
 });
+
+describe('the pure parts', () => {
+  it('previewRedo refuses on the first file being written, naming it, and counts every file once', async () => {
+    const { ws } = await setup();
+    const { previewRedo } = await import('../../../src/redo/preview.js');
+    const sizes = new Map([['drafts/ch03-draft.md', 10], ['meta/chapter-summaries.md', 5]]);
+    const base = { pipeline: ws.pipeline, units: ws.units, cells: ws.cells, origin: { unit: 'ch03', step: 'draft' }, override: null, sizes, live: new Map<string, string>(), running: new Map<string, string>() };
+    const p = previewRedo(base);
+    expect(p).toMatchObject({ refusal: null, bytes: 15 });
+    expect(p.files.map((f) => [f.path, f.shared])).toEqual([['drafts/ch03-draft.md', false], ['meta/chapter-summaries.md', true]]);
+    const live = new Map([['meta/chapter-summaries.md', 'meta/chapter-summaries.md is being written by pid 7 (sh)']]);
+    expect(previewRedo({ ...base, live }).refusal).toBe('meta/chapter-summaries.md is being written by pid 7 (sh); wait until it stops, then redo: nothing was touched');
+  });
+
+  it(':redo words: a cell as unit/step or unit step, then agent= and prompt=; anything else is a RedoError saying the form', async () => {
+    const { parseRedoArgs } = await import('../../../src/redo/override.js');
+    const { RedoError } = await import('../../../src/redo/types.js');
+    expect(parseRedoArgs('')).toEqual({ cell: null, override: {} });
+    expect(parseRedoArgs('ch03/draft agent=writer-b')).toEqual({ cell: { unit: 'ch03', step: 'draft' }, override: { agent: 'writer-b' } });
+    expect(parseRedoArgs('prompt=prompts/v2.md ch03 review')).toEqual({ cell: { unit: 'ch03', step: 'review' }, override: { prompt: 'prompts/v2.md' } });
+    expect(() => parseRedoArgs('ch03')).toThrow(RedoError);
+    expect(() => parseRedoArgs('ch03/draft agent=')).toThrow('agent= needs a value');
+  });
+
+  it('forkTarget: no fork is the target as it was; an agent gone from checkroom.yaml refuses, never runs the default', async () => {
+    const { root, config } = await setup();
+    const { forkTarget } = await import('../../../src/redo/fork.js');
+    const { targetOf } = await import('../../../src/run/attempt/launch-spec.js');
+    const t = targetOf(root, config, 'ch03', 'draft');
+    expect(forkTarget(root, config, t, undefined)).toBe(t);
+    expect(forkTarget(root, config, t, { id: 'x', agent: 'editor' }).agent.name).toBe('editor');
+    expect(() => forkTarget(root, config, t, { id: 'x', agent: 'gone' })).toThrow('which checkroom.yaml no longer has');
+    writeFileSync(join(root, 'p.md'), 'again');
+    expect(forkTarget(root, config, t, { id: 'x', prompt: 'p.md' }).agent.env.CHECKROOM_PROMPT).toBe(join(root, 'p.md'));
+  });
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { readJournal } from '../../../src/run/journal/journal.js';
 import { closeStores, openStore, STAMP } from '../../helpers/store.js';
 import { copyDemo } from '../../helpers/workspace.js';
+import { planRedo } from '../../../src/ui/triage/redo.js';
 
 // D and :redo in the control room (docs/redo.md), through `feed`: the preview dialog names
 // every file with its size, y backs them up and queues the cells (the Plan's queued rows),
@@ -49,6 +50,13 @@ describe('store: redo from here', () => {
     expect(r.s().dialog?.lines).toContain("fork: agent writer, for these cells' next attempt only");
     expect(r.s().dialog?.title).toMatch(/^Redo from ch03 r1: 6 cells, 2 files/);
     expect(existsSync(join(r.root, 'reviews/ch03-r1-code.md'))).toBe(true);
+  });
+
+  it('D where no cell is selected says what to do', async () => {
+    const r = await openStore(copyDemo());
+    await r.press('4');
+    expect(planRedo(r.s(), '')).toEqual({ say: 'no cell selected here: pick a cell (Progress, Plan, Health or Partials) and press D, or type :redo unit/step', tone: 'warn' });
+    expect(planRedo(r.s(), 'ch99/draft')).toEqual({ say: 'no cell ch99 draft in this workspace', tone: 'warn' });
   });
 
   it('read-only refuses D and :redo', async () => {
