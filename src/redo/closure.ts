@@ -4,9 +4,10 @@ import { draftStepOf } from '../memory/sources.js';
 
 // What a redo from a cell invalidates (docs/redo.md, What is redone): the cell and everything
 // built on it. Within its unit, the steps that depend on it, transitively; across units, a
-// later unit reads the shared long memory before it writes (docs/domain.md, The reference
-// pipeline), so once a redone unit's long-memory entry exists, every later unit whose draft
-// was written read it, and is redone with what depends on its draft. Pure.
+// later unit reads the shared long memory before it writes
+// (docs/domain.md, The reference pipeline), so once a redone unit's long-memory entry exists,
+// every later unit whose draft was written read it, and is redone with what depends on its
+// draft. Pure.
 
 /** Why a cell is in the set. */
 export type RedoWhy = 'origin' | 'depends' | 'reads_memory';
