@@ -96,6 +96,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/sources/sources-level2.test.ts', // child process
   'test/ui/store/store-agents.test.ts', // agents, sleeps
   'test/ui/store/store-triage.test.ts', // agents
+  'test/ui/store/store-redo-agents.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/core/socket/supervisor.test.ts', // agents
   'test/e2e/cli/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/ui/slices/store-quota.test.ts', // a supervisor under the store (as store-agents.test.ts)
