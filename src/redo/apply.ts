@@ -2,6 +2,10 @@ import { backupFile, copyBackup, restoreBackup, undoBackup } from '../backups/ba
 import type { NewJournalEvent } from '../run/journal/journal.js';
 import type { UndoRecord } from '../run/journal/triage-ledger.js';
 import type { Claim } from '../types.js';
+import { readFile } from 'node:fs/promises';
+import { inside } from '../backups/fs.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { withoutEntries } from './entry.js';
 import { RedoError, type RedoMove, type RedoPreview } from './types.js';
 
 // applyRedo and undoRedo: the effects of a previewed redo (docs/redo.md). Either every backup
@@ -25,6 +29,13 @@ const refuseLive = (ports: RedoPorts, paths: readonly string[]): void => {
   if (first !== undefined) throw new RedoError(`${first}; wait until it stops, then try again: nothing was touched`);
 };
 
+/** The redone units' entries out of a shared file, now that its copy is made: their entry steps are redone. */
+async function dropEntries(root: string, rel: string, units: readonly string[]): Promise<void> {
+  const abs = inside(root, rel);
+  const r = withoutEntries(await readFile(abs, 'utf8'), units);
+  if (r.removed > 0) await writeFileAtomic(abs, r.text, [root]);
+}
+
 export async function applyRedo(root: string, p: RedoPreview, ports: RedoPorts): Promise<{ id: string; moves: RedoMove[] }> {
   if (p.refusal) throw new RedoError(p.refusal);
   refuseLive(ports, p.files.map((f) => f.path));
@@ -35,10 +46,11 @@ export async function applyRedo(root: string, p: RedoPreview, ports: RedoPorts):
     for (const f of p.files) {
       const { backup } = f.shared ? await copyBackup(root, f.path, when) : await backupFile(root, f.path, when);
       moves.push({ path: f.path, backup, copy: f.shared });
+      if (f.shared) await dropEntries(root, f.path, p.cells.filter((c) => c.path === f.path).map((c) => c.unit));
     }
   } catch (err) {
-    // Never half-done: what was moved goes back; a copy of a shared file harms nothing and stays.
-    for (const m of moves.filter((x) => !x.copy).reverse()) await undoBackup(root, m.backup, m.path).catch(() => undefined);
+    // Never half-done: what was moved goes back, a shared file gets its copy back (the copy stays, as every backup does).
+    for (const m of [...moves].reverse()) await (m.copy ? restoreBackup(root, m.backup, when) : undoBackup(root, m.backup, m.path)).catch(() => undefined);
     throw new RedoError(`redo from ${p.origin.unit} ${p.origin.step} not done: ${(err as Error).message}; every file moved was moved back`);
   }
   const id = `redo:${at}:${p.origin.unit}/${p.origin.step}`;
@@ -53,8 +65,8 @@ export async function applyRedo(root: string, p: RedoPreview, ports: RedoPorts):
     ...(p.override?.agent !== undefined ? { agent: p.override.agent } : {}),
     ...(p.override?.prompt !== undefined ? { prompt: p.override.prompt } : {}),
   });
-  // The checkpoint follows the disk: a moved file's cell is not started; a shared entry stays as the disk proves it.
-  for (const c of p.cells) if (!c.shared) await ports.mark(c.unit, c.step, 'not_started');
+  // The checkpoint follows the disk: every file moved aside, every entry taken out: not started.
+  for (const c of p.cells) await ports.mark(c.unit, c.step, 'not_started');
   return { id, moves };
 }
 

@@ -20,7 +20,7 @@ export function redoLines(p: RedoPreview): string[] {
   const lines = [`queued in plan order, ${plural(p.cells.length, 'cell')}; attempts and escalations reset:`];
   p.cells.forEach((c, i) => {
     const f = c.file;
-    const what = !f ? 'no file yet' : `${f.path} ${f.bytes} B${f.shared ? ', shared: copied, stays' : f.marker ? ', has its marker' : ''}`;
+    const what = !f ? 'no file yet' : `${f.path} ${f.bytes} B${f.shared ? ', shared: copied, its entry out' : f.marker ? ', has its marker' : ''}`;
     lines.push(`${i + 1}. ${c.unit} ${c.step}: ${what}`);
   });
   if (marked > 0) lines.push(`${plural(marked, 'file')} with its marker: finished work, backed up and redone all the same (that is redo from here)`);

@@ -130,6 +130,36 @@ describe('the fork in the operator model', () => {
   });
 });
 
+describe("a unit's long-memory entry", () => {
+  it('leaves the shared file (copied first), the other units\' entries stay; the entry step is redone; undo puts it back', async () => {
+    const { root, config, ws } = await setup();
+    const before = readFileSync(join(root, 'meta/chapter-summaries.md'), 'utf8');
+    expect(before).toContain('## ch02 — B-tree');
+    const p = await gatherRedo(ws, { liveRuns: [] }, { unit: 'ch02', step: 'panel' }, null);
+    const r = await applyRedo(root, p, diskPorts(root, config));
+    const after = readFileSync(join(root, 'meta/chapter-summaries.md'), 'utf8');
+    expect(after).not.toContain('## ch02');
+    expect(after).toContain('## ch01 — 存储格式与页');
+    expect(after.length).toBeLessThan(before.length);
+    const copy = r.moves.find((m) => m.path === 'meta/chapter-summaries.md')!;
+    expect(copy.copy).toBe(true);
+    expect(readFileSync(join(root, copy.backup), 'utf8')).toBe(before);
+    const now = await loadWorkspace(root, { config });
+    expect(now.cells.find((c) => c.unit === 'ch02' && c.step === 'memory')?.status).toBe('not_started');
+    expect(now.cells.find((c) => c.unit === 'ch01' && c.step === 'memory')?.status).toBe('done');
+    settle(root);
+    await undoRedo(root, (await ledgerOf(root)).triage.undo.at(-1)!, diskPorts(root, config));
+    expect(readFileSync(join(root, 'meta/chapter-summaries.md'), 'utf8')).toBe(before);
+  });
+
+  it('withoutEntries takes the heading naming the unit and what is under it, down to the next heading of its level', async () => {
+    const { withoutEntries } = await import('../../../src/redo/entry.js');
+    const text = '# Summaries\n\n## ch01 — a\nx\n### detail of ch01\ny\n## ch010 — another\nz\n## ch02\nw\n';
+    expect(withoutEntries(text, ['ch01'])).toEqual({ text: '# Summaries\n\n## ch010 — another\nz\n## ch02\nw\n', removed: 1 });
+    expect(withoutEntries(text, ['ch09']).removed).toBe(0);
+  });
+});
+
 describe('the pure parts', () => {
   it('previewRedo refuses on the first file being written, naming it, and counts every file once', async () => {
     const { ws } = await setup();

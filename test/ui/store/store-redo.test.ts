@@ -23,7 +23,7 @@ describe('store: redo from here', () => {
     const d = r.s().dialog!;
     expect(d.title).toBe(`Redo from ch03 draft: 9 cells, 4 files (${d.pending.type === 'redo' ? d.pending.preview.bytes : 0} B) backed up`);
     expect(d.lines).toContain(`1. ch03 draft: drafts/ch03-draft.md ${Buffer.byteLength(draft)} B, has its marker`);
-    expect(d.lines.some((l) => l.startsWith('7. ch03 memory: meta/chapter-summaries.md') && l.endsWith('shared: copied, stays'))).toBe(true);
+    expect(d.lines.some((l) => l.startsWith('7. ch03 memory: meta/chapter-summaries.md') && l.endsWith('shared: copied, its entry out'))).toBe(true);
     await r.press('y');
     expect(existsSync(join(r.root, 'drafts/ch03-draft.md'))).toBe(false);
     expect(readFileSync(join(r.root, `drafts/ch03-draft.md.bak.${STAMP}`), 'utf8')).toBe(draft);
