@@ -27,7 +27,7 @@ async function mount(dir: string, o: { ascii?: boolean; columns?: number } = {})
     expect(f.split('\n').length).toBeLessThan(24);
     return stripVTControlCharacters(f);
   };
-  const waitFor = async (text: string, timeout = 5000) => {
+  const waitFor = async (text: string, timeout = 20_000) => {
     const t0 = Date.now();
     while (!squash(frame()).includes(squash(text))) {
       if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${text}; frame:\n${frame()}`);
@@ -60,7 +60,7 @@ async function redone(m: Awaited<ReturnType<typeof mount>>, dir: string): Promis
 }
 
 describe('redo from here on screen', () => {
-  it('80×24: the preview lists every cell and file; afterwards s shows the draft against its backup side by side', async () => {
+  it('80×24: the preview lists every cell and file; afterwards s shows the draft against its backup side by side', { timeout: 90_000 }, async () => {
     const dir = copyDemo();
     const m = await mount(dir);
     await redone(m, dir);
@@ -80,7 +80,7 @@ describe('redo from here on screen', () => {
     expect(m.frame()).toContain('+A REWRITTEN THIRD LINE');
   });
 
-  it('--ascii: the gutter is ASCII; 50 columns: too narrow, unified with a note', async () => {
+  it('--ascii: the gutter is ASCII', { timeout: 90_000 }, async () => {
     const dir = copyDemo();
     const m = await mount(dir, { ascii: true });
     await redone(m, dir);
@@ -92,7 +92,9 @@ describe('redo from here on screen', () => {
     await m.waitFor('the current file (+)');
     expect(m.frame()).toMatch(/-.* \| \+A REWRITTEN THIRD LINE/);
     expect(m.frame()).not.toContain('│');
+  });
 
+  it('50 columns: the preview scrolls with j; too narrow for side by side, unified with a note', { timeout: 90_000 }, async () => {
     const dir2 = copyDemo();
     const n = await mount(dir2, { columns: 50 });
     await redone(n, dir2);
