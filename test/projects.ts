@@ -8,6 +8,10 @@
 
 export const SYSTEM_TESTS: readonly string[] = [
   'test/core/run/supervisor/adopt-restart.test.ts', // child process, agents, sleeps
+  'test/core/redo/redo-live.test.ts', // child process (a writer holding a file open)
+  'test/core/redo/redo-fork.test.ts', // agents
+  'test/e2e/tmux/e2e-redo.test.ts', // child process, dist/, tmux
+  'test/e2e/cli/redo-cli.test.ts', // child process, dist/
   'test/e2e/tmux/anchored-stdout.test.ts', // child process, process helper, tmux
   'test/core/fs/atomic-write.test.ts', // child process
   'test/ui/slices/autopilot-redo.test.ts', // agents, sleeps
@@ -99,6 +103,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/sources/sources-level2.test.ts', // child process
   'test/ui/store/store-agents.test.ts', // agents, sleeps
   'test/ui/store/store-triage.test.ts', // agents
+  'test/ui/store/store-redo-agents.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/core/socket/supervisor.test.ts', // agents
   'test/e2e/cli/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/ui/slices/store-quota.test.ts', // a supervisor under the store (as store-agents.test.ts)

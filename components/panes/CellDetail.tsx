@@ -9,6 +9,7 @@ import { heldWhy } from '../../src/ui/agents/held.js';
 import { useAppStore } from '../../hooks/use-app-store.js';
 import { cellSpendLines } from '../../src/ui/views/spend.js';
 import { Line, T } from '../Styled.js';
+import { operatorOf } from '../../src/ui/store/operator.js';
 
 // One cell, everything the operator needs to decide: where the file is, how big, whether
 // the marker is there, what checkpoint.md claims against what the disk shows, the verdict
@@ -26,6 +27,8 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const spent = useAppStore((s) => (detail ? (cellSpendLines(s.agents.snap?.ledger.costs, `${detail.unit}/${detail.step}`)[0]?.trim() ?? '') : ''));
   const agents = useAppStore((s) => s.agents);
   const held = useAppStore((s) => s.held);
+  // A redo's fork (docs/redo.md): the operator model's, as every surface reads it.
+  const fork = useAppStore((s) => (detail ? (operatorOf(s).cells.get(`${detail.unit}/${detail.step}`)?.fork ?? null) : null));
   if (!detail) return null;
   const cell = ws.cells.find((c) => c.unit === detail.unit && c.step === detail.step);
   const step = ws.pipeline.steps.find((s) => s.id === detail.step);
@@ -51,6 +54,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
     ['verdict', writer ? writingWhy(writer, cell) : held.byPath.has(cell.path) ? heldWhy(held.byPath.get(cell.path)!) : cell.triage ? `${cell.triage.verdict}: ${cell.triage.reason}` : cell.error ? `cannot read it: ${cell.error}` : '—'],
     ['blocked by', blockers.length ? `${blockers.join(', ')}: it can start once ${blockers.length === 1 ? 'that is' : 'those are'} done` : 'nothing'],
     ...(spent ? [['agent', spent] as [string, string]] : []),
+    ...(fork ? [['fork', `${fork}: its next run (a redo from here asked for it)`] as [string, string]] : []),
   ];
   const tailRows = Math.max(0, height - facts.length - 2);
   const lines = detail.tail?.lines ?? [];

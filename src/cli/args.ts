@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'redrive', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'redrive', 'redo', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -61,6 +61,9 @@ export interface Cli {
   undo: string | null;
   /** redrive: launch what a relaunch left queued (a refusing gate, a restart). */
   drain: boolean;
+  /** redo: the agent and prompt for the redone cells' next attempt (docs/redo.md, Fork from here). */
+  agent: string | null;
+  prompt: string | null;
 }
 
 /** Every option of every command, for parseArgs. */
@@ -94,6 +97,8 @@ const OPTIONS = {
   name: { type: 'string' },
   undo: { type: 'string' },
   drain: { type: 'boolean', default: false },
+  agent: { type: 'string' },
+  prompt: { type: 'string' },
 } as const;
 
 /** A positive integer option (`--max`, `--attempt`), or null when absent. */
@@ -162,6 +167,8 @@ export function parseCli(argv: string[]): Cli {
     name: values.name ?? null,
     undo: values.undo ?? null,
     drain: values.drain!,
+    agent: values.agent ?? null,
+    prompt: values.prompt ?? null,
   };
 }
 
@@ -190,6 +197,10 @@ Usage
   checkroom resume [dir] [--write]     the RESUME.md letter to the next session
   checkroom recover [dir] [--dry-run] [--json]
                                        the whole recovery flow: sources, stop point, rebuild, plan
+  checkroom redo [dir] <unit> <step> [--agent A] [--prompt P] [--yes] [--json]
+                                       redo from here: the cell and everything built on it, every
+                                       file backed up, queued in plan order; a preview unless --yes
+                                       (undo: u in the control room; docs/redo.md)
   checkroom backups [dir] <file> [--restore BACKUP] [--json]
                                        list a file's backups and what differs; restore one
   checkroom history [dir] [--since 2h|14:05] [--cell UNIT/STEP] [--json]
@@ -233,7 +244,9 @@ Options
   --force      run: launch even when the step's dependencies are not done or it is already done
   -y, --yes    run: no question before the first launch (implied when stdin is not a terminal);
                redrive: do it (without: the preview)
+               redo: apply the previewed redo
   --restore B  backups: restore backup B (the current file is backed up first)
+  --agent A, --prompt P   redo: the redone cells' next attempt runs agent A, prompt file P
   --host NAME  unlock: the host that holds the driver lock (a stale lock of this host is
                taken over by the next start, with a notice)
   --handover   unlock: the running driver hands over instead (its terminal may be gone)

@@ -1,5 +1,6 @@
 import type { Limits } from '../pipeline/config/types.js';
 import type { CellLedger } from '../run/journal/ledger.js';
+import type { CellOverride } from '../run/journal/triage-ledger.js';
 import { decideNext } from '../run/policy/policy.js';
 import type { SupervisorSnapshot } from '../run/supervisor/types.js';
 import type { OperatorCell, OperatorEscalation, OperatorRun } from './types.js';
@@ -28,7 +29,11 @@ function runStateOf(c: CellLedger | null, r: OperatorRun | undefined): OperatorC
   return 'idle';
 }
 
-function cellOf(key: string, c: CellLedger | null, r: OperatorRun | undefined, limits: Limits | null): OperatorCell {
+/** A redo's fork in words (docs/redo.md, Fork from here). */
+const forkWords = (o: CellOverride | undefined): string | null =>
+  o ? [o.agent !== undefined ? `agent ${o.agent}` : '', o.prompt !== undefined ? `prompt ${o.prompt}` : ''].filter(Boolean).join(', ') : null;
+
+function cellOf(key: string, c: CellLedger | null, r: OperatorRun | undefined, limits: Limits | null, fork: CellOverride | undefined): OperatorCell {
   const run = runStateOf(c, r);
   // An escalated, held or finished cell has no next attempt (Health showed
   // "ch04 memory escalated · next attempt 2 of 4").
@@ -46,6 +51,7 @@ function cellOf(key: string, c: CellLedger | null, r: OperatorRun | undefined, l
     hold: c?.hold?.why ?? null,
     reason: c?.reason ?? null,
     ledger: c,
+    fork: forkWords(fork),
   };
 }
 
@@ -53,10 +59,11 @@ function cellOf(key: string, c: CellLedger | null, r: OperatorRun | undefined, l
 export function cellsOf(snap: SupervisorSnapshot | null, runs: readonly OperatorRun[], limits: Limits | null): Map<string, OperatorCell> {
   const out = new Map<string, OperatorCell>();
   const byKey = new Map(runs.map((r) => [r.key, r]));
+  const forks = snap?.ledger.triage.overrides ?? {};
   for (const c of Object.values(snap?.ledger.cells ?? {})) {
-    if (!(c.attempts.length > 0 || c.state === 'needs_human' || c.state === 'retrying' || c.state === 'running' || byKey.has(c.key))) continue;
-    out.set(c.key, cellOf(c.key, c, byKey.get(c.key), limits));
+    if (!(c.attempts.length > 0 || c.state === 'needs_human' || c.state === 'retrying' || c.state === 'running' || byKey.has(c.key) || forks[c.key])) continue;
+    out.set(c.key, cellOf(c.key, c, byKey.get(c.key), limits, forks[c.key]));
   }
-  for (const r of runs) if (!out.has(r.key)) out.set(r.key, cellOf(r.key, null, r, limits));
+  for (const r of runs) if (!out.has(r.key)) out.set(r.key, cellOf(r.key, null, r, limits, forks[r.key]));
   return out;
 }

@@ -89,6 +89,8 @@ export interface OperatorCell {
   reason: string | null;
   /** The journal's fold of the cell (attempts, classes, last error), for details; null for a run the journal has not folded yet. */
   ledger: CellLedger | null;
+  /** A redo's fork for the cell's next run, in words ("agent writer-b, prompt prompts/v2.md"), or null (docs/redo.md). */
+  fork: string | null;
 }
 
 /** A workspace cell as the operator sees it: its status, verdict, claim and what blocks it. */

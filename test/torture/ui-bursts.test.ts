@@ -82,11 +82,12 @@ describe('torture: key bursts and resizes while the Partials list reorders', () 
       // Invariant 2: each dialog names a file picked at an action key since the last dialog.
       const confirmed: string[] = [];
       let open: string | null = null;
-      // A confirm with recorded files closes the dialog while it looks, then reopens the same one to run it.
+      // A confirm with recorded files closes the dialog while it looks, then reopens the same one to run it;
+      // j/k scroll a long dialog (a new dialog object, the same pending action): one dialog, by its pending.
       const seen = new Set<unknown>();
       const offDialog = store.subscribe((s: AppState, prev: AppState) => {
-        if (s.dialog && !seen.has(s.dialog) && (s.dialog.pending.type === 'moves' || s.dialog.pending.type === 'keep')) {
-          seen.add(s.dialog);
+        if (s.dialog && !seen.has(s.dialog.pending) && (s.dialog.pending.type === 'moves' || s.dialog.pending.type === 'keep')) {
+          seen.add(s.dialog.pending);
           const target = s.dialog.pending.type === 'moves' ? s.dialog.pending.moves[0].path : s.dialog.pending.move.path;
           if (!pickedAtAction.includes(target)) problems.push(`dialog for ${target}, picked were ${pickedAtAction.join(', ')}`);
           pickedAtAction.length = 0;

@@ -26,6 +26,8 @@ export async function extraCommands(cli: Cli, o: TextOptions, out: Out): Promise
       return (await import('./logs-command.js')).logsCommand(cli, o, out);
     case 'redrive':
       return (await import('./redrive-command.js')).redriveCommand(cli, o, out);
+    case 'redo':
+      return (await import('./redo-command.js')).redoCommand(cli, o, out);
     case 'unlock':
       return (await import('./unlock-command.js')).unlockCommand(cli, out);
     default:

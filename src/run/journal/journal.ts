@@ -265,7 +265,7 @@ export const appendJournalNow = (root: string, event: NewJournalEvent): boolean 
 };
 
 // Required fields per type: enough to keep a malformed line from reaching the ledger.
-type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa' | 'mv' | 'cl';
+type Kind = 's' | 'n' | 'b' | 'n?' | 's?' | 'sa' | 'mv' | 'cl' | 'cp';
 const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   launch: { runId: 's', unit: 's', step: 's', agent: 's', attempt: 'n', argv: 'sa', cwd: 's', logPath: 's', pid: 'n?', procStart: 'n?', outputPath: 's?' },
   exit: { runId: 's', unit: 's', step: 's', agent: 's', exitCode: 'n?', signal: 's?', class: 's', markerFound: 'b', cmdFp: 's', errFp: 's', keywords: 'sa', errorTail: 'sa', durationMs: 'n' },
@@ -284,6 +284,8 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   undo_popped: { id: 's' },
   bulk_action: { id: 's', name: 's', action: 's', filter: 's', cells: 'cl' },
   bulk_undo: { id: 's', name: 's' },
+  redo_applied: { id: 's', unit: 's', step: 's', cells: 'cp', moves: 'mv' },
+  redo_undone: { id: 's', moves: 'mv' },
 };
 
 const fits = (v: unknown, kind: Kind): boolean => {
@@ -304,6 +306,8 @@ const fits = (v: unknown, kind: Kind): boolean => {
       return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as { path?: unknown }).path === 'string' && typeof (x as { backup?: unknown }).backup === 'string');
     case 'cl':
       return isCellList(v);
+    case 'cp':
+      return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && ['unit', 'step', 'path'].every((k) => typeof (x as Record<string, unknown>)[k] === 'string'));
   }
 };
 

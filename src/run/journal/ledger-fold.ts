@@ -244,6 +244,12 @@ export class LedgerFold {
     if (infra && e.class !== 'INFRA' && this.breakers.has(infra)) this.feed(infra, { type: e.class === 'CANCELLED' ? 'abandon' : 'success', at: e.at });
   }
 
+  private reset(unit: string, step: string): void {
+    const c = this.cell(unit, step);
+    // A run still in flight stays visible; everything counted is forgotten.
+    this.cells.set(c.key, { ...newCell(unit, step), agent: c.agent, runId: c.runId, state: c.runId ? 'running' : 'idle' });
+  }
+
   private step(e: JournalEvent): void {
     switch (e.type) {
       case 'session':
@@ -305,11 +311,11 @@ export class LedgerFold {
           const c = this.cell(e.unit, e.step);
           c.hold = e.kind === 'hold' ? { at: e.at, why: e.note ?? 'held by the operator' } : null;
         }
-        if (e.kind === 'reset_cell' && e.unit !== undefined && e.step !== undefined) {
-          const c = this.cell(e.unit, e.step);
-          // A run still in flight stays visible; everything counted is forgotten.
-          this.cells.set(c.key, { ...newCell(e.unit, e.step), agent: c.agent, runId: c.runId, state: c.runId ? 'running' : 'idle' });
-        }
+        if (e.kind === 'reset_cell' && e.unit !== undefined && e.step !== undefined) this.reset(e.unit, e.step);
+        break;
+      case 'redo_applied':
+        // A redo from here resets every cell it queues, as Z does (docs/redo.md).
+        for (const c of e.cells) this.reset(c.unit, c.step);
         break;
       case 'adopted': {
         const run = this.live.get(e.runId);

@@ -37,4 +37,30 @@ export interface UndoPoppedEvent extends Base {
   id: string;
 }
 
-export type TriageJournalEvent = RedoQueuedEvent | SkipEvent | UndoPushedEvent | UndoPoppedEvent;
+/**
+ * Redo from here (docs/redo.md): ONE record for the whole action, so undo and a restart see
+ * it whole. The cells in queue order with the claim checkpoint.md held, the backups made
+ * (`copy`: a shared file, which stayed), and the changed agent or prompt for the cells' next
+ * attempt.
+ */
+export interface RedoAppliedEvent extends Base {
+  type: 'redo_applied';
+  id: string;
+  /** The cell the operator redid from. */
+  unit: string;
+  step: string;
+  cells: { unit: string; step: string; path: string; claim: string | null }[];
+  moves: { path: string; backup: string; copy: boolean }[];
+  agent?: string;
+  prompt?: string;
+}
+
+/** The undo of a redo: every backup restored (`current`: where the file it replaced went), its cells unqueued. */
+export interface RedoUndoneEvent extends Base {
+  type: 'redo_undone';
+  id: string;
+  /** `backup` is the one restored from. */
+  moves: { path: string; backup: string; current: string | null }[];
+}
+
+export type TriageJournalEvent = RedoQueuedEvent | SkipEvent | UndoPushedEvent | UndoPoppedEvent | RedoAppliedEvent | RedoUndoneEvent;

@@ -11,6 +11,7 @@ import { passBreaker, releaseProbes, type ProbeClaims } from '../policy/breaker-
 import { pathTakenBy, takenWhy, writersByPath } from '../process/writers.js';
 import { heldOutputs } from '../../holders/held-outputs.js';
 import type { AutopilotPort, Budget, CellCore, CellRunner, InFlight, JournalPort, Marker, Roles, WorkspaceRef } from './ports.js';
+import { forkTarget } from '../../redo/fork.js';
 import { SupervisorError, type RunResult } from './types.js';
 import { quotaWaitOf, quotaWords } from '../quota/gate.js';
 
@@ -89,6 +90,15 @@ export interface LaunchPorts {
   cells: Pick<CellRunner, 'fly'>;
 }
 
+/** The target with a redo's fork applied; a fork that cannot be honoured refuses the launch, never runs the default silently. */
+const forkOf = (...a: Parameters<typeof forkTarget>): CellTarget => {
+  try {
+    return forkTarget(...a);
+  } catch (err) {
+    throw new SupervisorError((err as Error).message);
+  }
+};
+
 /** Every check a launch must pass (one writer per output, breakers, budgets, escalation), then the cell goes in flight. */
 export async function launchCell(
   { ready, roles, ws, journal, budget, inFlight, probes, cells }: LaunchPorts,
@@ -99,8 +109,9 @@ export async function launchCell(
   await ready;
   roles.refuse('launch');
   const { config } = ws;
-  const t = targetOf(ws.root, config, unit, step);
   const key = cellKey(unit, step);
+  // A redo's fork (docs/redo.md): the agent or prompt it named, for this run of the cell only.
+  const t = forkOf(ws.root, config, targetOf(ws.root, config, unit, step), journal.ledger().triage.overrides[key]);
   const { flights } = inFlight;
   if (flights.has(key)) throw new SupervisorError(`${unit} ${step} is already running or waiting for its next attempt`);
   const blocked = outputBlocked(t);

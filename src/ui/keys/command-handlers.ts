@@ -170,6 +170,7 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'redrive.open': (k, _s, _id, args) => (k.agents ? k.agents.requestRedrive(args) : k.set({ message: { text: 'redrive needs agents: no agents section in checkroom.yaml', tone: 'warn' } })),
   'dialog.down': (k) => k.set((st) => scrollDialog(st, 1)),
   'dialog.up': (k) => k.set((st) => scrollDialog(st, -1)),
+  'cell.redo': (k, _s, _id, args) => k.triage.requestRedo(args),
   'alarms.ack': withAgents((a) => a.ackAlarms()),
   // The recovery slice's (store-recovery.ts): one row each, no second switch behind them.
   'resume.write': (k) => k.recovery.requestResume(),
@@ -180,6 +181,7 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'backups.open': (k) => k.recovery.openBackups(),
   'backups.restore': (k) => k.recovery.requestRestore(),
   'backups.close': (k) => k.recovery.closeBackups(),
+  'backups.side': (k) => k.set((st) => (st.recovery.backups ? { recovery: { ...st.recovery, backups: { ...st.recovery.backups, side: !st.recovery.backups.side, offset: 0 } } } : {})),
   'offer.write': (k) => k.recovery.offerWrite(),
   'offer.skip': (k) => k.recovery.offerSkip(),
   'offer.back': (k) => k.recovery.offerBack(),

@@ -19,6 +19,7 @@ const NAMES = {
   undo: 'undo',
   unskip: 'partial.unskip',
   redrive: 'redrive.open',
+  redo: 'cell.redo',
 } as const;
 
 // Short names the hand finds without looking, as k9s' `:po` and `:q`: one table, each a full

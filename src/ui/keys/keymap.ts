@@ -104,6 +104,8 @@ const ROWS = [
   cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
+  // docs/redo.md: the cell and everything built on it, backed up and queued as one undoable action.
+  cmd({ id: 'cell.redo', keys: [{ ch: 'D' }], hint: 'redo from here', description: 'redo from here: back up the selected cell and everything built on it, queue them in plan order (previews first; u undoes; :redo unit/step agent=A prompt=P forks)', dangerous: true, views: ['progress', 'plan', 'partials', 'health'] }),
   cmd({ id: 'alarms.ack', keys: [{ ch: 'A' }], hint: 'acknowledge', description: 'acknowledge the "needs you" banner (journalled; the next escalation brings it back)', runs: true }),
   // Multi-select (docs/marks.md): marks are kept by item, so they survive live reorders.
   cmd({ id: 'marks.toggle', keys: [{ ch: ' ' }], hint: 'mark', description: 'mark or unmark the selected row and move down; b d m s (Partials), enter x (Plan), Z (Health) then act on every marked row, with one preview', views: ['partials', 'plan', 'health', 'history'], footer: true }),
@@ -124,11 +126,14 @@ const ROWS = [
   cmd({ id: 'recover.rebuild', keys: [{ ch: 'R' }], hint: 'rebuild', description: 'rebuild checkpoint.md and RESUME.md from the disk (old ones kept)', dangerous: true, scope: 'recover', footer: true }),
   cmd({ id: 'recover.close', keys: [{ name: 'escape' }], hint: 'close', description: 'close the recover report', scope: 'recover', footer: true }),
   cmd({ id: 'backups.restore', keys: [{ name: 'return' }], hint: 'restore', description: 'restore the selected backup (the current file is backed up first)', dangerous: true, scope: 'backups', footer: true }),
+  cmd({ id: 'backups.side', keys: [{ ch: 's' }], hint: 'side by side', description: 'the diff side by side (the backup left, the current file right) or unified', scope: 'backups', footer: true }),
   cmd({ id: 'backups.close', keys: [{ name: 'escape' }], hint: 'close', description: 'close the backups panel', scope: 'backups', footer: true }),
   cmd({ id: 'offer.write', keys: [{ ch: 'y' }, { name: 'return' }], hint: 'write and quit', description: 'quitting: write RESUME.md first, then quit', dangerous: true, scope: 'offer', footer: true }),
   cmd({ id: 'offer.skip', keys: [{ ch: 'n' }, { ch: 'q' }], hint: 'just quit', description: 'quitting: quit without writing RESUME.md', scope: 'offer', footer: true }),
   cmd({ id: 'offer.back', keys: [{ name: 'escape' }], hint: 'stay', description: 'quitting: stay in the control room', scope: 'offer', footer: true }),
   cmd({ id: 'dialog.confirm', keys: [{ ch: 'y' }, { name: 'return' }], label: 'y/enter', hint: 'confirm', description: 'confirm the change shown', scope: 'dialog', footer: true }),
+  cmd({ id: 'dialog.down', keys: [{ ch: 'j' }, { name: 'down' }], label: 'j/↓', hint: 'scroll', description: 'scroll a long preview down', scope: 'dialog' }),
+  cmd({ id: 'dialog.up', keys: [{ ch: 'k' }, { name: 'up' }], label: 'k/↑', hint: 'scroll up', description: 'scroll a long preview up', scope: 'dialog' }),
   cmd({ id: 'dialog.leave', keys: [{ ch: 'l' }], hint: 'leave runs', description: 'quitting with runs in flight: leave them running (the next start adopts them)', scope: 'dialog' }),
   cmd({ id: 'dialog.down', keys: [{ ch: 'j' }, { name: 'down' }], label: 'j/↓', hint: 'scroll', description: 'scroll a long dialog down (a redrive preview)', scope: 'dialog' }),
   cmd({ id: 'dialog.up', keys: [{ ch: 'k' }, { name: 'up' }], label: 'k/↑', hint: 'scroll up', description: 'scroll a long dialog up', scope: 'dialog' }),

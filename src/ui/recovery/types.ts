@@ -50,6 +50,8 @@ export interface BackupsPanel {
   hunks: string[] | null;
   offset: number;
   note: string | null;
+  /** The diff side by side, the backup left and the current file right (docs/redo.md); else unified. */
+  side?: boolean;
 }
 
 export interface RecoveryUi {

@@ -122,6 +122,10 @@ export function createAppStore(opts: StoreOptions): AppStore {
     const next = clampCursors(st);
     if (!sameCursors(st, next)) store.setState(next);
   });
+  // A redo from here queues its cells while autopilot may already run: its order is autopilot's at once (docs/redo.md).
+  const unprefer = store.subscribe((st, prev) => {
+    if (st.redoQueue !== prev.redoQueue) opts.agents?.sup.prefer(st.redoQueue);
+  });
   // The `:` lines typed are kept for the next session, unless nothing may be written.
   const unkeep = store.subscribe((st, prev) => {
     if (st.commandHistory !== prev.commandHistory && !st.readonly) track(writeCommandHistory(st.ws.root, st.commandHistory));
@@ -137,6 +141,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
     unsubscribe();
     unfollow();
     unkeep();
+    unprefer();
     stopFeed?.();
     stopRecovery();
     stopHeld();

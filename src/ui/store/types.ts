@@ -10,6 +10,7 @@ import type { CheckpointDiff } from '../views/checkpoint-diff.js';
 import type { ViewId } from '../views/views.js';
 import type { Picks } from './picked.js';
 import type { Seen } from '../keys/confirm-guard.js';
+import type { RedoPreview } from '../../redo/types.js';
 import type { Held } from '../agents/held.js';
 import type { RecoveryPending, RecoveryUi, SessionOptions } from '../recovery/types.js';
 import type { AgentAction, AgentsOptions, AgentsUi } from '../agents/types.js';
@@ -42,6 +43,7 @@ export type Pending =
   | { type: 'skips'; paths: string[] }
   | { type: 'keep'; move: Move; marker: string }
   | { type: 'undo'; group: UndoGroup }
+  | { type: 'redo'; preview: RedoPreview }
   | { type: 'checkpoint'; diff: CheckpointDiff; backup: string | null }
   | { type: 'recovery'; action: RecoveryPending }
   | { type: 'agents'; action: AgentAction };
@@ -64,6 +66,8 @@ export interface UndoGroup {
   id: string;
   label: string;
   moves: Move[];
+  /** A redo from here (docs/redo.md): undo restores every backup and unqueues these cells. */
+  redo?: { cells: { unit: string; step: string; path: string; claim: string | null }[] };
 }
 
 export interface Prompt {

@@ -6,12 +6,13 @@ import { runKeep, runMoves, undoMoves } from './actions.js';
 import { afterMoves, afterUndo, cellOf, movesOutcome } from './planners.js';
 import { clampCursors } from '../views/nav.js';
 import { resultWords, type Refused } from '../marks/words.js';
+import { runRedo, runUndoRedo } from './redo.js';
 
 // What a triage confirmation does on disk, one row per kind of dialog: the
 // I/O only; what it means for the session comes from the pure planners of triage-planners.ts.
 // After a change the workspace is rescanned, so the views show what the disk now says.
 
-export type TriagePending = Extract<Pending, { type: 'moves' | 'keep' | 'keeps' | 'skips' | 'undo' | 'checkpoint' }>;
+export type TriagePending = Extract<Pending, { type: 'moves' | 'keep' | 'keeps' | 'skips' | 'undo' | 'checkpoint' | 'redo' }>;
 
 /** What the effects act through (store-triage.ts builds it once per store). */
 export interface TriageIo {
@@ -24,6 +25,8 @@ export interface TriageIo {
   record: (events: Omit<DecisionEvent, 'v' | 'at' | 'type'>[]) => Promise<void>;
   /** Same for the triage state: the disk change stands, the session keeps it in memory. */
   keep: (events: NewJournalEvent[]) => Promise<void>;
+  /** The supervisor's journal, for the redo's one record (docs/redo.md); absent without a supervisor. */
+  journal?: (e: NewJournalEvent) => Promise<void>;
 }
 
 type Effect<K extends TriagePending['type']> = (io: TriageIo, p: Extract<TriagePending, { type: K }>, at: Date) => Promise<void>;
@@ -83,9 +86,11 @@ export const TRIAGE_EFFECTS: { [K in TriagePending['type']]: { busy: string; run
       await io.rescan();
     },
   },
+  redo: { busy: 'backing up for the redo', run: (io, p) => runRedo(io, p, io.journal) },
   undo: {
     busy: 'undoing',
     run: async (io, p) => {
+      if (p.group.redo) return runUndoRedo(io, p.group, io.journal);
       const restored = await undoMoves(io.get().ws.root, p.group.moves);
       await io.keep([{ type: 'undo_popped', at: io.now().getTime(), id: p.group.id }]);
       await io.record(restored.map((path) => ({ kind: 'restore', ...cellOf(io.get().ws, path), path, note: 'undo: moved back under its name' })));

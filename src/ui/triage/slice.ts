@@ -7,6 +7,7 @@ import { triageEffect, type TriageIo, type TriagePending } from './effects.js';
 import { checkpointAsk, conservativeAsk, freshConservative, keepAsk, moveAsk, noting, planConservative, planFresh, planKeep, planPick, planUndo, undoAsk, undoTargets } from './planners.js';
 import { liveNow } from '../agents/held.js';
 import { markedRequest } from '../marks/request.js';
+import { planRedo, redoDialog } from './redo.js';
 
 // The store's disk actions: each request plans the change (exact file names), opens a
 // confirmation, and only `confirm` touches the disk (k9s: destructive keys confirm). What
@@ -35,7 +36,7 @@ const each =
 export function createTriage({ set, get, live, now, track, decide, journal }: Deps) {
   const { say, act, apply, settle } = storeKit({ set, get, track });
   const rescan = rescanner({ get, live });
-  const io: TriageIo = { get, set, now, say, rescan, record: each(decide), keep: each(journal) };
+  const io: TriageIo = { get, set, now, say, rescan, record: each(decide), keep: each(journal), ...(journal ? { journal } : {}) };
   const root = (): string => get().ws.root;
   /** Plan with `busy` held, then open the dialog the planner made (dated `at`, as its backup names). */
   const planning = (at: Date, plan: () => Promise<Parameters<typeof apply>[0]>): void => act('planning', async () => apply(await plan(), at));
@@ -71,15 +72,8 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
         const f = freshConservative(planned, fresh);
         if (!('go' in f)) return f;
         const c = f.go;
-        const seen = await seeFiles(
-          root(),
-          c.targets.map((t) => t.file),
-        );
-        const moves = await planMoves(
-          root(),
-          c.targets.map((t) => t.file.path),
-          at,
-        );
+        const seen = await seeFiles(root(), c.targets.map((t) => t.file));
+        const moves = await planMoves(root(), c.targets.map((t) => t.file.path), at);
         return { ask: noting(conservativeAsk(c, moves, seen), fresh) };
       });
     },
@@ -106,6 +100,13 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
       const group = settle(planUndo(get()), at);
       if (!group) return;
       planning(at, async () => ({ ask: undoAsk(group, await seeFiles(root(), undoTargets(get().ws, group))) }));
+    },
+
+    /** D or :redo (docs/redo.md): the preview of redo from here, or why not. */
+    requestRedo: (args: string): void => {
+      const at = now();
+      const req = settle(planRedo(get(), args), at);
+      if (req) planning(at, () => redoDialog(get(), req));
     },
 
     requestCheckpoint: (): void => {

@@ -49,8 +49,8 @@ describe('the : line in the store: tab, history', () => {
     const r = await openStore(copyDemo());
     await r.press(':', 'parti', 'tab');
     expect(r.s().prompt).toMatchObject({ kind: 'command', text: 'partials' });
-    const [first, second, third] = commandCandidates('re');
-    expect([first, second, third].sort()).toEqual(['recover', 'redrive', 'refresh']);
+    const [first, second, third, fourth] = commandCandidates('re');
+    expect([first, second, third, fourth].sort()).toEqual(['recover', 'redo', 'redrive', 'refresh']);
     await r.press('esc', ':', 're', 'tab');
     expect(r.s().prompt?.text).toBe(first);
     await r.press('tab');
@@ -58,9 +58,11 @@ describe('the : line in the store: tab, history', () => {
     await r.press('tab');
     expect(r.s().prompt?.text).toBe(third);
     await r.press('tab');
+    expect(r.s().prompt?.text).toBe(fourth);
+    await r.press('tab');
     expect(r.s().prompt?.text).toBe(first);
     await r.press('shift-tab');
-    expect(r.s().prompt?.text).toBe(third);
+    expect(r.s().prompt?.text).toBe(fourth);
     // Tab in the : line never switches the view.
     expect(r.s().view).toBe('progress');
     await r.press('enter');

@@ -60,7 +60,8 @@ function model(events: readonly JournalEvent[]): TriageLedger {
     if (e.type === 'skip') last.set(e.path, { i: last.get(e.path)?.on === e.on ? last.get(e.path)!.i : i, on: e.on });
   });
   const skipped = [...last].filter(([, v]) => v.on).sort((a, b) => a[1].i - b[1].i).map(([p]) => p);
-  return { redoQueue, skipped, undo: stack };
+  // No redo_applied among these events: no fork (docs/redo.md).
+  return { redoQueue, skipped, undo: stack, overrides: {} };
 }
 
 describe('triage continuity in the ledger fold', () => {
