@@ -10,6 +10,7 @@ import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 import { SampleFold } from '../../foresight/samples.js';
 import { QuotaFold, quotaOfExit } from '../quota/fold.js';
+import { drainedStep, NO_PAUSE, pauseStep, type PauseState } from '../policy/pause.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -50,6 +51,8 @@ export class LedgerFold {
   /** Accounts waiting for their quota's reset, and the cells stopped on them (docs/quota.md). */
   private readonly quota = new QuotaFold();
   private readonly samples = new SampleFold();
+  /** Drain and pauses (docs/drain.md): immutable, a view hands it out as is. */
+  private pause: PauseState = NO_PAUSE;
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -87,6 +90,7 @@ export class LedgerFold {
       triage: this.triage,
       quotaWaits: this.quota.view(now),
       durations: this.samples.view(),
+      pause: this.pause,
     };
   }
 
@@ -295,6 +299,12 @@ export class LedgerFold {
         }
         break;
       }
+      case 'pause':
+        this.pause = pauseStep(this.pause, e);
+        break;
+      case 'drained':
+        this.pause = drainedStep(this.pause, e.at);
+        break;
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };
         // Turning autopilot back on is the operator's answer to a pause: start counting anew.

@@ -9,6 +9,7 @@ import type { TriageLedger } from './triage-ledger.js';
 import { budgetStopOf, type BudgetCounts } from '../policy/budget.js';
 import type { DurationLedger } from '../../foresight/types.js';
 import type { QuotaWait } from '../quota/gate.js';
+import type { PauseState } from '../policy/pause.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
@@ -88,6 +89,8 @@ export interface Ledger {
   triage: TriageLedger;
   /** Successful attempts' run times and times, foresight's source (docs/foresight.md). */
   durations: DurationLedger;
+  /** The operator's drain and pauses (docs/drain.md): what every launch asks (pause.ts). */
+  pause: PauseState;
 }
 
 export interface LedgerConfig {

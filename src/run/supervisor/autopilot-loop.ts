@@ -5,6 +5,7 @@ import { cellKey, type NextStep, type WorkspaceState } from '../../types.js';
 import { loadWorkspace } from '../../workspace.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { pickLaunches } from './autopilot.js';
+import { pauseClock } from '../policy/pause.js';
 import { outputOf } from '../process/writers.js';
 import { heldOutputs } from '../../holders/held-outputs.js';
 import type { Flight } from '../attempt/cell-core.js';
@@ -126,6 +127,11 @@ async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: str
   if (l.paused && l.pausedReason) {
     await pauseFor(l.pausedReason);
     if (h.flights.size === 0) emitIdle(h, st, `autopilot paused: ${l.pausedReason}`);
+    return;
+  }
+  // Draining: nothing new of any kind (docs/drain.md); said once, not per cell.
+  if (l.pause.drain) {
+    if (h.flights.size === 0) emitIdle(h, st, `draining since ${pauseClock(l.pause.drain.at)} (by ${l.pause.drain.by}): no new launch; :undrain or checkroom drain --off`);
     return;
   }
   const maxLeft = st.max === null ? Infinity : st.max - st.started;
