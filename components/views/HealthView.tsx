@@ -76,7 +76,9 @@ export function HealthView({ height, width }: { height: number; width: number })
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
   const quota = quotaLines(m);
-  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0) - quota.length);
+  // Drain and pauses (docs/drain.md), agents and executors included: one line, the operator model's words.
+  const held = m.pause.words ? `${m.pause.words}${m.pause.paused.length ? ' · p resumes the selected agent or cell' : ''}` : null;
+  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0) - quota.length - (held ? 1 : 0));
   // Under a filter the note says what matched nothing instead (`/` filters Health).
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
@@ -103,6 +105,7 @@ export function HealthView({ height, width }: { height: number; width: number })
       </Line>
       {journalNote ? <Line tok="warn">{fit(journalNote, width)}</Line> : null}
       {quotaNotes(quota, width)}
+      {held ? <Line tok="warn">{fit(held, width)}</Line> : null}
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;
@@ -112,6 +115,7 @@ export function HealthView({ height, width }: { height: number; width: number })
           const state = `${pad(fit(stateOf(it, m), stateW), stateW)} `;
           if (it.kind === 'agent') {
             const b = it.breaker;
+            const paused = m.pause.paused.some((r) => r.scope === 'agent' && r.target === it.agent) ? 'PAUSED · ' : '';
             return (
               <Line key={`a${it.agent}`} selected={here} width={width}>
                 {mark}
@@ -120,7 +124,7 @@ export function HealthView({ height, width }: { height: number; width: number })
                 {/* Slots in use (when any) and spend before the failures: the row is cut at its end on 80
                     columns, and the failure count in words is the longer part, repeated in full in the
                     detail below, with the slots always. */}
-                {fitWords(`${b.slots.used ? `slots ${b.slots.used}/${b.slots.limit ?? '-'} · ` : ''}trips ${b.trips}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(b.consecutiveFailures, b.seen ? b.threshold : snap.limits.breakerThreshold)}`, restW)}
+                {fitWords(`${paused}${b.slots.used ? `slots ${b.slots.used}/${b.slots.limit ?? '-'} · ` : ''}trips ${b.trips}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(b.consecutiveFailures, b.seen ? b.threshold : snap.limits.breakerThreshold)}`, restW)}
               </Line>
             );
           }

@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'drain', 'pause', 'watch', 'explain', 'history', 'digest', 'logs', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -51,6 +51,12 @@ export interface Cli {
   follow: boolean;
   /** logs: the log's lines as written (escaped), not as readable events. */
   raw: boolean;
+  /** drain: undrain. */
+  off: boolean;
+  /** pause, resume: the agent, the executor, or everything (docs/drain.md); `--cell` is `cell`. */
+  agent: string | null;
+  executor: string | null;
+  all: boolean;
 }
 
 /** Every option of every command, for parseArgs. */
@@ -78,6 +84,10 @@ const OPTIONS = {
   grep: { type: 'string' },
   follow: { type: 'boolean', short: 'f', default: false },
   raw: { type: 'boolean', default: false },
+  off: { type: 'boolean', default: false },
+  agent: { type: 'string' },
+  executor: { type: 'string' },
+  all: { type: 'boolean', default: false },
 } as const;
 
 /** A positive integer option (`--max`, `--attempt`), or null when absent. */
@@ -140,6 +150,10 @@ export function parseCli(argv: string[]): Cli {
     grep: values.grep ?? null,
     follow: values.follow!,
     raw: values.raw!,
+    off: values.off!,
+    agent: values.agent ?? null,
+    executor: values.executor ?? null,
+    all: values.all!,
   };
 }
 
@@ -162,6 +176,9 @@ Usage
   checkroom explain caps [dir]         the caps in force: attempts in all per failure class, what
                                        happens at the cap (limits.caps changes one)
   checkroom resume [dir] [--write]     the RESUME.md letter to the next session
+  checkroom drain [dir] [--off]        start nothing new; "drained" once the last run ends (docs/drain.md)
+  checkroom pause|resume [dir] --all|--agent A|--cell U/S|--executor E
+                                       hold or free launches of one scope; runs in flight finish
   checkroom recover [dir] [--dry-run] [--json]
                                        the whole recovery flow: sources, stop point, rebuild, plan
   checkroom backups [dir] <file> [--restore BACKUP] [--json]

@@ -1,5 +1,5 @@
 import type { Ledger } from '../run/journal/ledger.js';
-import { ruleWords, type PauseRule } from '../run/policy/pause.js';
+import { pauseClock, resumeHint, ruleWords, type PauseRule } from '../run/policy/pause.js';
 import type { OperatorRun } from './types.js';
 
 // Drain and pause as the operator sees them (docs/drain.md), one derivation for the header,
@@ -55,3 +55,19 @@ export const pauseJson = (p: OperatorPause) =>
         paused: p.paused.map((r) => ({ scope: r.scope, target: r.target, at: new Date(r.at).toISOString(), by: r.by })),
         words: p.words,
       };
+
+/** `status`'s lines: the headline, then the drain and each pause with who, when and how to end it. */
+export function pauseLines(p: OperatorPause): string[] {
+  if (p.words === null) return [];
+  const out = [p.words];
+  if (p.drain) out.push(`  drain since ${pauseClock(p.drain.since)} by ${p.drain.by}${p.drain.drainedAt !== null && p.drain.running === 0 ? `, drained at ${pauseClock(p.drain.drainedAt)}` : ''}; undrain with :undrain or checkroom drain --off`);
+  for (const r of p.paused) out.push(`  ${ruleWords(r)} paused at ${pauseClock(r.at)} by ${r.by}; ${resumeHint(r)}`);
+  return out;
+}
+
+/** Plan's and Health's mark on a cell the drain or a pause holds: "draining: not launched", "paused (agent writer, by root via p)"; null when free. */
+export function cellPauseMark(p: OperatorPause, unit: string, step: string, agent: string | null, executor: string | null = null): string | null {
+  if (p.drain) return 'draining: not launched until :undrain';
+  const r = cellPause(p, unit, step, agent, executor);
+  return r ? `paused (${ruleWords(r)}, by ${r.by}): not launched until resumed` : null;
+}

@@ -101,6 +101,13 @@ export function journalNews(): JournalNews {
         out.push({ type: 'autopilot', on: e.on, paused, reason, message: paused ? `autopilot paused: ${reason}` : `autopilot ${e.on ? 'on' : 'off'} (the driver): ${reason}` });
         return;
       }
+      // Drain and pause (docs/drain.md), as the driver announced them.
+      case 'pause':
+        out.push({ type: 'pause', scope: e.scope, target: e.target, on: e.on, by: e.by, message: sanitizeLine(`${e.on ? '' : 'un'}${e.scope === 'drain' ? 'drain' : `pause ${e.scope}${e.target ? ` ${e.target}` : ''}`} (the driver, by ${e.by})`) });
+        return;
+      case 'drained':
+        out.push({ type: 'drained', since: e.since, message: 'drained: the last run ended and nothing runs (the driver)' });
+        return;
       default:
         return;
     }

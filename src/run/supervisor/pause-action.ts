@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import { pauseStep, ruleWords, type PauseScope } from '../policy/pause.js';
 import type { Ledger } from '../journal/ledger.js';
@@ -90,4 +91,17 @@ export async function pauseAction(
   // Resumed: autopilot looks again; drained: said once nothing runs (pilot.tick asks both).
   p.pilot.tick();
   return message;
+}
+
+/** Who asks, for the record: the user and the way in ("root via :drain"). */
+export function pauseBy(via: string, env: NodeJS.ProcessEnv = process.env): string {
+  let user = env.USER ?? env.LOGNAME ?? '';
+  if (!user) {
+    try {
+      user = userInfo().username;
+    } catch {
+      user = `uid ${process.getuid?.() ?? '?'}`;
+    }
+  }
+  return `${user} via ${via}`;
 }

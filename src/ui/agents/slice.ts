@@ -1,6 +1,7 @@
 import { autopilotOf } from '../../operator/health.js';
 import { autopilotWords } from '../../operator/words.js';
 import type { AgentsOptions } from './types.js';
+import type { PauseRequest } from '../../run/supervisor/pause-action.js';
 import { seeFilesNow, type Seen } from '../keys/confirm-guard.js';
 import { outputOf } from '../../run/process/writers.js';
 import { storeKit, type KitDeps } from '../store/kit.js';
@@ -98,6 +99,15 @@ export function createAgents({ set, get, opts, track }: Deps) {
         await sup.note({ type: 'decision', at: Date.now(), kind: 'ack_alarms' });
         set((st) => ({ agents: { ...st.agents, snap: sup.snapshot() } }));
       }, 'acknowledged: the banner comes back with the next escalation'),
+    /** p, :drain, :undrain, :pause, :resume (docs/drain.md): the driver journals it; a refusal is said. */
+    pause: (r: PauseRequest | string): void => {
+      if (typeof r === 'string') return sayClean(r, 'warn');
+      act(null, async () => {
+        const said = await sup.setPause(r);
+        set((st) => ({ agents: { ...st.agents, snap: sup.snapshot() } }));
+        sayClean(said, 'ok');
+      });
+    },
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),

@@ -18,6 +18,10 @@ const NAMES = {
   backups: 'backups.open',
   undo: 'undo',
   unskip: 'partial.unskip',
+  drain: 'pause.drain',
+  undrain: 'pause.undrain',
+  pause: 'pause.pause',
+  resume: 'pause.resume',
 } as const;
 
 // Short names the hand finds without looking, as k9s' `:po` and `:q`: one table, each a full
