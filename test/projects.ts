@@ -56,6 +56,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/ui/slices/live-writers.test.ts', // agents
   'test/core/live/live.test.ts', // sleeps
   'test/core/run/supervisor/lock.test.ts', // child process
+  'test/matrix/matrix-drain.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
   'test/matrix/matrix-budget.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
   'test/matrix/matrix-hold.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
   'test/matrix/matrix-leave.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm

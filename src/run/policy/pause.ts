@@ -55,7 +55,9 @@ export function pauseStep(s: PauseState, r: PauseRecord): PauseState {
   if (!r.on && r.scope === 'all') return s.rules.length ? { ...s, rules: [] } : s;
   const rest = s.rules.filter((x) => !(x.scope === r.scope && x.target === target));
   if (!r.on) return rest.length === s.rules.length ? s : { ...s, rules: rest };
-  return { ...s, rules: [...rest, { scope: r.scope, target, at: r.at, by: r.by }] };
+  // Paused already: the first pause keeps its who and when.
+  if (rest.length !== s.rules.length) return s;
+  return { ...s, rules: [...s.rules, { scope: r.scope, target, at: r.at, by: r.by }] };
 }
 
 /** The `drained` record: the last run ended while draining. */

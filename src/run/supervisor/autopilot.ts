@@ -44,6 +44,8 @@ export interface Blocked {
   retryInMs: number | null;
   /** Its account waits for its quota's reset until then (epoch ms). */
   quotaUntil?: number;
+  /** Held by the drain or a pause (docs/drain.md). */
+  paused?: boolean;
 }
 
 export interface Pick {
@@ -95,7 +97,7 @@ export const pickLaunches = (input: PickInput): Pick => {
     // Drain and pause (docs/drain.md): the one decision launchCell asks too, so autopilot never tries.
     const paused = pauseStopOf(ledger.pause, { unit, step, agent, executor: config.agents[agent].executor });
     if (paused) {
-      blocked.push({ unit, step, why: paused.reason, retryInMs: null });
+      blocked.push({ unit, step, why: paused.reason, retryInMs: null, paused: true });
       continue;
     }
     // The executor's infra breaker (a failing cluster) holds launches like the agent's (docs/scale-out.md).
