@@ -98,15 +98,20 @@ export const resumeHint = (r: Pick<PauseRule, 'scope' | 'target'>): string => {
 const matches = (r: PauseRule, a: PauseAsk): boolean =>
   r.scope === 'all' || (r.scope === 'cell' && r.target === `${a.unit}/${a.step}`) || (r.scope === 'agent' && r.target === a.agent) || (r.scope === 'executor' && r.target === a.executor);
 
+/** The drain's part of the decision, which holds every cell alike: autopilot asks it once per look, not per cell. */
+export function drainStopOf(s: PauseState): PauseStop | null {
+  if (!s.drain) return null;
+  return {
+    kind: 'drain',
+    rule: null,
+    reason: `draining since ${pauseClock(s.drain.at)} (by ${s.drain.by}): no new launch; undrain with :undrain or checkroom drain --off`,
+  };
+}
+
 /** May this launch go? Null, or why not: drain first (it holds everything), then the first pause that holds the cell. */
 export function pauseStopOf(s: PauseState, a: PauseAsk): PauseStop | null {
-  if (s.drain) {
-    return {
-      kind: 'drain',
-      rule: null,
-      reason: `draining since ${pauseClock(s.drain.at)} (by ${s.drain.by}): no new launch; undrain with :undrain or checkroom drain --off`,
-    };
-  }
+  const drain = drainStopOf(s);
+  if (drain) return drain;
   const r = s.rules.find((x) => matches(x, a));
   if (!r) return null;
   return { kind: 'pause', rule: r, reason: `${ruleWords(r)} paused at ${pauseClock(r.at)} by ${r.by}; ${resumeHint(r)}` };
