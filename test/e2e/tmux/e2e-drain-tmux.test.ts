@@ -49,8 +49,10 @@ describe.skipIf(!hasTmux())('drain in the control room (tmux 80x24, NO_COLOR, --
     expect(await eventsOf(ws, 'drained')).toHaveLength(1);
     // Under --ascii and NO_COLOR no byte above 0x7e reaches the screen.
     expect(drained).toMatch(/^[\x20-\x7e\n]*$/);
-    // Quit (nothing runs: no question), so the workspace is quiet before it is removed.
+    // Quit (n: no RESUME.md), so the workspace is quiet before it is removed.
     t.keys('q');
+    await t.waitFor('Quitting: write RESUME.md first?');
+    t.keys('n');
     await t.waitFor('EXITED-0');
   });
 });
