@@ -171,3 +171,40 @@ describe('pause of one agent holds only its cells', () => {
     await until('ch01 draft launched after resume', async () => (await launches(ws, 'ch01/draft')).length === 1);
   }, 90_000);
 });
+
+describe('a retry the supervisor scheduled is a new launch: drain stops it', () => {
+  it('a rate-limited attempt, drain during its backoff: no second attempt, the cell ends failed (not escalated), drained', async () => {
+    const ws = track(workspace('local', { units: ['ch01'], faults: { 'ch01/research': 'rate_limit_twice' } }));
+    const s = await supervisor(ws);
+    // Drained in the same turn as the retry is announced: its backoff (retry-after 2 s) has not ended.
+    s.subscribe((e) => void (e.type === 'retry' && s.setPause(DRAIN)));
+    const r = await s.launch('ch01', 'research');
+    expect(r.outcome).toBe('failed');
+    expect(r.reason).toMatch(/^retries stopped: draining since .* no new launch/);
+    expect(await launches(ws)).toHaveLength(1);
+    expect(await eventsOf(ws, 'escalate')).toHaveLength(0);
+    await until('drained journalled', async () => (await eventsOf(ws, 'drained')).length === 1);
+  }, 60_000);
+});
+
+describe('p and the : commands in the control room', () => {
+  it('p pauses the selected cell in Plan and resumes it; :pause agent=… and :resume all; a bad target is said', async () => {
+    const ws = track(workspace('local', { units: ['ch01'] }));
+    const k = await keyRoom(ws);
+    await k.press('3', 'p');
+    await until('the cell paused', () => k.sup.snapshot().ledger.pause.rules.length === 1);
+    expect(k.sup.snapshot().ledger.pause.rules[0]).toMatchObject({ scope: 'cell', target: 'ch01/research', by: expect.stringMatching(/ via p$/) });
+    await until('said', () => /paused cell ch01\/research/.test(k.s().message?.text ?? ''));
+    await k.press('p');
+    await until('the cell resumed', () => k.sup.snapshot().ledger.pause.rules.length === 0);
+    await k.press(':', ...'pause agent=researcher', '\r');
+    await until('the agent paused', () => k.sup.snapshot().ledger.pause.rules.some((r) => r.scope === 'agent' && r.target === 'researcher'));
+    await k.press(':', ...'pause agent=ghost', '\r');
+    await until('the refusal', () => /no agent 'ghost' in checkroom.yaml/.test(k.s().message?.text ?? ''));
+    await k.press(':', ...'pause writer', '\r');
+    await until('the usage', () => /names nothing to pause/.test(k.s().message?.text ?? ''));
+    await k.press(':', ...'resume all', '\r');
+    await until('everything resumed', () => k.sup.snapshot().ledger.pause.rules.length === 0);
+    expect((await eventsOf(ws, 'pause')).map((e) => `${e.on ? '+' : '-'}${e.scope}:${e.target}`)).toEqual(['+cell:ch01/research', '-cell:ch01/research', '+agent:researcher', '-all:null']);
+  }, 60_000);
+});
