@@ -5,6 +5,7 @@ import { replayJournal } from '../../../../src/run/journal/ledger-fold.js';
 import { parseJournal } from '../../../../src/run/journal/journal.js';
 import { DEFAULT_BREAKER } from '../../../../src/pipeline/defaults.js';
 import { pauseHeadline, pauseOf } from '../../../../src/operator/pause.js';
+import type { DrainedEvent, PauseEvent } from '../../../../src/run/journal/pause-events.js';
 
 // Drain and pause (docs/drain.md), the one decision every launch asks: what holds which cell,
 // with who and when and how to resume in its words; folded from the journal's records.
@@ -83,7 +84,7 @@ describe('parsePauseTarget: the : line', () => {
 });
 
 describe('the journal fold and the operator model', () => {
-  const lines = (...es: object[]) => es.map((e) => JSON.stringify({ v: 1, ...e })).join('\n') + '\n';
+  const lines = (...es: (Omit<PauseEvent, 'v'> | Omit<DrainedEvent, 'v'> | object)[]) => es.map((e) => JSON.stringify({ v: 1, ...e })).join('\n') + '\n';
   const cfg = { breaker: DEFAULT_BREAKER, limits: { maxLaunches: 100, maxConsecutiveFailures: 5 } } as Parameters<typeof replayJournal>[2];
 
   it('folds pause and drained records from the journal, as a restart reads them', () => {
