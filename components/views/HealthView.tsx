@@ -54,6 +54,9 @@ const stateOf = (it: HealthItem, m: OperatorModel): string => (it.kind === 'agen
 /** An account waiting for its quota's reset: one line each, its one countdown (docs/quota.md). */
 const quotaLines = (m: OperatorModel): string[] => m.quota.slice(0, 2).map((q) => quotaLine(q, m.at, resetClock(q.deadline, m.at)));
 
+/** Drain and pauses (docs/drain.md), agents and executors included: one line, the operator model's words. */
+const pauseNote = (m: OperatorModel): string[] => (m.pause.words ? [`${m.pause.words}${m.pause.paused.length ? ' · p resumes the selected agent or cell' : ''}`] : []);
+
 const quotaNotes = (lines: string[], width: number) =>
   lines.map((q) => (
     <Line key={q} tok="warn">
@@ -75,10 +78,8 @@ export function HealthView({ height, width }: { height: number; width: number })
   // Journal lines that could not be read are said, not skipped without a word.
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
-  const quota = quotaLines(m);
-  // Drain and pauses (docs/drain.md), agents and executors included: one line, the operator model's words.
-  const held = m.pause.words ? `${m.pause.words}${m.pause.paused.length ? ' · p resumes the selected agent or cell' : ''}` : null;
-  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0) - quota.length - (held ? 1 : 0));
+  const quota = [...pauseNote(m), ...quotaLines(m)];
+  const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0) - quota.length);
   // Under a filter the note says what matched nothing instead (`/` filters Health).
   const note = items.length === nAgents;
   const win = useWindow(cursor, Math.max(1, listH - (note ? 1 : 0)), items.length);
@@ -105,7 +106,6 @@ export function HealthView({ height, width }: { height: number; width: number })
       </Line>
       {journalNote ? <Line tok="warn">{fit(journalNote, width)}</Line> : null}
       {quotaNotes(quota, width)}
-      {held ? <Line tok="warn">{fit(held, width)}</Line> : null}
       <Box flexDirection="column" height={listH} overflow="hidden">
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;

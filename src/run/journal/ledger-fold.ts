@@ -10,7 +10,7 @@ import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 import { SampleFold } from '../../foresight/samples.js';
 import { QuotaFold, quotaOfExit } from '../quota/fold.js';
-import { drainedStep, NO_PAUSE, pauseStep, type PauseState } from '../policy/pause.js';
+import { foldPause, NO_PAUSE, type PauseState } from '../policy/pause.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -300,10 +300,8 @@ export class LedgerFold {
         break;
       }
       case 'pause':
-        this.pause = pauseStep(this.pause, e);
-        break;
       case 'drained':
-        this.pause = drainedStep(this.pause, e.at);
+        this.pause = foldPause(this.pause, e);
         break;
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };

@@ -63,6 +63,9 @@ export function pauseStep(s: PauseState, r: PauseRecord): PauseState {
 /** The `drained` record: the last run ended while draining. */
 export const drainedStep = (s: PauseState, at: number): PauseState => (s.drain && s.drain.drainedAt === null ? { ...s, drain: { ...s.drain, drainedAt: at } } : s);
 
+/** The ledger's fold of one journal record: a pause record, or the drained one (its time). */
+export const foldPause = (s: PauseState, e: PauseRecord | { type: 'drained'; at: number }): PauseState => ('type' in e && e.type === 'drained' ? drainedStep(s, e.at) : pauseStep(s, e as PauseRecord));
+
 /** A launch as the decision sees it. */
 export interface PauseAsk {
   unit: string;

@@ -26,6 +26,18 @@ import {
 // What each key decides is a pure planner (agents-planners.ts), what a confirmation does a
 // row of agents-effects.ts; this file applies the one and runs the other.
 
+/** p, :drain, :undrain, :pause, :resume (docs/drain.md): the driver journals it; a refusal is said. */
+const pauser =
+  ({ sup, set, act, sayClean }: { sup: AgentsOptions['sup']; set: KitDeps['set']; act: ReturnType<typeof storeKit>['act']; sayClean: ReturnType<typeof storeKit>['sayClean'] }) =>
+  (r: PauseRequest | string): void => {
+    if (typeof r === 'string') return sayClean(r, 'warn');
+    act(null, async () => {
+      const said = await sup.setPause(r);
+      set((st) => ({ agents: { ...st.agents, snap: sup.snapshot() } }));
+      sayClean(said, 'ok');
+    });
+  };
+
 interface Deps extends KitDeps {
   opts: AgentsOptions;
 }
@@ -99,15 +111,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
         await sup.note({ type: 'decision', at: Date.now(), kind: 'ack_alarms' });
         set((st) => ({ agents: { ...st.agents, snap: sup.snapshot() } }));
       }, 'acknowledged: the banner comes back with the next escalation'),
-    /** p, :drain, :undrain, :pause, :resume (docs/drain.md): the driver journals it; a refusal is said. */
-    pause: (r: PauseRequest | string): void => {
-      if (typeof r === 'string') return sayClean(r, 'warn');
-      act(null, async () => {
-        const said = await sup.setPause(r);
-        set((st) => ({ agents: { ...st.agents, snap: sup.snapshot() } }));
-        sayClean(said, 'ok');
-      });
-    },
+    pause: pauser({ sup, set, act, sayClean }),
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),
