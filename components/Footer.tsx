@@ -7,6 +7,7 @@ import { fit, packHints } from '../src/text/layout.js';
 import type { Token } from '../src/text/theme.js';
 import { useAppStore } from '../hooks/use-app-store.js';
 import { Line, T } from './Styled.js';
+import { markedWords } from '../src/ui/marks/marks.js';
 
 // Two rows: the message or prompt line, then key hints generated from the key table for
 // what has the keyboard now (dialog, prompt, or the current view).
@@ -22,6 +23,8 @@ export function Footer({ width }: { width: number }) {
   const busy = useAppStore((s) => s.busy);
   const hidden = useAppStore(notOffered);
   const pager = useAppStore((s) => s.pager !== null);
+  // "N marked" and the keys that act on them, first in the hint row (docs/marks.md).
+  const marked = useAppStore((s) => markedWords(s.marks, s.view));
   // What the `:` line could become, as you type: the candidates tab cycles through.
   const cands = prompt?.kind === 'command' && prompt.text.trim() ? commandCandidates(prompt.tab?.stem ?? prompt.text) : [];
   const offer = cands.length > 1 ? `  ${cands.map((n) => `:${n}`).join(' ')}` : '';
@@ -31,6 +34,7 @@ export function Footer({ width }: { width: number }) {
   const last = all.filter((h) => h.startsWith('? ') || h.startsWith('q '));
   const first = all.filter((h) => !last.includes(h));
   if (scope === 'main') first.unshift(`${VIEWS[0].key}-${VIEWS[VIEWS.length - 1].key}/tab views`);
+  if (scope === 'main' && marked) first.unshift(marked);
   const tail = last.join(' · ');
   // Whole hints only: "c conse…" told nothing and hid the keys after it.
   const hints = [packHints(first.filter((h) => scope !== 'main' || !h.startsWith('tab ')), Math.max(10, width - tail.length - 3)), tail].filter(Boolean);

@@ -9,7 +9,8 @@ import { checkpointCommand, partialsCommand, planCommand, statusCommand, type Re
 import type { TextOptions } from './text/layout.js';
 import { extraCommands } from './cli/commands/extra-commands.js';
 import { stderrOut, textOut } from './cli/text-out.js';
-import { loadControlRoom } from './ui/entry/load.js';
+import { loadControlRoom, loadOverview } from './ui/entry/load.js';
+import { WorkspacesError } from './many/entries.js';
 
 // The entry. Interactive versus headless is decided here, once: the control room only when
 // stdin and stdout are terminals; every other path prints and exits.
@@ -40,6 +41,22 @@ async function statusFromSocket(cli: Cli): Promise<boolean> {
   return true;
 }
 
+/** `checkroom DIR1 DIR2 …` or `--workspaces FILE`: the overview, live on a terminal, printed once elsewhere (docs/many.md). */
+async function overview(cli: Cli, o: TextOptions, tty: boolean): Promise<number> {
+  if (cli.json) throw new UsageError('the overview has no --json: `checkroom status --json DIR1 DIR2` prints every workspace\'s status, an array');
+  const { entriesFrom, readWorkspacesFile } = await import('./many/entries.js');
+  const entries = entriesFrom(cli.positionals, cli.workspaces === null ? null : readWorkspacesFile(cli.workspaces));
+  // This very program reads each local workspace (and is what Enter opens).
+  const bin = process.argv[1] ?? '';
+  if (!tty) {
+    const [{ overviewSettings }, { overviewText }] = await Promise.all([import('./many/read-status.js'), import('./ui/overview/print.js')]);
+    // Piped output has no width (COLUMNS sets one): 120 columns, room for the alarms.
+    out.write(await overviewText(entries, overviewSettings(process.env, bin).read, Number.isFinite(o.width) ? o.width : 120));
+    return 0;
+  }
+  return (await loadOverview())(entries, cli, o.ascii, bin);
+}
+
 async function main(argv: string[]): Promise<number> {
   const cli: Cli = parseCli(argv);
   const charset = charsetFor(process.env, cli.ascii);
@@ -65,6 +82,13 @@ async function main(argv: string[]): Promise<number> {
   switch (cli.command) {
     case 'status':
       // A running control room answers from its live state; else the scan.
+      if (cli.json && cli.positionals.length > 1) {
+        const { statusManyCommand } = await import('./cli/commands/status-many.js');
+        return statusManyCommand(cli.positionals, out, async (dir) => {
+          const one = { ...cli, positionals: [dir] };
+          if (!(await statusFromSocket(one))) await statusCommand([dir], true, o, out, read);
+        });
+      }
       if (cli.json && (await statusFromSocket(cli))) return 0;
       await statusCommand(cli.positionals, cli.json, o, out, read);
       return 0;
@@ -79,6 +103,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'ui': {
       const dumb = process.env.TERM === 'dumb';
+      if (cli.workspaces !== null || cli.positionals.length > 1) return overview(cli, o, !!process.stdin.isTTY && !!process.stdout.isTTY && !dumb);
       if (!process.stdin.isTTY || !process.stdout.isTTY || dumb) {
         if (cli.positionals.length > 1) throw new UsageError(`unexpected argument "${cli.positionals[1]}"`);
         await statusCommand(cli.positionals, cli.json, o, out, read);
@@ -105,7 +130,7 @@ main(process.argv.slice(2)).then(
     } else if (err instanceof ConfigError) {
       stderrOut.write(`checkroom: ${err.message}\nFix checkroom.yaml (see README: configuration) and run again.\n`);
       process.exitCode = 2;
-    } else if (err instanceof WorkspaceError) {
+    } else if (err instanceof WorkspaceError || err instanceof WorkspacesError) {
       stderrOut.write(`checkroom: ${err.message}\n`);
       process.exitCode = 2;
     } else {

@@ -30,6 +30,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/cli/config-cache.test.ts', // child process, dist/
   'test/core/pipeline/continue-handoff.test.ts', // process helper, agents
   'test/e2e/cli/core-status.test.ts', // child process, dist/
+  'test/e2e/cli/status-many.test.ts', // child process, dist/
   'test/ui/agents/cut-evidence-run.test.tsx', // child process, dist/, agents
   'test/e2e/tmux/e2e-agents.test.ts', // child process, process helper, tmux, sleeps
   'test/e2e/tmux/e2e-ascii.test.ts', // child process, process helper, tmux
@@ -40,11 +41,16 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/tmux/e2e-signals.test.ts', // child process, process helper, tmux
   'test/e2e/tmux/e2e-socket.test.ts', // child process, process helper, tmux, sleeps
   'test/e2e/tmux/e2e-tui.test.ts', // child process, process helper, tmux
+  'test/e2e/tmux/many-hosts.test.ts', // child process, dist/, tmux, sshd in a network namespace
+  'test/e2e/tmux/many-signals.test.ts', // child process, dist/, tmux
   'test/e2e/cli/explain-caps.test.ts', // child process, dist/
   'test/cli/external-writer-cli.test.ts', // child process, process helper
   'test/core/run/supervisor/external-writer-launch.test.ts', // child process, process helper, agents
   'test/core/pipeline/external-writer-retry.test.ts', // child process, process helper, agents, sleeps
   'test/ui/agents/external-writer.test.tsx', // child process, process helper
+  'test/ui/components/marks.test.tsx', // child process, process helper
+  'test/ui/marks/marks-agents.test.ts', // agents
+  'test/e2e/tmux/e2e-marks.test.ts', // child process, tmux, dist/
   'test/e2e/cli/facts-cache.test.ts', // child process, dist/
   'test/core/pipeline/failure-message.test.ts', // agents
   'test/core/scan/fake-agent.test.ts', // child process
@@ -58,6 +64,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/live/live.test.ts', // sleeps
   'test/core/run/supervisor/lock.test.ts', // child process
   'test/matrix/matrix-drain.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
+  'test/core/many/overview-watch.test.ts', // sleeps: inotify events and the read gap on the clock
   'test/matrix/matrix-budget.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
   'test/matrix/matrix-hold.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
   'test/matrix/matrix-leave.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm

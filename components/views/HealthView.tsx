@@ -14,6 +14,8 @@ import { cellSpendLines, spendWords, usd } from '../../src/ui/views/spend.js';
 import type { CostLedger } from '../../src/run/journal/costs.js';
 import { useWindow } from '../../hooks/use-window.js';
 import { Line, T } from '../Styled.js';
+import { rowMark } from '../RowMark.js';
+import { healthKey } from '../../src/ui/keys/item-keys.js';
 
 // Health (docs/domain.md, Failure classes and their caps; Handling agent faults): per agent its breaker (closed / open with countdown /
 // half-open / held), slots in use, trips and consecutive failures against the threshold; per
@@ -65,7 +67,7 @@ const quotaNotes = (lines: string[], width: number) =>
   ));
 
 export function HealthView({ height, width }: { height: number; width: number }) {
-  const { agents, cursor, filter, m } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health, filter: s.filter, m: operatorOf(s) })));
+  const { agents, cursor, filter, m, marks } = useAppStore(useShallow((s) => ({ agents: s.agents, cursor: s.cursors.health, filter: s.filter, m: operatorOf(s), marks: s.marks.health })));
   const snap = agents.snap;
   const items = healthList(m, filter);
   const nAgents = items.filter((i) => i.kind === 'agent').length;
@@ -110,7 +112,7 @@ export function HealthView({ height, width }: { height: number; width: number })
         {items.slice(win.start, win.end).map((it, i) => {
           const idx = win.start + i;
           const here = idx === cursor;
-          const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
+          const mark = rowMark(here, marks.includes(healthKey(it)));
           const name = `${pad(fit(nameOf(it), nameW), nameW)} `;
           const state = `${pad(fit(stateOf(it, m), stateW), stateW)} `;
           if (it.kind === 'agent') {

@@ -11,6 +11,7 @@ import { useAppStore } from '../../hooks/use-app-store.js';
 import { useWindow } from '../../hooks/use-window.js';
 import { PostMortem } from '../panes/PostMortem.js';
 import { Line, T } from '../Styled.js';
+import { rowMark } from '../RowMark.js';
 
 // History (docs/history.md): the journal as a timeline, newest first: runs with class,
 // duration and cost, decisions, breaker actions, escalations, budget and session events. Only
@@ -40,8 +41,8 @@ const CELL_W = 16;
 const KIND_W = 9;
 
 export function HistoryView({ height, width }: { height: number; width: number }) {
-  const { history, filter, cursor, postMortem } = useAppStore(
-    useShallow((s) => ({ history: s.history, filter: s.filter, cursor: s.cursors.history, postMortem: s.postMortem })),
+  const { history, filter, cursor, postMortem, marks } = useAppStore(
+    useShallow((s) => ({ history: s.history, filter: s.filter, cursor: s.cursors.history, postMortem: s.postMortem, marks: s.marks.history })),
   );
   const fold = history.fold;
   const { rows } = historyRows(history, filter);
@@ -77,7 +78,7 @@ export function HistoryView({ height, width }: { height: number; width: number }
             const here = win.start + n === cursor;
             return (
               <Line key={i} selected={here} width={width}>
-                <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>
+                {rowMark(here, marks.includes(String(i)))}
                 <T tok="muted">{clockOf(row.at)} </T>
                 {pad(fit(row.key ?? row.agent ?? '', CELL_W), CELL_W)} <T tok={tokenOf(row)}>{pad(row.kind, KIND_W)} </T>
                 {fitWords(rowText(row), textW)}

@@ -10,6 +10,8 @@ import { useAppStore } from '../../hooks/use-app-store.js';
 import { useFileTail } from '../../hooks/use-file-tail.js';
 import { useWindow } from '../../hooks/use-window.js';
 import { Line, T } from '../Styled.js';
+import { rowMark } from '../RowMark.js';
+import { partialKey } from '../../src/ui/keys/item-keys.js';
 
 // Half-products (docs/domain.md, Half-products), then suspects (a marker on a tiny body) in their
 // own section; the selected file's reason and tail below the list.
@@ -31,8 +33,8 @@ function rowsOf(items: PartialItem[]): Row[] {
 }
 
 export function PartialsView({ height, width }: { height: number; width: number }) {
-  const { ws, filter, skipped, cursor, agents, held } = useAppStore(
-    useShallow((s) => ({ ws: s.ws, filter: s.filter, skipped: s.skipped, cursor: s.cursors.partials, agents: s.agents, held: s.held })),
+  const { ws, filter, skipped, cursor, agents, held, marks } = useAppStore(
+    useShallow((s) => ({ ws: s.ws, filter: s.filter, skipped: s.skipped, cursor: s.cursors.partials, agents: s.agents, held: s.held, marks: s.marks.partials })),
   );
   const items = partialItems(ws, filter, skipped);
   // A file with a live writer is shown as being written, not as a verdict.
@@ -88,7 +90,7 @@ export function PartialsView({ height, width }: { height: number; width: number 
             </Line>
           ) : (
             <Line key={r.item.file.path} selected={r.index === cursor} width={width}>
-              <T tok={r.index === cursor ? 'accent' : undefined}>{r.index === cursor ? '› ' : '  '}</T>
+              {rowMark(r.index === cursor, marks.includes(partialKey(r.item)))}
               {liveText(r.item) !== null ? <T tok="accent">{pad(liveText(r.item)!, 25)}</T> : <T tok={VERDICT_TOKEN[r.item.file.verdict]}>{pad(r.item.file.verdict, 25)}</T>}
               {pad(String(r.item.file.chars), 7)}
               {fitPath(r.item.file.path, Math.max(10, width - 35))}

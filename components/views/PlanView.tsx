@@ -18,6 +18,8 @@ import { useAppStore } from '../../hooks/use-app-store.js';
 import { useWindow } from '../../hooks/use-window.js';
 import { LogPane } from '../panes/LogPane.js';
 import { Line, T } from '../Styled.js';
+import { rowMark } from '../RowMark.js';
+import { planKey } from '../../src/ui/keys/item-keys.js';
 
 // The next-step plan: cells in flight (running, or waiting for their next attempt), the
 // steps queued for relaunch by redo, then failures that block, half-products and new work.
@@ -49,6 +51,8 @@ interface RowContext {
   m: OperatorModel;
   cols: (it: PlanItem, tag: string, tok: Token | undefined) => ReactNode;
   reasonW: number;
+  /** The marked rows' keys (marks.ts). */
+  marks: readonly string[];
   /** The row's width: the selected row is drawn in reverse video across all of it. */
   width: number;
   writerWhy: (n: { unit: string | null; step: string | null }) => string | null;
@@ -56,8 +60,8 @@ interface RowContext {
 }
 
 /** One row of the plan list: a flight, a queued redo or a next step, at list position `index`. */
-function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reasonW, width, writerWhy, agentOf }: RowContext) {
-  const mark = <T tok={here ? 'accent' : undefined}>{here ? '› ' : '  '}</T>;
+function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reasonW, marks, width, writerWhy, agentOf }: RowContext) {
+  const mark = rowMark(here, marks.includes(planKey(it)));
   if (it.kind === 'flight') {
     const f = it.flight;
     return (
@@ -96,8 +100,8 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reaso
 }
 
 export function PlanView({ height, width }: { height: number; width: number }) {
-  const { ws, filter, redoQueue, cursor, agents, ascii, m } = useAppStore(
-    useShallow((s) => ({ ws: s.ws, filter: s.filter, redoQueue: s.redoQueue, cursor: s.cursors.plan, agents: s.agents, ascii: s.ascii, m: operatorOf(s) })),
+  const { ws, filter, redoQueue, cursor, agents, ascii, m, marks } = useAppStore(
+    useShallow((s) => ({ ws: s.ws, filter: s.filter, redoQueue: s.redoQueue, cursor: s.cursors.plan, agents: s.agents, ascii: s.ascii, m: operatorOf(s), marks: s.marks.plan })),
   );
   const flights = m.runs;
   const items = planItems(m.plan, filter, redoQueue, flights);
@@ -148,7 +152,7 @@ export function PlanView({ height, width }: { height: number; width: number }) {
       <T key="gap">{' '}</T>,
     ];
   };
-  const row: RowContext = { g, m, cols, reasonW, width, writerWhy, agentOf };
+  const row: RowContext = { g, m, cols, reasonW, marks, width, writerWhy, agentOf };
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Line tok="muted">

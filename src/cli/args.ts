@@ -57,6 +57,10 @@ export interface Cli {
   agent: string | null;
   executor: string | null;
   all: boolean;
+  /** `--workspaces FILE`: the overview of the workspaces the file lists (docs/many.md). */
+  workspaces: string | null;
+  /** Opened from the overview: Esc with nothing to close goes back to it (docs/many.md). */
+  fromOverview: boolean;
 }
 
 /** Every option of every command, for parseArgs. */
@@ -88,6 +92,8 @@ const OPTIONS = {
   agent: { type: 'string' },
   executor: { type: 'string' },
   all: { type: 'boolean', default: false },
+  workspaces: { type: 'string' },
+  'from-overview': { type: 'boolean', default: false },
 } as const;
 
 /** A positive integer option (`--max`, `--attempt`), or null when absent. */
@@ -154,6 +160,8 @@ export function parseCli(argv: string[]): Cli {
     agent: values.agent ?? null,
     executor: values.executor ?? null,
     all: values.all!,
+    workspaces: values.workspaces ?? null,
+    fromOverview: values['from-overview']!,
   };
 }
 
@@ -162,7 +170,11 @@ export const HELP = `checkroom — a control room for long-running, file-based a
 Usage
   checkroom [dir]                      open the control room (prints the status when not a terminal,
                                        or on TERM=dumb)
+  checkroom DIR1 DIR2 ... | --workspaces FILE
+                                       the overview of many workspaces, local or
+                                       ssh://[user@]host[:port]/dir, most urgent first (docs/many.md)
   checkroom status [dir] [--json]      where the pipeline stands: phases, batches, matrix, next steps
+  checkroom status --json DIR1 DIR2 .. an array, one status document per workspace
   checkroom plan [dir] [--json]        the next-step plan, with priority and reason
   checkroom partials [dir] [--json]    half-products (verdict, characters, reason); suspicious files
   checkroom checkpoint [dir] [--write] checkpoint.md rebuilt from the disk: a preview, or --write

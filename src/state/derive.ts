@@ -43,6 +43,46 @@ export function batchesOf(pipeline: PipelineDef, doc: CheckpointDoc | null): Bat
 export const statusOfCounts = (done: number, total: number, touched: boolean): PhaseStatus =>
   total > 0 && done === total ? 'done' : touched || done > 0 ? 'in_progress' : 'not_started';
 
+/** Done / total / touched of a phase or batch: the full derive counts `touched` as a flag, the live one by delta. */
+export interface ProgressTally {
+  done: number;
+  total: number;
+  touched: boolean | number;
+}
+const NO_TALLY: ProgressTally = { done: 0, total: 0, touched: false };
+
+/** Every phase's progress: a phase of artifacts by the files it names, a phase of steps by its cells' tally.
+ *  The one derivation of the full and the live path. */
+export function phaseProgress(
+  pipeline: PipelineDef,
+  scan: Pick<ScanResult, 'artifacts'>,
+  byPhase: ReadonlyMap<number, ProgressTally>,
+): { phases: PhaseProgress[]; missingArtifacts: Map<number, string[]> } {
+  const missingArtifacts = new Map<number, string[]>();
+  const phases = pipeline.phases.map((p): PhaseProgress => {
+    if (p.artifacts.length) {
+      const missing = p.artifacts.filter((a) => !scan.artifacts.get(a));
+      missingArtifacts.set(p.id, missing);
+      const done = p.artifacts.length - missing.length;
+      return { id: p.id, name: p.name, status: statusOfCounts(done, p.artifacts.length, false), done, total: p.artifacts.length, missing };
+    }
+    const t = byPhase.get(p.id) ?? NO_TALLY;
+    return { id: p.id, name: p.name, status: statusOfCounts(t.done, t.total, Boolean(t.touched)), done: t.done, total: t.total, missing: [] };
+  });
+  return { phases, missingArtifacts };
+}
+
+/** Every batch's progress, then the units no batch names (when there are batches). */
+export function batchProgressOf(batches: readonly BatchDef[], unbatched: readonly string[], byBatch: ReadonlyMap<number | null, ProgressTally>): BatchProgress[] {
+  const progress = (id: number | null, units: readonly string[]): BatchProgress => {
+    const t = byBatch.get(id) ?? NO_TALLY;
+    return { id, units: [...units], done: t.done, total: t.total, status: statusOfCounts(t.done, t.total, Boolean(t.touched)) };
+  };
+  const out = batches.map((b) => progress(b.id, b.units));
+  if (unbatched.length && batches.length) out.push(progress(null, unbatched));
+  return out;
+}
+
 
 export function deriveState(input: DeriveInput): WorkspaceState {
   const { pipeline, units, scan, checkpoint } = input;
@@ -73,27 +113,8 @@ export function deriveState(input: DeriveInput): WorkspaceState {
     if (c.status === 'done') bt.done++;
     if (c.status !== 'not_started') bt.touched = true;
   }
-  const missingArtifacts = new Map<number, string[]>();
-  const phases: PhaseProgress[] = pipeline.phases.map((p) => {
-    if (p.artifacts.length) {
-      const missing = p.artifacts.filter((a) => !scan.artifacts.get(a));
-      missingArtifacts.set(p.id, missing);
-      const done = p.artifacts.length - missing.length;
-      return { id: p.id, name: p.name, status: statusOfCounts(done, p.artifacts.length, false), done, total: p.artifacts.length, missing };
-    }
-    const t = byPhase.get(p.id) ?? tally();
-    return { id: p.id, name: p.name, status: statusOfCounts(t.done, t.total, t.touched), done: t.done, total: t.total, missing: [] };
-  });
-
-  const batchProgress: BatchProgress[] = batches.map((b) => {
-    const t = byBatch.get(b.id) ?? tally();
-    return { id: b.id, units: [...b.units], done: t.done, total: t.total, status: statusOfCounts(t.done, t.total, t.touched) };
-  });
-  const unbatched = units.filter((u) => !batchOf.has(u));
-  if (unbatched.length && batches.length) {
-    const t = byBatch.get(null) ?? tally();
-    batchProgress.push({ id: null, units: unbatched, done: t.done, total: t.total, status: statusOfCounts(t.done, t.total, t.touched) });
-  }
+  const { phases, missingArtifacts } = phaseProgress(pipeline, scan, byPhase);
+  const batchProgress = batchProgressOf(batches, units.filter((u) => !batchOf.has(u)), byBatch);
 
   const where = deriveWhere({ shape: planShape(pipeline), cells: rec.cells, phases, batches, batchOf, checkpoint, cuts: input.cuts });
   const next = planNext({ pipeline, units, cells: rec.cells, partials: rec.partials, batches, missingArtifacts, rebuildMemory: input.rebuildMemory });

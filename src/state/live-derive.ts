@@ -1,8 +1,8 @@
-import type { BatchDef, BatchProgress, Cell, Claim, NextStep, PhaseProgress, WorkspaceState } from '../types.js';
+import type { BatchDef, Cell, Claim, NextStep, WorkspaceState } from '../types.js';
 import { reconcileUnit, type ReconcileInput, type UnitResult } from '../reconcile/reconcile.js';
 import { planShape, unitPlan, type PlanShape, type UnitPlan } from '../plan/unit-plan.js';
 import { blockedPhases, byBlocks, missingEntries, unitRanker } from '../plan/plan.js';
-import { batchesOf, claimsOf, statusOfCounts, unreadableWarnings, type DeriveInput } from './derive.js';
+import { batchProgressOf, batchesOf, claimsOf, phaseProgress, unreadableWarnings, type DeriveInput } from './derive.js';
 import { insertSorted, spliceRange } from './sorted-splice.js';
 import { countKind, emptyWhere, type Regression, type WhereTally } from './where-cells.js';
 import { stopOf, unitWhere } from './where-derive.js';
@@ -220,23 +220,8 @@ export class LiveDerivation {
 
   private publish(dirty: readonly string[]): WorkspaceState {
     const { pipeline, scan, checkpoint } = this.input;
-    const missingArtifacts = new Map<number, string[]>();
-    const phases: PhaseProgress[] = pipeline.phases.map((p) => {
-      if (p.artifacts.length) {
-        const missing = p.artifacts.filter((a) => !scan.artifacts.get(a));
-        missingArtifacts.set(p.id, missing);
-        const done = p.artifacts.length - missing.length;
-        return { id: p.id, name: p.name, status: statusOfCounts(done, p.artifacts.length, false), done, total: p.artifacts.length, missing };
-      }
-      const t = this.byPhase.get(p.id) ?? { done: 0, total: 0, touched: 0 };
-      return { id: p.id, name: p.name, status: statusOfCounts(t.done, t.total, t.touched > 0), done: t.done, total: t.total, missing: [] };
-    });
-    const progress = (id: number | null, units: string[]): BatchProgress => {
-      const t = this.byBatch.get(id) ?? { done: 0, total: 0, touched: 0 };
-      return { id, units, done: t.done, total: t.total, status: statusOfCounts(t.done, t.total, t.touched > 0) };
-    };
-    const batchProgress = this.batches.map((b) => progress(b.id, b.units));
-    if (this.unbatched.length && this.batches.length) batchProgress.push(progress(null, this.unbatched));
+    const { phases, missingArtifacts } = phaseProgress(pipeline, scan, this.byPhase);
+    const batchProgress = batchProgressOf(this.batches, this.unbatched, this.byBatch);
     this.gate(missingArtifacts, dirty);
     let started = false;
     for (const t of this.byPhase.values()) if (t.touched > 0) started = true;

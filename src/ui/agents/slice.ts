@@ -18,6 +18,7 @@ import {
   type AgentsRead,
   type LaunchRequest,
 } from './planners.js';
+import { planMarkedCancel, planMarkedLaunch, planMarkedReset } from '../marks/agents.js';
 
 // The store's supervisor actions. Each one that
 // changes what agents do asks first when it is dangerous (cancel, breaker, reset); the
@@ -115,6 +116,10 @@ export function createAgents({ set, get, opts, track }: Deps) {
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),
+    /** enter, x and Z on the marked rows (docs/marks.md): one preview each. */
+    requestMarkedLaunch: (): void => decide(planMarkedLaunch(read, get())),
+    requestMarkedCancel: (): void => decide(planMarkedCancel(get())),
+    requestMarkedReset: (): void => decide(planMarkedReset(get())),
     /** C in Partials or Plan: preview, then resume the interrupted session. */
     requestContinue: (): void => decide(planContinue(read, get())),
 

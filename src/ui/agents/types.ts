@@ -1,6 +1,7 @@
 import type { Limits, WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { Supervisor, SupervisorSnapshot } from '../../run/supervisor/supervisor.js';
 import type { OperatorRun } from '../../operator/types.js';
+import type { Refused } from '../marks/words.js';
 
 // The control room's view of the agent supervisor: a snapshot replayed from the journal
 // (so a restart shows the same), pushed into the store at most every ~250 ms, plus the
@@ -76,4 +77,8 @@ export type AgentAction =
   | { kind: 'reset_cell'; unit: string; step: string }
   /** Resume the cell's interrupted agent session on its half-product. */
   | { kind: 'continue'; unit: string; step: string }
-  | { kind: 'quit'; runs: number };
+  | { kind: 'quit'; runs: number }
+  /** The marked rows of Plan or Health (marks.ts): each as its single action, the refused ones said in the result. */
+  | { kind: 'launches'; launches: { unit: string; step: string; reset: boolean }[]; consent: { unit: string; step: string } | null; overBudget: boolean; refused: Refused[] }
+  | { kind: 'cancels'; keys: string[]; refused: Refused[] }
+  | { kind: 'reset_cells'; cells: { unit: string; step: string }[]; refused: Refused[] };

@@ -25,3 +25,14 @@ export async function loadControlRoom(env: NodeJS.ProcessEnv = process.env): Pro
     for (const [k, v] of hidden) env[k] = v;
   }
 }
+
+/** The overview's entry (docs/many.md), loaded with CI hidden from Ink like the control room. */
+export async function loadOverview(env: NodeJS.ProcessEnv = process.env): Promise<typeof import('./overview.js').runOverview> {
+  const hidden = CI_VARS.filter((k) => k in env).map((k) => [k, env[k]] as const);
+  for (const [k] of hidden) delete env[k];
+  try {
+    return (await import('./overview.js')).runOverview;
+  } finally {
+    for (const [k, v] of hidden) env[k] = v;
+  }
+}

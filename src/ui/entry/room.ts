@@ -40,6 +40,7 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
     live,
     readonly: cli.readonly,
     ascii,
+    fromOverview: cli.fromOverview,
     agents: agents.options,
     agentsWhy: agents.why ?? undefined,
     // An interactive session: the recover report when the last one was interrupted, RESUME.md at milestones and offered on quit.

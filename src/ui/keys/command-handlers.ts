@@ -13,6 +13,8 @@ import { takeOverKey } from './handover-key.js';
 import { backToNow } from '../history/time-travel.js';
 import { postMortemKey, travelKey } from '../history/keys.js';
 import { commandPauseRequest, togglePauseRequest } from '../agents/pause.js';
+import { clearMarksKey, markAllKey, markKey } from '../marks/keys.js';
+import type { MarkView } from '../marks/marks.js';
 
 // What each key command does, as a table beside KEYMAP: the store looks a command up here
 // instead of walking an 80-line switch. The table's type makes the compiler check that
@@ -70,6 +72,12 @@ const withAgents =
   (k: StorePort & Pick<SlicePorts, 'agents'>): void =>
     k.agents ? f(k.agents) : noAgents(k);
 
+/** A key that acts on the view's marked rows when it has any (docs/marks.md), else on the selected one. */
+const orMarked =
+  (view: MarkView, marked: CommandHandler, single: CommandHandler): CommandHandler =>
+  (k, s, id, args) =>
+    (s.view === view && s.marks[view].length ? marked : single)(k, s, id, args);
+
 const skip = (k: StorePort & NotePort, s: AppState): void => {
   const p = selectedPartial(s);
   if (!p) return k.set({ message: { text: 'nothing selected', tone: 'warn' } });
@@ -97,6 +105,8 @@ const back = (k: StorePort, s: AppState): void => {
   if (s.postMortem) return k.set({ postMortem: null });
   if (s.filter) return k.set((st) => ({ filter: '', message: { text: 'filter cleared', tone: 'info' }, ...clampCursors({ ...st, filter: '' }, true) }));
   if (s.past) return k.set(backToNow());
+  // Back to the overview (docs/many.md): this room ends as `l` at quit would, its runs left to their keepers.
+  if (s.fromOverview) return k.set((st) => ({ message: null, quit: true, agents: { ...st.agents, quitMode: 'leave' } }));
   return k.set({ message: null });
 };
 
@@ -113,25 +123,28 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'history.postmortem': postMortemKey,
   back,
   help: (k, s) => k.set({ help: { open: !s.help.open, offset: 0 } }),
+  'marks.toggle': markKey,
+  'marks.all': markAllKey,
+  'marks.clear': clearMarksKey,
   filter: (k, s) => k.set({ prompt: { kind: 'filter', text: s.filter } }),
   command: (k) => k.set({ prompt: { kind: 'command', text: '' } }),
   quit: (k) => (k.agents?.requestQuit(false) ? undefined : k.recovery.quit()),
   refresh: (k) => k.triage.refresh(),
   'driver.handover': takeOverKey,
-  'partial.skip': skip,
+  'partial.skip': orMarked('partials', (k) => k.triage.requestMarked('skip'), skip),
   'partial.unskip': unskip,
-  'partial.backup': (k) => k.triage.requestMove(false),
-  'partial.redo': (k) => k.triage.requestMove(true),
-  'partial.keep': (k) => k.triage.requestKeep(),
+  'partial.backup': orMarked('partials', (k) => k.triage.requestMarked('backup'), (k) => k.triage.requestMove(false)),
+  'partial.redo': orMarked('partials', (k) => k.triage.requestMarked('redo'), (k) => k.triage.requestMove(true)),
+  'partial.keep': orMarked('partials', (k) => k.triage.requestMarked('keep'), (k) => k.triage.requestKeep()),
   'partial.conservative': (k) => k.triage.requestConservative(),
   undo: (k) => k.triage.requestUndo(),
   'checkpoint.write': writeCheckpoint,
   'dialog.confirm': (k) => k.confirmChecked(),
   'dialog.leave': (k) => k.agents?.leave(),
   'dialog.cancel': (k) => k.set({ dialog: null, message: { text: 'cancelled: nothing was changed', tone: 'info' } }),
-  'run.launch': withAgents((a) => a.launchSelected()),
+  'run.launch': orMarked('plan', withAgents((a) => a.requestMarkedLaunch()), withAgents((a) => a.launchSelected())),
   'run.autopilot': withAgents((a) => a.toggleAutopilot()),
-  'run.cancel': withAgents((a) => a.requestCancel()),
+  'run.cancel': orMarked('plan', withAgents((a) => a.requestMarkedCancel()), withAgents((a) => a.requestCancel())),
   'run.continue': withAgents((a) => a.requestContinue()),
   'run.log': (k) => k.set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } })),
   'log.open': (k) => k.pager.open(),
@@ -160,7 +173,7 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'pause.resume': (k, _s, _id, args) => withAgents((a) => a.pause(commandPauseRequest('resume', args)))(k),
   'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
-  'cell.reset': withAgents((a) => a.requestResetCell()),
+  'cell.reset': orMarked('health', withAgents((a) => a.requestMarkedReset()), withAgents((a) => a.requestResetCell())),
   'alarms.ack': withAgents((a) => a.ackAlarms()),
   // The recovery slice's (store-recovery.ts): one row each, no second switch behind them.
   'resume.write': (k) => k.recovery.requestResume(),

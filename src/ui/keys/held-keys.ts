@@ -29,6 +29,8 @@ function sourcesNotOffered(s: AppState): ReadonlySet<CommandId> {
 export function notOffered(s: AppState): ReadonlySet<CommandId> {
   if (s.view === 'sources') return sourcesNotOffered(s);
   if (s.view !== 'partials') return NONE;
+  // With marks these keys act on the marked set, each file refused on its own (marks/partials.ts).
+  if (s.marks.partials.length) return NONE;
   const p = selectedPartial(s);
   if (!p || !('item' in p)) return NONE;
   const live = s.held.byPath.has(p.item.file.path) || writerOf(liveWriters(s), p.item.file) !== null;

@@ -50,7 +50,7 @@ const NAME_LABEL: Record<KeyName, string> = {
 
 /** How a binding reads: `q`, `ctrl-c`, `enter`, `shift-tab`. */
 export const bindingLabel = (b: Binding): string =>
-  `${b.ctrl ? 'ctrl-' : ''}${b.shift ? 'shift-' : ''}${b.name ? NAME_LABEL[b.name] : (b.ch ?? '')}`;
+  `${b.ctrl ? 'ctrl-' : ''}${b.shift ? 'shift-' : ''}${b.name ? NAME_LABEL[b.name] : b.ch === ' ' ? 'space' : (b.ch ?? '')}`;
 
 type Row<I extends string> = Omit<KeyCommand<I>, 'dangerous' | 'scope' | 'views' | 'footer' | 'label'> & Partial<KeyCommand<I>>;
 
@@ -82,7 +82,7 @@ const ROWS = [
   cmd({ id: 'open', keys: [{ name: 'return' }], hint: 'detail', description: "open the cell's detail", views: ['progress'], footer: true }),
   cmd({ id: 'history.travel', keys: [{ name: 'return' }], hint: 'go to then', description: 'History: show every view as the pipeline was at this row (or :at 14:05); esc returns to now', views: ['history'], footer: true }),
   cmd({ id: 'history.postmortem', keys: [{ ch: 'P' }], hint: 'post-mortem', description: "the cell's post-mortem: every attempt with class, duration, cost, log, and what the operator did", views: ['progress', 'history'], footer: true }),
-  cmd({ id: 'back', keys: [{ name: 'escape' }], hint: 'back', description: 'back: close detail, overlay or filter; from the past, back to now' }),
+  cmd({ id: 'back', keys: [{ name: 'escape' }], hint: 'back', description: 'back: close detail, overlay or filter; from the past, back to now; opened from the overview, back to it' }),
   cmd({ id: 'partial.backup', keys: [{ ch: 'b' }], hint: 'back up', description: 'back up the selected file (moved to file.bak.<time>)', dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.keep', keys: [{ ch: 'm' }], hint: 'keep', description: "keep: it is complete, append the step's marker", dangerous: true, views: ['partials'], footer: true }),
   cmd({ id: 'partial.redo', keys: [{ ch: 'd' }], hint: 'redo', description: 'redo: back up and queue the step for relaunch', dangerous: true, views: ['partials'], footer: true }),
@@ -109,6 +109,10 @@ const ROWS = [
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'alarms.ack', keys: [{ ch: 'A' }], hint: 'acknowledge', description: 'acknowledge the "needs you" banner (journalled; the next escalation brings it back)', runs: true }),
+  // Multi-select (docs/marks.md): marks are kept by item, so they survive live reorders.
+  cmd({ id: 'marks.toggle', keys: [{ ch: ' ' }], hint: 'mark', description: 'mark or unmark the selected row and move down; b d m s (Partials), enter x (Plan), Z (Health) then act on every marked row, with one preview', views: ['partials', 'plan', 'health', 'history'], footer: true }),
+  cmd({ id: 'marks.all', keys: [{ ch: 'V' }], hint: 'mark all', description: 'mark every visible row (the rows the / filter shows)', views: ['partials', 'plan', 'health', 'history'] }),
+  cmd({ id: 'marks.clear', keys: [{ ch: 'U' }], hint: 'clear marks', description: "clear this view's marks", views: ['partials', 'plan', 'health', 'history'] }),
   cmd({ id: 'filter', keys: [{ ch: '/' }], hint: 'filter', description: 'filter by unit, step or status', footer: true }),
   cmd({ id: 'command', keys: [{ ch: ':' }], hint: 'command', description: `command line: ${COMMAND_NAMES.map((n) => `:${n}`).join(' ')}; a unique beginning is enough, tab completes` }),
   // A read-only instance asks the driver to hand over (nothing stops, nothing is written).

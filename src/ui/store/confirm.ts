@@ -1,6 +1,7 @@
 import { recheck } from '../keys/confirm-guard.js';
 import { storeKit, type KitDeps } from './kit.js';
 import type { Confirm } from './types.js';
+import { clearMarks } from '../marks/marks.js';
 
 // `y` on a dialog: a dialog that recorded its files runs only if none of
 // them changed or got a live writer since it was shown; otherwise it refuses and says why.
@@ -19,7 +20,12 @@ const ownerOf = (d: Confirm, s: Slices): { confirm(): void } | null =>
 export function confirmChecker(deps: KitDeps & Slices): () => void {
   const { set, get, track } = deps;
   const { sayClean } = storeKit(deps);
-  const dispatch = (d: Confirm): void => ownerOf(d, deps)?.confirm();
+  const dispatch = (d: Confirm): void => {
+    // The marked rows are acted on now: their marks go with the dialog (marks.ts).
+    const v = d.marked;
+    if (v) set((st) => ({ marks: clearMarks(st.marks, v) }));
+    ownerOf(d, deps)?.confirm();
+  };
   return () => {
     const d = get().dialog;
     if (!d) return;

@@ -2,6 +2,7 @@ import { sanitizeLine } from '../../text/sanitize.js';
 import type { LivePort } from '../agents/live-port.js';
 import type { AppState, Confirm, Pending, Tone } from './types.js';
 import type { Seen } from '../keys/confirm-guard.js';
+import type { MarkView } from '../marks/marks.js';
 
 // The few verbs every store slice speaks: say a message, ask for a
 // confirmation, act on the disk with `busy` held, fail with a message (never a crash).
@@ -15,6 +16,8 @@ export interface Ask {
   pending: Pending;
   /** The files it touches as they were when planned (confirm-guard.ts). */
   seen?: Seen[];
+  /** It acts on this view's marked rows (marks.ts). */
+  marked?: MarkView;
 }
 
 /**
@@ -52,8 +55,8 @@ export function storeKit({ set, track }: KitDeps) {
   /** An error as a message; it leaves `busy` alone (only `act`, which set it, clears it). */
   const fail = (err: unknown): void => sayClean(errorText(err), 'fail');
   /** Open a confirmation; `at` is the clock reading its backup names were planned with. */
-  const ask = (title: string, lines: string[], pending: Pending, at: Date | number, seen?: Seen[]): void =>
-    set({ dialog: { title, lines, pending, at: typeof at === 'number' ? at : at.getTime(), ...(seen ? { seen } : {}) } satisfies Confirm });
+  const ask = (title: string, lines: string[], pending: Pending, at: Date | number, seen?: Seen[], marked?: MarkView): void =>
+    set({ dialog: { title, lines, pending, at: typeof at === 'number' ? at : at.getTime(), ...(seen ? { seen } : {}), ...(marked ? { marked } : {}) } satisfies Confirm });
   /**
    * Run `work` in the background; errors become a message, never a crash. With a `busy`
    * text it is the one disk action in flight: `busy` holds every other writing key back
@@ -75,7 +78,7 @@ export function storeKit({ set, track }: KitDeps) {
   /** Make a planner's decision so; `at` as for `ask`. */
   const apply = (d: Decision, at: Date | number): void => {
     if ('say' in d) return sayClean(d.say, d.tone);
-    if ('ask' in d) return ask(d.ask.title, d.ask.lines, d.ask.pending, at, d.ask.seen);
+    if ('ask' in d) return ask(d.ask.title, d.ask.lines, d.ask.pending, at, d.ask.seen, d.ask.marked);
     // An empty change (a key that is answered by doing nothing) notifies no subscriber.
     if (Object.keys(d.change).length) set(d.change);
   };

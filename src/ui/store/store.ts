@@ -1,6 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { clampCursors, sameCursors } from '../views/nav.js';
 import { noPicks } from './picked.js';
+import { noMarks } from '../marks/marks.js';
+import { startMarksFollow } from '../marks/follow.js';
 import { initialCursors } from '../views/views.js';
 import type { CommandKit } from '../keys/command-handlers.js';
 import type { AppState, StoreOptions, UiState } from './types.js';
@@ -34,6 +36,7 @@ const initialUi = (): UiState => ({
   view: 'progress',
   cursors: initialCursors(),
   picked: noPicks(),
+  marks: noMarks(),
   cell: { row: 0, col: 0 },
   detail: null,
   help: { open: false, offset: 0 },
@@ -94,6 +97,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       readonly: !!opts.readonly || opts.agents?.sup.snapshot().role === 'readonly',
       agents: agentsInitial(opts.agents, opts.agentsWhy ?? null),
       ascii: !!opts.ascii,
+      fromOverview: !!opts.fromOverview,
       setWorkspace: (ws, watching) => set((st) => ({ ws, watching: watching ? { ...watching } : st.watching, ...clampCursors({ ...st, ws }) })),
       setPageSize: (n) => set({ pageSize: Math.max(1, n) }),
       pagerResize: (rows) => pager.resize(rows),
@@ -124,6 +128,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
   const stopFeed = opts.agents ? startAgentsFeed(store, opts.agents, opts.live, () => agentActions?.launchQueued()) : null;
   const stopRecovery = recoveryActions!.attach(store);
   const stopHeld = startHeldFeed(store);
+  const stopMarks = startMarksFollow(store);
   const stopSilence = opts.agents ? startDriverSilenceFeed(store) : null;
   const stopHistory = opts.history === false ? null : startHistoryFeed(store, { ...opts.history, ...(opts.agents ? { ledger: { breaker: opts.agents.config.breaker, limits: opts.agents.config.limits } } : {}) });
   // Keep the unsubscribe reachable for the entry's cleanup.
@@ -134,6 +139,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
     stopFeed?.();
     stopRecovery();
     stopHeld();
+    stopMarks();
     stopSilence?.();
     stopHistory?.();
     pagerActions?.dispose();

@@ -15,6 +15,8 @@ import type { RecoveryPending, RecoveryUi, SessionOptions } from '../recovery/ty
 import type { AgentAction, AgentsOptions, AgentsUi } from '../agents/types.js';
 import type { PagerUi } from '../pager/state.js';
 import type { HistoryFeedOptions, HistoryUi, Past } from '../history/types.js';
+import type { Marks, MarkView } from '../marks/marks.js';
+import type { Refused } from '../marks/words.js';
 
 export type Tone = 'info' | 'ok' | 'warn' | 'fail';
 
@@ -34,7 +36,10 @@ export interface Detail {
 
 /** What a confirmation will do when confirmed: plain data, planned before anything changes. */
 export type Pending =
-  | { type: 'moves'; moves: Move[]; redo: { unit: string; step: string; path: string }[] }
+  /** `refused`: a marked-set action's (marks.ts): the files it leaves alone, and why, said again in the result. */
+  | { type: 'moves'; moves: Move[]; redo: { unit: string; step: string; path: string }[]; refused?: Refused[] }
+  | { type: 'keeps'; keeps: { move: Move; marker: string }[]; refused: Refused[] }
+  | { type: 'skips'; paths: string[] }
   | { type: 'keep'; move: Move; marker: string }
   | { type: 'undo'; group: UndoGroup }
   | { type: 'checkpoint'; diff: CheckpointDiff; backup: string | null }
@@ -50,6 +55,8 @@ export interface Confirm {
   at: number;
   /** The files it touches as they were when it was shown; confirm refuses if one changed or has a live writer (confirm-guard.ts). */
   seen?: Seen[];
+  /** A dialog for a view's marked rows: confirming it acts on them, and their marks go (marks.ts). */
+  marked?: MarkView;
 }
 
 export interface UndoGroup {
@@ -73,6 +80,8 @@ export interface UiState {
   cursors: Record<ViewId, number>;
   /** The key of the item each cursor was put on; the cursor follows it through live reorders (picked.ts). */
   picked: Picks;
+  /** The marked rows of Partials, Plan, Health and History, by item key (marks.ts); not journalled. */
+  marks: Marks;
   cell: { row: number; col: number };
   detail: Detail | null;
   help: { open: boolean; offset: number };
@@ -108,6 +117,8 @@ export interface AppState extends UiState {
   watching: Watching;
   readonly: boolean;
   ascii: boolean;
+  /** Opened from the overview (docs/many.md): Esc with nothing to close goes back to it. */
+  fromOverview: boolean;
   setWorkspace(ws: WorkspaceState, watching?: Watching): void;
   setPageSize(n: number): void;
   /** The pager's body rows, from its component's height. */
@@ -124,6 +135,8 @@ export interface StoreOptions {
   live: LivePort;
   readonly?: boolean;
   ascii?: boolean;
+  /** Opened from the overview: Esc with nothing to close ends this room, its runs left running. */
+  fromOverview?: boolean;
   /** The clock for backup names (tests pin it). */
   now?: () => Date;
   /** Session behaviours of an interactive control room (the entry turns them on; tests opt in). */

@@ -36,6 +36,9 @@ export async function planMoves(root: string, paths: readonly string[], now: Dat
   return moves;
 }
 
+/** The copies keep makes of several files at `now`, each name distinct (`m` on marks). */
+export const keepBackups = async (root: string, paths: readonly string[], now: Date): Promise<string[]> => (await planMoves(root, paths, now)).map((m) => m.backup);
+
 /** Move each file to its backup name. Returns the names actually used (a name taken since the plan gets `-1`). */
 export async function runMoves(root: string, moves: readonly Move[], now: Date): Promise<Move[]> {
   const done: Move[] = [];

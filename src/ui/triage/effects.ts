@@ -4,12 +4,14 @@ import type { AppState, Pending } from '../store/types.js';
 import type { SetState } from '../store/kit.js';
 import { runKeep, runMoves, undoMoves } from './actions.js';
 import { afterMoves, afterUndo, cellOf, movesOutcome } from './planners.js';
+import { clampCursors } from '../views/nav.js';
+import { resultWords, type Refused } from '../marks/words.js';
 
 // What a triage confirmation does on disk, one row per kind of dialog: the
 // I/O only; what it means for the session comes from the pure planners of triage-planners.ts.
 // After a change the workspace is rescanned, so the views show what the disk now says.
 
-export type TriagePending = Extract<Pending, { type: 'moves' | 'keep' | 'undo' | 'checkpoint' }>;
+export type TriagePending = Extract<Pending, { type: 'moves' | 'keep' | 'keeps' | 'skips' | 'undo' | 'checkpoint' }>;
 
 /** What the effects act through (store-triage.ts builds it once per store). */
 export interface TriageIo {
@@ -35,7 +37,39 @@ export const TRIAGE_EFFECTS: { [K in TriagePending['type']]: { busy: string; run
       await io.record(out.decisions);
       await io.keep(out.events);
       io.set((s) => afterMoves(s, out));
+      // On marks, the result names each file and each refusal (docs/marks.md).
+      if (p.refused) io.set({ message: { text: `${resultWords(p.redo.length ? 'backed up and queued' : 'backed up', done.map((m) => m.path), p.refused)} (u undoes)`, tone: 'ok' } });
       await io.rescan();
+    },
+  },
+  keeps: {
+    busy: 'marking',
+    run: async (io, p, at) => {
+      const kept: string[] = [];
+      const refused: Refused[] = [...p.refused];
+      // Each file as `m` keeps one; one that fails is said and the others go on.
+      for (const k of p.keeps) {
+        try {
+          const done = await runKeep(io.get().ws.root, k.move.path, k.marker, at);
+          await io.record([{ kind: 'keep', ...cellOf(io.get().ws, done.path), path: done.path, backupPath: done.backup, note: `marker <!-- ${k.marker} --> appended` }]);
+          kept.push(done.path);
+        } catch (err) {
+          refused.push({ what: k.move.path, why: (err as Error)?.message ?? String(err) });
+        }
+      }
+      io.say(resultWords('kept', kept, refused), 'ok');
+      await io.rescan();
+    },
+  },
+  skips: {
+    busy: 'skipping',
+    run: async (io, p) => {
+      const at = io.now().getTime();
+      await io.keep(p.paths.map((path): NewJournalEvent => ({ type: 'skip', at, path, on: true })));
+      io.set((st) => {
+        const skipped = [...st.skipped, ...p.paths.filter((x) => !st.skipped.includes(x))];
+        return { skipped, message: { text: resultWords('skipped', p.paths, []), tone: 'info' }, ...clampCursors({ ...st, skipped }, true) };
+      });
     },
   },
   keep: {

@@ -6,6 +6,7 @@ import { planMoves, predictBackup } from './actions.js';
 import { triageEffect, type TriageIo, type TriagePending } from './effects.js';
 import { checkpointAsk, conservativeAsk, freshConservative, keepAsk, moveAsk, noting, planConservative, planFresh, planKeep, planPick, planUndo, undoAsk, undoTargets } from './planners.js';
 import { liveNow } from '../agents/held.js';
+import { markedRequest } from '../marks/request.js';
 
 // The store's disk actions: each request plans the change (exact file names), opens a
 // confirmation, and only `confirm` touches the disk (k9s: destructive keys confirm). What
@@ -96,6 +97,9 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
         return { ask: noting(keepAsk(item, marker, await predictBackup(root(), item.file.path, at), seen), fresh) };
       });
     },
+
+    /** b / d / m / s with marks (docs/marks.md): one preview of every marked file, the refused ones with why. */
+    requestMarked: markedRequest({ get, now, settle, planning, liveFiles, root }),
 
     requestUndo: (): void => {
       const at = now();

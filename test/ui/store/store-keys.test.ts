@@ -55,7 +55,8 @@ describe('promptKey', () => {
   });
 
   it('a : line runs its command, or says what went wrong', () => {
-    expect(promptKey(base, { kind: 'command', text: 'recover' }, key('enter'))).toEqual({ run: 'recover.open', change: { commandHistory: ['recover'] } });
+    expect(promptKey(base, { kind: 'command', text: 'recover' }, key('enter'))).toEqual({ run: 'recover.open', args: '', change: { commandHistory: ['recover'] } });
+    expect(promptKey(base, { kind: 'command', text: 'undo  Batch 2' }, key('enter'))).toMatchObject({ run: 'undo', args: 'Batch 2' });
     const bad = promptKey(base, { kind: 'command', text: 'nope' }, key('enter'));
     expect(bad).toMatchObject({ change: { prompt: null, message: { tone: 'warn' } } });
   });
