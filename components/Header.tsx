@@ -33,12 +33,17 @@ export function Header({ width }: { width: number }) {
   const differs = disagreementShort(ws.stoppedAt);
   const says = differs ? ` · ${differs}` : '';
   const ro = readonly ? ' · READ-ONLY' : '';
+  // Drain and pause (docs/drain.md): the operator model's words, an observer's too.
+  const held = useAppStore((s) => operatorOf(s).pause.words);
+  const hold = held ? ` · ${held}` : '';
   // In a narrow terminal the phase's name gives way before the checkpoint's word is cut (60×20).
   const named = stop.phase ? `Phase ${stop.phase.id} ${stop.phase.name}` : 'all phases done';
-  const room = width - batch.length - says.length - ro.length - 4 - 'checkroom · x'.length;
+  const room = width - batch.length - says.length - ro.length - Math.min(hold.length, 30) - 4 - 'checkroom · x'.length;
   const where = stop.phase && drawnLength(named) > room ? `Phase ${stop.phase.id}` : named;
   const driver = useDriverNote();
-  const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - says.length - ro.length - 4));
+  const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - says.length - ro.length - Math.min(hold.length, 30) - 4));
+  // What is left of the line for the pause's words (a long PAUSED list is cut, its state never).
+  const holdShown = hold ? fit(hold, Math.max(14, width - drawnLength(title) - 3 - drawnLength(where) - batch.length - says.length - ro.length)) : '';
   const live =
     watching.mode === 'watch'
       ? `live: watch (${watching.watches} dirs)`
@@ -57,6 +62,7 @@ export function Header({ width }: { width: number }) {
         {batch}
         {says ? <T tok="warn">{says}</T> : null}
         {readonly ? <T tok="warn"> · READ-ONLY</T> : null}
+        {holdShown ? <T tok="warn">{holdShown}</T> : null}
       </Line>
       <Line>
         <T tok="ok">{bar(c.done, c.total, Math.min(24, Math.max(8, width - stringWidth(tally) - 1)) - (ascii ? 2 : 0), ascii)}</T> {c.done}/{c.total} done ·{' '}

@@ -13,6 +13,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/tmux/e2e-redo.test.ts', // child process, dist/, tmux
   'test/e2e/cli/redo-cli.test.ts', // child process, dist/
   'test/e2e/tmux/anchored-stdout.test.ts', // child process, process helper, tmux
+  'test/e2e/tmux/e2e-drain-tmux.test.ts', // child process, process helper, dist/, agents, tmux
   'test/core/fs/atomic-write.test.ts', // child process
   'test/ui/slices/autopilot-redo.test.ts', // agents, sleeps
   'test/e2e/cli/backups-nonregular.test.ts', // child process, dist/
@@ -66,6 +67,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/ui/slices/live-writers.test.ts', // agents
   'test/core/live/live.test.ts', // sleeps
   'test/core/run/supervisor/lock.test.ts', // child process
+  'test/matrix/matrix-drain.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
   'test/core/many/overview-watch.test.ts', // sleeps: inotify events and the read gap on the clock
   'test/matrix/matrix-budget.test.ts', // child process, process helper, dist/, agents, faketime/runuser/Slurm
   'test/matrix/matrix-hold.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm

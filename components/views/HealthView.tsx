@@ -56,6 +56,9 @@ const stateOf = (it: HealthItem, m: OperatorModel): string => (it.kind === 'agen
 /** An account waiting for its quota's reset: one line each, its one countdown (docs/quota.md). */
 const quotaLines = (m: OperatorModel): string[] => m.quota.slice(0, 2).map((q) => quotaLine(q, m.at, resetClock(q.deadline, m.at)));
 
+/** Drain and pauses (docs/drain.md), agents and executors included: one line, the operator model's words. */
+const pauseNote = (m: OperatorModel): string[] => (m.pause.words ? [`${m.pause.words}${m.pause.paused.length ? ' · p resumes the selected agent or cell' : ''}`] : []);
+
 const quotaNotes = (lines: string[], width: number) =>
   lines.map((q) => (
     <Line key={q} tok="warn">
@@ -77,7 +80,7 @@ export function HealthView({ height, width }: { height: number; width: number })
   // Journal lines that could not be read are said, not skipped without a word.
   const jw = snap?.warnings ?? [];
   const journalNote = jw.length ? `${jw[0]}${jw.length > 1 ? ` (+${jw.length - 1} more: checkroom recover)` : ''}` : null;
-  const quota = quotaLines(m);
+  const quota = [...pauseNote(m), ...quotaLines(m)];
   const listH = Math.max(1, height - 1 - detail.length - (journalNote ? 1 : 0) - quota.length);
   // Under a filter the note says what matched nothing instead (`/` filters Health).
   const note = items.length === nAgents;
@@ -114,6 +117,7 @@ export function HealthView({ height, width }: { height: number; width: number })
           const state = `${pad(fit(stateOf(it, m), stateW), stateW)} `;
           if (it.kind === 'agent') {
             const b = it.breaker;
+            const paused = m.pause.paused.some((r) => r.scope === 'agent' && r.target === it.agent) ? 'PAUSED · ' : '';
             return (
               <Line key={`a${it.agent}`} selected={here} width={width}>
                 {mark}
@@ -122,7 +126,7 @@ export function HealthView({ height, width }: { height: number; width: number })
                 {/* Slots in use (when any) and spend before the failures: the row is cut at its end on 80
                     columns, and the failure count in words is the longer part, repeated in full in the
                     detail below, with the slots always. */}
-                {fitWords(`${b.slots.used ? `slots ${b.slots.used}/${b.slots.limit ?? '-'} · ` : ''}trips ${b.trips}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(b.consecutiveFailures, b.seen ? b.threshold : snap.limits.breakerThreshold)}`, restW)}
+                {fitWords(`${paused}${b.slots.used ? `slots ${b.slots.used}/${b.slots.limit ?? '-'} · ` : ''}trips ${b.trips}${spendWords(snap.ledger.costs?.agents[it.agent]) ? ` · ${spendWords(snap.ledger.costs?.agents[it.agent])}` : ''} · ${failureWords(b.consecutiveFailures, b.seen ? b.threshold : snap.limits.breakerThreshold)}`, restW)}
               </Line>
             );
           }

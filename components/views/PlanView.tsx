@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box } from 'ink';
 import stringWidth from 'string-width';
+import { cellPauseMark } from '../../src/operator/pause.js';
 import { useShallow } from 'zustand/react/shallow';
 import { columnWidth, fit, fitWords, noUnitsWhy, pad, whereOf } from '../../src/text/layout.js';
 import { actionWord } from '../../src/plan/action-words.js';
@@ -85,7 +86,9 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reaso
   }
   const n = it.step;
   const writing = writerWhy(n);
-  const live = writing ? { text: writing, tone: 'warn' as const } : entryLiveState(n, m, agentOf);
+  // Drain and pause hold the step (docs/drain.md): said in place of its reason, the operator model's words.
+  const paused = n.unit !== null && n.step !== null ? cellPauseMark(m.pause, n.unit, n.step, agentOf(n.step) ?? null) : null;
+  const live = writing ? { text: writing, tone: 'warn' as const } : paused ? { text: paused, tone: 'warn' as const } : entryLiveState(n, m, agentOf);
   return (
     <Line key={`n${index}`} selected={here} width={width}>
       {mark}

@@ -10,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'watch', 'explain', 'history', 'digest', 'logs', 'redrive', 'redo', 'help'] as const;
+export const COMMANDS = ['status', 'plan', 'partials', 'checkpoint', 'run', 'resume', 'recover', 'backups', 'unlock', 'drain', 'pause', 'watch', 'explain', 'history', 'digest', 'logs', 'redrive', 'redo', 'help'] as const;
 export type Command = (typeof COMMANDS)[number] | 'ui';
 
 export interface Cli {
@@ -51,6 +51,12 @@ export interface Cli {
   follow: boolean;
   /** logs: the log's lines as written (escaped), not as readable events. */
   raw: boolean;
+  /** drain: undrain. */
+  off: boolean;
+  /** pause, resume: the agent (redo: the agent of the redone cells, docs/redo.md), the executor, or everything (docs/drain.md); `--cell` is `cell`. */
+  agent: string | null;
+  executor: string | null;
+  all: boolean;
   /** `--workspaces FILE`: the overview of the workspaces the file lists (docs/many.md). */
   workspaces: string | null;
   /** Opened from the overview: Esc with nothing to close goes back to it (docs/many.md). */
@@ -61,8 +67,7 @@ export interface Cli {
   undo: string | null;
   /** redrive: launch what a relaunch left queued (a refusing gate, a restart). */
   drain: boolean;
-  /** redo: the agent and prompt for the redone cells' next attempt (docs/redo.md, Fork from here). */
-  agent: string | null;
+  /** redo: the prompt for the redone cells' next attempt (docs/redo.md, Fork from here). */
   prompt: string | null;
 }
 
@@ -91,13 +96,16 @@ const OPTIONS = {
   grep: { type: 'string' },
   follow: { type: 'boolean', short: 'f', default: false },
   raw: { type: 'boolean', default: false },
+  off: { type: 'boolean', default: false },
+  agent: { type: 'string' },
+  executor: { type: 'string' },
+  all: { type: 'boolean', default: false },
   workspaces: { type: 'string' },
   'from-overview': { type: 'boolean', default: false },
   action: { type: 'string' },
   name: { type: 'string' },
   undo: { type: 'string' },
   drain: { type: 'boolean', default: false },
-  agent: { type: 'string' },
   prompt: { type: 'string' },
 } as const;
 
@@ -161,13 +169,16 @@ export function parseCli(argv: string[]): Cli {
     grep: values.grep ?? null,
     follow: values.follow!,
     raw: values.raw!,
+    off: values.off!,
+    agent: values.agent ?? null,
+    executor: values.executor ?? null,
+    all: values.all!,
     workspaces: values.workspaces ?? null,
     fromOverview: values['from-overview']!,
     action: values.action ?? null,
     name: values.name ?? null,
     undo: values.undo ?? null,
     drain: values.drain!,
-    agent: values.agent ?? null,
     prompt: values.prompt ?? null,
   };
 }
@@ -195,6 +206,9 @@ Usage
   checkroom explain caps [dir]         the caps in force: attempts in all per failure class, what
                                        happens at the cap (limits.caps changes one)
   checkroom resume [dir] [--write]     the RESUME.md letter to the next session
+  checkroom drain [dir] [--off]        start nothing new; "drained" once the last run ends (docs/drain.md)
+  checkroom pause|resume [dir] --all|--agent A|--cell U/S|--executor E
+                                       hold or free launches of one scope; runs in flight finish
   checkroom recover [dir] [--dry-run] [--json]
                                        the whole recovery flow: sources, stop point, rebuild, plan
   checkroom redo [dir] <unit> <step> [--agent A] [--prompt P] [--yes] [--json]

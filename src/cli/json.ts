@@ -7,6 +7,7 @@ import { escapeJsonText } from '../text/json-escape.js';
 import type { OperatorRun } from '../operator/types.js';
 import type { Foresight } from '../foresight/types.js';
 import { foresightJson } from './json-foresight.js';
+import { NO_OPERATOR_PAUSE, pauseJson, type OperatorPause } from '../operator/pause.js';
 
 // The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
 // it: fields are only ever added, never renamed or removed, and `version` changes if that
@@ -43,7 +44,7 @@ const cellJson = (c: Cell, costs: CostLedger | undefined, spent: boolean) => ({
  * `runs`: the runs in flight (a scan's from the journal, cli/scan-journal.ts), counted as the
  * room counts them; absent, the disk's statuses are counted.
  */
-function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells, runs: readonly OperatorRun[] | null, foresight: Foresight | null) {
+function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells, runs: readonly OperatorRun[] | null, foresight: Foresight | null, pause: OperatorPause) {
   const total = spendJson(costs?.workspace);
   return {
     version: STATUS_JSON_VERSION,
@@ -87,15 +88,17 @@ function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined,
       : null,
     // docs/foresight.md: the operator model's ETAs and cost forecast; null without one.
     ...foresightJson(foresight),
+    // docs/drain.md: drain and pauses in force, the operator model's; null when nothing holds.
+    pause: pauseJson(pause),
   };
 }
 
 /** Most workspaces have no spend per cell: then 50k cells build no key to look it up by. */
 const anySpent = (costs: CostLedger | undefined): boolean => costs !== undefined && Object.keys(costs.cells).length > 0;
 
-export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null) {
+export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE) {
   const spent = anySpent(costs);
-  return statusDocument(s, costs, s.cells.map((c) => cellJson(c, costs, spent)), runs, foresight);
+  return statusDocument(s, costs, s.cells.map((c) => cellJson(c, costs, spent)), runs, foresight, pause);
 }
 
 /**
@@ -103,9 +106,9 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly
  * at 50k cells the whole array of their JSON objects was ~10 MB held at once
  * (streaming JSON without building the whole tree). JSON.stringify gives statusJson's text.
  */
-export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null) {
+export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE) {
   const spent = anySpent(costs);
-  return statusDocument(s, costs, new JsonList(s.cells, (c) => cellJson(c, costs, spent)), runs, foresight);
+  return statusDocument(s, costs, new JsonList(s.cells, (c) => cellJson(c, costs, spent)), runs, foresight, pause);
 }
 
 const cellSpend = (costs: CostLedger | undefined, key: string): { cost_usd?: number; tokens?: ReturnType<typeof spendJson>['tokens'] } => {

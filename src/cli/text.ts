@@ -7,6 +7,7 @@ import { countsOf } from '../operator/model.js';
 import type { OperatorRun } from '../operator/types.js';
 import { planOf } from '../operator/plan.js';
 import { partialsWords, quotaLine } from '../operator/words.js';
+import { NO_OPERATOR_PAUSE, pauseLines, type OperatorPause } from '../operator/pause.js';
 import { resetClock } from '../run/quota/gate.js';
 import { regressionsLine, stopOfState } from '../state/where-words.js';
 import { wrapLine } from '../text/wrap.js';
@@ -26,7 +27,7 @@ const record = (s: WorkspaceState): string => {
 };
 
 /** `runs`: the runs in flight the journal shows (cli/scan-journal.ts), counted as the room counts them. */
-export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null): string {
+export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE): string {
   const { paint } = o;
   // The operator model's counts: the header's numbers and words.
   const c = countsOf(s, runs);
@@ -57,6 +58,8 @@ export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly O
   if (foresight && c.done < c.total) out.push(...wrapLine([etaLine(foresight), forecastLine(foresight)].filter(Boolean).join(' · '), o.width).map((l) => paint('muted', l)));
   // One line per account waiting for its quota's reset, Health's words, counted from the scan's clock (docs/quota.md).
   for (const q of foresight?.quota ?? []) if (q.deadline > s.scannedAt) out.push(...wrapLine(quotaLine(q, s.scannedAt, resetClock(q.deadline, s.scannedAt)), o.width).map((l) => paint('warn', l)));
+  // Drain and pauses (docs/drain.md): the header's words, then who and how to resume, wrapped.
+  for (const l of pauseLines(pause)) out.push(...wrapLine(l, o.width).map((x) => paint('warn', x)));
   out.push('');
   const phases = s.phases.map((p) => `${p.id} ${sanitizeLine(p.name)} ${p.status === 'done' ? paint('ok', p.status) : p.status === 'in_progress' ? paint('warn', 'in progress') : paint('muted', 'not started')} ${p.done}/${p.total}`);
   out.push(...wrapItems('Phases   ', phases, o.width));

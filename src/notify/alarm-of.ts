@@ -28,6 +28,8 @@ export function alarmOf(e: SupervisorEvent, l: Ledger, limits: Limits, now: numb
     const spent = budgetStopOf(l, limits) !== null;
     return alarm(spent ? 'budget_spent' : 'autopilot_paused', String(at), at, e.reason);
   }
+  // The last run ended while draining (docs/drain.md): keyed by the drain's start, once per drain.
+  if (e.type === 'drained') return alarm('drained', String(e.since), l.pause.drain?.drainedAt ?? now, 'drained: nothing runs; undrain when ready');
   return null;
 }
 

@@ -2,7 +2,7 @@
 // that carry them, and the terminal's own bell, desktop notification and tab title.
 
 /** Every event an alarm can be raised for, in the words `notify: - on:` takes. */
-export const ALARM_EVENTS = ['escalation', 'autopilot_paused', 'budget_spent', 'breaker_open_long', 'batch_complete', 'phase_complete'] as const;
+export const ALARM_EVENTS = ['escalation', 'autopilot_paused', 'budget_spent', 'breaker_open_long', 'batch_complete', 'phase_complete', 'drained'] as const;
 
 export type AlarmEvent = (typeof ALARM_EVENTS)[number];
 

@@ -10,6 +10,7 @@ import { quotaOf } from './quota.js';
 import type { OperatorCellView, OperatorCounts, OperatorModel, OperatorRun } from './types.js';
 import { cellTally, warningCount } from './ws-counts.js';
 import { foresightFrom } from './foresight.js';
+import { pauseOf } from './pause.js';
 import type { Foresight } from '../foresight/types.js';
 
 // The one operator model. Entry point: `buildOperatorModel(ws, sup, at)`.
@@ -35,7 +36,7 @@ export interface OperatorSupervisor {
   accounts?: Readonly<Record<string, string>>;
 }
 
-type SupervisorParts = Pick<OperatorModel, 'runs' | 'breakers' | 'cells' | 'escalations' | 'autopilot' | 'health' | 'quota'>;
+type SupervisorParts = Pick<OperatorModel, 'runs' | 'breakers' | 'cells' | 'escalations' | 'autopilot' | 'health' | 'quota' | 'pause'>;
 
 // The parts from the supervisor, kept while its snapshot and the clock reading are the same:
 // a file event changes the workspace, not them.
@@ -48,7 +49,7 @@ function supervisorParts(sup: OperatorSupervisor | null, at: number): Supervisor
   const cells = cellsOf(snap, runs, sup?.limits ?? null);
   const breakers = breakersOf(snap, runs, sup ? { concurrency: sup.concurrency } : null, at);
   const escalations = [...cells.values()].flatMap((c) => (c.escalation ? [c.escalation] : []));
-  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells), quota: quotaOf(snap, at, sup?.accounts) };
+  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells), quota: quotaOf(snap, at, sup?.accounts), pause: pauseOf(snap?.ledger ?? null, runs) };
   lastParts = { sup, snap, at, parts };
   return parts;
 }

@@ -1,3 +1,4 @@
+import type { OperatorPause } from './pause.js';
 import type { FailureClass } from '../pipeline/config/types.js';
 import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
 import type { BreakerViewState } from '../run/policy/breaker.js';
@@ -147,4 +148,6 @@ export interface OperatorModel {
   quota: OperatorQuota[];
   /** ETAs, the cost forecast and the throughput (docs/foresight.md). */
   foresight: Foresight;
+  /** Drain and pauses (docs/drain.md): the header's DRAINING / DRAINED / PAUSED, Plan's and Health's marks, `status`. */
+  pause: OperatorPause;
 }

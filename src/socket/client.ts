@@ -21,7 +21,7 @@ const MAX_HEADER = 4096;
  */
 const candidates = (root: string, env: NodeJS.ProcessEnv): SocketPaths[] => runtimeDirs(env).map((d) => socketPaths(root, d));
 
-function tryOne(paths: SocketPaths, op: Op, timeoutMs: number): Promise<Opened> {
+function tryOne(paths: SocketPaths, op: Op, timeoutMs: number, body: Record<string, unknown> = {}): Promise<Opened> {
   try {
     checkDir(paths.dir);
   } catch (err) {
@@ -56,7 +56,7 @@ function tryOne(paths: SocketPaths, op: Op, timeoutMs: number): Promise<Opened> 
       });
     });
     sock.once('close', () => finish({ ok: false, why: 'the control room closed the connection' }));
-    sock.once('connect', () => sock.write(jsonLine({ token: token.token, op })));
+    sock.once('connect', () => sock.write(jsonLine({ ...body, token: token.token, op })));
     firstLine(
       sock,
       MAX_HEADER,
@@ -77,13 +77,13 @@ function tryOne(paths: SocketPaths, op: Op, timeoutMs: number): Promise<Opened> 
 }
 
 /** Open `op` on the workspace's control room; `{ ok: false, why }` when none answers within `timeoutMs`. */
-export async function openControl(dir: string, op: Op, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Opened> {
+export async function openControl(dir: string, op: Op, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; body?: Record<string, unknown> } = {}): Promise<Opened> {
   const root = resolve(dir);
   const none = 'no control room runs on this workspace';
   // The first directory that held something says why; the others only say "none".
   let why = none;
   for (const c of candidates(root, opts.env ?? process.env)) {
-    const r = await tryOne(c, op, opts.timeoutMs ?? 5000);
+    const r = await tryOne(c, op, opts.timeoutMs ?? 5000, opts.body);
     if (r.ok) return r;
     if (why === none) why = r.why;
   }

@@ -7,7 +7,7 @@ import type { Supervisor } from '../run/supervisor/types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { pointerPath, socketDir, socketPaths, type SocketPaths } from './where.js';
 import { cleanStale, newToken, readToken, sameToken, writeToken } from './token.js';
-import { firstLine, jsonLine, MAX_REQUEST, parseRequest } from './wire.js';
+import { firstLine, jsonLine, MAX_REQUEST, parseRequest, type PauseAsk } from './wire.js';
 import { createWatchers, type Watchers } from './watchers.js';
 import { openControl } from './client.js';
 import type { StatusText } from './status-text.js';
@@ -40,6 +40,13 @@ export interface ControlOptions {
   requestMs?: number;
   /** The driver's side of a handover; without it, `handover` is refused. */
   handover?: HandoverPort;
+  /** The supervisor's drain and pause (docs/drain.md); without it, `pause` is refused. */
+  pause?: PausePort;
+}
+
+/** What `pause` asks of the instance behind the socket: the supervisor applies it, or refuses (an observer). */
+export interface PausePort {
+  pause(ask: PauseAsk): Promise<string>;
 }
 
 /** What the socket may ask of the instance behind it: its role, its terminal's last key, and to hand over. */
@@ -83,6 +90,7 @@ interface Answering {
   text: StatusText;
   watchers: Watchers;
   handover: HandoverPort | undefined;
+  pause: PausePort | undefined;
 }
 
 /**
@@ -108,10 +116,18 @@ function answer(sock: Socket, a: Answering): void {
     (line) => {
       sock.setTimeout(0);
       const req = parseRequest(line);
-      if (!req) return refuse('bad request: one JSON line {"token", "op": "status" | "watch" | "ping" | "handover"}');
+      if (!req) return refuse('bad request: one JSON line {"token", "op": "status" | "watch" | "ping" | "handover" | "pause", "pause": {"scope", "target", "on", "by"}}');
       if (!sameToken(req.token, a.token)) return refuse('wrong token');
       if (req.op === 'ping') return void sock.end(jsonLine({ ok: true, pid: process.pid, ...(a.handover ? { role: a.handover.role(), lastInputAt: a.handover.lastInputAt() } : {}) }));
       if (req.op === 'handover') return handOver(sock, a.handover, refuse);
+      if (req.op === 'pause') {
+        // The driver applies it (one decision); its refusal (read-only, an unknown agent) is the answer.
+        if (!a.pause || !req.pause) return refuse('this checkroom runs no agents: there is nothing to pause');
+        return void a.pause.pause(req.pause).then(
+          (message) => sock.end(jsonLine({ ok: true, pid: process.pid, message })),
+          (err: Error) => refuse(err.message),
+        );
+      }
       if (req.op === 'watch') {
         sock.write(jsonLine({ ok: true, pid: process.pid }));
         const s = a.live.state;
@@ -154,7 +170,7 @@ export async function startControlServer(root: string, opts: ControlOptions, tex
   const serve = (sock: Socket): void => {
     conns.add(sock);
     sock.once('close', () => conns.delete(sock));
-    answer(sock, { token, requestMs: opts.requestMs ?? REQUEST_MS, now, live: opts.live, settle, text, watchers, handover: opts.handover });
+    answer(sock, { token, requestMs: opts.requestMs ?? REQUEST_MS, now, live: opts.live, settle, text, watchers, handover: opts.handover, pause: opts.pause });
   };
 
   const server: Server = createServer(serve);

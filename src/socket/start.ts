@@ -1,6 +1,6 @@
 import type { LiveWorkspace } from '../live/live-workspace.js';
 import type { Supervisor } from '../run/supervisor/types.js';
-import { startControlServer, type ControlServer, type HandoverPort } from './server.js';
+import { startControlServer, type ControlServer, type HandoverPort, type PausePort } from './server.js';
 import type { StatusText } from './status-text.js';
 
 // The control room's hook (src/ui/entry/entry.ts): the driving instance and an observer alike
@@ -29,9 +29,10 @@ export async function serveControlRoom(
   readonly: boolean,
   text: StatusText,
   handover?: HandoverPort,
+  pause?: PausePort,
 ): Promise<ControlHook> {
   const start = (): Promise<ControlServer | null> =>
-    startControlServer(live.state.root, { live, sup, pointer: !readonly, ...(handover ? { handover } : {}) }, text);
+    startControlServer(live.state.root, { live, sup, pointer: !readonly, ...(handover ? { handover } : {}), ...(pause ? { pause } : {}) }, text);
   let server: ControlServer | null = null;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;

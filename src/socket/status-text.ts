@@ -3,6 +3,7 @@ import type { CostLedger } from '../run/journal/costs.js';
 import { scanCounts } from '../operator/model.js';
 import type { OperatorRun } from '../operator/types.js';
 import type { Foresight } from '../foresight/types.js';
+import { NO_OPERATOR_PAUSE, type OperatorPause } from '../operator/pause.js';
 
 // The status document a control room answers on its socket, kept by block:
 // 50k cells took ~400 ms to serialize whole, and a busy control room has a new state every
@@ -58,11 +59,11 @@ function cuts(items: readonly { unit: string | null }[], every: number): number[
 /** The `status --json` contract, as the CLI edge defines it (src/cli/json.ts; given by the entry, which may import the CLI). */
 export interface StatusFormat {
   /** statusJson: the document as a value. */
-  doc(s: WorkspaceState, costs?: CostLedger, runs?: null, foresight?: Foresight | null): { cells: unknown[]; partials: unknown[]; suspects: unknown[]; next: unknown[] };
+  doc(s: WorkspaceState, costs?: CostLedger, runs?: null, foresight?: Foresight | null, pause?: OperatorPause): { cells: unknown[]; partials: unknown[]; suspects: unknown[]; next: unknown[] };
   /** toJson: a value as the document's text. */
   json(value: unknown): string;
   /** statusJsonText: the whole document's text, what a scan prints. */
-  whole(s: WorkspaceState, costs?: CostLedger, foresight?: Foresight | null): string;
+  whole(s: WorkspaceState, costs?: CostLedger, foresight?: Foresight | null, pause?: OperatorPause): string;
 }
 
 /**
@@ -81,12 +82,13 @@ export function liveStatusText(
   costs: () => CostLedger | undefined = () => undefined,
   runs: () => readonly OperatorRun[] | null = () => null,
   foresight: (s: WorkspaceState) => Foresight | null = () => null,
+  pause: () => OperatorPause = () => NO_OPERATOR_PAUSE,
 ): StatusText {
   const { doc: statusJson, json: toJson, whole: statusJsonText } = format;
   const kept: Record<List, Map<unknown, Block>> = { cells: new Map(), partials: new Map(), suspects: new Map(), next: new Map() };
   // Units per block, per list, fixed on the first answer (a change would move every cut).
   const every = new Map<List, number>();
-  let last: { state: WorkspaceState; costs: CostLedger | undefined; runs: string; foresight: Foresight | null; text: readonly Buffer[] } | null = null;
+  let last: { state: WorkspaceState; costs: CostLedger | undefined; runs: string; foresight: Foresight | null; pause: OperatorPause; text: readonly Buffer[] } | null = null;
   let trusted: boolean | null = null;
 
   const spendsOf = (items: readonly unknown[], l: CostLedger | undefined): unknown[] | null => {
@@ -125,8 +127,8 @@ export function liveStatusText(
 
   // The counts are the operator model's, with the room's runs (the header
   // said 1 running where the socket said the running set, cells between attempts included).
-  const byBlock = (s: WorkspaceState, l: CostLedger | undefined, r: readonly OperatorRun[] | null = null, f: Foresight | null = null): Buffer[] => {
-    let head = toJson({ ...statusJson({ ...s, ...empties }, l, null, f), counts: scanCounts(s, r) }) + '\n';
+  const byBlock = (s: WorkspaceState, l: CostLedger | undefined, r: readonly OperatorRun[] | null = null, f: Foresight | null = null, p: OperatorPause = NO_OPERATOR_PAUSE): Buffer[] => {
+    let head = toJson({ ...statusJson({ ...s, ...empties }, l, null, f, p), counts: scanCounts(s, r) }) + '\n';
     const out: Buffer[] = [];
     for (const list of LISTS) {
       if (!(s[list] as readonly unknown[]).length) continue;
@@ -142,17 +144,18 @@ export function liveStatusText(
     const l = costs();
     const r = runs();
     const f = foresight(s);
+    const p = pause();
     const rk = r ? r.map((x) => `${x.key}:${x.state}`).join(',') : '';
-    if (last && last.state === s && last.costs === l && last.runs === rk && last.foresight === f) return last.text;
+    if (last && last.state === s && last.costs === l && last.runs === rk && last.foresight === f && last.pause === p) return last.text;
     // Once per control room: the blocks must add up to statusJsonText on a few real items.
     if (trusted === null) {
       const probe = { ...s, cells: s.cells.slice(0, 3), partials: s.partials.slice(0, 2), suspects: s.suspects.slice(0, 2), next: s.next.slice(0, 2) };
       const holes = LISTS.every((list) => toJson(statusJson({ ...s, ...empties }, l)).includes(hole(list)));
-      trusted = holes && Buffer.concat(byBlock(probe, l, null, f)).toString('utf8') === statusJsonText(probe, l, f);
+      trusted = holes && Buffer.concat(byBlock(probe, l, null, f, p)).toString('utf8') === statusJsonText(probe, l, f, p);
       for (const list of LISTS) kept[list].clear();
       every.clear();
     }
-    last = { state: s, costs: l, runs: rk, foresight: f, text: trusted ? byBlock(s, l, r, f) : [Buffer.from(withRoomCounts(statusJsonText(s, l, f), s, r))] };
+    last = { state: s, costs: l, runs: rk, foresight: f, pause: p, text: trusted ? byBlock(s, l, r, f, p) : [Buffer.from(withRoomCounts(statusJsonText(s, l, f, p), s, r))] };
     return last.text;
   };
 }

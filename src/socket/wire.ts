@@ -8,13 +8,34 @@ import { escapeJsonText } from '../text/json-escape.js';
 export const MAX_REQUEST = 4096;
 
 // `handover`: the driver leaves its runs running and exits, for the asker to drive.
-export type Op = 'status' | 'watch' | 'ping' | 'handover';
-const OPS: readonly Op[] = ['status', 'watch', 'ping', 'handover'];
+// `pause`: drain, undrain, pause or resume, applied by the driver (docs/drain.md).
+export type Op = 'status' | 'watch' | 'ping' | 'handover' | 'pause';
+const OPS: readonly Op[] = ['status', 'watch', 'ping', 'handover', 'pause'];
+
+/** What `pause` asks: the driver's PauseRequest (run/supervisor/pause-action.ts), as plain JSON. */
+export interface PauseAsk {
+  scope: 'drain' | 'all' | 'cell' | 'agent' | 'executor';
+  target: string | null;
+  on: boolean;
+  by: string;
+}
 
 export interface Request {
   token: string;
   op: Op;
+  pause?: PauseAsk;
 }
+
+const SCOPES: readonly string[] = ['drain', 'all', 'cell', 'agent', 'executor'];
+
+/** The `pause` request's body, checked field by field: a peer's JSON is untrusted. */
+const pauseAskOf = (v: unknown): PauseAsk | null => {
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  if (typeof o.scope !== 'string' || !SCOPES.includes(o.scope) || typeof o.on !== 'boolean' || typeof o.by !== 'string') return null;
+  if (o.target !== null && typeof o.target !== 'string') return null;
+  return { scope: o.scope as PauseAsk['scope'], target: o.target as string | null, on: o.on, by: o.by };
+};
 
 export interface Header {
   ok: boolean;
@@ -25,6 +46,8 @@ export interface Header {
   /** ping: whether this instance drives, and when its terminal last sent a key (epoch ms; null: none yet). */
   role?: 'driver' | 'readonly';
   lastInputAt?: number | null;
+  /** pause: what the driver did, in words. */
+  message?: string;
 }
 
 /** One compact JSON line with no terminal control in its text: escaped as every JSON the CLI prints (src/text/json-escape.ts). */
@@ -58,7 +81,9 @@ export function parseRequest(line: string): Request | null {
   try {
     const v = JSON.parse(line) as Partial<Request>;
     if (typeof v.token !== 'string' || !OPS.includes(v.op as Op)) return null;
-    return { token: v.token, op: v.op as Op };
+    if (v.op !== 'pause') return { token: v.token, op: v.op as Op };
+    const pause = pauseAskOf(v.pause);
+    return pause ? { token: v.token, op: 'pause', pause } : null;
   } catch {
     return null;
   }

@@ -12,6 +12,7 @@ import { writeJson } from '../json-stream.js';
 import { flyingKeys, readScanJournal, type ScanJournal } from '../scan-journal.js';
 import { FORESIGHT_MINUTE_MS, foresightKey, scanForesight } from '../scan-foresight.js';
 import type { Foresight } from '../../foresight/types.js';
+import { NO_OPERATOR_PAUSE, pauseOf, type OperatorPause } from '../../operator/pause.js';
 import type { CostLedger } from '../../run/journal/costs.js';
 import type { OperatorRun } from '../../operator/types.js';
 import { renderStatus } from '../text.js';
@@ -39,9 +40,9 @@ export interface ReadOptions {
 }
 
 /** `status --json` as printed, compact: a scan and the control socket (src/socket/server.ts) answer with this same text. */
-export const statusJsonText = (state: WorkspaceState, costs?: CostLedger, foresight: Foresight | null = null): string => {
+export const statusJsonText = (state: WorkspaceState, costs?: CostLedger, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE): string => {
   const parts: string[] = [];
-  writeJson(statusJsonStreamed(state, costs, null, foresight), { write: (s) => parts.push(s) });
+  writeJson(statusJsonStreamed(state, costs, null, foresight, pause), { write: (s) => parts.push(s) });
   return parts.join('');
 };
 
@@ -51,10 +52,10 @@ export const statusJsonText = (state: WorkspaceState, costs?: CostLedger, foresi
  * while the room counted it running and took it out of the next steps). The sources (50k file
  * facts) are not kept while the answer is written.
  */
-async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight }> {
+async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight; pause: OperatorPause }> {
   const { src, j, at } = await readWithJournal(dir, cache);
   const state = stateOf(src, flyingKeys(j.runs));
-  return { state, config: src.config, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at) };
+  return { state, config: src.config, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at), pause: pauseOf(j.ledger, j.runs) };
 }
 
 /** The sources and, read once with them, the journal's spend, runs in flight and fold, at one clock reading. */
@@ -70,14 +71,15 @@ async function readWithJournal(dir: string, cache: CacheUse | undefined): Promis
 async function stateOrCached(
   dir: string,
   cache: CacheUse,
-): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight; key: string | null }> {
+): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight; pause: OperatorPause; key: string | null }> {
   const { src, j, at } = await readWithJournal(dir, cache);
-  const key = statusKey(src, j.costs, j.runs, foresightKey(j, at));
+  // Drain and pauses key the answer too (docs/drain.md): a pause changes no file the facts cache sees.
+  const key = statusKey(src, j.costs, j.runs, [foresightKey(j, at), j.ledger?.pause ?? null]);
   const hit = key ? cachedStatus(src.root, key) : null;
   if (hit !== null) return { hit, scannedAt: src.scan.scannedAt };
   // The sources (50k file facts) are not kept while the answer is written.
   const state = stateOf(src, flyingKeys(j.runs));
-  return { state, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at), key };
+  return { state, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at), pause: pauseOf(j.ledger, j.runs), key };
 }
 
 /** Compact `status --json` through the facts cache, kept for the next read when its facts were all cached. */
@@ -86,9 +88,9 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
   // The stored answer is bytes read from the workspace's .checkroom/: escaped as text would be;
   // a fresh one is escapeJsonText's.
   if ('hit' in r) return writeCachedStatus(r.hit, r.scannedAt, out);
-  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight), jsonOut(out));
+  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight, r.pause), jsonOut(out));
   const parts: Buffer[] = [];
-  writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight), {
+  writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight, r.pause), {
     write: (s) => {
       jsonOut(out).write(s);
       parts.push(Buffer.from(s));
@@ -99,9 +101,9 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
 
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
   if (json && r.cache && !r.pretty) return statusJsonCached(dirArg(positionals), r.cache, out);
-  const { state, costs, runs, foresight } = await readState(dirArg(positionals), r.cache);
-  if (json) writeJson(statusJsonStreamed(state, costs, runs, foresight), jsonOut(out), r.pretty);
-  else out.write(renderStatus(state, o, runs, foresight) + '\n');
+  const { state, costs, runs, foresight, pause } = await readState(dirArg(positionals), r.cache);
+  if (json) writeJson(statusJsonStreamed(state, costs, runs, foresight, pause), jsonOut(out), r.pretty);
+  else out.write(renderStatus(state, o, runs, foresight, pause) + '\n');
 }
 
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {

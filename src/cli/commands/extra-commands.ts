@@ -10,8 +10,15 @@ export async function extraCommands(cli: Cli, o: TextOptions, out: Out): Promise
   switch (cli.command) {
     case 'run':
       return (await import('./run-command.js')).runCommand(cli, o, out);
-    case 'resume':
+    case 'resume': {
+      // `resume --all|--agent|--cell|--executor` ends a pause (docs/drain.md); plain `resume` is the RESUME.md letter.
+      const p = await import('./pause-command.js');
+      if (p.resumesPause(cli)) return p.pauseCommand(cli, out);
       return (await import('./recovery-commands.js')).resumeCommand(cli, o, out);
+    }
+    case 'drain':
+    case 'pause':
+      return (await import('./pause-command.js')).pauseCommand(cli, out);
     case 'recover':
       return (await import('./recovery-commands.js')).recoverCommand(cli, o, out);
     case 'backups':

@@ -228,6 +228,12 @@ async function runNext(s: Supervisor, config: WorkspaceConfig, cli: Cli, o: Text
     return 0;
   }
   if (!first) {
+    // Drain and pause (docs/drain.md): said with who and how to resume; nothing was done, exit 1 as a paused autopilot.
+    const held = pick.blocked.find((b) => b.paused);
+    if (held) {
+      out.write(`${o.paint('warn', snap.ledger.pause.drain ? 'draining' : 'paused')}: ${sanitizeLine(`${held.unit} ${held.step}: ${held.why}`)}\n`);
+      return 1;
+    }
     if (snap.autopilot.paused) {
       out.write(`${o.paint('warn', 'paused')}: ${sanitizeLine(snap.autopilot.reason)}\n`);
       return 1;

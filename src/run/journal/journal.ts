@@ -12,6 +12,7 @@ import type { Stamped } from '../attempt/output-stamp.js';
 import type { TriageJournalEvent } from './triage-events.js';
 import { NOTIFY_EVENT_FIELDS, type NotifiedEvent } from '../../notify/journal-notify.js';
 import { isCellList, type BulkJournalEvent } from '../../bulk/events.js';
+import { PAUSE_EVENT_FIELDS, type DrainedEvent, type PauseEvent } from './pause-events.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './read.js';
 
@@ -185,7 +186,8 @@ export type JournalEvent =
   | AdoptedEvent
   | AutopilotEvent
   | TriageJournalEvent | NotifiedEvent // alarms raised, once: docs/notify.md
-  | BulkJournalEvent; // named set actions and their undo: docs/redrive.md
+  | BulkJournalEvent // named set actions and their undo: docs/redrive.md
+  | PauseEvent | DrainedEvent; // drain and pause: docs/drain.md
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What callers append: `v` is filled in. */
@@ -277,7 +279,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
-  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, ...LOG_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md), logs' (journal-logs.ts)
+  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, ...LOG_EVENT_FIELDS, ...PAUSE_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md), logs' (journal-logs.ts)
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },

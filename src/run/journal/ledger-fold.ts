@@ -11,6 +11,7 @@ import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 import { SampleFold } from '../../foresight/samples.js';
 import { QuotaFold, quotaOfExit } from '../quota/fold.js';
 import { BulkFold, type CellAccess } from '../../bulk/fold.js';
+import { foldPause, NO_PAUSE, type PauseState } from '../policy/pause.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -61,6 +62,8 @@ export class LedgerFold {
       this.cells.set(c.key, c);
     },
   };
+  /** Drain and pauses (docs/drain.md): immutable, a view hands it out as is. */
+  private pause: PauseState = NO_PAUSE;
 
   constructor(private readonly cfg: LedgerConfig) {}
 
@@ -99,6 +102,7 @@ export class LedgerFold {
       quotaWaits: this.quota.view(now),
       durations: this.samples.view(),
       bulk: this.bulk.view(),
+      pause: this.pause,
     };
   }
 
@@ -250,6 +254,17 @@ export class LedgerFold {
     this.cells.set(c.key, { ...newCell(unit, step), agent: c.agent, runId: c.runId, state: c.runId ? 'running' : 'idle' });
   }
 
+  private reaped(e: Extract<JournalEvent, { type: 'reaped' }>): void {
+    const run = this.endRun(e.runId);
+    if (!run) return;
+    const c = this.cell(run.unit, run.step);
+    if (c.runId === e.runId) {
+      c.runId = null;
+      c.state = 'idle';
+    }
+    this.feed(run.agent, { type: 'abandon', at: e.at });
+  }
+
   private step(e: JournalEvent): void {
     switch (e.type) {
       case 'session':
@@ -274,18 +289,9 @@ export class LedgerFold {
       case 'exit':
         this.exited(e);
         break;
-      case 'reaped': {
-        const run = this.endRun(e.runId);
-        if (run) {
-          const c = this.cell(run.unit, run.step);
-          if (c.runId === e.runId) {
-            c.runId = null;
-            c.state = 'idle';
-          }
-          this.feed(run.agent, { type: 'abandon', at: e.at });
-        }
+      case 'reaped':
+        this.reaped(e);
         break;
-      }
       case 'retry_scheduled': {
         const c = this.cell(e.unit, e.step);
         c.state = 'retrying';
@@ -325,6 +331,10 @@ export class LedgerFold {
         }
         break;
       }
+      case 'pause':
+      case 'drained':
+        this.pause = foldPause(this.pause, e);
+        break;
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };
         // Turning autopilot back on is the operator's answer to a pause: start counting anew.

@@ -10,6 +10,7 @@ import { budgetStopOf, type BudgetCounts } from '../policy/budget.js';
 import type { DurationLedger } from '../../foresight/types.js';
 import type { QuotaWait } from '../quota/gate.js';
 import type { BulkLedger } from '../../bulk/events.js';
+import type { PauseState } from '../policy/pause.js';
 
 // Replaying the journal gives everything the UI shows about runs: per-cell attempts and
 // counters, per-agent breakers, global death-spiral counters and the runs still alive. It is
@@ -91,6 +92,8 @@ export interface Ledger {
   durations: DurationLedger;
   /** Named set actions, the relaunch queue and skipped cells (docs/redrive.md). */
   bulk: BulkLedger;
+  /** The operator's drain and pauses (docs/drain.md): what every launch asks (pause.ts). */
+  pause: PauseState;
 }
 
 export interface LedgerConfig {

@@ -1,3 +1,4 @@
+import type { DrainedEvent, PauseEvent } from './pause-events.js';
 import { cellKey } from '../../types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import type { ExitEvent, JournalEvent, LaunchEvent } from './journal.js';
@@ -30,6 +31,12 @@ const failedOf = (x: ExitEvent, logPath: string | null, escalated: boolean, cls:
   const what = escalated ? 'escalated to a human' : 'failed';
   return { type: 'failed', unit: x.unit, step: x.step, class: cls as never, escalated, reason: why, logPath, message: sanitizeLine(`${x.unit} ${x.step}: failed (${cls}); ${what}: ${why}`) };
 };
+
+/** Drain and pause (docs/drain.md), as the driver announced them. */
+const pauseNews = (e: PauseEvent | DrainedEvent): SupervisorEvent =>
+  e.type === 'drained'
+    ? { type: 'drained', since: e.since, message: 'drained: the last run ended and nothing runs (the driver)' }
+    : { type: 'pause', scope: e.scope, target: e.target, on: e.on, by: e.by, message: sanitizeLine(`${e.scope === 'drain' ? (e.on ? 'drain' : 'undrain') : `${e.on ? 'pause' : 'resume'} ${e.scope}${e.target ? ` ${e.target}` : ''}`} (the driver, by ${e.by})`) };
 
 export function journalNews(): JournalNews {
   // The launches seen, until their run ends (its log and attempt for the end's event); failed
@@ -101,6 +108,10 @@ export function journalNews(): JournalNews {
         out.push({ type: 'autopilot', on: e.on, paused, reason, message: paused ? `autopilot paused: ${reason}` : `autopilot ${e.on ? 'on' : 'off'} (the driver): ${reason}` });
         return;
       }
+      case 'pause':
+      case 'drained':
+        out.push(pauseNews(e));
+        return;
       default:
         return;
     }

@@ -5,6 +5,7 @@ import { cellKey, type NextStep, type WorkspaceState } from '../../types.js';
 import { loadWorkspace } from '../../workspace.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { pickLaunches } from './autopilot.js';
+import { drainStopOf } from '../policy/pause.js';
 import { outputOf } from '../process/writers.js';
 import { heldOutputs } from '../../holders/held-outputs.js';
 import type { Flight } from '../attempt/cell-core.js';
@@ -126,6 +127,12 @@ async function tickOnce(h: AutopilotHost, st: PilotState, pauseFor: (reason: str
   if (l.paused && l.pausedReason) {
     await pauseFor(l.pausedReason);
     if (h.flights.size === 0) emitIdle(h, st, `autopilot paused: ${l.pausedReason}`);
+    return;
+  }
+  // Draining: nothing new of any kind (docs/drain.md, the one decision's drain part); said once, not per cell.
+  const drain = drainStopOf(l.pause);
+  if (drain) {
+    if (h.flights.size === 0) emitIdle(h, st, drain.reason);
     return;
   }
   const maxLeft = st.max === null ? Infinity : st.max - st.started;

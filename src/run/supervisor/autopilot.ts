@@ -5,6 +5,7 @@ import { cellKey } from '../../types.js';
 import type { Ledger } from '../journal/ledger.js';
 import { outputOf, pathTakenBy, takenWhy, writersByPath, type CellRef } from '../process/writers.js';
 import { quotaWaitOf, quotaWords } from '../quota/gate.js';
+import { pauseStopOf } from '../policy/pause.js';
 
 // Which plan entries autopilot may start now: a pure choice over the plan, the ledger and
 // what is in flight, so it is tested without processes. Failures that block downstream work
@@ -43,6 +44,8 @@ export interface Blocked {
   retryInMs: number | null;
   /** Its account waits for its quota's reset until then (epoch ms). */
   quotaUntil?: number;
+  /** Held by the drain or a pause (docs/drain.md). */
+  paused?: boolean;
 }
 
 export interface Pick {
@@ -97,6 +100,12 @@ export const pickLaunches = (input: PickInput): Pick => {
     const agent = steps.get(step)?.agent;
     if (!agent || !config.agents[agent]) {
       blocked.push({ unit, step, why: agent ? `no agent '${agent}' in checkroom.yaml` : `step ${step} names no agent`, retryInMs: null });
+      continue;
+    }
+    // Drain and pause (docs/drain.md): the one decision launchCell asks too, so autopilot never tries.
+    const paused = pauseStopOf(ledger.pause, { unit, step, agent, executor: config.agents[agent].executor });
+    if (paused) {
+      blocked.push({ unit, step, why: paused.reason, retryInMs: null, paused: true });
       continue;
     }
     // The executor's infra breaker (a failing cluster) holds launches like the agent's (docs/scale-out.md).

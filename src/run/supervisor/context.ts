@@ -6,6 +6,8 @@ import { budgetStopOf, launchesLeft } from '../policy/budget.js';
 import { passBreaker, releaseProbes, type ProbeClaims } from '../policy/breaker-gate.js';
 import { markCell } from '../attempt/launch-checkpoint.js';
 import { retryStopOf } from '../policy/retry-stop.js';
+import { pauseStopOf } from '../policy/pause.js';
+import type { Flight } from '../attempt/cell-core.js';
 import type { Role } from './role.js';
 import type { SupervisorJournal } from './journal.js';
 import type { Budget, Emit, LaunchGate, Marker, Roles, SessionState, WorkspaceRef } from './ports.js';
@@ -70,9 +72,16 @@ export interface GateParts {
   probes: ProbeClaims;
 }
 
+/** Drain or a pause holding this flight's next attempt (pause.ts, the one decision), or null. */
+const pauseOfFlight = (config: WorkspaceConfig, l: ReturnType<SupervisorJournal['ledger']>, f: Flight) =>
+  pauseStopOf(l.pause, { unit: f.unit, step: f.step, agent: f.agent, executor: config.agents[f.agent]?.executor ?? 'local' });
+
 /** What lets one attempt start (a launch reserved, the breakers passed) and what it frees when it ends. */
 export const launchGateOf = ({ config, journal, budget, session, probes }: GateParts): LaunchGate => ({
   reserveLaunch(flight) {
+    // Every attempt asks, not only the first: a retry or the end of a quota wait is a new launch.
+    const paused = pauseOfFlight(config, journal.ledger(), flight);
+    if (paused) return paused.reason;
     const stop = flight.overBudget ? null : budget.stop(journal.ledger());
     if (stop) return stop.reason;
     session.reserved++;
@@ -83,7 +92,7 @@ export const launchGateOf = ({ config, journal, budget, session, probes }: GateP
   },
   retryStop(flight) {
     const l = journal.ledger();
-    return retryStopOf(l, config.limits, { closed: session.closed, budget: flight.overBudget ? null : budget.stop(l) });
+    return retryStopOf(l, config.limits, { closed: session.closed, budget: flight.overBudget ? null : budget.stop(l), paused: pauseOfFlight(config, l, flight) });
   },
   waitForBreaker: (flight, agent) =>
     journal.waitForBreaker(flight, agent, () => passBreaker(journal.ledger().agents[agent], probes, cellKey(flight.unit, flight.step), config.breaker)),

@@ -14,6 +14,7 @@ import type { AutopilotPort, Budget, CellCore, CellRunner, InFlight, JournalPort
 import { forkTarget } from '../../redo/fork.js';
 import { SupervisorError, type RunResult } from './types.js';
 import { quotaWaitOf, quotaWords } from '../quota/gate.js';
+import { pauseStopOf } from '../policy/pause.js';
 
 // The operator's actions on cells and breakers (docs/domain.md, Handling agent faults), each a
 // function of the narrow ports it uses (supervisor-ports.ts): each refuses what this instance
@@ -123,6 +124,9 @@ export async function launchCell(
     await journal.append({ type: 'decision', at: journal.now(), kind: 'reset_cell', unit, step, note: 'relaunched by the operator' });
     l = journal.ledger();
   }
+  // Drain and pause (docs/drain.md), the one decision every launch asks; no override but resume.
+  const paused = pauseStopOf(l.pause, { unit, step, agent: t.agent.name, executor: t.agent.executor });
+  if (paused) throw new SupervisorError(`${unit} ${step} is not launched: ${paused.reason}`);
   // The one budget decision, for keys, autopilot, `run` and the socket alike (budget.ts).
   const spent = budget.stop(l);
   if (spent && !o.overBudget) throw new SupervisorError(budgetRefusal(spent));

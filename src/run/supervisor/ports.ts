@@ -85,7 +85,7 @@ export interface Budget {
 
 /** What lets one attempt start and what it frees when it ends: the budget reservation and the breakers. */
 export interface LaunchGate {
-  /** Reserve one launch; a reason when none is left, unless the flight goes over budget. */
+  /** Reserve one launch; a reason when none is left (unless the flight goes over budget) or a drain or pause holds it (pause.ts). */
   reserveLaunch(flight: Flight): string | null;
   releaseLaunch(): void;
   /** Why automatic retries of this flight must stop now (death-spiral guard, budgets), or null. */

@@ -22,6 +22,7 @@ import { DEFAULT_LOGS_MAX_BYTES } from '../../pipeline/defaults.js';
 import { withLogBudget } from '../logs/prune.js';
 import type { Supervisor, SupervisorEvent, SupervisorOptions } from './types.js';
 import { drainAll, redrive, undoRedrive } from './redrive.js';
+import { drainWatch, pauseAction } from './pause-action.js';
 
 export * from './types.js';
 
@@ -89,7 +90,8 @@ function wire(opts: SupervisorOptions) {
   const listeners = new Set<(e: SupervisorEvent) => void>();
   const emit = emitterOf(opts, listeners);
   const session: SessionState = { reserved: 0, closed: false, stopped: false };
-  const pilot: AutopilotPort = { tick: () => void autopilot.tick(), pauseFor: (reason) => autopilot.pauseFor(reason) };
+  // A tick is also when a drain may have become drained (a cell left the flights, a resume, a takeover).
+  const pilot: AutopilotPort = { tick: () => (void autopilot.tick(), drained()), pauseFor: (reason) => autopilot.pauseFor(reason) };
   const isClosed = (): boolean => session.closed;
   const sj = createSupervisorJournal({
     root: ws.root,
@@ -123,11 +125,12 @@ function wire(opts: SupervisorOptions) {
     pilot,
     adoptJobs: (runs) => adoptRuns(ws, runs, { journal, emit, cells, pendingStops: pendingStopsOf(journal.ledger()) }),
   });
+  const drained = drainWatch({ journal, emit, inFlight, roles });
   const observed = driverView();
   const warnings: string[] = [];
   const keepPilotOn = (): void => void ready.then(() => autopilot.set(true, null, KEPT_REASON)).catch(() => undefined);
   const ready = init({ sj, role, observed, warnings, adoption, keepPilotOn });
-  ready.catch(() => undefined);
+  ready.then(drained, () => undefined);
   const launch = (unit: string, step: string, o?: LaunchOptions) => launchCell({ ready, roles, ws, journal, budget, inFlight, probes, cells }, unit, step, o);
   const autopilot = createAutopilot({
     ...ws,
@@ -171,6 +174,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     },
     tick: () => autopilot.tick(),
     prefer: (cells) => autopilot.prefer(cells.map((c) => cellKey(c.unit, c.step))),
+    setPause: (req) => pauseAction({ ...operator, config: ws.config, emit: w.emit, inFlight }, req),
     resetBreaker: (agent) => breakerAction(operator, agent, 'reset'),
     holdBreaker: (agent) => breakerAction(operator, agent, 'hold'),
     releaseBreaker: (agent) => breakerAction(operator, agent, 'release'),

@@ -6,6 +6,7 @@ import type { AttemptClass } from '../policy/classify.js';
 import type { LeftRunning, NewJournalEvent } from '../journal/journal.js';
 import type { Ledger } from '../journal/ledger.js';
 import type { LockHolder } from './lock.js';
+import type { PauseRequest } from './pause-action.js';
 
 // The supervisor's narrow face for the control room and the CLI (STYLE.md: process-compose's
 // IProject — the UI sees the runner only through a snapshot and a subscription).
@@ -116,7 +117,11 @@ export type SupervisorEvent =
   /** Autopilot has nothing in flight and nothing it may launch. */
   | { type: 'idle'; reason: string; message: string }
   | { type: 'reaped'; runId: string; unit: string; step: string; outcome: string; message: string }
-  | { type: 'notice'; message: string };
+  | { type: 'notice'; message: string }
+  /** The operator's drain or pause, or its end (docs/drain.md). */
+  | { type: 'pause'; scope: 'drain' | 'all' | 'cell' | 'agent' | 'executor'; target: string | null; on: boolean; by: string; message: string }
+  /** Draining, and the last run in flight ended: said once. */
+  | { type: 'drained'; since: number; message: string };
 
 export class SupervisorError extends Error {
   constructor(message: string) {
@@ -150,6 +155,8 @@ export interface Supervisor {
   tick(): Promise<void>;
   /** Autopilot takes these cells first when the plan has them (the operator's redo queue, in order). */
   prefer(cells: readonly { unit: string; step: string }[]): void;
+  /** Drain or undrain, pause or resume (docs/drain.md): journalled; what was done, in words. */
+  setPause(req: PauseRequest): Promise<string>;
   resetBreaker(agent: string): Promise<void>;
   holdBreaker(agent: string): Promise<void>;
   releaseBreaker(agent: string): Promise<void>;

@@ -27,6 +27,9 @@ const TONE: Partial<Record<SupervisorEvent['type'], Tone>> = {
   reaped: 'warn',
   idle: 'info',
   notice: 'info',
+  // Drain and pause (docs/drain.md): said on the status line; drained once.
+  pause: 'warn',
+  drained: 'ok',
 };
 
 const OUTCOME: Partial<Record<SupervisorEvent['type'], string>> = { done: 'done', failed: 'failed', cancelled: 'cancelled' };

@@ -1,6 +1,7 @@
 import { autopilotOf } from '../../operator/health.js';
 import { autopilotWords } from '../../operator/words.js';
 import type { AgentsOptions } from './types.js';
+import type { PauseRequest } from '../../run/supervisor/pause-action.js';
 import { seeFilesNow, type Seen } from '../keys/confirm-guard.js';
 import { outputOf } from '../../run/process/writers.js';
 import { storeKit, type KitDeps } from '../store/kit.js';
@@ -26,6 +27,18 @@ import { planMarkedCancel, planMarkedLaunch, planMarkedReset } from '../marks/ag
 // shared with `checkroom run`). Refusals (breaker open, budget, read-only) are messages.
 // What each key decides is a pure planner (agents-planners.ts), what a confirmation does a
 // row of agents-effects.ts; this file applies the one and runs the other.
+
+/** p, :drain, :undrain, :pause, :resume (docs/drain.md): the driver journals it; a refusal is said. */
+const pauser =
+  ({ sup, set, act, sayClean }: { sup: AgentsOptions['sup']; set: KitDeps['set']; act: ReturnType<typeof storeKit>['act']; sayClean: ReturnType<typeof storeKit>['sayClean'] }) =>
+  (r: PauseRequest | string): void => {
+    if (typeof r === 'string') return sayClean(r, 'warn');
+    act(null, async () => {
+      const said = await sup.setPause(r);
+      set((st) => ({ agents: { ...st.agents, snap: sup.snapshot() } }));
+      sayClean(said, 'ok');
+    });
+  };
 
 interface Deps extends KitDeps {
   opts: AgentsOptions;
@@ -100,6 +113,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
         await sup.note({ type: 'decision', at: Date.now(), kind: 'ack_alarms' });
         set((st) => ({ agents: { ...st.agents, snap: sup.snapshot() } }));
       }, 'acknowledged: the banner comes back with the next escalation'),
+    pause: pauser({ sup, set, act, sayClean }),
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),

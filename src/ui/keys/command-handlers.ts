@@ -12,6 +12,7 @@ import type { PagerActions } from '../pager/slice.js';
 import { takeOverKey } from './handover-key.js';
 import { backToNow } from '../history/time-travel.js';
 import { postMortemKey, travelKey } from '../history/keys.js';
+import { commandPauseRequest, togglePauseRequest } from '../agents/pause.js';
 import { clearMarksKey, markAllKey, markKey } from '../marks/keys.js';
 import type { MarkView } from '../marks/marks.js';
 
@@ -164,6 +165,12 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'pager.follow': (k) => k.pager.toggle('follow'),
   'pager.wrap': (k) => k.pager.toggle('wrap'),
   'pager.raw': (k) => k.pager.toggle('raw'),
+  // Drain and pause (docs/drain.md): the planner reads the state or the `:` line's words.
+  'pause.toggle': (k, s) => withAgents((a) => a.pause(togglePauseRequest(s)))(k),
+  'pause.drain': (k, _s, _id, args) => withAgents((a) => a.pause(commandPauseRequest('drain', args)))(k),
+  'pause.undrain': (k, _s, _id, args) => withAgents((a) => a.pause(commandPauseRequest('undrain', args)))(k),
+  'pause.pause': (k, _s, _id, args) => withAgents((a) => a.pause(commandPauseRequest('pause', args)))(k),
+  'pause.resume': (k, _s, _id, args) => withAgents((a) => a.pause(commandPauseRequest('resume', args)))(k),
   'breaker.reset': withAgents((a) => a.requestBreaker('reset')),
   'breaker.hold': withAgents((a) => a.requestBreaker('hold')),
   'cell.reset': orMarked('health', withAgents((a) => a.requestMarkedReset()), withAgents((a) => a.requestResetCell())),

@@ -20,6 +20,10 @@ const NAMES = {
   unskip: 'partial.unskip',
   redrive: 'redrive.open',
   redo: 'cell.redo',
+  drain: 'pause.drain',
+  undrain: 'pause.undrain',
+  pause: 'pause.pause',
+  resume: 'pause.resume',
 } as const;
 
 // Short names the hand finds without looking, as k9s' `:po` and `:q`: one table, each a full

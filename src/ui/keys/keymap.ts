@@ -102,6 +102,12 @@ const ROWS = [
   // docs/logs.md, "The pager": any attempt of the selected cell, full screen.
   cmd({ id: 'log.open', keys: [{ ch: 'L' }], hint: 'log', description: "the selected cell's logs, full screen: every attempt, search, follow, the error", views: ['progress', 'plan', 'health', 'partials'], footer: true }),
   cmd({ id: 'breaker.reset', keys: [{ ch: 'R' }], hint: 'reset breaker', description: "reset the selected agent's breaker (closed, failures forgotten)", dangerous: true, runs: true, views: ['health'], footer: true }),
+  // Drain and pause (docs/drain.md): journalled, no file of the workspace changes, so no confirmation; --readonly strips them.
+  cmd({ id: 'pause.toggle', keys: [{ ch: 'p' }], hint: 'pause', description: 'pause the selected cell (Plan) or agent (Health), or resume it: no new launch of it; what runs finishes', runs: true, views: ['plan', 'health'], footer: true }),
+  cmd({ id: 'pause.drain', keys: [], hint: 'drain', description: 'drain: start nothing new of any kind; "drained" once the last run in flight ends', runs: true }),
+  cmd({ id: 'pause.undrain', keys: [], hint: 'undrain', description: 'end the drain: launches may start again' , runs: true }),
+  cmd({ id: 'pause.pause', keys: [], hint: 'pause', description: 'pause all (default), cell=UNIT/STEP, agent=NAME or executor=NAME', runs: true }),
+  cmd({ id: 'pause.resume', keys: [], hint: 'resume', description: 'resume all (every pause), cell=UNIT/STEP, agent=NAME or executor=NAME', runs: true }),
   cmd({ id: 'breaker.hold', keys: [{ ch: 'H' }], hint: 'hold/release', description: "hold the selected agent's breaker open, or release it", dangerous: true, runs: true, views: ['health'], footer: true }),
   cmd({ id: 'cell.reset', keys: [{ ch: 'Z' }], hint: 'reset cell', description: "reset the selected cell's attempts, counters and escalation", dangerous: true, runs: true, views: ['health'], footer: true }),
   // docs/redo.md: the cell and everything built on it, backed up and queued as one undoable action.
