@@ -18,6 +18,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/tmux/bounds-sweep.test.ts', // child process, process helper, dist/, tmux
   'test/e2e/cli/breaker-probe.test.ts', // child process, dist/, agents, sleeps
   'test/core/pipeline/caps-attempts.test.ts', // agents
+  'test/core/run/supervisor/oom-ladder.test.ts', // agents (real processes under prlimit)
   'test/ui/store/checkpoint-preview.test.ts', // child process, dist/
   'test/e2e/cli/checkpoint-unbatched.test.ts', // child process, dist/
   'test/e2e/cli/claude-e2e.test.ts', // child process, process helper, dist/

@@ -12,6 +12,7 @@ import { ConfigError, errorAt, parseYamlSource, type Source, type YamlPath } fro
 import { launchCaps, toAgent, toBudget } from './agent.js';
 import { CONFIG_MAX_BYTES, detectedNotice } from './file.js';
 import { notifyOf } from '../schema-notify.js';
+import { resourcesFrom } from '../schema-resources.js';
 
 // Parsing and validating checkroom.yaml and preset files, with yaml and zod; config-load.ts
 // imports this module only when a workspace has a checkroom.yaml.
@@ -58,6 +59,7 @@ const resolvePipeline = (src: Source, raw: RawConfig, base: PipelineDef): Pipeli
   const steps = mergeById<StepDef, NonNullable<RawConfig['steps']>[number]>(src, 'steps', base.steps, raw.steps, replace, (r, b, i) => {
     if (!b) requireFor(src, 'steps', i, 'step', ['path', 'phase'], r, replace);
     const agent = r.agent ?? b?.agent;
+    const resources = resourcesFrom(r.resources) ?? b?.resources;
     return {
       id: r.id,
       label: r.label ?? b?.label ?? r.id,
@@ -69,6 +71,7 @@ const resolvePipeline = (src: Source, raw: RawConfig, base: PipelineDef): Pipeli
       kind: r.kind ?? b?.kind ?? 'file',
       ...(agent !== undefined ? { agent } : {}),
       minChars: r.min_chars ?? b?.minChars ?? 200,
+      ...(resources ? { resources } : {}),
     };
   });
   const units = { pattern: raw.units?.pattern ?? base.units.pattern, ...((raw.units?.list ?? base.units.list) ? { list: raw.units?.list ?? base.units.list } : {}) };

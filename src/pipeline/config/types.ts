@@ -1,6 +1,7 @@
 import type { PipelineDef } from '../../types.js';
 import type { FailureClass } from '../failure-classes.js';
 import type { NotifyConfig } from '../../notify/types.js';
+import type { Resources } from '../resources.js';
 
 // What checkroom.yaml resolves to. Durations are milliseconds here; the YAML accepts
 // numbers (seconds) or strings like "30s", "5m", "250ms".
@@ -39,6 +40,8 @@ export interface AgentDef {
   cli?: CliOptions;
   /** After a stalled or cut attempt: start fresh (default) or continue its session. */
   onInterrupt?: 'restart' | 'continue';
+  /** Its steps' default resources (docs/scale-out.md, Resources); a step's own win. */
+  resources?: Resources;
 }
 
 /** Options of an adapter-driven agent. */

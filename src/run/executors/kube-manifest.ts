@@ -29,6 +29,28 @@ export const kubeJobName = (runId: string): string => {
   return `cr-${base}-${hash}`;
 };
 
+/** Kubernetes quantities: 4096 MiB → `4Gi`. */
+export const kubeMemory = (mib: number): string => (mib % 1024 === 0 ? `${mib / 1024}Gi` : `${mib}Mi`);
+
+/**
+ * The container's requests and limits: the step's resources (the ladder's memory) over
+ * kubernetes.cpu / .memory; memory is both request and limit, so an attempt past it is
+ * OOMKilled; gpus are `nvidia.com/gpu` limits. partition and account have no Kubernetes
+ * meaning and are not mapped (docs/scale-out.md, Resources).
+ */
+export const kubeResources = (spec: Pick<ExecutorSpec, 'agent' | 'resources'>): Record<string, Record<string, string>> | undefined => {
+  const k = spec.agent.kubernetes;
+  const r = spec.resources ?? {};
+  const memory = r.memoryMiB !== undefined ? kubeMemory(r.memoryMiB) : k.memory;
+  const cpu = r.cpus !== undefined ? String(r.cpus) : k.cpu;
+  const gpus = r.gpus !== undefined && r.gpus > 0 ? String(r.gpus) : null;
+  if (!memory && !cpu && !gpus) return undefined;
+  return {
+    requests: { ...(cpu ? { cpu } : {}), ...(memory ? { memory } : {}) },
+    limits: { ...(memory ? { memory } : {}), ...(gpus ? { 'nvidia.com/gpu': gpus } : {}) },
+  };
+};
+
 export interface KubeManifestInput {
   spec: ExecutorSpec;
   /** Job name (kubeJobName(runId)). */
@@ -44,7 +66,7 @@ export const kubeJobManifest = ({ spec, name }: KubeManifestInput): Record<strin
     [LABEL.attempt]: String(spec.attempt),
     [LABEL.run]: labelValue(spec.runId),
   };
-  const resources = k.cpu || k.memory ? { requests: { ...(k.cpu ? { cpu: k.cpu } : {}), ...(k.memory ? { memory: k.memory } : {}) }, limits: { ...(k.memory ? { memory: k.memory } : {}) } } : undefined;
+  const resources = kubeResources(spec);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

@@ -9,6 +9,7 @@ import { refusedHandle, watchJob, type JobLook, type JobProbe } from './job-hand
 import { tailOffset } from './log-follow.js';
 import type { Executor, ExecutorOptions, ExecutorSpec, SchedulerHook } from './types.js';
 import { assertInside } from '../../fs/confine-path.js';
+import { formatMemory } from '../../pipeline/resources.js';
 
 // Agents as Slurm jobs (docs/scale-out.md): sbatch --parsable runs the fixed wrapper with the argv
 // as its arguments; one squeue a poll serves every job of the cluster; scancel stops them;
@@ -25,6 +26,9 @@ const literalPath = (p: string): string => p.replace(/%/g, '%%');
 /** The sbatch arguments of one attempt (pure; tested as is). */
 export const sbatchArgs = (spec: ExecutorSpec, wrapper: string, statusFile: string): string[] => {
   const o = spec.agent.slurm;
+  const r = spec.resources ?? {};
+  const partition = r.partition ?? o.partition;
+  const account = r.account ?? o.account;
   return [
     `--job-name=${jobName(spec.runId)}`,
     `--comment=${jobComment(spec.root, spec)}`,
@@ -35,8 +39,12 @@ export const sbatchArgs = (spec: ExecutorSpec, wrapper: string, statusFile: stri
     `--signal=${slurmSignal(spec.graceMs)}`,
     // checkroom owns retries: Slurm must not requeue behind its back.
     '--no-requeue',
-    ...(o.partition ? [`--partition=${o.partition}`] : []),
-    ...(o.account ? [`--account=${o.account}`] : []),
+    ...(partition ? [`--partition=${partition}`] : []),
+    ...(account ? [`--account=${account}`] : []),
+    // The step's resources (docs/scale-out.md, Resources), the ladder's memory among them.
+    ...(r.memoryMiB !== undefined ? [`--mem=${formatMemory(r.memoryMiB)}`] : []),
+    ...(r.cpus !== undefined ? [`--cpus-per-task=${r.cpus}`] : []),
+    ...(r.gpus !== undefined ? [`--gpus=${r.gpus}`] : []),
     ...o.extraArgs,
     wrapper,
     statusFile,

@@ -44,6 +44,8 @@ export interface LaunchEvent extends Base {
   /** The run token in every member's environment (local runs; absent in older journals). */
   token?: string;
   keeper?: { pid: number; procStart: number | null }; // RunKeeper (types.ts): an adopter waits for it
+  /** What the attempt was given (memory-ladder.ts journalResources): memory in words, the ladder's step. */
+  resources?: Record<string, string | number>;
 }
 
 /** `output` (Stamped): the output file as the run left it. */

@@ -1,3 +1,4 @@
+import { resourcesOf } from '../../pipeline/resources.js';
 import { cellKey } from '../../types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { attemptLabel } from '../policy/policy.js';
@@ -119,7 +120,7 @@ async function awaitRetry(
   c.run.maxAttempts = move.maxAttempts;
   const { delayMs } = move;
   await core.append({ type: 'retry_scheduled', at: core.now(), unit, step, attempt: move.attempt, delayMs, reason: move.reason });
-  const message = `${unit} ${step}: ${attemptLabel(attempt, move.maxAttempts)} failed (${cls}), retrying in ${seconds(delayMs)}`;
+  const message = `${unit} ${step}: ${attemptLabel(attempt, move.maxAttempts)} failed (${cls}), retrying in ${seconds(delayMs)}${move.note ? `; ${move.note}` : ''}`;
   core.emit({ type: 'retry', unit, step, attempt: move.attempt, maxAttempts: move.maxAttempts, class: move.class, delayMs, message });
   const woke = await sleepFor(flight, delayMs, core.now() + delayMs, move.reason);
   const late = stopAfterBackoff(woke, woke ? core.retryStop(flight) : null);
@@ -168,6 +169,7 @@ async function attemptOnce(c: Cell): Promise<RunResult | null> {
     memoryLoss: end.memoryLoss,
     history,
     limits: core.config.limits,
+    resources: resourcesOf(t.agent.resources, t.step.resources),
     rand: () => core.rand(),
     retryDelayMs: end.retryDelayMs,
     retryStop: core.retryStop(flight),
