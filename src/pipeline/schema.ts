@@ -5,6 +5,7 @@ import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from '.
 import { compilePattern, PatternError, type PatternFlags } from './safe-pattern.js';
 import { notifySchema } from './schema-notify.js';
 import { resourcesSchema } from './schema-resources.js';
+import { secretsSchema } from './schema-secrets.js';
 
 // The shape of checkroom.yaml, snake_case as written. Every object is strict so a typo
 // ("dependson") fails loudly instead of silently meaning "no dependencies". Error texts are
@@ -315,6 +316,8 @@ const configSchemaOf = (adapters: readonly SchemaRow[], executors: readonly Sche
     // A dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.
     on_hangup: z.enum(['leave', 'stop']).optional(),
     notify: notifySchema.optional(), // schema-notify.ts, docs/notify.md
+    // Names agents get in their environment, read from checkroom's environment or a 0600 file (schema-secrets.ts).
+    secrets: secretsSchema.optional(),
   },
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },

@@ -170,6 +170,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
     ...(raw.language ? { language: raw.language } : {}),
     onHangup: raw.on_hangup ?? 'leave',
     ...(raw.notify ? { notify: notifyOf(raw.notify) } : {}),
+    ...(raw.secrets ? { secrets: Object.fromEntries(Object.entries(raw.secrets).map(([k, s]) => [k, 'file' in s ? { file: resolvePath(dirname(src.file), s.file) } : s])) } : {}),
     logs: { maxBytes: raw.logs?.max_bytes === undefined ? DEFAULT_LOGS_MAX_BYTES : sizeBytes(raw.logs.max_bytes) },
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ExecutorSpec } from './types.js';
+import type { AgentDef } from '../../pipeline/config/types.js';
+import { IMPLICIT_SECRET } from '../secrets/secrets.js';
 import { workspaceTag } from './slurm-wrapper.js';
 
 // One Kubernetes Job per attempt, as plain data (batch/v1). checkroom owns the
@@ -51,6 +53,30 @@ export const kubeResources = (spec: Pick<ExecutorSpec, 'agent' | 'resources'>): 
   };
 };
 
+/**
+ * The container's env: the agent's `env:` as values, but a secret (a name `secrets:` declares,
+ * or a key-like name) only as a reference into the Secret `kubernetes.secret` — a manifest is
+ * a file, kubectl's input and the API server's record (docs/scale-out.md, Secrets).
+ */
+export const kubeEnv = (spec: Pick<ExecutorSpec, 'agent' | 'secretNames' | 'declaredSecrets'>): Record<string, unknown>[] => {
+  const secret = new Set(spec.secretNames ?? []);
+  const plain = Object.entries(spec.agent.env).filter(([name]) => !secret.has(name) && !IMPLICIT_SECRET.test(name));
+  const refs = [...new Set([...(spec.declaredSecrets ?? []), ...Object.keys(spec.agent.env).filter((n) => secret.has(n) || IMPLICIT_SECRET.test(n))])].sort();
+  return [...plain.map(([name, value]) => ({ name, value })), ...refs.map((name) => ({ name, valueFrom: { secretKeyRef: { name: spec.agent.kubernetes.secret, key: name } } }))];
+};
+
+/** The names a Job of these agents reads from its Secret: what `kubectl create secret` must hold. */
+export const kubeSecretNames = (spec: Pick<ExecutorSpec, 'agent' | 'secretNames' | 'declaredSecrets'>): string[] =>
+  kubeEnv(spec).flatMap((e) => ('valueFrom' in e ? [e.name as string] : []));
+
+/**
+ * The operator's command that makes the Secret, with no value in it: the values go in a file
+ * of NAME=value lines the operator writes (chmod 600) and deletes after.
+ */
+export const kubeSecretCommand = (agent: Pick<AgentDef, 'kubernetes'>, names: readonly string[]): string =>
+  [...agent.kubernetes.kubectl, ...(agent.kubernetes.namespace ? ['--namespace', agent.kubernetes.namespace] : []), 'create', 'secret', 'generic', agent.kubernetes.secret, '--from-env-file=secrets.env'].join(' ') +
+  `   # secrets.env: ${names.map((n) => `${n}=…`).join(', ')} (chmod 600, delete after)`;
+
 export interface KubeManifestInput {
   spec: ExecutorSpec;
   /** Job name (kubeJobName(runId)). */
@@ -88,7 +114,7 @@ export const kubeJobManifest = ({ spec, name }: KubeManifestInput): Record<strin
               image: k.image ?? '',
               command: spec.argv,
               workingDir: spec.cwd,
-              env: Object.entries(spec.agent.env).map(([name, value]) => ({ name, value })),
+              env: kubeEnv(spec),
               ...(resources ? { resources } : {}),
               volumeMounts: [{ name: 'workspace', mountPath: spec.root }],
             },

@@ -50,6 +50,10 @@ export interface ExecutorSpec extends ProcessSpec {
   agent: AgentDef;
   /** What this attempt may use (docs/scale-out.md, Resources): each executor maps it; absent: none asked. */
   resources?: AttemptResources;
+  /** Names in `env` that are secrets: never on a command line, in a submitted environment or a manifest (docs/scale-out.md, Secrets). */
+  secretNames?: string[];
+  /** The names `secrets:` declares (a Kubernetes Job's secretKeyRef). */
+  declaredSecrets?: string[];
   /**
    * The disk proves the step done (its marker is the last line). A job the scheduler still
    * shows RUNNING after that counts as done by the marker (Slurm kept jobs

@@ -21,6 +21,7 @@ import type { AdoptedRun, Flight } from '../attempt/cell-core.js';
 import { assertInside } from '../../fs/confine-path.js';
 import { quotaOfAttempt, type QuotaHit } from '../quota/gate.js';
 import { attemptResources, journalResources } from '../policy/memory-ladder.js';
+import { redactSecrets } from '../../text/redact.js';
 import type { CellCore, Emitter, JournalPort, WorkspaceRef } from './ports.js';
 
 // One attempt of a cell, all of its effects and nothing else, so the loop stays a loop: reserve a
@@ -162,6 +163,8 @@ async function start(
     attempt,
     agent: t.agent,
     resources,
+    secretNames: cmd.secretNames,
+    declaredSecrets: cmd.declaredSecrets,
     proven,
   };
   const limits = { idleTimeoutMs: t.agent.idleTimeoutMs, timeoutMs: resources.timeMs ?? t.agent.timeoutMs, graceMs: t.agent.graceMs };
@@ -281,7 +284,9 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     });
     const watch = newWatch(t);
     flight.watch = watch;
-    const off = handle.onLine((raw) => {
+    const off = handle.onLine((out) => {
+      // An agent echoing its key: the room, watch and the journal see [secret] (docs/scale-out.md, Secrets).
+      const raw = redactSecrets(out);
       const line = watchLine(watch, raw, (f) => journalSession(core.append, core.now(), runId, t, unit, f));
       if (line !== null) core.emit({ type: 'output', unit, step, runId, line, message: `${name} │ ${line}` });
     });
