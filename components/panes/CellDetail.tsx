@@ -9,6 +9,7 @@ import { heldWhy } from '../../src/ui/agents/held.js';
 import { useAppStore } from '../../hooks/use-app-store.js';
 import { cellSpendLines } from '../../src/ui/views/spend.js';
 import { Line, T } from '../Styled.js';
+import { journalledResourcesWords } from '../../src/run/policy/memory-ladder.js';
 
 // One cell, everything the operator needs to decide: where the file is, how big, whether
 // the marker is there, what checkpoint.md claims against what the disk shows, the verdict
@@ -26,6 +27,8 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const spent = useAppStore((s) => (detail ? (cellSpendLines(s.agents.snap?.ledger.costs, `${detail.unit}/${detail.step}`)[0]?.trim() ?? '') : ''));
   const agents = useAppStore((s) => s.agents);
   const held = useAppStore((s) => s.held);
+  // What the running attempt was given (memory at its ladder step), from its journalled launch.
+  const given = detail ? journalledResourcesWords(agents.snap?.ledger.liveRuns.find((r) => r.unit === detail.unit && r.step === detail.step)?.resources) : '';
   if (!detail) return null;
   const cell = ws.cells.find((c) => c.unit === detail.unit && c.step === detail.step);
   const step = ws.pipeline.steps.find((s) => s.id === detail.step);
@@ -51,6 +54,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
     ['verdict', writer ? writingWhy(writer, cell) : held.byPath.has(cell.path) ? heldWhy(held.byPath.get(cell.path)!) : cell.triage ? `${cell.triage.verdict}: ${cell.triage.reason}` : cell.error ? `cannot read it: ${cell.error}` : '—'],
     ['blocked by', blockers.length ? `${blockers.join(', ')}: it can start once ${blockers.length === 1 ? 'that is' : 'those are'} done` : 'nothing'],
     ...(spent ? [['agent', spent] as [string, string]] : []),
+    ...(given ? [['resources', `${given} (this attempt, as journalled)`] as [string, string]] : []),
   ];
   const tailRows = Math.max(0, height - facts.length - 2);
   const lines = detail.tail?.lines ?? [];

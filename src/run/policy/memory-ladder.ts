@@ -1,4 +1,4 @@
-import { formatMemory, resourcesOf, type Resources } from '../../pipeline/resources.js';
+import { formatMemory, resourcesOf, resourcesWords, type Resources } from '../../pipeline/resources.js';
 import { currentEpisode, type AttemptRecord } from './policy.js';
 
 // The memory ladder (docs/scale-out.md, Resources): an OOM-killed attempt is retried one memory
@@ -70,6 +70,16 @@ export const attemptResources = (agent: Resources | undefined, step: Resources |
   return { ...rest, ...(m.memoryMiB !== undefined ? { memoryMiB: m.memoryMiB } : {}), ...(m.step ? { ladderStep: m.step } : {}) };
 };
 
+/** The attempt's resources in words, with the ladder's step and what its executor does with them. */
+export const attemptResourcesWords = (r: AttemptResources, executor: string): string => {
+  const words = resourcesWords(r).replace(/^memory [^,\s]+/, (m) => (r.ladderStep ? `${m} (memory_ladder step ${r.ladderStep.at} of ${r.ladderStep.of})` : m));
+  if (words === '') return '';
+  if (executor !== 'local') return `${words} (${executor})`;
+  // Locally only memory is applied, as a data limit (executors/local.ts); the rest is said, not hidden.
+  const rest = r.cpus !== undefined || r.gpus !== undefined || r.partition || r.account;
+  return `${words} (local: ${r.memoryMiB !== undefined ? 'memory as a data limit' : 'nothing applied'}${rest ? '; cpus, gpus, partition, account not applied here' : ''})`;
+};
+
 /** As the launch event journals it: sizes in words, so a reader of the journal sees 8G. */
 export const journalResources = (r: AttemptResources): Record<string, string | number> | null => {
   const out: Record<string, string | number> = {
@@ -82,4 +92,19 @@ export const journalResources = (r: AttemptResources): Record<string, string | n
     ...(r.account ? { account: r.account } : {}),
   };
   return Object.keys(out).length ? out : null;
+};
+
+/** A journalled launch's resources in words (the cell detail of a running attempt). */
+export const journalledResourcesWords = (rec: Record<string, string | number> | undefined): string => {
+  if (!rec) return '';
+  const ladder = typeof rec.ladder === 'string' ? rec.ladder.split('/') : null;
+  return [
+    rec.memory !== undefined ? `memory ${rec.memory}${ladder ? ` (memory_ladder step ${ladder[0]} of ${ladder[1]})` : ''}` : '',
+    rec.cpus !== undefined ? `${rec.cpus} cpus` : '',
+    rec.gpus !== undefined ? `${rec.gpus} gpus` : '',
+    rec.partition !== undefined ? `partition ${rec.partition}` : '',
+    rec.account !== undefined ? `account ${rec.account}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 };

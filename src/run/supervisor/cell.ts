@@ -1,4 +1,5 @@
 import { resourcesOf } from '../../pipeline/resources.js';
+import { attemptResources, attemptResourcesWords } from '../policy/memory-ladder.js';
 import { cellKey } from '../../types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { attemptLabel } from '../policy/policy.js';
@@ -39,7 +40,8 @@ export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: str
     lastError: attempt > 1 && cell ? cell.lastError : '',
     resume,
   });
-  return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };
+  const resources = attemptResourcesWords(attemptResources(t.agent.resources, t.step.resources, cell?.attempts ?? []), t.agent.executor);
+  return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd, resources };
 };
 
 /** One cell's run; `C` narrows the ports a helper below may use (supervisor-ports.ts). */

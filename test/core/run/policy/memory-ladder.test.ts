@@ -3,7 +3,7 @@ import type { AttemptClass } from '../../../../src/run/policy/classify.js';
 import { classifyOutcome } from '../../../../src/run/policy/classify.js';
 import type { AttemptRecord } from '../../../../src/run/policy/policy.js';
 import { nextMove, type MoveInput } from '../../../../src/run/attempt/cell-move.js';
-import { afterOom, attemptResources, journalResources, ladderSteps, memoryFor } from '../../../../src/run/policy/memory-ladder.js';
+import { afterOom, attemptResources, attemptResourcesWords, journalledResourcesWords, journalResources, ladderSteps, memoryFor } from '../../../../src/run/policy/memory-ladder.js';
 import type { Resources } from '../../../../src/pipeline/resources.js';
 import type { ProcessOutcome } from '../../../../src/run/types.js';
 
@@ -37,6 +37,10 @@ describe('the memory ladder', () => {
     expect(attemptResources(undefined, LADDER, [rec(1, 'OOM_KILLED'), rec(2, 'UNKNOWN'), rec(3, 'OOM_KILLED')]).memoryMiB).toBe(16384);
     expect(attemptResources(undefined, LADDER, [rec(1, 'OOM_KILLED'), rec(2, 'SUCCESS')]).memoryMiB).toBe(4096);
     expect(journalResources(attemptResources(undefined, LADDER, [rec(1, 'OOM_KILLED')]))).toEqual({ memory: '8G', ladder: '2/3', cpus: 2 });
+    expect(journalledResourcesWords({ memory: '8G', ladder: '2/3', cpus: 2 })).toBe('memory 8G (memory_ladder step 2 of 3), 2 cpus');
+    const next = attemptResources(undefined, LADDER, [rec(1, 'OOM_KILLED')]);
+    expect(attemptResourcesWords(next, 'slurm')).toBe('memory 8G (memory_ladder step 2 of 3), 2 cpus (slurm)');
+    expect(attemptResourcesWords(next, 'local')).toBe('memory 8G (memory_ladder step 2 of 3), 2 cpus (local: memory as a data limit; cpus, gpus, partition, account not applied here)');
   });
 
   it('an OOM kill climbs past the class cap and the loop detector (the command changed), and escalates at the top', () => {

@@ -82,8 +82,11 @@ describe('the OOM ladder, local agents under a data limit (prlimit --data, not a
     expect(first.outcome).not.toBe('done');
     await open.pop()!.close({ cancel: true });
     expect(launches((await readJournal(root)).events, 'ch01')).toEqual(['128M']);
-    // A second session: the ledger folded from the journal says one OOM kill so far.
-    await (await sup(root)).launch('ch01', 'research');
+    // A second session: the ledger folded from the journal says one OOM kill so far, and the
+    // launch preview says so before anything runs.
+    const second = await sup(root);
+    expect(second.describeCommand('ch01', 'research').resources).toBe('memory 256M (memory_ladder step 2 of 3) (local: memory as a data limit)');
+    await second.launch('ch01', 'research');
     const ev = (await readJournal(root)).events;
     expect(launches(ev, 'ch01')).toEqual(['128M', '256M']);
     expect(exits(ev, 'ch01')).toEqual(['OOM_KILLED', 'OOM_KILLED']);
