@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { PhaseDef, PipelineDef, StepDef } from '../../types.js';
 import type { WorkspaceConfig } from './types.js';
@@ -170,7 +171,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
     ...(raw.language ? { language: raw.language } : {}),
     onHangup: raw.on_hangup ?? 'leave',
     ...(raw.notify ? { notify: notifyOf(raw.notify) } : {}),
-    ...(raw.secrets ? { secrets: Object.fromEntries(Object.entries(raw.secrets).map(([k, s]) => [k, 'file' in s ? { file: resolvePath(dirname(src.file), s.file) } : s])) } : {}),
+    ...(raw.secrets ? { secrets: Object.fromEntries(Object.entries(raw.secrets).map(([k, s]) => [k, 'file' in s ? { file: s.file.startsWith('~/') ? resolvePath(homedir(), s.file.slice(2)) : resolvePath(dirname(src.file), s.file) } : s])) } : {}),
     logs: { maxBytes: raw.logs?.max_bytes === undefined ? DEFAULT_LOGS_MAX_BYTES : sizeBytes(raw.logs.max_bytes) },
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),

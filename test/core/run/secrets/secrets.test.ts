@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, parseConfig } from '../../../../src/pipeline/config/config.js';
 import { readSecrets, SecretError } from '../../../../src/run/secrets/secrets.js';
@@ -62,8 +63,8 @@ describe('reading secrets', () => {
 
 describe('secrets: in checkroom.yaml', () => {
   it('names and sources resolve; a file path is relative to checkroom.yaml', () => {
-    const cfg = parseConfig('secrets:\n  ANTHROPIC_API_KEY: { env: ANTHROPIC_API_KEY }\n  GH_TOKEN: { file: keys/gh }\n', '/ws/checkroom.yaml');
-    expect(cfg.secrets).toEqual({ ANTHROPIC_API_KEY: { env: 'ANTHROPIC_API_KEY' }, GH_TOKEN: { file: '/ws/keys/gh' } });
+    const cfg = parseConfig('secrets:\n  ANTHROPIC_API_KEY: { env: ANTHROPIC_API_KEY }\n  GH_TOKEN: { file: keys/gh }\n  NPM_TOKEN: { file: ~/.npm-token }\n', '/ws/checkroom.yaml');
+    expect(cfg.secrets).toEqual({ ANTHROPIC_API_KEY: { env: 'ANTHROPIC_API_KEY' }, GH_TOKEN: { file: '/ws/keys/gh' }, NPM_TOKEN: { file: join(homedir(), '.npm-token') } });
   });
 
   it('a value written in place of its source is refused at its node', () => {
