@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { writeFakeAgentWs } from '../../../helpers/workspace.js';
-import { tempDir } from '../../../helpers/workspace.js';
+import { REPO, tempDir, writeFakeAgentWs } from '../../../helpers/workspace.js';
 import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { readJournal, type JournalEvent } from '../../../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../../src/run/supervisor/supervisor.js';
@@ -75,6 +75,15 @@ describe('the OOM ladder, local agents under a data limit (prlimit --data, not a
     expect(esc.map((e) => e.class)).toEqual(['OOM_KILLED']);
     expect(esc[0]!.reason).toContain('OOM_KILLED at 512M, the top of memory_ladder (128M → 256M → 512M)');
   });
+
+  it('checkroom run --next --auto (the built CLI) climbs the same ladder and says so before the first launch', () => {
+    const root = workspace();
+    const r = spawnSync(process.execPath, [join(REPO, 'dist/bundle/checkroom.js'), 'run', root, '--next', '--auto', '--max', '1', '--yes'], { encoding: 'utf8', env: { ...process.env, CHECKROOM_SOCKET: 'off' } });
+    expect(r.stdout).toContain('with memory 128M (memory_ladder step 1 of 3) (local: memory as a data limit)');
+    const ev = readFileSync(join(root, '.checkroom', 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JournalEvent);
+    expect(launches(ev, 'ch01')).toEqual(['128M', '256M', '512M']);
+    expect(exits(ev, 'ch01')).toEqual(['OOM_KILLED', 'OOM_KILLED', 'SUCCESS']);
+  }, 60_000);
 
   it('survives a restart: the next session climbs on from the journal, not from the bottom', async () => {
     const root = workspace(1);
