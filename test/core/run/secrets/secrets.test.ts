@@ -7,6 +7,8 @@ import { readSecrets, SecretError } from '../../../../src/run/secrets/secrets.js
 import { forgetSecrets, knownSecrets, redactSecrets } from '../../../../src/text/redact.js';
 import { escapeJsonText } from '../../../../src/text/json-escape.js';
 import { tempDir } from '../../../helpers/workspace.js';
+import { secretsText } from '../../../../src/cli/commands/explain-secrets.js';
+import { secretsSchema } from '../../../../src/pipeline/schema-secrets.js';
 
 // Secrets (issue 22 item 5): read from checkroom's environment or from a 0600 file of the
 // user's inside the workspace, outside_roots or home; every value read is redacted from then on.
@@ -67,6 +69,12 @@ describe('secrets: in checkroom.yaml', () => {
     expect(cfg.secrets).toEqual({ ANTHROPIC_API_KEY: { env: 'ANTHROPIC_API_KEY' }, GH_TOKEN: { file: '/ws/keys/gh' }, NPM_TOKEN: { file: join(homedir(), '.npm-token') } });
   });
 
+  it('a source is an env name or a file, nothing else', () => {
+    expect(secretsSchema.safeParse({ K: { env: 'VAR' } }).success).toBe(true);
+    expect(secretsSchema.safeParse({ K: { env: 'VAR', file: 'f' } }).success).toBe(false);
+    expect(secretsSchema.safeParse({ 'bad-name': { env: 'VAR' } }).success).toBe(false);
+  });
+
   it('a value written in place of its source is refused at its node', () => {
     try {
       parseConfig(`secrets:\n  ANTHROPIC_API_KEY: ${KEY}\n`, 'checkroom.yaml');
@@ -78,5 +86,19 @@ describe('secrets: in checkroom.yaml', () => {
       expect(e.message).toContain("not shown: a secret's value never goes in checkroom.yaml");
       expect(e.message).not.toContain(KEY);
     }
+  });
+});
+
+describe('explain secrets', () => {
+  it('says each source and whether it can be read, and the kubectl line, never a value', () => {
+    const { root, file } = fileSecret(0o644);
+    const cfg = parseConfig(`executor: kubernetes\nkubernetes: { namespace: books }\nsecrets:\n  A_KEY: { env: EXPLAIN_TEST_KEY }\n  B_KEY: { file: ${file} }\nagents:\n  w:\n    command: [x]\n`, join(root, 'checkroom.yaml'));
+    process.env.EXPLAIN_TEST_KEY = KEY;
+    const text = secretsText(root, cfg, { paint: (_t: string, s: string) => s } as never).join('\n');
+    delete process.env.EXPLAIN_TEST_KEY;
+    expect(text).toContain('A_KEY  from $EXPLAIN_TEST_KEY\n');
+    expect(text).toContain(`B_KEY  from ${file} — secret B_KEY: the file ${file} has mode 0644, readable by others: chmod 600`);
+    expect(text).toContain('kubectl --namespace books create secret generic checkroom-secrets --from-env-file=secrets.env   # secrets.env: A_KEY=…, B_KEY=…');
+    expect(text).not.toContain(KEY);
   });
 });
