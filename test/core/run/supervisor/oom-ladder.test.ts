@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO, tempDir, writeFakeAgentWs } from '../../../helpers/workspace.js';
+import { until } from '../../../helpers/until.js';
 import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { readJournal, type JournalEvent } from '../../../../src/run/journal/journal.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../../src/run/supervisor/supervisor.js';
@@ -15,10 +16,11 @@ import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../
 
 const HOG = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'hog-agent.mjs');
 
-const workspace = (maxLaunches?: number): string => {
+const workspace = (maxLaunches?: number, o: { units?: string[]; roles?: string[] } = {}): string => {
   const root = tempDir('checkroom-oom-');
   writeFakeAgentWs(root, {
-    units: ['ch01', 'ch02'],
+    units: o.units ?? ['ch01', 'ch02'],
+    ...(o.roles ? { roles: o.roles } : {}),
     tail: [
       'steps:',
       '  - id: research',
@@ -84,6 +86,15 @@ describe('the OOM ladder, local agents under a data limit (prlimit --data, not a
     expect(launches(ev, 'ch01')).toEqual(['128M', '256M', '512M']);
     expect(exits(ev, 'ch01')).toEqual(['OOM_KILLED', 'OOM_KILLED', 'SUCCESS']);
   }, 60_000);
+
+  it('autopilot climbs the same ladder', async () => {
+    // Only the researcher has an agent: autopilot runs ch01 research and then has nothing to launch.
+    const root = workspace(undefined, { units: ['ch01'], roles: [] });
+    const s = await sup(root);
+    await s.setAutopilot(true);
+    await until('ch01 research proven', async () => exits((await readJournal(root)).events, 'ch01').includes('SUCCESS'), 60_000);
+    expect(launches((await readJournal(root)).events, 'ch01')).toEqual(['128M', '256M', '512M']);
+  }, 90_000);
 
   it('survives a restart: the next session climbs on from the journal, not from the bottom', async () => {
     const root = workspace(1);
