@@ -4,6 +4,7 @@
 import type { Why } from './reasons/why.js';
 import type { StoppedAt } from './state/where.js';
 import type { Regression } from './state/where-cells.js';
+import type { Resources } from './pipeline/resources.js';
 
 /** Reconciled status of one cell (unit × step). Order of precedence is documented in reconcile.ts. */
 export type CellStatus = 'done' | 'partial' | 'failed' | 'needs_human' | 'running' | 'not_started';
@@ -41,6 +42,8 @@ export interface StepDef {
   agent?: string;
   /** Bodies smaller than this (in characters) with a marker are flagged `suspicious`. */
   minChars: number;
+  /** What it may use where it runs, over its agent's (docs/scale-out.md, Resources). */
+  resources?: Resources;
 }
 
 export interface PhaseDef {

@@ -23,6 +23,10 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/tmux/bounds-sweep.test.ts', // child process, process helper, dist/, tmux
   'test/e2e/cli/breaker-probe.test.ts', // child process, dist/, agents, sleeps
   'test/core/pipeline/caps-attempts.test.ts', // agents
+  'test/core/run/supervisor/oom-ladder.test.ts', // agents (real processes under prlimit)
+  'test/e2e/cli/secrets-grep.test.ts', // agents, Slurm, dist/
+  'test/core/run/supervisor/slurm-oom-ladder.test.ts', // agents, Slurm
+  'test/core/run/executors/kube-secrets.test.ts', // child process (kubectl offline)
   'test/ui/store/checkpoint-preview.test.ts', // child process, dist/
   'test/e2e/cli/checkpoint-unbatched.test.ts', // child process, dist/
   'test/e2e/cli/claude-e2e.test.ts', // child process, process helper, dist/

@@ -10,6 +10,7 @@ import { useAppStore } from '../../hooks/use-app-store.js';
 import { cellSpendLines } from '../../src/ui/views/spend.js';
 import { Line, T } from '../Styled.js';
 import { operatorOf } from '../../src/ui/store/operator.js';
+import { journalledResourcesWords } from '../../src/run/policy/memory-ladder.js';
 
 // One cell, everything the operator needs to decide: where the file is, how big, whether
 // the marker is there, what checkpoint.md claims against what the disk shows, the verdict
@@ -29,6 +30,8 @@ export function CellDetail({ height, width }: { height: number; width: number })
   const held = useAppStore((s) => s.held);
   // A redo's fork (docs/redo.md): the operator model's, as every surface reads it.
   const fork = useAppStore((s) => (detail ? (operatorOf(s).cells.get(`${detail.unit}/${detail.step}`)?.fork ?? null) : null));
+  // What the running attempt was given (memory at its ladder step), from its journalled launch.
+  const given = detail ? journalledResourcesWords(agents.snap?.ledger.liveRuns.find((r) => r.unit === detail.unit && r.step === detail.step)?.resources) : '';
   if (!detail) return null;
   const cell = ws.cells.find((c) => c.unit === detail.unit && c.step === detail.step);
   const step = ws.pipeline.steps.find((s) => s.id === detail.step);
@@ -55,6 +58,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
     ['blocked by', blockers.length ? `${blockers.join(', ')}: it can start once ${blockers.length === 1 ? 'that is' : 'those are'} done` : 'nothing'],
     ...(spent ? [['agent', spent] as [string, string]] : []),
     ...(fork ? [['fork', `${fork}: its next run (a redo from here asked for it)`] as [string, string]] : []),
+    ...(given ? [['resources', `${given} (this attempt, as journalled)`] as [string, string]] : []),
   ];
   const tailRows = Math.max(0, height - facts.length - 2);
   const lines = detail.tail?.lines ?? [];

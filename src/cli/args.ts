@@ -205,6 +205,8 @@ Usage
                                        launch the plan's next step (--auto: go on, at most N steps)
   checkroom explain caps [dir]         the caps in force: attempts in all per failure class, what
                                        happens at the cap (limits.caps changes one)
+  checkroom explain secrets [dir]      the declared secrets, where each is read, how each executor
+                                       passes them; the kubectl line for a Kubernetes Secret
   checkroom resume [dir] [--write]     the RESUME.md letter to the next session
   checkroom drain [dir] [--off]        start nothing new; "drained" once the last run ends (docs/drain.md)
   checkroom pause|resume [dir] --all|--agent A|--cell U/S|--executor E

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../text/redact.js';
 import { sanitize } from '../text/sanitize.js';
 import { MAYBE_UNSAFE } from '../text/json-escape.js';
 import { PAINT_SGR } from '../text/paint.js';
@@ -58,9 +59,9 @@ export const escapeOutput = (s: string, colour: boolean, charset: Charset = outp
 
 /** A text writer on `stream` that escapes what it writes; `charset` unset: the terminal's (outputCharset). */
 export const textOut = (stream: NodeJS.WritableStream, colour: boolean, charset?: Charset): Out => ({
-  write: (s) => void stream.write(escapeOutput(s, colour, charset)),
-  json: (s) => void stream.write(s),
+  write: (s) => void stream.write(escapeOutput(redactSecrets(s), colour, charset)),
+  json: (s) => void stream.write(redactSecrets(s)),
 });
 
 /** Messages on stderr: never painted, escaped like stdout, in the terminal's charset. */
-export const stderrOut: Out = { write: (s) => void process.stderr.write(escapeOutput(s, false)) };
+export const stderrOut: Out = { write: (s) => void process.stderr.write(escapeOutput(redactSecrets(s), false)) };

@@ -37,7 +37,7 @@ const explain = (path: string, err: NodeJS.ErrnoException): WriteError => {
  * joined first). `roots`: where the file may land (the workspace, the runtime directory); a
  * path whose directory resolves elsewhere is refused before anything is written.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], roots: readonly string[]): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], roots: readonly string[], opts: { mode?: number } = {}): Promise<void> {
   try {
     assertInside('rename', path, roots);
   } catch (err) {
@@ -55,7 +55,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
   }
   let fh;
   try {
-    fh = await open(tmp, 'wx', mode ?? 0o644);
+    // `opts.mode`: a file that must never be readable by others from its first byte (a secrets file: 0600).
+    fh = await open(tmp, 'wx', opts.mode ?? mode ?? 0o644);
     let pos = 0;
     for (const bytes of parts) {
       let off = 0;

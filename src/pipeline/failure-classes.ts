@@ -48,6 +48,9 @@ const re =
   (text: string): boolean =>
     source.test(text);
 
+/** An allocation refused or a process killed for memory, as runtimes and kernels word it. */
+const OUT_OF_MEMORY = /out of memory|Cannot allocate memory|\bENOMEM\b|Array buffer allocation failed|\bMemoryError\b|std::bad_alloc|oom[-_ ]kill/i;
+
 // Sign order matters: the more specific transient signs come first, so "429 ... permission"
 // style mixtures resolve to the class whose recovery is cheapest to try.
 export const FAILURE_CLASS_TABLE = [
@@ -156,7 +159,14 @@ export const FAILURE_CLASS_TABLE = [
     name: 'OOM_KILLED',
     cap: 2,
     retry: 'counted',
-    help: { signs: 'the container was OOMKilled (exit 137 for memory)', recovery: 'retry once; raise kubernetes.memory if it repeats', then: 'escalate' },
+    // Slurm's OUT_OF_MEMORY and Kubernetes' OOMKilled arrive as process facts; locally the
+    // kernel's or the memory limit's words in the tail say it (docs/scale-out.md, Resources).
+    sign: { order: 9, test: (t, code) => OUT_OF_MEMORY.test(t) || (code === 137 && /\bKilled\b/.test(t)) },
+    help: {
+      signs: 'Slurm OUT_OF_MEMORY, Kubernetes OOMKilled; "out of memory", "Cannot allocate memory", "Array buffer allocation failed" in the tail, or exit 137 with "Killed"',
+      recovery: 'retry one memory step up (resources.memory_ladder); without a ladder, retry once',
+      then: 'escalate',
+    },
   },
 ] as const satisfies readonly FailureClassRow[];
 

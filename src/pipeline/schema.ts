@@ -4,6 +4,8 @@ import { DEFAULT_BREAKER, DEFAULT_LIMITS, FAILURE_CLASSES } from './defaults.js'
 import { DURATION_HINT, formatDuration, MAX_DURATION_MS, parseDuration } from './duration.js';
 import { compilePattern, PatternError, type PatternFlags } from './safe-pattern.js';
 import { notifySchema } from './schema-notify.js';
+import { resourcesSchema } from './schema-resources.js';
+import { secretsSchema } from './schema-secrets.js';
 
 // The shape of checkroom.yaml, snake_case as written. Every object is strict so a typo
 // ("dependson") fails loudly instead of silently meaning "no dependencies". Error texts are
@@ -89,6 +91,8 @@ const stepSchema = z.strictObject({
   kind: z.enum(['file', 'entry']).optional(),
   agent: text.optional(),
   min_chars: intIn(0, 10_000_000).optional(),
+  // What this step may use where it runs, over its agent's (schema-resources.ts).
+  resources: resourcesSchema.optional(),
 });
 
 const ruleSchema = z
@@ -143,6 +147,7 @@ const commonAgentKeys = {
   grace: duration(0).optional(),
   concurrency: intIn(1, 64).optional(),
   rules: z.array(ruleSchema, { error: 'a list of rules' }).optional(),
+  resources: resourcesSchema.optional(),
 };
 
 /** One row of a registry as the schema sees it: its id and the keys it owns. */
@@ -311,6 +316,8 @@ const configSchemaOf = (adapters: readonly SchemaRow[], executors: readonly Sche
     // A dropped terminal (SIGHUP, a closed pty) leaves the runs to their keepers, or stops them.
     on_hangup: z.enum(['leave', 'stop']).optional(),
     notify: notifySchema.optional(), // schema-notify.ts, docs/notify.md
+    // Names agents get in their environment, read from checkroom's environment or a 0600 file (schema-secrets.ts).
+    secrets: secretsSchema.optional(),
   },
   // Only for a non-mapping file; unknown keys keep the per-parse "one of: …" expectation.
   { error: (iss) => (iss.code === 'invalid_type' ? 'a mapping of settings at the top level' : undefined) },

@@ -70,7 +70,9 @@ const issueError = (src: Source, data: unknown, iss: z.core.$ZodIssue): ConfigEr
   }
   const custom = iss.code === 'custom' ? (iss.params as { problem?: string } | undefined)?.problem : undefined;
   const where = path.length === 0 ? 'the file' : formatPath(path);
-  const problem = custom ? `${custom} in ${where}` : `${iss.code === 'invalid_type' ? 'wrong type' : 'invalid value'} for ${where}: ${describe(value)}`;
+  // Under secrets: what was written may be the value itself: never echoed (docs/scale-out.md, Secrets).
+  const found = path[0] === 'secrets' ? '(not shown: a secret\'s value never goes in checkroom.yaml)' : describe(value);
+  const problem = custom ? `${custom} in ${where}` : `${iss.code === 'invalid_type' ? 'wrong type' : 'invalid value'} for ${where}: ${found}`;
   return errorAt(src, path, problem, iss.message);
 };
 

@@ -1,3 +1,5 @@
+import { redactSecrets } from './redact.js';
+
 // JSON that is as safe on a terminal as the text. JSON.stringify escapes C0
 // and lone surrogates but leaves DEL, the C1 controls (U+009B is a one-byte CSI to many
 // terminals), U+2028/2029 and the format characters (Cf: zero-width space and joiner, BOM,
@@ -25,4 +27,8 @@ const unit = (n: number): string => `\\u${n.toString(16).padStart(4, '0')}`;
 const escapeOne = (c: string): string => (c.length === 2 ? unit(c.charCodeAt(0)) + unit(c.charCodeAt(1)) : unit(c.charCodeAt(0)));
 
 /** JSON text with no control, separator or format character left raw (the same JSON value). */
-export const escapeJsonText = (json: string): string => (MAYBE_UNSAFE.test(json) ? json.replace(EXACT, escapeOne) : json);
+export const escapeJsonText = (raw: string): string => {
+  // A known secret value never leaves in JSON either (redact.ts; docs/scale-out.md, Secrets).
+  const json = redactSecrets(raw);
+  return MAYBE_UNSAFE.test(json) ? json.replace(EXACT, escapeOne) : json;
+};

@@ -7,11 +7,12 @@ import type { Out } from './core-commands.js';
 import { loadConfig } from '../../pipeline/config/config.js';
 import { capRows, capsText } from '../../run/policy/caps-table.js';
 import { sanitizeLine } from '../../text/sanitize.js';
+import { secretsText } from './explain-secrets.js';
 
 // `checkroom explain caps [dir]`: the caps in force, one row per failure
 // class, from the same rows nextMove counts with and docs/agents.md is generated from.
 
-const TOPICS = ['caps'] as const;
+const TOPICS = ['caps', 'secrets'] as const;
 
 const isDir = (p: string): boolean => {
   try {
@@ -23,11 +24,15 @@ const isDir = (p: string): boolean => {
 
 export async function explainCommand(cli: Cli, o: TextOptions, out: Out): Promise<number> {
   const [topic, dir, ...rest] = cli.positionals;
-  if (topic !== 'caps') throw new UsageError(`explain what? topics: ${TOPICS.join(', ')} (e.g. checkroom explain caps [dir])`);
+  if (!TOPICS.includes(topic as (typeof TOPICS)[number])) throw new UsageError(`explain what? topics: ${TOPICS.join(', ')} (e.g. checkroom explain caps [dir])`);
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   const root = resolve(dir ?? '.');
   if (dir !== undefined && !isDir(root)) throw new UsageError(`"${dir}" is not a directory`);
   const config = await loadConfig(root);
+  if (topic === 'secrets') {
+    out.write(secretsText(root, config, o).join('\n'));
+    return 0;
+  }
   const lines = capsText(capRows(config.limits.caps));
   out.write(
     [

@@ -79,7 +79,7 @@ export const printer = (o: TextOptions, out: Out) => (e: SupervisorEvent): void 
 const confirmCommand = async (s: Supervisor, config: WorkspaceConfig, unit: string, step: string, cli: Cli, o: TextOptions, out: Out): Promise<boolean> => {
   if (commandShown(s.snapshot().ledger, config)) return true;
   const p = s.describeCommand(unit, step);
-  out.write(`${o.paint('title', `checkroom will run (agent ${sanitizeLine(p.agent)}, in ${sanitizeLine(p.cwd)}):`)}\n  ${sanitizeLine(p.text)}\n`);
+  out.write(`${o.paint('title', `checkroom will run (agent ${sanitizeLine(p.agent)}, in ${sanitizeLine(p.cwd)}):`)}\n  ${sanitizeLine(p.text)}\n${p.resources ? `  with ${sanitizeLine(p.resources)}\n` : ''}`);
   const tty = process.stdin.isTTY === true;
   if (!tty || cli.yes) {
     if (!tty) out.write(o.paint('muted', '(stdin is not a terminal: no prompt; running checkroom run from cron or CI implies consent to this command)\n'));

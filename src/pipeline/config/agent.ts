@@ -2,6 +2,7 @@ import type { AgentDef, Budget } from './types.js';
 import { DEFAULT_AGENT, DEFAULT_LIMITS, type RawAgent, type RawConfig } from '../schema.js';
 import { adapterRows } from '../../run/adapters/index.js';
 import { executorRows } from '../../run/executors/registry.js';
+import { resourcesFrom } from '../schema-resources.js';
 
 // From the YAML of one agent and of the budgets to what the runner uses. The options of each
 // executor and adapter are resolved by its own file (docs/architecture.md, How to add); a
@@ -38,7 +39,8 @@ export const toAgent = (name: string, a: RawAgent, raw: RawConfig): AgentDef => 
   const adapters = adapterRows();
   const adapter = adapters.find((r) => r.id === a.adapter) ?? adapters[0]!;
   const resolved = adapter.config.resolve ? adapter.config.resolve(a, agent) : agent;
-  return a.on_interrupt ? { ...resolved, onInterrupt: a.on_interrupt } : resolved;
+  const res = resourcesFrom(a.resources);
+  return { ...resolved, ...(a.on_interrupt ? { onInterrupt: a.on_interrupt } : {}), ...(res ? { resources: res } : {}) };
 };
 
 type RawLimits = NonNullable<RawConfig['limits']>;

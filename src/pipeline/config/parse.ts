@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { PhaseDef, PipelineDef, StepDef } from '../../types.js';
 import type { WorkspaceConfig } from './types.js';
@@ -12,6 +13,7 @@ import { ConfigError, errorAt, parseYamlSource, type Source, type YamlPath } fro
 import { launchCaps, toAgent, toBudget } from './agent.js';
 import { CONFIG_MAX_BYTES, detectedNotice } from './file.js';
 import { notifyOf } from '../schema-notify.js';
+import { resourcesFrom } from '../schema-resources.js';
 
 // Parsing and validating checkroom.yaml and preset files, with yaml and zod; config-load.ts
 // imports this module only when a workspace has a checkroom.yaml.
@@ -58,6 +60,7 @@ const resolvePipeline = (src: Source, raw: RawConfig, base: PipelineDef): Pipeli
   const steps = mergeById<StepDef, NonNullable<RawConfig['steps']>[number]>(src, 'steps', base.steps, raw.steps, replace, (r, b, i) => {
     if (!b) requireFor(src, 'steps', i, 'step', ['path', 'phase'], r, replace);
     const agent = r.agent ?? b?.agent;
+    const resources = resourcesFrom(r.resources) ?? b?.resources;
     return {
       id: r.id,
       label: r.label ?? b?.label ?? r.id,
@@ -69,6 +72,7 @@ const resolvePipeline = (src: Source, raw: RawConfig, base: PipelineDef): Pipeli
       kind: r.kind ?? b?.kind ?? 'file',
       ...(agent !== undefined ? { agent } : {}),
       minChars: r.min_chars ?? b?.minChars ?? 200,
+      ...(resources ? { resources } : {}),
     };
   });
   const units = { pattern: raw.units?.pattern ?? base.units.pattern, ...((raw.units?.list ?? base.units.list) ? { list: raw.units?.list ?? base.units.list } : {}) };
@@ -167,6 +171,7 @@ const resolve = (src: Source, raw: RawConfig, detected: string | null = null): W
     ...(raw.language ? { language: raw.language } : {}),
     onHangup: raw.on_hangup ?? 'leave',
     ...(raw.notify ? { notify: notifyOf(raw.notify) } : {}),
+    ...(raw.secrets ? { secrets: Object.fromEntries(Object.entries(raw.secrets).map(([k, s]) => [k, 'file' in s ? { file: s.file.startsWith('~/') ? resolvePath(homedir(), s.file.slice(2)) : resolvePath(dirname(src.file), s.file) } : s])) } : {}),
     logs: { maxBytes: raw.logs?.max_bytes === undefined ? DEFAULT_LOGS_MAX_BYTES : sizeBytes(raw.logs.max_bytes) },
     pipeline,
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([name, a]) => [name, toAgent(name, a, raw)])),

@@ -1,6 +1,7 @@
 import type { PipelineDef } from '../../types.js';
 import type { FailureClass } from '../failure-classes.js';
 import type { NotifyConfig } from '../../notify/types.js';
+import type { Resources } from '../resources.js';
 
 // What checkroom.yaml resolves to. Durations are milliseconds here; the YAML accepts
 // numbers (seconds) or strings like "30s", "5m", "250ms".
@@ -39,6 +40,8 @@ export interface AgentDef {
   cli?: CliOptions;
   /** After a stalled or cut attempt: start fresh (default) or continue its session. */
   onInterrupt?: 'restart' | 'continue';
+  /** Its steps' default resources (docs/scale-out.md, Resources); a step's own win. */
+  resources?: Resources;
 }
 
 /** Options of an adapter-driven agent. */
@@ -96,12 +99,17 @@ export interface KubernetesOptions {
   /** ReadWriteMany claim that holds the workspace; mounted at the workspace's own path. */
   pvc: string | null;
   serviceAccount: string | null;
+  /** The Secret the Job's secret names are read from (valueFrom.secretKeyRef). */
+  secret: string;
   cpu: string | null;
   memory: string | null;
   pollMs: number;
   /** The API server silent this long turns in-flight Jobs INFRA. */
   infraTimeoutMs: number;
 }
+
+/** Where a secret's value is read: checkroom's environment, or a file (0600, the user's own). */
+export type SecretSource = { env: string } | { file: string };
 
 export interface Limits {
   /** Launches allowed in one checkroom session (death-spiral guard). */
@@ -158,6 +166,8 @@ export interface WorkspaceConfig {
   notify?: NotifyConfig;
   /** `logs.max_bytes`: the disk budget of .checkroom/runs/ (docs/logs.md, "Disk budget"). */
   logs?: { maxBytes: number };
+  /** `secrets:` (docs/scale-out.md, Secrets): where each name's value is read; a file's path is absolute. Absent: none. */
+  secrets?: Record<string, SecretSource>;
   pipeline: PipelineDef;
   agents: Record<string, AgentDef>;
   limits: Limits;

@@ -3,6 +3,8 @@ import type { AttemptClass } from '../policy/classify.js';
 import { decideNext, type AttemptRecord, type Jitter } from '../policy/policy.js';
 import { pausesAutopilot, type RetryStop } from '../policy/retry-stop.js';
 import { honourDelay } from '../supervisor/agent.js';
+import type { Resources } from '../../pipeline/resources.js';
+import { afterOom, oomKillsOf } from '../policy/memory-ladder.js';
 
 // What a cell does after one attempt, as a pure function of plain values:
 // runCell runs one attempt (launch, wait, read the marker and the log), asks nextMove, and
@@ -35,7 +37,7 @@ export type StopReason =
 
 export type Move =
   | { kind: 'done' }
-  | { kind: 'retry'; delayMs: number; attempt: number; maxAttempts: number; class: FailureClass; reason: string }
+  | { kind: 'retry'; delayMs: number; attempt: number; maxAttempts: number; class: FailureClass; reason: string; note?: string }
   | { kind: 'stop'; reason: StopReason };
 
 export interface MoveInput {
@@ -52,6 +54,8 @@ export interface MoveInput {
   /** Why automatic retries must stop now (retry-stop.ts), or null. */
   retryStop: RetryStop | null;
   jitter?: Jitter;
+  /** The step's resources: with a memory ladder, the ladder decides what follows an OOM kill. */
+  resources?: Resources;
 }
 
 const stop = (reason: StopReason): Move => ({ kind: 'stop', reason });
@@ -61,12 +65,24 @@ export const nextMove = (i: MoveInput): Move => {
   if (i.memoryLoss !== null) return stop({ kind: 'memory_lost', reason: i.memoryLoss });
   if (i.cls === 'SUCCESS') return { kind: 'done' };
   if (i.cls === 'CANCELLED') return stop({ kind: 'cancelled' });
+  const oom = i.cls === 'OOM_KILLED' && i.resources ? afterOom(i.resources, oomKillsOf(i.history)) : null;
+  if (oom) return oomMove(i, oom);
   const next = decideNext(i.history, i.limits, i.rand, { jitter: i.jitter });
   if (next.kind === 'escalate') return stop({ kind: 'escalated', class: next.class, reason: next.reason, ...(next.maxAttempts ? { maxAttempts: next.maxAttempts } : {}) });
   if (next.kind === 'none') return stop({ kind: 'undecided', reason: next.reason });
   if (i.retryStop) return stop({ kind: 'retries_stopped', stop: i.retryStop, pauses: pausesAutopilot(i.retryStop), maxAttempts: next.maxAttempts });
   const delayMs = honourDelay(next.class, next.delayMs, { retryDelayMs: i.retryDelayMs });
   return { kind: 'retry', delayMs, attempt: next.attempt, maxAttempts: next.maxAttempts, class: next.class, reason: next.reason };
+};
+
+/** An OOM kill under a memory ladder: one step up (the command changed, so no cap or loop
+ *  detector counts it), or the top reached: escalate (docs/scale-out.md, Resources). */
+const oomMove = (i: MoveInput, oom: NonNullable<ReturnType<typeof afterOom>>): Move => {
+  if (oom.kind === 'top') return stop({ kind: 'escalated', class: 'OOM_KILLED', reason: oom.reason });
+  const attempt = (i.history[i.history.length - 1]?.attempt ?? 0) + 1;
+  const maxAttempts = attempt + oom.left - 1;
+  if (i.retryStop) return stop({ kind: 'retries_stopped', stop: i.retryStop, pauses: pausesAutopilot(i.retryStop), maxAttempts });
+  return { kind: 'retry', delayMs: Math.round(Math.max(0, i.limits.backoffBaseMs)), attempt, maxAttempts, class: 'OOM_KILLED', reason: oom.reason, note: oom.reason };
 };
 
 /**

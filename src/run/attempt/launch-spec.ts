@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { AgentDef, WorkspaceConfig } from '../../pipeline/config/types.js';
+import type { AgentDef, SecretSource, WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { StepDef } from '../../types.js';
 import { unitPath } from '../../scan/units.js';
 import { sanitizeLine } from '../../text/sanitize.js';
@@ -10,6 +10,7 @@ import { expandArgv } from './placeholders.js';
 import { adapterFor, type AdapterCommand, type ResumeSpec } from '../adapters/index.js';
 import { SupervisorError } from '../supervisor/types.js';
 import { assertInside } from '../../fs/confine-path.js';
+import { readSecrets, SecretError, secretRoots, type LaunchSecrets } from '../secrets/secrets.js';
 
 // From a cell to the exact process spec: which agent, which argv (placeholders expanded as
 // literal arguments, never through a shell), which cwd and env, where the output goes.
@@ -21,6 +22,8 @@ export interface CellTarget {
   outputAbs: string;
   outputRel: string;
   marker: string;
+  /** `secrets:` and where a secret file may be (run/secrets/secrets.ts); absent: none declared. */
+  secrets?: { sources: Record<string, SecretSource> | undefined; roots: string[] };
 }
 
 export interface LaunchValues {
@@ -40,6 +43,10 @@ export interface BuiltCommand {
   /** argv indexes that change between attempts without changing the situation ({attempt},
    *  {last_error}, {backup}): left out of the command fingerprint. */
   volatile: number[];
+  /** The env's secret names (declared and key-like): executors keep them off what they submit. */
+  secretNames: string[];
+  /** The names `secrets:` declares: a Kubernetes Job references them from its Secret. */
+  declaredSecrets: string[];
 }
 
 /**
@@ -67,7 +74,7 @@ export const targetOf = (root: string, config: WorkspaceConfig, unit: string, st
   const agent = config.agents[name];
   if (!agent) throw new SupervisorError(`no agent '${name}' in checkroom.yaml: add agents.${name}.command (or adapter: claude-code with a prompt)`);
   const outputRel = unitPath(step, unit);
-  return { step, agent, outputAbs: join(root, outputRel), outputRel, marker: step.marker ?? '' };
+  return { step, agent, outputAbs: join(root, outputRel), outputRel, marker: step.marker ?? '', secrets: { sources: config.secrets, roots: secretRoots(root, config.pipeline.outsideRoots) } };
 };
 
 export const buildCommand = (root: string, unit: string, t: CellTarget, v: LaunchValues): BuiltCommand => {
@@ -95,8 +102,16 @@ export const buildCommand = (root: string, unit: string, t: CellTarget, v: Launc
   }
   const env: Record<string, string> = {};
   for (const [k, val] of Object.entries(process.env)) if (val !== undefined) env[k] = val;
-  Object.assign(env, built.env, t.agent.env);
-  return { argv: built.argv, cwd, env, volatile: built.volatile };
+  // Secrets go by the environment only, read at each launch (docs/scale-out.md, Secrets).
+  let secrets: LaunchSecrets;
+  try {
+    secrets = readSecrets(t.secrets?.sources, process.env, t.secrets?.roots ?? [root]);
+  } catch (err) {
+    if (err instanceof SecretError) throw new SupervisorError(`agent '${t.agent.name}': ${err.message}`);
+    throw err;
+  }
+  Object.assign(env, built.env, t.agent.env, secrets.env);
+  return { argv: built.argv, cwd, env, volatile: built.volatile, secretNames: secrets.names, declaredSecrets: Object.keys(secrets.env).sort() };
 };
 
 /** Run ids name the cell and attempt so a log file is findable by eye. */

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ExecutorSpec } from './types.js';
+import type { AgentDef } from '../../pipeline/config/types.js';
+import { IMPLICIT_SECRET } from '../secrets/secrets.js';
 import { workspaceTag } from './slurm-wrapper.js';
 
 // One Kubernetes Job per attempt, as plain data (batch/v1). checkroom owns the
@@ -29,6 +31,52 @@ export const kubeJobName = (runId: string): string => {
   return `cr-${base}-${hash}`;
 };
 
+/** Kubernetes quantities: 4096 MiB → `4Gi`. */
+export const kubeMemory = (mib: number): string => (mib % 1024 === 0 ? `${mib / 1024}Gi` : `${mib}Mi`);
+
+/**
+ * The container's requests and limits: the step's resources (the ladder's memory) over
+ * kubernetes.cpu / .memory; memory is both request and limit, so an attempt past it is
+ * OOMKilled; gpus are `nvidia.com/gpu` limits. partition and account have no Kubernetes
+ * meaning and are not mapped (docs/scale-out.md, Resources).
+ */
+export const kubeResources = (spec: Pick<ExecutorSpec, 'agent' | 'resources'>): Record<string, Record<string, string>> | undefined => {
+  const k = spec.agent.kubernetes;
+  const r = spec.resources ?? {};
+  const memory = r.memoryMiB !== undefined ? kubeMemory(r.memoryMiB) : k.memory;
+  const cpu = r.cpus !== undefined ? String(r.cpus) : k.cpu;
+  const gpus = r.gpus !== undefined && r.gpus > 0 ? String(r.gpus) : null;
+  if (!memory && !cpu && !gpus) return undefined;
+  return {
+    requests: { ...(cpu ? { cpu } : {}), ...(memory ? { memory } : {}) },
+    limits: { ...(memory ? { memory } : {}), ...(gpus ? { 'nvidia.com/gpu': gpus } : {}) },
+  };
+};
+
+/**
+ * The container's env: the agent's `env:` as values, but a secret (a name `secrets:` declares,
+ * or a key-like name) only as a reference into the Secret `kubernetes.secret` — a manifest is
+ * a file, kubectl's input and the API server's record (docs/scale-out.md, Secrets).
+ */
+export const kubeEnv = (spec: Pick<ExecutorSpec, 'agent' | 'secretNames' | 'declaredSecrets'>): Record<string, unknown>[] => {
+  const secret = new Set(spec.secretNames ?? []);
+  const plain = Object.entries(spec.agent.env).filter(([name]) => !secret.has(name) && !IMPLICIT_SECRET.test(name));
+  const refs = [...new Set([...(spec.declaredSecrets ?? []), ...Object.keys(spec.agent.env).filter((n) => secret.has(n) || IMPLICIT_SECRET.test(n))])].sort();
+  return [...plain.map(([name, value]) => ({ name, value })), ...refs.map((name) => ({ name, valueFrom: { secretKeyRef: { name: spec.agent.kubernetes.secret, key: name } } }))];
+};
+
+/** The names a Job of these agents reads from its Secret: what `kubectl create secret` must hold. */
+export const kubeSecretNames = (spec: Pick<ExecutorSpec, 'agent' | 'secretNames' | 'declaredSecrets'>): string[] =>
+  kubeEnv(spec).flatMap((e) => ('valueFrom' in e ? [e.name as string] : []));
+
+/**
+ * The operator's command that makes the Secret, with no value in it: the values go in a file
+ * of NAME=value lines the operator writes (chmod 600) and deletes after.
+ */
+export const kubeSecretCommand = (agent: Pick<AgentDef, 'kubernetes'>, names: readonly string[]): string =>
+  [...agent.kubernetes.kubectl, ...(agent.kubernetes.namespace ? ['--namespace', agent.kubernetes.namespace] : []), 'create', 'secret', 'generic', agent.kubernetes.secret, '--from-env-file=secrets.env'].join(' ') +
+  `   # secrets.env: ${names.map((n) => `${n}=…`).join(', ')} (chmod 600, delete after)`;
+
 export interface KubeManifestInput {
   spec: ExecutorSpec;
   /** Job name (kubeJobName(runId)). */
@@ -44,7 +92,7 @@ export const kubeJobManifest = ({ spec, name }: KubeManifestInput): Record<strin
     [LABEL.attempt]: String(spec.attempt),
     [LABEL.run]: labelValue(spec.runId),
   };
-  const resources = k.cpu || k.memory ? { requests: { ...(k.cpu ? { cpu: k.cpu } : {}), ...(k.memory ? { memory: k.memory } : {}) }, limits: { ...(k.memory ? { memory: k.memory } : {}) } } : undefined;
+  const resources = kubeResources(spec);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -66,7 +114,7 @@ export const kubeJobManifest = ({ spec, name }: KubeManifestInput): Record<strin
               image: k.image ?? '',
               command: spec.argv,
               workingDir: spec.cwd,
-              env: Object.entries(spec.agent.env).map(([name, value]) => ({ name, value })),
+              env: kubeEnv(spec),
               ...(resources ? { resources } : {}),
               volumeMounts: [{ name: 'workspace', mountPath: spec.root }],
             },

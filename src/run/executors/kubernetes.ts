@@ -3,6 +3,7 @@ import type { AgentDef, KubernetesOptions } from '../../pipeline/config/types.js
 import { DEFAULT_KUBERNETES } from '../../pipeline/defaults.js';
 import type { SchemaKit } from '../../pipeline/schema.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { redactSecrets } from '../../text/redact.js';
 import { refusedHandle, watchJob, type JobProbe } from './job-handle.js';
 import { workspaceTag } from './slurm-wrapper.js';
 import { kubeConfigProblem, kubeJobManifest, kubeJobName, LABEL, labelValue } from './kube-manifest.js';
@@ -29,7 +30,7 @@ const probeOf = (spec: ExecutorSpec, name: string): JobProbe => {
   let verdict = '';
   const copyLogs = async (): Promise<void> => {
     const r = await kubectl(spec, ['logs', `job/${name}`, '--all-containers=true']);
-    if (r.code === 0 && r.out !== '') await writeFileAtomic(spec.logPath, r.out, [spec.root]).catch(() => undefined);
+    if (r.code === 0 && r.out !== '') await writeFileAtomic(spec.logPath, redactSecrets(r.out), [spec.root]).catch(() => undefined);
   };
   return {
     executor: 'kubernetes',
@@ -67,13 +68,14 @@ const options: ExecutorOptions<KubernetesOptions> = {
       image: text.optional(),
       pvc: text.optional(),
       service_account: text.optional(),
+      secret: text.optional(),
       cpu: text.optional(),
       memory: text.optional(),
       poll: poll.optional(),
       infra_timeout: duration(1000).optional(),
     }),
   resolve(top, own) {
-    const m = { ...top, ...own } as { kubectl?: string[]; namespace?: string; image?: string; pvc?: string; service_account?: string; cpu?: string; memory?: string; poll?: number; infra_timeout?: number };
+    const m = { ...top, ...own } as { kubectl?: string[]; namespace?: string; image?: string; pvc?: string; service_account?: string; secret?: string; cpu?: string; memory?: string; poll?: number; infra_timeout?: number };
     const d = DEFAULT_KUBERNETES;
     return {
       kubectl: [...(m.kubectl ?? d.kubectl)],
@@ -81,6 +83,7 @@ const options: ExecutorOptions<KubernetesOptions> = {
       image: m.image ?? d.image,
       pvc: m.pvc ?? d.pvc,
       serviceAccount: m.service_account ?? d.serviceAccount,
+      secret: m.secret ?? d.secret,
       cpu: m.cpu ?? d.cpu,
       memory: m.memory ?? d.memory,
       pollMs: m.poll ?? d.pollMs,

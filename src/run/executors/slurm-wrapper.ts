@@ -15,6 +15,17 @@ export const WRAPPER_TEXT = `#!/bin/sh
 # checkroom Slurm wrapper: usage: run-agent.sh <status-file> <argv...>
 status_file=$1
 shift
+# Secrets come in a 0600 file next to the status file, never on a command line or in the
+# job's submitted environment; each line NAME=value is exported as it is, then the file goes.
+secrets="\${status_file%.exit}.secrets"
+if [ -f "$secrets" ]; then
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in
+      [A-Za-z_]*=*) export "$line" ;;
+    esac
+  done < "$secrets"
+  rm -f "$secrets"
+fi
 got=
 "$@" &
 child=$!
@@ -29,6 +40,9 @@ exit "$code"
 `;
 
 export const wrapperPath = (root: string): string => join(root, '.checkroom', 'slurm', 'run-agent.sh');
+
+/** The 0600 file the wrapper reads the run's secrets from, then deletes (docs/scale-out.md, Secrets). */
+export const secretsPathOf = (logPath: string): string => logPath.replace(/\.log$/, '') + '.secrets';
 
 /** Where the wrapper leaves the exit status of a run. */
 export const statusPathOf = (logPath: string): string => logPath.replace(/\.log$/, '') + '.exit';

@@ -1,14 +1,18 @@
 import { appendFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { redactSecrets } from '../../text/redact.js';
 import type { AgentDef, SlurmOptions } from '../../pipeline/config/types.js';
 import { DEFAULT_SLURM } from '../../pipeline/defaults.js';
 import type { SchemaKit } from '../../pipeline/schema.js';
 import { cancelJob, listJobs, queueFor, showJob, submitJob } from './slurm-cli.js';
 import { parseExitCode, slurmSignal, slurmTime, slurmVerdict, type SqueueRow } from './slurm-state.js';
-import { ensureWrapper, parseJobComment, recordedStatus, statusPathOf, workspaceTag } from './slurm-wrapper.js';
+import { ensureWrapper, parseJobComment, recordedStatus, secretsPathOf, statusPathOf, workspaceTag } from './slurm-wrapper.js';
 import { refusedHandle, watchJob, type JobLook, type JobProbe } from './job-handle.js';
 import { tailOffset } from './log-follow.js';
 import type { Executor, ExecutorOptions, ExecutorSpec, SchedulerHook } from './types.js';
 import { assertInside } from '../../fs/confine-path.js';
+import { formatMemory } from '../../pipeline/resources.js';
 
 // Agents as Slurm jobs (docs/scale-out.md): sbatch --parsable runs the fixed wrapper with the argv
 // as its arguments; one squeue a poll serves every job of the cluster; scancel stops them;
@@ -25,6 +29,9 @@ const literalPath = (p: string): string => p.replace(/%/g, '%%');
 /** The sbatch arguments of one attempt (pure; tested as is). */
 export const sbatchArgs = (spec: ExecutorSpec, wrapper: string, statusFile: string): string[] => {
   const o = spec.agent.slurm;
+  const r = spec.resources ?? {};
+  const partition = r.partition ?? o.partition;
+  const account = r.account ?? o.account;
   return [
     `--job-name=${jobName(spec.runId)}`,
     `--comment=${jobComment(spec.root, spec)}`,
@@ -35,8 +42,12 @@ export const sbatchArgs = (spec: ExecutorSpec, wrapper: string, statusFile: stri
     `--signal=${slurmSignal(spec.graceMs)}`,
     // checkroom owns retries: Slurm must not requeue behind its back.
     '--no-requeue',
-    ...(o.partition ? [`--partition=${o.partition}`] : []),
-    ...(o.account ? [`--account=${o.account}`] : []),
+    ...(partition ? [`--partition=${partition}`] : []),
+    ...(account ? [`--account=${account}`] : []),
+    // The step's resources (docs/scale-out.md, Resources), the ladder's memory among them.
+    ...(r.memoryMiB !== undefined ? [`--mem=${formatMemory(r.memoryMiB)}`] : []),
+    ...(r.cpus !== undefined ? [`--cpus-per-task=${r.cpus}`] : []),
+    ...(r.gpus !== undefined ? [`--gpus=${r.gpus}`] : []),
     ...o.extraArgs,
     wrapper,
     statusFile,
@@ -84,6 +95,7 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
     },
     async close() {
       off();
+      await endSecrets(spec);
     },
   };
 };
@@ -127,6 +139,27 @@ const scheduler: SchedulerHook = {
   cancel: (id) => `scancel ${id}`,
 };
 
+/**
+ * The job's environment without its secrets, and the secrets in a 0600 file the wrapper reads
+ * and deletes: sbatch exports the environment it is given into the job (and the controller
+ * keeps it), so a key left there reached every job (docs/scale-out.md, Secrets).
+ */
+const handOffSecrets = async (spec: ExecutorSpec): Promise<ExecutorSpec> => {
+  const names = new Set(spec.secretNames ?? []);
+  if (names.size === 0) return spec;
+  const env = Object.fromEntries(Object.entries(spec.env).filter(([k]) => !names.has(k)));
+  const lines = [...names].flatMap((n) => (spec.env[n] !== undefined && !/[\r\n\0]/.test(spec.env[n]!) ? [`${n}=${spec.env[n]}`] : []));
+  if (lines.length) await writeFileAtomic(secretsPathOf(spec.logPath), `${lines.join('\n')}\n`, [spec.root], { mode: 0o600 });
+  return { ...spec, env };
+};
+
+/** After the job: its secrets file gone (a job cancelled before it ran never read it), its log redacted. */
+const endSecrets = async (spec: ExecutorSpec): Promise<void> => {
+  await rm(assertInside('unlink', secretsPathOf(spec.logPath), [spec.root]), { force: true }).catch(() => undefined);
+  const log = await readFile(spec.logPath, 'utf8').catch(() => null);
+  if (log !== null && redactSecrets(log) !== log) await writeFileAtomic(spec.logPath, redactSecrets(log), [spec.root]).catch(() => undefined);
+};
+
 export const slurmExecutor: Executor = {
   name: 'slurm',
   options,
@@ -139,8 +172,15 @@ export const slurmExecutor: Executor = {
       return refusedHandle(spec, { exitCode: null, spawnError: 'EACCES', lines: [`[checkroom] cannot write the Slurm wrapper: ${(err as Error).message}`] });
     }
     header(spec, 'submit');
-    const sub = await submitJob(sbatchArgs(spec, wrapper, statusPathOf(spec.logPath)), spec.env);
+    let quiet: ExecutorSpec;
+    try {
+      quiet = await handOffSecrets(spec);
+    } catch (err) {
+      return refusedHandle(spec, { exitCode: null, spawnError: 'EACCES', lines: [`[checkroom] cannot write the job's secrets file: ${(err as Error).message}`] });
+    }
+    const sub = await submitJob(sbatchArgs(quiet, wrapper, statusPathOf(spec.logPath)), quiet.env);
     if (!sub.ok) {
+      await endSecrets(spec);
       const r = sub.result;
       const lines = `${r.err}\n${r.out}`.split('\n').filter((l) => l.trim() !== '');
       const unreachable = UNREACHABLE.test(lines.join('\n'));
@@ -156,10 +196,12 @@ export const slurmExecutor: Executor = {
     } catch {
       // as above
     }
-    return watchJob(spec, probeOf(spec, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0, infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
+    return watchJob(quiet, probeOf(quiet, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0, infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
   },
   async adopt(rec, spec) {
-    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath), infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
+    const names = new Set(spec.secretNames ?? []);
+    const quiet = { ...spec, env: Object.fromEntries(Object.entries(spec.env).filter(([k]) => !names.has(k))) };
+    return watchJob(quiet, probeOf(quiet, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath), infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
   },
 };
 

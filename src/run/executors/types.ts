@@ -3,6 +3,7 @@ import type { AgentDef, ExecutorName } from '../../pipeline/config/types.js';
 import type { SchemaKit } from '../../pipeline/schema.js';
 import type { LiveRun } from '../journal/ledger.js';
 import type { ProcessSpec, RunHandle } from '../types.js';
+import type { AttemptResources } from '../policy/memory-ladder.js';
 
 // The executor seam (docs/architecture.md, How to add): where an agent runs — a process group
 // here, a Slurm job, a Kubernetes Job. The supervisor only starts, watches (through the
@@ -47,6 +48,12 @@ export interface ExecutorSpec extends ProcessSpec {
   step: string;
   attempt: number;
   agent: AgentDef;
+  /** What this attempt may use (docs/scale-out.md, Resources): each executor maps it; absent: none asked. */
+  resources?: AttemptResources;
+  /** Names in `env` that are secrets: never on a command line, in a submitted environment or a manifest (docs/scale-out.md, Secrets). */
+  secretNames?: string[];
+  /** The names `secrets:` declares (a Kubernetes Job's secretKeyRef). */
+  declaredSecrets?: string[];
   /**
    * The disk proves the step done (its marker is the last line). A job the scheduler still
    * shows RUNNING after that counts as done by the marker (Slurm kept jobs

@@ -8,6 +8,7 @@ import { JournalParser, MB, tailStart } from './read.js';
 import { AGENT_EVENT_FIELDS, type AgentJournalEvent } from './agent.js';
 import { LOG_EVENT_FIELDS, type LogPrunedEvent } from '../logs/journal-logs.js';
 import { assertInside } from '../../fs/confine-path.js';
+import { redactSecrets } from '../../text/redact.js';
 import type { Stamped } from '../attempt/output-stamp.js';
 import type { TriageJournalEvent } from './triage-events.js';
 import { NOTIFY_EVENT_FIELDS, type NotifiedEvent } from '../../notify/journal-notify.js';
@@ -46,6 +47,8 @@ export interface LaunchEvent extends Base {
   /** The run token in every member's environment (local runs; absent in older journals). */
   token?: string;
   keeper?: { pid: number; procStart: number | null }; // RunKeeper (types.ts): an adopter waits for it
+  /** What the attempt was given (memory-ladder.ts journalResources): memory in words, the ladder's step. */
+  resources?: Record<string, string | number>;
 }
 
 /** `output` (Stamped): the output file as the run left it. */
@@ -240,7 +243,8 @@ const appendNow = async (root: string, file: string, line: string): Promise<void
 /** Append one event as one JSON line and fsync it. */
 export const appendJournal = (root: string, event: NewJournalEvent): Promise<void> => {
   const file = journalPath(root);
-  const line = JSON.stringify({ ...event, v: 1 });
+  // No known secret value is journalled, whatever an agent printed (docs/scale-out.md, Secrets).
+  const line = redactSecrets(JSON.stringify({ ...event, v: 1 }));
   const prev = queues.get(file) ?? Promise.resolve();
   const next = prev.catch(() => undefined).then(() => appendNow(root, file, line));
   // The queue's own copy never rejects: the caller gets the error through `next`, and a
@@ -259,7 +263,7 @@ export const appendJournal = (root: string, event: NewJournalEvent): Promise<voi
  */
 export const appendJournalNow = (root: string, event: NewJournalEvent): boolean => {
   try {
-    appendFileSync(assertInside('append', journalPath(root), [root]), `\n${JSON.stringify({ ...event, v: 1 })}\n`);
+    appendFileSync(assertInside('append', journalPath(root), [root]), `\n${redactSecrets(JSON.stringify({ ...event, v: 1 }))}\n`);
     return true;
   } catch {
     return false;

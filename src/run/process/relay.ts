@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { procStartTime } from './proc.js';
+import { knownSecrets } from '../../text/redact.js';
 
 // Every local run now has its relay from the start (keepOutput, mode
 // `keep`), so checkroom dying — kill -9, OOM, a crash — never breaks an agent's pipes either.
@@ -26,6 +27,21 @@ let room = Number(roomArg) || 0;
 let bytes = 0;
 let notLogged = 0;
 const log = fs.openSync(logPath, 'a');
+// Known secret values (CHECKROOM_REDACT, base64 JSON, in the environment, never argv) become
+// [secret] in the log; each stream holds back what could be the start of one until more comes.
+let secrets = [];
+try { secrets = JSON.parse(Buffer.from(process.env.CHECKROOM_REDACT || '', 'base64').toString() || '[]').map((v) => Buffer.from(String(v)).toString('latin1')); } catch {}
+delete process.env.CHECKROOM_REDACT;
+const holdBack = secrets.reduce((m, v) => Math.max(m, v.length - 1), 0);
+const carry = [];
+const redacted = (i, b, last) => {
+  if (secrets.length === 0) return b;
+  let t = (carry[i] || '') + b.toString('latin1');
+  for (const v of secrets) t = t.split(v).join('[secret]');
+  const cut = last ? t.length : Math.max(0, t.length - holdBack);
+  carry[i] = t.slice(cut);
+  return Buffer.from(t.slice(0, cut), 'latin1');
+};
 const line = (t) => { try { fs.writeSync(log, t + '\\n'); } catch {} };
 if (!keep) line('[checkroom] relay ' + new Date().toISOString() + ' pid=' + process.pid + ': checkroom left the run running; its output continues below');
 const sources = [];
@@ -56,17 +72,20 @@ fdsArg.split(',').map(Number).forEach((fd, i) => {
   open++;
   const s = new net.Socket({ fd, readable: true, writable: false });
   sources.push(s);
+  const write = (w) => {
+    const part = w.subarray(0, Math.max(0, Math.min(room, w.length)));
+    room -= part.length;
+    notLogged += w.length - part.length;
+    try { if (part.length > 0) fs.writeSync(log, part); } catch {}
+  };
   s.on('data', (b) => {
     bytes += b.length;
-    const part = b.subarray(0, Math.max(0, Math.min(room, b.length)));
-    room -= part.length;
-    notLogged += b.length - part.length;
-    try { if (part.length > 0) fs.writeSync(log, part); } catch {}
+    write(redacted(i, b, false));
     // Backpressure as when checkroom read the pipes itself: a slow reader slows the agent.
     if (teeing && !tees[i].write(b)) { s.pause(); tees[i].once('drain', () => s.resume()); }
   });
   let ended = false;
-  const end = () => { if (!ended) { ended = true; done(); } };
+  const end = () => { if (!ended) { ended = true; write(redacted(i, Buffer.alloc(0), true)); done(); } };
   s.on('end', end);
   s.on('close', end);
   s.on('error', end);
@@ -103,9 +122,12 @@ export function startRelay(streams: Readable[], logPath: string, room: number, m
   try {
     const keep = mode === 'keep';
     const tee = keep ? 'pipe' : 'ignore';
+    const secrets = knownSecrets();
     const relay = spawn(process.execPath, ['-e', RELAY_SOURCE, logPath, String(Math.max(0, room)), fds.join(','), mode], {
       stdio: ['ignore', tee, tee, ...streams, ...(keep ? ['pipe' as const] : [])],
       detached: true,
+      // The values it redacts go by the environment: a command line is world-readable (/proc/<pid>/cmdline).
+      ...(secrets.length ? { env: { ...process.env, CHECKROOM_REDACT: Buffer.from(JSON.stringify(secrets)).toString('base64') } } : {}),
     });
     relay.on('error', () => undefined);
     relay.unref();

@@ -44,6 +44,8 @@ export async function adoptRun(root: string, config: WorkspaceConfig, run: LiveR
       argv: run.argv,
       cwd: run.cwd,
       env: built.env,
+      secretNames: built.secretNames,
+      declaredSecrets: built.declaredSecrets,
       logPath: run.logPath,
       outputPath: run.outputPath,
       idleTimeoutMs: t.agent.idleTimeoutMs,

@@ -20,6 +20,8 @@ import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } fro
 import type { AdoptedRun, Flight } from '../attempt/cell-core.js';
 import { assertInside } from '../../fs/confine-path.js';
 import { quotaOfAttempt, type QuotaHit } from '../quota/gate.js';
+import { attemptResources, journalResources } from '../policy/memory-ladder.js';
+import { redactSecrets } from '../../text/redact.js';
 import type { CellCore, Emitter, JournalPort, WorkspaceRef } from './ports.js';
 
 // One attempt of a cell, all of its effects and nothing else, so the loop stays a loop: reserve a
@@ -146,6 +148,8 @@ async function start(
   // The agent's executor runs it: local process group, Slurm job, Kubernetes Job (docs/scale-out.md).
   const executor = executorFor(t.agent);
   const proven = () => provenDone(core.root, core.config.pipeline, t, unit);
+  // The ladder's memory and the step's resources: decided once, for every executor (memory-ladder.ts).
+  const resources = attemptResources(t.agent.resources, t.step.resources, core.ledger().cells[cellKey(unit, step)]?.attempts ?? []);
   const spec = {
     runId,
     argv: cmd.argv,
@@ -158,9 +162,12 @@ async function start(
     step,
     attempt,
     agent: t.agent,
+    resources,
+    secretNames: cmd.secretNames,
+    declaredSecrets: cmd.declaredSecrets,
     proven,
   };
-  const limits = { idleTimeoutMs: t.agent.idleTimeoutMs, timeoutMs: t.agent.timeoutMs, graceMs: t.agent.graceMs };
+  const limits = { idleTimeoutMs: t.agent.idleTimeoutMs, timeoutMs: resources.timeMs ?? t.agent.timeoutMs, graceMs: t.agent.graceMs };
   const handle = adopted?.handle ?? (await executor.start({ ...spec, ...limits }));
   // An adopted job is an earlier session's run: marked so, a close leaves it to the next
   // driver instead of waiting until its watchdog killed it (docs/reliability.md, "Leave running").
@@ -190,7 +197,8 @@ async function start(
       procStart: handle.procStart,
       outputPath: t.outputAbs,
     } as const;
-    if (!adopted) await core.append({ ...launch, ...job, ...token, ...keeper });
+    const given = journalResources(resources);
+    if (!adopted) await core.append({ ...launch, ...job, ...token, ...keeper, ...(given ? { resources: given } : {}) });
   } finally {
     release();
   }
@@ -276,7 +284,9 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
     });
     const watch = newWatch(t);
     flight.watch = watch;
-    const off = handle.onLine((raw) => {
+    const off = handle.onLine((out) => {
+      // An agent echoing its key: the room, watch and the journal see [secret] (docs/scale-out.md, Secrets).
+      const raw = redactSecrets(out);
       const line = watchLine(watch, raw, (f) => journalSession(core.append, core.now(), runId, t, unit, f));
       if (line !== null) core.emit({ type: 'output', unit, step, runId, line, message: `${name} │ ${line}` });
     });

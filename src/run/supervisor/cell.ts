@@ -1,3 +1,5 @@
+import { resourcesOf } from '../../pipeline/resources.js';
+import { attemptResources, attemptResourcesWords } from '../policy/memory-ladder.js';
 import { cellKey } from '../../types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { attemptLabel } from '../policy/policy.js';
@@ -38,7 +40,8 @@ export const previewCommand = (root: string, l: Ledger, t: CellTarget, unit: str
     lastError: attempt > 1 && cell ? cell.lastError : '',
     resume,
   });
-  return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd };
+  const resources = attemptResourcesWords(attemptResources(t.agent.resources, t.step.resources, cell?.attempts ?? []), t.agent.executor);
+  return { agent: t.agent.name, argv: cmd.argv, text: describeArgv(cmd.argv), cwd: cmd.cwd, resources };
 };
 
 /** One cell's run; `C` narrows the ports a helper below may use (supervisor-ports.ts). */
@@ -119,7 +122,7 @@ async function awaitRetry(
   c.run.maxAttempts = move.maxAttempts;
   const { delayMs } = move;
   await core.append({ type: 'retry_scheduled', at: core.now(), unit, step, attempt: move.attempt, delayMs, reason: move.reason });
-  const message = `${unit} ${step}: ${attemptLabel(attempt, move.maxAttempts)} failed (${cls}), retrying in ${seconds(delayMs)}`;
+  const message = `${unit} ${step}: ${attemptLabel(attempt, move.maxAttempts)} failed (${cls}), retrying in ${seconds(delayMs)}${move.note ? `; ${move.note}` : ''}`;
   core.emit({ type: 'retry', unit, step, attempt: move.attempt, maxAttempts: move.maxAttempts, class: move.class, delayMs, message });
   const woke = await sleepFor(flight, delayMs, core.now() + delayMs, move.reason);
   const late = stopAfterBackoff(woke, woke ? core.retryStop(flight) : null);
@@ -168,6 +171,7 @@ async function attemptOnce(c: Cell): Promise<RunResult | null> {
     memoryLoss: end.memoryLoss,
     history,
     limits: core.config.limits,
+    resources: resourcesOf(t.agent.resources, t.step.resources),
     rand: () => core.rand(),
     retryDelayMs: end.retryDelayMs,
     retryStop: core.retryStop(flight),

@@ -138,6 +138,8 @@ export interface CommandPreview {
   /** describeArgv(argv): the exact command as one shell-quoted line. */
   text: string;
   cwd: string;
+  /** What the attempt would be given (memory-ladder.ts attemptResourcesWords); '' when nothing is asked. */
+  resources: string;
 }
 
 /** The runner behind the control room and `checkroom run` (supervisor.ts). */

@@ -45,6 +45,7 @@ export function consentLines(r: AgentsRead, unit: string, step: string): string[
   return [
     `First launch from this checkroom.yaml: checkroom will run (agent ${p.agent}, in ${p.cwd}):`,
     `  ${p.text}`,
+    ...(p.resources ? [`  with ${p.resources}`] : []),
     'Shown once per agents section (the journal records it); every launch runs the agent with its own unit, step and output.',
   ];
 }
@@ -103,7 +104,8 @@ export function launchAsk(r: AgentsRead, o: LaunchRequest): Ask | null {
   const spent = stop?.reason ?? null;
   if (!consent && !reset && !o.why && !spent) return null;
   const over = spent ? [`Budget: ${spent}. This launch spends past it: Enter launches anyway, Esc keeps to the budget.`] : [];
-  const lines = [...over, ...(o.why ?? []), ...(consent ? consentLines(r, o.unit, o.step) : [`checkroom will run: ${r.sup.describeCommand(o.unit, o.step).text}`])];
+  const p = consent ? null : r.sup.describeCommand(o.unit, o.step);
+  const lines = [...over, ...(o.why ?? []), ...(p ? [`checkroom will run: ${p.text}`, ...(p.resources ? [`with ${p.resources}`] : [])] : consentLines(r, o.unit, o.step))];
   const head = reset ? `Reset ${o.unit} ${o.step} and relaunch it` : consent ? `Launch ${o.unit} ${o.step}: the exact command` : `Launch ${o.unit} ${o.step}`;
   const title = spent ? `${head} (budget spent)` : head;
   return agentsAsk(title, lines, { kind: 'launch', unit: o.unit, step: o.step, reset, consent, redo: !!o.redo, overBudget: stop !== null });

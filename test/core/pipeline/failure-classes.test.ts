@@ -68,6 +68,7 @@ describe('the failure-class table', () => {
       'TOOL_NOT_FOUND',
       'INVALID_INPUT',
       'BROKEN_BUILD',
+      'OOM_KILLED',
     ]);
     expect(classifyOutcome(outcome(['429 from the API: permission denied']), { markerFound: false, rules: [] })).toBe('RATE_LIMITED');
   });

@@ -12,7 +12,7 @@ import { launchEv } from '../../helpers/history-journal.js';
 
 const cfg = { breaker: { threshold: 9, cooldownMs: 10_000, maxCooldownMs: 60_000 }, limits: { maxLaunches: 99, maxConsecutiveFailures: 99 } };
 const cells = [{ unit: 'ch01', step: 'draft' }, { unit: 'ch02', step: 'draft' }];
-const sup = { describeCommand: (unit: string, step: string) => ({ agent: 'writer', argv: [], cwd: '/w', text: `node agent.mjs ${unit} ${step}` }) };
+const sup = { describeCommand: (unit: string, step: string) => ({ agent: 'writer', argv: [], cwd: '/w', text: `node agent.mjs ${unit} ${step}`, resources: '' }) };
 const config = { agents: { writer: {} }, pipeline: { steps: [] } } as unknown as WorkspaceConfig;
 const preview = (over: Partial<BulkPreview> = {}): BulkPreview => ({
   action: 'relaunch', name: 'rl', filter: 'class=RATE_LIMITED', costUsd: 1, runMs: 60_000, excluded: [],

@@ -58,6 +58,7 @@ function readOf(
     runs?: SupervisorSnapshot['runs'];
     autopilot?: boolean;
     continuable?: () => ResumeSpec | null;
+    resources?: string;
   } = {},
 ): AgentsRead {
   const ledger = o.ledger ?? ledgerOf(o.shown ?? false);
@@ -67,7 +68,7 @@ function readOf(
     sup: {
       snapshot: () => snap,
       describeCommand: (unit, step, c) =>
-        ({ agent: 'researcher', cwd: '/w', text: `node agent.mjs ${unit} ${step}${c?.continue ? ' --resume' : ''}` }) as never,
+        ({ agent: 'researcher', cwd: '/w', text: `node agent.mjs ${unit} ${step}${c?.continue ? ' --resume' : ''}`, resources: o.resources ?? '' }) as never,
       continuable: o.continuable ?? (() => null),
     },
   };
@@ -154,6 +155,14 @@ describe('launching', () => {
     const reset = launchAsk(readOf({ shown: true }), { unit: 'ch01', step: 'research', reset: true, why: ['why'] })!;
     expect(reset.title).toBe('Reset ch01 research and relaunch it');
     expect(reset.lines).toEqual(['why', 'checkroom will run: node agent.mjs ch01 research']);
+  });
+
+  it('the launch preview says what the attempt is given: memory at its ladder step (issue 22 item 5)', () => {
+    const words = 'memory 8G (memory_ladder step 2 of 3), 2 cpus (slurm)';
+    const first = launchAsk(readOf({ resources: words }), { unit: 'ch01', step: 'research' })!;
+    expect(first.lines[2]).toBe(`  with ${words}`);
+    const reset = launchAsk(readOf({ shown: true, resources: words }), { unit: 'ch01', step: 'research', reset: true, why: ['why'] })!;
+    expect(reset.lines).toEqual(['why', 'checkroom will run: node agent.mjs ch01 research', `with ${words}`]);
   });
 
   it('enter on a run in flight opens its log instead of launching', () => {
