@@ -10,6 +10,7 @@ import { CostFold } from './costs.js';
 import { emptyTriage, triageStep, type TriageLedger } from './triage-ledger.js';
 import { SampleFold } from '../../foresight/samples.js';
 import { QuotaFold, quotaOfExit } from '../quota/fold.js';
+import { foldJob, foldJobExit } from './job-fold.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -187,6 +188,7 @@ export class LedgerFold {
     c.quotaStreak = 0;
     const attempt = run?.attempt ?? c.attempts.length + 1;
     c.attempts.push({ attempt, class: e.class, cmdFp: e.cmdFp, errFp: e.errFp, keywords: e.keywords, at: e.at });
+    foldJobExit(c, e);
     c.agent = e.agent;
     c.lastClass = e.class;
     if (c.runId === e.runId) c.runId = null;
@@ -293,6 +295,11 @@ export class LedgerFold {
           this.live.set(e.runId, { ...run, adoptedBy: e.by });
           this.liveChanged = true;
         }
+        break;
+      }
+      case 'job': {
+        const c = this.cell(e.unit, e.step);
+        foldJob(c, e);
         break;
       }
       case 'autopilot':
