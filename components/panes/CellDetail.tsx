@@ -8,6 +8,8 @@ import { liveWriters, writerOf, writingWhy } from '../../src/ui/agents/live-writ
 import { heldWhy } from '../../src/ui/agents/held.js';
 import { useAppStore } from '../../hooks/use-app-store.js';
 import { cellSpendLines } from '../../src/ui/views/spend.js';
+import { operatorOf } from '../../src/ui/store/operator.js';
+import { jobRows } from '../../src/operator/job-words.js';
 import { Line, T } from '../Styled.js';
 
 // One cell, everything the operator needs to decide: where the file is, how big, whether
@@ -15,6 +17,8 @@ import { Line, T } from '../Styled.js';
 // and why, what it waits on, and the file's last lines (read when the detail opened).
 // A preset whose proof is not a marker (gates: a gate file, and a plan instead of
 // checkpoint.md) gives its own size, proof and claims lines (Preset.cellDetail).
+
+const NO_JOBS: readonly never[] = [];
 
 const DISK_WORD = { done: 'done (marker found)', partial: 'file without its marker', missing: 'no file', unreadable: 'cannot be read' } as const;
 
@@ -25,6 +29,8 @@ export function CellDetail({ height, width }: { height: number; width: number })
   // What this cell's agent attempts cost, when an adapter reported it.
   const spent = useAppStore((s) => (detail ? (cellSpendLines(s.agents.snap?.ledger.costs, `${detail.unit}/${detail.step}`)[0]?.trim() ?? '') : ''));
   const agents = useAppStore((s) => s.agents);
+  // Its cluster jobs (node, queue wait, run time, Slurm's accounting): the operator model's.
+  const jobs = useAppStore((s) => (detail ? (operatorOf(s).cells.get(`${detail.unit}/${detail.step}`)?.jobs ?? NO_JOBS) : NO_JOBS));
   const held = useAppStore((s) => s.held);
   if (!detail) return null;
   const cell = ws.cells.find((c) => c.unit === detail.unit && c.step === detail.step);
@@ -51,6 +57,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
     ['verdict', writer ? writingWhy(writer, cell) : held.byPath.has(cell.path) ? heldWhy(held.byPath.get(cell.path)!) : cell.triage ? `${cell.triage.verdict}: ${cell.triage.reason}` : cell.error ? `cannot read it: ${cell.error}` : '—'],
     ['blocked by', blockers.length ? `${blockers.join(', ')}: it can start once ${blockers.length === 1 ? 'that is' : 'those are'} done` : 'nothing'],
     ...(spent ? [['agent', spent] as [string, string]] : []),
+    ...jobRows(jobs).slice(0, Math.max(0, height - 10)),
   ];
   const tailRows = Math.max(0, height - facts.length - 2);
   const lines = detail.tail?.lines ?? [];

@@ -46,6 +46,7 @@ function cellOf(key: string, c: CellLedger | null, r: OperatorRun | undefined, l
     hold: c?.hold?.why ?? null,
     reason: c?.reason ?? null,
     ledger: c,
+    jobs: c?.jobs ?? [],
   };
 }
 

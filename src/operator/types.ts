@@ -1,7 +1,7 @@
 import type { FailureClass } from '../pipeline/config/types.js';
 import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
 import type { BreakerViewState } from '../run/policy/breaker.js';
-import type { CellLedger } from '../run/journal/ledger.js';
+import type { CellJob, CellLedger } from '../run/journal/ledger.js';
 import type { CellTally } from './ws-counts.js';
 import type { Foresight, QuotaHold } from '../foresight/types.js';
 
@@ -89,6 +89,8 @@ export interface OperatorCell {
   reason: string | null;
   /** The journal's fold of the cell (attempts, classes, last error), for details; null for a run the journal has not folded yet. */
   ledger: CellLedger | null;
+  /** Its latest attempts' cluster jobs (node, queue wait apart from run time, accounting), oldest first; [] for local runs. */
+  jobs: readonly CellJob[];
 }
 
 /** A workspace cell as the operator sees it: its status, verdict, claim and what blocks it. */
