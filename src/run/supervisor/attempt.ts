@@ -282,7 +282,9 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
       const line = watchLine(watch, raw, (f) => journalSession(core.append, core.now(), runId, t, unit, f));
       if (line !== null) core.emit({ type: 'output', unit, step, runId, line, message: `${name} │ ${line}` });
     });
-    journalJobFacts(handle, { runId, unit, step }, (e) => core.append(e), () => core.now());
+    // An adopted job's start may be journalled already, by the checkroom before the restart.
+    const startJournalled = () => !!adopted && !!core.ledger().cells[cellKey(unit, step)]?.jobs.some((j) => j.runId === runId && j.queueWaitMs !== null);
+    journalJobFacts(handle, { runId, unit, step }, (e) => core.append(e), () => core.now(), startJournalled);
     // A cancel that raced the start reaches the process now.
     if (flight.cancelled) handle.cancel();
     const outcome = await handle.result;

@@ -34,11 +34,12 @@ export const jobEventOf = (f: JobFact, ids: JobIds, at: number): NewJournalEvent
   };
 };
 
-export const journalJobFacts = (handle: RunHandle, ids: Omit<JobIds, 'executor' | 'jobId'>, append: (e: NewJournalEvent) => Promise<void>, now: () => number): void => {
+/** `started`: whether the journal already holds this run's start (an adopted job: the checkroom before the restart wrote it), so it is written once. */
+export const journalJobFacts = (handle: RunHandle, ids: Omit<JobIds, 'executor' | 'jobId'>, append: (e: NewJournalEvent) => Promise<void>, now: () => number, started: () => boolean = () => false): void => {
   if (!handle.job || !handle.onJob) return;
   const full: JobIds = { ...ids, executor: handle.job.executor, jobId: handle.job.id };
   const off = handle.onJob((f) => {
-    void append(jobEventOf(f, full, now())).catch(() => undefined);
+    if (f.phase !== 'started' || !started()) void append(jobEventOf(f, full, now())).catch(() => undefined);
     if (f.phase === 'finished') off();
   });
 };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobJournalEvent } from '../../../src/run/journal/job-events.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,6 +75,14 @@ describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () =
       }
       const state = await loadWorkspace(root, { config: await loadConfig(root) });
       for (const l of orphans) expect(state.cells.find((c) => c.unit === l.unit && c.step === l.step)!.status).toBe('done');
+      // Its start and its accounting journalled once each across the restart (docs/scale-out.md, Queue time).
+      const jobs = async () => (await journal(root)).filter((e): e is JobJournalEvent => e.type === 'job');
+      await until('both adopted jobs accounted', async () => (await jobs()).filter((e) => e.phase === 'finished').length === 2);
+      for (const l of orphans) {
+        const mine = (await jobs()).filter((e) => e.runId === l.runId);
+        expect(mine.map((e) => e.phase).sort()).toEqual(['finished', 'started']);
+        expect(exits(ev).find((e) => e.runId === l.runId)!.queueWaitMs).toBe(mine.find((e) => e.phase === 'started')!.queueWaitMs);
+      }
     } finally {
       await s.close({ cancel: true });
     }
