@@ -49,9 +49,14 @@ const inFlight = (ev: JournalEvent[]): LaunchEvent[] => {
 describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () => {
   it('adopts the running jobs instead of reaping or resubmitting them, and finishes them by their markers', async () => {
     expect(existsSync(DIST_SUPERVISOR), 'run `npm run build` first (npm test does)').toBe(true);
-    const root = slurmWorkspace({ units: ['ch01', 'ch02'], speed: 2 });
+    const root = slurmWorkspace({ units: ['ch01', 'ch02'], speed: 0.5 });
     const child = spawnCheckroom(root, { ...cluster().env }, 2);
-    await until('two jobs in flight', async () => inFlight(await journal(root)).length === 2);
+    // In flight and seen running: their start journalled by this checkroom, before the kill.
+    await until('two jobs in flight, started', async () => {
+      const ev = await journal(root);
+      const started = new Set(ev.flatMap((e) => (e.type === 'job' && e.phase === 'started' ? [e.runId] : [])));
+      return inFlight(ev).length === 2 && inFlight(ev).every((l) => started.has(l.runId));
+    });
     const orphans = inFlight(await journal(root));
     await kill9(child);
     // The jobs outlived their checkroom: Slurm still has them.
