@@ -118,8 +118,9 @@ const finish = async (j: Job, end: JobEnd, exitCode: number | null, extra?: stri
   j.output.end();
   j.output.flush();
   if (extra) note(j, extra);
-  // A job over before any look saw it run still has a start (and a queue wait) to tell.
-  await askStart(j);
+  // A job over before any look saw it run still has a start (and a queue wait) to tell; never
+  // asked of a controller that does not answer (the attempt's end must not wait on it).
+  if (!j.st.unreachableSince) await askStart(j);
   j.resolve(outcomeOf(j, end, exitCode));
   // After the exit: the scheduler's accounting lags its end, and the attempt does not wait for it.
   if (j.probe.finished) void j.probe.finished().then((job) => job && tell(j, { phase: 'finished', job }), () => undefined);
