@@ -65,6 +65,8 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/pipeline/gemini-jsonl.test.ts', // agents
   'test/e2e/cli/holders.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/core/run/executors/job-handle.test.ts', // sleeps
+  'test/core/run/executors/slurm-accounting-off.test.ts', // Slurm's daemons, agents
+  'test/core/run/executors/slurm-two-nodes.test.ts', // Slurm in network namespaces, MariaDB, slurmdbd, agents
   'test/core/run/executors/kubernetes.test.ts', // child process
   'test/house/layers.test.ts', // child process
   'test/ui/store/live-port.test.ts', // agents, sleeps

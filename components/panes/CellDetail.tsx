@@ -8,8 +8,9 @@ import { liveWriters, writerOf, writingWhy } from '../../src/ui/agents/live-writ
 import { heldWhy } from '../../src/ui/agents/held.js';
 import { useAppStore } from '../../hooks/use-app-store.js';
 import { cellSpendLines } from '../../src/ui/views/spend.js';
-import { Line, T } from '../Styled.js';
 import { operatorOf } from '../../src/ui/store/operator.js';
+import { jobRows } from '../../src/operator/job-words.js';
+import { Line, T } from '../Styled.js';
 import { journalledResourcesWords } from '../../src/run/policy/memory-ladder.js';
 
 // One cell, everything the operator needs to decide: where the file is, how big, whether
@@ -17,6 +18,8 @@ import { journalledResourcesWords } from '../../src/run/policy/memory-ladder.js'
 // and why, what it waits on, and the file's last lines (read when the detail opened).
 // A preset whose proof is not a marker (gates: a gate file, and a plan instead of
 // checkpoint.md) gives its own size, proof and claims lines (Preset.cellDetail).
+
+const NO_JOBS: readonly never[] = [];
 
 const DISK_WORD = { done: 'done (marker found)', partial: 'file without its marker', missing: 'no file', unreadable: 'cannot be read' } as const;
 
@@ -27,6 +30,8 @@ export function CellDetail({ height, width }: { height: number; width: number })
   // What this cell's agent attempts cost, when an adapter reported it.
   const spent = useAppStore((s) => (detail ? (cellSpendLines(s.agents.snap?.ledger.costs, `${detail.unit}/${detail.step}`)[0]?.trim() ?? '') : ''));
   const agents = useAppStore((s) => s.agents);
+  // Its cluster jobs (node, queue wait, run time, Slurm's accounting): the operator model's.
+  const jobs = useAppStore((s) => (detail ? (operatorOf(s).cells.get(`${detail.unit}/${detail.step}`)?.jobs ?? NO_JOBS) : NO_JOBS));
   const held = useAppStore((s) => s.held);
   // A redo's fork (docs/redo.md): the operator model's, as every surface reads it.
   const fork = useAppStore((s) => (detail ? (operatorOf(s).cells.get(`${detail.unit}/${detail.step}`)?.fork ?? null) : null));
@@ -59,6 +64,7 @@ export function CellDetail({ height, width }: { height: number; width: number })
     ...(spent ? [['agent', spent] as [string, string]] : []),
     ...(fork ? [['fork', `${fork}: its next run (a redo from here asked for it)`] as [string, string]] : []),
     ...(given ? [['resources', `${given} (this attempt, as journalled)`] as [string, string]] : []),
+    ...jobRows(jobs).slice(0, Math.max(0, height - 10)),
   ];
   const tailRows = Math.max(0, height - facts.length - 2);
   const lines = detail.tail?.lines ?? [];

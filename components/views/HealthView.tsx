@@ -5,6 +5,7 @@ import { columnWidth, fit, fitWords, pad, stateFirstColumns } from '../../src/te
 import { cellStateWords, classCounts, runStateWords, type HealthItem } from '../../src/ui/agents/agents.js';
 import { healthList } from '../../src/ui/views/health-filter.js';
 import { operatorOf } from '../../src/ui/store/operator.js';
+import { jobRows } from '../../src/operator/job-words.js';
 import { autopilotWords, breakerWords, failureWords, quotaLine, slotWords } from '../../src/operator/words.js';
 import { resetClock } from '../../src/run/quota/gate.js';
 import type { OperatorModel } from '../../src/operator/types.js';
@@ -44,6 +45,8 @@ function detailOf(it: HealthItem | undefined, m: OperatorModel, costs?: CostLedg
     ...cellSpendLines(costs, c.key),
     `${c.unit} ${c.step} (${c.agent ?? '-'}): ${l ? runStateWords(l.state) : c.run}${esc}${c.reason ? ` — ${c.reason}` : ''}`,
     `  attempts ${c.attempts}${l && classCounts(l) ? ` · ${classCounts(l)}` : ''}${c.nextAttempt ? ` · next: ${c.nextAttempt}` : ''} · same error ×${l?.fingerprintRepeats ?? 0}`,
+    // The cluster job under it: the node, the queue wait apart from the run time (docs/scale-out.md).
+    ...jobRows(c.jobs).slice(0, 1).map(([k, v]) => `  ${k}: ${v}`),
     ...(l?.lastError ? [`  last error: ${l.lastError}`] : []),
     ...(c.hold ? [`  held: ${c.hold}; autopilot leaves it alone until you launch it`] : []),
   ];

@@ -52,8 +52,8 @@ export function foresightJson(f: Foresight | null) {
       durations: {
         steps: c.durations.steps.map(statJson('step')),
         agents: c.durations.agents.map(statJson('agent')),
-        // The journal does not record when a queued cluster job began to run (docs/foresight.md).
-        queue_wait: null,
+        // Per agent, cluster jobs' waits in the scheduler's queue, apart from run time (docs/scale-out.md, Queue time).
+        queue_wait: (c.durations.queue ?? []).map(statJson('agent')),
       },
     },
     // Accounts waiting for their quota's reset, soonest first; `in_ms` from the forecast's clock (`eta.at`).

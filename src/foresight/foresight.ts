@@ -97,6 +97,6 @@ export function foresightOf(i: ForesightInput): Foresight {
     phase,
     pipeline: etaOf(null, plan, i.durations.steps),
     needsYou: plan.filter((s) => s.cell.human).length,
-    forecast: { ...cost, perHour: perHour(i.durations.done, at), durations: { steps: [...stats.values()], agents: statsOf(i.durations.agents) } },
+    forecast: { ...cost, perHour: perHour(i.durations.done, at), durations: { steps: [...stats.values()], agents: statsOf(i.durations.agents), queue: statsOf(i.durations.queue ?? {}) } },
   };
 }

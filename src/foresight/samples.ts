@@ -3,9 +3,8 @@ import { attemptDuration } from '../run/journal/run-duration.js';
 import type { DurationLedger } from './types.js';
 
 // Durations from the journal (docs/foresight.md, Durations): an attempt's run time is the
-// journal's one derivation (run/journal/run-duration.ts), History's too. The journal does
-// not record when a queued cluster job began to run, so a Slurm or Kubernetes attempt's run
-// time includes its wait in the scheduler's queue: there is no queue wait apart from it.
+// journal's one derivation (run/journal/run-duration.ts), History's too: a cluster job's wait
+// in its scheduler's queue is not run time (docs/scale-out.md, Queue time).
 // Only successful attempts estimate a step: a failure's time says how long failing took.
 
 /** Samples kept per step and per agent: the recent ones say how the pipeline runs now. */
@@ -27,13 +26,20 @@ const push = (into: Map<string, number[]>, key: string, v: number, cap: number):
 export class SampleFold {
   private readonly steps = new Map<string, number[]>();
   private readonly agents = new Map<string, number[]>();
+  private readonly queue = new Map<string, number[]>();
   private readonly done: number[] = [];
-  private shown: DurationLedger = { steps: {}, agents: {}, done: [] };
+  private shown: DurationLedger = { steps: {}, agents: {}, done: [], queue: {} };
   private changed = false;
 
   feed(e: JournalEvent): void {
-    if (e.type !== 'exit' || e.class !== 'SUCCESS') return;
-    const { runMs } = attemptDuration(e);
+    if (e.type !== 'exit') return;
+    const { runMs, queueWaitMs } = attemptDuration(e);
+    // A queue wait is the cluster's, whatever came of the attempt.
+    if (queueWaitMs !== null) {
+      push(this.queue, e.agent, queueWaitMs, SAMPLES_KEPT);
+      this.changed = true;
+    }
+    if (e.class !== 'SUCCESS') return;
     // No usable measure on the line: not a sample (History shows no duration for it either).
     if (runMs === null) return;
     push(this.steps, e.step, runMs, SAMPLES_KEPT);
@@ -47,10 +53,10 @@ export class SampleFold {
   view(): DurationLedger {
     if (!this.changed) return this.shown;
     const copy = (m: Map<string, number[]>) => Object.fromEntries([...m].map(([k, v]) => [k, [...v]]));
-    this.shown = { steps: copy(this.steps), agents: copy(this.agents), done: [...this.done] };
+    this.shown = { steps: copy(this.steps), agents: copy(this.agents), done: [...this.done], queue: copy(this.queue) };
     this.changed = false;
     return this.shown;
   }
 }
 
-export const emptyDurations = (): DurationLedger => ({ steps: {}, agents: {}, done: [] });
+export const emptyDurations = (): DurationLedger => ({ steps: {}, agents: {}, done: [], queue: {} });

@@ -18,6 +18,8 @@ export interface DurationLedger {
   agents: Readonly<Record<string, readonly number[]>>;
   /** Successful exits' times (epoch ms), newest last, at most DONE_KEPT: the throughput's source. */
   done: readonly number[];
+  /** Per agent: cluster jobs' waits in their scheduler's queue, every attempt's (docs/scale-out.md, Queue time). */
+  queue?: Readonly<Record<string, readonly number[]>>;
 }
 
 /** A step with too few samples for an estimate: `more` successful attempts are needed. */
@@ -57,7 +59,7 @@ export interface Forecast {
   runsOut: BudgetRunOut | null;
   /** Cells done per hour, oldest hour first, the last one ending at `at`. */
   perHour: number[];
-  durations: { steps: DurationStat[]; agents: DurationStat[] };
+  durations: { steps: DurationStat[]; agents: DurationStat[]; queue?: DurationStat[] };
 }
 
 /** An account waiting for its quota's reset (docs/quota.md): no cell of its agents starts before `deadline`. */

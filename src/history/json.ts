@@ -36,6 +36,7 @@ export function historyJson(rows: readonly HistoryRow[], shown: readonly number[
                 launchedAt: iso(run.launchedAt),
                 endedAt: iso(run.endedAt),
                 durationMs: run.durationMs,
+                queueWaitMs: run.queueWaitMs,
                 waitMs: run.waitMs,
                 exitCode: run.exitCode,
                 signal: run.signal,

@@ -23,6 +23,8 @@ export interface RunRecord {
   endedAt: number | null;
   /** The exit's duration (run-duration.ts); null until it exited (a reaped run has none) or when its line has no usable measure. */
   durationMs: number | null;
+  /** A cluster job's wait in its scheduler's queue, apart from durationMs (run-duration.ts); null when none was told. */
+  queueWaitMs: number | null;
   /** The exit's class; null in flight or reaped. */
   class: AttemptClass | null;
   exitCode: number | null;
@@ -55,6 +57,7 @@ const fromLaunch = (e: LaunchEvent, waitMs: number | null): RunRecord => ({
   launchedAt: e.at,
   endedAt: null,
   durationMs: null,
+  queueWaitMs: null,
   class: null,
   exitCode: null,
   signal: null,
@@ -95,6 +98,7 @@ export class RunRecordFold {
           ...r,
           endedAt: e.at,
           durationMs: attemptDuration(e).runMs,
+          queueWaitMs: attemptDuration(e).queueWaitMs,
           class: e.class,
           exitCode: e.exitCode,
           signal: e.signal,

@@ -22,6 +22,7 @@ export const runOutcome = (r: RunRecord): string => (r.outcome === 'running' ? '
 export function runFacts(r: RunRecord): string {
   const parts = [`#${r.attempt}`, r.agent + (r.executor !== 'local' ? `@${r.executor}` : ''), runOutcome(r)];
   if (r.durationMs !== null) parts.push(duration(r.durationMs));
+  if (r.queueWaitMs !== null) parts.push(`queued ${duration(r.queueWaitMs)}`);
   if (r.costUsd !== null) parts.push(money(r.costUsd));
   if (r.tokens) parts.push(`${tok(r.tokens.in + r.tokens.out)} tok`);
   if (r.waitMs !== null && r.waitMs > 0) parts.push(`waited ${duration(r.waitMs)}`);

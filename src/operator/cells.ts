@@ -52,6 +52,7 @@ function cellOf(key: string, c: CellLedger | null, r: OperatorRun | undefined, l
     reason: c?.reason ?? null,
     ledger: c,
     fork: forkWords(fork),
+    jobs: c?.jobs ?? [],
   };
 }
 

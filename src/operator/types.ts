@@ -2,7 +2,7 @@ import type { OperatorPause } from './pause.js';
 import type { FailureClass } from '../pipeline/config/types.js';
 import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
 import type { BreakerViewState } from '../run/policy/breaker.js';
-import type { CellLedger } from '../run/journal/ledger.js';
+import type { CellJob, CellLedger } from '../run/journal/ledger.js';
 import type { CellTally } from './ws-counts.js';
 import type { Foresight, QuotaHold } from '../foresight/types.js';
 
@@ -92,6 +92,8 @@ export interface OperatorCell {
   ledger: CellLedger | null;
   /** A redo's fork for the cell's next run, in words ("agent writer-b, prompt prompts/v2.md"), or null (docs/redo.md). */
   fork: string | null;
+  /** Its latest attempts' cluster jobs (node, queue wait apart from run time, accounting), oldest first; [] for local runs. */
+  jobs: readonly CellJob[];
 }
 
 /** A workspace cell as the operator sees it: its status, verdict, claim and what blocks it. */

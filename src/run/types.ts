@@ -1,4 +1,5 @@
 import type { FailureClass } from '../pipeline/config/types.js';
+import type { JobFact } from './executors/job-facts.js';
 
 // The contract between the process layer (spawning, watching, killing) and the policy layer
 // (classify, count, breakers, journal, supervisor). Plain data only.
@@ -43,6 +44,8 @@ export interface ProcessOutcome {
   infra?: string | null;
   /** The container was killed for memory. */
   oomKilled?: boolean;
+  /** A cluster job's wait in its scheduler's queue (Start − Submit), when the scheduler said. */
+  queueWaitMs?: number | null;
 }
 
 /** The process holding a local run's pipes and writing its log (relay.ts); journalled with the launch so an adopter waits for it. */
@@ -76,6 +79,9 @@ export interface RunHandle {
   job?: { executor: string; id: string } | null;
   /** What the scheduler says while the job waits ("waiting: Resources"), or null. */
   why?(): string | null;
+  /** A cluster job's facts apart from its exit, each once: it started (where, after how long
+   *  in the queue) and, after `result`, its accounting (executors/job-facts.ts). */
+  onJob?(fn: (fact: JobFact) => void): () => void;
 }
 
 export type { FailureClass };

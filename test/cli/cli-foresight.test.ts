@@ -48,7 +48,8 @@ describe('status --json: eta and forecast, on the built binary', () => {
     expect(statusJson(root).eta?.batch).toEqual(before.eta?.batch); // a second read, through the cache
     expect(before.eta?.batch).toMatchObject({ id: 1, eta: null, in_ms: null, thin: [{ step: 'html', samples: 2, more: 1 }], unknown: 'after 1 more html step' });
     expect(before.forecast?.durations.steps.find((s) => s.step === 'draft')).toEqual({ step: 'draft', count: 3, median_ms: 60_000, p90_ms: 60_000 });
-    expect(before.forecast?.durations.queue_wait).toBeNull();
+    // Local runs: no cluster queue, so no queue wait per agent.
+    expect(before.forecast?.durations.queue_wait).toEqual([]);
     expect(before.forecast?.done_per_hour.at(-1)).toBe(29);
     expect(before.forecast?.cost_to_complete_usd).toBeGreaterThan(0);
     expect(before.forecast?.runs_out).toMatchObject({ budget: 'limits.max_cost_usd.workspace', what: 'workspace budget' });

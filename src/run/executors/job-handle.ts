@@ -5,6 +5,7 @@ import type { ProcessOutcome, RunHandle } from '../types.js';
 import { LogFollower } from './log-follow.js';
 import type { JobEnd } from './slurm-state.js';
 import { decideJob, type JobLook, type JobWatchState } from './job-decide.js';
+import type { JobFact, JobFinished, JobStarted } from './job-facts.js';
 import type { ExecutorSpec } from './types.js';
 
 // A cluster job seen as a RunHandle, the same for Slurm and Kubernetes: poll the
@@ -24,6 +25,10 @@ export interface JobProbe {
   stop(how: 'term' | 'kill'): Promise<boolean>;
   /** Called once when the handle ends (unsubscribe, copy the last logs). */
   close(): Promise<void>;
+  /** Once, when the job is first seen running: when it was submitted and started, and where. */
+  started?(): Promise<JobStarted | null>;
+  /** Once, after the job ended: the scheduler's accounting of it, or why there is none. */
+  finished?(): Promise<JobFinished | null>;
 }
 
 export interface JobWatchOptions {
@@ -55,6 +60,10 @@ interface Job {
   stopPending: 'term' | 'kill' | null;
   timer: NodeJS.Timeout | null;
   resolve: (o: ProcessOutcome) => void;
+  /** The job's start as the scheduler told it (queue wait, node), once asked. */
+  start: JobStarted | null;
+  askedStart: boolean;
+  readonly facts: Set<(f: JobFact) => void>;
 }
 
 const note = (j: Job, text: string): void => {
@@ -88,6 +97,7 @@ const outcomeOf = (j: Job, end: JobEnd, exitCode: number | null): ProcessOutcome
     bytesOut: j.follower.bytes,
     infra: end.how === 'infra' ? end.note : null,
     oomKilled: end.how === 'oom',
+    queueWaitMs: j.start?.queueWaitMs ?? null,
   };
   if (end.how === 'cancelled' && st.stopping === null) {
     // Cancelled by someone else (scancel, kubectl delete): not a fault of the agent, and
@@ -108,7 +118,26 @@ const finish = async (j: Job, end: JobEnd, exitCode: number | null, extra?: stri
   j.output.end();
   j.output.flush();
   if (extra) note(j, extra);
+  // A job over before any look saw it run still has a start (and a queue wait) to tell; never
+  // asked of a controller that does not answer (the attempt's end must not wait on it).
+  if (!j.st.unreachableSince) await askStart(j);
   j.resolve(outcomeOf(j, end, exitCode));
+  // After the exit: the scheduler's accounting lags its end, and the attempt does not wait for it.
+  if (j.probe.finished) void j.probe.finished().then((job) => job && tell(j, { phase: 'finished', job }), () => undefined);
+};
+
+const tell = (j: Job, f: JobFact): void => {
+  for (const fn of j.facts) fn(f);
+};
+
+/** The first look that sees the job run asks the scheduler when and where it started. */
+const askStart = async (j: Job): Promise<void> => {
+  if (j.askedStart || !j.probe.started) return;
+  j.askedStart = true;
+  const start = await j.probe.started().catch(() => null);
+  if (!start) return;
+  j.start = start;
+  tell(j, { phase: 'started', job: start });
 };
 
 /** Ask the scheduler to stop the job; a refusal (controller down) is retried at every poll. */
@@ -152,6 +181,7 @@ const look = async (j: Job): Promise<void> => {
   }
   j.why = null;
   st.runningSince ??= t;
+  await askStart(j);
   if (move.do === 'stop') {
     note(j, move.note);
     stop(j, move.reason);
@@ -182,7 +212,7 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
   const st: JobWatchState = { lastActivity: startedAt, runningSince: null, stopping: null };
   let resolve!: (o: ProcessOutcome) => void;
   const result = new Promise<ProcessOutcome>((r) => (resolve = r));
-  const j: Job = { spec, probe, o, now, startedAt, output, follower, live, st, why: 'submitted', finished: false, busy: false, stopPending: null, timer: null, resolve };
+  const j: Job = { spec, probe, o, now, startedAt, output, follower, live, st, why: 'submitted', finished: false, busy: false, stopPending: null, timer: null, resolve, start: null, askedStart: false, facts: new Set() };
   j.timer = setInterval(() => void tick(j), o.pollMs);
   void tick(j);
   return {
@@ -196,6 +226,10 @@ export function watchJob(spec: ExecutorSpec, probe: JobProbe, o: JobWatchOptions
     leave: () => leaveJob(j),
     onLine: (fn) => output.subscribe(fn),
     lines: () => output.lines(),
+    onJob: (fn) => {
+      j.facts.add(fn);
+      return () => j.facts.delete(fn);
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import { parseSqueue, SQUEUE_FORMAT, type SqueueRow } from './slurm-state.js';
+import { sacctArgs } from './sacct.js';
 
 // The Slurm commands checkroom runs, each as an argument array (never a shell string), with
 // the environment that names the cluster (SLURM_CONF and friends). One squeue per poll
@@ -40,6 +41,12 @@ export const listJobs = async (env: Record<string, string>): Promise<SqueueRow[]
   const r = await run(['squeue', '-h', '--me', '-t', 'all', '-o', SQUEUE_FORMAT], env);
   if (r.code !== 0) return { error: (r.err || r.out).trim().split('\n')[0] || `squeue exited ${r.code}` };
   return parseSqueue(r.out);
+};
+
+/** `sacct` of these jobs (accounting.ts reads it); the raw answer, its errors included. */
+export const accountJobs = (ids: readonly string[], env: Record<string, string>): Promise<CliResult> => {
+  const [cmd, ...args] = sacctArgs(ids);
+  return run([cmd!, ...args], env);
 };
 
 type Listener = (rows: Map<string, SqueueRow> | { error: string }) => void;

@@ -10,6 +10,7 @@ import { parseExitCode, slurmSignal, slurmTime, slurmVerdict, type SqueueRow } f
 import { ensureWrapper, parseJobComment, recordedStatus, secretsPathOf, statusPathOf, workspaceTag } from './slurm-wrapper.js';
 import { refusedHandle, watchJob, type JobLook, type JobProbe } from './job-handle.js';
 import { tailOffset } from './log-follow.js';
+import { slurmFinished, slurmStarted } from './slurm-account.js';
 import type { Executor, ExecutorOptions, ExecutorSpec, SchedulerHook } from './types.js';
 import { assertInside } from '../../fs/confine-path.js';
 import { formatMemory } from '../../pipeline/resources.js';
@@ -63,11 +64,16 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
   let table: Map<string, SqueueRow> | { error: string } | null = null;
   const off = queueFor(env, spec.agent.slurm.pollMs).watch((t) => (table = t));
   let missing = 0;
+  let node: string | null = null;
   const ended = async (state: string, reason: string): Promise<JobLook> => {
     const v = slurmVerdict(state, reason);
     if (v.kind !== 'ended') return v.kind === 'waiting' ? v : { kind: 'running' };
     const rec = await recordedStatus(spec.logPath);
-    return { kind: 'ended', end: v.end, exitCode: rec?.code ?? parseExitCode((await showJob(id, env)) ?? ''), termed: rec?.termed ?? false };
+    const shown = (await showJob(id, env)) ?? '';
+    // A node that died names itself: the cell detail, Health and the journal say which one.
+    node = /(?:^|\s)NodeList=(\S+)/.exec(shown)?.[1]?.replace(/^\(null\)$/, '') || node;
+    const end = v.end.how === 'infra' && node ? { ...v.end, note: `${v.end.note} on node ${node}` } : v.end;
+    return { kind: 'ended', end, exitCode: rec?.code ?? parseExitCode(shown), termed: rec?.termed ?? false };
   };
   return {
     executor: 'slurm',
@@ -97,6 +103,12 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
       off();
       await endSecrets(spec);
     },
+    async started() {
+      const s = await slurmStarted(id, env);
+      node = s?.node ?? node;
+      return s;
+    },
+    finished: () => slurmFinished(id, env, node),
   };
 };
 

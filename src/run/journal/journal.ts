@@ -14,6 +14,7 @@ import type { TriageJournalEvent } from './triage-events.js';
 import { NOTIFY_EVENT_FIELDS, type NotifiedEvent } from '../../notify/journal-notify.js';
 import { isCellList, type BulkJournalEvent } from '../../bulk/events.js';
 import { PAUSE_EVENT_FIELDS, type DrainedEvent, type PauseEvent } from './pause-events.js';
+import { JOB_EVENT_FIELDS, type JobJournalEvent } from './job-events.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './read.js';
 
@@ -72,6 +73,8 @@ export interface ExitEvent extends Base, Stamped {
   /** CANCELLED only: who cancelled. A shutdown's cancel does not hold the cell. */
   cancelledBy?: 'operator' | 'outside' | 'shutdown';
   durationMs: number;
+  /** A cluster job's wait in its scheduler's queue (Slurm's Start − Submit): the run time is durationMs minus it (run-duration.ts). */
+  queueWaitMs?: number;
   /** The output announced its account's quota reset (docs/quota.md): an account-wide wait, not a counted failure. */
   quota?: { account: string; label: string; until: number; source: string };
 }
@@ -190,7 +193,8 @@ export type JournalEvent =
   | AutopilotEvent
   | TriageJournalEvent | NotifiedEvent // alarms raised, once: docs/notify.md
   | BulkJournalEvent // named set actions and their undo: docs/redrive.md
-  | PauseEvent | DrainedEvent; // drain and pause: docs/drain.md
+  | PauseEvent | DrainedEvent // drain and pause: docs/drain.md
+  | JobJournalEvent; // a cluster job started and finished (job-events.ts)
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What callers append: `v` is filled in. */
@@ -283,7 +287,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
-  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, ...LOG_EVENT_FIELDS, ...PAUSE_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md), logs' (journal-logs.ts)
+  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, ...LOG_EVENT_FIELDS, ...PAUSE_EVENT_FIELDS, ...JOB_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md), logs' (journal-logs.ts)
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },

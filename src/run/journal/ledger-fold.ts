@@ -12,6 +12,7 @@ import { SampleFold } from '../../foresight/samples.js';
 import { QuotaFold, quotaOfExit } from '../quota/fold.js';
 import { BulkFold, type CellAccess } from '../../bulk/fold.js';
 import { foldPause, NO_PAUSE, type PauseState } from '../policy/pause.js';
+import { foldJob, foldJobExit } from './job-fold.js';
 
 // The ledger kept up to date one appended event at a time. Replaying the whole journal after
 // every event made a long session O(n²); this fold keeps the state between calls and applies
@@ -211,6 +212,7 @@ export class LedgerFold {
     c.quotaStreak = 0;
     const attempt = run?.attempt ?? c.attempts.length + 1;
     c.attempts.push({ attempt, class: e.class, cmdFp: e.cmdFp, errFp: e.errFp, keywords: e.keywords, at: e.at });
+    foldJobExit(c, e);
     c.agent = e.agent;
     c.lastClass = e.class;
     if (c.runId === e.runId) c.runId = null;
@@ -334,6 +336,9 @@ export class LedgerFold {
       case 'pause':
       case 'drained':
         this.pause = foldPause(this.pause, e);
+        break;
+      case 'job':
+        foldJob(this.cell(e.unit, e.step), e);
         break;
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };

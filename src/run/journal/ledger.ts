@@ -49,6 +49,24 @@ export interface CellLedger {
   quota: { account: string; until: number; at: number } | null;
   /** Quota exits in a row: past QUOTA_WAITS_MAX the next one is counted like any rate limit (a wait must end). */
   quotaStreak: number;
+  /** The cluster jobs of its latest attempts, oldest first, at most CELL_JOBS_KEPT (job-fold.ts). */
+  jobs: CellJob[];
+}
+
+/** One attempt's cluster job as the journal's `job` records and its exit tell it (docs/scale-out.md). */
+export interface CellJob {
+  runId: string;
+  executor: string;
+  jobId: string;
+  node: string | null;
+  /** Waiting in the scheduler's queue (Start − Submit); null: not told. */
+  queueWaitMs: number | null;
+  /** The attempt's run time without its queue wait (run-duration.ts), once it exited. */
+  runMs: number | null;
+  /** The attempt's class, once it exited: INFRA names the node that failed under it. */
+  class: string | null;
+  /** Slurm's accounting once the job finished, or why there is none. */
+  account: null | { accounting: 'sacct'; state: string; elapsedMs: number | null; maxRssKiB: number | null; exitCode: string } | { accounting: 'off'; note: string };
 }
 
 export interface AgentLedger {
@@ -120,6 +138,7 @@ export const newCell = (unit: string, step: string): CellLedger => ({
   runId: null,
   quota: null,
   quotaStreak: 0,
+  jobs: [],
 });
 
 export const repeatsOfLast = (attempts: readonly AttemptRecord[]): number => {

@@ -5,8 +5,9 @@ import type { ExitEvent } from './journal.js';
 // so the duration History shows of a run is the one the ETA counts. The run time is the exit's
 // `durationMs` (the supervisor's own measure, spawn to exit), never the gap between two journal
 // lines; a negative one (a clock stepped back) is 0 and a missing or odd one (an older or
-// hand-edited line) is unknown. The journal does not record when a queued cluster job began to
-// run, so the queue wait is not known apart from the run time: null until it is.
+// hand-edited line) is unknown. A cluster job's exit carries its wait in the scheduler's queue
+// (`queueWaitMs`, Slurm's Start − Submit: docs/scale-out.md, Queue time): the run time is the
+// rest, so foresight's durations never count a busy queue as a slow step.
 
 export interface AttemptDuration {
   /** Milliseconds from spawn to exit; null when the exit line carries no usable measure. */
@@ -15,7 +16,10 @@ export interface AttemptDuration {
   queueWaitMs: number | null;
 }
 
-export const attemptDuration = (e: Pick<ExitEvent, 'durationMs'>): AttemptDuration => {
-  const ms = (e as { durationMs?: unknown }).durationMs;
-  return { runMs: typeof ms === 'number' && Number.isFinite(ms) ? Math.max(0, ms) : null, queueWaitMs: null };
+const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.max(0, v) : null);
+
+export const attemptDuration = (e: Pick<ExitEvent, 'durationMs' | 'queueWaitMs'>): AttemptDuration => {
+  const ms = finite((e as { durationMs?: unknown }).durationMs);
+  const wait = finite((e as { queueWaitMs?: unknown }).queueWaitMs);
+  return { runMs: ms === null ? null : Math.max(0, ms - (wait ?? 0)), queueWaitMs: wait };
 };

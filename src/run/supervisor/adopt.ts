@@ -11,6 +11,7 @@ import { provenDone } from '../attempt/launch-proof.js';
 import { decideNext } from '../policy/policy.js';
 import type { Flight } from '../attempt/cell-core.js';
 import type { RunResult } from './types.js';
+import { journalJobFacts } from './job-journal.js';
 import type { AutopilotPort, Dice, Emitter, InFlight, JournalPort, Marker, WorkspaceRef } from './ports.js';
 
 // An adopted run (docs/reliability.md, "Leave running" survives a restart), from adoption to
@@ -95,6 +96,7 @@ export async function followAdopted(core: AdoptCore, flight: Flight, run: LiveRu
     message: sanitizeLine(`${name}: adopted run ${run.runId} (pid ${run.pid}, attempt ${run.attempt}) left running by an earlier checkroom; watching its log and output, the marker decides`),
   });
   const off = handle.onLine((line) => core.emit({ type: 'output', unit, step, runId: run.runId, line, message: `${name} │ ${line}` }));
+  journalJobFacts(handle, { runId: run.runId, unit, step }, (e) => core.append(e), () => core.now());
   if (flight.cancelled) handle.cancel();
   const outcome = await handle.result;
   off();
@@ -122,6 +124,7 @@ export async function followAdopted(core: AdoptCore, flight: Flight, run: LiveRu
     errorTail: cls === 'SUCCESS' ? [] : tail,
     error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: run.argv[0] ?? '', structured }),
     durationMs: outcome.endedAt - outcome.startedAt,
+    ...(typeof outcome.queueWaitMs === 'number' ? { queueWaitMs: outcome.queueWaitMs } : {}),
   });
   if (cls === 'SUCCESS') {
     await core.mark(unit, step, 'done');

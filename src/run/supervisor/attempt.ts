@@ -16,6 +16,7 @@ import { failureMessage } from '../attempt/failure-message.js';
 import { buildCommand, ensureRunsDir, logPathOf, newRunId, type BuiltCommand, type CellTarget } from '../attempt/launch-spec.js';
 import { hasOwnOutput, provenDone } from '../attempt/launch-proof.js';
 import { heldOutputs } from '../../holders/held-outputs.js';
+import { journalJobFacts } from './job-journal.js';
 import { concludeAttempt, continueFor, journalSession, newWatch, watchLine } from './agent.js';
 import type { AdoptedRun, Flight } from '../attempt/cell-core.js';
 import { assertInside } from '../../fs/confine-path.js';
@@ -240,6 +241,7 @@ async function journalExit(
     error: failureMessage(cls, outcome, { facts: structured ? facts : null, outputRel: t.outputRel, marker: t.marker, program: cmd.argv[0] ?? '', structured, cancelledBy: flight.cancelledBy }),
     ...(cls === 'CANCELLED' ? { cancelledBy: flight.cancelled ? (flight.cancelledBy ?? 'operator') : 'outside' } : {}),
     durationMs: outcome.endedAt - outcome.startedAt,
+    ...(typeof outcome.queueWaitMs === 'number' ? { queueWaitMs: outcome.queueWaitMs } : {}),
     // What the file was when its writer ended: a cut is evidence only while it stays so.
     output: outputStamp(t.outputAbs),
     ...(quota ? { quota } : {}),
@@ -290,6 +292,9 @@ export async function runAttempt(core: CellCore, flight: Flight, t: CellTarget, 
       const line = watchLine(watch, raw, (f) => journalSession(core.append, core.now(), runId, t, unit, f));
       if (line !== null) core.emit({ type: 'output', unit, step, runId, line, message: `${name} │ ${line}` });
     });
+    // An adopted job's start may be journalled already, by the checkroom before the restart.
+    const startJournalled = () => !!adopted && !!core.ledger().cells[cellKey(unit, step)]?.jobs.some((j) => j.runId === runId && j.queueWaitMs !== null);
+    journalJobFacts(handle, { runId, unit, step }, (e) => core.append(e), () => core.now(), startJournalled);
     // A cancel that raced the start reaches the process now.
     if (flight.cancelled) handle.cancel();
     const outcome = await handle.result;

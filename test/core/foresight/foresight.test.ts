@@ -102,9 +102,21 @@ describe('durations from the journal', () => {
     expect(f.forecast.durations.agents).toEqual([{ name: 'writer', count: 3, medianMs: 120 * S, p90Ms: 180 * S }]);
   });
 
-  it('an attempt\'s duration is its exit\'s durationMs; the journal records no queue wait apart from it', () => {
+  it('an attempt\'s duration is its exit\'s durationMs; a cluster job\'s queue wait is apart from its run time', () => {
     const [, exit] = run('ch01', 'draft', 'writer', T, 42 * S);
     expect(attemptDuration(exit as Parameters<typeof attemptDuration>[0])).toEqual({ runMs: 42 * S, queueWaitMs: null });
+    // A Slurm job queued 30 s of its 42: it ran 12 (docs/scale-out.md, Queue time).
+    expect(attemptDuration({ ...(exit as Parameters<typeof attemptDuration>[0]), queueWaitMs: 30 * S })).toEqual({ runMs: 12 * S, queueWaitMs: 30 * S });
+  });
+
+  it('foresight\'s durations use run time only, and status --json carries the queue wait per agent', async () => {
+    const queued = (unit: string, endAt: number, wait: number): NewJournalEvent[] => run(unit, 'draft', 'writer', endAt, 60 * S).map((e) => (e.type === 'exit' ? { ...e, durationMs: 60 * S + wait, queueWaitMs: wait } : e));
+    const { ledger } = await ledgerOf([...queued('ch00', T - 3000 * S, 600 * S), ...queued('ch01', T - 2000 * S, 300 * S), ...queued('ch02', T - 1000 * S, 0)]);
+    expect(ledger.durations.steps.draft).toEqual([60 * S, 60 * S, 60 * S]);
+    expect(ledger.durations.queue?.writer).toEqual([600 * S, 300 * S, 0]);
+    const f = foresightOf({ ws: wsOf(), durations: ledger.durations, runs: [], human: new Set(), agents: new Map(), cost: null, at: T });
+    expect(foresightJson(f).forecast?.durations.queue_wait).toEqual([{ agent: 'writer', count: 3, median_ms: 300 * S, p90_ms: 600 * S }]);
+    expect(foresightJson(f).forecast?.durations.steps).toEqual([{ step: 'draft', count: 3, median_ms: 60 * S, p90_ms: 60 * S }]);
   });
 
   it('History\'s duration of every run and the samples foresight uses agree on a real journal (one derivation)', async () => {
@@ -280,7 +292,7 @@ describe('the parts, one by one', () => {
     expect(f.pipeline).toMatchObject({ remaining: 6, at: null, unknown: 'after 3 more draft steps' });
     const j = foresightJson(f);
     expect(j.eta).toMatchObject({ at: new Date(T).toISOString(), needs_you: 0, text: 'ETA after 3 more draft steps' });
-    expect(j.forecast).toMatchObject({ cost_to_complete_usd: null, runs_out: null, text: null, hour_ms: HOUR_MS, durations: { queue_wait: null } });
+    expect(j.forecast).toMatchObject({ cost_to_complete_usd: null, runs_out: null, text: null, hour_ms: HOUR_MS, durations: { queue_wait: [] } });
     expect(foresightJson(null)).toEqual({ eta: null, forecast: null, quota: null });
   });
 });

@@ -41,6 +41,15 @@ describe('run records: one run per launch, joined with its exit', () => {
     expect(runs[1].error).toBe('UNKNOWN: the agent said no');
   });
 
+  it('a cluster job\'s queue wait is apart from its run time, in the record and its words (docs/scale-out.md, Queue time)', () => {
+    const runs = runRecordsOf([
+      { ...launchEv('a', 0, 'u', 's'), executor: 'slurm', jobId: '7', v: 1 },
+      { ...exitEv('a', 10 * MIN, 'u', 's', 'SUCCESS', 10 * MIN), queueWaitMs: 4 * MIN, v: 1 },
+    ] as never);
+    expect(runs.map((r) => [r.durationMs, r.queueWaitMs])).toEqual([[6 * MIN, 4 * MIN]]);
+    expect(rowText({ run: runs[0] } as never)).toBe('#1 writer@slurm SUCCESS 6 m 00 s queued 4 m 00 s');
+  });
+
   it('a run with no exit is running; a reaped one has no duration', () => {
     const runs = runRecordsOf([
       { ...launchEv('a', 1, 'u', 's'), v: 1 },

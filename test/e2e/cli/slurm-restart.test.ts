@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobJournalEvent } from '../../../src/run/journal/job-events.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,9 +49,14 @@ const inFlight = (ev: JournalEvent[]): LaunchEvent[] => {
 describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () => {
   it('adopts the running jobs instead of reaping or resubmitting them, and finishes them by their markers', async () => {
     expect(existsSync(DIST_SUPERVISOR), 'run `npm run build` first (npm test does)').toBe(true);
-    const root = slurmWorkspace({ units: ['ch01', 'ch02'], speed: 2 });
+    const root = slurmWorkspace({ units: ['ch01', 'ch02'], speed: 0.5 });
     const child = spawnCheckroom(root, { ...cluster().env }, 2);
-    await until('two jobs in flight', async () => inFlight(await journal(root)).length === 2);
+    // In flight and seen running: their start journalled by this checkroom, before the kill.
+    await until('two jobs in flight, started', async () => {
+      const ev = await journal(root);
+      const started = new Set(ev.flatMap((e) => (e.type === 'job' && e.phase === 'started' ? [e.runId] : [])));
+      return inFlight(ev).length === 2 && inFlight(ev).every((l) => started.has(l.runId));
+    });
     const orphans = inFlight(await journal(root));
     await kill9(child);
     // The jobs outlived their checkroom: Slurm still has them.
@@ -74,6 +80,14 @@ describe.skipIf(missing)('restart after kill -9 with agents as Slurm jobs', () =
       }
       const state = await loadWorkspace(root, { config: await loadConfig(root) });
       for (const l of orphans) expect(state.cells.find((c) => c.unit === l.unit && c.step === l.step)!.status).toBe('done');
+      // Its start and its accounting journalled once each across the restart (docs/scale-out.md, Queue time).
+      const jobs = async () => (await journal(root)).filter((e): e is JobJournalEvent => e.type === 'job');
+      await until('both adopted jobs accounted', async () => (await jobs()).filter((e) => e.phase === 'finished').length === 2);
+      for (const l of orphans) {
+        const mine = (await jobs()).filter((e) => e.runId === l.runId);
+        expect(mine.map((e) => e.phase).sort()).toEqual(['finished', 'started']);
+        expect(exits(ev).find((e) => e.runId === l.runId)!.queueWaitMs).toBe(mine.find((e) => e.phase === 'started')!.queueWaitMs);
+      }
     } finally {
       await s.close({ cancel: true });
     }
