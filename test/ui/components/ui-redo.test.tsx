@@ -48,7 +48,7 @@ async function redone(m: Awaited<ReturnType<typeof mount>>, dir: string): Promis
   const f = m.frame();
   expect(squash(f)).toContain(squash(`1. ch03 draft: drafts/ch03-draft.md ${Buffer.byteLength(old)} B, has its marker`));
   // Longer than the dialog (a narrow terminal): j scrolls to the last cell.
-  if (f.includes('(j/k scroll)')) await m.press(...Array(12).fill('j'));
+  if (f.includes('j/k: scroll')) await m.press(...Array(12).fill('j'));
   await m.waitFor('9. ch03 html: no file yet');
   await m.press('y');
   await m.idle();
