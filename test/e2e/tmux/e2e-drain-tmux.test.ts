@@ -11,18 +11,21 @@ import { tempDir } from '../../helpers/workspace.js';
 // driver applies it; the header says DRAINING (1 running) while the run finishes, then
 // DRAINED, and `status --json` (the socket's) carries the same.
 
-describe.skipIf(!hasTmux())('drain in the control room (tmux 80x24, NO_COLOR, --ascii)', () => {
+describe.skipIf(!hasTmux())('drain in the control room (tmux 80x24 and 120x40, NO_COLOR, --ascii)', () => {
   const { room } = tmuxRooms(afterAll);
   let ws: string | null = null;
   afterEach(() => cleanup(ws));
 
-  it('checkroom drain through the socket: DRAINING (1 running), the run finishes, DRAINED; nothing else launched', { timeout: 150_000 }, async () => {
+  it.each([
+    [80, 24],
+    [120, 40],
+  ])('%i×%i: checkroom drain through the socket: DRAINING (1 running), the run finishes, DRAINED; nothing else launched', { timeout: 150_000 }, async (cols, rows) => {
     ws = workspace('local', { units: ['ch01', 'ch02'], faults: { 'ch01/research': 'chatty' } });
     const yaml = join(ws, 'checkroom.yaml');
     writeFileSync(yaml, readFileSync(yaml, 'utf8').replace("CHECKROOM_FAKE_SPEED: '10'", "CHECKROOM_FAKE_SPEED: '10', CHECKROOM_FAKE_CHATTY_MS: '5000'"));
     const xdg = tempDir('checkroom-xdg-');
     const env = { ...process.env, XDG_RUNTIME_DIR: xdg, NO_COLOR: '1' };
-    const t = room(`${ws} --ascii`, { env: { XDG_RUNTIME_DIR: xdg, NO_COLOR: '1' } });
+    const t = room(`${ws} --ascii`, { cols, rows, env: { XDG_RUNTIME_DIR: xdg, NO_COLOR: '1' } });
     await t.waitFor(/^auto off - live: /m);
     t.keys('/', 'ch01', 'Enter', '3');
     await t.waitFor(/> P3 ch01 research/);
@@ -34,7 +37,7 @@ describe.skipIf(!hasTmux())('drain in the control room (tmux 80x24, NO_COLOR, --
     const drain = await execa(process.execPath, [CLI, 'drain', ws], { env, reject: false });
     expect(drain.stdout).toMatch(/^draining: no new launch; 1 running, left to finish \(applied by the control room, pid \d+\)$/);
     const draining = await t.waitFor(/DRAINING \(1 running\)/);
-    // The header's first line, whole at 80 columns.
+    // The header's first line, whole at the terminal's width.
     expect(draining.split('\n')[0]).toMatch(/^checkroom - .* - DRAINING \(1 running\)\s*$/);
     const status = JSON.parse((await execa(process.execPath, [CLI, 'status', ws, '--json'], { env })).stdout) as { pause: { drain: { running: number; drained: boolean; by: string } } };
     expect(status.pause.drain).toMatchObject({ running: 1, drained: false, by: expect.stringMatching(/via checkroom drain$/) });

@@ -31,13 +31,16 @@ function workspace(): string {
   return root;
 }
 
-describe.skipIf(tmuxMissing)('marks end to end (tmux 80×24)', () => {
+describe.skipIf(tmuxMissing)('marks end to end (tmux 80×24 and 120×40)', () => {
   const { room } = tmuxRooms(afterAll);
 
-  it('space marks two partials, d opens one preview for both, y backs both up and queues both', { timeout: 120_000 }, async () => {
+  it.each([
+    [80, 24],
+    [120, 40],
+  ])('%i×%i: space marks two partials, d opens one preview for both, y backs both up and queues both', { timeout: 120_000 }, async (cols, rows) => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
     const dir = workspace();
-    const t = room(dir);
+    const t = room(dir, { cols, rows });
     await t.waitFor('checkroom · ');
     t.keys('2');
     await t.waitFor('Half-products (3)');

@@ -4,17 +4,20 @@ import { join } from 'node:path';
 import { copyDemo } from '../../helpers/workspace.js';
 import { hasTmux, tmuxRooms } from '../../helpers/tmux.js';
 
-// Redo from here in a real terminal at 80×24 (docs/redo.md): D on ch03's draft in Progress
+// Redo from here in a real terminal at 80×24 and 120×40 (docs/redo.md): D on ch03's draft in Progress
 // opens the preview, y backs up the draft and everything built on it, and the Plan shows
 // the queued cells; the files on disk agree, and a restart shows the same queue.
 
-describe.skipIf(!hasTmux())('redo from here (tmux 80×24)', () => {
+describe.skipIf(!hasTmux())('redo from here (tmux 80×24 and 120×40)', () => {
   const { room } = tmuxRooms(afterAll);
 
-  it('D → preview → y → the Plan shows ch03 queued; the disk and a restart agree', { timeout: 90_000 }, async () => {
+  it.each([
+    [80, 24],
+    [120, 40],
+  ])('%i×%i: D → preview → y → the Plan shows ch03 queued; the disk and a restart agree', { timeout: 90_000 }, async (cols, rows) => {
     const dir = copyDemo();
     const draft = readFileSync(join(dir, 'drafts/ch03-draft.md'), 'utf8');
-    const t = room(dir);
+    const t = room(dir, { cols, rows });
     await t.waitFor('The last session was interrupted');
     t.keys('Escape');
     await t.waitFor('[1 Progress]');
@@ -37,7 +40,7 @@ describe.skipIf(!hasTmux())('redo from here (tmux 80×24)', () => {
     await t.waitFor(/EXITED-0|RESUME\.md/);
     if (!t.capture().includes('EXITED-0')) t.keys('n');
     await t.waitFor('EXITED-0');
-    const again = room(dir);
+    const again = room(dir, { cols, rows });
     await again.waitFor('checkroom ·');
     again.keys('3');
     await again.waitFor(/ch03 draft[\s\S]*queued redo|queued redo[\s\S]*ch03 draft/);
