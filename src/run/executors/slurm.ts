@@ -9,6 +9,9 @@ import { refusedHandle, watchJob, type JobLook, type JobProbe } from './job-hand
 import { tailOffset } from './log-follow.js';
 import type { Executor, ExecutorOptions, ExecutorSpec, SchedulerHook } from './types.js';
 import { assertInside } from '../../fs/confine-path.js';
+import { holdArray, parseArrayComment, submitInArray, throttleArrays } from './slurm-array.js';
+import { readManifest } from './slurm-manifest.js';
+import type { RunHandle } from '../types.js';
 
 // Agents as Slurm jobs (docs/scale-out.md): sbatch --parsable runs the fixed wrapper with the argv
 // as its arguments; one squeue a poll serves every job of the cluster; scancel stops them;
@@ -99,16 +102,27 @@ const header = (spec: ExecutorSpec, what: string): void => {
 /** `slurm:` in checkroom.yaml; extra sbatch arguments are a list, one argument each. */
 const options: ExecutorOptions<SlurmOptions> = {
   key: 'slurm',
-  schema: ({ z, text, textList, duration, poll }: SchemaKit) =>
-    z.strictObject({ partition: text.optional(), account: text.optional(), extra_args: textList.optional(), poll: poll.optional(), infra_timeout: duration(1000).optional() }),
+  schema: ({ z, text, textList, duration, poll, intIn }: SchemaKit) =>
+    z.strictObject({
+      partition: text.optional(),
+      account: text.optional(),
+      extra_args: textList.optional(),
+      poll: poll.optional(),
+      infra_timeout: duration(1000).optional(),
+      arrays: z.boolean({ error: 'true or false' }).optional(),
+      // Slurm's own MaxArraySize defaults to 1001 (task ids 0..1000).
+      array_max: intIn(2, 100_000).optional(),
+    }),
   resolve(top, own) {
-    const m = { ...top, ...own } as { partition?: string; account?: string; extra_args?: string[]; poll?: number; infra_timeout?: number };
+    const m = { ...top, ...own } as { partition?: string; account?: string; extra_args?: string[]; poll?: number; infra_timeout?: number; arrays?: boolean; array_max?: number };
     return {
       partition: m.partition ?? DEFAULT_SLURM.partition,
       account: m.account ?? DEFAULT_SLURM.account,
       extraArgs: [...(m.extra_args ?? DEFAULT_SLURM.extraArgs)],
       pollMs: m.poll ?? DEFAULT_SLURM.pollMs,
       infraTimeoutMs: m.infra_timeout ?? DEFAULT_SLURM.infraTimeoutMs,
+      arrays: m.arrays ?? DEFAULT_SLURM.arrays,
+      arrayMax: m.array_max ?? DEFAULT_SLURM.arrayMax,
     };
   },
 };
@@ -119,10 +133,19 @@ const scheduler: SchedulerHook = {
     const rows = await listJobs(slurmEnvOf(agent));
     if ('error' in rows) return rows;
     const tag = workspaceTag(root);
-    return rows.flatMap((r) => {
+    const manifests = new Map<string, Awaited<ReturnType<typeof readManifest>>>();
+    const out = [];
+    for (const r of rows) {
       const c = parseJobComment(r.comment);
-      return c && c.ws === tag ? [{ id: r.id, state: r.state, runId: c.runId, unit: c.unit, step: c.step }] : [];
-    });
+      if (c && c.ws === tag) out.push({ id: r.id, state: r.state, runId: c.runId, unit: c.unit, step: c.step });
+      // An array task is told apart by its index, the line of the array's manifest.
+      const a = parseArrayComment(r.comment);
+      if (!a || a.ws !== tag) continue;
+      if (!manifests.has(a.name)) manifests.set(a.name, await readManifest(root, a.name));
+      const task = manifests.get(a.name)?.[Number(r.id.split('_')[1])];
+      if (task) out.push({ id: r.id, state: r.state, runId: task.runId, unit: task.unit, step: task.step });
+    }
+    return out;
   },
   cancel: (id) => `scancel ${id}`,
 };
@@ -139,7 +162,8 @@ export const slurmExecutor: Executor = {
       return refusedHandle(spec, { exitCode: null, spawnError: 'EACCES', lines: [`[checkroom] cannot write the Slurm wrapper: ${(err as Error).message}`] });
     }
     header(spec, 'submit');
-    const sub = await submitJob(sbatchArgs(spec, wrapper, statusPathOf(spec.logPath)), spec.env);
+    const one = (s: ExecutorSpec) => submitJob(sbatchArgs(s, wrapper, statusPathOf(s.logPath)), s.env);
+    const sub = spec.agent.slurm.arrays ? await submitInArray(spec, one, spec.agent.slurm.arrayMax) : await one(spec);
     if (!sub.ok) {
       const r = sub.result;
       const lines = `${r.err}\n${r.out}`.split('\n').filter((l) => l.trim() !== '');
@@ -156,11 +180,23 @@ export const slurmExecutor: Executor = {
     } catch {
       // as above
     }
-    return watchJob(spec, probeOf(spec, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0, infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
+    return counted(spec, sub.id, await watchJob(spec, probeOf(spec, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0, infraTimeoutMs: spec.agent.slurm.infraTimeoutMs }));
   },
   async adopt(rec, spec) {
-    return watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath), infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
+    return counted(spec, rec.jobId, await watchJob(spec, probeOf(spec, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath), infraTimeoutMs: spec.agent.slurm.infraTimeoutMs }));
   },
+  admits: (agent) => (agent.slurm.arrays ? agent.slurm.arrayMax : agent.concurrency),
+  async throttle(root, agent, n) {
+    const r = await throttleArrays(root, agent.name, n);
+    return r.failed.map((f) => `scontrol update JobId=${f.id} ArrayTaskThrottle=${n} failed: ${f.why}`);
+  },
+};
+
+/** An array task is counted in its array's live set until its end, so a throttle reaches the array. */
+const counted = (spec: ExecutorSpec, jobId: string, h: RunHandle): RunHandle => {
+  const release = holdArray(spec, jobId);
+  void h.result.then(release, release);
+  return h;
 };
 
 /** Environment for Slurm commands outside a run (the Sources view): the agent's env over ours. */

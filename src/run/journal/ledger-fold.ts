@@ -42,6 +42,7 @@ export class LedgerFold {
   private launchesInWorkspace = 0;
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
+  private concurrency: Record<string, number> = {};
   private handedOver: Ledger['handedOver'] = null;
   /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
   private triage: TriageLedger = emptyTriage();
@@ -79,6 +80,7 @@ export class LedgerFold {
       launchesInWorkspace: this.launchesInWorkspace,
       sessionStartedAt: this.sessionStartedAt,
       autopilot: this.autopilot,
+      concurrency: { ...this.concurrency },
       handedOver: this.handedOver,
       paused: pausedReason !== null,
       pausedReason,
@@ -295,6 +297,9 @@ export class LedgerFold {
         }
         break;
       }
+      case 'concurrency':
+        this.concurrency = { ...this.concurrency, [e.agent]: e.concurrency };
+        break;
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };
         // Turning autopilot back on is the operator's answer to a pause: start counting anew.

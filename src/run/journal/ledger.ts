@@ -88,6 +88,8 @@ export interface Ledger {
   triage: TriageLedger;
   /** Successful attempts' run times and times, foresight's source (docs/foresight.md). */
   durations: DurationLedger;
+  /** The operator's concurrency per agent, over checkroom.yaml's (docs/scale-out.md, Arrays). */
+  concurrency: Record<string, number>;
 }
 
 export interface LedgerConfig {

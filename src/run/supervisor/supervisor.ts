@@ -21,6 +21,8 @@ import { createAlarms } from '../../notify/alarms.js';
 import { DEFAULT_LOGS_MAX_BYTES } from '../../pipeline/defaults.js';
 import { withLogBudget } from '../logs/prune.js';
 import type { Supervisor, SupervisorEvent, SupervisorOptions } from './types.js';
+import { applyConcurrency, setConcurrency } from './concurrency.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 
 export * from './types.js';
 
@@ -49,6 +51,7 @@ const pendingStopsOf = (l: Ledger): Set<string> => {
 
 interface InitParts {
   sj: SupervisorJournal;
+  config: WorkspaceConfig;
   role: Role;
   observed: DriverView;
   warnings: string[];
@@ -63,8 +66,10 @@ interface InitParts {
 }
 
 /** The journal read, then (the driver) earlier runs adopted or settled, (an observer) the driver's runs followed. */
-async function init({ sj, role, observed, warnings, adoption, keepPilotOn }: InitParts): Promise<void> {
+async function init({ sj, config, role, observed, warnings, adoption, keepPilotOn }: InitParts): Promise<void> {
   warnings.push(...(await sj.load()));
+  // The operator's concurrency outlives a restart (docs/scale-out.md, Arrays).
+  applyConcurrency(config, sj.ledger());
   if (role.isDriver) {
     // Read before this session starts: the journal as the driver that went left it.
     const before = sj.ledger();
@@ -125,7 +130,7 @@ function wire(opts: SupervisorOptions) {
   const observed = driverView();
   const warnings: string[] = [];
   const keepPilotOn = (): void => void ready.then(() => autopilot.set(true, null, KEPT_REASON)).catch(() => undefined);
-  const ready = init({ sj, role, observed, warnings, adoption, keepPilotOn });
+  const ready = init({ sj, config, role, observed, warnings, adoption, keepPilotOn });
   ready.catch(() => undefined);
   const launch = (unit: string, step: string, o?: LaunchOptions) => launchCell({ ready, roles, ws, journal, budget, inFlight, probes, cells }, unit, step, o);
   const autopilot = createAutopilot({
@@ -172,6 +177,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     resetBreaker: (agent) => breakerAction(operator, agent, 'reset'),
     holdBreaker: (agent) => breakerAction(operator, agent, 'hold'),
     releaseBreaker: (agent) => breakerAction(operator, agent, 'release'),
+    setConcurrency: (agent, n) => setConcurrency(operator, agent, n),
     resetCell: (unit, step) => resetCell({ ...operator, inFlight, marker: w.marker }, unit, step),
     snapshot: () => snapshotOf({ ws, journal, role, pilot: autopilot, inFlight, observed: w.observed, warnings: w.warnings }),
     subscribe(fn) {
