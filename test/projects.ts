@@ -51,6 +51,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/cli/holders.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
   'test/core/run/executors/job-handle.test.ts', // sleeps
   'test/core/run/executors/kubernetes.test.ts', // child process
+  'test/core/run/executors/kube-indexed.test.ts', // child process
   'test/core/run/executors/slurm-arrays.test.ts', // child process, dist/, agents, faketime/runuser/Slurm
   'test/house/layers.test.ts', // child process
   'test/ui/store/live-port.test.ts', // agents, sleeps
