@@ -96,6 +96,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/ui/store/store-triage.test.ts', // agents
   'test/core/socket/supervisor.test.ts', // agents
   'test/e2e/cli/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/ui/slices/concurrency-command.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/ui/slices/store-quota.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/core/run/quota/quota-waits.test.ts', // agents (a fake Claude Code), sleeps until a quota reset 3 s ahead
   'test/e2e/tmux/e2e-history-tmux.test.ts', // child process, dist/, tmux

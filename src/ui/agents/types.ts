@@ -9,7 +9,7 @@ import type { OperatorRun } from '../../operator/types.js';
 /** The supervisor as the store uses it (process-compose's IProject: a narrow face). */
 export type SupervisorPort = Pick<
   Supervisor,
-  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh' | 'continuable'
+  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh' | 'continuable' | 'setConcurrency'
 >;
 
 export interface AgentsOptions {

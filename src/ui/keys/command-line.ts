@@ -18,6 +18,7 @@ const NAMES = {
   backups: 'backups.open',
   undo: 'undo',
   unskip: 'partial.unskip',
+  concurrency: 'run.concurrency',
 } as const;
 
 // Short names the hand finds without looking, as k9s' `:po` and `:q`: one table, each a full
