@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../../src/run/supervisor/supervisor.js';
 import { queuePolls } from '../../../../src/run/executors/slurm-cli.js';
+import { slurmExecutor } from '../../../../src/run/executors/slurm.js';
 import { writeManifest } from '../../../../src/run/executors/slurm-manifest.js';
 import { exits, journal, launches, slurmForFile, supervisorsForEach, until } from '../../../helpers/slurm.js';
 import { slurmWorkspace } from '../../../helpers/slurm-ws.js';
@@ -73,8 +74,14 @@ describe.skipIf(missing)('Slurm job arrays on a real local cluster', () => {
       for (const u of UNITS.filter((x) => x !== 'ch02')) expect(launches(ev).filter((l) => l.unit === u)).toHaveLength(1);
       // Every log is the cell's own: its argv header and its agent's lines.
       for (const l of first) expect(readFileSync(l.logPath, 'utf8')).toContain(`starting research`);
-      // One squeue a poll, whatever the number of tasks: each call was one poll of the shared queue.
+      // The scheduler as a source (Sources view, recover): each task maps back to its cell by the manifest.
+      const listed = await slurmExecutor.scheduler!.jobs(root, (await loadConfig(root)).agents.researcher!);
+      expect('error' in listed).toBe(false);
+      for (const l of first) expect(listed).toContainEqual(expect.objectContaining({ id: l.jobId, runId: l.runId, unit: l.unit, step: 'research' }));
+      // One squeue a poll, whatever the number of tasks: each call was one poll of the shared queue
+      // (the source's own squeue above is counted apart).
       const c = shims.calls();
+      c.squeue! -= 1;
       expect(c.sbatch).toBe(2);
       expect(c.squeue).toBeGreaterThan(0);
       expect(c.squeue).toBe(queuePolls() - polls0);
