@@ -13,9 +13,10 @@ import type { ExecutorSpec } from './types.js';
 // window is a plain job, so a retry of one task is a new single job, never the whole array.
 // Each task is still its own cell: its own run id, log, exit file and job id (`<array>_<task>`).
 
-/** How long a start waits for others of its step, and at most in all (ms). */
-export const ARRAY_WINDOW_MS = 300;
-export const ARRAY_MAX_WAIT_MS = 3_000;
+/** How long a start waits for others of its step, and at most in all (ms): a second is nothing
+ *  next to a queue polled every second, and a loaded machine marks a batch of cells slowly. */
+export const ARRAY_WINDOW_MS = 1_000;
+export const ARRAY_MAX_WAIT_MS = 5_000;
 
 interface Waiting {
   spec: ExecutorSpec;

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { loadConfig } from '../../../../src/pipeline/config/config.js';
 import { openSupervisor, type Supervisor, type SupervisorEvent } from '../../../../src/run/supervisor/supervisor.js';
-import { queuePolls } from '../../../../src/run/executors/slurm-cli.js';
+import { queuePolls, showJob } from '../../../../src/run/executors/slurm-cli.js';
 import { slurmExecutor } from '../../../../src/run/executors/slurm.js';
 import { writeManifest } from '../../../../src/run/executors/slurm-manifest.js';
 import { exits, journal, launches, slurmForFile, supervisorsForEach, until } from '../../../helpers/slurm.js';
@@ -74,6 +74,9 @@ describe.skipIf(missing)('Slurm job arrays on a real local cluster', () => {
       for (const u of UNITS.filter((x) => x !== 'ch02')) expect(launches(ev).filter((l) => l.unit === u)).toHaveLength(1);
       // Every log is the cell's own: its argv header and its agent's lines.
       for (const l of first) expect(readFileSync(l.logPath, 'utf8')).toContain(`starting research`);
+      // A task squeue no longer lists is asked of scontrol by its own id (`JobId=<n> ArrayJobId=<array> ArrayTaskId=<i>`).
+      expect(await showJob(first[0]!.jobId!, cluster().env)).toMatch(new RegExp(`ArrayJobId=${array} `));
+      expect(await showJob(`${array}_99`, cluster().env)).toBeNull();
       // The scheduler as a source (Sources view, recover): each task maps back to its cell by the manifest.
       const listed = await slurmExecutor.scheduler!.jobs(root, (await loadConfig(root)).agents.researcher!);
       expect('error' in listed).toBe(false);
