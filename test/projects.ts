@@ -68,6 +68,8 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/run/executors/slurm-accounting-off.test.ts', // Slurm's daemons, agents
   'test/core/run/executors/slurm-two-nodes.test.ts', // Slurm in network namespaces, MariaDB, slurmdbd, agents
   'test/core/run/executors/kubernetes.test.ts', // child process
+  'test/core/run/executors/kube-indexed.test.ts', // child process
+  'test/core/run/executors/slurm-arrays.test.ts', // child process, dist/, agents, faketime/runuser/Slurm
   'test/house/layers.test.ts', // child process
   'test/ui/store/live-port.test.ts', // agents, sleeps
   'test/ui/slices/live-writers.test.ts', // agents
@@ -114,6 +116,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/ui/store/store-redo-agents.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/core/socket/supervisor.test.ts', // agents
   'test/e2e/cli/todos.test.ts', // child process, process helper, dist/, faketime/runuser/Slurm
+  'test/ui/slices/concurrency-command.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/ui/slices/store-quota.test.ts', // a supervisor under the store (as store-agents.test.ts)
   'test/core/run/quota/quota-waits.test.ts', // agents (a fake Claude Code), sleeps until a quota reset 3 s ahead
   'test/e2e/tmux/e2e-history-tmux.test.ts', // child process, dist/, tmux

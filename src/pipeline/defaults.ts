@@ -28,7 +28,7 @@ export const DEFAULT_SOURCES: SourcesConfig = {
 
 export const DEFAULT_AGENT = { idleTimeoutMs: 120_000, timeoutMs: 1_800_000, graceMs: 5_000, concurrency: 1 };
 
-export const DEFAULT_SLURM: SlurmOptions = { partition: null, account: null, extraArgs: [], pollMs: 1_000, infraTimeoutMs: 120_000 };
+export const DEFAULT_SLURM: SlurmOptions = { partition: null, account: null, extraArgs: [], pollMs: 1_000, infraTimeoutMs: 120_000, arrays: false, arrayMax: 1_000 };
 export const DEFAULT_KUBERNETES: KubernetesOptions = { kubectl: ['kubectl'], namespace: null, image: null, pvc: null, serviceAccount: null, secret: 'checkroom-secrets', cpu: null, memory: null, pollMs: 2_000, infraTimeoutMs: 120_000 };
 
 /** `logs.max_bytes` unset: .checkroom/runs/ may hold 1 GiB of attempts' logs (docs/logs.md, "Disk budget"). */

@@ -15,6 +15,7 @@ import { statBench } from './stat-bench.js';
 import { patternBench } from './pattern-bench.js';
 import { screenBench } from './screen-bench.js';
 import { termBench } from './term-bench.js';
+import { arraysBench } from './arrays-bench.js';
 
 // `npm run bench`: every figure next to a baseline measured on the same machine in the
 // same run; ratios are what we track. Workspaces are cached under $CHECKROOM_BENCH_DIR
@@ -45,5 +46,7 @@ if (only.includes('history')) await historyBench(lines, [10_000, 100_000]);
 if (only.split(',').includes('stat')) statBench(base, sizes.at(-1) ?? 50_000, lines);
 // Only when named: what the V8 fast path for proven config patterns is worth (issue 16 item 3).
 if (only.split(',').includes('pattern')) await patternBench(base, sizes.at(-1) ?? 50_000, lines);
+// Only when named: 2,000 cells through a real one-node Slurm, arrays against one job per attempt (issue 22 item 3).
+if (only.split(',').includes('arrays')) await arraysBench(lines);
 lines.push(...goalsTable());
 console.log(lines.join('\n'));

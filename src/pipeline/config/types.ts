@@ -89,6 +89,10 @@ export interface SlurmOptions {
   pollMs: number;
   /** A controller silent this long turns in-flight jobs INFRA (re-checked, not relaunched). */
   infraTimeoutMs: number;
+  /** Ready cells of one step go out as one job array, `%T` = concurrency (docs/scale-out.md, Arrays). */
+  arrays: boolean;
+  /** With arrays: tasks per array, and cells of one agent in flight (queued in Slurm or running). */
+  arrayMax: number;
 }
 
 export interface KubernetesOptions {

@@ -30,3 +30,6 @@ export function registerExecutor(e: Executor): void {
 export const executorNamed = (name: string | undefined): Executor => rows.find((r) => r.name === name) ?? rows[0]!;
 
 export const executorFor = (agent: AgentDef): Executor => executorNamed(agent.executor);
+
+/** How many cells of this agent may be in flight: the one answer autopilot and `run --next --auto` ask. */
+export const inFlightCap = (agent: AgentDef): number => Math.max(agent.concurrency, executorFor(agent).admits?.(agent) ?? agent.concurrency);

@@ -33,8 +33,15 @@ export const cancelJob = (id: string, env: Record<string, string>, signal?: stri
 /** `scontrol show job -o <id>`: one line of Key=Value, or null when Slurm no longer knows it. */
 export const showJob = async (id: string, env: Record<string, string>): Promise<string | null> => {
   const r = await run(['scontrol', 'show', 'job', '-o', id], env);
-  return r.code === 0 && r.out.includes(`JobId=${id}`) ? r.out : null;
+  // An array task (`123_4`) is shown as `JobId=124 ArrayJobId=123 ArrayTaskId=4`.
+  const [array, task] = id.split('_');
+  const mine = task === undefined ? r.out.includes(`JobId=${id}`) : r.out.includes(`ArrayJobId=${array} `);
+  return r.code === 0 && mine ? r.out : null;
 };
+
+/** The live `%T` of a job array: how many of its tasks may run at once (docs/scale-out.md, Arrays). */
+export const setArrayThrottle = (arrayId: string, throttle: number, env: Record<string, string>): Promise<CliResult> =>
+  run(['scontrol', 'update', `JobId=${arrayId}`, `ArrayTaskThrottle=${throttle}`], env);
 
 /** Every job of this user the controller still knows (finished ones until MinJobAge). */
 export const listJobs = async (env: Record<string, string>): Promise<SqueueRow[] | { error: string }> => {
@@ -48,6 +55,9 @@ export const accountJobs = (ids: readonly string[], env: Record<string, string>)
   const [cmd, ...args] = sacctArgs(ids);
   return run([cmd!, ...args], env);
 };
+let polls = 0;
+/** squeue calls made by the shared poll loops of this process (the arrays bench and its test count them). */
+export const queuePolls = (): number => polls;
 
 type Listener = (rows: Map<string, SqueueRow> | { error: string }) => void;
 
@@ -81,6 +91,7 @@ class SlurmQueue {
     if (this.busy) return;
     this.busy = true;
     try {
+      polls++;
       const rows = await listJobs(this.env);
       const table = 'error' in rows ? rows : new Map(rows.map((r) => [r.id, r]));
       for (const fn of [...this.listeners]) fn(table);

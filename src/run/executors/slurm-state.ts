@@ -67,7 +67,22 @@ export interface SqueueRow {
 
 export const SQUEUE_FORMAT = '%i|%T|%r|%j|%k';
 
-/** Rows of `squeue -h -o '%i|%T|%r|%j|%k'`; the comment is last so a '|' in it stays in it. */
+/** An array's pending tasks as squeue prints them, `123_[5-99%10]` or `123_[1,3,7-9]`, one
+ *  id per task (`123_5` …), so a task is found by its own id whether it runs or waits. */
+export const expandArrayId = (id: string): string[] | null => {
+  const m = /^(\d+)_\[([\d,-]+)(?:%\d+)?\]$/.exec(id);
+  if (!m) return /^\d+(?:_\d+)?$/.test(id) ? [id] : null;
+  const out: string[] = [];
+  for (const part of m[2]!.split(',')) {
+    const [a, b] = part.split('-').map(Number);
+    if (!Number.isInteger(a) || (b !== undefined && !Number.isInteger(b))) return null;
+    for (let i = a!; i <= (b ?? a!); i++) out.push(`${m[1]}_${i}`);
+  }
+  return out;
+};
+
+/** Rows of `squeue -h -o '%i|%T|%r|%j|%k'`; the comment is last so a '|' in it stays in it.
+ *  A pending range of array tasks is one row per task. */
 export const parseSqueue = (text: string): SqueueRow[] =>
   text
     .split('\n')
@@ -75,6 +90,7 @@ export const parseSqueue = (text: string): SqueueRow[] =>
     .filter((l) => l !== '')
     .flatMap((l) => {
       const [id, state, reason, name, ...rest] = l.split('|');
-      if (!id || !state || !/^\d+(?:_\d+)?$/.test(id)) return [];
-      return [{ id, state, reason: reason ?? '', name: name ?? '', comment: rest.join('|') }];
+      const ids = id ? expandArrayId(id) : null;
+      if (!ids || !state) return [];
+      return ids.map((one) => ({ id: one, state, reason: reason ?? '', name: name ?? '', comment: rest.join('|') }));
     });

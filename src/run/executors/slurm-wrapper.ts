@@ -11,11 +11,9 @@ import { assertInside } from '../../fs/confine-path.js';
 // status next to the log, where a checkroom restarted after the job has left the
 // scheduler's memory (MinJobAge) still finds it.
 
-export const WRAPPER_TEXT = `#!/bin/sh
-# checkroom Slurm wrapper: usage: run-agent.sh <status-file> <argv...>
-status_file=$1
-shift
-# Secrets come in a 0600 file next to the status file, never on a command line or in the
+/** The lines of both job scripts (this and the array task's) that export the run's secrets from
+ *  their 0600 file next to `$status_file`, then delete it (docs/scale-out.md, Secrets). */
+export const SECRETS_READ = `# Secrets come in a 0600 file next to the status file, never on a command line or in the
 # job's submitted environment; each line NAME=value is exported as it is, then the file goes.
 secrets="\${status_file%.exit}.secrets"
 if [ -f "$secrets" ]; then
@@ -26,7 +24,13 @@ if [ -f "$secrets" ]; then
   done < "$secrets"
   rm -f "$secrets"
 fi
-got=
+`;
+
+export const WRAPPER_TEXT = `#!/bin/sh
+# checkroom Slurm wrapper: usage: run-agent.sh <status-file> <argv...>
+status_file=$1
+shift
+${SECRETS_READ}got=
 "$@" &
 child=$!
 trap 'got=TERM; kill -TERM "$child" 2>/dev/null' TERM INT HUP

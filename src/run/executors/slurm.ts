@@ -14,6 +14,9 @@ import { slurmFinished, slurmStarted } from './slurm-account.js';
 import type { Executor, ExecutorOptions, ExecutorSpec, SchedulerHook } from './types.js';
 import { assertInside } from '../../fs/confine-path.js';
 import { formatMemory } from '../../pipeline/resources.js';
+import { holdArray, parseArrayComment, submitInArray, throttleArrays } from './slurm-array.js';
+import { readManifest } from './slurm-manifest.js';
+import type { RunHandle } from '../types.js';
 
 // Agents as Slurm jobs (docs/scale-out.md): sbatch --parsable runs the fixed wrapper with the argv
 // as its arguments; one squeue a poll serves every job of the cluster; scancel stops them;
@@ -123,16 +126,27 @@ const header = (spec: ExecutorSpec, what: string): void => {
 /** `slurm:` in checkroom.yaml; extra sbatch arguments are a list, one argument each. */
 const options: ExecutorOptions<SlurmOptions> = {
   key: 'slurm',
-  schema: ({ z, text, textList, duration, poll }: SchemaKit) =>
-    z.strictObject({ partition: text.optional(), account: text.optional(), extra_args: textList.optional(), poll: poll.optional(), infra_timeout: duration(1000).optional() }),
+  schema: ({ z, text, textList, duration, poll, intIn }: SchemaKit) =>
+    z.strictObject({
+      partition: text.optional(),
+      account: text.optional(),
+      extra_args: textList.optional(),
+      poll: poll.optional(),
+      infra_timeout: duration(1000).optional(),
+      arrays: z.boolean({ error: 'true or false' }).optional(),
+      // Slurm's own MaxArraySize defaults to 1001 (task ids 0..1000).
+      array_max: intIn(2, 100_000).optional(),
+    }),
   resolve(top, own) {
-    const m = { ...top, ...own } as { partition?: string; account?: string; extra_args?: string[]; poll?: number; infra_timeout?: number };
+    const m = { ...top, ...own } as { partition?: string; account?: string; extra_args?: string[]; poll?: number; infra_timeout?: number; arrays?: boolean; array_max?: number };
     return {
       partition: m.partition ?? DEFAULT_SLURM.partition,
       account: m.account ?? DEFAULT_SLURM.account,
       extraArgs: [...(m.extra_args ?? DEFAULT_SLURM.extraArgs)],
       pollMs: m.poll ?? DEFAULT_SLURM.pollMs,
       infraTimeoutMs: m.infra_timeout ?? DEFAULT_SLURM.infraTimeoutMs,
+      arrays: m.arrays ?? DEFAULT_SLURM.arrays,
+      arrayMax: m.array_max ?? DEFAULT_SLURM.arrayMax,
     };
   },
 };
@@ -143,10 +157,19 @@ const scheduler: SchedulerHook = {
     const rows = await listJobs(slurmEnvOf(agent));
     if ('error' in rows) return rows;
     const tag = workspaceTag(root);
-    return rows.flatMap((r) => {
+    const manifests = new Map<string, Awaited<ReturnType<typeof readManifest>>>();
+    const out = [];
+    for (const r of rows) {
       const c = parseJobComment(r.comment);
-      return c && c.ws === tag ? [{ id: r.id, state: r.state, runId: c.runId, unit: c.unit, step: c.step }] : [];
-    });
+      if (c && c.ws === tag) out.push({ id: r.id, state: r.state, runId: c.runId, unit: c.unit, step: c.step });
+      // An array task is told apart by its index, the line of the array's manifest.
+      const a = parseArrayComment(r.comment);
+      if (!a || a.ws !== tag) continue;
+      if (!manifests.has(a.name)) manifests.set(a.name, await readManifest(root, a.name));
+      const task = manifests.get(a.name)?.[Number(r.id.split('_')[1])];
+      if (task) out.push({ id: r.id, state: r.state, runId: task.runId, unit: task.unit, step: task.step });
+    }
+    return out;
   },
   cancel: (id) => `scancel ${id}`,
 };
@@ -190,7 +213,8 @@ export const slurmExecutor: Executor = {
     } catch (err) {
       return refusedHandle(spec, { exitCode: null, spawnError: 'EACCES', lines: [`[checkroom] cannot write the job's secrets file: ${(err as Error).message}`] });
     }
-    const sub = await submitJob(sbatchArgs(quiet, wrapper, statusPathOf(spec.logPath)), quiet.env);
+    const one = (s: ExecutorSpec) => submitJob(sbatchArgs(s, wrapper, statusPathOf(s.logPath)), s.env);
+    const sub = spec.agent.slurm.arrays ? await submitInArray(quiet, one, spec.agent.slurm.arrayMax) : await one(quiet);
     if (!sub.ok) {
       await endSecrets(spec);
       const r = sub.result;
@@ -208,13 +232,25 @@ export const slurmExecutor: Executor = {
     } catch {
       // as above
     }
-    return watchJob(quiet, probeOf(quiet, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0, infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
+    return counted(quiet, sub.id, await watchJob(quiet, probeOf(quiet, sub.id), { pollMs: spec.agent.slurm.pollMs, from: 0, infraTimeoutMs: spec.agent.slurm.infraTimeoutMs }));
   },
   async adopt(rec, spec) {
     const names = new Set(spec.secretNames ?? []);
     const quiet = { ...spec, env: Object.fromEntries(Object.entries(spec.env).filter(([k]) => !names.has(k))) };
-    return watchJob(quiet, probeOf(quiet, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath), infraTimeoutMs: spec.agent.slurm.infraTimeoutMs });
+    return counted(quiet, rec.jobId, await watchJob(quiet, probeOf(quiet, rec.jobId), { pollMs: spec.agent.slurm.pollMs, from: tailOffset(spec.logPath), infraTimeoutMs: spec.agent.slurm.infraTimeoutMs }));
   },
+  admits: (agent) => (agent.slurm.arrays ? agent.slurm.arrayMax : agent.concurrency),
+  async throttle(root, agent, n) {
+    const r = await throttleArrays(root, agent.name, n);
+    return r.failed.map((f) => `scontrol update JobId=${f.id} ArrayTaskThrottle=${n} failed: ${f.why}`);
+  },
+};
+
+/** An array task is counted in its array's live set until its end, so a throttle reaches the array. */
+const counted = (spec: ExecutorSpec, jobId: string, h: RunHandle): RunHandle => {
+  const release = holdArray(spec, jobId);
+  void h.result.then(release, release);
+  return h;
 };
 
 /** Environment for Slurm commands outside a run (the Sources view): the agent's env over ours. */

@@ -79,6 +79,11 @@ export interface Executor {
   readonly options?: ExecutorOptions;
   /** Present for a place with a scheduler: its jobs become a fourth recovery source. */
   readonly scheduler?: SchedulerHook;
+  /** Cells of this agent that may be in flight at once; absent: its concurrency. An executor
+   *  that queues a batch as one array admits the batch and throttles it itself (docs/scale-out.md, Arrays). */
+  admits?(agent: AgentDef): number;
+  /** The agent's concurrency changed: carry it to what already runs (a live array's `%T`). Never rejects. */
+  throttle?(root: string, agent: AgentDef, concurrency: number): Promise<string[]>;
 }
 
 /** The job of a journalled launch, when an executor other than local ran it. */

@@ -175,6 +175,14 @@ export interface AutopilotEvent extends Base {
   reason: string;
 }
 
+/** The operator changed an agent's concurrency while it ran (docs/scale-out.md, Arrays): it
+ *  outlives a restart, over checkroom.yaml's, until changed again. */
+export interface ConcurrencyEvent extends Base {
+  type: 'concurrency';
+  agent: string;
+  concurrency: number;
+}
+
 // ── Triage continuity ─────────────────────────────────────────────────
 export type { RedoQueuedEvent, SkipEvent, UndoPushedEvent, UndoPoppedEvent, TriageJournalEvent } from './triage-events.js';
 
@@ -191,6 +199,7 @@ export type JournalEvent =
   | ReapedEvent
   | AdoptedEvent
   | AutopilotEvent
+  | ConcurrencyEvent
   | TriageJournalEvent | NotifiedEvent // alarms raised, once: docs/notify.md
   | BulkJournalEvent // named set actions and their undo: docs/redrive.md
   | PauseEvent | DrainedEvent // drain and pause: docs/drain.md
@@ -287,6 +296,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
+  concurrency: { agent: 's', concurrency: 'n' },
   ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, ...LOG_EVENT_FIELDS, ...PAUSE_EVENT_FIELDS, ...JOB_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md), logs' (journal-logs.ts)
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },

@@ -45,6 +45,7 @@ export class LedgerFold {
   private launchesInWorkspace = 0;
   private sessionStartedAt: number | null = null;
   private autopilot: Ledger['autopilot'] = null;
+  private concurrency: Record<string, number> = {};
   private handedOver: Ledger['handedOver'] = null;
   /** Immutable steps (triage-ledger.ts): a view may hand it out as is. */
   private triage: TriageLedger = emptyTriage();
@@ -94,6 +95,7 @@ export class LedgerFold {
       launchesInWorkspace: this.launchesInWorkspace,
       sessionStartedAt: this.sessionStartedAt,
       autopilot: this.autopilot,
+      concurrency: { ...this.concurrency },
       handedOver: this.handedOver,
       paused: pausedReason !== null,
       pausedReason,
@@ -339,6 +341,9 @@ export class LedgerFold {
         break;
       case 'job':
         foldJob(this.cell(e.unit, e.step), e);
+        break;
+      case 'concurrency':
+        this.concurrency = { ...this.concurrency, [e.agent]: e.concurrency };
         break;
       case 'autopilot':
         this.autopilot = { on: e.on, reason: e.reason, at: e.at };

@@ -112,6 +112,8 @@ export interface Ledger {
   bulk: BulkLedger;
   /** The operator's drain and pauses (docs/drain.md): what every launch asks (pause.ts). */
   pause: PauseState;
+  /** The operator's concurrency per agent, over checkroom.yaml's (docs/scale-out.md, Arrays). */
+  concurrency: Record<string, number>;
 }
 
 export interface LedgerConfig {

@@ -1,4 +1,5 @@
 import { infraBreakerOf } from '../executors/infra.js';
+import { inFlightCap } from '../executors/registry.js';
 import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import type { NextStep } from '../../types.js';
 import { cellKey } from '../../types.js';
@@ -138,7 +139,8 @@ export const pickLaunches = (input: PickInput): Pick => {
       blocked.push({ unit, step, why: live, retryInMs: null });
       continue;
     }
-    if ((perAgent.get(agent) ?? 0) >= config.agents[agent].concurrency) continue;
+    // An executor that throttles a batch itself (a Slurm array's %T) admits more than its concurrency.
+    if ((perAgent.get(agent) ?? 0) >= inFlightCap(config.agents[agent])) continue;
     if (launch.length >= input.budget) break;
     for (const [path, w] of writersByPath(config.pipeline, [{ unit, step }])) writing.set(path, w);
     if (br?.view.state === 'half_open') probing.add(agent);

@@ -23,6 +23,8 @@ import { withLogBudget } from '../logs/prune.js';
 import type { Supervisor, SupervisorEvent, SupervisorOptions } from './types.js';
 import { drainAll, redrive, undoRedrive } from './redrive.js';
 import { drainWatch, pauseAction } from './pause-action.js';
+import { applyConcurrency, setConcurrency } from './concurrency.js';
+import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 
 export * from './types.js';
 
@@ -51,6 +53,7 @@ const pendingStopsOf = (l: Ledger): Set<string> => {
 
 interface InitParts {
   sj: SupervisorJournal;
+  config: WorkspaceConfig;
   role: Role;
   observed: DriverView;
   warnings: string[];
@@ -65,8 +68,10 @@ interface InitParts {
 }
 
 /** The journal read, then (the driver) earlier runs adopted or settled, (an observer) the driver's runs followed. */
-async function init({ sj, role, observed, warnings, adoption, keepPilotOn }: InitParts): Promise<void> {
+async function init({ sj, config, role, observed, warnings, adoption, keepPilotOn }: InitParts): Promise<void> {
   warnings.push(...(await sj.load()));
+  // The operator's concurrency outlives a restart (docs/scale-out.md, Arrays).
+  applyConcurrency(config, sj.ledger());
   if (role.isDriver) {
     // Read before this session starts: the journal as the driver that went left it.
     const before = sj.ledger();
@@ -129,7 +134,7 @@ function wire(opts: SupervisorOptions) {
   const observed = driverView();
   const warnings: string[] = [];
   const keepPilotOn = (): void => void ready.then(() => autopilot.set(true, null, KEPT_REASON)).catch(() => undefined);
-  const ready = init({ sj, role, observed, warnings, adoption, keepPilotOn });
+  const ready = init({ sj, config, role, observed, warnings, adoption, keepPilotOn });
   ready.then(drained, () => undefined);
   const launch = (unit: string, step: string, o?: LaunchOptions) => launchCell({ ready, roles, ws, journal, budget, inFlight, probes, cells }, unit, step, o);
   const autopilot = createAutopilot({
@@ -178,6 +183,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     resetBreaker: (agent) => breakerAction(operator, agent, 'reset'),
     holdBreaker: (agent) => breakerAction(operator, agent, 'hold'),
     releaseBreaker: (agent) => breakerAction(operator, agent, 'release'),
+    setConcurrency: (agent, n) => setConcurrency(operator, agent, n),
     resetCell: (unit, step) => resetCell({ ...operator, inFlight, marker: w.marker }, unit, step),
     redrive: (o) => redrive(redrivePorts, o),
     drainRedrive: () => drainAll(redrivePorts, null),

@@ -162,6 +162,8 @@ export interface Supervisor {
   resetBreaker(agent: string): Promise<void>;
   holdBreaker(agent: string): Promise<void>;
   releaseBreaker(agent: string): Promise<void>;
+  /** The operator's concurrency of an agent, journalled; a live Slurm array's %T follows. The executor's problems, in words. */
+  setConcurrency(agent: string, concurrency: number): Promise<string[]>;
   /** Forget a cell's attempts and escalation (a human decided); the checkpoint cell follows the disk. */
   resetCell(unit: string, step: string): Promise<void>;
   /** A named set action (docs/redrive.md): one journal record; a relaunch's queue goes through the launch gate as slots free. */

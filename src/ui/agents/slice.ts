@@ -7,6 +7,7 @@ import { outputOf } from '../../run/process/writers.js';
 import { storeKit, type KitDeps } from '../store/kit.js';
 import { redriveRequest } from './redrive-slice.js';
 import { agentEffect, type AgentsIo } from './effects.js';
+import { concurrencyAction } from './concurrency.js';
 import {
   launchAsk,
   planAutopilot,
@@ -114,6 +115,8 @@ export function createAgents({ set, get, opts, track }: Deps) {
         set((st) => ({ agents: { ...st.agents, snap: sup.snapshot() } }));
       }, 'acknowledged: the banner comes back with the next escalation'),
     pause: pauser({ sup, set, act, sayClean }),
+    /** `:concurrency writer 4`: journalled; Health's slots and a live Slurm array's %T follow (docs/scale-out.md, Arrays). */
+    setConcurrency: concurrencyAction({ sup, config, set, act, sayClean }),
     requestCancel: (): void => decide(planCancel(get())),
     requestBreaker: (op: 'reset' | 'hold'): void => decide(planBreaker(config, get(), op)),
     requestResetCell: (): void => decide(planResetCell(get())),

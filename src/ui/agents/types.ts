@@ -11,7 +11,7 @@ import type { Refused } from '../marks/words.js';
 /** The supervisor as the store uses it (process-compose's IProject: a narrow face). */
 export type SupervisorPort = Pick<
   Supervisor,
-  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'setPause' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'redrive' | 'drainRedrive' | 'undoRedrive' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh' | 'continuable'
+  'root' | 'launch' | 'cancel' | 'setAutopilot' | 'setPause' | 'prefer' | 'resetBreaker' | 'holdBreaker' | 'releaseBreaker' | 'resetCell' | 'redrive' | 'drainRedrive' | 'undoRedrive' | 'snapshot' | 'subscribe' | 'describeCommand' | 'note' | 'refresh' | 'continuable' | 'setConcurrency'
 >;
 
 export interface AgentsOptions {

@@ -144,6 +144,7 @@ export const COMMAND_HANDLERS: Record<TableCommandId, CommandHandler> = {
   'dialog.cancel': (k) => k.set({ dialog: null, message: { text: 'cancelled: nothing was changed', tone: 'info' } }),
   'run.launch': orMarked('plan', withAgents((a) => a.requestMarkedLaunch()), withAgents((a) => a.launchSelected())),
   'run.autopilot': withAgents((a) => a.toggleAutopilot()),
+  'run.concurrency': (k, _s, _id, args) => (k.agents ? k.agents.setConcurrency(args) : noAgents(k)),
   'run.cancel': orMarked('plan', withAgents((a) => a.requestMarkedCancel()), withAgents((a) => a.requestCancel())),
   'run.continue': withAgents((a) => a.requestContinue()),
   'run.log': (k) => k.set((st) => ({ agents: { ...st.agents, logOpen: !st.agents.logOpen } })),

@@ -24,6 +24,7 @@ const NAMES = {
   undrain: 'pause.undrain',
   pause: 'pause.pause',
   resume: 'pause.resume',
+  concurrency: 'run.concurrency',
 } as const;
 
 // Short names the hand finds without looking, as k9s' `:po` and `:q`: one table, each a full
