@@ -15,6 +15,7 @@ import { NOTIFY_EVENT_FIELDS, type NotifiedEvent } from '../../notify/journal-no
 import { isCellList, type BulkJournalEvent } from '../../bulk/events.js';
 import { PAUSE_EVENT_FIELDS, type DrainedEvent, type PauseEvent } from './pause-events.js';
 import { JOB_EVENT_FIELDS, type JobJournalEvent } from './job-events.js';
+import { CONCURRENCY_EVENT_FIELDS, type ConcurrencyEvent } from './concurrency-events.js';
 
 export { JOURNAL_MAX_LINE_BYTES, JOURNAL_WARNINGS_LISTED } from './read.js';
 
@@ -175,14 +176,6 @@ export interface AutopilotEvent extends Base {
   reason: string;
 }
 
-/** The operator changed an agent's concurrency while it ran (docs/scale-out.md, Arrays): it
- *  outlives a restart, over checkroom.yaml's, until changed again. */
-export interface ConcurrencyEvent extends Base {
-  type: 'concurrency';
-  agent: string;
-  concurrency: number;
-}
-
 // ── Triage continuity ─────────────────────────────────────────────────
 export type { RedoQueuedEvent, SkipEvent, UndoPushedEvent, UndoPoppedEvent, TriageJournalEvent } from './triage-events.js';
 
@@ -296,8 +289,7 @@ const FIELDS: Record<JournalEvent['type'], Record<string, Kind>> = {
   reaped: { runId: 's', pid: 'n?', outcome: 's' },
   adopted: { runId: 's', pid: 'n', by: 'n' },
   autopilot: { on: 'b', reason: 's' },
-  concurrency: { agent: 's', concurrency: 'n' },
-  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, ...LOG_EVENT_FIELDS, ...PAUSE_EVENT_FIELDS, ...JOB_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md), logs' (journal-logs.ts)
+  ...AGENT_EVENT_FIELDS, ...NOTIFY_EVENT_FIELDS, ...LOG_EVENT_FIELDS, ...PAUSE_EVENT_FIELDS, ...JOB_EVENT_FIELDS, ...CONCURRENCY_EVENT_FIELDS, // agents' (journal-agent.ts), alarms' (docs/notify.md), logs' (journal-logs.ts)
   redo_queued: { unit: 's', step: 's', path: 's', backup: 's' },
   skip: { path: 's', on: 'b' },
   undo_pushed: { id: 's', label: 's', moves: 'mv' },

@@ -54,6 +54,14 @@ export interface Pick {
   blocked: Blocked[];
 }
 
+/** Why a breaker holds a launch, in the words the Plan shows. */
+const breakerWhy = (name: string, v: Ledger['agents'][string]['view']): string =>
+  v.state === 'held'
+    ? `breaker ${name} held by the operator`
+    : v.state === 'half_open'
+      ? `breaker ${name} half-open: a probe is in flight`
+      : `breaker ${name} open (${Math.ceil(v.remainingMs / 1000)} s left)`;
+
 const eligible = (n: NextStep, redo: boolean): boolean =>
   n.unit !== null && n.step !== null && ((n.priority === 1 && (n.action === 'retry' || n.action === 'rebuild_memory')) || (n.priority === 3 && n.action === 'run') || (redo && n.priority === 2 && n.action === 'backup_redo'));
 
@@ -115,13 +123,7 @@ export const pickLaunches = (input: PickInput): Pick => {
     const br = ledger.agents[agent];
     if (name) {
       const v = ledger.agents[name]!.view;
-      const why =
-        v.state === 'held'
-          ? `breaker ${name} held by the operator`
-          : v.state === 'half_open'
-            ? `breaker ${name} half-open: a probe is in flight`
-            : `breaker ${name} open (${Math.ceil(v.remainingMs / 1000)} s left)`;
-      blocked.push({ unit, step, why, retryInMs: v.state === 'open' ? v.remainingMs : null });
+      blocked.push({ unit, step, why: breakerWhy(name, v), retryInMs: v.state === 'open' ? v.remainingMs : null });
       continue;
     }
     const quota = quotaWaitOf(ledger.quotaWaits, config.agents[agent], now);

@@ -91,11 +91,7 @@ export function createAgents({ set, get, opts, track }: Deps) {
     );
   };
   /** Supervisor calls hold no `busy`: the disk actions of triage and recovery do. */
-  const call = (work: () => Promise<void>, done: string): void =>
-    act(null, async () => {
-      await work();
-      sayClean(done, 'ok');
-    });
+  const call = (work: () => Promise<void>, done: string): void => act(null, () => work().then(() => sayClean(done, 'ok')));
   const io: AgentsIo = { sup, config, set, track, sayClean, fail, call, launch, autopilotOn };
 
   return {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendJournal, journalPath, parseJournal, readJournal, type NewJournalEvent } from '../../../../src/run/journal/journal.js';
 import { replayJournal } from '../../../../src/run/journal/ledger-fold.js';
+import { CONCURRENCY_EVENT_FIELDS, type ConcurrencyEvent } from '../../../../src/run/journal/concurrency-events.js';
 
 let root: string;
 beforeEach(async () => {
@@ -95,6 +96,14 @@ describe('journal', () => {
       'journal line 5: launch event with bad field "unit", ignored',
       'journal line 6: not an object, ignored',
     ]);
+  });
+
+  it("a concurrency record is the operator's, kept by the ledger over checkroom.yaml's; a malformed one is refused", () => {
+    const ok: ConcurrencyEvent = { v: 1, at: 5, type: 'concurrency', agent: 'writer', concurrency: 4 };
+    const { events, warnings } = parseJournal([JSON.stringify(ok), JSON.stringify({ ...ok, concurrency: 'four' })].join('\n') + '\n');
+    expect(events).toEqual([ok]);
+    expect(warnings).toEqual(['journal line 2: concurrency event with bad field "concurrency", ignored']);
+    expect(Object.keys(CONCURRENCY_EVENT_FIELDS)).toEqual(['concurrency']);
   });
 
   it('decodes a multi-byte character split across read chunks', async () => {
