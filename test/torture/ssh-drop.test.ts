@@ -64,6 +64,8 @@ describe.skipIf(why !== null)('torture: an SSH drop during autopilot loses no ag
     run('ip', ['netns', 'add', ns]);
     run('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up']);
     mkdirSync('/run/sshd', { recursive: true });
+    const home = join(keys, 'home');
+    mkdirSync(home, { recursive: true });
     run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keys, 'host')]);
     run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keys, 'client')]);
     writeFileSync(join(keys, 'authorized_keys'), readFileSync(join(keys, 'client.pub')), { mode: 0o600 });
@@ -80,6 +82,9 @@ describe.skipIf(why !== null)('torture: an SSH drop during autopilot loses no ag
         'KbdInteractiveAuthentication no',
         'UsePAM no',
         'StrictModes no',
+        // The second host's root logs in to a clean home: the machine's ~/.bashrc (pyenv's
+        // rehash takes a lock a killed login can leave behind for 60 s) is not this test's.
+        `SetEnv HOME=${home}`,
         '',
       ].join('\n'),
     );

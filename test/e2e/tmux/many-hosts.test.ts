@@ -91,7 +91,10 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
     run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keys, 'client')]);
     writeFileSync(join(keys, 'authorized_keys'), readFileSync(join(keys, 'client.pub')), { mode: 0o600 });
     const lines = [`ListenAddress ${remoteIp}`, 'Port 2222', `HostKey ${join(keys, 'host')}`, `AuthorizedKeysFile ${join(keys, 'authorized_keys')}`, `PidFile ${join(keys, 'sshd.pid')}`];
-    const rest = ['PermitRootLogin prohibit-password', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'UsePAM no', 'StrictModes no', ''];
+    // The remote root logs in to a clean home: the machine's ~/.bashrc (pyenv's rehash takes a
+    // lock a killed login can leave behind for 60 s) is not this test's.
+    mkdirSync(join(keys, 'home'), { recursive: true });
+    const rest = ['PermitRootLogin prohibit-password', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'UsePAM no', 'StrictModes no', `SetEnv HOME=${join(keys, 'home')}`, ''];
     writeFileSync(join(keys, 'sshd_config'), [...lines, ...rest].join('\n'));
     // The overview's side: key auth with the generated key, no known_hosts to answer.
     writeFileSync(
