@@ -3,7 +3,7 @@ import { ACCOUNTING_OFF, parseSacct, parseSlurmTime, sacctUnfinished } from './s
 import { startedOf, type JobFinished, type JobStarted } from './job-facts.js';
 
 // A Slurm job's facts apart from its exit (docs/scale-out.md, Queue time and Accounting): its
-// start from scontrol, its accounting from sacct once it is over. slurmdbd records a job's end
+// start from scontrol when the shared poll did not show it (slurm.ts), its accounting from sacct once it is over. slurmdbd records a job's end
 // a moment after the controller ends it, so sacct is asked again a few times, bounded, while it
 // still says RUNNING; without slurmdbd sacct says so and checkroom keeps its own figures.
 

@@ -61,11 +61,17 @@ export interface SqueueRow {
   id: string;
   state: string;
   reason: string;
+  /** When it was submitted and started (`N/A` before it starts), and its nodes: the shared poll
+   *  carries them, so no job needs a call of its own to say where and when it ran. */
+  submit: string;
+  start: string;
+  nodes: string;
   name: string;
   comment: string;
 }
 
-export const SQUEUE_FORMAT = '%i|%T|%r|%j|%k';
+// The comment is last: it is the one field that may hold a `|`.
+export const SQUEUE_FORMAT = '%i|%T|%r|%V|%S|%N|%j|%k';
 
 /** An array's pending tasks as squeue prints them, `123_[5-99%10]` or `123_[1,3,7-9]`, one
  *  id per task (`123_5` …), so a task is found by its own id whether it runs or waits. */
@@ -81,7 +87,7 @@ export const expandArrayId = (id: string): string[] | null => {
   return out;
 };
 
-/** Rows of `squeue -h -o '%i|%T|%r|%j|%k'`; the comment is last so a '|' in it stays in it.
+/** Rows of `squeue -h -o '%i|%T|%r|%V|%S|%N|%j|%k'`; the comment is last so a '|' in it stays in it.
  *  A pending range of array tasks is one row per task. */
 export const parseSqueue = (text: string): SqueueRow[] =>
   text
@@ -89,8 +95,8 @@ export const parseSqueue = (text: string): SqueueRow[] =>
     .map((l) => l.trim())
     .filter((l) => l !== '')
     .flatMap((l) => {
-      const [id, state, reason, name, ...rest] = l.split('|');
+      const [id, state, reason, submit, start, nodes, name, ...rest] = l.split('|');
       const ids = id ? expandArrayId(id) : null;
       if (!ids || !state) return [];
-      return ids.map((one) => ({ id: one, state, reason: reason ?? '', name: name ?? '', comment: rest.join('|') }));
+      return ids.map((one) => ({ id: one, state, reason: reason ?? '', submit: submit ?? '', start: start ?? '', nodes: nodes ?? '', name: name ?? '', comment: rest.join('|') }));
     });

@@ -11,6 +11,8 @@ import { ensureWrapper, parseJobComment, recordedStatus, secretsPathOf, statusPa
 import { refusedHandle, watchJob, type JobLook, type JobProbe } from './job-handle.js';
 import { tailOffset } from './log-follow.js';
 import { slurmFinished, slurmStarted } from './slurm-account.js';
+import { parseSlurmTime } from './sacct.js';
+import { queueWaitOf, type JobStarted } from './job-facts.js';
 import type { Executor, ExecutorOptions, ExecutorSpec, SchedulerHook } from './types.js';
 import { assertInside } from '../../fs/confine-path.js';
 import { formatMemory } from '../../pipeline/resources.js';
@@ -62,17 +64,32 @@ export const sbatchArgs = (spec: ExecutorSpec, wrapper: string, statusFile: stri
 /** sbatch's own words for a controller it cannot reach: the cluster's fault, not the agent's. */
 const UNREACHABLE = /unable to contact slurm controller|connection refused|socket timed out|Zero Bytes were transmitted/i;
 
+/** A node list as squeue prints it, or null before the job has one. */
+const nodeOf = (nodes: string): string | null => (nodes && nodes !== '(null)' && !/^n\/a$/i.test(nodes) ? nodes : null);
+
+/** When and where a running job started, from its poll row; null when the row does not say. */
+const startedOfRow = (row: SqueueRow): JobStarted | null => {
+  const startAt = parseSlurmTime(row.start);
+  if (startAt === null) return null;
+  const submitAt = parseSlurmTime(row.submit);
+  return { node: nodeOf(row.nodes), submitAt, startAt, queueWaitMs: queueWaitOf(submitAt, startAt) };
+};
+
 const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
   const env = spec.env;
   let table: Map<string, SqueueRow> | { error: string } | null = null;
   const off = queueFor(env, spec.agent.slurm.pollMs).watch((t) => (table = t));
   let missing = 0;
   let node: string | null = null;
+  // The job's last row of the shared poll: its state, and when and where it ran.
+  let seen: SqueueRow | null = null;
   const ended = async (state: string, reason: string): Promise<JobLook> => {
     const v = slurmVerdict(state, reason);
     if (v.kind !== 'ended') return v.kind === 'waiting' ? v : { kind: 'running' };
     const rec = await recordedStatus(spec.logPath);
-    const shown = (await showJob(id, env)) ?? '';
+    // scontrol only for what the poll and the wrapper did not say: one squeue per tick stays
+    // the cost of any number of jobs (docs/scale-out.md, Arrays).
+    const shown = rec && node ? '' : ((await showJob(id, env)) ?? '');
     // A node that died names itself: the cell detail, Health and the journal say which one.
     node = /(?:^|\s)NodeList=(\S+)/.exec(shown)?.[1]?.replace(/^\(null\)$/, '') || node;
     const end = v.end.how === 'infra' && node ? { ...v.end, note: `${v.end.note} on node ${node}` } : v.end;
@@ -88,6 +105,8 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
       const row = t.get(id);
       if (row) {
         missing = 0;
+        seen = row;
+        node = nodeOf(row.nodes) ?? node;
         return ended(row.state, row.reason);
       }
       // Not listed: purged after MinJobAge, or squeue lagging. Ask once more, then the
@@ -107,7 +126,7 @@ const probeOf = (spec: ExecutorSpec, id: string): JobProbe => {
       await endSecrets(spec);
     },
     async started() {
-      const s = await slurmStarted(id, env);
+      const s = (seen && startedOfRow(seen)) ?? (await slurmStarted(id, env));
       node = s?.node ?? node;
       return s;
     },

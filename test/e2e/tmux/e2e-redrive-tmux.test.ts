@@ -6,7 +6,7 @@ import { CLI, hasTmux, tmuxRooms } from '../../helpers/tmux.js';
 import { exitEv, HOUR, launchEv, MIN, writeJournal } from '../../helpers/history-journal.js';
 import { parseJournal, type NewJournalEvent } from '../../../src/run/journal/journal.js';
 
-// :redrive in a real terminal at 80×24 (docs/redrive.md): the built control room on a workspace
+// :redrive in a real terminal at 80×24 and 120×40 (docs/redrive.md): the built control room on a workspace
 // whose journal has a night of rate limits among other failures; the preview is longer than
 // the screen and scrolls; y relaunches exactly the filtered cells, never the one with its marker.
 
@@ -18,25 +18,12 @@ const failed = (id: string, unit: string, cls: string, hoursBack: number): NewJo
   exitEv(id, NOW - hoursBack * HOUR, unit, 'draft', cls, MIN),
 ];
 
-describe.skipIf(!hasTmux())(':redrive in tmux (80×24)', () => {
+describe.skipIf(!hasTmux())(':redrive in tmux (80×24 and 120×40)', () => {
   const { room } = tmuxRooms(afterAll);
 
   it(':redrive class=RATE_LIMITED from= to= → the preview scrolls → y relaunches exactly the set', { timeout: 180_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
-    const dir = writeFakeAgentWs(tempDir('checkroom-redrive-tmux-'), {
-      units: UNITS,
-      speed: 40,
-      concurrency: 4,
-      files: Object.fromEntries([...UNITS.map((u) => doneFile(u, 'research')), doneFile('ch04', 'draft')]),
-    });
-    // ch01..ch12 hit the rate limit 2 h ago (ch04 was done since); ch13 an hour before the window; ch14 another class.
-    const night = UNITS.slice(0, 12).flatMap((u, i) => failed(`n${i}`, u, 'RATE_LIMITED', 2));
-    writeJournal(dir, [
-      ...night,
-      ...failed('early', 'ch13', 'RATE_LIMITED', 5),
-      ...failed('infra', 'ch14', 'INFRA', 2),
-      { type: 'session', at: NOW - 5 * MIN, kind: 'stop', pid: 12, reason: 'quit' },
-    ]);
+    const dir = nightWorkspace();
     const t = room(dir, { env: { NO_COLOR: '1', TZ: 'UTC' } });
     await t.waitFor('[1 Progress]');
     t.keys(':', `redrive class=RATE_LIMITED from=${hhmm(3)} to=${hhmm(1)} name=rate-limit-0200`, 'Enter');
@@ -70,7 +57,45 @@ describe.skipIf(!hasTmux())(':redrive in tmux (80×24)', () => {
     if (t.capture().includes('Quitting: write RESUME.md first?')) t.keys('n');
     await t.waitFor('EXITED-0');
   });
+
+  it('120×40: the whole preview fits, the cell with its marker named; n changes nothing', { timeout: 90_000 }, async () => {
+    const dir = nightWorkspace();
+    const t = room(dir, { cols: 120, rows: 40, env: { NO_COLOR: '1', TZ: 'UTC' } });
+    await t.waitFor('[1 Progress]');
+    t.keys(':', `redrive class=RATE_LIMITED from=${hhmm(3)} to=${hhmm(1)} name=rate-limit-0200`, 'Enter');
+    const preview = await t.waitFor('ch04/draft  has its marker: never redone');
+    expect(preview).toContain('Confirm: Redrive rate-limit-0200: relaunch 11 cells');
+    expect(preview).not.toContain('j/k: scroll');
+    for (const l of preview.split('\n')) expect(l.length).toBeLessThanOrEqual(120);
+    t.keys('n');
+    await t.waitFor('cancelled: nothing was changed');
+    const events = parseJournal(readFileSync(join(dir, '.checkroom', 'journal.jsonl'), 'utf8')).events;
+    expect(events.filter((e) => e.type === 'bulk_action' || (e.type === 'launch' && e.at > NOW))).toEqual([]);
+    t.keys('q');
+    await t.waitFor((): boolean => /Quitting: write RESUME\.md first\?|EXITED-0/.test(t.capture()));
+    if (t.capture().includes('Quitting: write RESUME.md first?')) t.keys('n');
+    await t.waitFor('EXITED-0');
+  });
 });
+
+/** A book whose journal has a night of rate limits among other failures: ch01..ch12 hit the
+ *  rate limit 2 h ago (ch04 was done since), ch13 an hour before the window, ch14 another class. */
+function nightWorkspace(): string {
+  const dir = writeFakeAgentWs(tempDir('checkroom-redrive-tmux-'), {
+    units: UNITS,
+    speed: 40,
+    concurrency: 4,
+    files: Object.fromEntries([...UNITS.map((u) => doneFile(u, 'research')), doneFile('ch04', 'draft')]),
+  });
+  const night = UNITS.slice(0, 12).flatMap((u, i) => failed(`n${i}`, u, 'RATE_LIMITED', 2));
+  writeJournal(dir, [
+    ...night,
+    ...failed('early', 'ch13', 'RATE_LIMITED', 5),
+    ...failed('infra', 'ch14', 'INFRA', 2),
+    { type: 'session', at: NOW - 5 * MIN, kind: 'stop', pid: 12, reason: 'quit' },
+  ]);
+  return dir;
+}
 
 function safeRead(file: string): string {
   try {

@@ -43,8 +43,9 @@ describe('Slurm states', () => {
   });
 
   it('reads squeue rows, exit codes, and writes --time and --signal', () => {
-    expect(parseSqueue('12|RUNNING|None|checkroom-r1|checkroom ws=abc run=r1 cell=ch01/draft|x\nnot a row\n')).toEqual([
-      { id: '12', state: 'RUNNING', reason: 'None', name: 'checkroom-r1', comment: 'checkroom ws=abc run=r1 cell=ch01/draft|x' },
+    // squeue -o '%i|%T|%r|%V|%S|%N|%j|%k': submit, start and nodes ride on the one poll.
+    expect(parseSqueue('12|RUNNING|None|2026-12-02T08:00:00|2026-12-02T08:00:03|n1|checkroom-r1|checkroom ws=abc run=r1 cell=ch01/draft|x\nnot a row\n')).toEqual([
+      { id: '12', state: 'RUNNING', reason: 'None', submit: '2026-12-02T08:00:00', start: '2026-12-02T08:00:03', nodes: 'n1', name: 'checkroom-r1', comment: 'checkroom ws=abc run=r1 cell=ch01/draft|x' },
     ]);
     expect(parseExitCode('JobId=4 JobState=FAILED Reason=NonZeroExitCode ExitCode=2:0 RunTime=1')).toBe(2);
     expect(parseExitCode('JobState=CANCELLED ExitCode=0:15')).toBe(143);

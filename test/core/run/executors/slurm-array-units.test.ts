@@ -38,7 +38,7 @@ describe('squeue lines of job arrays', () => {
     expect(expandArrayId('123_4')).toEqual(['123_4']);
     expect(expandArrayId('77')).toEqual(['77']);
     expect(expandArrayId('123_[x]')).toBeNull();
-    const rows = parseSqueue('123_[2-4%2]|PENDING|JobArrayTaskLimit|checkroom-a|checkroom ws=abc array=draft-1\n123_0|RUNNING|None|checkroom-a|checkroom ws=abc array=draft-1\n9|RUNNING|None|x|y\n');
+    const rows = parseSqueue('123_[2-4%2]|PENDING|JobArrayTaskLimit|2026-12-02T08:00:00|N/A|(null)|checkroom-a|checkroom ws=abc array=draft-1\n123_0|RUNNING|None|2026-12-02T08:00:00|2026-12-02T08:00:01|n2|checkroom-a|checkroom ws=abc array=draft-1\n9|RUNNING|None|||n1|x|y\n');
     expect(rows.map((r) => `${r.id} ${r.state} ${r.reason}`)).toEqual(['123_2 PENDING JobArrayTaskLimit', '123_3 PENDING JobArrayTaskLimit', '123_4 PENDING JobArrayTaskLimit', '123_0 RUNNING None', '9 RUNNING None']);
     expect(parseArrayComment(rows[0]!.comment)).toEqual({ ws: 'abc', name: 'draft-1' });
     expect(parseArrayComment('checkroom ws=abc run=r1 cell=u1/draft')).toBeNull();
