@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { assertInside } from '../../fs/confine-path.js';
-import { SECRETS_READ } from './slurm-wrapper.js';
+import { RUN_AND_RECORD, SECRETS_READ } from './slurm-wrapper.js';
 
 // A job array's map from task index to cell (docs/scale-out.md, Arrays): one line per task,
 // written atomically in .checkroom/slurm/arrays/ before sbatch, read by the one fixed script
@@ -26,18 +26,7 @@ n=$#
 while [ "$n" -gt 0 ]; do dec "$1"; shift; set -- "$@" "$v"; n=$((n - 1)); done
 exec >>"$log" 2>&1
 cd "$cwd" || exit 3
-${SECRETS_READ}got=
-"$@" &
-child=$!
-trap 'got=TERM; kill -TERM "$child" 2>/dev/null' TERM INT HUP
-while :; do
-  wait "$child"
-  code=$?
-  kill -0 "$child" 2>/dev/null || break
-done
-printf '%s %s\\n' "$code" "$got" > "$status_file.tmp.$$" && mv -f "$status_file.tmp.$$" "$status_file"
-exit "$code"
-`;
+${SECRETS_READ}${RUN_AND_RECORD}`;
 
 export interface ManifestTask {
   runId: string;

@@ -26,11 +26,9 @@ if [ -f "$secrets" ]; then
 fi
 `;
 
-export const WRAPPER_TEXT = `#!/bin/sh
-# checkroom Slurm wrapper: usage: run-agent.sh <status-file> <argv...>
-status_file=$1
-shift
-${SECRETS_READ}got=
+/** The end of both job scripts: run the argv, forward SIGTERM to it, and leave its exit status
+ *  (and whether a TERM came) next to the log, written whole by a rename. */
+export const RUN_AND_RECORD = `got=
 "$@" &
 child=$!
 trap 'got=TERM; kill -TERM "$child" 2>/dev/null' TERM INT HUP
@@ -42,6 +40,12 @@ done
 printf '%s %s\\n' "$code" "$got" > "$status_file.tmp.$$" && mv -f "$status_file.tmp.$$" "$status_file"
 exit "$code"
 `;
+
+export const WRAPPER_TEXT = `#!/bin/sh
+# checkroom Slurm wrapper: usage: run-agent.sh <status-file> <argv...>
+status_file=$1
+shift
+${SECRETS_READ}${RUN_AND_RECORD}`;
 
 export const wrapperPath = (root: string): string => join(root, '.checkroom', 'slurm', 'run-agent.sh');
 
