@@ -91,7 +91,7 @@ export default tseslint.config(
   },
   {
     files: ['src/build/*.mjs', 'test/**/*.mjs'],
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly' } },
   },
   {
     files: ['scripts/*.mjs'],
