@@ -35,7 +35,7 @@ describe('store: Enter while the account waits', () => {
     await r.press('3', 'enter');
     if (r.s().dialog) await r.press('y');
     await until(() => /waiting for the account's reset/.test(r.s().message?.text ?? ''), 'the refusal');
-    expect(r.s().message!.text).toMatch(/ch01 research is not launched: waiting for the account's reset at \d\d:\d\d(:\d\d)? \(command login\); launch it after the reset/);
+    expect(r.s().message!.text).toMatch(/ch01 research is not launched: waiting for the account's reset at (?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d(:\d\d)? \(command login\); launch it after the reset/);
     expect((await readJournal(root)).events.filter((e) => e.type === 'launch')).toHaveLength(1);
   });
 });

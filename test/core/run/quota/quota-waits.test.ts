@@ -141,7 +141,7 @@ describe('quota-aware waits, real processes', () => {
     }
     expect(l.consecutiveFailures).toBe(0);
     // The operator was told, once per cell, that it waits and why.
-    const notices = events.filter((e) => e.type === 'notice' && /waiting for the account's reset at \d\d:\d\d/.test(e.message));
+    const notices = events.filter((e) => e.type === 'notice' && /waiting for the account's reset at (?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d/.test(e.message));
     expect(notices.length).toBeGreaterThanOrEqual(2);
   }, 60_000);
 });
@@ -190,7 +190,7 @@ describe('checkroom run while the account waits (the built binary, as cron runs 
     });
     const one = cli(['run', root, 'ch02', 'research', '--yes']);
     expect(one.status, one.stdout + one.stderr).toBe(1);
-    expect(one.stdout).toMatch(/cannot run: ch02 research is not launched: waiting for the account's reset at \d\d:\d\d(:\d\d)? \(claude-code key [0-9a-f]{6} \(ANTHROPIC_API_KEY\)\); launch it after the reset/);
+    expect(one.stdout).toMatch(/cannot run: ch02 research is not launched: waiting for the account's reset at (?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d(:\d\d)? \(claude-code key [0-9a-f]{6} \(ANTHROPIC_API_KEY\)\); launch it after the reset/);
     const next = cli(['run', root, '--next', '--auto', '--yes']);
     expect(next.stdout, next.stderr).toMatch(/waiting: ch0[12] research: waiting for the account's reset at /);
     expect(next.status).toBe(0);
