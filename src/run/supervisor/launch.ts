@@ -212,7 +212,7 @@ export async function breakerAction({ ready, roles, ws, journal, pilot }: Operat
 }
 
 export async function resetCell(
-  { ready, roles, ws, journal, pilot, inFlight, marker }: OperatorPorts & { inFlight: Pick<InFlight, 'flights'>; marker: Marker },
+  { ready, roles, ws, journal, pilot, inFlight, marker }: OperatorPorts & { inFlight: InFlight; marker: Marker },
   unit: string,
   step: string,
 ): Promise<void> {
@@ -220,6 +220,10 @@ export async function resetCell(
   roles.refuse('reset a cell');
   const t = targetOf(ws.root, ws.config, unit, step);
   const key = cellKey(unit, step);
+  // A cell already escalated in the journal whose flight is writing its last mark (checkpoint.md):
+  // the reset waits for that write, or the escalation's mark would land over the reset's.
+  const ending = inFlight.running.get(key);
+  if (ending && journal.ledger().cells[key]?.state === 'needs_human') await ending.catch(() => undefined);
   if (inFlight.flights.has(key)) throw new SupervisorError(`${unit} ${step} is in flight; cancel it first`);
   await journal.append({ type: 'decision', at: journal.now(), kind: 'reset_cell', unit, step, note: 'reset by the operator' });
   // The checkpoint follows the disk again: ✅ proven, ⏳ a half-product, — nothing.
