@@ -86,7 +86,7 @@ export interface LaunchPorts {
   ws: WorkspaceRef;
   journal: JournalPort;
   budget: Pick<Budget, 'stop'>;
-  inFlight: Pick<InFlight, 'flights'>;
+  inFlight: InFlight;
   probes: ProbeClaims;
   cells: Pick<CellRunner, 'fly'>;
 }
@@ -99,6 +99,16 @@ const forkOf = (...a: Parameters<typeof forkTarget>): CellTarget => {
     throw new SupervisorError((err as Error).message);
   }
 };
+
+/**
+ * A cell the journal already says is escalated while its flight still writes that claim into
+ * checkpoint.md: an operator's reset or relaunch right then waits for the write instead of
+ * meeting "in flight" (and the escalation's mark can never land over the reset's).
+ */
+async function settleEscalated(inFlight: InFlight, journal: JournalPort, key: string): Promise<void> {
+  const ending = inFlight.running.get(key);
+  if (ending && journal.ledger().cells[key]?.state === 'needs_human') await ending.catch(() => undefined);
+}
 
 /** Every check a launch must pass (one writer per output, breakers, budgets, escalation), then the cell goes in flight. */
 export async function launchCell(
@@ -113,6 +123,7 @@ export async function launchCell(
   const key = cellKey(unit, step);
   // A redo's fork (docs/redo.md): the agent or prompt it named, for this run of the cell only.
   const t = forkOf(ws.root, config, targetOf(ws.root, config, unit, step), journal.ledger().triage.overrides[key]);
+  await settleEscalated(inFlight, journal, key);
   const { flights } = inFlight;
   if (flights.has(key)) throw new SupervisorError(`${unit} ${step} is already running or waiting for its next attempt`);
   const blocked = outputBlocked(t);
@@ -220,10 +231,7 @@ export async function resetCell(
   roles.refuse('reset a cell');
   const t = targetOf(ws.root, ws.config, unit, step);
   const key = cellKey(unit, step);
-  // A cell already escalated in the journal whose flight is writing its last mark (checkpoint.md):
-  // the reset waits for that write, or the escalation's mark would land over the reset's.
-  const ending = inFlight.running.get(key);
-  if (ending && journal.ledger().cells[key]?.state === 'needs_human') await ending.catch(() => undefined);
+  await settleEscalated(inFlight, journal, key);
   if (inFlight.flights.has(key)) throw new SupervisorError(`${unit} ${step} is in flight; cancel it first`);
   await journal.append({ type: 'decision', at: journal.now(), kind: 'reset_cell', unit, step, note: 'reset by the operator' });
   // The checkpoint follows the disk again: ✅ proven, ⏳ a half-product, — nothing.

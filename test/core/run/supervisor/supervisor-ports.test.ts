@@ -71,7 +71,7 @@ const portsFor = (s: Awaited<ReturnType<typeof setUp>>, cells: Pick<CellRunner, 
   ws: { root: s.root, config: s.config },
   journal: s.journal,
   budget: budgetOf(s.config, s.session),
-  inFlight: { flights: new Map() },
+  inFlight: { flights: new Map(), running: new Map() },
   probes: new Map(),
   cells,
 });
