@@ -19,8 +19,8 @@ import { breakerOf, countsOf, countsOfJson, healthOf, headerAutopilotOf, matrixO
 // is printed), `CHECKROOM_CASES=<n>` runs more, `CHECKROOM_REPORT=1` prints every seed that
 // disagrees (the known cases too), `CHECKROOM_COVER=1` how often each fact comes up.
 //
-// The disagreements known today are `it.fails`, each saying where it comes from; the operator
-// model (issue 18 item 1) is their fix, and the lead flips them to `it` with it.
+// Every comparison is an `it`: the disagreements this test found first (as `it.fails`) were
+// fixed by the one operator model (src/operator/) and flipped.
 
 const CASES = 200;
 
