@@ -55,29 +55,54 @@ const withRow = async (root: string, config: WorkspaceConfig, text: string, unit
   return added.changed ? added.text : null;
 };
 
-/** Set one cell of checkpoint.md and its "last updated" line. */
-export const markCell = async (root: string, config: WorkspaceConfig, unit: string, step: string, claim: Claim, at: number): Promise<MarkResult> => {
+/** One cell's claim to set. */
+export interface CellMark {
+  unit: string;
+  step: string;
+  claim: Claim;
+}
+
+type Applied = { text: string; changed: boolean } | { warning: string };
+
+/** The marks set on `text` in order (a unit with no row gets one from the disk); a warning when one cannot be set in place. */
+async function applyMarks(root: string, config: WorkspaceConfig, text: string, marks: readonly CellMark[]): Promise<Applied> {
+  let changed = false;
+  for (const m of marks) {
+    let edit = updateCheckpointCell(text, m.unit, m.step, m.claim, config.pipeline);
+    if (edit.noRow) {
+      const withIt = await withRow(root, config, text, m.unit);
+      if (withIt !== null) [changed, edit] = [true, updateCheckpointCell(withIt, m.unit, m.step, m.claim, config.pipeline)];
+    }
+    if (edit.warning) return { warning: edit.warning };
+    [text, changed] = [edit.text, changed || edit.changed];
+  }
+  return { text, changed };
+}
+
+/**
+ * Set cells of checkpoint.md and its "last updated" line: one read and one atomic write for
+ * every mark given (the marker hands over every mark that queued while the last write ran:
+ * an array's cells starting together are one write, not one each).
+ */
+export const markCells = async (root: string, config: WorkspaceConfig, marks: readonly CellMark[], at: number): Promise<MarkResult> => {
   const path = join(root, config.sources.checkpoint);
   let rebuilt: string | null = null;
   const read = await readText(path);
-  let text = typeof read === 'string' ? read : null;
-  let edit = text === null ? null : updateCheckpointCell(text, unit, step, claim, config.pipeline);
-  let added = false;
-  if (text !== null && edit?.noRow) {
-    const withIt = await withRow(root, config, text, unit);
-    if (withIt !== null) [text, added, edit] = [withIt, true, updateCheckpointCell(withIt, unit, step, claim, config.pipeline)];
-  }
-  if (text === null || edit?.warning) {
-    // An oversized file is not edited in place: it is rebuilt from the disk like a file
-    // without the cell's row, and the old one is backed up (nothing lost).
-    const why = read === null ? `no ${config.sources.checkpoint}` : typeof read === 'string' ? edit!.warning : read.tooLarge;
+  let applied: Applied | null = typeof read === 'string' ? await applyMarks(root, config, read, marks) : null;
+  if (applied === null || 'warning' in applied) {
+    // No file, an oversized one, or a cell that cannot be set in place: rebuilt from the disk
+    // once (the old file is backed up: nothing lost), then every mark set on the rebuilt text.
+    const why = read === null ? `no ${config.sources.checkpoint}` : typeof read === 'string' ? (applied as { warning: string }).warning : read.tooLarge;
     rebuilt = `${why}: rebuilt ${config.sources.checkpoint} from the disk`;
-    text = (await rewriteCheckpoint(root)).text;
-    edit = updateCheckpointCell(text, unit, step, claim, config.pipeline);
-    if (edit.warning) return { changed: false, rebuilt: `${rebuilt}; still ${edit.warning}` };
+    applied = await applyMarks(root, config, (await rewriteCheckpoint(root)).text, marks);
+    if ('warning' in applied) return { changed: false, rebuilt: `${rebuilt}; still ${applied.warning}` };
   }
-  if (!edit!.changed && !added) return { changed: false, rebuilt };
-  const touched = touchLastUpdate(edit!.text, formatMinute(new Date(at)));
+  if (!applied.changed) return { changed: false, rebuilt };
+  const touched = touchLastUpdate(applied.text, formatMinute(new Date(at)));
   await writeFileAtomic(path, touched.text, [root]);
   return { changed: true, rebuilt };
 };
+
+/** Set one cell of checkpoint.md and its "last updated" line. */
+export const markCell = (root: string, config: WorkspaceConfig, unit: string, step: string, claim: Claim, at: number): Promise<MarkResult> =>
+  markCells(root, config, [{ unit, step, claim }], at);

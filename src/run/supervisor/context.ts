@@ -4,7 +4,7 @@ import { sanitizeLine } from '../../text/sanitize.js';
 import { cellKey } from '../../types.js';
 import { budgetStopOf, launchesLeft } from '../policy/budget.js';
 import { passBreaker, releaseProbes, type ProbeClaims } from '../policy/breaker-gate.js';
-import { markCell } from '../attempt/launch-checkpoint.js';
+import { markCells, type CellMark } from '../attempt/launch-checkpoint.js';
 import { retryStopOf } from '../policy/retry-stop.js';
 import { pauseStopOf } from '../policy/pause.js';
 import type { Flight } from '../attempt/cell-core.js';
@@ -32,17 +32,36 @@ export const emitterOf =
     }
   };
 
-/** One writer at a time: two runs ending together must not lose each other's cell. */
+/**
+ * One writer at a time: two runs ending together must not lose each other's cell. The marks
+ * that queue while a write runs go out together in the next one (markCells: one read, one
+ * write), so a burst of starts — an array's cells, autopilot filling its slots — costs a write
+ * or two, not one per cell. Each mark resolves when the write that carried it is done.
+ */
 export const markerOf = ({ root, config }: WorkspaceRef, now: () => number, emit: Emit): Marker => {
-  let queue: Promise<void> = Promise.resolve();
+  let pending: { mark: CellMark; done: () => void; fail: (err: unknown) => void }[] = [];
+  let writing = false;
+  const drain = async (): Promise<void> => {
+    writing = true;
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        const r = await markCells(root, config, batch.map((b) => b.mark), now());
+        if (r.rebuilt) emit({ type: 'notice', message: sanitizeLine(r.rebuilt) });
+        for (const b of batch) b.done();
+      } catch (err) {
+        for (const b of batch) b.fail(err);
+      }
+    }
+    writing = false;
+  };
   return {
     mark(unit, step, claim) {
-      const next = queue.then(async () => {
-        const r = await markCell(root, config, unit, step, claim, now());
-        if (r.rebuilt) emit({ type: 'notice', message: sanitizeLine(r.rebuilt) });
+      return new Promise<void>((done, fail) => {
+        pending.push({ mark: { unit, step, claim }, done, fail });
+        if (!writing) void drain();
       });
-      queue = next.catch(() => undefined);
-      return next;
     },
   };
 };
