@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseConfig } from '../../../../src/pipeline/config/config.js';
 import { kubeIndexedJobManifest, podFailurePolicyOf, ARRAY_LABEL } from '../../../../src/run/executors/kube-indexed.js';
 import { exitCodeClasses } from '../../../../src/run/policy/exit-classes.js';
 import { LABEL } from '../../../../src/run/executors/kube-manifest.js';
 import type { ExecutorSpec } from '../../../../src/run/executors/types.js';
-import { tempDir } from '../../../helpers/workspace.js';
+import { decodeOffline, hasKubectl } from '../../../helpers/kubectl.js';
 
 // The Kubernetes form of a job array (docs/scale-out.md, Arrays): one Indexed Job for the
 // ready cells of a step. No cluster runs here and none is faked: the Job is decoded by kubectl
@@ -15,7 +12,6 @@ import { tempDir } from '../../../helpers/workspace.js';
 // as kubernetes.test.ts does): a wrong type fails, a field kubectl does not know is dropped and
 // shows up as a difference.
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 
 const YAML = `executor: kubernetes
 kubernetes: { namespace: books, image: 'registry.example/agents:1.4', pvc: book-rwx, cpu: '500m', memory: 2Gi }
@@ -87,18 +83,14 @@ describe('the Indexed Job of a batch', () => {
 
   it.skipIf(!hasKubectl)('decodes in kubectl (--dry-run=client, offline) into batch/v1 with nothing dropped, and a wrong type in its podFailurePolicy is refused', () => {
     const m = kubeIndexedJobManifest(input());
-    const file = join(tempDir(), 'job.json');
-    writeFileSync(file, JSON.stringify(m));
-    const r = spawnSync('kubectl', ['set', 'env', '--local', '--dry-run=client', '-f', file, 'CHECKROOM_DECODED=1', '-o', 'json'], { encoding: 'utf8' });
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    const back = JSON.parse(r.stdout);
+    const { status, stderr, back } = decodeOffline(m);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
     expect(back.spec.template.spec.containers[0].env.pop()).toEqual({ name: 'CHECKROOM_DECODED', value: '1' });
     expect(back).toMatchObject(m);
     const bad = JSON.parse(JSON.stringify(m));
     bad.spec.podFailurePolicy.rules[1].onExitCodes.values = 'sixty-four';
-    writeFileSync(file, JSON.stringify(bad));
-    const rb = spawnSync('kubectl', ['set', 'env', '--local', '--dry-run=client', '-f', file, 'X=1', '-o', 'json'], { encoding: 'utf8' });
+    const rb = decodeOffline(bad);
     expect(rb.status).not.toBe(0);
     expect(rb.stderr).toMatch(/values/);
   });

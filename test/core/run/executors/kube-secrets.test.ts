@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseConfig } from '../../../../src/pipeline/config/config.js';
 import { kubeJobManifest, kubeJobName, kubeSecretCommand, kubeSecretNames } from '../../../../src/run/executors/kube-manifest.js';
 import type { ExecutorSpec } from '../../../../src/run/executors/types.js';
-import { tempDir } from '../../../helpers/workspace.js';
+import { decodeOffline, hasKubectl } from '../../../helpers/kubectl.js';
 
 // A Kubernetes Job never carries a secret's value (issue 22 item 5): a declared secret, or a
 // key-like name in the agent's env, is a valueFrom.secretKeyRef into kubernetes.secret; the
 // operator is shown the kubectl line that makes the Secret, with no value in it.
 
 const KEY = 'sk-ant-kube-5e4d3c2b1a09';
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 
 const spec = (): ExecutorSpec => {
   const cfg = parseConfig(
@@ -45,14 +41,11 @@ describe('secrets in a Kubernetes Job', () => {
 
   it.skipIf(!hasKubectl)('kubectl decodes the secretKeyRef env offline (--dry-run=client) with nothing dropped', () => {
     const m = kubeJobManifest({ spec: spec(), name: kubeJobName('ch01-draft-a1-x') });
-    const file = join(tempDir(), 'job.json');
-    writeFileSync(file, JSON.stringify(m));
-    const r = spawnSync('kubectl', ['set', 'env', '--local', '--dry-run=client', '-f', file, 'CHECKROOM_DECODED=1', '-o', 'json'], { encoding: 'utf8' });
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    const back = JSON.parse(r.stdout);
+    const { status, stderr, back } = decodeOffline(m);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
     back.spec.template.spec.containers[0].env.pop();
     expect(back).toMatchObject(m);
-    expect(r.stdout).not.toContain(KEY);
+    expect(JSON.stringify(back)).not.toContain(KEY);
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../../../../src/pipeline/config/config.js';
@@ -10,6 +9,7 @@ import { tempDir } from '../../../helpers/workspace.js';
 import { kubeSchedulerJobs, readScheduler, schedulerFindings } from '../../../../src/sources/scheduler.js';
 import { workspaceTag } from '../../../../src/run/executors/slurm-wrapper.js';
 import type { Cell } from '../../../../src/types.js';
+import { decodeOffline, hasKubectl } from '../../../helpers/kubectl.js';
 
 // Kubernetes Jobs (issue 12). No cluster runs here and none is faked: the generated Job is
 // decoded by kubectl itself into its typed batch/v1 structs offline (`kubectl set env
@@ -17,7 +17,6 @@ import type { Cell } from '../../../../src/types.js';
 // as a difference), and the state mapping is tested on `kubectl get -o json` shapes taken
 // from the API reference (JobStatus, PodStatus, ContainerState).
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 
 const specFor = (yaml: string, over: Partial<ExecutorSpec> = {}): ExecutorSpec => {
   const cfg = parseConfig(yaml, 'checkroom.yaml');
@@ -89,20 +88,16 @@ describe('the Kubernetes Job of an attempt', () => {
   it.skipIf(!hasKubectl)('decodes in kubectl (--dry-run=client, offline) into batch/v1 with nothing dropped', () => {
     const spec = specFor(YAML);
     const m = kubeJobManifest({ spec, name: kubeJobName(spec.runId) });
-    const file = join(tempDir(), 'job.json');
-    writeFileSync(file, JSON.stringify(m));
-    const r = spawnSync('kubectl', ['set', 'env', '--local', '--dry-run=client', '-f', file, 'CHECKROOM_DECODED=1', '-o', 'json'], { encoding: 'utf8' });
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    const back = JSON.parse(r.stdout);
+    const { status, stderr, back } = decodeOffline(m);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
     const c = back.spec.template.spec.containers[0];
     expect(c.env.pop()).toEqual({ name: 'CHECKROOM_DECODED', value: '1' });
     expect(back).toMatchObject(m);
     // And a wrong type is refused by the same decoder: the check can fail.
     const bad = JSON.parse(JSON.stringify(m));
     bad.spec.backoffLimit = 'zero';
-    writeFileSync(file, JSON.stringify(bad));
-    const rb = spawnSync('kubectl', ['set', 'env', '--local', '--dry-run=client', '-f', file, 'X=1', '-o', 'json'], { encoding: 'utf8' });
+    const rb = decodeOffline(bad);
     expect(rb.status).not.toBe(0);
     expect(rb.stderr).toMatch(/backoffLimit/);
   });
