@@ -1,28 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/pipeline/config/config.js';
-import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { readJournal } from '../../../src/run/journal/journal.js';
-import { closeStores, openStore, until } from '../../helpers/store.js';
+import { until } from '../../helpers/store.js';
 import { fakeAgentWorkspace } from '../../helpers/workspace.js';
+import { closeStoresWithAgents, openStoreWithAgents } from '../../helpers/store-agents.js';
 
 // enter and x on marked Plan rows, Z on marked Health cells (issue 21 item 3), through the
 // store's keys with a real supervisor whose agent is the demo's fake agent (real processes):
 // one preview each, every marked row launched, cancelled or reset as its single key would,
 // the rows that cannot be refused in the preview and named again in the result.
 
-const sups: Supervisor[] = [];
-afterEach(async () => {
-  await closeStores();
-  for (const s of sups.splice(0)) await s.close({ cancel: true });
-});
+afterEach(closeStoresWithAgents);
 
-async function openWithAgents(root: string) {
-  const config = await loadConfig(root);
-  const sup = await openSupervisor({ root, config });
-  sups.push(sup);
-  const r = await openStore(root, { agents: { sup, config, flushMs: 10 } });
-  return { ...r, sup };
-}
+const openWithAgents = openStoreWithAgents;
 
 const decisions = async (root: string, kind: string): Promise<string[]> =>
   (await readJournal(root)).events.flatMap((e) => (e.type === 'decision' && e.kind === kind ? [`${e.unit} ${e.step}`] : []));

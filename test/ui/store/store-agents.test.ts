@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/pipeline/config/config.js';
-import { openSupervisor, type Supervisor } from '../../../src/run/supervisor/supervisor.js';
 import { appendJournal, readJournal, type JournalEvent } from '../../../src/run/journal/journal.js';
 import { parseCheckpoint } from '../../../src/checkpoint/parse.js';
 import { claimsOf } from '../../../src/state/derive.js';
 import { operatorOf } from '../../../src/ui/store/operator.js';
-import { closeStores, openStore, until } from '../../helpers/store.js';
+import { openStore, until } from '../../helpers/store.js';
 import { copyDemo, DEMO, fakeAgentWorkspace } from '../../helpers/workspace.js';
+import { closeStoresWithAgents, openStoreWithAgents } from '../../helpers/store-agents.js';
 
 // The agents slice (store-agents.ts) through `feed`, without React (issue 9 item 3): a real
 // supervisor whose agent is the demo's fake agent (real processes, no mocks). What a run does
@@ -18,19 +18,9 @@ const AGENT = join(DEMO, 'agents', 'fake-agent.mjs');
 
 const makeWs = (o: { units?: string[]; faults?: Record<string, string> } = {}): string => fakeAgentWorkspace('checkroom-store-agents-', o);
 
-const sups: Supervisor[] = [];
-afterEach(async () => {
-  await closeStores();
-  for (const s of sups.splice(0)) await s.close({ cancel: true });
-});
+afterEach(closeStoresWithAgents);
 
-async function openWithAgents(root: string) {
-  const config = await loadConfig(root);
-  const sup = await openSupervisor({ root, config });
-  sups.push(sup);
-  const r = await openStore(root, { agents: { sup, config, flushMs: 10 } });
-  return { ...r, sup };
-}
+const openWithAgents = openStoreWithAgents;
 
 const journal = async (root: string): Promise<JournalEvent[]> => (await readJournal(root)).events;
 const claimOf = async (root: string, key: string) => claimsOf(parseCheckpoint(readFileSync(join(root, 'checkpoint.md'), 'utf8'), (await loadConfig(root)).pipeline)).get(key);
