@@ -147,7 +147,8 @@ const mariadb = async (s: Started, dir: string, daemon: (argv: string[], log: st
   return port;
 };
 
-export async function startTwoNodes(o: { accounting: boolean }): Promise<TwoNodes> {
+/** `cpus` per node (default 1: two jobs at once run on two nodes); `overSubscribe`: jobs a CPU may share (the arrays bench). */
+export async function startTwoNodes(o: { accounting: boolean; cpus?: number; overSubscribe?: number }): Promise<TwoNodes> {
   const dir = tempDir('checkroom-nodes-');
   chmodSync(dir, 0o755);
   const s: Started = { procs: [], netns: [], dir, conf: null, env: {} };
@@ -214,9 +215,9 @@ export async function startTwoNodes(o: { accounting: boolean }): Promise<TwoNode
         ? ['AccountingStorageType=accounting_storage/slurmdbd', 'AccountingStorageHost=127.0.0.1', `AccountingStoragePort=${dbd}`, `AccountingStoragePass=${sock}`, 'JobAcctGatherType=jobacct_gather/linux', 'JobAcctGatherFrequency=1']
         : []),
       // One CPU each: two jobs at once run on two nodes.
-      `NodeName=n1 NodeAddr=10.${b}.1.2 NodeHostname=n1 CPUs=1 RealMemory=1000 State=UNKNOWN`,
-      `NodeName=n2 NodeAddr=10.${b}.2.2 NodeHostname=n2 CPUs=1 RealMemory=1000 State=UNKNOWN`,
-      'PartitionName=debug Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP',
+      `NodeName=n1 NodeAddr=10.${b}.1.2 NodeHostname=n1 CPUs=${o.cpus ?? 1} RealMemory=1000 State=UNKNOWN`,
+      `NodeName=n2 NodeAddr=10.${b}.2.2 NodeHostname=n2 CPUs=${o.cpus ?? 1} RealMemory=1000 State=UNKNOWN`,
+      `PartitionName=debug Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP${o.overSubscribe ? ` OverSubscribe=FORCE:${o.overSubscribe}` : ''}`,
       '',
     ];
     writeFileSync(conf, lines.join('\n'));

@@ -17,7 +17,7 @@ const testFiles = (dir = join(REPO, 'test')): string[] =>
   });
 
 /** Helpers that start processes or a terminal (.ts or .tsx): a unit test imports none of them. */
-const PROCESS_HELPERS = ['tmux', 'slurm', 'nobody', 'writer', 'matrix', 'claude', 'gen-surfaces', 'child-supervisor', 'agents-room'].map((h) => `test/helpers/${h}`);
+const PROCESS_HELPERS = ['tmux', 'slurm', 'nobody', 'writer', 'matrix', 'claude', 'gen-surfaces', 'child-supervisor', 'agents-room', 'sshd', 'store-agents'].map((h) => `test/helpers/${h}`);
 const PROCESS_MODULES = ["'node:child_process'", "'child_process'", "'execa'"];
 
 const resolveLocal = (from: string, spec: string): string | null => {

@@ -1,12 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readJournal, type ExitEvent, type LaunchEvent, type SessionEvent } from '../../src/run/journal/journal.js';
 import { isSameProcessAlive, procStartTime } from '../../src/run/process/proc.js';
 import { copyDemo, REPO, tempDir } from '../helpers/workspace.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { TmuxSession } from '../helpers/tmux.js';
+import { run, sshdMissing, startSshd, writeSshdFiles } from '../helpers/sshd.js';
 
 // Issue 17 item 3 over a real SSH connection: sshd (Debian's openssh-server) listens on the
 // loopback of a network namespace of its own, root logs in with a key generated here, and the
@@ -20,18 +21,7 @@ import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 // lists it). Without them the test is skipped and says why.
 
 const CLI = join(REPO, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).bin.checkroom);
-const SSHD = '/usr/sbin/sshd';
-
-/** Why this machine cannot run the test, or null. */
-const missing = (): string | null => {
-  if (process.getuid?.() !== 0) return 'needs root (sshd and ip netns)';
-  if (!hasTmux()) return 'needs tmux';
-  if (spawnSync('ip', ['netns', 'list'], { stdio: 'ignore' }).status !== 0) return 'needs `ip netns` (iproute2 and the right to create network namespaces)';
-  if (!existsSync(SSHD)) spawnSync('apt-get', ['install', '-y', '-q', 'openssh-server'], { stdio: 'ignore', timeout: 180_000 });
-  if (!existsSync(SSHD)) return 'openssh-server is not installed and `apt-get install openssh-server` failed';
-  return null;
-};
-const why = missing();
+const why = sshdMissing();
 if (why) console.warn(`ssh-drop test skipped: ${why}`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -41,10 +31,6 @@ const until = async (ok: () => boolean | Promise<boolean>, what: string, ms = 60
     if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
     await sleep(100);
   }
-};
-const run = (cmd: string, args: string[]): void => {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
 };
 
 describe.skipIf(why !== null)('torture: an SSH drop during autopilot loses no agent work (issue 17 item 3)', () => {
@@ -60,38 +46,11 @@ describe.skipIf(why !== null)('torture: an SSH drop during autopilot loses no ag
     spawnSync('ip', ['netns', 'del', ns], { stdio: 'ignore' });
   });
 
-  const startSshd = async (): Promise<void> => {
+  const up = async (): Promise<void> => {
     run('ip', ['netns', 'add', ns]);
     run('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up']);
-    mkdirSync('/run/sshd', { recursive: true });
-    const home = join(keys, 'home');
-    mkdirSync(home, { recursive: true });
-    run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keys, 'host')]);
-    run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keys, 'client')]);
-    writeFileSync(join(keys, 'authorized_keys'), readFileSync(join(keys, 'client.pub')), { mode: 0o600 });
-    writeFileSync(
-      join(keys, 'sshd_config'),
-      [
-        'ListenAddress 127.0.0.1',
-        'Port 2222',
-        `HostKey ${join(keys, 'host')}`,
-        `AuthorizedKeysFile ${join(keys, 'authorized_keys')}`,
-        `PidFile ${join(keys, 'sshd.pid')}`,
-        'PermitRootLogin prohibit-password',
-        'PasswordAuthentication no',
-        'KbdInteractiveAuthentication no',
-        'UsePAM no',
-        'StrictModes no',
-        // The second host's root logs in to a clean home: the machine's ~/.bashrc (pyenv's
-        // rehash takes a lock a killed login can leave behind for 60 s) is not this test's.
-        `SetEnv HOME=${home}`,
-        '',
-      ].join('\n'),
-    );
-    sshd = spawn('ip', ['netns', 'exec', ns, SSHD, '-D', '-e', '-f', join(keys, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let log = '';
-    sshd.stderr!.on('data', (d) => (log += d));
-    await until(() => /Server listening on 127\.0\.0\.1 port 2222/.test(log), `sshd to listen (${log})`, 20_000);
+    writeSshdFiles(keys, '127.0.0.1');
+    sshd = await startSshd(ns, keys, '127.0.0.1');
   };
 
   /** The control room on the other end of `ssh -tt`, in tmux; the pane's process is the ssh client. */
@@ -105,7 +64,7 @@ describe.skipIf(why !== null)('torture: an SSH drop during autopilot loses no ag
 
   it('kill the ssh client mid-autopilot: runs left and journaled; on reconnect adopted and done at attempt 1', { timeout: 240_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
-    await startSshd();
+    await up();
     const dir = copyDemo();
     writeFileSync(join(dir, 'agents', 'faults.json'), '{ "*/*": "ok" }\n');
     const yaml = join(dir, 'checkroom.yaml');

@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { copyDemo, tempDir } from '../../helpers/workspace.js';
-import { CLI, hasTmux, TmuxSession } from '../../helpers/tmux.js';
+import { CLI, TmuxSession } from '../../helpers/tmux.js';
+import { run, sshdMissing, startSshd, writeSshdFiles } from '../../helpers/sshd.js';
 
 // Issue 21 item 5, for real: three demo workspaces, two here and one on a second "host" — a
 // network namespace joined to this one by a veth pair, where Debian's openssh-server listens
@@ -19,23 +20,9 @@ import { CLI, hasTmux, TmuxSession } from '../../helpers/tmux.js';
 // Needs root, `ip netns` and openssh-server (installed with apt-get when missing, as
 // test/torture/ssh-drop.test.ts does). Without them the test is skipped and says why.
 
-const SSHD = '/usr/sbin/sshd';
-
-const missing = (): string | null => {
-  if (process.getuid?.() !== 0) return 'needs root (sshd and ip netns)';
-  if (!hasTmux()) return 'needs tmux';
-  if (spawnSync('ip', ['netns', 'list'], { stdio: 'ignore' }).status !== 0) return 'needs `ip netns` (iproute2 and the right to create network namespaces)';
-  if (!existsSync(SSHD)) spawnSync('apt-get', ['install', '-y', '-q', 'openssh-server'], { stdio: 'ignore', timeout: 180_000 });
-  if (!existsSync(SSHD)) return 'openssh-server is not installed and `apt-get install openssh-server` failed';
-  return null;
-};
-const why = missing();
+const why = sshdMissing();
 if (why) console.warn(`many-hosts test skipped: ${why}`);
 
-const run = (cmd: string, args: string[]): void => {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = async (ok: () => boolean, what: string, ms = 30_000): Promise<void> => {
   const t0 = Date.now();
@@ -86,16 +73,7 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
     run('ip', ['netns', 'exec', ns, 'ip', 'addr', 'add', `${remoteIp}/30`, 'dev', vn]);
     run('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', vn, 'up']);
     run('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up']);
-    mkdirSync('/run/sshd', { recursive: true });
-    run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keys, 'host')]);
-    run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keys, 'client')]);
-    writeFileSync(join(keys, 'authorized_keys'), readFileSync(join(keys, 'client.pub')), { mode: 0o600 });
-    const lines = [`ListenAddress ${remoteIp}`, 'Port 2222', `HostKey ${join(keys, 'host')}`, `AuthorizedKeysFile ${join(keys, 'authorized_keys')}`, `PidFile ${join(keys, 'sshd.pid')}`];
-    // The remote root logs in to a clean home: the machine's ~/.bashrc (pyenv's rehash takes a
-    // lock a killed login can leave behind for 60 s) is not this test's.
-    mkdirSync(join(keys, 'home'), { recursive: true });
-    const rest = ['PermitRootLogin prohibit-password', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'UsePAM no', 'StrictModes no', `SetEnv HOME=${join(keys, 'home')}`, ''];
-    writeFileSync(join(keys, 'sshd_config'), [...lines, ...rest].join('\n'));
+    writeSshdFiles(keys, remoteIp);
     // The overview's side: key auth with the generated key, no known_hosts to answer.
     writeFileSync(
       join(keys, 'ssh_config'),
@@ -103,12 +81,8 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
     );
   };
 
-  const startSshd = async (): Promise<void> => {
-    const d = spawn('ip', ['netns', 'exec', ns, SSHD, '-D', '-e', '-f', join(keys, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    sshd = d;
-    let log = '';
-    d.stderr!.on('data', (b) => (log += b));
-    await until(() => log.includes(`Server listening on ${remoteIp} port 2222`), `sshd to listen (${log})`, 20_000);
+  const up = async (): Promise<void> => {
+    sshd = await startSshd(ns, keys, remoteIp);
   };
 
   const overview = (args: string, opts: { cols: number; rows: number; env?: Record<string, string> }): TmuxSession => {
@@ -128,7 +102,7 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
   it('opens, enters and leaves; the remote goes unreachable with sshd and the link, and comes back', { timeout: 300_000 }, async () => {
     expect(existsSync(CLI), 'run `npm run build` first').toBe(true);
     setUpHost();
-    await startSshd();
+    await up();
     const [a, b, demo] = [copyDemo(), copyDemo(), copyDemo()];
     // The remote directory's name is hostile to a shell: it must reach the remote checkroom whole, and run nothing there.
     const far = join(dirname(demo), "far it's $(touch PWNED); x");
@@ -196,7 +170,7 @@ describe.skipIf(why !== null)('e2e: many workspaces on two hosts in one overview
     expect(rowOf(down, remoteIp).some((l) => l.includes('0/0'))).toBe(false);
     expect(down).toContain('1 unreachable');
     // Back when sshd is (the backoff is bounded: 8 × the poll interval).
-    await startSshd();
+    await up();
     await t.waitFor(() => rowOf(t.capture(), remoteIp).some((l) => l.includes('29/100')), 30_000);
 
     // The link down: unreachable again (ssh's connect timeout), back when it is up.
