@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { tempDir } from './workspace.js';
+import { freePort, which, writeMungeKey } from './slurm.js';
 
 // Two Slurm "hosts" for real (issue 22 item 1): slurmctld and munged in this network
 // namespace, and each slurmd in a network namespace of the test's own (`ip netns add`, a veth
@@ -22,7 +22,6 @@ import { tempDir } from './workspace.js';
 
 const BINARIES = ['sbatch', 'squeue', 'scontrol', 'scancel', 'sinfo', 'slurmctld', 'slurmd', 'munged', 'ip', 'nsenter'];
 const ACCOUNTING = ['sacct', 'slurmdbd', 'mariadbd', 'mariadb-install-db'];
-const which = (b: string): boolean => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', b], { stdio: 'ignore' }).status === 0;
 
 /** Why the two-node tests cannot run here, or null. */
 export const nodesMissing = (o: { accounting: boolean }): string | null => {
@@ -32,16 +31,6 @@ export const nodesMissing = (o: { accounting: boolean }): string | null => {
   const probe = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' });
   return probe.status === 0 ? null : `ip netns does not work here: ${(probe.stderr ?? '').trim()}`;
 };
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -170,13 +159,7 @@ export async function startTwoNodes(o: { accounting: boolean; cpus?: number; ove
   try {
     for (const d of ['state', 'spool', 'spool/n1', 'spool/n2', 'log', 'munge']) mkdirSync(join(dir, d), { recursive: true });
     chmodSync(join(dir, 'munge'), 0o711);
-    const key = join(dir, 'munge', 'munge.key');
-    try {
-      copyFileSync('/etc/munge/munge.key', key);
-    } catch {
-      writeFileSync(key, Buffer.from(Array.from({ length: 128 }, (_, i) => (i * 131 + 7) % 256)));
-    }
-    chmodSync(key, 0o600);
+    const key = writeMungeKey(join(dir, 'munge'));
     const b = freeSubnet();
     const ns = [netns(s, 'n1', b, 1), netns(s, 'n2', b, 2)];
     const sock = join(dir, 'munge', 'sock');

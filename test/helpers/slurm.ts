@@ -15,7 +15,7 @@ import { tempDir } from './workspace.js';
 // daemons are stopped by their pids.
 
 const BINARIES = ['sbatch', 'squeue', 'scontrol', 'scancel', 'sinfo', 'slurmctld', 'slurmd', 'munged'];
-const which = (b: string): boolean => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', b], { stdio: 'ignore' }).status === 0;
+export const which = (b: string): boolean => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', b], { stdio: 'ignore' }).status === 0;
 
 /** Why the Slurm tests cannot run here, or null. */
 export const slurmMissing = (): string | null => {
@@ -23,7 +23,8 @@ export const slurmMissing = (): string | null => {
   return missing.length ? `Slurm is not installed (missing ${missing.join(', ')}); run .ci/slurm-setup.sh` : null;
 };
 
-const freePort = (): Promise<number> =>
+/** A TCP port free on 127.0.0.1 now. */
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
@@ -66,18 +67,24 @@ export interface SlurmCluster {
   stop(): Promise<void>;
 }
 
-export async function startSlurm(o: { cpus?: number } = {}): Promise<SlurmCluster> {
-  const dir = tempDir('checkroom-slurm-');
-  chmodSync(dir, 0o755);
-  for (const d of ['state', 'spool', 'log', 'munge']) mkdirSync(join(dir, d));
-  chmodSync(join(dir, 'munge'), 0o711);
-  const key = join(dir, 'munge', 'munge.key');
+/** munge's key for a test cluster in `mungeDir`: the machine's when there is one, else a fixed one; 0600. */
+export function writeMungeKey(mungeDir: string): string {
+  const key = join(mungeDir, 'munge.key');
   try {
     copyFileSync('/etc/munge/munge.key', key);
   } catch {
     writeFileSync(key, Buffer.from(Array.from({ length: 128 }, (_, i) => (i * 131 + 7) % 256)));
   }
   chmodSync(key, 0o600);
+  return key;
+}
+
+export async function startSlurm(o: { cpus?: number } = {}): Promise<SlurmCluster> {
+  const dir = tempDir('checkroom-slurm-');
+  chmodSync(dir, 0o755);
+  for (const d of ['state', 'spool', 'log', 'munge']) mkdirSync(join(dir, d));
+  chmodSync(join(dir, 'munge'), 0o711);
+  const key = writeMungeKey(join(dir, 'munge'));
   const node = hostname();
   const [ctld, slurmd] = [await freePort(), await freePort()];
   const sock = join(dir, 'munge', 'sock');
