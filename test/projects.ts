@@ -13,6 +13,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/redo/redo-fork.test.ts', // agents
   'test/e2e/tmux/e2e-redo.test.ts', // child process, dist/, tmux
   'test/e2e/cli/redo-cli.test.ts', // child process, dist/
+  'test/e2e/cli/act-socket.test.ts', // child process, process helper, dist/, agents, socket server
   'test/e2e/tmux/anchored-stdout.test.ts', // child process, process helper, tmux
   'test/e2e/tmux/e2e-drain-tmux.test.ts', // child process, process helper, dist/, agents, tmux
   'test/core/fs/atomic-write.test.ts', // child process
