@@ -111,6 +111,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/socket/socket-handover.test.ts', // child process, process helper, sleeps, socket server
   'test/core/socket/socket-verdicts.test.ts', // socket server
   'test/core/socket/socket-watch.test.ts', // socket server
+  'test/core/socket/socket-acts.test.ts', // socket server
   'test/core/socket/socket.test.ts', // child process, process helper, faketime/runuser/Slurm, socket server
   'test/core/sources/sources-level2.test.ts', // child process
   'test/ui/store/store-agents.test.ts', // agents, sleeps

@@ -126,7 +126,8 @@ export async function askAct(dir: string, op: 'redrive' | 'redo', body: Record<s
   const bytes = requestBytes(op, body);
   if (bytes > MAX_REQUEST) return { ok: false, final: true, why: `the request is ${bytes} bytes; a control room's socket takes at most ${MAX_REQUEST}` };
   const opened = await openControl(dir, op, { timeoutMs: 60_000, ...opts, body });
-  if (!opened.ok) return { ok: false, final: opened.why.startsWith('the control room refused'), why: opened.why };
+  // Once a control room was reached it may have applied it (it refused, went silent, closed, answered garbage): never applied here too.
+  if (!opened.ok) return { ok: false, final: opened.why.startsWith('the control room'), why: opened.why };
   const { sock, rest, header } = opened;
   const lost = `the control room (pid ${header.pid ?? '?'}) applied ${op} but its answer was cut: see its screen or checkroom history`;
   if (typeof header.bytes !== 'number' || header.bytes > MAX_ANSWER) return sock.destroy(), { ok: false, final: true, why: lost };

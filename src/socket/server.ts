@@ -111,10 +111,14 @@ function handOver(sock: Socket, port: HandoverPort | undefined, refuse: (error: 
   sock.end(jsonLine({ ok: true, pid: process.pid }), () => port.begin());
 }
 
+/** The message in a header stays under the client's header bound (client.ts) even escaped six bytes a character; the document has the rest. */
+const MAX_MESSAGE = 600;
+
 /** The header, then the document (escaped as every JSON the CLI prints), `bytes` long. */
 function sendAct(sock: Socket, a: ActAnswer): void {
   const body = jsonLine(a.doc);
-  sock.end(jsonLine({ ok: true, pid: process.pid, message: a.message, bytes: Buffer.byteLength(body) }) + body);
+  const message = a.message.length > MAX_MESSAGE ? `${a.message.slice(0, MAX_MESSAGE - 1)}…` : a.message;
+  sock.end(jsonLine({ ok: true, pid: process.pid, message, bytes: Buffer.byteLength(body) }) + body);
 }
 
 /**
@@ -128,8 +132,9 @@ function applyAsk(sock: Socket, req: Request, a: Pick<Answering, 'pause' | 'act'
     return void a.pause.pause(req.pause).then((message) => sock.end(jsonLine({ ok: true, pid: process.pid, message })), fail);
   }
   if (!a.act) return refuse(`this checkroom runs no agents: it applies no ${req.op}`);
-  if (req.redrive) return void a.act.redrive(req.redrive).then((r) => sendAct(sock, r), fail);
-  if (req.redo) return void a.act.redo(req.redo).then((r) => sendAct(sock, r), fail);
+  if (req.op === 'redrive' && req.redrive) return void a.act.redrive(req.redrive).then((r) => sendAct(sock, r), fail);
+  if (req.op === 'redo' && req.redo) return void a.act.redo(req.redo).then((r) => sendAct(sock, r), fail);
+  refuse(BAD_REQUEST);
 }
 
 /** One connection: one request line, checked, then its answer. */
