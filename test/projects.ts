@@ -16,6 +16,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/e2e/cli/act-socket.test.ts', // child process, process helper, dist/, agents, socket server
   'test/e2e/tmux/anchored-stdout.test.ts', // child process, process helper, tmux
   'test/e2e/tmux/e2e-drain-tmux.test.ts', // child process, process helper, dist/, agents, tmux
+  'test/e2e/tmux/e2e-act-tmux.test.ts', // child process, process helper, dist/, tmux
   'test/core/fs/atomic-write.test.ts', // child process
   'test/ui/slices/autopilot-redo.test.ts', // agents, sleeps
   'test/e2e/cli/backups-nonregular.test.ts', // child process, dist/
