@@ -54,7 +54,7 @@ function saidByRoom(kind: 'apply' | 'undo' | 'drain', r: Extract<ViaRoom, { kind
   const queued = list<string>(r.doc.queued);
   if (kind === 'drain') out.write(`${refusedLines(o, refused)}${drainLine(list(r.doc.started).length, queued.length)} ${by}\n`);
   else if (kind === 'undo' || r.doc.done !== true) out.write(`${sanitizeLine(r.message)} ${by}\n`);
-  else out.write(`${recordLine(String(field(r.doc.record, 'name')), String(field(r.doc.preview, 'action')), Number(field(r.doc.preview, 'count')))} ${by}\n${refusedLines(o, refused)}${queuedLine(queued)}`);
+  else out.write(`${recordLine(String(field(r.doc.record, 'name')), sanitizeLine(String(field(r.doc.preview, 'action'))), Number(field(r.doc.preview, 'count')))} ${by}\n${refusedLines(o, refused)}${queuedLine(queued)}`);
   return 0;
 }
 
@@ -81,7 +81,7 @@ async function driver(root: string, o: TextOptions, out: Out, quiet: boolean): P
   const snap = s.snapshot();
   if (snap.role === 'driver') return s;
   await s.close();
-  return `${snap.readonlyReason ?? 'another checkroom drives this workspace'}; it serves no control socket to apply this (a \`checkroom run\` does not): stop it, or type :redrive in its terminal`;
+  return `${snap.readonlyReason ?? 'another checkroom drives this workspace'}; no control socket answered to apply this (a \`checkroom run\` serves none; CHECKROOM_SOCKET=off asks none): stop it, or type :redrive in its terminal`;
 }
 
 export async function redriveCommand(cli: Cli, o: TextOptions, out: Out, env: NodeJS.ProcessEnv = process.env): Promise<number> {

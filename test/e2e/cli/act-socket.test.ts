@@ -238,7 +238,11 @@ describe('the socket refuses what it must not apply', () => {
     const driver = await openSupervisor({ root, config });
     cleanup.push(() => driver.close({ cancel: true }));
     expect(driver.snapshot().role).toBe('driver');
-    // The driver serves no socket (a `checkroom run`); an observer's room does.
+    // The driver serves no socket (a `checkroom run`): the command cannot reach it and says what to do.
+    const alone = await cli(runtimeEnv(), ['redrive', root, 'step=draft', '--action', 'hold', '--yes']);
+    expect(alone.exitCode).toBe(1);
+    expect(alone.stdout).toMatch(/^not done: .*; no control socket answered to apply this \(a `checkroom run` serves none; CHECKROOM_SOCKET=off asks none\): stop it, or type :redrive in its terminal\n$/);
+    // An observer's room does serve one.
     const env = runtimeEnv();
     const observer = await room(root, env);
     expect(observer.sup.snapshot().role).toBe('readonly');
