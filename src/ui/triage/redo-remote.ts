@@ -11,7 +11,7 @@ import { redoDoneWords, type redoNow } from './redo.js';
 
 export interface RemoteRedoDeps {
   sup: Pick<SupervisorPort, 'snapshot'>;
-  redoNow: (req: Parameters<typeof redoNow>[1]) => ReturnType<typeof redoNow>;
+  redoNow: (req: Parameters<typeof redoNow>[1], ledger: Parameters<typeof redoNow>[2]) => ReturnType<typeof redoNow>;
   sayClean: (text: string, tone?: Tone) => void;
 }
 
@@ -21,7 +21,7 @@ export const remoteRedo =
     // Checked before any file moves: the record would be refused after the backups were made.
     refuseUnlessDriver(sup, 'redo');
     const override = { ...(ask.agent !== null ? { agent: ask.agent } : {}), ...(ask.prompt !== null ? { prompt: ask.prompt } : {}) };
-    const { preview, applied } = await redoNow({ cell: { unit: ask.unit, step: ask.step }, override });
+    const { preview, applied } = await redoNow({ cell: { unit: ask.unit, step: ask.step }, override }, sup.snapshot().ledger);
     const message = redoDoneWords(preview, applied.moves.length);
     sayClean(`${ask.by}: ${message}`, 'ok');
     return { message, doc: redoJson(preview, applied) };

@@ -12,6 +12,7 @@ import { pickedCell } from '../pager/slice.js';
 import { said, type Decision, type Planned } from '../store/kit.js';
 import type { AppState, Pending, UndoGroup } from '../store/types.js';
 import type { TriageIo } from './effects.js';
+import type { Ledger } from '../../run/journal/ledger.js';
 
 // D and `:redo [unit/step] [agent=..] [prompt=..]` in the control room (docs/redo.md): the
 // planners (pure) and the effects of the confirmation. The domain decides (src/redo/); this
@@ -115,12 +116,13 @@ export async function runRedo(io: TriageIo, p: RedoPending, journal?: (e: NewJou
  * cell checked, the fork checked, the facts gathered and the redo applied as D and `y` do,
  * without the dialog (the asker confirmed with --yes). A refusal is thrown: nothing touched.
  */
-export async function redoNow(io: TriageIo, req: RedoRequest): Promise<{ preview: RedoPreview; applied: { id: string; moves: RedoMove[] } }> {
+export async function redoNow(io: TriageIo, req: RedoRequest, ledger?: Pick<Ledger, 'liveRuns'>): Promise<{ preview: RedoPreview; applied: { id: string; moves: RedoMove[] } }> {
   const s = io.get();
   const { unit, step } = req.cell;
   if (!s.ws.cells.some((c) => c.unit === unit && c.step === step)) throw new RedoError(`no cell ${unit} ${step} in this workspace; nothing was touched`);
   const override = await checkOverride(s.ws.root, await loadConfig(s.ws.root), req.override);
-  const preview = await gatherRedo(s.ws, s.agents.snap?.ledger ?? { liveRuns: [] }, req.cell, override);
+  // The supervisor's ledger when the asker has it: the runs in flight now, not at the last flush.
+  const preview = await gatherRedo(s.ws, ledger ?? s.agents.snap?.ledger ?? { liveRuns: [] }, req.cell, override);
   if (preview.refusal) throw new RedoError(preview.refusal);
   try {
     return { preview, applied: await applyInRoom(io, preview, io.journal) };
@@ -132,12 +134,12 @@ export async function redoNow(io: TriageIo, req: RedoRequest): Promise<{ preview
 /** redoNow with `busy` held, as D's `y` holds it; refused while another disk action is in flight. */
 export const heldRedo =
   (io: TriageIo) =>
-  async (req: RedoRequest): ReturnType<typeof redoNow> => {
+  async (req: RedoRequest, ledger?: Pick<Ledger, 'liveRuns'>): ReturnType<typeof redoNow> => {
     const busy = io.get().busy;
     if (busy) throw new RedoError(`this control room is ${busy}: try again in a moment; nothing was touched`);
     io.set({ busy: 'backing up for the redo' });
     try {
-      return await redoNow(io, req);
+      return await redoNow(io, req, ledger);
     } finally {
       io.set({ busy: null });
     }

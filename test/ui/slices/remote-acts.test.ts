@@ -10,7 +10,8 @@ import type { AppState } from '../../../src/ui/store/types.js';
 // who may apply them (the driver only, asked before any file moves), and what the operator at
 // the screen is told. test/e2e/cli/act-socket.test.ts drives the same through real sockets.
 
-const snap = (role: 'driver' | 'readonly') => ({ role, readonlyReason: role === 'readonly' ? 'another checkroom (pid 42) drives this workspace' : null });
+const LEDGER = { liveRuns: [{ unit: 'ch03', step: 'r1', runId: 'run-1' }] };
+const snap = (role: 'driver' | 'readonly') => ({ role, readonlyReason: role === 'readonly' ? 'another checkroom (pid 42) drives this workspace' : null, ledger: LEDGER });
 const supOf = (role: 'driver' | 'readonly') => ({ snapshot: () => snap(role) }) as unknown as SupervisorPort;
 
 const preview: RedoPreview = {
@@ -36,16 +37,17 @@ describe('only the driver applies a remote act', () => {
     expect(asked).toBe(0);
   });
 
-  it('a redo on the driver: the fork passed on, the room told who asked, the asker the words and the --json document', async () => {
+  it('a redo on the driver: the fork and the supervisor\'s ledger passed on, the room told who asked, the asker the words and the --json document', async () => {
     const reqs: unknown[] = [];
     const said: [string, string | undefined][] = [];
     const redo = remoteRedo({
       sup: supOf('driver'),
-      redoNow: async (req) => (reqs.push(req), { preview, applied: { id: 'redo:1', moves: [{ path: 'drafts/ch03-draft.md', backup: 'drafts/ch03-draft.md.bak.1', copy: false }] } }),
+      redoNow: async (req, ledger) => (reqs.push(req, ledger), { preview, applied: { id: 'redo:1', moves: [{ path: 'drafts/ch03-draft.md', backup: 'drafts/ch03-draft.md.bak.1', copy: false }] } }),
       sayClean: (t, tone) => void said.push([t, tone]),
     });
     const a = await redo({ unit: 'ch03', step: 'draft', agent: 'writer-b', prompt: null, by: 'ann via checkroom redo' });
-    expect(reqs).toEqual([{ cell: { unit: 'ch03', step: 'draft' }, override: { agent: 'writer-b' } }]);
+    // The supervisor's ledger, not the store's last flush: a run launched a moment ago refuses the redo.
+    expect(reqs).toEqual([{ cell: { unit: 'ch03', step: 'draft' }, override: { agent: 'writer-b' } }, LEDGER]);
     expect(a.message).toBe('redo from ch03 draft: 1 backed up, 1 queued in the Plan view (u undoes it)');
     expect(a.doc).toMatchObject({ origin: { unit: 'ch03', step: 'draft' }, refusal: null, applied: { id: 'redo:1', moves: [{ backup: 'drafts/ch03-draft.md.bak.1' }] } });
     expect(said).toEqual([['ann via checkroom redo: redo from ch03 draft: 1 backed up, 1 queued in the Plan view (u undoes it)', 'ok']]);
