@@ -13,8 +13,10 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/redo/redo-fork.test.ts', // agents
   'test/e2e/tmux/e2e-redo.test.ts', // child process, dist/, tmux
   'test/e2e/cli/redo-cli.test.ts', // child process, dist/
+  'test/e2e/cli/act-socket.test.ts', // child process, process helper, dist/, agents, socket server
   'test/e2e/tmux/anchored-stdout.test.ts', // child process, process helper, tmux
   'test/e2e/tmux/e2e-drain-tmux.test.ts', // child process, process helper, dist/, agents, tmux
+  'test/e2e/tmux/e2e-act-tmux.test.ts', // child process, process helper, dist/, tmux
   'test/core/fs/atomic-write.test.ts', // child process
   'test/ui/slices/autopilot-redo.test.ts', // agents, sleeps
   'test/e2e/cli/backups-nonregular.test.ts', // child process, dist/
@@ -110,6 +112,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/socket/socket-handover.test.ts', // child process, process helper, sleeps, socket server
   'test/core/socket/socket-verdicts.test.ts', // socket server
   'test/core/socket/socket-watch.test.ts', // socket server
+  'test/core/socket/socket-acts.test.ts', // socket server
   'test/core/socket/socket.test.ts', // child process, process helper, faketime/runuser/Slurm, socket server
   'test/core/sources/sources-level2.test.ts', // child process
   'test/ui/store/store-agents.test.ts', // agents, sleeps

@@ -35,6 +35,18 @@ export function previewOf(sel: Selection, o: { action: BulkAction; name: string;
   return { ...o, cells: sel.cells, excluded: sel.excluded, costUsd: spent ? cost : null, runMs: sel.cells.length ? runMs : 0 };
 }
 
+/** The preview as `checkroom redrive --json` prints it (docs/redrive.md), whoever read it: this process or the driving control room. */
+export const previewJson = (p: BulkPreview) => ({
+  action: p.action,
+  name: p.name,
+  filter: p.filter,
+  count: p.cells.length,
+  costUsd: p.costUsd,
+  runMs: p.runMs,
+  cells: p.cells.map((c) => ({ unit: c.unit, step: c.step, status: c.status, agent: c.agent, executor: c.executor, lastFailure: c.lastFailure })),
+  excluded: p.excluded.map((c) => ({ unit: c.unit, step: c.step, status: c.status, why: c.why })),
+});
+
 const VERB: Record<BulkAction, string> = {
   relaunch: 'relaunch (through the launch gate: caps, breakers, budgets)',
   reset: 'reset the counters of',

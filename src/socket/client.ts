@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { assertInside } from '../fs/confine-path.js';
 import { checkDir, runtimeDirs, socketPaths, type SocketPaths } from './where.js';
 import { cleanStale, ownedAs, readToken } from './token.js';
-import { firstLine, jsonLine, type Header, type Op } from './wire.js';
+import { firstLine, jsonLine, MAX_REQUEST, type Header, type Op } from './wire.js';
+import { MAX_ANSWER, requestBytes } from './acts.js';
 
 // The client side of the control socket: `checkroom status --json` asks a running control
 // room first, `checkroom watch` streams from one. Every step is bounded:
@@ -108,6 +109,43 @@ export async function askStatus(dir: string, opts: { timeoutMs?: number; env?: N
     sock.once('close', () => {
       clearTimeout(timer);
       done(got === header.bytes ? chunks : null);
+    });
+    sock.resume();
+  });
+}
+
+/** The driver's answer to `redrive` or `redo`: its words and its document; or why none came (`final`: it refused, or may have applied it: not to be applied here behind its back). */
+export type ActReply = { ok: true; pid: number | null; message: string; doc: Record<string, unknown> } | { ok: false; final: boolean; why: string };
+
+/**
+ * Ask the control room that drives to apply `op` (acts.ts). `final`: it answered no, or its
+ * answer was cut — the asker must not apply it behind its back. A request longer than the socket takes is
+ * refused here, before anything is sent.
+ */
+export async function askAct(dir: string, op: 'redrive' | 'redo', body: Record<string, unknown>, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ActReply> {
+  const bytes = requestBytes(op, body);
+  if (bytes > MAX_REQUEST) return { ok: false, final: true, why: `the request is ${bytes} bytes; a control room's socket takes at most ${MAX_REQUEST}` };
+  const opened = await openControl(dir, op, { timeoutMs: 60_000, ...opts, body });
+  // Once a control room was reached it may have applied it (it refused, went silent, closed, answered garbage): never applied here too.
+  if (!opened.ok) return { ok: false, final: opened.why.startsWith('the control room'), why: opened.why };
+  const { sock, rest, header } = opened;
+  const lost = `the control room (pid ${header.pid ?? '?'}) applied ${op} but its answer was cut: see its screen or checkroom history`;
+  if (typeof header.bytes !== 'number' || header.bytes > MAX_ANSWER) return sock.destroy(), { ok: false, final: true, why: lost };
+  return new Promise((done) => {
+    const chunks: Buffer[] = rest.length ? [rest] : [];
+    let got = rest.length;
+    const timer = setTimeout(() => sock.destroy(), opts.timeoutMs ?? 60_000);
+    sock.on('data', (c: Buffer) => ((got += c.length), got > header.bytes! ? sock.destroy() : chunks.push(c)));
+    sock.once('error', () => undefined);
+    sock.once('close', () => {
+      clearTimeout(timer);
+      try {
+        if (got !== header.bytes) throw new Error('short');
+        const doc = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        done({ ok: true, pid: header.pid ?? null, message: header.message ?? '', doc });
+      } catch {
+        done({ ok: false, final: true, why: lost });
+      }
     });
     sock.resume();
   });

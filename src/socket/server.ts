@@ -7,7 +7,8 @@ import type { Supervisor } from '../run/supervisor/types.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { pointerPath, socketDir, socketPaths, type SocketPaths } from './where.js';
 import { cleanStale, newToken, readToken, sameToken, writeToken } from './token.js';
-import { firstLine, jsonLine, MAX_REQUEST, parseRequest, type PauseAsk } from './wire.js';
+import { firstLine, jsonLine, MAX_REQUEST, parseRequest, type PauseAsk, type Request } from './wire.js';
+import type { ActAnswer, ActPort } from './acts.js';
 import { createWatchers, type Watchers } from './watchers.js';
 import { openControl } from './client.js';
 import type { StatusText } from './status-text.js';
@@ -20,6 +21,9 @@ import type { StatusText } from './status-text.js';
 // must also present the 0600 token.
 
 export const MAX_CONNECTIONS = 32;
+
+const BAD_REQUEST =
+  'bad request: one JSON line {"token", "op": "status" | "watch" | "ping" | "handover" | "pause" | "redrive" | "redo"}; "pause": {"scope", "target", "on", "by"}, "redrive": {"kind": "apply", "text"} | {"kind": "undo", "which"} | {"kind": "drain"} with "by", "redo": {"unit", "step", "agent", "prompt", "by"}';
 export const REQUEST_MS = 5000;
 
 export interface ControlServer {
@@ -42,6 +46,8 @@ export interface ControlOptions {
   handover?: HandoverPort;
   /** The supervisor's drain and pause (docs/drain.md); without it, `pause` is refused. */
   pause?: PausePort;
+  /** The driving room's redrive and redo (acts.ts); without it, both are refused. */
+  act?: ActPort;
 }
 
 /** What `pause` asks of the instance behind the socket: the supervisor applies it, or refuses (an observer). */
@@ -91,6 +97,7 @@ interface Answering {
   watchers: Watchers;
   handover: HandoverPort | undefined;
   pause: PausePort | undefined;
+  act: ActPort | undefined;
 }
 
 /**
@@ -102,6 +109,32 @@ function handOver(sock: Socket, port: HandoverPort | undefined, refuse: (error: 
   if (!port) return refuse('this checkroom runs no agents: there is nothing to hand over');
   if (port.role() !== 'driver') return refuse('this checkroom does not drive this workspace (it is read-only): there is nothing to hand over');
   sock.end(jsonLine({ ok: true, pid: process.pid }), () => port.begin());
+}
+
+/** The message in a header stays under the client's header bound (client.ts) even escaped six bytes a character; the document has the rest. */
+const MAX_MESSAGE = 600;
+
+/** The header, then the document (escaped as every JSON the CLI prints), `bytes` long. */
+function sendAct(sock: Socket, a: ActAnswer): void {
+  const body = jsonLine(a.doc);
+  const message = a.message.length > MAX_MESSAGE ? `${a.message.slice(0, MAX_MESSAGE - 1)}…` : a.message;
+  sock.end(jsonLine({ ok: true, pid: process.pid, message, bytes: Buffer.byteLength(body) }) + body);
+}
+
+/**
+ * `pause`, `redrive`, `redo`: the driver applies them (one decision each); its refusal
+ * (read-only, an unknown agent or cell, a file being written) is the answer.
+ */
+function applyAsk(sock: Socket, req: Request, a: Pick<Answering, 'pause' | 'act'>, refuse: (error: string) => void): void {
+  const fail = (err: Error): void => refuse(err.message);
+  if (req.op === 'pause') {
+    if (!a.pause || !req.pause) return refuse('this checkroom runs no agents: there is nothing to pause');
+    return void a.pause.pause(req.pause).then((message) => sock.end(jsonLine({ ok: true, pid: process.pid, message })), fail);
+  }
+  if (!a.act) return refuse(`this checkroom runs no agents: it applies no ${req.op}`);
+  if (req.op === 'redrive' && req.redrive) return void a.act.redrive(req.redrive).then((r) => sendAct(sock, r), fail);
+  if (req.op === 'redo' && req.redo) return void a.act.redo(req.redo).then((r) => sendAct(sock, r), fail);
+  refuse(BAD_REQUEST);
 }
 
 /** One connection: one request line, checked, then its answer. */
@@ -116,18 +149,11 @@ function answer(sock: Socket, a: Answering): void {
     (line) => {
       sock.setTimeout(0);
       const req = parseRequest(line);
-      if (!req) return refuse('bad request: one JSON line {"token", "op": "status" | "watch" | "ping" | "handover" | "pause", "pause": {"scope", "target", "on", "by"}}');
+      if (!req) return refuse(BAD_REQUEST);
       if (!sameToken(req.token, a.token)) return refuse('wrong token');
       if (req.op === 'ping') return void sock.end(jsonLine({ ok: true, pid: process.pid, ...(a.handover ? { role: a.handover.role(), lastInputAt: a.handover.lastInputAt() } : {}) }));
       if (req.op === 'handover') return handOver(sock, a.handover, refuse);
-      if (req.op === 'pause') {
-        // The driver applies it (one decision); its refusal (read-only, an unknown agent) is the answer.
-        if (!a.pause || !req.pause) return refuse('this checkroom runs no agents: there is nothing to pause');
-        return void a.pause.pause(req.pause).then(
-          (message) => sock.end(jsonLine({ ok: true, pid: process.pid, message })),
-          (err: Error) => refuse(err.message),
-        );
-      }
+      if (req.op === 'pause' || req.op === 'redrive' || req.op === 'redo') return applyAsk(sock, req, a, refuse);
       if (req.op === 'watch') {
         sock.write(jsonLine({ ok: true, pid: process.pid }));
         const s = a.live.state;
@@ -170,7 +196,7 @@ export async function startControlServer(root: string, opts: ControlOptions, tex
   const serve = (sock: Socket): void => {
     conns.add(sock);
     sock.once('close', () => conns.delete(sock));
-    answer(sock, { token, requestMs: opts.requestMs ?? REQUEST_MS, now, live: opts.live, settle, text, watchers, handover: opts.handover, pause: opts.pause });
+    answer(sock, { token, requestMs: opts.requestMs ?? REQUEST_MS, now, live: opts.live, settle, text, watchers, handover: opts.handover, pause: opts.pause, act: opts.act });
   };
 
   const server: Server = createServer(serve);

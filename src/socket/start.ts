@@ -1,6 +1,7 @@
 import type { LiveWorkspace } from '../live/live-workspace.js';
 import type { Supervisor } from '../run/supervisor/types.js';
 import { startControlServer, type ControlServer, type HandoverPort, type PausePort } from './server.js';
+import type { ActPort } from './acts.js';
 import type { StatusText } from './status-text.js';
 
 // The control room's hook (src/ui/entry/entry.ts): the driving instance and an observer alike
@@ -29,10 +30,9 @@ export async function serveControlRoom(
   readonly: boolean,
   text: StatusText,
   handover?: HandoverPort,
-  pause?: PausePort,
+  ports: { pause?: PausePort; act?: ActPort } = {},
 ): Promise<ControlHook> {
-  const start = (): Promise<ControlServer | null> =>
-    startControlServer(live.state.root, { live, sup, pointer: !readonly, ...(handover ? { handover } : {}), ...(pause ? { pause } : {}) }, text);
+  const start = (): Promise<ControlServer | null> => startControlServer(live.state.root, { live, sup, pointer: !readonly, ...(handover ? { handover } : {}), ...ports }, text);
   let server: ControlServer | null = null;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;

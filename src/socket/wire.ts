@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { escapeJsonText } from '../text/json-escape.js';
+import { redoAskOf, redriveAskOf, type RedoAsk, type RedriveAsk } from './acts.js';
 
 // The control socket's framing: one JSON object per line (NDJSON). Bounded on both sides:
 // a request line past MAX_REQUEST bytes closes the connection, so a peer
@@ -9,8 +10,9 @@ export const MAX_REQUEST = 4096;
 
 // `handover`: the driver leaves its runs running and exits, for the asker to drive.
 // `pause`: drain, undrain, pause or resume, applied by the driver (docs/drain.md).
-export type Op = 'status' | 'watch' | 'ping' | 'handover' | 'pause';
-const OPS: readonly Op[] = ['status', 'watch', 'ping', 'handover', 'pause'];
+// `redrive`, `redo`: a set action or a redo from here, applied by the driver (acts.ts).
+export type Op = 'status' | 'watch' | 'ping' | 'handover' | 'pause' | 'redrive' | 'redo';
+const OPS: readonly Op[] = ['status', 'watch', 'ping', 'handover', 'pause', 'redrive', 'redo'];
 
 /** What `pause` asks: the driver's PauseRequest (run/supervisor/pause-action.ts), as plain JSON. */
 export interface PauseAsk {
@@ -24,6 +26,8 @@ export interface Request {
   token: string;
   op: Op;
   pause?: PauseAsk;
+  redrive?: RedriveAsk;
+  redo?: RedoAsk;
 }
 
 const SCOPES: readonly string[] = ['drain', 'all', 'cell', 'agent', 'executor'];
@@ -46,7 +50,7 @@ export interface Header {
   /** ping: whether this instance drives, and when its terminal last sent a key (epoch ms; null: none yet). */
   role?: 'driver' | 'readonly';
   lastInputAt?: number | null;
-  /** pause: what the driver did, in words. */
+  /** pause, redrive, redo: what the driver did, in words (redrive and redo: their document follows, `bytes` long). */
   message?: string;
 }
 
@@ -81,9 +85,19 @@ export function parseRequest(line: string): Request | null {
   try {
     const v = JSON.parse(line) as Partial<Request>;
     if (typeof v.token !== 'string' || !OPS.includes(v.op as Op)) return null;
-    if (v.op !== 'pause') return { token: v.token, op: v.op as Op };
-    const pause = pauseAskOf(v.pause);
-    return pause ? { token: v.token, op: 'pause', pause } : null;
+    if (v.op === 'pause') {
+      const pause = pauseAskOf(v.pause);
+      return pause ? { token: v.token, op: 'pause', pause } : null;
+    }
+    if (v.op === 'redrive') {
+      const redrive = redriveAskOf(v.redrive);
+      return redrive ? { token: v.token, op: 'redrive', redrive } : null;
+    }
+    if (v.op === 'redo') {
+      const redo = redoAskOf(v.redo);
+      return redo ? { token: v.token, op: 'redo', redo } : null;
+    }
+    return { token: v.token, op: v.op as Op };
   } catch {
     return null;
   }

@@ -11,27 +11,31 @@ import { gatherRedo } from '../../redo/gather.js';
 import { applyRedo } from '../../redo/apply.js';
 import { diskPorts } from '../../redo/ports.js';
 import { checkOverride } from '../../redo/override.js';
-import { redoLines, redoTitle } from '../../redo/words.js';
-import { RedoError, type RedoMove, type RedoPreview } from '../../redo/types.js';
+import { redoJson, redoLines, redoTitle, type RedoShown } from '../../redo/words.js';
+import { RedoError, type RedoMove } from '../../redo/types.js';
+import { pauseBy } from '../../run/supervisor/pause-action.js';
+import type { RedoAsk } from '../../socket/acts.js';
+import { appliedBy, viaRoom, type ViaRoom } from './via-room.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { toJson } from '../json.js';
 
 // `checkroom redo [dir] <unit> <step> [--agent A] [--prompt P] [--yes] [--json]`: the same
 // preview as D in the control room; --yes applies it. It writes, so it takes the driver lock
-// as `checkroom run` does: while a checkroom drives the workspace it refuses and says to redo
-// there (docs/redo.md). Exit 0 done or previewed, 1 refused, 2 bad usage.
+// as `checkroom run` does. While a control room drives the workspace, --yes asks it through its
+// socket (via-room.ts): it previews and applies the redo as D does there, its journal, its
+// queue; another driver without a socket refuses, and says to redo there (docs/redo.md).
+// Exit 0 done or previewed, 1 refused, 2 bad usage.
 
-const json = (p: RedoPreview, applied: { id: string; moves: RedoMove[] } | null) => ({
-  origin: p.origin,
-  override: p.override,
-  cells: p.cells.map((c) => ({ unit: c.unit, step: c.step, path: c.path, why: c.why, shared: c.shared, file: c.file })),
-  files: p.files,
-  bytes: p.bytes,
-  refusal: p.refusal,
-  applied,
-});
+/** The control room's redo, printed as this command prints its own: the preview it applied, then what it did. */
+function saidByRoom(cli: Cli, o: TextOptions, out: Out, r: Extract<ViaRoom, { kind: 'applied' }>): number {
+  if (cli.json) return out.write(toJson({ ...r.doc, appliedBy: { pid: r.pid } }) + '\n'), 0;
+  const p = r.doc as unknown as RedoShown;
+  out.write(`${o.paint('accent', sanitizeLine(redoTitle(p)))}\n${redoLines(p).map((l) => `  ${sanitizeLine(l)}`).join('\n')}\n`);
+  out.write(`${o.paint('ok', 'done')}: ${sanitizeLine(r.message)} ${appliedBy(r.pid)}\n`);
+  return 0;
+}
 
-export async function redoCommand(cli: Cli, o: TextOptions, out: Out): Promise<number> {
+export async function redoCommand(cli: Cli, o: TextOptions, out: Out, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const p = cli.positionals;
   if (p.length < 2 || p.length > 3) throw new UsageError('redo needs a cell: checkroom redo [dir] <unit> <step> [--agent A] [--prompt P] [--yes]');
   const [dir, unit, step] = p.length === 3 ? p : ['.', p[0], p[1]];
@@ -47,6 +51,16 @@ export async function redoCommand(cli: Cli, o: TextOptions, out: Out): Promise<n
   } catch (err) {
     if (err instanceof RedoError) throw new UsageError(err.message);
     throw err;
+  }
+  if (cli.yes) {
+    const ask: RedoAsk = { unit, step, agent: cli.agent, prompt: cli.prompt, by: pauseBy('checkroom redo', env) };
+    const r = await viaRoom(root, 'redo', { redo: ask }, env, 'give a shorter prompt path, or redo in the control room (D on the cell)');
+    if (r.kind === 'applied') return saidByRoom(cli, o, out, r);
+    if (r.kind === 'refused') {
+      if (cli.json) out.write(toJson({ error: r.why }) + '\n');
+      else out.write(`${o.paint('fail', 'refused')}: ${sanitizeLine(r.why)} (nothing was touched here)\n`);
+      return 1;
+    }
   }
   const lock = cli.yes ? acquireDriverLock(root) : null;
   try {
@@ -67,7 +81,7 @@ export async function redoCommand(cli: Cli, o: TextOptions, out: Out): Promise<n
       }
     }
     if (cli.json) {
-      out.write(toJson(json(preview, applied)) + '\n');
+      out.write(toJson(redoJson(preview, applied)) + '\n');
       return failed ? 1 : 0;
     }
     out.write(`${o.paint('accent', redoTitle(preview))}\n${redoLines(preview).map((l) => `  ${l}`).join('\n')}\n`);

@@ -5,6 +5,7 @@ import type { SetState } from '../store/kit.js';
 import type { Tone } from '../store/types.js';
 import { resultWords, type Refused } from '../marks/words.js';
 import { undoWords } from '../../bulk/apply.js';
+import { redriveWords } from './redrive.js';
 
 // What an agents confirmation does, one row per kind of dialog. These are
 // calls into the supervisor, not disk writes of the store's own: they hold no `busy`. A run
@@ -118,9 +119,7 @@ export const AGENT_EFFECTS: { [K in AgentAction['kind']]: Row<K> } = {
     consented(io, a.consent, () =>
       io.track(
         io.sup.redrive(a.order).then((r) => {
-          const refused = r.refused.length ? `; not launched now: ${r.refused.map((x) => `${x.key} (${x.why})`).join(', ')}` : '';
-          const started = a.order.action === 'relaunch' ? `: ${r.started.length} started, the rest as slots free${refused}` : '';
-          io.sayClean(`${r.record.name}: ${a.order.action} ${r.record.cells.length} cells${started}`, r.refused.length ? 'warn' : 'ok');
+          io.sayClean(redriveWords(a.order.action, r), r.refused.length ? 'warn' : 'ok');
           return r.runs;
         }, io.fail),
       ),

@@ -5,7 +5,7 @@ import type { Ledger } from '../../run/journal/ledger.js';
 import type { WorkspaceConfig } from '../../pipeline/config/types.js';
 import { said, type Decision } from '../store/kit.js';
 import type { AgentAction, SupervisorPort } from './types.js';
-import type { DrainOutcome } from '../../run/supervisor/redrive.js';
+import type { DrainOutcome, RedriveOutcome } from '../../run/supervisor/redrive.js';
 
 // `:redrive` in the room (docs/redrive.md): the preview as a dialog (j/k scroll it at 80×24),
 // y records one named action through the supervisor; `:redrive undo [name]` asks, then reverts
@@ -59,4 +59,11 @@ export function drainWords(d: Pick<DrainOutcome, 'started' | 'refused'>): string
   if (!d.started.length && !d.refused.length) return 'the relaunch queue is empty';
   const refused = d.refused.length ? `; not launched: ${d.refused.map((r) => `${r.key} (${r.why})`).join(', ')}` : '';
   return `relaunch queue: ${d.started.length} started, the rest as slots free${refused}`;
+}
+
+/** What a recorded set action did, in words: the dialog's `y`, and `checkroom redrive --yes` from another terminal. */
+export function redriveWords(action: string, r: Pick<RedriveOutcome, 'record' | 'started' | 'refused'>): string {
+  const refused = r.refused.length ? `; not launched now: ${r.refused.map((x) => `${x.key} (${x.why})`).join(', ')}` : '';
+  const started = action === 'relaunch' ? `: ${r.started.length} started, the rest as slots free${refused}` : '';
+  return `${r.record.name}: ${action} ${r.record.cells.length} cells${started}`;
 }

@@ -68,7 +68,12 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
   const sup = agents.options?.sup;
   // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
   const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;
-  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs, () => (sup ? runsOf(store.getState().agents.snap) : null), () => operatorOf(store.getState()).foresight, () => operatorOf(store.getState()).pause), handover, sup ? { pause: (ask) => sup.setPause(ask) } : undefined);
+  const remote = store.getState().remote;
+  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs, () => (sup ? runsOf(store.getState().agents.snap) : null), () => operatorOf(store.getState()).foresight, () => operatorOf(store.getState()).pause), handover, {
+    ...(sup ? { pause: { pause: (ask) => sup.setPause(ask) } } : {}),
+    // `checkroom redrive|redo --yes` from another terminal: applied by this room (docs/redrive.md, docs/redo.md).
+    ...(remote ? { act: remote } : {}),
+  });
   if (control.notice && !store.getState().message) store.setState({ message: { text: sanitizeLine(control.notice), tone: 'warn' } });
   return { live, agents, store, control };
 }

@@ -25,6 +25,7 @@ import { createPager, type PagerActions } from '../pager/slice.js';
 import { startHistoryFeed } from '../history/feed.js';
 import { initialHistory } from '../history/types.js';
 import { readCommandHistory, writeCommandHistory } from '../keys/command-history-file.js';
+import { remoteActs } from './remote.js';
 
 // One vanilla zustand store per control room (STYLE.md idiom 2), built here and provided
 // to React through context. The live workspace pushes states in; keys come in through
@@ -104,6 +105,7 @@ export function createAppStore(opts: StoreOptions): AppStore {
       pagerResize: (rows) => pager.resize(rows),
       // The kit's plain say (store-kit.ts): text from outside goes through sanitizeLine first.
       say: storeKit({ set, get, track }).say,
+      remote: sup && opts.agents ? remoteActs({ sup, config: opts.agents.config, get, track, sayClean: storeKit({ set, get, track }).sayClean, redoNow: triage.redoNow }) : null,
       run,
       feed,
       idle: async () => {

@@ -18,6 +18,7 @@ import type { PagerUi } from '../pager/state.js';
 import type { HistoryFeedOptions, HistoryUi, Past } from '../history/types.js';
 import type { Marks, MarkView } from '../marks/marks.js';
 import type { Refused } from '../marks/words.js';
+import type { ActPort } from '../../socket/acts.js';
 
 export type Tone = 'info' | 'ok' | 'warn' | 'fail';
 
@@ -135,6 +136,8 @@ export interface AppState extends UiState {
   say(text: string, tone?: Tone): void;
   /** Resolves when every disk action started so far has finished (the entry waits before exit). */
   idle(): Promise<void>;
+  /** A redrive or a redo asked through the control socket (remote.ts); null without a supervisor. */
+  remote: ActPort | null;
 }
 
 export interface StoreOptions {

@@ -6,12 +6,13 @@ import { diskPorts } from '../../redo/ports.js';
 import { checkOverride, parseRedoArgs } from '../../redo/override.js';
 import { gatherRedo } from '../../redo/gather.js';
 import { redoLines, redoTitle } from '../../redo/words.js';
-import { RedoError, type RedoOverride, type RedoPreview } from '../../redo/types.js';
+import { RedoError, type RedoMove, type RedoOverride, type RedoPreview } from '../../redo/types.js';
 import { seeFiles, type Seen } from '../keys/confirm-guard.js';
 import { pickedCell } from '../pager/slice.js';
 import { said, type Decision, type Planned } from '../store/kit.js';
 import type { AppState, Pending, UndoGroup } from '../store/types.js';
 import type { TriageIo } from './effects.js';
+import type { Ledger } from '../../run/journal/ledger.js';
 
 // D and `:redo [unit/step] [agent=..] [prompt=..]` in the control room (docs/redo.md): the
 // planners (pure) and the effects of the confirmation. The domain decides (src/redo/); this
@@ -88,18 +89,61 @@ const portsOf = async (io: TriageIo, journal: ((e: NewJournalEvent) => Promise<v
   };
 };
 
-export async function runRedo(io: TriageIo, p: RedoPending, journal?: (e: NewJournalEvent) => Promise<void>): Promise<void> {
+/** Back up, journal one record through the session's journal, fold it into the store (its queue is autopilot's order): D's `y` and a redo from another terminal. */
+async function applyInRoom(io: TriageIo, preview: RedoPreview, journal: ((e: NewJournalEvent) => Promise<void>) | undefined): Promise<{ id: string; moves: RedoMove[] }> {
   const { ports, folded } = await portsOf(io, journal);
+  const r = await applyRedo(io.get().ws.root, preview, ports);
+  io.set((s) => folded.reduce((st, e) => ({ ...st, ...foldRedo(st, e) }), s));
+  return r;
+}
+
+/** What a redo did, in words: the message line, and the answer to `checkroom redo --yes`. */
+export const redoDoneWords = (p: RedoPreview, moves: number): string => `redo from ${p.origin.unit} ${p.origin.step}: ${moves} backed up, ${p.cells.length} queued in the Plan view (u undoes it)`;
+
+export async function runRedo(io: TriageIo, p: RedoPending, journal?: (e: NewJournalEvent) => Promise<void>): Promise<void> {
   try {
-    const r = await applyRedo(io.get().ws.root, p.preview, ports);
-    const o = p.preview.origin;
-    io.set((s) => ({ ...folded.reduce((st, e) => ({ ...st, ...foldRedo(st, e) }), s), message: { text: `redo from ${o.unit} ${o.step}: ${r.moves.length} backed up, ${p.preview.cells.length} queued in the Plan view (u undoes it)`, tone: 'ok' } }));
+    const r = await applyInRoom(io, p.preview, journal);
+    io.set({ message: { text: redoDoneWords(p.preview, r.moves.length), tone: 'ok' } });
   } catch (err) {
     if (!(err instanceof RedoError)) throw err;
     io.set({ message: { text: err.message, tone: 'warn' } });
   }
   await io.rescan();
 }
+
+/**
+ * `checkroom redo --yes` from another terminal while this room drives (docs/redo.md): the
+ * cell checked, the fork checked, the facts gathered and the redo applied as D and `y` do,
+ * without the dialog (the asker confirmed with --yes). A refusal is thrown: nothing touched.
+ */
+export async function redoNow(io: TriageIo, req: RedoRequest, ledger?: Pick<Ledger, 'liveRuns'>): Promise<{ preview: RedoPreview; applied: { id: string; moves: RedoMove[] } }> {
+  const s = io.get();
+  const { unit, step } = req.cell;
+  if (!s.ws.cells.some((c) => c.unit === unit && c.step === step)) throw new RedoError(`no cell ${unit} ${step} in this workspace; nothing was touched`);
+  const override = await checkOverride(s.ws.root, await loadConfig(s.ws.root), req.override);
+  // The supervisor's ledger when the asker has it: the runs in flight now, not at the last flush.
+  const preview = await gatherRedo(s.ws, ledger ?? s.agents.snap?.ledger ?? { liveRuns: [] }, req.cell, override);
+  if (preview.refusal) throw new RedoError(preview.refusal);
+  try {
+    return { preview, applied: await applyInRoom(io, preview, io.journal) };
+  } finally {
+    await io.rescan();
+  }
+}
+
+/** redoNow with `busy` held, as D's `y` holds it; refused while another disk action is in flight. */
+export const heldRedo =
+  (io: TriageIo) =>
+  async (req: RedoRequest, ledger?: Pick<Ledger, 'liveRuns'>): ReturnType<typeof redoNow> => {
+    const busy = io.get().busy;
+    if (busy) throw new RedoError(`this control room is ${busy}: try again in a moment; nothing was touched`);
+    io.set({ busy: 'backing up for the redo' });
+    try {
+      return await redoNow(io, req, ledger);
+    } finally {
+      io.set({ busy: null });
+    }
+  };
 
 export async function runUndoRedo(io: TriageIo, group: UndoGroup, journal?: (e: NewJournalEvent) => Promise<void>): Promise<void> {
   const { ports, folded } = await portsOf(io, journal);

@@ -7,7 +7,7 @@ import { triageEffect, type TriageIo, type TriagePending } from './effects.js';
 import { checkpointAsk, conservativeAsk, freshConservative, keepAsk, moveAsk, noting, planConservative, planFresh, planKeep, planPick, planUndo, undoAsk, undoTargets } from './planners.js';
 import { liveNow } from '../agents/held.js';
 import { markedRequest } from '../marks/request.js';
-import { planRedo, redoDialog } from './redo.js';
+import { heldRedo, planRedo, redoDialog } from './redo.js';
 
 // The store's disk actions: each request plans the change (exact file names), opens a
 // confirmation, and only `confirm` touches the disk (k9s: destructive keys confirm). What
@@ -108,6 +108,9 @@ export function createTriage({ set, get, live, now, track, decide, journal }: De
       const req = settle(planRedo(get(), args), at);
       if (req) planning(at, () => redoDialog(get(), req));
     },
+
+    /** A redo asked through the socket (`checkroom redo --yes`, redo-remote.ts), `busy` held as D's `y` holds it. */
+    redoNow: heldRedo(io),
 
     requestCheckpoint: (): void => {
       const at = now();
