@@ -9,6 +9,7 @@
 export const SYSTEM_TESTS: readonly string[] = [
   'test/core/run/supervisor/adopt-restart.test.ts', // child process, agents, sleeps
   'test/core/run/supervisor/reset-escalated.test.ts', // agents
+  'test/core/run/executors/sacct-gather.test.ts', // child process (a stand-in sacct on PATH)
   'test/core/redo/redo-live.test.ts', // child process (a writer holding a file open)
   'test/core/redo/redo-fork.test.ts', // agents
   'test/e2e/tmux/e2e-redo.test.ts', // child process, dist/, tmux

@@ -1,4 +1,4 @@
-import { accountJobs, showJob } from './slurm-cli.js';
+import { accountJobs, showJob, type CliResult } from './slurm-cli.js';
 import { ACCOUNTING_OFF, parseSacct, parseSlurmTime, sacctUnfinished } from './sacct.js';
 import { startedOf, type JobFinished, type JobStarted } from './job-facts.js';
 
@@ -8,6 +8,38 @@ import { startedOf, type JobFinished, type JobStarted } from './job-facts.js';
 // still says RUNNING; without slurmdbd sacct says so and checkroom keeps its own figures.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** How long a job's accounting read waits for others to share its sacct call; the ids one call carries at most. */
+export const SACCT_GATHER_MS = 50;
+const SACCT_MAX_IDS = 200;
+
+interface Gathering {
+  ids: Set<string>;
+  answer: Promise<CliResult>;
+}
+const gathering = new Map<string, Gathering>();
+
+/**
+ * `sacct` of this job, asked together with every other job of the same cluster whose read
+ * comes within SACCT_GATHER_MS: jobs that end in one poll tick (an array's tasks, a batch) are
+ * one sacct call, not one each (the arrays bench counted 200 calls for 200 cells). Each reader
+ * takes its own job's line from the shared answer.
+ */
+export function accountGathered(id: string, env: Record<string, string>): Promise<CliResult> {
+  const key = env.SLURM_CONF ?? '';
+  let g = gathering.get(key);
+  if (!g || g.ids.size >= SACCT_MAX_IDS) {
+    const ids = new Set<string>();
+    const answer = sleep(SACCT_GATHER_MS).then(() => {
+      if (gathering.get(key)?.ids === ids) gathering.delete(key);
+      return accountJobs([...ids], env);
+    });
+    g = { ids, answer };
+    gathering.set(key, g);
+  }
+  g.ids.add(id);
+  return g.answer;
+}
 
 export const slurmStarted = async (id: string, env: Record<string, string>): Promise<JobStarted | null> => {
   const shown = await showJob(id, env);
@@ -20,7 +52,7 @@ const firstLine = (text: string): string => text.trim().split('\n')[0]?.slice(0,
 export const slurmFinished = async (id: string, env: Record<string, string>, node: string | null, o: { tries?: number; gapMs?: number } = {}): Promise<JobFinished> => {
   const tries = o.tries ?? 20;
   for (let i = 0; ; i++) {
-    const r = await accountJobs([id], env);
+    const r = await accountGathered(id, env);
     if (r.code !== 0 || ACCOUNTING_OFF.test(r.err)) {
       const why = firstLine(r.err || r.out) || `sacct exited ${r.code}`;
       return { accounting: 'off', note: `sacct: ${why}`, node };
