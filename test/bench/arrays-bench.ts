@@ -23,9 +23,11 @@ const shims = (): { path: string; calls: () => Record<string, number> } => {
   const log = join(dir, 'calls.txt');
   writeFileSync(log, '');
   mkdirSync(join(dir, 'bin'));
-  for (const cmd of ['sbatch', 'squeue', 'scontrol', 'scancel']) {
+  for (const cmd of ['sbatch', 'squeue', 'scontrol', 'scancel', 'sacct']) {
     const real = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', cmd], { encoding: 'utf8' }).stdout.trim();
-    writeFileSync(join(dir, 'bin', cmd), `#!/bin/sh\necho ${cmd} >> ${JSON.stringify(log)}\nexec ${JSON.stringify(real)} "$@"\n`);
+    // scontrol's verb too (show, update, requeue): which of them a mode leans on.
+    const said = cmd === 'scontrol' ? `${cmd} $1` : cmd;
+    writeFileSync(join(dir, 'bin', cmd), `#!/bin/sh\necho "${said}" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(real)} "$@"\n`);
     chmodSync(join(dir, 'bin', cmd), 0o755);
   }
   return {
@@ -70,6 +72,7 @@ const launched = async (root: string): Promise<number> => (await readJournal(roo
 interface Figures {
   sbatch: number;
   calls: number;
+  byCommand: string;
   perMinute: number;
   cpu: number;
   adoptMs: number;
@@ -124,7 +127,8 @@ await s.setAutopilot(true);
   const wallS = (performance.now() - t0) / 1000;
   const c = sh.calls();
   const calls = Object.values(c).reduce((a, b) => a + b, 0);
-  return { sbatch: c.sbatch ?? 0, calls, perMinute: calls / (wallS / 60), cpu: cpuChild + (used.user + used.system) / 1e6, adoptMs, adopted, wallS };
+  const byCommand = Object.entries(c).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+  return { sbatch: c.sbatch ?? 0, calls, byCommand, perMinute: calls / (wallS / 60), cpu: cpuChild + (used.user + used.system) / 1e6, adoptMs, adopted, wallS };
 }
 
 export async function arraysBench(lines: string[]): Promise<void> {
@@ -143,7 +147,8 @@ export async function arraysBench(lines: string[]): Promise<void> {
     lines.push(`## Slurm job arrays: ${n} cells, ${two ? 'two-node cluster (slurmd n1, n2 in network namespaces, 2 CPUs each)' : 'one-node cluster (2 CPUs)'}, concurrency 8`, '');
     lines.push('| what | one job per attempt | arrays | arrays / single |', '|---|---:|---:|---:|');
     lines.push(`| sbatch submissions | ${single.sbatch} | ${arr.sbatch} | ${ratio(arr.sbatch, single.sbatch)} |`);
-    lines.push(`| scheduler calls (sbatch+squeue+scontrol+scancel) | ${single.calls} | ${arr.calls} | ${ratio(arr.calls, single.calls)} |`);
+    lines.push(`| scheduler calls (sbatch+squeue+scontrol+scancel+sacct) | ${single.calls} | ${arr.calls} | ${ratio(arr.calls, single.calls)} |`);
+    lines.push(`| the calls by command | ${single.byCommand} | ${arr.byCommand} | |`);
     lines.push(`| scheduler calls per minute | ${single.perMinute.toFixed(0)} | ${arr.perMinute.toFixed(0)} | ${ratio(arr.perMinute, single.perMinute)} |`);
     lines.push(`| checkroom CPU, s (both processes) | ${single.cpu.toFixed(1)} | ${arr.cpu.toFixed(1)} | ${ratio(arr.cpu, single.cpu)} |`);
     lines.push(`| adopt after kill -9, ms (runs adopted) | ${single.adoptMs.toFixed(0)} (${single.adopted}) | ${arr.adoptMs.toFixed(0)} (${arr.adopted}) | ${ratio(arr.adoptMs, single.adoptMs)} |`);
