@@ -1,4 +1,5 @@
-import { accountJobs, showJob, type CliResult } from './slurm-cli.js';
+import { accountJobs, showJob } from './slurm-cli.js';
+import { gatherer } from './gather.js';
 import { ACCOUNTING_OFF, parseSacct, parseSlurmTime, sacctUnfinished } from './sacct.js';
 import { startedOf, type JobFinished, type JobStarted } from './job-facts.js';
 
@@ -9,15 +10,8 @@ import { startedOf, type JobFinished, type JobStarted } from './job-facts.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** How long a job's accounting read waits for others to share its sacct call; the ids one call carries at most. */
+/** How long a job's accounting read waits for others to share its sacct call. */
 export const SACCT_GATHER_MS = 50;
-const SACCT_MAX_IDS = 200;
-
-interface Gathering {
-  ids: Set<string>;
-  answer: Promise<CliResult>;
-}
-const gathering = new Map<string, Gathering>();
 
 /**
  * `sacct` of this job, asked together with every other job of the same cluster whose read
@@ -25,21 +19,7 @@ const gathering = new Map<string, Gathering>();
  * one sacct call, not one each (the arrays bench counted 200 calls for 200 cells). Each reader
  * takes its own job's line from the shared answer.
  */
-export function accountGathered(id: string, env: Record<string, string>): Promise<CliResult> {
-  const key = env.SLURM_CONF ?? '';
-  let g = gathering.get(key);
-  if (!g || g.ids.size >= SACCT_MAX_IDS) {
-    const ids = new Set<string>();
-    const answer = sleep(SACCT_GATHER_MS).then(() => {
-      if (gathering.get(key)?.ids === ids) gathering.delete(key);
-      return accountJobs([...ids], env);
-    });
-    g = { ids, answer };
-    gathering.set(key, g);
-  }
-  g.ids.add(id);
-  return g.answer;
-}
+export const accountGathered = gatherer(SACCT_GATHER_MS, 200, accountJobs);
 
 export const slurmStarted = async (id: string, env: Record<string, string>): Promise<JobStarted | null> => {
   const shown = await showJob(id, env);

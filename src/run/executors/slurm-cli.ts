@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { parseSqueue, SQUEUE_FORMAT, type SqueueRow } from './slurm-state.js';
 import { sacctArgs } from './sacct.js';
+import { gatherer } from './gather.js';
 
 // The Slurm commands checkroom runs, each as an argument array (never a shell string), with
 // the environment that names the cluster (SLURM_CONF and friends). One squeue per poll
@@ -30,14 +31,45 @@ export const submitJob = async (args: string[], env: Record<string, string>): Pr
 export const cancelJob = (id: string, env: Record<string, string>, signal?: string): Promise<CliResult> =>
   run(['scancel', ...(signal ? ['--batch', `--signal=${signal}`] : []), id], env);
 
-/** `scontrol show job -o <id>`: one line of Key=Value, or null when Slurm no longer knows it. */
-export const showJob = async (id: string, env: Record<string, string>): Promise<string | null> => {
+/** The record of job `id` (an array task `123_4` is `JobId=124 ArrayJobId=123 ArrayTaskId=4`) in scontrol's one-line records, or null. */
+const recordOf = (out: string, id: string): string | null => {
+  const [array, task] = id.split('_');
+  // Whole Key=Value words, never a pattern: a job id read from the journal is the workspace's text.
+  const want = task === undefined ? [`JobId=${array}`] : [`ArrayJobId=${array}`, `ArrayTaskId=${task}`];
+  return out.split('\n').find((l) => {
+    const words = new Set(l.split(/\s+/));
+    return want.every((w) => words.has(w));
+  }) ?? null;
+};
+
+const showOne = async (id: string, env: Record<string, string>): Promise<string | null> => {
   const r = await run(['scontrol', 'show', 'job', '-o', id], env);
-  // An array task (`123_4`) is shown as `JobId=124 ArrayJobId=123 ArrayTaskId=4`.
+  // A pending array task is shown in its array's record (`ArrayTaskId=5-199%8`).
   const [array, task] = id.split('_');
   const mine = task === undefined ? r.out.includes(`JobId=${id}`) : r.out.includes(`ArrayJobId=${array} `);
   return r.code === 0 && mine ? r.out : null;
 };
+
+/**
+ * Several jobs at once: one `scontrol show job -o` lists every job the controller knows, one
+ * line each; a job not in it by its own record (a pending array task) is asked alone.
+ */
+const showMany = async (ids: string[], env: Record<string, string>): Promise<Map<string, string | null>> => {
+  if (ids.length === 1) return new Map([[ids[0]!, await showOne(ids[0]!, env)]]);
+  const r = await run(['scontrol', 'show', 'job', '-o'], env);
+  const found = new Map(ids.map((id) => [id, r.code === 0 ? recordOf(r.out, id) : null]));
+  await Promise.all(ids.filter((id) => found.get(id) === null).map(async (id) => found.set(id, await showOne(id, env))));
+  return found;
+};
+
+const showGathered = gatherer(50, 500, showMany);
+
+/**
+ * `scontrol show job -o <id>`: one line of Key=Value, or null when Slurm no longer knows it.
+ * Jobs asked within 50 ms of each other on one cluster share one call (gather.ts): an array's
+ * tasks ending in one tick are one scontrol, not one each.
+ */
+export const showJob = async (id: string, env: Record<string, string>): Promise<string | null> => (await showGathered(id, env)).get(id) ?? null;
 
 /** The live `%T` of a job array: how many of its tasks may run at once (docs/scale-out.md, Arrays). */
 export const setArrayThrottle = (arrayId: string, throttle: number, env: Record<string, string>): Promise<CliResult> =>
