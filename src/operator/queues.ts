@@ -1,0 +1,115 @@
+import type { BulkAction, BulkCellRef } from '../bulk/events.js';
+import { holdsCell } from '../bulk/fold.js';
+import type { Ledger } from '../run/journal/ledger.js';
+import { cellKey } from '../types.js';
+
+// What still waits on the operator's named actions (docs/redrive.md) and on redo
+// (docs/redo.md), one derivation for the header, Plan, `status` text and `--json` and the
+// socket: from the journal's fold (the ledger's `bulk`, `triage` and cells' holds). A room
+// reads its supervisor's snapshot, a scan the journal it folded (cli/scan-journal.ts).
+
+/** One name's open actions: the cells still queued for relaunch, skipped, held by it. */
+export interface OperatorRedrive {
+  /** The operator's name (the incident): `rate-limit-0200`. Journal text: sanitized where drawn. */
+  name: string;
+  /** Its open actions, oldest first, each once. */
+  actions: BulkAction[];
+  queued: BulkCellRef[];
+  skipped: BulkCellRef[];
+  held: BulkCellRef[];
+}
+
+/** A cell a redo queued for relaunch, and the cell the operator redid from (itself for a lone file). */
+export interface OperatorRedoCell extends BulkCellRef {
+  from: BulkCellRef;
+}
+
+export interface OperatorQueues {
+  /** By name, the name acted on last first; a name with nothing queued, skipped or held is gone. */
+  redrives: OperatorRedrive[];
+  /** The redo queue in its order. */
+  redo: OperatorRedoCell[];
+  /** Over every name. */
+  totals: { queued: number; skipped: number; held: number };
+  /** What each cell waits on, by cell key: Plan's mark. */
+  byCell: ReadonlyMap<string, { name: string; state: 'queued' | 'skipped' | 'held' } | { name: null; state: 'redo'; from: BulkCellRef }>;
+  /** The header's words: "redrive rate-limit-0200: 12 queued · 3 skipped · redo from ch03 draft: 4 queued"; null when nothing waits. */
+  words: string | null;
+  /** The same without the names, for a header too narrow for them: "redrive: 12 queued · 3 skipped · redo: 4 queued". */
+  short: string | null;
+}
+
+export const NO_OPERATOR_QUEUES: OperatorQueues = { redrives: [], redo: [], totals: { queued: 0, skipped: 0, held: 0 }, byCell: new Map(), words: null, short: null };
+
+type QueueLedger = Pick<Ledger, 'bulk' | 'triage' | 'cells'>;
+
+const plural = (n: number, what: string): string => `${n} ${what}`;
+const countWords = (c: { queued: number; skipped: number; held: number }): string =>
+  [c.queued ? plural(c.queued, 'queued') : '', c.skipped ? plural(c.skipped, 'skipped') : '', c.held ? plural(c.held, 'held') : ''].filter(Boolean).join(' · ');
+const where = (c: BulkCellRef): string => `${c.unit} ${c.step}`;
+
+/** The open named actions, grouped by name, as the fold leaves them. */
+function redrivesOf(l: QueueLedger): OperatorRedrive[] {
+  const byName = new Map<string, OperatorRedrive & { last: number }>();
+  for (const rec of l.bulk.actions) {
+    if (rec.undoneAt !== null || rec.action === 'reset') continue;
+    const g = byName.get(rec.name) ?? { name: rec.name, actions: [], queued: [], skipped: [], held: [], last: rec.at };
+    for (const c of rec.cells) {
+      const key = cellKey(c.unit, c.step);
+      if (rec.action === 'relaunch' && l.bulk.queue[key]?.id === rec.id) g.queued.push(c);
+      else if (rec.action === 'skip' && l.bulk.skipped[key]?.id === rec.id) g.skipped.push(c);
+      else if (rec.action === 'hold' && holdsCell(rec, l.cells[key])) g.held.push(c);
+    }
+    if (!g.actions.includes(rec.action)) g.actions.push(rec.action);
+    g.last = Math.max(g.last, rec.at);
+    byName.set(rec.name, g);
+  }
+  return [...byName.values()]
+    .filter((g) => g.queued.length + g.skipped.length + g.held.length > 0)
+    .sort((a, b) => b.last - a.last)
+    .map(({ last: _, ...g }) => g);
+}
+
+/** The redo queue with each cell's origin: the redo group that queued it, else the cell itself. */
+function redoOf(l: QueueLedger): OperatorRedoCell[] {
+  const origin = new Map<string, BulkCellRef>();
+  for (const g of l.triage.undo) if (g.redo?.from) for (const c of g.redo.cells) origin.set(cellKey(c.unit, c.step), g.redo.from);
+  return l.triage.redoQueue.map((q) => ({ unit: q.unit, step: q.step, from: origin.get(cellKey(q.unit, q.step)) ?? { unit: q.unit, step: q.step } }));
+}
+
+function derive(l: QueueLedger): OperatorQueues {
+  const redrives = redrivesOf(l);
+  const redo = redoOf(l);
+  if (redrives.length === 0 && redo.length === 0) return NO_OPERATOR_QUEUES;
+  const totals = { queued: 0, skipped: 0, held: 0 };
+  const byCell = new Map<string, OperatorQueues['byCell'] extends ReadonlyMap<string, infer V> ? V : never>();
+  const long: string[] = [];
+  for (const g of [...redrives].reverse()) {
+    for (const state of ['queued', 'skipped', 'held'] as const) for (const c of g[state]) byCell.set(cellKey(c.unit, c.step), { name: g.name, state });
+  }
+  for (const g of redrives) {
+    totals.queued += g.queued.length;
+    totals.skipped += g.skipped.length;
+    totals.held += g.held.length;
+    long.push(`redrive ${g.name}: ${countWords({ queued: g.queued.length, skipped: g.skipped.length, held: g.held.length })}`);
+  }
+  for (const c of redo) byCell.set(cellKey(c.unit, c.step), { name: null, state: 'redo', from: c.from });
+  const short = redrives.length ? [`redrive: ${countWords(totals)}`] : [];
+  if (redo.length) {
+    const origins = new Set(redo.map((c) => cellKey(c.from.unit, c.from.step)));
+    long.push(`redo${origins.size === 1 ? ` from ${where(redo[0].from)}` : ''}: ${redo.length} queued`);
+    short.push(`redo: ${redo.length} queued`);
+  }
+  return { redrives, redo, totals, byCell, words: long.join(' · '), short: short.join(' · ') };
+}
+
+let last: { bulk: Ledger['bulk']; triage: Ledger['triage']; cells: Ledger['cells']; value: OperatorQueues } | null = null;
+
+/** From the ledger (null: no journal); the same object while its parts are the same objects (the fold replaces what changes). */
+export function queuesOf(l: QueueLedger | null): OperatorQueues {
+  if (!l) return NO_OPERATOR_QUEUES;
+  if (last && last.bulk === l.bulk && last.triage === l.triage && last.cells === l.cells) return last.value;
+  const value = derive(l);
+  last = { bulk: l.bulk, triage: l.triage, cells: l.cells, value };
+  return value;
+}
