@@ -48,6 +48,9 @@ const countWords = (c: { queued: number; skipped: number; held: number }): strin
   [c.queued ? plural(c.queued, 'queued') : '', c.skipped ? plural(c.skipped, 'skipped') : '', c.held ? plural(c.held, 'held') : ''].filter(Boolean).join(' · ');
 const where = (c: BulkCellRef): string => `${c.unit} ${c.step}`;
 
+/** "redrive: 12 queued · 3 skipped" over every name (Plan's summary, the narrow header); null when no name holds a cell. */
+export const redriveTally = (q: Pick<OperatorQueues, 'redrives' | 'totals'>): string | null => (q.redrives.length ? `redrive: ${countWords(q.totals)}` : null);
+
 /** The open named actions, grouped by name, as the fold leaves them. */
 function redrivesOf(l: QueueLedger): OperatorRedrive[] {
   const byName = new Map<string, OperatorRedrive & { last: number }>();
@@ -94,7 +97,8 @@ function derive(l: QueueLedger): OperatorQueues {
     long.push(`redrive ${g.name}: ${countWords({ queued: g.queued.length, skipped: g.skipped.length, held: g.held.length })}`);
   }
   for (const c of redo) byCell.set(cellKey(c.unit, c.step), { name: null, state: 'redo', from: c.from });
-  const short = redrives.length ? [`redrive: ${countWords(totals)}`] : [];
+  const tally = redriveTally({ redrives, totals });
+  const short = tally ? [tally] : [];
   if (redo.length) {
     const origins = new Set(redo.map((c) => cellKey(c.from.unit, c.from.step)));
     long.push(`redo${origins.size === 1 ? ` from ${where(redo[0].from)}` : ''}: ${redo.length} queued`);
@@ -112,4 +116,44 @@ export function queuesOf(l: QueueLedger | null): OperatorQueues {
   const value = derive(l);
   last = { bulk: l.bulk, triage: l.triage, cells: l.cells, value };
   return value;
+}
+
+const ref = (c: BulkCellRef): BulkCellRef => ({ unit: c.unit, step: c.step });
+
+/** `status --json`'s `queues`: null when nothing waits (docs/status-json.md). */
+export const queuesJson = (q: OperatorQueues) =>
+  q.words === null
+    ? null
+    : {
+        words: q.words,
+        queued: q.totals.queued,
+        skipped: q.totals.skipped,
+        held: q.totals.held,
+        redrives: q.redrives.map((g) => ({ name: g.name, actions: g.actions, queued: g.queued.length, skipped: g.skipped.length, held: g.held.length, cells: { queued: g.queued.map(ref), skipped: g.skipped.map(ref), held: g.held.map(ref) } })),
+        redo: { queued: q.redo.length, cells: q.redo.map((c) => ({ ...ref(c), from: ref(c.from) })) },
+      };
+
+/** At most `n` cells named, then how many more. */
+const named = (cells: readonly BulkCellRef[], n = 4): string => `${cells.slice(0, n).map(where).join(', ')}${cells.length > n ? ` and ${cells.length - n} more` : ''}`;
+
+/** `status`'s lines: the header's words, then per name what waits and how to undo it, then the redo queue. */
+export function queuesLines(q: OperatorQueues): string[] {
+  if (q.words === null) return [];
+  const out = [q.words];
+  for (const g of q.redrives) {
+    const what = [g.queued.length ? `queued ${named(g.queued)}` : '', g.skipped.length ? `skipped ${named(g.skipped)}` : '', g.held.length ? `held ${named(g.held)}` : ''].filter(Boolean).join('; ');
+    out.push(`  ${g.name}: ${what}`, `    undo: checkroom redrive --undo ${g.name} --yes (in the room :redrive undo ${g.name})`);
+  }
+  if (q.redo.length) out.push(`  redo: ${named(q.redo)} queued; autopilot takes them first, u in the room undoes the redo`);
+  return out;
+}
+
+/** Plan's and Health's mark on a cell a named action or a redo still holds: "skipped by night: …"; null when none. */
+export function cellQueueMark(q: OperatorQueues, unit: string, step: string): string | null {
+  const w = q.byCell.get(cellKey(unit, step));
+  if (!w) return null;
+  if (w.state === 'redo') return `queued redo from ${where(w.from)}: autopilot takes it first`;
+  if (w.state === 'queued') return `queued by redrive ${w.name}: launched as slots free`;
+  if (w.state === 'skipped') return `skipped by ${w.name}: autopilot and run --next leave it alone`;
+  return `held by ${w.name}: nothing starts it until released`;
 }

@@ -68,7 +68,7 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
   const sup = agents.options?.sup;
   // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
   const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;
-  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs, () => (sup ? runsOf(store.getState().agents.snap) : null), () => operatorOf(store.getState()).foresight, () => operatorOf(store.getState()).pause), handover, sup ? { pause: (ask) => sup.setPause(ask) } : undefined);
+  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs, () => (sup ? runsOf(store.getState().agents.snap) : null), () => operatorOf(store.getState()).foresight, () => operatorOf(store.getState()).pause, () => operatorOf(store.getState()).queues), handover, sup ? { pause: (ask) => sup.setPause(ask) } : undefined);
   if (control.notice && !store.getState().message) store.setState({ message: { text: sanitizeLine(control.notice), tone: 'warn' } });
   return { live, agents, store, control };
 }
