@@ -144,7 +144,7 @@ export function queuesLines(q: OperatorQueues): string[] {
     const what = [g.queued.length ? `queued ${named(g.queued)}` : '', g.skipped.length ? `skipped ${named(g.skipped)}` : '', g.held.length ? `held ${named(g.held)}` : ''].filter(Boolean).join('; ');
     out.push(`  ${g.name}: ${what}`, `    undo: checkroom redrive --undo ${g.name} --yes (in the room :redrive undo ${g.name})`);
   }
-  if (q.redo.length) out.push(`  redo: ${named(q.redo)} queued; autopilot takes them first, u in the room undoes the redo`);
+  if (q.redo.length) out.push(`  redo: ${named(q.redo)} queued; autopilot takes them first, enter in Plan launches one`);
   return out;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalEvent, NewJournalEvent } from '../../../src/run/journal/journal.js';
 import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
 import { bulkRecordOf } from '../../../src/bulk/apply.js';
-import { NO_OPERATOR_QUEUES, queuesOf } from '../../../src/operator/queues.js';
+import { cellQueueMark, NO_OPERATOR_QUEUES, queuesLines, queuesOf } from '../../../src/operator/queues.js';
 import { buildOperatorModel } from '../../../src/operator/model.js';
 import { plainSnapshot } from '../../helpers/snapshot.js';
 import { launchEv } from '../../helpers/history-journal.js';
@@ -50,6 +50,9 @@ describe('queuesOf: the named actions and the redo queue as the operator model h
     expect(q.redrives.map((g) => [g.name, g.skipped.length, g.held.length])).toEqual([['hold-0312', 0, 2], ['night', 1, 0]]);
     expect(q.words).toBe('redrive hold-0312: 2 held · redrive night: 1 skipped');
     const release = v({ type: 'decision', at: 400, kind: 'release', unit: 'ch03', step: 'draft' } as NewJournalEvent);
+    expect(cellQueueMark(q, 'ch02', 'draft')).toBe('held by hold-0312: nothing starts it until released');
+    expect(cellQueueMark(q, 'ch01', 'draft')).toBe('skipped by night: autopilot and run --next leave it alone');
+    expect(cellQueueMark(q, 'ch09', 'draft')).toBeNull();
     const after = queuesOf(fold([skip, hold, undo, release]));
     expect(after.redrives).toEqual([{ name: 'hold-0312', actions: ['hold'], queued: [], skipped: [], held: cells('ch02') }]);
   });
@@ -66,7 +69,8 @@ describe('queuesOf: the named actions and the redo queue as the operator model h
     const both = queuesOf(fold([redo, lone]));
     expect(both.redo[2]).toEqual({ unit: 'ch05', step: 'draft', from: { unit: 'ch05', step: 'draft' } });
     expect(both.words).toBe('redo: 3 queued');
-    expect(both.byCell.get('ch03/draft')).toEqual({ name: null, state: 'redo', from: { unit: 'ch03', step: 'research' } });
+    expect(cellQueueMark(both, 'ch03', 'draft')).toBe('queued redo from ch03 research: autopilot takes it first');
+    expect(queuesLines(both)).toEqual(['redo: 3 queued', '  redo: ch03 research, ch03 draft, ch05 draft queued; autopilot takes them first, enter in Plan launches one']);
   });
 
   it('the operator model keeps the part per snapshot: the same object for the same ledger', async () => {

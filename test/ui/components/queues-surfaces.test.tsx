@@ -14,6 +14,7 @@ import { statusCommand, statusJsonText } from '../../../src/cli/commands/core-co
 import { statusJson, toJson, type StatusJson } from '../../../src/cli/json.js';
 import { liveStatusText } from '../../../src/socket/status-text.js';
 import { loadWorkspace } from '../../../src/workspace.js';
+import { planOf } from '../../../src/operator/plan.js';
 import { renderRoom, tick, unmountAll } from '../../helpers/ink.js';
 import { plainSnapshot } from '../../helpers/snapshot.js';
 import { copyDemo } from '../../helpers/workspace.js';
@@ -39,7 +40,8 @@ const capture = async (f: (out: { write(s: string): void }) => Promise<void>): P
 async function redrivenDemo() {
   const root = copyDemo();
   const ws = await loadWorkspace(root);
-  const open = ws.cells.filter((c) => c.status !== 'done').slice(0, 5).map((c) => ({ unit: c.unit, step: c.step }));
+  // Cells the Plan lists: its rows say the redrive in place of their reasons.
+  const open = planOf(ws.next).flatMap((n) => (n.unit !== null && n.step !== null ? [{ unit: n.unit, step: n.step }] : [])).slice(0, 5);
   expect(open).toHaveLength(5);
   const now = Date.now();
   const relaunch = bulkRecordOf({ action: 'relaunch', name: NAME, filter: 'class=RATE_LIMITED', cells: open.slice(0, 3) }, now - 60_000);
@@ -59,6 +61,7 @@ async function surfaces(root: string, now: number) {
   let socket: StatusJson | null = null;
   let model = null as ReturnType<typeof operatorOf> | null;
   let wide = '';
+  let plan = '';
   for (const ascii of [false, true]) {
     const live = await createLiveWorkspace(root, { watch: false });
     const store = createAppStore({ live, ascii });
@@ -66,15 +69,17 @@ async function surfaces(root: string, now: number) {
     model = operatorOf(store.getState());
     const socketText = liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => ledger.costs, () => null, () => null, () => model!.pause, () => operatorOf(store.getState()).queues);
     socket = JSON.parse(Buffer.concat(socketText(store.getState().ws)).toString('utf8')) as StatusJson;
-    const { frame, size } = await renderRoom(store, live, NO_COLOR_THEME, 24, 80);
+    const { frame, size, press } = await renderRoom(store, live, NO_COLOR_THEME, 24, 80);
     await tick();
     frames.push(frame());
     if (ascii) continue;
     size(24, 140);
     await tick();
     wide = frame();
+    await press('3');
+    plan = frame();
   }
-  return { scan, text, socket: socket!, model: model!, frames, wide };
+  return { scan, text, socket: socket!, model: model!, frames, wide, plan };
 }
 
 describe('a redrive in the journal: the header, status, status --json and the socket say the same queue', () => {
@@ -98,6 +103,10 @@ describe('a redrive in the journal: the header, status, status --json and the so
       expect(header).toMatch(new RegExp(`redrive( ${NAME})?: 3 queued · 2 skipped`));
     }
     expect(s.wide.split('\n')[0]).toContain(` · ${words}`);
+    // Plan: the summary counts them, each row says it in place of its reason.
+    expect(s.plan).toContain('· redrive: 3 queued · 2 skipped ·');
+    expect(s.plan.split('\n').filter((l) => l.includes(`queued by redrive ${NAME}: launched as slots free`))).toHaveLength(3);
+    expect(s.plan.split('\n').filter((l) => l.includes(`skipped by ${NAME}: autopilot and run --next leave it alone`))).toHaveLength(2);
 
     // The launcher takes the three queued cells and the skip is undone: nothing waits any more.
     const drain: NewJournalEvent[] = [...queued.map((c, i) => launchEv(`r${i}`, now - 40_000 + i, c.unit, c.step)), { type: 'bulk_undo', at: now - 30_000, id: skip.id, name: NAME }];
@@ -108,6 +117,7 @@ describe('a redrive in the journal: the header, status, status --json and the so
     expect(after.socket.queues).toBeNull();
     expect(after.text).not.toContain('redrive');
     for (const f of [...after.frames, after.wide]) expect(f.split('\n')[0]).not.toContain('redrive');
+    expect(after.plan).not.toContain('redrive');
   });
 
   it('at 80 columns the name gives way before the counts: a long name leaves the counts whole', async () => {
