@@ -12,7 +12,7 @@ import { cellKey } from '../types.js';
 export interface OperatorRedrive {
   /** The operator's name (the incident): `rate-limit-0200`. Journal text: sanitized where drawn. */
   name: string;
-  /** Its open actions, oldest first, each once. */
+  /** Its actions that still hold a cell, oldest first, each once. */
   actions: BulkAction[];
   queued: BulkCellRef[];
   skipped: BulkCellRef[];
@@ -51,26 +51,39 @@ const where = (c: BulkCellRef): string => `${c.unit} ${c.step}`;
 /** "redrive: 12 queued · 3 skipped" over every name (Plan's summary, the narrow header); null when no name holds a cell. */
 export const redriveTally = (q: Pick<OperatorQueues, 'redrives' | 'totals'>): string | null => (q.redrives.length ? `redrive: ${countWords(q.totals)}` : null);
 
+/** A cell named by its key alone: the ledger's cell when it has one (a step id has no '/'). */
+const refOf = (l: QueueLedger, key: string): BulkCellRef => {
+  const c = l.cells[key];
+  const cut = key.lastIndexOf('/');
+  return c ? { unit: c.unit, step: c.step } : { unit: key.slice(0, cut), step: key.slice(cut + 1) };
+};
+
 /** The open named actions, grouped by name, as the fold leaves them. */
 function redrivesOf(l: QueueLedger): OperatorRedrive[] {
   const byName = new Map<string, OperatorRedrive & { last: number }>();
+  const group = (name: string, action: BulkAction, at: number) => {
+    const g = byName.get(name) ?? { name, actions: [], queued: [], skipped: [], held: [], last: at };
+    if (!g.actions.includes(action)) g.actions.push(action);
+    g.last = Math.max(g.last, at);
+    byName.set(name, g);
+    return g;
+  };
+  const counted = new Set<string>();
   for (const rec of l.bulk.actions) {
     if (rec.undoneAt !== null || rec.action === 'reset') continue;
-    const g = byName.get(rec.name) ?? { name: rec.name, actions: [], queued: [], skipped: [], held: [], last: rec.at };
-    for (const c of rec.cells) {
+    const waiting = rec.cells.filter((c) => {
       const key = cellKey(c.unit, c.step);
-      if (rec.action === 'relaunch' && l.bulk.queue[key]?.id === rec.id) g.queued.push(c);
-      else if (rec.action === 'skip' && l.bulk.skipped[key]?.id === rec.id) g.skipped.push(c);
-      else if (rec.action === 'hold' && holdsCell(rec, l.cells[key])) g.held.push(c);
-    }
-    if (!g.actions.includes(rec.action)) g.actions.push(rec.action);
-    g.last = Math.max(g.last, rec.at);
-    byName.set(rec.name, g);
+      const still = rec.action === 'relaunch' ? l.bulk.queue[key]?.id === rec.id : rec.action === 'skip' ? l.bulk.skipped[key]?.id === rec.id : holdsCell(rec, l.cells[key]);
+      if (still) counted.add(`${rec.action}:${key}`);
+      return still;
+    });
+    if (waiting.length) group(rec.name, rec.action, rec.at)[rec.action === 'relaunch' ? 'queued' : rec.action === 'skip' ? 'skipped' : 'held'].push(...waiting);
   }
-  return [...byName.values()]
-    .filter((g) => g.queued.length + g.skipped.length + g.held.length > 0)
-    .sort((a, b) => b.last - a.last)
-    .map(({ last: _, ...g }) => g);
+  // Past MAX_BULK the oldest records leave the ledger while their cells may still be queued or
+  // skipped (autopilot still reads them): counted under the name the queue keeps.
+  for (const [key, q] of Object.entries(l.bulk.queue)) if (!counted.has(`relaunch:${key}`)) group(q.name, 'relaunch', 0).queued.push(refOf(l, key));
+  for (const [key, q] of Object.entries(l.bulk.skipped)) if (!counted.has(`skip:${key}`)) group(q.name, 'skip', q.at).skipped.push(refOf(l, key));
+  return [...byName.values()].sort((a, b) => b.last - a.last).map(({ last: _, ...g }) => g);
 }
 
 /** The redo queue with each cell's origin: the redo group that queued it, else the cell itself. */

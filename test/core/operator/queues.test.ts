@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalEvent, NewJournalEvent } from '../../../src/run/journal/journal.js';
 import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
 import { bulkRecordOf } from '../../../src/bulk/apply.js';
+import { MAX_BULK } from '../../../src/bulk/events.js';
 import { cellQueueMark, NO_OPERATOR_QUEUES, queuesLines, queuesOf } from '../../../src/operator/queues.js';
 import { buildOperatorModel } from '../../../src/operator/model.js';
 import { plainSnapshot } from '../../helpers/snapshot.js';
@@ -55,6 +56,16 @@ describe('queuesOf: the named actions and the redo queue as the operator model h
     expect(cellQueueMark(q, 'ch09', 'draft')).toBeNull();
     const after = queuesOf(fold([skip, hold, undo, release]));
     expect(after.redrives).toEqual([{ name: 'hold-0312', actions: ['hold'], queued: [], skipped: [], held: cells('ch02') }]);
+  });
+
+  it('past MAX_BULK records the oldest leaves the ledger; its cells still queued and skipped are still counted, under its name', () => {
+    const events = Array.from({ length: MAX_BULK }, (_, i) => bulk('relaunch', `rl-${i}`, 1000 + i, `u${i}`));
+    const all = fold([bulk('skip', 'first-skip', 10, 'ch00'), bulk('relaunch', 'first', 100, 'ch01'), ...events]);
+    expect(all.bulk.actions.some((a) => a.name === 'first')).toBe(false);
+    const q = queuesOf(all);
+    expect(q.totals).toEqual({ queued: Object.keys(all.bulk.queue).length, skipped: 1, held: 0 });
+    expect(q.redrives.find((g) => g.name === 'first')).toEqual({ name: 'first', actions: ['relaunch'], queued: cells('ch01'), skipped: [], held: [] });
+    expect(q.redrives.find((g) => g.name === 'first-skip')?.skipped).toEqual(cells('ch00'));
   });
 
   it("the redo queue: each cell with the cell redone from (a lone file's own); one origin is named", () => {
