@@ -1,4 +1,4 @@
-import type { BulkAction, BulkCellRef } from '../bulk/events.js';
+import { MAX_BULK, type BulkAction, type BulkCellRef } from '../bulk/events.js';
 import { holdsCell } from '../bulk/fold.js';
 import type { Ledger } from '../run/journal/ledger.js';
 import { cellKey } from '../types.js';
@@ -31,15 +31,13 @@ export interface OperatorQueues {
   redo: OperatorRedoCell[];
   /** Over every name. */
   totals: { queued: number; skipped: number; held: number };
-  /** What each cell waits on, by cell key: Plan's mark. */
-  byCell: ReadonlyMap<string, { name: string; state: 'queued' | 'skipped' | 'held' } | { name: null; state: 'redo'; from: BulkCellRef }>;
   /** The header's words: "redrive rate-limit-0200: 12 queued · 3 skipped · redo from ch03 draft: 4 queued"; null when nothing waits. */
   words: string | null;
   /** The same without the names, for a header too narrow for them: "redrive: 12 queued · 3 skipped · redo: 4 queued". */
   short: string | null;
 }
 
-export const NO_OPERATOR_QUEUES: OperatorQueues = { redrives: [], redo: [], totals: { queued: 0, skipped: 0, held: 0 }, byCell: new Map(), words: null, short: null };
+export const NO_OPERATOR_QUEUES: OperatorQueues = { redrives: [], redo: [], totals: { queued: 0, skipped: 0, held: 0 }, words: null, short: null };
 
 type QueueLedger = Pick<Ledger, 'bulk' | 'triage' | 'cells'>;
 
@@ -68,21 +66,28 @@ function redrivesOf(l: QueueLedger): OperatorRedrive[] {
     byName.set(name, g);
     return g;
   };
-  const counted = new Set<string>();
   for (const rec of l.bulk.actions) {
     if (rec.undoneAt !== null || rec.action === 'reset') continue;
     const waiting = rec.cells.filter((c) => {
       const key = cellKey(c.unit, c.step);
-      const still = rec.action === 'relaunch' ? l.bulk.queue[key]?.id === rec.id : rec.action === 'skip' ? l.bulk.skipped[key]?.id === rec.id : holdsCell(rec, l.cells[key]);
-      if (still) counted.add(`${rec.action}:${key}`);
-      return still;
+      return rec.action === 'relaunch' ? l.bulk.queue[key]?.id === rec.id : rec.action === 'skip' ? l.bulk.skipped[key]?.id === rec.id : holdsCell(rec, l.cells[key]);
     });
-    if (waiting.length) group(rec.name, rec.action, rec.at)[rec.action === 'relaunch' ? 'queued' : rec.action === 'skip' ? 'skipped' : 'held'].push(...waiting);
+    if (!waiting.length) continue;
+    const list = group(rec.name, rec.action, rec.at)[rec.action === 'relaunch' ? 'queued' : rec.action === 'skip' ? 'skipped' : 'held'];
+    // One at a time: a spread of 100k cells passes the engine's argument limit.
+    for (const c of waiting) list.push(c);
   }
   // Past MAX_BULK the oldest records leave the ledger while their cells may still be queued or
-  // skipped (autopilot still reads them): counted under the name the queue keeps.
-  for (const [key, q] of Object.entries(l.bulk.queue)) if (!counted.has(`relaunch:${key}`)) group(q.name, 'relaunch', 0).queued.push(refOf(l, key));
-  for (const [key, q] of Object.entries(l.bulk.skipped)) if (!counted.has(`skip:${key}`)) group(q.name, 'skip', q.at).skipped.push(refOf(l, key));
+  // skipped (autopilot still reads them): counted under the name the entry keeps. Only then.
+  if (l.bulk.actions.length < MAX_BULK) return sorted(byName);
+  const kept = new Set(l.bulk.actions.map((a) => a.id));
+  for (const [key, q] of Object.entries(l.bulk.queue)) if (!kept.has(q.id)) group(q.name, 'relaunch', 0).queued.push(refOf(l, key));
+  for (const [key, q] of Object.entries(l.bulk.skipped)) if (!kept.has(q.id)) group(q.name, 'skip', q.at).skipped.push(refOf(l, key));
+  return sorted(byName);
+}
+
+/** The name acted on last first. */
+function sorted(byName: Map<string, OperatorRedrive & { last: number }>): OperatorRedrive[] {
   return [...byName.values()].sort((a, b) => b.last - a.last).map(({ last: _, ...g }) => g);
 }
 
@@ -98,18 +103,13 @@ function derive(l: QueueLedger): OperatorQueues {
   const redo = redoOf(l);
   if (redrives.length === 0 && redo.length === 0) return NO_OPERATOR_QUEUES;
   const totals = { queued: 0, skipped: 0, held: 0 };
-  const byCell = new Map<string, OperatorQueues['byCell'] extends ReadonlyMap<string, infer V> ? V : never>();
   const long: string[] = [];
-  for (const g of [...redrives].reverse()) {
-    for (const state of ['queued', 'skipped', 'held'] as const) for (const c of g[state]) byCell.set(cellKey(c.unit, c.step), { name: g.name, state });
-  }
   for (const g of redrives) {
     totals.queued += g.queued.length;
     totals.skipped += g.skipped.length;
     totals.held += g.held.length;
     long.push(`redrive ${g.name}: ${countWords({ queued: g.queued.length, skipped: g.skipped.length, held: g.held.length })}`);
   }
-  for (const c of redo) byCell.set(cellKey(c.unit, c.step), { name: null, state: 'redo', from: c.from });
   const tally = redriveTally({ redrives, totals });
   const short = tally ? [tally] : [];
   if (redo.length) {
@@ -117,17 +117,22 @@ function derive(l: QueueLedger): OperatorQueues {
     long.push(`redo${origins.size === 1 ? ` from ${where(redo[0].from)}` : ''}: ${redo.length} queued`);
     short.push(`redo: ${redo.length} queued`);
   }
-  return { redrives, redo, totals, byCell, words: long.join(' · '), short: short.join(' · ') };
+  return { redrives, redo, totals, words: long.join(' · '), short: short.join(' · ') };
 }
 
-let last: { bulk: Ledger['bulk']; triage: Ledger['triage']; cells: Ledger['cells']; value: OperatorQueues } | null = null;
+let last: { bulk: Ledger['bulk']; triage: Ledger['triage']; cells: Ledger['cells'] | null; value: OperatorQueues } | null = null;
 
-/** From the ledger (null: no journal); the same object while its parts are the same objects (the fold replaces what changes). */
+/**
+ * From the ledger (null: no journal); the same object while its parts are the same objects
+ * (the fold replaces what changes). The cells matter only while a hold is open: every exit
+ * makes a new cells record, and a relaunch of 50k cells is not counted again for it.
+ */
 export function queuesOf(l: QueueLedger | null): OperatorQueues {
   if (!l) return NO_OPERATOR_QUEUES;
-  if (last && last.bulk === l.bulk && last.triage === l.triage && last.cells === l.cells) return last.value;
+  const cells = l.bulk.actions.some((a) => a.action === 'hold' && a.undoneAt === null) ? l.cells : null;
+  if (last && last.bulk === l.bulk && last.triage === l.triage && last.cells === cells) return last.value;
   const value = derive(l);
-  last = { bulk: l.bulk, triage: l.triage, cells: l.cells, value };
+  last = { bulk: l.bulk, triage: l.triage, cells, value };
   return value;
 }
 
@@ -161,9 +166,27 @@ export function queuesLines(q: OperatorQueues): string[] {
   return out;
 }
 
+/** What a cell waits on: a name's queue, skip or hold, or the redo queue. */
+export type CellWait = { name: string; state: 'queued' | 'skipped' | 'held' } | { name: null; state: 'redo'; from: BulkCellRef };
+
+// Built on first ask per queues object (a relaunch of 50k cells pays for it when a view asks, not per change).
+const index = new WeakMap<OperatorQueues, Map<string, CellWait>>();
+
+/** What this cell waits on, or undefined; the name acted on last wins, the redo queue over both. */
+export function cellWait(q: OperatorQueues, key: string): CellWait | undefined {
+  if (q.words === null) return undefined;
+  let byCell = index.get(q);
+  if (!byCell) {
+    index.set(q, (byCell = new Map()));
+    for (const g of [...q.redrives].reverse()) for (const state of ['queued', 'skipped', 'held'] as const) for (const c of g[state]) byCell.set(cellKey(c.unit, c.step), { name: g.name, state });
+    for (const c of q.redo) byCell.set(cellKey(c.unit, c.step), { name: null, state: 'redo', from: c.from });
+  }
+  return byCell.get(key);
+}
+
 /** Plan's and Health's mark on a cell a named action or a redo still holds: "skipped by night: …"; null when none. */
 export function cellQueueMark(q: OperatorQueues, unit: string, step: string): string | null {
-  const w = q.byCell.get(cellKey(unit, step));
+  const w = cellWait(q, cellKey(unit, step));
   if (!w) return null;
   if (w.state === 'redo') return `queued redo from ${where(w.from)}: autopilot takes it first`;
   if (w.state === 'queued') return `queued by redrive ${w.name}: launched as slots free`;

@@ -3,7 +3,7 @@ import type { JournalEvent, NewJournalEvent } from '../../../src/run/journal/jou
 import { replayJournal } from '../../../src/run/journal/ledger-fold.js';
 import { bulkRecordOf } from '../../../src/bulk/apply.js';
 import { MAX_BULK } from '../../../src/bulk/events.js';
-import { cellQueueMark, NO_OPERATOR_QUEUES, queuesLines, queuesOf } from '../../../src/operator/queues.js';
+import { cellQueueMark, cellWait, NO_OPERATOR_QUEUES, queuesLines, queuesOf } from '../../../src/operator/queues.js';
 import { buildOperatorModel } from '../../../src/operator/model.js';
 import { plainSnapshot } from '../../helpers/snapshot.js';
 import { launchEv } from '../../helpers/history-journal.js';
@@ -32,7 +32,7 @@ describe('queuesOf: the named actions and the redo queue as the operator model h
     expect(q.totals).toEqual({ queued: 3, skipped: 1, held: 0 });
     expect(q.words).toBe('redrive rate-limit-0200: 3 queued · 1 skipped');
     expect(q.short).toBe('redrive: 3 queued · 1 skipped');
-    expect(q.byCell.get('ch04/draft')).toEqual({ name: 'rate-limit-0200', state: 'skipped' });
+    expect(cellWait(q, 'ch04/draft')).toEqual({ name: 'rate-limit-0200', state: 'skipped' });
   });
 
   it('launches drain the queue; when all ran, the name is gone and so are the words', () => {
