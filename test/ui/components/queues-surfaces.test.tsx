@@ -122,10 +122,13 @@ describe('a redrive in the journal: the header, status, status --json and the so
 
   it('at 80 columns the name gives way before the counts: a long name leaves the counts whole', async () => {
     const { root, now } = await redrivenDemo();
-    const long = bulkRecordOf({ action: 'hold', name: 'a-very-long-incident-name-from-the-night-shift', filter: 'marked', cells: [{ unit: 'ch01', step: 'draft' }] }, now - 10_000);
+    // A name from the journal is workspace text: a terminal escape in it is drawn escaped, and JSON gives it back whole.
+    const long = bulkRecordOf({ action: 'hold', name: 'a-very-long-incident-name-from-the-night-shift\u001b]0;pwned\u0007', filter: 'marked', cells: [{ unit: 'ch01', step: 'draft' }] }, now - 10_000);
     await appendJournal(root, long);
     const s = await surfaces(root, now);
     expect(s.scan.queues!.words).toBe(`redrive ${long.name}: 1 held · redrive ${NAME}: 3 queued · 2 skipped`);
+    expect(s.text).not.toMatch(/[\u0007\u001b]/);
+    expect(s.text).toContain('night-shift\\e]0;pwned\\a: 1 held');
     for (const f of s.frames) {
       const header = f.split('\n')[0]!;
       expect(stringWidth(header)).toBeLessThanOrEqual(80);
