@@ -41,9 +41,9 @@ export const NO_OPERATOR_QUEUES: OperatorQueues = { redrives: [], redo: [], tota
 
 type QueueLedger = Pick<Ledger, 'bulk' | 'triage' | 'cells'>;
 
-const plural = (n: number, what: string): string => `${n} ${what}`;
+/** "12 queued · 3 skipped": the counts that are not 0. */
 const countWords = (c: { queued: number; skipped: number; held: number }): string =>
-  [c.queued ? plural(c.queued, 'queued') : '', c.skipped ? plural(c.skipped, 'skipped') : '', c.held ? plural(c.held, 'held') : ''].filter(Boolean).join(' · ');
+  (['queued', 'skipped', 'held'] as const).flatMap((k) => (c[k] ? [`${c[k]} ${k}`] : [])).join(' · ');
 const where = (c: BulkCellRef): string => `${c.unit} ${c.step}`;
 
 /** "redrive: 12 queued · 3 skipped" over every name (Plan's summary, the narrow header); null when no name holds a cell. */
