@@ -17,6 +17,18 @@ import { NeedsYouBadge } from './NeedsYou.js';
 
 const time = (ms: number): string => new Date(ms).toTimeString().slice(0, 8);
 
+/**
+ * The pause's and the queues' segments in the `rest` of the line: a long PAUSED list is cut
+ * (its state never), and the queues' names give way to their counts before the counts are cut.
+ */
+function heldSegments(rest: number, hold: string, queue: { long: string; short: string }): { holdShown: string; queueShown: string } {
+  const holdShown = hold ? fit(hold, Math.max(14, rest)) : '';
+  const left = rest - drawnLength(holdShown);
+  if (!queue.short) return { holdShown, queueShown: '' };
+  const queueShown = drawnLength(queue.long) <= left ? queue.long : drawnLength(queue.short) <= left ? queue.short : fit(queue.short, Math.max(12, left));
+  return { holdShown, queueShown };
+}
+
 export function Header({ width }: { width: number }) {
   const ws = useAppStore((s) => s.ws);
   const watching = useAppStore((s) => s.watching);
@@ -36,14 +48,18 @@ export function Header({ width }: { width: number }) {
   // Drain and pause (docs/drain.md): the operator model's words, an observer's too.
   const held = useAppStore((s) => operatorOf(s).pause.words);
   const hold = held ? ` · ${held}` : '';
+  // What waits on named actions and redo (docs/redrive.md): the operator model's words, the names first to go.
+  const queues = useAppStore((s) => operatorOf(s).queues);
+  const queue = { long: queues.words ? ` · ${queues.words}` : '', short: queues.short ? ` · ${queues.short}` : '' };
+  // Room kept for both: a PAUSED list may be cut, the queues' counts (a few words at most) not.
+  const kept = Math.min(hold.length, 30) + queue.short.length;
   // In a narrow terminal the phase's name gives way before the checkpoint's word is cut (60×20).
   const named = stop.phase ? `Phase ${stop.phase.id} ${stop.phase.name}` : 'all phases done';
-  const room = width - batch.length - says.length - ro.length - Math.min(hold.length, 30) - 4 - 'checkroom · x'.length;
+  const room = width - batch.length - says.length - ro.length - kept - 4 - 'checkroom · x'.length;
   const where = stop.phase && drawnLength(named) > room ? `Phase ${stop.phase.id}` : named;
   const driver = useDriverNote();
-  const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - says.length - ro.length - Math.min(hold.length, 30) - 4));
-  // What is left of the line for the pause's words (a long PAUSED list is cut, its state never).
-  const holdShown = hold ? fit(hold, Math.max(14, width - drawnLength(title) - 3 - drawnLength(where) - batch.length - says.length - ro.length)) : '';
+  const title = fit(`checkroom · ${ws.name}`, Math.max(10, width - drawnLength(where) - batch.length - says.length - ro.length - kept - 4));
+  const { holdShown, queueShown } = heldSegments(width - drawnLength(title) - 3 - drawnLength(where) - batch.length - says.length - ro.length, hold, queue);
   const live =
     watching.mode === 'watch'
       ? `live: watch (${watching.watches} dirs)`
@@ -63,6 +79,7 @@ export function Header({ width }: { width: number }) {
         {says ? <T tok="warn">{says}</T> : null}
         {readonly ? <T tok="warn"> · READ-ONLY</T> : null}
         {holdShown ? <T tok="warn">{holdShown}</T> : null}
+        {queueShown ? <T tok="accent">{queueShown}</T> : null}
       </Line>
       <Line>
         <T tok="ok">{bar(c.done, c.total, Math.min(24, Math.max(8, width - stringWidth(tally) - 1)) - (ascii ? 2 : 0), ascii)}</T> {c.done}/{c.total} done ·{' '}

@@ -3,6 +3,7 @@ import stringWidth from 'string-width';
 import { useShallow } from 'zustand/react/shallow';
 import { columnWidth, fit, fitWords, pad, stateFirstColumns } from '../../src/text/layout.js';
 import { cellStateWords, classCounts, runStateWords, type HealthItem } from '../../src/ui/agents/agents.js';
+import { cellQueueMark } from '../../src/operator/queues.js';
 import { healthList } from '../../src/ui/views/health-filter.js';
 import { operatorOf } from '../../src/ui/store/operator.js';
 import { jobRows } from '../../src/operator/job-words.js';
@@ -40,6 +41,7 @@ function detailOf(it: HealthItem | undefined, m: OperatorModel, costs?: CostLedg
   }
   const c = it.cell;
   const l = c.ledger;
+  const queueMark = cellQueueMark(m.queues, c.unit, c.step);
   const esc = c.escalation ? ` ${c.escalation.class}` : '';
   return [
     ...cellSpendLines(costs, c.key),
@@ -49,6 +51,8 @@ function detailOf(it: HealthItem | undefined, m: OperatorModel, costs?: CostLedg
     ...jobRows(c.jobs).slice(0, 1).map(([k, v]) => `  ${k}: ${v}`),
     ...(l?.lastError ? [`  last error: ${l.lastError}`] : []),
     ...(c.hold ? [`  held: ${c.hold}; autopilot leaves it alone until you launch it`] : []),
+    // A named action's queue or skip, or a redo's queue (docs/redrive.md): the operator model's words, as Plan's.
+    ...(queueMark && !c.hold ? [`  ${queueMark}`] : []),
   ];
 }
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Box } from 'ink';
 import stringWidth from 'string-width';
 import { cellPauseMark } from '../../src/operator/pause.js';
+import { cellQueueMark, redriveTally } from '../../src/operator/queues.js';
 import { useShallow } from 'zustand/react/shallow';
 import { columnWidth, fit, fitWords, noUnitsWhy, pad, whereOf } from '../../src/text/layout.js';
 import { actionWord } from '../../src/plan/action-words.js';
@@ -88,7 +89,10 @@ function planRow(it: PlanItem, index: number, here: boolean, { g, m, cols, reaso
   const writing = writerWhy(n);
   // Drain and pause hold the step (docs/drain.md): said in place of its reason, the operator model's words.
   const paused = n.unit !== null && n.step !== null ? cellPauseMark(m.pause, n.unit, n.step, agentOf(n.step) ?? null) : null;
-  const live = writing ? { text: writing, tone: 'warn' as const } : paused ? { text: paused, tone: 'warn' as const } : entryLiveState(n, m, agentOf);
+  // A named action's queue, skip or hold (docs/redrive.md): the operator model's words too.
+  const waits = n.unit !== null && n.step !== null ? cellQueueMark(m.queues, n.unit, n.step) : null;
+  const held = paused ?? waits;
+  const live = writing ? { text: writing, tone: 'warn' as const } : held ? { text: held, tone: 'warn' as const } : entryLiveState(n, m, agentOf);
   return (
     <Line key={`n${index}`} selected={here} width={width}>
       {mark}
@@ -140,7 +144,8 @@ export function PlanView({ height, width }: { height: number; width: number }) {
   const actionW = columnWidth(items.map(actionOf), 7, 16);
   const reasonW = Math.max(1, width - 5 - placeW - 1 - actionW - 1);
   const counter = items.length ? ` · ${win.start + 1}-${win.end}/${items.length}` : '';
-  const summary = `${m.plan.length} next step${m.plan.length === 1 ? '' : 's'} · ${redoQueue.length} queued for relaunch · ${flights.length} in flight${auto ? ` · autopilot ${auto.state}` : ''}`;
+  const redrive = redriveTally(m.queues) ? ` · ${redriveTally(m.queues)}` : '';
+  const summary = `${m.plan.length} next step${m.plan.length === 1 ? '' : 's'} · ${redoQueue.length} queued for relaunch${redrive} · ${flights.length} in flight${auto ? ` · autopilot ${auto.state}` : ''}`;
   const cols = (it: PlanItem, tag: string, tok: Token | undefined) => {
     const w = placeW + 3 - stringWidth(tag);
     // Elements, not a fragment of text: every string is drawn by Styled's T.

@@ -19,6 +19,9 @@ export interface CellAccess {
 
 const copyOf = (c: CellLedger): CellLedger => ({ ...c, attempts: [...c.attempts] });
 
+/** Does this hold action still hold the cell? Not when released or held again since: that later decision stands. */
+export const holdsCell = (rec: Pick<BulkRecord, 'at'>, cell: Pick<CellLedger, 'hold'> | undefined): boolean => cell?.hold?.at === rec.at;
+
 export class BulkFold {
   private state: BulkLedger = emptyBulk();
   /** Per action id: each cell before the action counted it anew (undefined: no ledger yet). */
@@ -83,8 +86,7 @@ export class BulkFold {
       const before = this.holdPriors.get(rec.id);
       for (const c of rec.cells) {
         const cur = cells.peek(cellKey(c.unit, c.step));
-        // Released or re-held since: that later decision stands.
-        if (cur?.hold?.at !== rec.at) continue;
+        if (!cur || !holdsCell(rec, cur)) continue;
         cells.edit(c.unit, c.step).hold = before?.get(cur.key) ?? null;
       }
     } else {

@@ -8,6 +8,7 @@ import type { OperatorRun } from '../operator/types.js';
 import type { Foresight } from '../foresight/types.js';
 import { foresightJson } from './json-foresight.js';
 import { NO_OPERATOR_PAUSE, pauseJson, type OperatorPause } from '../operator/pause.js';
+import { NO_OPERATOR_QUEUES, queuesJson, type OperatorQueues } from '../operator/queues.js';
 
 // The `--json` contract of `checkroom status` (documented in the README). Scripts rely on
 // it: fields are only ever added, never renamed or removed, and `version` changes if that
@@ -44,7 +45,7 @@ const cellJson = (c: Cell, costs: CostLedger | undefined, spent: boolean) => ({
  * `runs`: the runs in flight (a scan's from the journal, cli/scan-journal.ts), counted as the
  * room counts them; absent, the disk's statuses are counted.
  */
-function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells, runs: readonly OperatorRun[] | null, foresight: Foresight | null, pause: OperatorPause) {
+function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined, cells: Cells, runs: readonly OperatorRun[] | null, foresight: Foresight | null, pause: OperatorPause, queues: OperatorQueues) {
   const total = spendJson(costs?.workspace);
   return {
     version: STATUS_JSON_VERSION,
@@ -90,15 +91,17 @@ function statusDocument<Cells>(s: WorkspaceState, costs: CostLedger | undefined,
     ...foresightJson(foresight),
     // docs/drain.md: drain and pauses in force, the operator model's; null when nothing holds.
     pause: pauseJson(pause),
+    // docs/redrive.md, docs/redo.md: what still waits on named actions and redo, the operator model's; null when nothing does.
+    queues: queuesJson(queues),
   };
 }
 
 /** Most workspaces have no spend per cell: then 50k cells build no key to look it up by. */
 const anySpent = (costs: CostLedger | undefined): boolean => costs !== undefined && Object.keys(costs.cells).length > 0;
 
-export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE) {
+export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE, queues: OperatorQueues = NO_OPERATOR_QUEUES) {
   const spent = anySpent(costs);
-  return statusDocument(s, costs, s.cells.map((c) => cellJson(c, costs, spent)), runs, foresight, pause);
+  return statusDocument(s, costs, s.cells.map((c) => cellJson(c, costs, spent)), runs, foresight, pause, queues);
 }
 
 /**
@@ -106,9 +109,9 @@ export function statusJson(s: WorkspaceState, costs?: CostLedger, runs: readonly
  * at 50k cells the whole array of their JSON objects was ~10 MB held at once
  * (streaming JSON without building the whole tree). JSON.stringify gives statusJson's text.
  */
-export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE) {
+export function statusJsonStreamed(s: WorkspaceState, costs?: CostLedger, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE, queues: OperatorQueues = NO_OPERATOR_QUEUES) {
   const spent = anySpent(costs);
-  return statusDocument(s, costs, new JsonList(s.cells, (c) => cellJson(c, costs, spent)), runs, foresight, pause);
+  return statusDocument(s, costs, new JsonList(s.cells, (c) => cellJson(c, costs, spent)), runs, foresight, pause, queues);
 }
 
 const cellSpend = (costs: CostLedger | undefined, key: string): { cost_usd?: number; tokens?: ReturnType<typeof spendJson>['tokens'] } => {

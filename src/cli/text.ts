@@ -8,6 +8,7 @@ import type { OperatorRun } from '../operator/types.js';
 import { planOf } from '../operator/plan.js';
 import { partialsWords, quotaLine } from '../operator/words.js';
 import { NO_OPERATOR_PAUSE, pauseLines, type OperatorPause } from '../operator/pause.js';
+import { NO_OPERATOR_QUEUES, queuesLines, type OperatorQueues } from '../operator/queues.js';
 import { resetClock } from '../run/quota/gate.js';
 import { regressionsLine, stopOfState } from '../state/where-words.js';
 import { wrapLine } from '../text/wrap.js';
@@ -27,7 +28,7 @@ const record = (s: WorkspaceState): string => {
 };
 
 /** `runs`: the runs in flight the journal shows (cli/scan-journal.ts), counted as the room counts them. */
-export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE): string {
+export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly OperatorRun[] | null = null, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE, queues: OperatorQueues = NO_OPERATOR_QUEUES): string {
   const { paint } = o;
   // The operator model's counts: the header's numbers and words.
   const c = countsOf(s, runs);
@@ -60,6 +61,8 @@ export function renderStatus(s: WorkspaceState, o: TextOptions, runs: readonly O
   for (const q of foresight?.quota ?? []) if (q.deadline > s.scannedAt) out.push(...wrapLine(quotaLine(q, s.scannedAt, resetClock(q.deadline, s.scannedAt)), o.width).map((l) => paint('warn', l)));
   // Drain and pauses (docs/drain.md): the header's words, then who and how to resume, wrapped.
   for (const l of pauseLines(pause)) out.push(...wrapLine(l, o.width).map((x) => paint('warn', x)));
+  // What waits on named actions and redo (docs/redrive.md, docs/redo.md): the header's words, then per name what and how to undo.
+  for (const l of queuesLines(queues)) out.push(...wrapLine(l, o.width).map((x) => paint('muted', x)));
   out.push('');
   const phases = s.phases.map((p) => `${p.id} ${sanitizeLine(p.name)} ${p.status === 'done' ? paint('ok', p.status) : p.status === 'in_progress' ? paint('warn', 'in progress') : paint('muted', 'not started')} ${p.done}/${p.total}`);
   out.push(...wrapItems('Phases   ', phases, o.width));

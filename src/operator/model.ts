@@ -11,6 +11,7 @@ import type { OperatorCellView, OperatorCounts, OperatorModel, OperatorRun } fro
 import { cellTally, warningCount } from './ws-counts.js';
 import { foresightFrom } from './foresight.js';
 import { pauseOf } from './pause.js';
+import { queuesOf } from './queues.js';
 import type { Foresight } from '../foresight/types.js';
 
 // The one operator model. Entry point: `buildOperatorModel(ws, sup, at)`.
@@ -21,6 +22,8 @@ import type { Foresight } from '../foresight/types.js';
 // - `checkroom status` / `plan` / `partials` text and `--json`: `countsOf` / `scanCounts` and
 //   `planOf` of a state derived with the journal's runs in flight (cli/scan-journal.ts: the
 //   runs an observer's snapshot has); the socket's status text: the room's;
+// - the named actions' and redo's queues, skips and holds (queues.ts): the header, Plan,
+//   `status` text and `--json` (a scan's from the journal it folded) and the socket;
 // - `watch --json`: its events carry the journal's escalation class (run/attempt/cell-move.ts).
 // Parts from the workspace are kept per input object (the live model keeps unchanged cells as
 // the same objects, so a change costs what it touched); parts from the snapshot cost
@@ -36,7 +39,7 @@ export interface OperatorSupervisor {
   accounts?: Readonly<Record<string, string>>;
 }
 
-type SupervisorParts = Pick<OperatorModel, 'runs' | 'breakers' | 'cells' | 'escalations' | 'autopilot' | 'health' | 'quota' | 'pause'>;
+type SupervisorParts = Pick<OperatorModel, 'runs' | 'breakers' | 'cells' | 'escalations' | 'autopilot' | 'health' | 'quota' | 'pause' | 'queues'>;
 
 // The parts from the supervisor, kept while its snapshot and the clock reading are the same:
 // a file event changes the workspace, not them.
@@ -49,7 +52,7 @@ function supervisorParts(sup: OperatorSupervisor | null, at: number): Supervisor
   const cells = cellsOf(snap, runs, sup?.limits ?? null);
   const breakers = breakersOf(snap, runs, sup ? { concurrency: sup.concurrency } : null, at);
   const escalations = [...cells.values()].flatMap((c) => (c.escalation ? [c.escalation] : []));
-  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells), quota: quotaOf(snap, at, sup?.accounts), pause: pauseOf(snap?.ledger ?? null, runs) };
+  const parts = { runs, breakers, cells, escalations, autopilot: autopilotOf(snap), health: healthOf(breakers, cells), quota: quotaOf(snap, at, sup?.accounts), pause: pauseOf(snap?.ledger ?? null, runs), queues: queuesOf(snap?.ledger ?? null) };
   lastParts = { sup, snap, at, parts };
   return parts;
 }

@@ -1,4 +1,5 @@
 import type { OperatorPause } from './pause.js';
+import type { OperatorQueues } from './queues.js';
 import type { FailureClass } from '../pipeline/config/types.js';
 import type { Claim, NextStep, CellStatus, Verdict } from '../types.js';
 import type { BreakerViewState } from '../run/policy/breaker.js';
@@ -152,4 +153,6 @@ export interface OperatorModel {
   foresight: Foresight;
   /** Drain and pauses (docs/drain.md): the header's DRAINING / DRAINED / PAUSED, Plan's and Health's marks, `status`. */
   pause: OperatorPause;
+  /** What waits on named actions and redo (docs/redrive.md, docs/redo.md): the header's segment, Plan's marks, `status`. */
+  queues: OperatorQueues;
 }

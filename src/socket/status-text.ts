@@ -4,6 +4,7 @@ import { scanCounts } from '../operator/model.js';
 import type { OperatorRun } from '../operator/types.js';
 import type { Foresight } from '../foresight/types.js';
 import { NO_OPERATOR_PAUSE, type OperatorPause } from '../operator/pause.js';
+import { NO_OPERATOR_QUEUES, type OperatorQueues } from '../operator/queues.js';
 
 // The status document a control room answers on its socket, kept by block:
 // 50k cells took ~400 ms to serialize whole, and a busy control room has a new state every
@@ -59,11 +60,11 @@ function cuts(items: readonly { unit: string | null }[], every: number): number[
 /** The `status --json` contract, as the CLI edge defines it (src/cli/json.ts; given by the entry, which may import the CLI). */
 export interface StatusFormat {
   /** statusJson: the document as a value. */
-  doc(s: WorkspaceState, costs?: CostLedger, runs?: null, foresight?: Foresight | null, pause?: OperatorPause): { cells: unknown[]; partials: unknown[]; suspects: unknown[]; next: unknown[] };
+  doc(s: WorkspaceState, costs?: CostLedger, runs?: null, foresight?: Foresight | null, pause?: OperatorPause, queues?: OperatorQueues): { cells: unknown[]; partials: unknown[]; suspects: unknown[]; next: unknown[] };
   /** toJson: a value as the document's text. */
   json(value: unknown): string;
   /** statusJsonText: the whole document's text, what a scan prints. */
-  whole(s: WorkspaceState, costs?: CostLedger, foresight?: Foresight | null, pause?: OperatorPause): string;
+  whole(s: WorkspaceState, costs?: CostLedger, foresight?: Foresight | null, pause?: OperatorPause, queues?: OperatorQueues): string;
 }
 
 /**
@@ -75,7 +76,8 @@ const withRoomCounts = (whole: string, s: WorkspaceState, r: readonly OperatorRu
 
 /**
  * `costs`: the journal's spend now (undefined without a supervisor); `runs`: its runs now, for
- * the counts (null without one); `foresight`: the room's operator model's (docs/foresight.md).
+ * the counts (null without one); `foresight`, `pause`, `queues`: the room's operator model's
+ * (docs/foresight.md, docs/drain.md, docs/redrive.md).
  */
 export function liveStatusText(
   format: StatusFormat,
@@ -83,12 +85,13 @@ export function liveStatusText(
   runs: () => readonly OperatorRun[] | null = () => null,
   foresight: (s: WorkspaceState) => Foresight | null = () => null,
   pause: () => OperatorPause = () => NO_OPERATOR_PAUSE,
+  queues: () => OperatorQueues = () => NO_OPERATOR_QUEUES,
 ): StatusText {
   const { doc: statusJson, json: toJson, whole: statusJsonText } = format;
   const kept: Record<List, Map<unknown, Block>> = { cells: new Map(), partials: new Map(), suspects: new Map(), next: new Map() };
   // Units per block, per list, fixed on the first answer (a change would move every cut).
   const every = new Map<List, number>();
-  let last: { state: WorkspaceState; costs: CostLedger | undefined; runs: string; foresight: Foresight | null; pause: OperatorPause; text: readonly Buffer[] } | null = null;
+  let last: { state: WorkspaceState; costs: CostLedger | undefined; runs: string; foresight: Foresight | null; pause: OperatorPause; queues: OperatorQueues; text: readonly Buffer[] } | null = null;
   let trusted: boolean | null = null;
 
   const spendsOf = (items: readonly unknown[], l: CostLedger | undefined): unknown[] | null => {
@@ -127,8 +130,8 @@ export function liveStatusText(
 
   // The counts are the operator model's, with the room's runs (the header
   // said 1 running where the socket said the running set, cells between attempts included).
-  const byBlock = (s: WorkspaceState, l: CostLedger | undefined, r: readonly OperatorRun[] | null = null, f: Foresight | null = null, p: OperatorPause = NO_OPERATOR_PAUSE): Buffer[] => {
-    let head = toJson({ ...statusJson({ ...s, ...empties }, l, null, f, p), counts: scanCounts(s, r) }) + '\n';
+  const byBlock = (s: WorkspaceState, l: CostLedger | undefined, r: readonly OperatorRun[] | null = null, f: Foresight | null = null, p: OperatorPause = NO_OPERATOR_PAUSE, q: OperatorQueues = NO_OPERATOR_QUEUES): Buffer[] => {
+    let head = toJson({ ...statusJson({ ...s, ...empties }, l, null, f, p, q), counts: scanCounts(s, r) }) + '\n';
     const out: Buffer[] = [];
     for (const list of LISTS) {
       if (!(s[list] as readonly unknown[]).length) continue;
@@ -145,17 +148,18 @@ export function liveStatusText(
     const r = runs();
     const f = foresight(s);
     const p = pause();
+    const q = queues();
     const rk = r ? r.map((x) => `${x.key}:${x.state}`).join(',') : '';
-    if (last && last.state === s && last.costs === l && last.runs === rk && last.foresight === f && last.pause === p) return last.text;
+    if (last && last.state === s && last.costs === l && last.runs === rk && last.foresight === f && last.pause === p && last.queues === q) return last.text;
     // Once per control room: the blocks must add up to statusJsonText on a few real items.
     if (trusted === null) {
       const probe = { ...s, cells: s.cells.slice(0, 3), partials: s.partials.slice(0, 2), suspects: s.suspects.slice(0, 2), next: s.next.slice(0, 2) };
       const holes = LISTS.every((list) => toJson(statusJson({ ...s, ...empties }, l)).includes(hole(list)));
-      trusted = holes && Buffer.concat(byBlock(probe, l, null, f, p)).toString('utf8') === statusJsonText(probe, l, f, p);
+      trusted = holes && Buffer.concat(byBlock(probe, l, null, f, p, q)).toString('utf8') === statusJsonText(probe, l, f, p, q);
       for (const list of LISTS) kept[list].clear();
       every.clear();
     }
-    last = { state: s, costs: l, runs: rk, foresight: f, pause: p, text: trusted ? byBlock(s, l, r, f, p) : [Buffer.from(withRoomCounts(statusJsonText(s, l, f, p), s, r))] };
+    last = { state: s, costs: l, runs: rk, foresight: f, pause: p, queues: q, text: trusted ? byBlock(s, l, r, f, p, q) : [Buffer.from(withRoomCounts(statusJsonText(s, l, f, p, q), s, r))] };
     return last.text;
   };
 }

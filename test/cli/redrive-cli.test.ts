@@ -79,8 +79,13 @@ describe('checkroom redrive', () => {
   it('hold, then --undo by name: released, one more record; a second undo says it was undone', () => {
     const root = incident();
     expect(run(['redrive', root, ...filter(), '--action', 'hold', '--name', 'hold-night', '--yes']).status).toBe(0);
+    // The built binary's status says the hold, as the header does (docs/redrive.md, Where it shows).
+    // Twice: the second answer may come from the status cache, which the undo below must not outlive.
+    for (let i = 0; i < 2; i++) expect(JSON.parse(run(['status', root, '--json']).stdout).queues).toMatchObject({ words: 'redrive hold-night: 2 held', held: 2, redrives: [{ name: 'hold-night', actions: ['hold'], held: 2 }] });
+    expect(run(['status', root]).stdout).toContain('redrive hold-night: 2 held\n');
     const u = run(['redrive', root, '--undo', 'hold-night', '--yes']);
     expect(u.stdout).toBe('undid hold-night: 2 cells released\n');
+    expect(JSON.parse(run(['status', root, '--json']).stdout).queues).toBeNull();
     expect(journal(root).filter((e) => e.type === 'bulk_undo')).toHaveLength(1);
     const again = run(['redrive', root, '--undo', 'hold-night', '--yes', '--json']);
     expect(again.status).toBe(1);

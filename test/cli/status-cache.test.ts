@@ -148,6 +148,20 @@ describe('status cache: the last answer, only while every input is the same', ()
     if (_what.startsWith('a journal exit')) expect(after).toContain('cut when its writer was cancelled at');
   });
 
+  it('a named skip journalled (docs/redrive.md): no file, run, spend or hold changed, but the answer says it', async () => {
+    const root = cacheWorkspace();
+    mkdirSync(join(root, '.checkroom'), { recursive: true });
+    const line = (e: object) => appendFileSync(join(root, '.checkroom', 'journal.jsonl'), `${JSON.stringify({ v: 1, at: 1000, ...e })}\n`);
+    // A journal already there: the skip below is its only change.
+    line({ type: 'decision', kind: 'ack_alarms' });
+    await lyingWorkspace(root);
+    line({ type: 'bulk_action', id: 'bulk-skip-1', name: 'night', action: 'skip', filter: 'marked', cells: [{ unit: 'ch02', step: 'r1' }] });
+    const after = await statusText(root, true);
+    expect(after).not.toContain('"chXX"');
+    expect(after).toContain('"words":"redrive night: 1 skipped"');
+    expect(sansTime(after)).toBe(sansTime(await statusText(root, false)));
+  });
+
   it('the todo table changed (the demo workspace): the answer is a full read again', async () => {
     const root = await lyingWorkspace(copyDemo());
     const db = new Database(join(root, 'todos.db'));

@@ -13,6 +13,7 @@ import { flyingKeys, readScanJournal, type ScanJournal } from '../scan-journal.j
 import { FORESIGHT_MINUTE_MS, foresightKey, scanForesight } from '../scan-foresight.js';
 import type { Foresight } from '../../foresight/types.js';
 import { NO_OPERATOR_PAUSE, pauseOf, type OperatorPause } from '../../operator/pause.js';
+import { NO_OPERATOR_QUEUES, queuesJson, queuesOf, type OperatorQueues } from '../../operator/queues.js';
 import type { CostLedger } from '../../run/journal/costs.js';
 import type { OperatorRun } from '../../operator/types.js';
 import { renderStatus } from '../text.js';
@@ -40,9 +41,9 @@ export interface ReadOptions {
 }
 
 /** `status --json` as printed, compact: a scan and the control socket (src/socket/server.ts) answer with this same text. */
-export const statusJsonText = (state: WorkspaceState, costs?: CostLedger, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE): string => {
+export const statusJsonText = (state: WorkspaceState, costs?: CostLedger, foresight: Foresight | null = null, pause: OperatorPause = NO_OPERATOR_PAUSE, queues: OperatorQueues = NO_OPERATOR_QUEUES): string => {
   const parts: string[] = [];
-  writeJson(statusJsonStreamed(state, costs, null, foresight, pause), { write: (s) => parts.push(s) });
+  writeJson(statusJsonStreamed(state, costs, null, foresight, pause, queues), { write: (s) => parts.push(s) });
   return parts.join('');
 };
 
@@ -52,10 +53,10 @@ export const statusJsonText = (state: WorkspaceState, costs?: CostLedger, foresi
  * while the room counted it running and took it out of the next steps). The sources (50k file
  * facts) are not kept while the answer is written.
  */
-async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight; pause: OperatorPause }> {
+async function readState(dir: string, cache: CacheUse | undefined): Promise<{ state: WorkspaceState; config: WorkspaceConfig; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight; pause: OperatorPause; queues: OperatorQueues }> {
   const { src, j, at } = await readWithJournal(dir, cache);
   const state = stateOf(src, flyingKeys(j.runs));
-  return { state, config: src.config, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at), pause: pauseOf(j.ledger, j.runs) };
+  return { state, config: src.config, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at), pause: pauseOf(j.ledger, j.runs), queues: queuesOf(j.ledger) };
 }
 
 /** The sources and, read once with them, the journal's spend, runs in flight and fold, at one clock reading. */
@@ -71,15 +72,17 @@ async function readWithJournal(dir: string, cache: CacheUse | undefined): Promis
 async function stateOrCached(
   dir: string,
   cache: CacheUse,
-): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight; pause: OperatorPause; key: string | null }> {
+): Promise<{ hit: CachedStatus; scannedAt: number } | { state: WorkspaceState; costs: CostLedger; runs: OperatorRun[]; foresight: Foresight; pause: OperatorPause; queues: OperatorQueues; key: string | null }> {
   const { src, j, at } = await readWithJournal(dir, cache);
-  // Drain and pauses key the answer too (docs/drain.md): a pause changes no file the facts cache sees.
-  const key = statusKey(src, j.costs, j.runs, [foresightKey(j, at), j.ledger?.pause ?? null]);
+  // Drain and pauses key the answer too (docs/drain.md): a pause changes no file the facts cache sees;
+  // so do the queues of named actions and redo, as the answer says them.
+  const queues = queuesOf(j.ledger);
+  const key = statusKey(src, j.costs, j.runs, [foresightKey(j, at), j.ledger?.pause ?? null, queuesJson(queues)]);
   const hit = key ? cachedStatus(src.root, key) : null;
   if (hit !== null) return { hit, scannedAt: src.scan.scannedAt };
   // The sources (50k file facts) are not kept while the answer is written.
   const state = stateOf(src, flyingKeys(j.runs));
-  return { state, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at), pause: pauseOf(j.ledger, j.runs), key };
+  return { state, costs: j.costs, runs: j.runs, foresight: scanForesight(state, src.config, j, at), pause: pauseOf(j.ledger, j.runs), queues, key };
 }
 
 /** Compact `status --json` through the facts cache, kept for the next read when its facts were all cached. */
@@ -88,9 +91,9 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
   // The stored answer is bytes read from the workspace's .checkroom/: escaped as text would be;
   // a fresh one is escapeJsonText's.
   if ('hit' in r) return writeCachedStatus(r.hit, r.scannedAt, out);
-  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight, r.pause), jsonOut(out));
+  if (!r.key || !cache.write) return writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight, r.pause, r.queues), jsonOut(out));
   const parts: Buffer[] = [];
-  writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight, r.pause), {
+  writeJson(statusJsonStreamed(r.state, r.costs, r.runs, r.foresight, r.pause, r.queues), {
     write: (s) => {
       jsonOut(out).write(s);
       parts.push(Buffer.from(s));
@@ -101,9 +104,9 @@ async function statusJsonCached(dir: string, cache: CacheUse, out: Out): Promise
 
 export async function statusCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {
   if (json && r.cache && !r.pretty) return statusJsonCached(dirArg(positionals), r.cache, out);
-  const { state, costs, runs, foresight, pause } = await readState(dirArg(positionals), r.cache);
-  if (json) writeJson(statusJsonStreamed(state, costs, runs, foresight, pause), jsonOut(out), r.pretty);
-  else out.write(renderStatus(state, o, runs, foresight, pause) + '\n');
+  const { state, costs, runs, foresight, pause, queues } = await readState(dirArg(positionals), r.cache);
+  if (json) writeJson(statusJsonStreamed(state, costs, runs, foresight, pause, queues), jsonOut(out), r.pretty);
+  else out.write(renderStatus(state, o, runs, foresight, pause, queues) + '\n');
 }
 
 export async function planCommand(positionals: string[], json: boolean, o: TextOptions, out: Out, r: ReadOptions = {}): Promise<void> {

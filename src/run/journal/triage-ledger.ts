@@ -19,7 +19,7 @@ export interface UndoRecord {
   label: string;
   moves: { path: string; backup: string }[];
   /** A redo from here (docs/redo.md): its undo restores every backup and unqueues these cells. */
-  redo?: { cells: { unit: string; step: string; path: string; claim: string | null }[] };
+  redo?: { cells: { unit: string; step: string; path: string; claim: string | null }[]; from?: { unit: string; step: string } };
 }
 
 /** A redo's changed agent or prompt, for its cell's next attempt only (docs/redo.md, Fork from here). */
@@ -98,7 +98,7 @@ function redoApplied(t: TriageLedger, e: Extract<JournalEvent, { type: 'redo_app
     id: e.id,
     label: `redo from ${e.unit} ${e.step} (${e.cells.length} cell${e.cells.length === 1 ? '' : 's'})`,
     moves: e.moves.map((m) => ({ path: m.path, backup: m.backup })),
-    redo: { cells: e.cells.map((c) => ({ unit: c.unit, step: c.step, path: c.path, claim: c.claim })) },
+    redo: { cells: e.cells.map((c) => ({ unit: c.unit, step: c.step, path: c.path, claim: c.claim })), from: { unit: e.unit, step: e.step } },
   };
   return {
     ...t,

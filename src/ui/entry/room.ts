@@ -69,7 +69,7 @@ export async function openRoom(dir: string, cli: Cli, ascii: boolean, entry?: En
   // Only a driver hands over; its role is asked at each request (an observer may have taken over since).
   const handover = sup && entry ? { role: () => sup.snapshot().role, lastInputAt, begin: entry.begin } : undefined;
   const remote = store.getState().remote;
-  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs, () => (sup ? runsOf(store.getState().agents.snap) : null), () => operatorOf(store.getState()).foresight, () => operatorOf(store.getState()).pause), handover, {
+  const control = await serveControlRoom(live, sup, cli.readonly, liveStatusText({ doc: statusJson, json: toJson, whole: statusJsonText }, () => sup?.snapshot().ledger.costs, () => (sup ? runsOf(store.getState().agents.snap) : null), () => operatorOf(store.getState()).foresight, () => operatorOf(store.getState()).pause, () => operatorOf(store.getState()).queues), handover, {
     ...(sup ? { pause: { pause: (ask) => sup.setPause(ask) } } : {}),
     // `checkroom redrive|redo --yes` from another terminal: applied by this room (docs/redrive.md, docs/redo.md).
     ...(remote ? { act: remote } : {}),

@@ -68,7 +68,7 @@ export interface UndoGroup {
   label: string;
   moves: Move[];
   /** A redo from here (docs/redo.md): undo restores every backup and unqueues these cells. */
-  redo?: { cells: { unit: string; step: string; path: string; claim: string | null }[] };
+  redo?: { cells: { unit: string; step: string; path: string; claim: string | null }[]; from?: { unit: string; step: string } };
 }
 
 export interface Prompt {

@@ -9,6 +9,6 @@ export function fromLedger(t: TriageLedger | undefined): Pick<UiState, 'redoQueu
   return {
     redoQueue: t.redoQueue.map((q) => ({ ...q })),
     skipped: [...t.skipped],
-    undo: t.undo.map((g) => ({ id: g.id, label: g.label, moves: g.moves.map((m) => ({ ...m })), ...(g.redo ? { redo: { cells: g.redo.cells.map((c) => ({ ...c })) } } : {}) })),
+    undo: t.undo.map((g) => ({ id: g.id, label: g.label, moves: g.moves.map((m) => ({ ...m })), ...(g.redo ? { redo: { cells: g.redo.cells.map((c) => ({ ...c })), ...(g.redo.from ? { from: { ...g.redo.from } } : {}) } } : {}) })),
   };
 }
