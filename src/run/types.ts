@@ -71,7 +71,7 @@ export interface RunHandle {
    * then never settles: the outcome is the next checkroom's to decide. The relay's pid.
    */
   leave?(): Promise<number | null>;
-  /** Subscribe to output lines (sanitized, each bounded). Returns unsubscribe. */
+  /** Subscribe to output lines (sanitized, each bounded), from the run's start: the lines so far first. Returns unsubscribe. */
   onLine(fn: (line: string) => void): () => void;
   /** Current ring buffer contents. */
   lines(): string[];

@@ -76,7 +76,16 @@ export class RunOutput {
     for (const fn of this.subscribers) for (const line of batch) fn(line);
   }
 
+  /**
+   * Every line from the run's start: the ring's lines so far, then each new one. A quick
+   * agent's whole output can come before the supervisor subscribes (it journals the launch
+   * first); without the replay its lines reached no watch and no log pane (seen in CI: an
+   * EACCES run's pane said "no output yet" with the error in its log). Lines queued for the
+   * subscribers already here go to them first, so the new one gets each line once.
+   */
   subscribe(fn: (line: string) => void): () => void {
+    this.flush();
+    for (const line of this.ring.lines()) fn(line);
     this.subscribers.add(fn);
     return () => {
       this.subscribers.delete(fn);

@@ -102,6 +102,22 @@ describe('RunOutput', () => {
     expect(b).toEqual(Array.from({ length: 50 }, (_, i) => `l${i}`));
     expect(keeping.lines()).toEqual(skipping.lines());
   });
+
+  it('a subscriber gets the lines that came before it (a quick agent done before the supervisor subscribed), then each new one, each once', () => {
+    const out = new RunOutput(10);
+    out.splitters.err.feed("Error: EACCES: permission denied, open 'x'\nsecond\n", out.raw);
+    const first: string[] = [];
+    out.subscribe((l) => first.push(l));
+    expect(first).toEqual(["Error: EACCES: permission denied, open 'x'", 'second']);
+    // A line queued for the first subscriber when a second comes: each gets it once.
+    out.splitters.out.feed('third\n', out.raw);
+    const second: string[] = [];
+    out.subscribe((l) => second.push(l));
+    out.splitters.out.feed('fourth\n', out.raw);
+    out.flush();
+    expect(first).toEqual(["Error: EACCES: permission denied, open 'x'", 'second', 'third', 'fourth']);
+    expect(second).toEqual(first);
+  });
 });
 
 describe('startProcess: every read of the output is sanitized', () => {
