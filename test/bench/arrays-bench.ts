@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
 import { loadConfig } from '../../src/pipeline/config/config.js';
 import { readJournal } from '../../src/run/journal/journal.js';
 import { openSupervisor } from '../../src/run/supervisor/supervisor.js';
@@ -66,7 +67,19 @@ const cpuOf = (pid: number): number => {
   return (Number(f[11]) + Number(f[12])) / 100;
 };
 
-const successes = async (root: string): Promise<number> => (await readJournal(root)).events.filter((e) => e.type === 'exit' && e.class === 'SUCCESS').length;
+/**
+ * Cells done, by their marker (the only proof): a task the killed checkroom submitted and never
+ * journalled still writes its output, and the restarted one leaves it done rather than run it
+ * again, so its cell has no journalled SUCCESS (a 2,000-cell run counted 1,926 and waited).
+ */
+const successes = async (root: string): Promise<number> => {
+  let done = 0;
+  for (const f of await readdir(join(root, 'out')).catch(() => [] as string[])) {
+    const text = await readFile(join(root, 'out', f), 'utf8').catch(() => '');
+    if (text.trimEnd().endsWith('<!-- CELL_DONE -->')) done++;
+  }
+  return done;
+};
 const launched = async (root: string): Promise<number> => (await readJournal(root)).events.filter((e) => e.type === 'launch').length;
 
 interface Figures {
