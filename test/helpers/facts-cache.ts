@@ -38,7 +38,8 @@ export const statusOf = async (root: string, cached: boolean): Promise<string> =
 export const statusTextOf = async (root: string, cached: boolean): Promise<string> => {
   const parts: string[] = [];
   await statusCommand([root], true, {} as never, { write: (s) => parts.push(s) }, cached ? { cache: { write: true } } : {});
-  return parts.join('').replace(/"scannedAt":"[^"]*"/, '"scannedAt":""');
+  // The forecast's clock reading (to the minute) is a time like scannedAt: blanked too.
+  return parts.join('').replace(/"scannedAt":"[^"]*"/, '"scannedAt":""').replace(/"eta":\{"at":"[^"]*"/, '"eta":{"at":""');
 };
 
 /** `data` with the entry of `rel` given another stat key and/or other facts (a planted lie, a racy rewrite). */
