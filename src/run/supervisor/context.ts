@@ -38,7 +38,7 @@ export const emitterOf =
  * write), so a burst of starts — an array's cells, autopilot filling its slots — costs a write
  * or two, not one per cell. Each mark resolves when the write that carried it is done.
  */
-export const markerOf = ({ root, config }: WorkspaceRef, now: () => number, emit: Emit): Marker => {
+export const markerOf = ({ root, config }: WorkspaceRef, now: () => number, emit: Emit, write: typeof markCells = markCells): Marker => {
   let pending: { mark: CellMark; done: () => void; fail: (err: unknown) => void }[] = [];
   let writing = false;
   const drain = async (): Promise<void> => {
@@ -47,7 +47,7 @@ export const markerOf = ({ root, config }: WorkspaceRef, now: () => number, emit
       const batch = pending;
       pending = [];
       try {
-        const r = await markCells(root, config, batch.map((b) => b.mark), now());
+        const r = await write(root, config, batch.map((b) => b.mark), now());
         if (r.rebuilt) emit({ type: 'notice', message: sanitizeLine(r.rebuilt) });
         for (const b of batch) b.done();
       } catch (err) {

@@ -1,7 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as checkpointWrites from '../../../../src/run/attempt/launch-checkpoint.js';
 import { markCells } from '../../../../src/run/attempt/launch-checkpoint.js';
 import { markerOf } from '../../../../src/run/supervisor/context.js';
 import { loadConfig } from '../../../../src/pipeline/config/config.js';
@@ -14,10 +13,16 @@ import type { Claim } from '../../../../src/types.js';
 // together: an array's cells starting at once were one read-modify-write of the whole file each
 // (the arrays bench at 2,000 cells: the marks, not Slurm, spaced the starts).
 
-vi.mock('../../../../src/run/attempt/launch-checkpoint.js', async (original) => {
-  const real = await original<typeof import('../../../../src/run/attempt/launch-checkpoint.js')>();
-  return { ...real, markCells: vi.fn(real.markCells) };
-});
+/** markCells, counting its calls (the marks each carried); `failFirst`: the first call throws as a full disk would. */
+function countingWrite(failFirst = false) {
+  const calls: number[] = [];
+  const write: typeof markCells = async (root, config, marks, at) => {
+    calls.push(marks.length);
+    if (failFirst && calls.length === 1) throw new Error('ENOSPC: no space left on device');
+    return markCells(root, config, marks, at);
+  };
+  return { calls, write };
+}
 
 const claims = (root: string, pipeline: Parameters<typeof parseCheckpoint>[1]) => claimsOf(parseCheckpoint(readFileSync(join(root, 'checkpoint.md'), 'utf8'), pipeline));
 
@@ -43,9 +48,8 @@ describe('marks on checkpoint.md', () => {
   it('the marker sends the marks queued behind a write in the next one: 24 marks at once are 2 writes, every one lands, each promise resolves after its write', async () => {
     const root = copyDemo();
     const config = await loadConfig(root);
-    const spy = vi.mocked(checkpointWrites.markCells);
-    spy.mockClear();
-    const marker = markerOf({ root, config }, () => Date.now(), () => undefined);
+    const w = countingWrite();
+    const marker = markerOf({ root, config }, () => Date.now(), () => undefined, w.write);
     const units = ['ch05', 'ch06', 'ch07', 'ch08', 'ch09'];
     const steps = config.pipeline.steps.map((s) => s.id).slice(2, 7);
     const wanted: [string, Claim][] = [];
@@ -59,8 +63,7 @@ describe('marks on checkpoint.md', () => {
       }
     await Promise.all(all);
     // The first mark starts a write; the 23 that queued behind it are the second.
-    expect(spy).toHaveBeenCalledTimes(2);
-    expect(spy.mock.calls.map((c) => c[2].length)).toEqual([1, 23]);
+    expect(w.calls).toEqual([1, 23]);
     const c = claims(root, config.pipeline);
     for (const [key, claim] of wanted) expect(c.get(key)).toBe(claim);
   });
@@ -68,10 +71,8 @@ describe('marks on checkpoint.md', () => {
   it('a failed write rejects the marks it carried and the next marks still go out', async () => {
     const root = copyDemo();
     const config = await loadConfig(root);
-    const spy = vi.mocked(checkpointWrites.markCells);
-    spy.mockClear();
-    spy.mockRejectedValueOnce(new Error('ENOSPC: no space left on device'));
-    const marker = markerOf({ root, config }, () => Date.now(), () => undefined);
+    const w = countingWrite(true);
+    const marker = markerOf({ root, config }, () => Date.now(), () => undefined, w.write);
     await expect(marker.mark('ch08', 'research', 'in_progress')).rejects.toThrow(/ENOSPC/);
     await marker.mark('ch09', 'research', 'in_progress');
     expect(claims(root, config.pipeline).get('ch09/research')).toBe('in_progress');
