@@ -92,19 +92,15 @@ export async function openControl(dir: string, op: Op, opts: { timeoutMs?: numbe
 }
 
 /**
- * The status text a running control room answers, whole, or null (then the caller scans).
- * Held until complete: an instance that dies mid-answer must not leave half a JSON document
- * before the scan's whole one.
+ * The body after an answer's header, whole (exactly the header's `bytes`), or null: cut short,
+ * longer than it said (closed at once), or not done within `timeoutMs`.
  */
-export async function askStatus(dir: string, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Buffer[] | null> {
-  const opened = await openControl(dir, 'status', opts);
-  if (!opened.ok) return null;
-  const { sock, rest, header } = opened;
+function wholeBody({ sock, rest, header }: Extract<Opened, { ok: true }>, timeoutMs: number): Promise<Buffer[] | null> {
   return new Promise((done) => {
     const chunks: Buffer[] = rest.length ? [rest] : [];
     let got = rest.length;
-    const timer = setTimeout(() => (sock.destroy(), done(null)), opts.timeoutMs ?? 5000);
-    sock.on('data', (c: Buffer) => (chunks.push(c), (got += c.length)));
+    const timer = setTimeout(() => sock.destroy(), timeoutMs);
+    sock.on('data', (c: Buffer) => ((got += c.length), typeof header.bytes === 'number' && got > header.bytes ? sock.destroy() : chunks.push(c)));
     sock.once('error', () => undefined);
     sock.once('close', () => {
       clearTimeout(timer);
@@ -112,6 +108,17 @@ export async function askStatus(dir: string, opts: { timeoutMs?: number; env?: N
     });
     sock.resume();
   });
+}
+
+/**
+ * The status text a running control room answers, whole, or null (then the caller scans).
+ * Held until complete: an instance that dies mid-answer must not leave half a JSON document
+ * before the scan's whole one.
+ */
+export async function askStatus(dir: string, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Buffer[] | null> {
+  const opened = await openControl(dir, 'status', opts);
+  if (!opened.ok) return null;
+  return wholeBody(opened, opts.timeoutMs ?? 5000);
 }
 
 /** The driver's answer to `redrive` or `redo`: its words and its document; or why none came (`final`: it refused, or may have applied it: not to be applied here behind its back). */
@@ -128,25 +135,15 @@ export async function askAct(dir: string, op: 'redrive' | 'redo', body: Record<s
   const opened = await openControl(dir, op, { timeoutMs: 60_000, ...opts, body });
   // Once a control room was reached it may have applied it (it refused, went silent, closed, answered garbage): never applied here too.
   if (!opened.ok) return { ok: false, final: opened.why.startsWith('the control room'), why: opened.why };
-  const { sock, rest, header } = opened;
+  const { sock, header } = opened;
   const lost = `the control room (pid ${header.pid ?? '?'}) applied ${op} but its answer was cut: see its screen or checkroom history`;
   if (typeof header.bytes !== 'number' || header.bytes > MAX_ANSWER) return sock.destroy(), { ok: false, final: true, why: lost };
-  return new Promise((done) => {
-    const chunks: Buffer[] = rest.length ? [rest] : [];
-    let got = rest.length;
-    const timer = setTimeout(() => sock.destroy(), opts.timeoutMs ?? 60_000);
-    sock.on('data', (c: Buffer) => ((got += c.length), got > header.bytes! ? sock.destroy() : chunks.push(c)));
-    sock.once('error', () => undefined);
-    sock.once('close', () => {
-      clearTimeout(timer);
-      try {
-        if (got !== header.bytes) throw new Error('short');
-        const doc = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-        done({ ok: true, pid: header.pid ?? null, message: header.message ?? '', doc });
-      } catch {
-        done({ ok: false, final: true, why: lost });
-      }
-    });
-    sock.resume();
-  });
+  const answer = await wholeBody(opened, opts.timeoutMs ?? 60_000);
+  try {
+    if (!answer) throw new Error('short');
+    const doc = JSON.parse(Buffer.concat(answer).toString('utf8')) as Record<string, unknown>;
+    return { ok: true, pid: header.pid ?? null, message: header.message ?? '', doc };
+  } catch {
+    return { ok: false, final: true, why: lost };
+  }
 }
