@@ -83,8 +83,13 @@ describe('quota-aware waits, real processes', () => {
     const waiting = s.snapshot();
     const acct = Object.values(waiting.ledger.quotaWaits);
     expect(acct).toHaveLength(1);
-    // One wait for the account: the latest reset the two announced.
-    const quotaExits = (await all(root, 'exit')).filter((e) => e.quota);
+    // One wait for the account: the latest reset the two announced. The supervisor folds an
+    // event before its append reaches the file (journal.ts), so the file is read once it has both.
+    let quotaExits: Ev<'exit'>[] = [];
+    for (let i = 0; i < 200 && quotaExits.length < 2; i++) {
+      quotaExits = (await all(root, 'exit')).filter((e) => e.quota);
+      if (quotaExits.length < 2) await new Promise((r) => setTimeout(r, 25));
+    }
     expect(quotaExits.map((e) => e.step).sort()).toEqual(['draft', 'research']);
     const reset = Math.max(...quotaExits.map((e) => e.quota!.until));
     expect(acct[0]!.until).toBe(reset);
