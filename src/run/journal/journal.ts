@@ -351,6 +351,9 @@ export const JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
 /** Read the journal of a workspace; a missing journal is an empty one. `maxBytes`: tests. */
 export const readJournal = async (root: string, opts: { maxBytes?: number } = {}): Promise<JournalRead> => {
   const file = journalPath(root);
+  // Read this process's own writes: an append already asked for (the supervisor folds an event
+  // as it asks) is on the file before the read, so what a read shows is never behind the ledger.
+  await queues.get(file);
   const cap = opts.maxBytes ?? JOURNAL_MAX_BYTES;
   const warnings: string[] = [];
   let fh;

@@ -42,6 +42,13 @@ describe('journal', () => {
     expect(events.every((e) => e.v === 1)).toBe(true);
   });
 
+  it("a read in the writing process sees every append already asked for, awaited or not (never behind the supervisor's ledger)", async () => {
+    const asked = [appendJournal(root, launch('r1', 2)), appendJournal(root, exit('r1', 3, 'UNKNOWN'))];
+    // Asked, not awaited: the read waits for them rather than racing the file.
+    expect((await readJournal(root)).events.map((e) => e.type)).toEqual(['launch', 'exit']);
+    await Promise.all(asked);
+  });
+
   it('a missing journal is empty, without warnings', async () => {
     expect(await readJournal(root)).toEqual({ events: [], warnings: [] });
   });
