@@ -109,6 +109,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/core/run/supervisor/slurm-faults.test.ts', // child process, process helper, agents, sleeps, faketime/runuser/Slurm
   'test/core/pipeline/slurm-leave-hold.test.ts', // child process, process helper, agents, sleeps
   'test/e2e/cli/slurm-restart.test.ts', // child process, process helper, dist/, agents, sleeps, faketime/runuser/Slurm
+  'test/e2e/cli/slurm-submit-window.test.ts', // child process (killed -9 by an sbatch shim), dist/, real Slurm
   'test/ui/store/slurm-state.test.ts', // agents
   'test/core/socket/socket-handover.test.ts', // child process, process helper, sleeps, socket server
   'test/core/socket/socket-verdicts.test.ts', // socket server

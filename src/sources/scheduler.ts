@@ -1,6 +1,6 @@
 import type { ExecutorName, WorkspaceConfig } from '../pipeline/config/types.js';
 import type { Cell } from '../types.js';
-import { executorNamed } from '../run/executors/registry.js';
+import { executorNamed, scheduledAgent } from '../run/executors/registry.js';
 import type { SchedulerJob } from '../run/executors/types.js';
 import { readJournal } from '../run/journal/journal.js';
 
@@ -64,15 +64,6 @@ export const schedulerFindings = (
 
 const clusterStepsOf = (config: WorkspaceConfig, executor: ExecutorName): Set<string> =>
   new Set(config.pipeline.steps.filter((s) => s.agent && config.agents[s.agent]?.executor === executor).map((s) => s.id));
-
-/** The first agent whose executor has a scheduler: one answer covers the cluster. */
-export const scheduledAgent = (config: WorkspaceConfig): { agent: WorkspaceConfig['agents'][string]; name: ExecutorName } | null => {
-  for (const agent of Object.values(config.agents)) {
-    const e = executorNamed(agent.executor);
-    if (e.name === agent.executor && e.scheduler) return { agent, name: e.name };
-  }
-  return null;
-};
 
 /** Ask the scheduler once, or null when no agent of this workspace runs where a scheduler queues it. */
 export async function readScheduler(root: string, config: WorkspaceConfig, cells: readonly Cell[]): Promise<SchedulerSource | null> {

@@ -1,4 +1,4 @@
-import type { AgentDef } from '../../pipeline/config/types.js';
+import type { AgentDef, ExecutorName, WorkspaceConfig } from '../../pipeline/config/types.js';
 import { kubernetesExecutor } from './kubernetes.js';
 import { localExecutor } from './local.js';
 import { slurmExecutor } from './slurm.js';
@@ -33,3 +33,12 @@ export const executorFor = (agent: AgentDef): Executor => executorNamed(agent.ex
 
 /** How many cells of this agent may be in flight: the one answer autopilot and `run --next --auto` ask. */
 export const inFlightCap = (agent: AgentDef): number => Math.max(agent.concurrency, executorFor(agent).admits?.(agent) ?? agent.concurrency);
+
+/** The first agent whose executor has a scheduler: one answer covers the cluster (the Sources view, a new driver's look for unjournalled jobs). */
+export const scheduledAgent = (config: WorkspaceConfig): { agent: AgentDef; name: ExecutorName } | null => {
+  for (const agent of Object.values(config.agents)) {
+    const e = executorNamed(agent.executor);
+    if (e.name === agent.executor && e.scheduler) return { agent, name: e.name };
+  }
+  return null;
+};

@@ -4,6 +4,7 @@ import { acquireDriverLock, lockPath, type DriverLock } from './lock.js';
 import { adoptRun, canAdopt, type AdoptDeps } from './adopt.js';
 import { splitAdoptable } from './adopt-jobs.js';
 import { settleEarlierRuns } from './restart.js';
+import { journalUnrecordedJobs } from './unjournalled-jobs.js';
 import { driverPilot, type DriverPilot } from './takeover.js';
 import type { Emitter, JournalPort, WorkspaceRef } from './ports.js';
 
@@ -45,6 +46,9 @@ export function createRole(o: RoleOptions): Role {
       said.push(`took over ${relative(o.root, lockPath(o.root))}: it was stale (${h ? `held by pid ${h.pid} on ${h.host}` : 'unreadable'}; ${lock.tookOver.why}); this checkroom drives now`);
     }
     await o.append({ type: 'session', at: o.now(), kind: 'start', pid: process.pid });
+    // A job submitted just before the last checkroom was killed, never journalled: recorded, then adopted below.
+    const unrecorded = await journalUnrecordedJobs(o);
+    if (unrecorded) said.push(unrecorded);
     // A cluster's jobs outlive any checkroom; they are adopted through their
     // executor, the local process groups settled as before.
     const { adopt: jobs, reap } = splitAdoptable(o.ledger(), o.config);

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../pipeline/config/config.js';
-import { readScheduler, scheduledAgent, type SchedulerSource } from '../../sources/scheduler.js';
+import { readScheduler, type SchedulerSource } from '../../sources/scheduler.js';
+import { scheduledAgent } from '../../run/executors/registry.js';
 import type { WorkspaceState } from '../../types.js';
 
 // The scheduler as a fourth source of the Sources view, asked after workspace changes but at
