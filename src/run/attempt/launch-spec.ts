@@ -115,10 +115,11 @@ export const buildCommand = (root: string, unit: string, t: CellTarget, v: Launc
 };
 
 /** Run ids name the cell and attempt so a log file is findable by eye. */
-export const newRunId = (unit: string, step: string, attempt: number, now: number): string => {
-  const safe = (s: string): string => s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40);
-  return `${safe(unit)}-${safe(step)}-a${attempt}-${now.toString(36)}-${randomBytes(3).toString('hex')}`;
-};
+/** A unit or step as a run id spells it (unjournalled-jobs.ts reads run ids back). */
+export const runIdPart = (s: string): string => s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40);
+
+export const newRunId = (unit: string, step: string, attempt: number, now: number): string =>
+  `${runIdPart(unit)}-${runIdPart(step)}-a${attempt}-${now.toString(36)}-${randomBytes(3).toString('hex')}`;
 
 export const logPathOf = (root: string, runId: string): string => join(root, '.checkroom', 'runs', `${runId}.log`);
 

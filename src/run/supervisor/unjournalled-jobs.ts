@@ -1,7 +1,7 @@
 import { executorNamed, scheduledAgent } from '../executors/registry.js';
 import type { SchedulerJob } from '../executors/types.js';
 import { readJournal, type NewJournalEvent } from '../journal/journal.js';
-import { logPathOf, targetOf } from '../attempt/launch-spec.js';
+import { logPathOf, runIdPart, targetOf } from '../attempt/launch-spec.js';
 import { assertInside } from '../../fs/confine-path.js';
 import { cellKey } from '../../types.js';
 import type { Emitter, JournalPort, WorkspaceRef } from './ports.js';
@@ -17,12 +17,10 @@ import type { Emitter, JournalPort, WorkspaceRef } from './ports.js';
 /** Run ids as launch-spec.ts newRunId makes them: `<unit>-<step>-a<attempt>-<base36 ms>-<6 hex>`. */
 const RUN_ID = /^[A-Za-z0-9_.-]{1,100}-a(\d{1,4})-([0-9a-z]{1,12})-[0-9a-f]{6}$/;
 
-const safe = (s: string): string => s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40);
-
 /** The attempt and launch time a run id of this cell names, or null when it is not one of ours. */
 export const runIdParts = (runId: string, unit: string, step: string): { attempt: number; at: number } | null => {
   const m = RUN_ID.exec(runId);
-  if (!m || !runId.startsWith(`${safe(unit)}-${safe(step)}-a`) || runId.includes('..')) return null;
+  if (!m || !runId.startsWith(`${runIdPart(unit)}-${runIdPart(step)}-a`) || runId.includes('..')) return null;
   const attempt = Number(m[1]);
   const at = parseInt(m[2]!, 36);
   return attempt >= 1 && Number.isSafeInteger(at) ? { attempt, at } : null;
