@@ -34,12 +34,16 @@ export const statusOf = async (root: string, cached: boolean): Promise<string> =
   return JSON.stringify(j);
 };
 
-/** `checkroom status --json` as printed (through the facts and status caches when `cached`), without its timing field. */
-export const statusTextOf = async (root: string, cached: boolean): Promise<string> => {
+/**
+ * `checkroom status --json` as printed (through the facts and status caches when `cached`).
+ * `clock: 'blank'` blanks its two clock readings, `scannedAt` and the forecast's minute
+ * (`eta.at`); 'keep' leaves the text whole, for reads made at one clock reading.
+ */
+export const statusTextOf = async (root: string, cached: boolean, clock: 'blank' | 'keep' = 'blank'): Promise<string> => {
   const parts: string[] = [];
   await statusCommand([root], true, {} as never, { write: (s) => parts.push(s) }, cached ? { cache: { write: true } } : {});
-  // The forecast's clock reading (to the minute) is a time like scannedAt: blanked too.
-  return parts.join('').replace(/"scannedAt":"[^"]*"/, '"scannedAt":""').replace(/"eta":\{"at":"[^"]*"/, '"eta":{"at":""');
+  const text = parts.join('');
+  return clock === 'keep' ? text : text.replace(/"scannedAt":"[^"]*"/, '"scannedAt":""').replace(/"eta":\{"at":"[^"]*"/, '"eta":{"at":""');
 };
 
 /** `data` with the entry of `rel` given another stat key and/or other facts (a planted lie, a racy rewrite). */
