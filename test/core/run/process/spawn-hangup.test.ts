@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { diedBeforeExec, isSameProcessAlive } from '../../../../src/run/process/proc.js';
@@ -14,9 +14,10 @@ import { REPO, tempDir } from '../../../helpers/workspace.js';
 // the hang-up lands exactly there: deterministic. The room is a bundle of startProcess in its
 // own group, with a SIGHUP listener as the control room has.
 
+// strace installed and allowed to trace here (a container without CAP_SYS_PTRACE is not).
 const hasStrace = (() => {
   try {
-    execFileSync('strace', ['-V'], { stdio: 'ignore' });
+    execFileSync('strace', ['-f', '-qq', '-o', '/dev/null', 'true'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
@@ -74,13 +75,25 @@ describe.skipIf(!hasStrace)('a hang-up while a run is being spawned (strace hold
       const bundle = join(dir, 'room.mjs');
       writeFileSync(join(dir, 'room-src.mjs'), ROOM);
       buildSync({ entryPoints: [join(dir, 'room-src.mjs')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
-      // strace is the group's leader; every setsid (each detached spawn's) waits 300 ms in the child before its exec.
-      const trace = spawn('strace', ['-f', '-qq', '-o', '/dev/null', '-e', 'trace=setsid', '-e', 'inject=setsid:delay_enter=300000', process.execPath, bundle, dir], { detached: true, stdio: 'ignore' });
+      // strace is the group's leader; every setsid (each detached spawn's) waits 1.5 s in the
+      // child before its exec: long enough for this test's 50 ms poll to see it there.
+      const err = openSync(join(dir, 'room.err'), 'w');
+      const trace = spawn('strace', ['-f', '-qq', '-o', join(dir, 'strace.out'), '-e', 'trace=setsid', '-e', 'inject=setsid:delay_enter=1500000', process.execPath, bundle, dir], { detached: true, stdio: ['ignore', 'ignore', err] });
       groups.push(trace.pid!);
-      const room = await until(() => childrenOf(trace.pid!)[0], 'the room under strace');
+      // By its command line: strace forks children of its own (with strace's) to probe ptrace at start.
+      const argv = (pid: number): string[] => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        } catch {
+          return [];
+        }
+      };
+      const room = await until(() => childrenOf(trace.pid!).find((p) => argv(p)[0] === process.execPath && argv(p)[1] === bundle), 'the room under strace');
       const forked = (): number[] => childrenOf(room).filter((p) => diedBeforeExec(p));
       if (hit === 'keeper') await until(() => childrenOf(room).some((p) => !diedBeforeExec(p)), 'the agent exec’d');
-      await until(() => forked().length > 0, `the ${hit} held before its exec`);
+      await until(() => forked().length > 0, `the ${hit} held before its exec`).catch((e: Error) => {
+        throw new Error(`${e.message}; room: ${readFileSync(join(dir, 'room.err'), 'utf8')}; strace: ${readFileSync(join(dir, 'strace.out'), 'utf8')}`);
+      });
       process.kill(-trace.pid!, 'SIGHUP');
       const h = await until(() => existsSync(join(dir, 'handle.json')) && JSON.parse(readFileSync(join(dir, 'handle.json'), 'utf8')), 'the handle');
       groups.push(h.pid, h.keeper.pid);
