@@ -157,6 +157,7 @@ export const SYSTEM_TESTS: readonly string[] = [
   'test/torture/patterns-redos.test.ts', // child process, process helper, tmux
   'test/torture/proc-escape.test.ts', // child process, sleeps
   'test/torture/proc-headless.test.ts', // child process, sleeps
+  'test/core/run/process/spawn-hangup.test.ts', // child process, agents, strace, sleeps
   'test/torture/proc-parent-death.test.ts', // child process, process helper, tmux, agents, sleeps
   'test/torture/render-views.test.tsx', // agents, sleeps, faketime/runuser/Slurm
   'test/torture/scan-races.test.ts', // child process, process helper, dist/, sleeps, faketime/runuser/Slurm

@@ -8,6 +8,7 @@ interface StatFields {
   state: string;
   pgrp: number;
   start: number;
+  flags: number;
 }
 
 // The command name (field 2) is in parentheses and may itself contain spaces and ')',
@@ -21,12 +22,12 @@ const readStat = (pid: number): StatFields | null => {
   }
   const close = text.lastIndexOf(')');
   if (close < 0) return null;
-  // After ')' come field 3 (state), 4 (ppid), 5 (pgrp) ... 22 (starttime).
+  // After ')' come field 3 (state), 4 (ppid), 5 (pgrp) ... 9 (flags) ... 22 (starttime).
   const rest = text.slice(close + 2).split(' ');
   const start = Number(rest[19]);
   const pgrp = Number(rest[2]);
   if (!Number.isFinite(start) || !Number.isFinite(pgrp)) return null;
-  return { state: rest[0] ?? '?', pgrp, start };
+  return { state: rest[0] ?? '?', pgrp, start, flags: Number(rest[6]) || 0 };
 };
 
 /** Start time of `pid` in clock ticks since boot, or null when there is no such process. */
@@ -38,6 +39,35 @@ export const isSameProcessAlive = (pid: number, procStart: number | null): boole
   const st = readStat(pid);
   if (!st || st.state === 'Z') return false;
   return procStart === null ? true : st.start === procStart;
+};
+
+// PF_FORKNOEXEC (include/linux/sched.h): forked, never exec'd. The kernel clears it before it
+// closes the close-on-exec descriptors, and node's spawn returns only once its close-on-exec
+// pipe closed (the exec) or the child died: right after a spawn the flag still set means the
+// child died before it became the program.
+const PF_FORKNOEXEC = 0x40;
+
+/** Right after a spawn returned `pid`: true when that child died before it exec'd (nothing of the program ran). */
+export const diedBeforeExec = (pid: number): boolean => {
+  const st = readStat(pid);
+  return st !== null && (st.flags & PF_FORKNOEXEC) !== 0;
+};
+
+// A terminal that hangs up signals its whole foreground process group: checkroom, and a child
+// forked that instant, in that group until it makes its own session. That child dies of the
+// SIGHUP before its exec, nothing of the program run, while the room leaves the run it thinks
+// it started (seen in CI: tmux kill-session mid-launch, a "left running" agent already dead).
+// Such a child is started again; the hang-up's signal came once.
+const SPAWN_TRIES = 3;
+
+/** `spawnOne()` again (at most SPAWN_TRIES in all) while its child died before its exec; `discard` frees a dead one's pipes. */
+export const untilExeced = <T extends { pid?: number | undefined }>(spawnOne: () => T, discard: (dead: T) => void): T => {
+  let child = spawnOne();
+  for (let tries = 1; tries < SPAWN_TRIES && child.pid !== undefined && diedBeforeExec(child.pid); tries++) {
+    discard(child);
+    child = spawnOne();
+  }
+  return child;
 };
 
 /**

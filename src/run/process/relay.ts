@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { procStartTime } from './proc.js';
+import { procStartTime, untilExeced } from './proc.js';
 import { knownSecrets } from '../../text/redact.js';
 
 // Every local run now has its relay from the start (keepOutput, mode
@@ -123,13 +123,22 @@ export function startRelay(streams: Readable[], logPath: string, room: number, m
     const keep = mode === 'keep';
     const tee = keep ? 'pipe' : 'ignore';
     const secrets = knownSecrets();
-    const relay = spawn(process.execPath, ['-e', RELAY_SOURCE, logPath, String(Math.max(0, room)), fds.join(','), mode], {
-      stdio: ['ignore', tee, tee, ...streams, ...(keep ? ['pipe' as const] : [])],
-      detached: true,
-      // The values it redacts go by the environment: a command line is world-readable (/proc/<pid>/cmdline).
-      ...(secrets.length ? { env: { ...process.env, CHECKROOM_REDACT: Buffer.from(JSON.stringify(secrets)).toString('base64') } } : {}),
+    const start = (): ChildProcess => {
+      const child = spawn(process.execPath, ['-e', RELAY_SOURCE, logPath, String(Math.max(0, room)), fds.join(','), mode], {
+        stdio: ['ignore', tee, tee, ...streams, ...(keep ? ['pipe' as const] : [])],
+        detached: true,
+        // The values it redacts go by the environment: a command line is world-readable (/proc/<pid>/cmdline).
+        ...(secrets.length ? { env: { ...process.env, CHECKROOM_REDACT: Buffer.from(JSON.stringify(secrets)).toString('base64') } } : {}),
+      });
+      child.on('error', () => undefined);
+      return child;
+    };
+    // A keeper killed before its exec (a hang-up's signal to our group) never held the pipes,
+    // which we still hold: another one takes them (proc.ts), or the agent would die of EPIPE.
+    // Only the pipes made for it: the streams handed in are the agent's, for the next one.
+    const relay = untilExeced(start, (dead) => {
+      for (const s of [dead.stdout, dead.stderr, dead.stdio[3 + streams.length]]) s?.destroy();
     });
-    relay.on('error', () => undefined);
     relay.unref();
     if (relay.pid === undefined) return null;
     const ended = new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
-import { procStartTime } from './proc.js';
+import { procStartTime, untilExeced } from './proc.js';
 import { pipesOf, RUN_TOKEN_VAR, type RunTag } from './members.js';
 import type { ProcessSpec } from '../types.js';
 
@@ -28,7 +28,7 @@ export function spawnGroup(spec: ProcessSpec): Spawned {
   let syncError: string | null = null;
   try {
     if (spec.argv.length === 0) throw Object.assign(new Error('empty command'), { code: 'EINVAL' });
-    subprocess = execa(spec.argv[0]!, spec.argv.slice(1), {
+    const start = (): Subprocess => execa(spec.argv[0]!, spec.argv.slice(1), {
       cwd: spec.cwd,
       env: { ...spec.env, [RUN_TOKEN_VAR]: token },
       shell: false,
@@ -41,6 +41,11 @@ export function spawnGroup(spec: ProcessSpec): Spawned {
       encoding: 'buffer',
       // We signal the group ourselves; execa's own kill would only reach the leader.
       forceKillAfterDelay: false,
+    });
+    // Killed between fork and exec by a signal to our process group (a hang-up): started again (proc.ts).
+    subprocess = untilExeced(start, (dead) => {
+      dead.stdout?.destroy();
+      dead.stderr?.destroy();
     });
   } catch (err) {
     syncError = (err as NodeJS.ErrnoException).code ?? 'EINVAL';
