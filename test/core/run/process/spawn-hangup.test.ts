@@ -36,6 +36,13 @@ setInterval(() => {}, 1000);
 `;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// strace on the real clock: under CI's faketime pass (LD_PRELOAD libfaketime) strace's own
+// delay_enter never ended, and the child stayed held at its setsid. The date is not what this tests.
+const realClock = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k === 'LD_PRELOAD' || k.startsWith('FAKETIME')) delete env[k];
+  return env;
+};
 const until = async <T>(get: () => T | null | undefined | false, what: string): Promise<T> => {
   for (let i = 0; i < 600; i++) {
     const v = get();
@@ -78,7 +85,7 @@ describe.skipIf(!hasStrace)('a hang-up while a run is being spawned (strace hold
       // strace is the group's leader; every setsid (each detached spawn's) waits 1.5 s in the
       // child before its exec: long enough for this test's 50 ms poll to see it there.
       const err = openSync(join(dir, 'room.err'), 'w');
-      const trace = spawn('strace', ['-f', '-qq', '-o', join(dir, 'strace.out'), '-e', 'trace=setsid', '-e', 'inject=setsid:delay_enter=1500000', process.execPath, bundle, dir], { detached: true, stdio: ['ignore', 'ignore', err] });
+      const trace = spawn('strace', ['-f', '-qq', '-o', join(dir, 'strace.out'), '-e', 'trace=setsid', '-e', 'inject=setsid:delay_enter=1500000', process.execPath, bundle, dir], { detached: true, stdio: ['ignore', 'ignore', err], env: realClock() });
       groups.push(trace.pid!);
       // By its command line: strace forks children of its own (with strace's) to probe ptrace at start.
       const argv = (pid: number): string[] => {
