@@ -1,6 +1,6 @@
 import type { ExecutorName, WorkspaceConfig } from '../pipeline/config/types.js';
 import type { Cell } from '../types.js';
-import { executorNamed, scheduledAgent } from '../run/executors/registry.js';
+import { executorNamed, runIdsAsJobs, scheduledAgent } from '../run/executors/registry.js';
 import type { SchedulerJob } from '../run/executors/types.js';
 import { readJournal } from '../run/journal/journal.js';
 
@@ -75,6 +75,6 @@ export async function readScheduler(root: string, config: WorkspaceConfig, cells
   const runIds = events.flatMap((e) => (e.type === 'launch' ? [e.runId] : []));
   const jobs = await hook.jobs(root, first.agent).catch((err: Error) => ({ error: err.message }));
   if ('error' in jobs) return { executor, jobs: [], findings: [], error: jobs.error };
-  const launched = new Set(hook.runIdOf ? runIds.map(hook.runIdOf) : runIds);
+  const launched = runIdsAsJobs(hook, runIds);
   return { executor, jobs, findings: schedulerFindings(jobs, cells, launched, clusterStepsOf(config, executor), hook.cancel), error: null };
 }

@@ -2,7 +2,7 @@ import type { AgentDef, ExecutorName, WorkspaceConfig } from '../../pipeline/con
 import { kubernetesExecutor } from './kubernetes.js';
 import { localExecutor } from './local.js';
 import { slurmExecutor } from './slurm.js';
-import type { Executor } from './types.js';
+import type { Executor, SchedulerHook } from './types.js';
 
 // Executors are values in a registry (STYLE.md, seams): adding one is one file and one row.
 // The schema's `executor:` enum and options, the resolved agent, the scheduler as a source
@@ -42,3 +42,6 @@ export const scheduledAgent = (config: WorkspaceConfig): { agent: AgentDef; name
   }
   return null;
 };
+
+/** Journalled run ids as the scheduler's jobs carry them (a Kubernetes label value is sanitized): the launches a job is matched against. */
+export const runIdsAsJobs = (hook: SchedulerHook, runIds: readonly string[]): Set<string> => new Set(hook.runIdOf ? runIds.map(hook.runIdOf) : runIds);

@@ -1,4 +1,4 @@
-import { executorNamed, scheduledAgent } from '../executors/registry.js';
+import { executorNamed, runIdsAsJobs, scheduledAgent } from '../executors/registry.js';
 import type { SchedulerJob } from '../executors/types.js';
 import { readJournal, type NewJournalEvent } from '../journal/journal.js';
 import { logPathOf, runIdPart, targetOf } from '../attempt/launch-spec.js';
@@ -58,13 +58,12 @@ export async function journalUnrecordedJobs(core: Core): Promise<string | null> 
   if (!first) return null;
   const hook = executorNamed(first.name).scheduler!;
   const jobs = await hook.jobs(core.root, first.agent).catch((err: Error) => ({ error: err.message }));
-  if ('error' in jobs) return null;
-  const { events } = await readJournal(core.root);
-  const known = new Set<string>();
+  // No job of this workspace (the usual start): nothing to match, the journal is not read again.
+  if ('error' in jobs || jobs.length === 0) return null;
+  const launches = (await readJournal(core.root)).events.filter((e) => e.type === 'launch');
+  const known = runIdsAsJobs(hook, launches.map((e) => e.runId));
   const lastLaunch = new Map<string, number>();
-  for (const e of events) {
-    if (e.type !== 'launch') continue;
-    known.add(hook.runIdOf ? hook.runIdOf(e.runId) : e.runId);
+  for (const e of launches) {
     const key = cellKey(e.unit, e.step);
     lastLaunch.set(key, Math.max(lastLaunch.get(key) ?? -Infinity, e.at));
   }
