@@ -1,5 +1,6 @@
 import { executorNamed, runIdsAsJobs, scheduledAgent } from '../executors/registry.js';
 import type { SchedulerJob } from '../executors/types.js';
+import type { ExecutorName } from '../../pipeline/config/types.js';
 import { readJournal, type NewJournalEvent } from '../journal/journal.js';
 import { logPathOf, runIdPart, targetOf } from '../attempt/launch-spec.js';
 import { assertInside } from '../../fs/confine-path.js';
@@ -29,7 +30,7 @@ export const runIdParts = (runId: string, unit: string, step: string): { attempt
 type Core = WorkspaceRef & JournalPort & Emitter;
 
 /** The launch a found job stands for, or why it is left alone. */
-function launchOf(core: Core, j: SchedulerJob, executor: string, lastLaunch: ReadonlyMap<string, number>): NewJournalEvent | string {
+function launchOf(core: Core, j: SchedulerJob, executor: ExecutorName, lastLaunch: ReadonlyMap<string, number>): NewJournalEvent | string {
   const parts = runIdParts(j.runId, j.unit, j.step);
   if (!parts) return `its run id is not one checkroom makes`;
   let t;
@@ -46,7 +47,7 @@ function launchOf(core: Core, j: SchedulerJob, executor: string, lastLaunch: Rea
   const at = Math.min(parts.at, core.now());
   const logPath = assertInside('append', logPathOf(core.root, j.runId), [core.root]);
   // argv is not known (the job has it, the journal never did): recorded empty, not guessed.
-  return { type: 'launch', at, runId: j.runId, unit: j.unit, step: j.step, agent: t.agent.name, attempt: parts.attempt, argv: [], cwd: core.root, logPath, pid: null, procStart: null, outputPath: t.outputAbs, executor: executor as never, jobId: j.id };
+  return { type: 'launch', at, runId: j.runId, unit: j.unit, step: j.step, agent: t.agent.name, attempt: parts.attempt, argv: [], cwd: core.root, logPath, pid: null, procStart: null, outputPath: t.outputAbs, executor, jobId: j.id };
 }
 
 /**
